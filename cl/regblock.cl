@@ -1,0 +1,156 @@
+/* regblock.cl: register-blocked GEMM. A work-group computes an MWG x NWG tile of C; for each
+ * KWG-deep slice of K it stages op(A) (MWG x KWG) and op(B) (KWG x NWG) in local memory, and
+ * each of its MDIMC x NDIMC work-items accumulates an MWI x NWI block of C in registers
+ * (MWI = MWG / MDIMC, NWI = NWG / NDIMC). A value read from local memory then serves MWI or NWI
+ * multiply-adds, and one read from global memory serves MWG or NWG of them.
+ *
+ * Layout: local rows are indexed by k, so a work-item reads its MWI values of A (NWI of B) as
+ * vectors of VWM (VWN) elements. A work-item owns rows (tm + MDIMC * v) * VWM + e of the tile:
+ * neighbouring work-items read neighbouring vectors (no bank conflicts) and write neighbouring
+ * elements of C (coalesced). Every parameter is a power of two (the host checks). */
+#ifndef MWG
+#define MWG 64
+#endif
+#ifndef NWG
+#define NWG 64
+#endif
+#ifndef KWG
+#define KWG 16
+#endif
+#ifndef MDIMC
+#define MDIMC 16
+#endif
+#ifndef NDIMC
+#define NDIMC 16
+#endif
+#ifndef KWI
+#define KWI 2
+#endif
+#ifndef VWM
+#define VWM 2
+#endif
+#ifndef VWN
+#define VWN 2
+#endif
+
+#define MWI (MWG / MDIMC)
+#define NWI (NWG / NDIMC)
+#define MWIV (MWI / VWM)
+#define NWIV (NWI / VWN)
+#define WGS (MDIMC * NDIMC)
+
+/* Local rows are padded by one vector: rows stay aligned for vector reads, and the stores of a
+ * source that is contiguous along k (see the loads) fall into distinct banks. */
+#define ASTRIDE (MWG + VWM)
+#define BSTRIDE (NWG + VWN)
+
+/* How many work-items in a row walk along k when the source is contiguous along k: 32 / VW of
+ * them read one 32-byte sector and, with the padding above, store into 32 distinct banks. */
+#define APL ((32 / VWM) < KWG ? (32 / VWM) : KWG)
+#define BPL ((32 / VWN) < KWG ? (32 / VWN) : KWG)
+
+#if VWM == 1
+#define realM REAL
+#elif VWM == 2
+#define realM REAL2
+#elif VWM == 4
+#define realM REAL4
+#else
+#define realM REAL8
+#endif
+#if VWN == 1
+#define realN REAL
+#elif VWN == 2
+#define realN REAL2
+#elif VWN == 4
+#define realN REAL4
+#else
+#define realN REAL8
+#endif
+
+/* Vector and element views of one register vector (the unrolled loops index it by constants). */
+typedef union {
+    realM v;
+    REAL s[VWM];
+} unionM;
+typedef union {
+    realN v;
+    REAL s[VWN];
+} unionN;
+
+__kernel __attribute__((reqd_work_group_size(MDIMC, NDIMC, 1))) void clgemm_regblock(GEMM_ARGS) {
+    __local realM Alm[KWG * ASTRIDE / VWM]; /* Alm row p holds op(A)(i0 .. i0 + MWG - 1, p0 + p) */
+    __local realN Blm[KWG * BSTRIDE / VWN]; /* Blm row p holds op(B)(p0 + p, j0 .. j0 + NWG - 1) */
+    __local REAL *Als = (__local REAL *)Alm;
+    __local REAL *Bls = (__local REAL *)Blm;
+    A += offA;
+    B += offB;
+    C += offC;
+    const int tm = get_local_id(0), tn = get_local_id(1);
+    const int tid = tm + tn * MDIMC;
+    const int i0 = get_group_id(0) * MWG, j0 = get_group_id(1) * NWG;
+
+    REAL acc[MWI][NWI];
+#pragma unroll
+    for (int mi = 0; mi < MWI; mi++)
+#pragma unroll
+        for (int ni = 0; ni < NWI; ni++) acc[mi][ni] = 0;
+
+    for (int p0 = 0; p0 < K; p0 += KWG) {
+        /* Global -> local, zero outside op(A) and op(B). Consecutive work-items read
+         * consecutive addresses in whichever direction the source is contiguous. */
+#pragma unroll
+        for (int r = 0; r < MWG * KWG / WGS; r++) {
+            const int idx = tid + r * WGS;
+#if TRANSA == 0
+            const int x = idx % MWG, p = idx / MWG;
+#else
+            const int p = idx % APL + (idx / (APL * MWG)) * APL, x = (idx / APL) % MWG;
+#endif
+            const int gi = i0 + x, gp = p0 + p;
+            Als[p * ASTRIDE + x] = (gi < M && gp < K) ? A_AT(gi, gp) : (REAL)0;
+        }
+#pragma unroll
+        for (int r = 0; r < NWG * KWG / WGS; r++) {
+            const int idx = tid + r * WGS;
+#if TRANSB == 1
+            const int x = idx % NWG, p = idx / NWG;
+#else
+            const int p = idx % BPL + (idx / (BPL * NWG)) * BPL, x = (idx / BPL) % NWG;
+#endif
+            const int gj = j0 + x, gp = p0 + p;
+            Bls[p * BSTRIDE + x] = (gj < N && gp < K) ? B_AT(gp, gj) : (REAL)0;
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+
+        for (int p = 0; p < KWG; p += KWI) {
+#pragma unroll
+            for (int pi = 0; pi < KWI; pi++) {
+                unionM a[MWIV];
+                unionN b[NWIV];
+#pragma unroll
+                for (int mv = 0; mv < MWIV; mv++)
+                    a[mv].v = Alm[(p + pi) * (ASTRIDE / VWM) + tm + mv * MDIMC];
+#pragma unroll
+                for (int nv = 0; nv < NWIV; nv++)
+                    b[nv].v = Blm[(p + pi) * (BSTRIDE / VWN) + tn + nv * NDIMC];
+#pragma unroll
+                for (int mi = 0; mi < MWI; mi++)
+#pragma unroll
+                    for (int ni = 0; ni < NWI; ni++)
+                        acc[mi][ni] += a[mi / VWM].s[mi % VWM] * b[ni / VWN].s[ni % VWN];
+            }
+        }
+        barrier(CLK_LOCAL_MEM_FENCE); /* the next slice overwrites the tiles */
+    }
+
+#pragma unroll
+    for (int mi = 0; mi < MWI; mi++) {
+        const int i = i0 + (tm + (mi / VWM) * MDIMC) * VWM + mi % VWM;
+#pragma unroll
+        for (int ni = 0; ni < NWI; ni++) {
+            const int j = j0 + (tn + (ni / VWN) * NDIMC) * VWN + ni % VWN;
+            if (i < M && j < N) STORE_C(i, j, acc[mi][ni]);
+        }
+    }
+}

@@ -1,0 +1,212 @@
+/* clgemm.h: the whole public API of clgemm, a portable OpenCL GEMM library.
+ *
+ * clgemm computes C = alpha * op(A) * op(B) + beta * C on any OpenCL device, in single (sgemm)
+ * and double (dgemm) precision, with the semantics of reference BLAS. Kernels are compiled at run
+ * time with parameters found by `clgemm-tune` and kept in a JSON tuning database.
+ *
+ * Thread-safety: every function may be called from several threads at once, on one handle or
+ * on several. A handle must not be destroyed while another thread still uses it.
+ *
+ * Errors: every function that can fail returns a clgemm_status. CLGEMM_SUCCESS is 0, OpenCL's own
+ * error codes (negative, -1 .. -72) pass through unchanged, and the library's own codes live in
+ * a block of their own (-2000 and below). On any error before enqueueing, nothing is enqueued and
+ * the user's buffers are untouched. The library never prints; set CLGEMM_LOG=1 to get its log on
+ * stderr.
+ */
+#ifndef CLGEMM_H
+#define CLGEMM_H
+
+#define CL_TARGET_OPENCL_VERSION 120
+#include <CL/cl.h>
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(CLGEMM_BUILDING) && defined(__GNUC__)
+#define CLGEMM_API __attribute__((visibility("default")))
+#else
+#define CLGEMM_API
+#endif
+
+#define CLGEMM_VERSION "0.1.0"
+
+/* ---- Status codes -------------------------------------------------------------------------- */
+
+/* The library's own codes: X(name, value, message). The only list of them. */
+#define CLGEMM_STATUS_LIST(X)                                                                      \
+    X(CLGEMM_SUCCESS, 0, "success")                                                                \
+    X(CLGEMM_ERR_NULL_ARGUMENT, -2001, "a required pointer, handle or buffer is NULL")             \
+    X(CLGEMM_ERR_INVALID_LAYOUT, -2002, "layout is neither CLGEMM_ROW_MAJOR nor CLGEMM_COL_MAJOR") \
+    X(CLGEMM_ERR_INVALID_TRANSPOSE, -2003, "transpose is neither CLGEMM_NO_TRANS nor CLGEMM_TRANS") \
+    X(CLGEMM_ERR_INVALID_LD_A, -2004, "lda is smaller than a stored row/column of A")              \
+    X(CLGEMM_ERR_INVALID_LD_B, -2005, "ldb is smaller than a stored row/column of B")              \
+    X(CLGEMM_ERR_INVALID_LD_C, -2006, "ldc is smaller than a stored row/column of C")              \
+    X(CLGEMM_ERR_BUFFER_A_TOO_SMALL, -2007, "offset and extent of A lie outside buffer A")         \
+    X(CLGEMM_ERR_BUFFER_B_TOO_SMALL, -2008, "offset and extent of B lie outside buffer B")         \
+    X(CLGEMM_ERR_BUFFER_C_TOO_SMALL, -2009, "offset and extent of C lie outside buffer C")         \
+    X(CLGEMM_ERR_OVERFLOW, -2010, "a size computation overflows size_t")                           \
+    X(CLGEMM_ERR_TOO_LARGE, -2011, "a matrix is larger than the kernels can index (2^31 - 1)")     \
+    X(CLGEMM_ERR_NO_FP64, -2012, "the device has no double precision (cl_khr_fp64)")               \
+    X(CLGEMM_ERR_INVALID_PARAMS, -2013, "kernel parameters break a rule or a device limit")        \
+    X(CLGEMM_ERR_INVALID_FAMILY, -2014, "unknown kernel family")                                   \
+    X(CLGEMM_ERR_BUILD_FAILED, -2015, "the kernel failed to build; see clgemm_build_log()")        \
+    X(CLGEMM_ERR_NO_DEVICE, -2016, "no OpenCL device found (or CLGEMM_DEVICE matched none)")       \
+    X(CLGEMM_ERR_WRONG_CONTEXT, -2017, "the queue or a buffer belongs to another context")         \
+    X(CLGEMM_ERR_OUT_OF_HOST_MEMORY, -2018, "host memory allocation failed")                       \
+    X(CLGEMM_ERR_KERNEL_SOURCE, -2019, "a kernel source file could not be read")                   \
+    X(CLGEMM_ERR_INVALID_EVENTS, -2020, "the event wait list and its length disagree")             \
+    X(CLGEMM_ERR_DB_IO, -2030, "the tuning database could not be read or written")                 \
+    X(CLGEMM_ERR_DB_MALFORMED, -2031, "the tuning database is not valid JSON of the schema")       \
+    X(CLGEMM_ERR_DB_SCHEMA, -2032, "the tuning database has another schema version")               \
+    X(CLGEMM_ERR_DB_NO_ENTRY, -2033, "the tuning database has no usable entry for this device")    \
+    X(CLGEMM_ERR_TUNE_NONE_VALID, -2040, "no tuning candidate ran correctly")                      \
+    X(CLGEMM_ERR_INVALID_ARGUMENT, -2041, "an argument is out of its documented range")
+
+#define CLGEMM_STATUS_ENUM_ENTRY(name, value, message) name = value,
+typedef enum clgemm_status {
+    CLGEMM_STATUS_LIST(CLGEMM_STATUS_ENUM_ENTRY)
+    /* Any other negative value is an OpenCL error code (CL_OUT_OF_RESOURCES, ...). */
+} clgemm_status;
+#undef CLGEMM_STATUS_ENUM_ENTRY
+
+/* A message for any status, the library's own or OpenCL's. Never NULL; static storage. */
+CLGEMM_API const char *clgemm_status_string(int status);
+
+/* ---- Problem description (CBLAS values) ----------------------------------------------------- */
+
+typedef enum clgemm_layout { CLGEMM_ROW_MAJOR = 101, CLGEMM_COL_MAJOR = 102 } clgemm_layout;
+typedef enum clgemm_transpose { CLGEMM_NO_TRANS = 111, CLGEMM_TRANS = 112 } clgemm_transpose;
+typedef enum clgemm_precision { CLGEMM_SINGLE = 0, CLGEMM_DOUBLE = 1 } clgemm_precision;
+
+/* ---- Kernel families and their parameters ---------------------------------------------------
+ * X(NAME, field, families, meaning). NAME is the -D build option; families is a bit mask of the
+ * families that use it. The only list of parameters: the struct, the build options, the
+ * constraint check and the tuning database's JSON keys are all generated from it. */
+#define CLGEMM_FAMILY_BIT(f) (1u << (f))
+#define CLGEMM_PARAM_LIST(X)                                                                       \
+    X(MDIMC, mdimc, 0x5u, "work-items along M in a work-group (naive, register-blocked)")          \
+    X(NDIMC, ndimc, 0x5u, "work-items along N in a work-group (naive, register-blocked)")          \
+    X(TS, ts, 0x2u, "tiled: the T of the T x T tile and work-group")                               \
+    X(MWG, mwg, 0x4u, "register-blocked: work-group tile along M")                                 \
+    X(NWG, nwg, 0x4u, "register-blocked: work-group tile along N")                                 \
+    X(KWG, kwg, 0x4u, "register-blocked: depth of the slice staged in local memory")               \
+    X(KWI, kwi, 0x4u, "register-blocked: unroll factor of the inner k loop")                       \
+    X(VWM, vwm, 0x4u, "register-blocked: vector width along M (local reads, C writes)")            \
+    X(VWN, vwn, 0x4u, "register-blocked: vector width along N (local reads)")
+
+/* Kernel families. The mask bits above are CLGEMM_FAMILY_BIT(family - 1). */
+typedef enum clgemm_family {
+    CLGEMM_FAMILY_AUTO = 0,     /* let the library choose (tuning database, then defaults) */
+    CLGEMM_FAMILY_NAIVE = 1,    /* one work-item per element of C */
+    CLGEMM_FAMILY_TILED = 2,    /* T x T tiles of A and B in local memory */
+    CLGEMM_FAMILY_REGBLOCK = 3, /* local-memory tiles + an MWI x NWI register block per item */
+} clgemm_family;
+#define CLGEMM_FAMILY_COUNT 3
+
+/* A family and its parameters; fields a family does not use are ignored (keep them 0). */
+#define CLGEMM_PARAM_FIELD(name, field, families, meaning) int field;
+typedef struct clgemm_config {
+    clgemm_family family;
+    CLGEMM_PARAM_LIST(CLGEMM_PARAM_FIELD)
+} clgemm_config;
+#undef CLGEMM_PARAM_FIELD
+
+/* Name of a family ("naive", "tiled", "regblock", "auto"); NULL for an unknown one. */
+CLGEMM_API const char *clgemm_family_name(clgemm_family family);
+
+/* ---- Handles -------------------------------------------------------------------------------- */
+
+typedef struct clgemm_handle_s *clgemm_handle;
+
+/* Creates a handle on the user's queue. The queue, its context and device are retained and
+ * released by clgemm_destroy. The handle owns the compiled-program cache. */
+CLGEMM_API clgemm_status clgemm_create(clgemm_handle *handle, cl_command_queue queue);
+
+/* Creates a handle on a device of the library's choosing: the first GPU, else the first device,
+ * unless CLGEMM_DEVICE=<platform>:<device> names one (each an index or a case-insensitive
+ * substring of the platform/device name; either side may be empty). The handle owns the
+ * context and queue it creates. */
+CLGEMM_API clgemm_status clgemm_create_default(clgemm_handle *handle);
+
+/* Releases everything the handle holds. NULL is accepted and ignored. */
+CLGEMM_API void clgemm_destroy(clgemm_handle handle);
+
+/* The handle's queue, context and device (not retained for the caller). */
+CLGEMM_API cl_command_queue clgemm_queue(clgemm_handle handle);
+CLGEMM_API cl_context clgemm_context(clgemm_handle handle);
+CLGEMM_API cl_device_id clgemm_device(clgemm_handle handle);
+
+/* Copies the last build log of this handle (NUL-terminated, truncated to size) into buf and
+ * returns the full length of the log. buf may be NULL when size is 0. */
+CLGEMM_API size_t clgemm_build_log(clgemm_handle handle, char *buf, size_t size);
+
+/* ---- Choosing kernels ----------------------------------------------------------------------- */
+
+/* Forces a family and its parameters for every later call on this handle in this precision
+ * (family CLGEMM_FAMILY_AUTO, or config NULL, removes the override). The parameters are checked
+ * against the family's rules and the device's limits: CLGEMM_ERR_INVALID_PARAMS if they break
+ * one, and the previous setting stays. */
+CLGEMM_API clgemm_status clgemm_set_config(clgemm_handle handle, clgemm_precision precision,
+                                           const clgemm_config *config);
+
+/* Tells which family and parameters a problem of this shape would use, and where they came
+ * from ("override", "tuned", "default", "fallback"; static storage) if source is not NULL. */
+CLGEMM_API clgemm_status clgemm_get_config(clgemm_handle handle, clgemm_precision precision,
+                                           size_t m, size_t n, size_t k, clgemm_config *config,
+                                           const char **source);
+
+/* Checks a configuration against its family's rules and this handle's device limits, without
+ * building anything. CLGEMM_SUCCESS or CLGEMM_ERR_INVALID_PARAMS / CLGEMM_ERR_INVALID_FAMILY. */
+CLGEMM_API clgemm_status clgemm_check_config(clgemm_handle handle, clgemm_precision precision,
+                                             const clgemm_config *config);
+
+/* Uses the tuning database at path (NULL: CLGEMM_TUNING_DB, then
+ * $XDG_CACHE_HOME/clgemm/tuning.json, then ~/.cache/clgemm/tuning.json). Handles read the
+ * database when created; this re-reads it. A missing file is not an error (CLGEMM_SUCCESS, no
+ * entries); a bad one gives its status and the handle falls back to the built-in defaults. */
+CLGEMM_API clgemm_status clgemm_load_tuning(clgemm_handle handle, const char *path);
+
+/* ---- GEMM on OpenCL buffers ------------------------------------------------------------------
+ * C = alpha * op(A) * op(B) + beta * C, op(A) m x k, op(B) k x n, C m x n, each stored in
+ * `layout` at offset off* (in elements) with leading dimension ld*.
+ * queue: NULL means the handle's queue; otherwise one of the handle's context.
+ * num_wait/wait: events to wait for. event: if not NULL, receives an event that completes when
+ * every kernel of the call has completed (the caller releases it). For m == 0 or n == 0 the call
+ * does nothing and returns a completed user event (or none if the list is empty and no event asked).
+ * beta == 0 means C is written without being read: NaN or Inf in C never reaches the result. */
+CLGEMM_API clgemm_status clgemm_sgemm(clgemm_handle handle, clgemm_layout layout,
+                                      clgemm_transpose trans_a, clgemm_transpose trans_b, size_t m,
+                                      size_t n, size_t k, float alpha, cl_mem a, size_t off_a,
+                                      size_t lda, cl_mem b, size_t off_b, size_t ldb, float beta,
+                                      cl_mem c, size_t off_c, size_t ldc, cl_command_queue queue,
+                                      cl_uint num_wait, const cl_event *wait, cl_event *event);
+
+CLGEMM_API clgemm_status clgemm_dgemm(clgemm_handle handle, clgemm_layout layout,
+                                      clgemm_transpose trans_a, clgemm_transpose trans_b, size_t m,
+                                      size_t n, size_t k, double alpha, cl_mem a, size_t off_a,
+                                      size_t lda, cl_mem b, size_t off_b, size_t ldb, double beta,
+                                      cl_mem c, size_t off_c, size_t ldc, cl_command_queue queue,
+                                      cl_uint num_wait, const cl_event *wait, cl_event *event);
+
+/* ---- GEMM on host arrays (blocking) ----------------------------------------------------------
+ * The same operation on plain host arrays: copies to the device, multiplies on the handle's
+ * queue, copies C back, and returns when C holds the result. */
+CLGEMM_API clgemm_status clgemm_sgemm_host(clgemm_handle handle, clgemm_layout layout,
+                                           clgemm_transpose trans_a, clgemm_transpose trans_b,
+                                           size_t m, size_t n, size_t k, float alpha,
+                                           const float *a, size_t lda, const float *b, size_t ldb,
+                                           float beta, float *c, size_t ldc);
+
+CLGEMM_API clgemm_status clgemm_dgemm_host(clgemm_handle handle, clgemm_layout layout,
+                                           clgemm_transpose trans_a, clgemm_transpose trans_b,
+                                           size_t m, size_t n, size_t k, double alpha,
+                                           const double *a, size_t lda, const double *b,
+                                           size_t ldb, double beta, double *c, size_t ldc);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CLGEMM_H */

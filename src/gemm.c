@@ -1,0 +1,242 @@
+/* gemm.c: one GEMM call on OpenCL buffers: check every argument (nothing is enqueued on an
+ * error), turn the problem into the column-major form the kernels compute, pick the kernel and
+ * enqueue it. A call enqueues exactly one kernel, so the event it returns spans the whole call. */
+#include "internal.h"
+
+#include <limits.h>
+#include <stdio.h>
+
+static bool layout_ok(clgemm_layout l) {
+    return l == CLGEMM_ROW_MAJOR || l == CLGEMM_COL_MAJOR;
+}
+
+static bool trans_ok(clgemm_transpose t) {
+    return t == CLGEMM_NO_TRANS || t == CLGEMM_TRANS;
+}
+
+/* A matrix stored as rows x cols in `layout` with leading dimension ld: checks ld and returns
+ * the number of elements from the first to one past the last (0 for an empty matrix). */
+static clgemm_status stored_extent(clgemm_layout layout, size_t rows, size_t cols, size_t ld,
+                                   clgemm_status bad_ld, size_t *extent) {
+    size_t inner = layout == CLGEMM_ROW_MAJOR ? cols : rows;
+    size_t outer = layout == CLGEMM_ROW_MAJOR ? rows : cols;
+    if (ld < (inner > 1 ? inner : 1)) return bad_ld;
+    *extent = 0;
+    if (rows == 0 || cols == 0) return CLGEMM_SUCCESS;
+    size_t span;
+    if (__builtin_mul_overflow(outer - 1, ld, &span) ||
+        __builtin_add_overflow(span, inner, extent))
+        return CLGEMM_ERR_OVERFLOW;
+    return CLGEMM_SUCCESS;
+}
+
+clgemm_status clgemm__check_shape(const gemm_call *c, size_t extent[3]) {
+    if (!layout_ok(c->layout)) return CLGEMM_ERR_INVALID_LAYOUT;
+    if (!trans_ok(c->trans_a) || !trans_ok(c->trans_b)) return CLGEMM_ERR_INVALID_TRANSPOSE;
+    bool ta = c->trans_a == CLGEMM_TRANS, tb = c->trans_b == CLGEMM_TRANS;
+    /* BLAS checks leading dimensions even when there is nothing to compute. */
+    clgemm_status st = stored_extent(c->layout, ta ? c->k : c->m, ta ? c->m : c->k, c->lda,
+                                     CLGEMM_ERR_INVALID_LD_A, &extent[0]);
+    if (st == CLGEMM_SUCCESS)
+        st = stored_extent(c->layout, tb ? c->n : c->k, tb ? c->k : c->n, c->ldb,
+                           CLGEMM_ERR_INVALID_LD_B, &extent[1]);
+    if (st == CLGEMM_SUCCESS)
+        st = stored_extent(c->layout, c->m, c->n, c->ldc, CLGEMM_ERR_INVALID_LD_C, &extent[2]);
+    if (st != CLGEMM_SUCCESS) return st;
+    if (c->m == 0 || c->n == 0 || c->k == 0 || c->alpha == 0) extent[0] = extent[1] = 0;
+    /* The kernels index with int: every dimension and every span must fit. */
+    size_t dims[] = {c->m, c->n, c->k, extent[0], extent[1], extent[2]};
+    for (size_t i = 0; i < sizeof dims / sizeof dims[0]; i++)
+        if (dims[i] > INT_MAX) return CLGEMM_ERR_TOO_LARGE;
+    if ((extent[0] && c->lda > INT_MAX) || (extent[1] && c->ldb > INT_MAX) ||
+        (extent[2] && c->ldc > INT_MAX))
+        return CLGEMM_ERR_TOO_LARGE;
+    return CLGEMM_SUCCESS;
+}
+
+/* Checks that buffer `mem` exists, belongs to the handle's context and holds `extent`
+ * elements from `offset`. */
+static clgemm_status check_buffer(const struct clgemm_handle_s *h, cl_mem mem, size_t offset,
+                                  size_t extent, size_t real_size, clgemm_status too_small) {
+    if (!mem) return CLGEMM_ERR_NULL_ARGUMENT;
+    cl_context ctx;
+    size_t size;
+    cl_int err = clGetMemObjectInfo(mem, CL_MEM_CONTEXT, sizeof ctx, &ctx, NULL);
+    if (err == CL_SUCCESS) err = clGetMemObjectInfo(mem, CL_MEM_SIZE, sizeof size, &size, NULL);
+    if (err != CL_SUCCESS) return err;
+    if (ctx != h->context) return CLGEMM_ERR_WRONG_CONTEXT;
+    size_t end, bytes;
+    if (__builtin_add_overflow(offset, extent, &end) ||
+        __builtin_mul_overflow(end, real_size, &bytes))
+        return CLGEMM_ERR_OVERFLOW;
+    return bytes <= size ? CLGEMM_SUCCESS : too_small;
+}
+
+static clgemm_status check_queue(const struct clgemm_handle_s *h, cl_command_queue queue) {
+    cl_context ctx;
+    cl_device_id dev;
+    cl_int err = clGetCommandQueueInfo(queue, CL_QUEUE_CONTEXT, sizeof ctx, &ctx, NULL);
+    if (err == CL_SUCCESS)
+        err = clGetCommandQueueInfo(queue, CL_QUEUE_DEVICE, sizeof dev, &dev, NULL);
+    if (err != CL_SUCCESS) return err;
+    return ctx == h->context && dev == h->device ? CLGEMM_SUCCESS : CLGEMM_ERR_WRONG_CONTEXT;
+}
+
+static clgemm_status check_call(const struct clgemm_handle_s *h, const gemm_call *c,
+                                size_t extent[3]) {
+    clgemm_status st = clgemm__check_shape(c, extent);
+    if (st != CLGEMM_SUCCESS) return st;
+    if ((c->num_wait > 0) != (c->wait != NULL)) return CLGEMM_ERR_INVALID_EVENTS;
+    if (c->queue && (st = check_queue(h, c->queue)) != CLGEMM_SUCCESS) return st;
+    if (c->precision == CLGEMM_DOUBLE && !h->info.has_fp64) return CLGEMM_ERR_NO_FP64;
+    if (c->m == 0 || c->n == 0) return CLGEMM_SUCCESS;
+    size_t real_size = c->precision == CLGEMM_DOUBLE ? sizeof(double) : sizeof(float);
+    st = check_buffer(h, c->c, c->off_c, extent[2], real_size, CLGEMM_ERR_BUFFER_C_TOO_SMALL);
+    if (st == CLGEMM_SUCCESS && extent[0])
+        st = check_buffer(h, c->a, c->off_a, extent[0], real_size, CLGEMM_ERR_BUFFER_A_TOO_SMALL);
+    if (st == CLGEMM_SUCCESS && extent[1])
+        st = check_buffer(h, c->b, c->off_b, extent[1], real_size, CLGEMM_ERR_BUFFER_B_TOO_SMALL);
+    return st;
+}
+
+/* Sets one kernel argument per call; stops at the first error. */
+#define SET_ARG(kernel, index, value, err)                                                         \
+    if ((err) == CL_SUCCESS) (err) = clSetKernelArg(kernel, index, sizeof(value), &(value))
+
+static cl_int set_real_arg(cl_kernel kernel, cl_uint index, clgemm_precision precision, double v) {
+    float f = (float)v;
+    return precision == CLGEMM_DOUBLE ? clSetKernelArg(kernel, index, sizeof v, &v)
+                                      : clSetKernelArg(kernel, index, sizeof f, &f);
+}
+
+/* C = beta * C, for k == 0 or alpha == 0; the caller holds the lock. */
+static clgemm_status enqueue_scale(struct clgemm_handle_s *h, const gemm_call *c, cl_int m,
+                                   cl_int n, cl_command_queue queue) {
+    cl_kernel kernel;
+    clgemm_status st = clgemm__get_kernel(
+        h, "clgemm_scale", "scale.cl", c->precision == CLGEMM_DOUBLE ? "-DUSE_FP64" : "", &kernel);
+    if (st != CLGEMM_SUCCESS) return st;
+    cl_ulong off = c->off_c;
+    cl_int ldc = (cl_int)c->ldc, err = CL_SUCCESS;
+    SET_ARG(kernel, 0, m, err);
+    SET_ARG(kernel, 1, n, err);
+    if (err == CL_SUCCESS) err = set_real_arg(kernel, 2, c->precision, c->beta);
+    SET_ARG(kernel, 3, c->c, err);
+    SET_ARG(kernel, 4, off, err);
+    SET_ARG(kernel, 5, ldc, err);
+    size_t global[2] = {(size_t)m, (size_t)n};
+    if (err == CL_SUCCESS)
+        err = clEnqueueNDRangeKernel(queue, kernel, 2, NULL, global, NULL, c->num_wait, c->wait,
+                                     c->event);
+    return err;
+}
+
+/* The column-major problem the kernels compute: a row-major C = op(A) op(B) is the column-major
+ * C^T = op(B)^T op(A)^T over the same memory, so A and B (and m and n) swap while each keeps its
+ * transpose flag. */
+typedef struct colmajor {
+    cl_int m, n, k, lda, ldb;
+    cl_mem a, b;
+    cl_ulong off_a, off_b;
+    int trans_a, trans_b;
+} colmajor;
+
+static colmajor normalise(const gemm_call *c) {
+    colmajor p = {(cl_int)c->m,   (cl_int)c->n,   (cl_int)c->k,
+                  (cl_int)c->lda, (cl_int)c->ldb, c->a,
+                  c->b,           c->off_a,       c->off_b,
+                  c->trans_a == CLGEMM_TRANS,     c->trans_b == CLGEMM_TRANS};
+    if (c->layout == CLGEMM_ROW_MAJOR) {
+        colmajor q = {p.n,     p.m,     p.k,     p.ldb,     p.lda,    p.b,
+                      p.a,     p.off_b, p.off_a, p.trans_b, p.trans_a};
+        p = q;
+    }
+    return p;
+}
+
+static clgemm_status enqueue_gemm(struct clgemm_handle_s *h, const gemm_call *c,
+                                  cl_command_queue queue) {
+    colmajor p = normalise(c);
+    const char *source;
+    clgemm_config cfg = clgemm__plan(h, c->precision, c->m, c->n, c->k, &source);
+    char options[512];
+    int used = snprintf(options, sizeof options, "-DTRANSA=%d -DTRANSB=%d%s", p.trans_a,
+                        p.trans_b, c->precision == CLGEMM_DOUBLE ? " -DUSE_FP64" : "");
+    if (clgemm__config_options(&cfg, options + used, sizeof options - (size_t)used) < 0)
+        return CLGEMM_ERR_INVALID_PARAMS;
+    static const char *const files[] = {NULL, "naive.cl", "tiled.cl", "regblock.cl"};
+    static const char *const kernels[] = {NULL, "clgemm_naive", "clgemm_tiled", "clgemm_regblock"};
+    cl_kernel kernel;
+    clgemm_status st = clgemm__get_kernel(h, kernels[cfg.family], files[cfg.family], options,
+                                          &kernel);
+    if (st != CLGEMM_SUCCESS) return st;
+    cl_ulong off_c = c->off_c;
+    cl_int ldc = (cl_int)c->ldc, err = CL_SUCCESS;
+    SET_ARG(kernel, 0, p.m, err);
+    SET_ARG(kernel, 1, p.n, err);
+    SET_ARG(kernel, 2, p.k, err);
+    if (err == CL_SUCCESS) err = set_real_arg(kernel, 3, c->precision, c->alpha);
+    if (err == CL_SUCCESS) err = set_real_arg(kernel, 4, c->precision, c->beta);
+    SET_ARG(kernel, 5, p.a, err);
+    SET_ARG(kernel, 6, p.off_a, err);
+    SET_ARG(kernel, 7, p.lda, err);
+    SET_ARG(kernel, 8, p.b, err);
+    SET_ARG(kernel, 9, p.off_b, err);
+    SET_ARG(kernel, 10, p.ldb, err);
+    SET_ARG(kernel, 11, c->c, err);
+    SET_ARG(kernel, 12, off_c, err);
+    SET_ARG(kernel, 13, ldc, err);
+    size_t local[2], global[2];
+    clgemm__config_launch(&cfg, (size_t)p.m, (size_t)p.n, local, global);
+    if (err == CL_SUCCESS)
+        err = clEnqueueNDRangeKernel(queue, kernel, 2, NULL, global, local, c->num_wait, c->wait,
+                                     c->event);
+    return err;
+}
+
+clgemm_status clgemm__gemm(struct clgemm_handle_s *h, const gemm_call *c) {
+    if (!h) return CLGEMM_ERR_NULL_ARGUMENT;
+    size_t extent[3];
+    clgemm_status st = check_call(h, c, extent);
+    if (st != CLGEMM_SUCCESS) return st;
+    cl_command_queue queue = c->queue ? c->queue : h->queue;
+    if (c->m == 0 || c->n == 0) {
+        /* Nothing to compute; the event still completes after the wait list, as a kernel's
+         * would. */
+        if (c->event) return clEnqueueMarkerWithWaitList(queue, c->num_wait, c->wait, c->event);
+        return CLGEMM_SUCCESS;
+    }
+    /* One kernel object per program is shared by all threads: setting its arguments and
+     * enqueueing it must not interleave with another call's. */
+    pthread_mutex_lock(&h->lock);
+    if (c->k == 0 || c->alpha == 0) {
+        colmajor p = normalise(c);
+        st = enqueue_scale(h, c, p.m, p.n, queue);
+    } else {
+        st = enqueue_gemm(h, c, queue);
+    }
+    pthread_mutex_unlock(&h->lock);
+    return st;
+}
+
+clgemm_status clgemm_sgemm(clgemm_handle h, clgemm_layout layout, clgemm_transpose trans_a,
+                           clgemm_transpose trans_b, size_t m, size_t n, size_t k, float alpha,
+                           cl_mem a, size_t off_a, size_t lda, cl_mem b, size_t off_b, size_t ldb,
+                           float beta, cl_mem c, size_t off_c, size_t ldc, cl_command_queue queue,
+                           cl_uint num_wait, const cl_event *wait, cl_event *event) {
+    gemm_call call = {CLGEMM_SINGLE, layout, trans_a, trans_b, m,     n,     k,
+                      alpha,         beta,   a,       b,       c,     off_a, off_b,
+                      off_c,         lda,    ldb,     ldc,     queue, num_wait, wait, event};
+    return clgemm__gemm(h, &call);
+}
+
+clgemm_status clgemm_dgemm(clgemm_handle h, clgemm_layout layout, clgemm_transpose trans_a,
+                           clgemm_transpose trans_b, size_t m, size_t n, size_t k, double alpha,
+                           cl_mem a, size_t off_a, size_t lda, cl_mem b, size_t off_b, size_t ldb,
+                           double beta, cl_mem c, size_t off_c, size_t ldc, cl_command_queue queue,
+                           cl_uint num_wait, const cl_event *wait, cl_event *event) {
+    gemm_call call = {CLGEMM_DOUBLE, layout, trans_a, trans_b, m,     n,     k,
+                      alpha,         beta,   a,       b,       c,     off_a, off_b,
+                      off_c,         lda,    ldb,     ldc,     queue, num_wait, wait, event};
+    return clgemm__gemm(h, &call);
+}

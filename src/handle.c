@@ -1,0 +1,211 @@
+/* handle.c: a handle's life cycle (create on a queue or on a chosen device, destroy) and the
+ * per-handle settings: forced configurations, the tuning table, the last build log. */
+#include "internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+static clgemm_status handle_init(clgemm_handle h, cl_command_queue queue) {
+    cl_int err = clGetCommandQueueInfo(queue, CL_QUEUE_CONTEXT, sizeof h->context, &h->context,
+                                       NULL);
+    if (err == CL_SUCCESS)
+        err = clGetCommandQueueInfo(queue, CL_QUEUE_DEVICE, sizeof h->device, &h->device, NULL);
+    if (err != CL_SUCCESS) return err;
+    clgemm_status st = clgemm__device_query(h->device, &h->info);
+    if (st != CLGEMM_SUCCESS) return st;
+    if (pthread_mutex_init(&h->lock, NULL) != 0) return CLGEMM_ERR_OUT_OF_HOST_MEMORY;
+    h->queue = queue;
+    clRetainCommandQueue(queue);
+    clRetainContext(h->context);
+    /* A bad or missing database is not fatal: the handle falls back to built-in defaults. */
+    st = clgemm__tuning_load(NULL, &h->info, &h->tuning);
+    if (st != CLGEMM_SUCCESS) clgemm__log("tuning database not used: %s", clgemm_status_string(st));
+    return CLGEMM_SUCCESS;
+}
+
+clgemm_status clgemm_create(clgemm_handle *handle, cl_command_queue queue) {
+    if (!handle || !queue) return CLGEMM_ERR_NULL_ARGUMENT;
+    *handle = NULL;
+    clgemm_handle h = calloc(1, sizeof *h);
+    if (!h) return CLGEMM_ERR_OUT_OF_HOST_MEMORY;
+    clgemm_status st = handle_init(h, queue);
+    if (st != CLGEMM_SUCCESS) {
+        free(h);
+        return st;
+    }
+    *handle = h;
+    return CLGEMM_SUCCESS;
+}
+
+/* True if spec (an index or a case-insensitive substring; empty matches all) names entry
+ * number `index` called `name`. */
+static bool spec_matches(const char *spec, size_t len, cl_uint index, const char *name) {
+    if (len == 0) return true;
+    char buf[128];
+    if (len >= sizeof buf) len = sizeof buf - 1;
+    memcpy(buf, spec, len);
+    buf[len] = 0;
+    char *end;
+    unsigned long v = strtoul(buf, &end, 10);
+    if (*end == 0) return v == index;
+    for (const char *s = name; *s; s++)
+        if (strncasecmp(s, buf, len) == 0) return true;
+    return false;
+}
+
+/* Finds the device CLGEMM_DEVICE names, or else the first GPU, or else the first device. */
+static clgemm_status pick_device(cl_device_id *out) {
+    const char *env = getenv("CLGEMM_DEVICE");
+    const char *colon = env ? strchr(env, ':') : NULL;
+    size_t plen = env ? (colon ? (size_t)(colon - env) : strlen(env)) : 0;
+    const char *dspec = colon ? colon + 1 : "";
+    cl_platform_id platforms[16];
+    cl_uint np = 0;
+    if (clGetPlatformIDs(16, platforms, &np) != CL_SUCCESS || np == 0) return CLGEMM_ERR_NO_DEVICE;
+    if (np > 16) np = 16;
+    cl_device_id first = NULL;
+    for (int want_gpu = 1; want_gpu >= 0; want_gpu--) {
+        for (cl_uint p = 0; p < np; p++) {
+            char pname[128] = "";
+            clGetPlatformInfo(platforms[p], CL_PLATFORM_NAME, sizeof pname, pname, NULL);
+            pname[sizeof pname - 1] = 0;
+            if (env && !spec_matches(env, plen, p, pname)) continue;
+            cl_device_id devices[64];
+            cl_uint nd = 0;
+            if (clGetDeviceIDs(platforms[p], CL_DEVICE_TYPE_ALL, 64, devices, &nd) != CL_SUCCESS)
+                continue;
+            if (nd > 64) nd = 64;
+            for (cl_uint d = 0; d < nd; d++) {
+                char dname[128] = "";
+                cl_device_type type = 0;
+                clGetDeviceInfo(devices[d], CL_DEVICE_NAME, sizeof dname, dname, NULL);
+                dname[sizeof dname - 1] = 0;
+                clGetDeviceInfo(devices[d], CL_DEVICE_TYPE, sizeof type, &type, NULL);
+                if (env) {
+                    if (spec_matches(dspec, strlen(dspec), d, dname)) {
+                        *out = devices[d];
+                        return CLGEMM_SUCCESS;
+                    }
+                    continue;
+                }
+                if (!first) first = devices[d];
+                if (want_gpu && (type & CL_DEVICE_TYPE_GPU)) {
+                    *out = devices[d];
+                    return CLGEMM_SUCCESS;
+                }
+            }
+        }
+        if (env) break;
+    }
+    if (!first) return CLGEMM_ERR_NO_DEVICE;
+    *out = first;
+    return CLGEMM_SUCCESS;
+}
+
+clgemm_status clgemm_create_default(clgemm_handle *handle) {
+    if (!handle) return CLGEMM_ERR_NULL_ARGUMENT;
+    *handle = NULL;
+    cl_device_id device;
+    clgemm_status st = pick_device(&device);
+    if (st != CLGEMM_SUCCESS) return st;
+    cl_int err;
+    cl_context ctx = clCreateContext(NULL, 1, &device, NULL, NULL, &err);
+    if (err != CL_SUCCESS) return err;
+    cl_command_queue queue = clCreateCommandQueue(ctx, device, 0, &err);
+    if (err == CL_SUCCESS) {
+        st = clgemm_create(handle, queue);
+        clReleaseCommandQueue(queue); /* the handle holds its own references now */
+    } else {
+        st = err;
+    }
+    clReleaseContext(ctx);
+    return st;
+}
+
+void clgemm_destroy(clgemm_handle h) {
+    if (!h) return;
+    clgemm__program_cache_free(h->programs);
+    clgemm__tuning_free(h->tuning);
+    free(h->build_log);
+    clReleaseCommandQueue(h->queue);
+    clReleaseContext(h->context);
+    pthread_mutex_destroy(&h->lock);
+    free(h);
+}
+
+cl_command_queue clgemm_queue(clgemm_handle h) {
+    return h ? h->queue : NULL;
+}
+
+cl_context clgemm_context(clgemm_handle h) {
+    return h ? h->context : NULL;
+}
+
+cl_device_id clgemm_device(clgemm_handle h) {
+    return h ? h->device : NULL;
+}
+
+size_t clgemm_build_log(clgemm_handle h, char *buf, size_t size) {
+    if (!h) return 0;
+    pthread_mutex_lock(&h->lock);
+    const char *log = h->build_log ? h->build_log : "";
+    size_t len = strlen(log);
+    if (buf && size > 0) {
+        size_t n = len < size - 1 ? len : size - 1;
+        memcpy(buf, log, n);
+        buf[n] = 0;
+    }
+    pthread_mutex_unlock(&h->lock);
+    return len;
+}
+
+static bool precision_ok(clgemm_precision precision) {
+    return precision == CLGEMM_SINGLE || precision == CLGEMM_DOUBLE;
+}
+
+clgemm_status clgemm_check_config(clgemm_handle h, clgemm_precision precision,
+                                  const clgemm_config *config) {
+    if (!h || !config) return CLGEMM_ERR_NULL_ARGUMENT;
+    if (!precision_ok(precision)) return CLGEMM_ERR_INVALID_ARGUMENT;
+    return clgemm__config_check(config, &h->info, precision);
+}
+
+clgemm_status clgemm_set_config(clgemm_handle h, clgemm_precision precision,
+                                const clgemm_config *config) {
+    if (!h) return CLGEMM_ERR_NULL_ARGUMENT;
+    if (!precision_ok(precision)) return CLGEMM_ERR_INVALID_ARGUMENT;
+    bool clear = !config || config->family == CLGEMM_FAMILY_AUTO;
+    if (!clear) {
+        clgemm_status st = clgemm__config_check(config, &h->info, precision);
+        if (st != CLGEMM_SUCCESS) return st;
+    }
+    pthread_mutex_lock(&h->lock);
+    h->has_override[precision] = !clear;
+    if (!clear) h->override[precision] = *config;
+    pthread_mutex_unlock(&h->lock);
+    return CLGEMM_SUCCESS;
+}
+
+clgemm_status clgemm_get_config(clgemm_handle h, clgemm_precision precision, size_t m, size_t n,
+                                size_t k, clgemm_config *config, const char **source) {
+    if (!h || !config) return CLGEMM_ERR_NULL_ARGUMENT;
+    if (!precision_ok(precision)) return CLGEMM_ERR_INVALID_ARGUMENT;
+    if (precision == CLGEMM_DOUBLE && !h->info.has_fp64) return CLGEMM_ERR_NO_FP64;
+    pthread_mutex_lock(&h->lock);
+    *config = clgemm__plan(h, precision, m, n, k, source);
+    pthread_mutex_unlock(&h->lock);
+    return CLGEMM_SUCCESS;
+}
+
+clgemm_status clgemm_load_tuning(clgemm_handle h, const char *path) {
+    if (!h) return CLGEMM_ERR_NULL_ARGUMENT;
+    tuning_table *table = NULL;
+    clgemm_status st = clgemm__tuning_load(path, &h->info, &table);
+    pthread_mutex_lock(&h->lock);
+    clgemm__tuning_free(h->tuning);
+    h->tuning = table; /* NULL on failure: the handle falls back to the defaults */
+    pthread_mutex_unlock(&h->lock);
+    if (st != CLGEMM_SUCCESS) clgemm__log("tuning database not used: %s", clgemm_status_string(st));
+    return st;
+}

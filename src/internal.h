@@ -1,0 +1,152 @@
+/* internal.h: declarations shared by the library's modules (never installed).
+ * Internal non-static names start with clgemm__ and have hidden visibility. */
+#ifndef CLGEMM_INTERNAL_H
+#define CLGEMM_INTERNAL_H
+
+#include "clgemm.h"
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+/* ---- device.c: who the device is and what it can do ---------------------------------------- */
+
+typedef enum device_class {
+    DEVICE_NVIDIA_GPU,
+    DEVICE_AMD_GPU,
+    DEVICE_INTEL_GPU,
+    DEVICE_OTHER_GPU,
+    DEVICE_CPU,
+    DEVICE_CLASS_COUNT
+} device_class;
+
+typedef struct device_info {
+    char platform_name[128];
+    char platform_version[128];
+    char vendor[128];
+    char name[128];
+    char driver_version[128];
+    device_class cls;
+    size_t max_work_group_size;
+    size_t max_work_item_sizes[3];
+    cl_ulong local_mem_size;
+    bool has_fp64;
+} device_info;
+
+clgemm_status clgemm__device_query(cl_device_id device, device_info *info);
+const char *clgemm__device_class_name(device_class cls);
+
+/* ---- params.c: rules, defaults and build options of each family ----------------------------- */
+
+/* Checks a configuration against its family's rules and the device's limits. */
+clgemm_status clgemm__config_check(const clgemm_config *config, const device_info *info,
+                                   clgemm_precision precision);
+/* The built-in default for the device's class (not yet checked against the device). */
+clgemm_config clgemm__config_default(device_class cls, clgemm_precision precision);
+/* A small configuration every OpenCL 1.2 device can run. */
+clgemm_config clgemm__config_fallback(void);
+/* Appends "-DNAME=value" for each parameter the family uses. Returns the length written, or a
+ * negative value if buf is too small. */
+int clgemm__config_options(const clgemm_config *config, char *buf, size_t size);
+/* Work-group and global sizes for a col-major problem of m x n. */
+void clgemm__config_launch(const clgemm_config *config, size_t m, size_t n, size_t local[2],
+                           size_t global[2]);
+
+/* ---- program.c: kernel sources, builds and the program caches ------------------------------- */
+
+typedef struct program_cache program_cache;
+
+/* Kernel sources: the family's code with the common header in front. Either embedded at build
+ * time, or read from $CLGEMM_KERNEL_DIR. Returns a malloc'd string or NULL. */
+char *clgemm__kernel_source(const char *file_name);
+
+/* Returns a kernel (owned by the cache; use under the handle's lock) for the family, precision,
+ * transposes and parameters, building the program if needed (memory cache, then disk cache,
+ * then source). On a build failure the log goes to the handle. */
+struct clgemm_handle_s;
+clgemm_status clgemm__get_kernel(struct clgemm_handle_s *h, const char *kernel_name,
+                                 const char *file_name, const char *options, cl_kernel *kernel);
+void clgemm__program_cache_free(program_cache *cache);
+
+/* ---- tuning_db.c: the JSON tuning database (the only JSON user) ----------------------------- */
+
+typedef struct tuning_table tuning_table;
+
+/* Loads the entries for this device from the database at path (NULL: the default path chain).
+ * *table is NULL when the file is missing or has no entry for the device. */
+clgemm_status clgemm__tuning_load(const char *path, const device_info *info, tuning_table **table);
+/* The entry nearest to (m, n, k) for this precision; false if none. */
+bool clgemm__tuning_lookup(const tuning_table *table, clgemm_precision precision, size_t m,
+                           size_t n, size_t k, clgemm_config *config);
+void clgemm__tuning_free(tuning_table *table);
+/* How many usable entries the table holds (0 for NULL). */
+size_t clgemm__tuning_count(const tuning_table *table);
+
+/* One tuning result to store: the shape is the key, the problem what was measured. */
+typedef struct tuning_record {
+    clgemm_precision precision;
+    size_t shape[3];
+    size_t problem[3];
+    clgemm_config config;
+    double gflops;
+} tuning_record;
+
+/* Resolves the database path into buf: path, else $CLGEMM_TUNING_DB, else
+ * $XDG_CACHE_HOME/clgemm/tuning.json, else ~/.cache/clgemm/tuning.json. */
+clgemm_status clgemm__tuning_path(const char *path, char *buf, size_t size);
+/* Merges records for this device into the database (path NULL: the chain) under a lock file:
+ * an entry of the same device, precision and shape is replaced, others are kept; the file is
+ * replaced atomically (temporary file, fsync, rename). A malformed or newer-schema file is
+ * left alone and its status returned. */
+clgemm_status clgemm__tuning_save(const char *path, const device_info *info,
+                                  const tuning_record *records, size_t count);
+
+/* ---- log.c: optional stderr logging (CLGEMM_LOG) -------------------------------------------- */
+
+void clgemm__log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* ---- handle.c ------------------------------------------------------------------------------- */
+
+struct clgemm_handle_s {
+    cl_context context;
+    cl_device_id device;
+    cl_command_queue queue;
+    device_info info;
+    pthread_mutex_t lock; /* guards everything below */
+    program_cache *programs;
+    char *build_log;
+    bool has_override[2];
+    clgemm_config override[2];
+    tuning_table *tuning;
+};
+
+/* ---- gemm.c: one GEMM call ------------------------------------------------------------------ */
+
+/* Everything a call passed, in the user's terms. alpha and beta are held as double: a float
+ * converts to double and back exactly. */
+typedef struct gemm_call {
+    clgemm_precision precision;
+    clgemm_layout layout;
+    clgemm_transpose trans_a, trans_b;
+    size_t m, n, k;
+    double alpha, beta;
+    cl_mem a, b, c;
+    size_t off_a, off_b, off_c;
+    size_t lda, ldb, ldc;
+    cl_command_queue queue;
+    cl_uint num_wait;
+    const cl_event *wait;
+    cl_event *event;
+} gemm_call;
+
+/* Checks layout, transposes and leading dimensions, and computes how many elements each of A,
+ * B and C spans from its first element (0 when it is not read). No OpenCL call. */
+clgemm_status clgemm__check_shape(const gemm_call *call, size_t extent[3]);
+/* Checks everything, then enqueues the call. */
+clgemm_status clgemm__gemm(struct clgemm_handle_s *h, const gemm_call *call);
+
+/* Picks the configuration for a (col-major, normalised) problem; the caller holds the lock. */
+clgemm_config clgemm__plan(struct clgemm_handle_s *h, clgemm_precision precision, size_t m,
+                           size_t n, size_t k, const char **source);
+
+#endif /* CLGEMM_INTERNAL_H */

@@ -1,0 +1,2 @@
+/* tuner.c: PLACEHOLDER until the tuner lands. */
+#include "internal.h"
