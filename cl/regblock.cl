@@ -7,7 +7,11 @@
  * Layout: local rows are indexed by k, so a work-item reads its MWI values of A (NWI of B) as
  * vectors of VWM (VWN) elements. A work-item owns rows (tm + MDIMC * v) * VWM + e of the tile:
  * neighbouring work-items read neighbouring vectors (no bank conflicts) and write neighbouring
- * elements of C (coalesced). Every parameter is a power of two (the host checks). */
+ * elements of C (coalesced). Every parameter is a power of two (the host checks).
+ *
+ * Latency: the next slice is read from global memory into registers before the current one is
+ * multiplied, so global latency hides behind a whole slice of arithmetic even at one
+ * work-group per compute unit. */
 #ifndef MWG
 #define MWG 64
 #endif
@@ -78,6 +82,26 @@ typedef union {
     REAL s[VWN];
 } unionN;
 
+/* Where work-item `tid` reads in round r: (x, p) of the tile, x along M (A) or N (B).
+ * Consecutive work-items read consecutive addresses in whichever direction the source is
+ * contiguous. */
+#define ALOADS (MWG * KWG / WGS)
+#define BLOADS (NWG * KWG / WGS)
+#if TRANSA == 0
+#define A_X(idx) ((idx) % MWG)
+#define A_P(idx) ((idx) / MWG)
+#else
+#define A_X(idx) (((idx) / APL) % MWG)
+#define A_P(idx) ((idx) % APL + ((idx) / (APL * MWG)) * APL)
+#endif
+#if TRANSB == 1
+#define B_X(idx) ((idx) % NWG)
+#define B_P(idx) ((idx) / NWG)
+#else
+#define B_X(idx) (((idx) / BPL) % NWG)
+#define B_P(idx) ((idx) % BPL + ((idx) / (BPL * NWG)) * BPL)
+#endif
+
 __kernel __attribute__((reqd_work_group_size(MDIMC, NDIMC, 1))) void clgemm_regblock(GEMM_ARGS) {
     __local realM Alm[KWG * ASTRIDE / VWM]; /* Alm row p holds op(A)(i0 .. i0 + MWG - 1, p0 + p) */
     __local realN Blm[KWG * BSTRIDE / VWN]; /* Blm row p holds op(B)(p0 + p, j0 .. j0 + NWG - 1) */
@@ -96,32 +120,35 @@ __kernel __attribute__((reqd_work_group_size(MDIMC, NDIMC, 1))) void clgemm_regb
 #pragma unroll
         for (int ni = 0; ni < NWI; ni++) acc[mi][ni] = 0;
 
+    /* Rows past M and columns past N are clamped (they only feed elements of C that are never
+     * stored); depth past K is zero, or it would add to every element. */
+    REAL ra[ALOADS], rb[BLOADS];
+#define LOAD_SLICE(p0)                                                                             \
+    _Pragma("unroll") for (int r = 0; r < ALOADS; r++) {                                           \
+        const int idx = tid + r * WGS, gp = (p0) + A_P(idx);                                       \
+        ra[r] = gp < K ? A_AT(min(i0 + A_X(idx), M - 1), gp) : (REAL)0;                            \
+    }                                                                                              \
+    _Pragma("unroll") for (int r = 0; r < BLOADS; r++) {                                           \
+        const int idx = tid + r * WGS, gp = (p0) + B_P(idx);                                       \
+        rb[r] = gp < K ? B_AT(gp, min(j0 + B_X(idx), N - 1)) : (REAL)0;                            \
+    }
+
+    LOAD_SLICE(0)
     for (int p0 = 0; p0 < K; p0 += KWG) {
-        /* Global -> local, zero outside op(A) and op(B). Consecutive work-items read
-         * consecutive addresses in whichever direction the source is contiguous. */
 #pragma unroll
-        for (int r = 0; r < MWG * KWG / WGS; r++) {
+        for (int r = 0; r < ALOADS; r++) {
             const int idx = tid + r * WGS;
-#if TRANSA == 0
-            const int x = idx % MWG, p = idx / MWG;
-#else
-            const int p = idx % APL + (idx / (APL * MWG)) * APL, x = (idx / APL) % MWG;
-#endif
-            const int gi = i0 + x, gp = p0 + p;
-            Als[p * ASTRIDE + x] = (gi < M && gp < K) ? A_AT(gi, gp) : (REAL)0;
+            Als[A_P(idx) * ASTRIDE + A_X(idx)] = ra[r];
         }
 #pragma unroll
-        for (int r = 0; r < NWG * KWG / WGS; r++) {
+        for (int r = 0; r < BLOADS; r++) {
             const int idx = tid + r * WGS;
-#if TRANSB == 1
-            const int x = idx % NWG, p = idx / NWG;
-#else
-            const int p = idx % BPL + (idx / (BPL * NWG)) * BPL, x = (idx / BPL) % NWG;
-#endif
-            const int gj = j0 + x, gp = p0 + p;
-            Bls[p * BSTRIDE + x] = (gj < N && gp < K) ? B_AT(gp, gj) : (REAL)0;
+            Bls[B_P(idx) * BSTRIDE + B_X(idx)] = rb[r];
         }
         barrier(CLK_LOCAL_MEM_FENCE);
+        if (p0 + KWG < K) {
+            LOAD_SLICE(p0 + KWG) /* in flight while this slice is multiplied */
+        }
 
         for (int p = 0; p < KWG; p += KWI) {
 #pragma unroll

@@ -16,7 +16,9 @@
 #ifndef CLGEMM_H
 #define CLGEMM_H
 
+#ifndef CL_TARGET_OPENCL_VERSION
 #define CL_TARGET_OPENCL_VERSION 120
+#endif
 #include <CL/cl.h>
 #include <stddef.h>
 
@@ -204,6 +206,91 @@ CLGEMM_API clgemm_status clgemm_dgemm_host(clgemm_handle handle, clgemm_layout l
                                            size_t m, size_t n, size_t k, double alpha,
                                            const double *a, size_t lda, const double *b,
                                            size_t ldb, double beta, double *c, size_t ldc);
+
+/* ---- Tuning ---------------------------------------------------------------------------------
+ * The autotuner behind `clgemm-tune`: it times candidate families and parameters on the
+ * handle's device and stores the fastest in the tuning database. Every candidate is first run
+ * once and checked against a double-precision host reference; one that fails to build, to
+ * launch or to compute the right result is skipped. Timing is the wall time of a whole
+ * clgemm_sgemm/dgemm call (column-major, no transposes) up to clFinish, the median of several
+ * runs after a warm-up. While it runs, the tuner forces each candidate on the handle; the
+ * handle's previous setting is restored at the end. Do not use the handle from other threads
+ * meanwhile. */
+
+/* One problem shape to tune for. */
+typedef struct clgemm_tune_shape {
+    size_t m, n, k;
+} clgemm_tune_shape;
+
+/* Called after each candidate: candidates evaluated so far and the current estimate of the
+ * total (both over all shapes), the best GFLOPS of the current shape, seconds since the start. */
+typedef void (*clgemm_tune_progress_fn)(size_t evaluated, size_t total, double best_gflops,
+                                        double elapsed_s, void *user);
+
+typedef struct clgemm_tune_options {
+    clgemm_precision precision;
+    const clgemm_tune_shape *shapes; /* the shapes to tune (see clgemm_tune_default_shapes) */
+    size_t num_shapes;
+    double budget_s;                 /* time for the whole call, shared by the shapes; 0: none */
+    size_t max_evals;                /* most candidates per shape; 0: no limit */
+    int quick;                       /* a small curated candidate set instead of the search */
+    unsigned seed;                   /* for the random sampling; 0: a fixed default */
+    clgemm_tune_progress_fn progress; /* may be NULL */
+    void *user;                       /* passed to progress */
+    volatile int *cancel; /* may be NULL; once *cancel != 0 the tuner stops between candidates */
+} clgemm_tune_options;
+
+/* The outcome for one shape. status: CLGEMM_SUCCESS (config is the fastest correct candidate),
+ * CLGEMM_ERR_TUNE_NONE_VALID (none ran correctly, or it was cancelled before one did), or the
+ * error that stopped it. complete is 0 when cancellation cut the search short. */
+typedef struct clgemm_tune_result {
+    clgemm_precision precision;
+    clgemm_tune_shape shape;
+    clgemm_status status;
+    int complete;
+    clgemm_config config;
+    double gflops;
+    double seconds;           /* median time of one call with config */
+    size_t evaluated;         /* candidates tried, including the failed ones below */
+    size_t failed;            /* did not build or launch */
+    size_t wrong;             /* ran but computed a wrong result */
+} clgemm_tune_result;
+
+/* Fills options with the defaults: single precision, no shapes, a 600 s budget, no limit on
+ * evaluations, full search, no callback, no cancel flag. */
+CLGEMM_API void clgemm_tune_options_init(clgemm_tune_options *options);
+
+/* The default shapes for this handle's device (squares: 128, 256, 512 on CPUs, 256, 1024, 4096
+ * on other devices; only 256 when quick), up to max of them into shapes. Returns how many
+ * there are (call with max 0 to count). */
+CLGEMM_API size_t clgemm_tune_default_shapes(clgemm_handle handle, int quick,
+                                             clgemm_tune_shape *shapes, size_t max);
+
+/* How many candidates the search space holds for a family (CLGEMM_FAMILY_AUTO: all families
+ * searched) on this device, after removing those the device cannot run. */
+CLGEMM_API clgemm_status clgemm_tune_space(clgemm_handle handle, clgemm_precision precision,
+                                           int quick, clgemm_family family, size_t *count);
+
+/* Tunes each of options->num_shapes shapes; results has room for num_shapes results, which
+ * are filled in order (also for the shapes not reached when cancelled: complete 0).
+ * CLGEMM_SUCCESS if at least one shape has a result, else the first shape's status. */
+CLGEMM_API clgemm_status clgemm_tune(clgemm_handle handle, const clgemm_tune_options *options,
+                                     clgemm_tune_result *results);
+
+/* Merges the successful, complete results into the tuning database at path (NULL: the chain
+ * of clgemm_load_tuning), keyed by this handle's device identity, precision and shape; an older
+ * entry of the same key is replaced. Safe against concurrent writers; the parent folder is
+ * created if missing. A malformed database, or one of another schema, is left untouched and
+ * its status returned. The handle itself keeps its table: call clgemm_load_tuning to use the
+ * new entries. */
+CLGEMM_API clgemm_status clgemm_tune_save(clgemm_handle handle, const char *path,
+                                          const clgemm_tune_result *results, size_t count);
+
+/* Writes the path the tuning database has for this path argument (NULL: the default chain)
+ * into buf (size bytes). */
+CLGEMM_API clgemm_status clgemm_tuning_path(const char *path, char *buf, size_t size);
+
+/* ---- End of tuning -------------------------------------------------------------------------- */
 
 #ifdef __cplusplus
 }

@@ -269,10 +269,14 @@ clgemm_status clgemm__get_kernel(struct clgemm_handle_s *h, const char *kernel_n
                                  const char *file_name, const char *options, cl_kernel *kernel) {
     if (!h->programs && !(h->programs = calloc(1, sizeof *h->programs)))
         return CLGEMM_ERR_OUT_OF_HOST_MEMORY;
-    size_t key_size = strlen(file_name) + strlen(options) + 2;
+    /* CLGEMM_BUILD_OPTIONS adds options for kernel development (-cl-nv-verbose, say). */
+    const char *extra = getenv("CLGEMM_BUILD_OPTIONS");
+    if (!extra) extra = "";
+    size_t key_size = strlen(file_name) + strlen(options) + strlen(extra) + 3;
     char *key = malloc(key_size);
     if (!key) return CLGEMM_ERR_OUT_OF_HOST_MEMORY;
-    snprintf(key, key_size, "%s %s", file_name, options);
+    snprintf(key, key_size, "%s %s %s", file_name, options, extra);
+    options = key + strlen(file_name) + 1; /* the options proper, extra ones included */
     for (program_entry *e = h->programs->head; e; e = e->next) {
         if (strcmp(e->key, key) == 0) {
             free(key);

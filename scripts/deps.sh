@@ -1,0 +1,16 @@
+#!/bin/sh
+# deps.sh: installs the Debian 12 packages clgemm builds, tests and runs with, if any is missing.
+# Sourced-free: run it directly; it uses sudo when not root.
+set -e
+packages="gcc pkg-config python3 meson ninja-build ocl-icd-opencl-dev opencl-headers
+pocl-opencl-icd libclblast-dev libcriterion-dev libjansson-dev oclgrind gnuplot-nox"
+missing=""
+for p in $packages; do
+    dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+echo "deps.sh: installing$missing"
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo="sudo"
+$sudo apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends $missing >/dev/null
