@@ -1,0 +1,193 @@
+/* clgemm-bench.c: the benchmark program, which times clgemm against CLBlast on the same buffers in
+ * one process and prints one row per problem: GFLOPS, median ms, ratio, difference of the results,
+ * and the clgemm configuration used. See docs/BENCH.md. */
+#include "bench.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static void device_string(cl_device_id d, cl_device_info what, char *buf, size_t size) {
+    if (clGetDeviceInfo(d, what, size, buf, NULL) != CL_SUCCESS) snprintf(buf, size, "?");
+}
+
+static void describe(const bench_ctx *bc, run_info *info, bool *is_cpu, bool *has_fp64) {
+    device_string(bc->device, CL_DEVICE_NAME, info->device, sizeof info->device);
+    device_string(bc->device, CL_DRIVER_VERSION, info->driver, sizeof info->driver);
+    device_string(bc->device, CL_DEVICE_VERSION, info->device_version, sizeof info->device_version);
+    cl_platform_id platform;
+    snprintf(info->platform, sizeof info->platform, "?");
+    if (clGetDeviceInfo(bc->device, CL_DEVICE_PLATFORM, sizeof platform, &platform, NULL) ==
+        CL_SUCCESS)
+        clGetPlatformInfo(platform, CL_PLATFORM_NAME, sizeof info->platform, info->platform, NULL);
+    time_t now = time(NULL);
+    strftime(info->date, sizeof info->date, "%Y-%m-%d %H:%M:%S %Z", localtime(&now));
+    cl_device_type type = 0;
+    clGetDeviceInfo(bc->device, CL_DEVICE_TYPE, sizeof type, &type, NULL);
+    *is_cpu = (type & CL_DEVICE_TYPE_CPU) != 0;
+    cl_device_fp_config fp64 = 0;
+    clGetDeviceInfo(bc->device, CL_DEVICE_DOUBLE_FP_CONFIG, sizeof fp64, &fp64, NULL);
+    *has_fp64 = fp64 != 0;
+}
+
+/* A --family configuration and whether clgemm took it (0, or the error shown on every row). */
+typedef struct forced {
+    int status;
+    clgemm_config config;
+} forced;
+
+static void force_family(const bench_ctx *bc, const options *opt, forced f[2]) {
+    for (int pr = 0; pr < 2; pr++) {
+        f[pr].status = 0;
+        if (opt->family == CLGEMM_FAMILY_AUTO || !opt->want[pr]) continue;
+        clgemm_config base;
+        if (clgemm_get_config(bc->handle, (clgemm_precision)pr, 1024, 1024, 1024, &base, NULL))
+            base.family = CLGEMM_FAMILY_AUTO;
+        f[pr].config = forced_config(opt, &base);
+        f[pr].status = clgemm_set_config(bc->handle, (clgemm_precision)pr, &f[pr].config);
+        if (f[pr].status) {
+            char s[160];
+            config_string(&f[pr].config, s, sizeof s);
+            fprintf(stderr, "clgemm-bench: %c: %s refused: %s\n", precision_char(pr), s,
+                    clgemm_status_string(f[pr].status));
+        }
+    }
+}
+
+typedef struct outputs {
+    FILE *table, *csv, *json;
+    size_t rows;
+} outputs;
+
+/* Runs one problem: both libraries, the checks, and its row in every output. */
+static bool bench_problem(const bench_ctx *bc, const options *opt, const problem *p,
+                          const forced *force, const run_info *info, outputs *out) {
+    result r = {.p = *p, .diff = NAN, .host_diff_clgemm = NAN, .host_diff_clblast = NAN};
+    clgemm_config cfg;
+    r.config_source = "?";
+    int set_status = force->status;
+    if (set_status) {
+        config_string(&force->config, r.config, sizeof r.config);
+        r.config_source = "refused";
+    } else if (clgemm_get_config(bc->handle, p->precision, p->m, p->n, p->k, &cfg,
+                                 &r.config_source))
+        snprintf(r.config, sizeof r.config, "?");
+    else
+        config_string(&cfg, r.config, sizeof r.config);
+
+    buffers b = {0};
+    size_t esize = p->precision == CLGEMM_DOUBLE ? sizeof(double) : sizeof(float);
+    void *hc = malloc(p->m * p->n * esize), *href = malloc(p->m * p->n * esize);
+    int err = hc && href ? buffers_create(bc, p, &b, 0x5EEDull + out->rows * 7919u)
+                         : CLGEMM_ERR_OUT_OF_HOST_MEMORY;
+    if (err) {
+        r.clgemm = (measurement){.ran = true, .status = err};
+        if (!opt->no_clblast) r.clblast = r.clgemm;
+    } else {
+        r.clgemm = set_status ? (measurement){.ran = true, .status = set_status}
+                              : run_clgemm(bc, p, &b, opt->runs, hc);
+        bool have_c = r.clgemm.ran && r.clgemm.status == 0;
+        if (have_c) r.host_diff_clgemm = host_sample_diff(p, &b, hc);
+        const name_values *tuned =
+            opt->clblast_tuned[p->precision] ? &opt->clblast[p->precision] : NULL;
+        for (int v = 0; v < 2 && !opt->no_clblast; v++) {
+            if (v == 1 && !tuned) break;
+            measurement *m = v ? &r.tuned : &r.clblast;
+            *m = run_clblast(bc, p, &b, opt->runs, v ? tuned : NULL, href);
+            if (m->status != 0) continue;
+            if (v == 0) r.host_diff_clblast = host_sample_diff(p, &b, href);
+            if (!have_c) continue;
+            double d = max_rel_diff(p, hc, href, b.c_elems);
+            r.diff = isnan(r.diff) || d > r.diff ? d : r.diff;
+        }
+        if (isnan(r.diff) && have_c) {
+            r.diff = r.host_diff_clgemm;
+            r.diff_is_host = true;
+        }
+    }
+    buffers_free(&b);
+    free(hc);
+    free(href);
+
+    double tol = tolerance(p);
+    r.mismatch = (!isnan(r.diff) && !(r.diff <= tol)) ||
+                 (!isnan(r.host_diff_clgemm) && !(r.host_diff_clgemm <= tol));
+    if (r.mismatch)
+        fprintf(stderr,
+                "clgemm-bench: MISMATCH %c %s %zux%zux%zu: vs host sample: clgemm %.2e, "
+                "CLBlast %.2e (tolerance %.2e)\n",
+                precision_char(p->precision), trans_string(p->trans_a, p->trans_b), p->m, p->n,
+                p->k, r.host_diff_clgemm, r.host_diff_clblast, tol);
+    if (out->table) report_row(out->table, &r, info->tuned_any);
+    if (out->csv) csv_row(out->csv, &r, info);
+    if (out->json) json_row(out->json, &r, out->rows == 0);
+    out->rows++;
+    return !r.mismatch;
+}
+
+static FILE *open_output(const char *path) {
+    FILE *f = path ? fopen(path, "w") : NULL;
+    if (path && !f) perror(path);
+    return f;
+}
+
+int main(int argc, char **argv) {
+    options opt;
+    int rc = options_parse(argc, argv, &opt);
+    if (rc) return rc > 0 ? 0 : 2;
+
+    bench_ctx bc;
+    clgemm_status st = clgemm_create_default(&bc.handle);
+    if (st) {
+        fprintf(stderr, "clgemm-bench: no clgemm handle: %s\n", clgemm_status_string(st));
+        return 1;
+    }
+    bc.queue = clgemm_queue(bc.handle);
+    bc.context = clgemm_context(bc.handle);
+    bc.device = clgemm_device(bc.handle);
+
+    run_info info = {.tuned_any = opt.clblast_tuned[0] || opt.clblast_tuned[1]};
+    bool is_cpu, has_fp64;
+    describe(&bc, &info, &is_cpu, &has_fp64);
+    const char *preset = opt.preset ? opt.preset : is_cpu ? "cpu" : "gpu";
+    if (opt.want[CLGEMM_DOUBLE] && !has_fp64) {
+        fprintf(stderr, "clgemm-bench: the device has no FP64: FP64 problems skipped\n");
+        opt.want[CLGEMM_DOUBLE] = false;
+    }
+    forced force[2];
+    force_family(&bc, &opt, force);
+
+    outputs out = {.table = opt.quiet ? NULL : stdout};
+    if ((opt.csv && !(out.csv = open_output(opt.csv))) ||
+        (opt.json && !(out.json = open_output(opt.json))))
+        return 1;
+    if (out.table) report_header(out.table, &info, &opt);
+    if (out.csv) csv_header(out.csv);
+    if (out.json) json_begin(out.json, &info, &opt);
+
+    bool all_ok = true;
+    for (int pr = 0; pr < 2; pr++) {
+        if (!opt.want[pr]) continue;
+        shape_list preset_list = {0};
+        const shape_list *shapes = &opt.shapes;
+        if (opt.shapes.count == 0) {
+            preset_shapes(preset, (clgemm_precision)pr, &preset_list);
+            shapes = &preset_list;
+        }
+        for (size_t i = 0; i < shapes->count; i++) {
+            const shape *s = &shapes->items[i];
+            problem p = {
+                (clgemm_precision)pr, opt.layout, s->trans_a, s->trans_b, s->m, s->n, s->k};
+            all_ok &= bench_problem(&bc, &opt, &p, &force[pr], &info, &out);
+        }
+        free(preset_list.items);
+    }
+
+    if (out.json) json_end(out.json);
+    if (out.csv) fclose(out.csv);
+    if (out.json) fclose(out.json);
+    free(opt.shapes.items);
+    clgemm_destroy(bc.handle);
+    return all_ok ? 0 : 3;
+}

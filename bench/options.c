@@ -1,0 +1,289 @@
+/* options.c: the command line of clgemm-bench, and the clgemm/CLBlast parameter strings
+ * ("MWG=128,NWG=128,..."), whose clgemm names come from CLGEMM_PARAM_LIST. */
+#include "bench.h"
+
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+static const char usage[] =
+    "usage: clgemm-bench [options]\n"
+    "Times clgemm and CLBlast on the same buffers (whole call + clFinish, median of runs).\n"
+    "  --preset gpu|cpu       problem list (default: cpu on a CPU device, else gpu)\n"
+    "  --sizes 512,1024       square problems instead of the preset\n"
+    "  --shape M,N,K          a problem instead of the preset (repeatable)\n"
+    "  --trans NN,NT,TN,TT    transpose pairs for --sizes/--shape (default NN)\n"
+    "  --layout row|col       storage order (default row, like cuBLAS/PyTorch figures)\n"
+    "  --precision s|d|both   default both (d skipped without cl_khr_fp64)\n"
+    "  --runs N               timed runs per measurement (default 10; small problems get more)\n"
+    "  --family naive|tiled|regblock|auto   force a clgemm kernel family (default auto)\n"
+    "  --params MWG=128,...   its parameters (names of CLGEMM_PARAM_LIST; others kept)\n"
+    "  --clblast-params KWG=32,KWI=2,...    also time CLBlast with these Xgemm parameters\n"
+    "  --clblast-params-d ... the same for FP64 only ('none': not for FP64; default: as FP32)\n"
+    "  --no-clblast           time clgemm only (checked against a host-computed sample)\n"
+    "  --csv FILE, --json FILE  also write the results there\n"
+    "  --quiet                no table on stdout (use with --csv/--json)\n";
+
+#define PARAM_ENTRY(name, field, families, meaning)                                                \
+    {#name, offsetof(clgemm_config, field), families},
+static const struct {
+    const char *name;
+    size_t offset;
+    unsigned families;
+} params[] = {CLGEMM_PARAM_LIST(PARAM_ENTRY)};
+#undef PARAM_ENTRY
+#define PARAM_COUNT (sizeof params / sizeof *params)
+
+static int *field(clgemm_config *c, size_t i) {
+    return (int *)((char *)c + params[i].offset);
+}
+
+static bool family_uses(clgemm_family f, unsigned families) {
+    return f >= 1 && f <= CLGEMM_FAMILY_COUNT && (families & CLGEMM_FAMILY_BIT(f - 1));
+}
+
+void config_string(const clgemm_config *c, char *buf, size_t size) {
+    const char *name = clgemm_family_name(c->family);
+    int used = snprintf(buf, size, "%s", name ? name : "?");
+    for (size_t i = 0; i < PARAM_COUNT && used >= 0 && (size_t)used < size; i++)
+        if (family_uses(c->family, params[i].families))
+            used += snprintf(buf + used, size - (size_t)used, " %s=%d", params[i].name,
+                             *field((clgemm_config *)c, i));
+}
+
+clgemm_config forced_config(const options *opt, const clgemm_config *base) {
+    clgemm_config c = {.family = opt->family};
+    if (base && base->family == opt->family) {
+        c = *base;
+    } else if (opt->family == CLGEMM_FAMILY_NAIVE) {
+        c.mdimc = c.ndimc = 16;
+    } else if (opt->family == CLGEMM_FAMILY_TILED) {
+        c.ts = 16;
+    } else {
+        c = (clgemm_config){.family = CLGEMM_FAMILY_REGBLOCK,
+                            .mwg = 64,
+                            .nwg = 64,
+                            .kwg = 16,
+                            .mdimc = 16,
+                            .ndimc = 16,
+                            .kwi = 2,
+                            .vwm = 2,
+                            .vwn = 2};
+    }
+    for (size_t i = 0; i < PARAM_COUNT; i++) {
+        int v = *field((clgemm_config *)&opt->params, i);
+        if (v) *field(&c, i) = v;
+    }
+    return c;
+}
+
+/* "NAME=VALUE,NAME=VALUE" split in place (s is kept: names point into it). */
+static bool parse_pairs(char *s, name_values *out) {
+    out->count = 0;
+    for (char *save = NULL, *tok = strtok_r(s, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        char *eq = strchr(tok, '=');
+        char *end;
+        if (!eq || eq == tok || out->count == MAX_CLBLAST_PARAMS) return false;
+        *eq = '\0';
+        long v = strtol(eq + 1, &end, 10);
+        if (*end || end == eq + 1 || v < 0) return false;
+        out->names[out->count] = tok;
+        out->values[out->count++] = (size_t)v;
+    }
+    return out->count > 0;
+}
+
+static bool parse_params(const char *arg, clgemm_config *c) {
+    name_values nv;
+    if (!parse_pairs(strdup(arg), &nv)) return false;
+    for (size_t j = 0; j < nv.count; j++) {
+        size_t i = 0;
+        while (i < PARAM_COUNT && strcasecmp(params[i].name, nv.names[j]) != 0)
+            i++;
+        if (i == PARAM_COUNT || nv.values[j] == 0 || nv.values[j] > 1024) {
+            fprintf(stderr, "clgemm-bench: bad parameter %s=%zu; names:", nv.names[j],
+                    nv.values[j]);
+            for (i = 0; i < PARAM_COUNT; i++)
+                fprintf(stderr, " %s", params[i].name);
+            fprintf(stderr, "\n");
+            return false;
+        }
+        *field(c, i) = (int)nv.values[j];
+    }
+    return true;
+}
+
+static bool parse_sizes(const char *arg, shape_list *out) {
+    char *copy = strdup(arg), *save = NULL;
+    for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        char *end;
+        long v = strtol(tok, &end, 10);
+        if (*end || v <= 0 || v > (1l << 31)) return false;
+        shape_list_add(out, (size_t)v, (size_t)v, (size_t)v, CLGEMM_NO_TRANS, CLGEMM_NO_TRANS);
+    }
+    free(copy);
+    return true;
+}
+
+static bool parse_trans_list(const char *arg, options *opt) {
+    char *copy = strdup(arg), *save = NULL;
+    bool ok = true;
+    for (char *tok = strtok_r(copy, ",", &save); ok && tok; tok = strtok_r(NULL, ",", &save)) {
+        ok = opt->trans_count < MAX_TRANS &&
+             parse_trans(tok, &opt->trans[opt->trans_count][0], &opt->trans[opt->trans_count][1]);
+        opt->trans_count++;
+    }
+    free(copy);
+    return ok;
+}
+
+static bool parse_family(const char *arg, clgemm_family *f) {
+    for (int i = 0; i <= CLGEMM_FAMILY_COUNT; i++)
+        if (strcasecmp(arg, clgemm_family_name((clgemm_family)i)) == 0) {
+            *f = (clgemm_family)i;
+            return true;
+        }
+    return false;
+}
+
+enum {
+    O_SIZES = 256,
+    O_SHAPE,
+    O_TRANS,
+    O_LAYOUT,
+    O_PRECISION,
+    O_RUNS,
+    O_PRESET,
+    O_CSV,
+    O_JSON,
+    O_NO_CLBLAST,
+    O_QUIET,
+    O_FAMILY,
+    O_PARAMS,
+    O_CLBLAST_PARAMS,
+    O_CLBLAST_PARAMS_D,
+    O_HELP
+};
+
+static const struct option long_options[] = {
+    {"sizes", required_argument, 0, O_SIZES},
+    {"shape", required_argument, 0, O_SHAPE},
+    {"trans", required_argument, 0, O_TRANS},
+    {"layout", required_argument, 0, O_LAYOUT},
+    {"precision", required_argument, 0, O_PRECISION},
+    {"runs", required_argument, 0, O_RUNS},
+    {"preset", required_argument, 0, O_PRESET},
+    {"csv", required_argument, 0, O_CSV},
+    {"json", required_argument, 0, O_JSON},
+    {"no-clblast", no_argument, 0, O_NO_CLBLAST},
+    {"quiet", no_argument, 0, O_QUIET},
+    {"family", required_argument, 0, O_FAMILY},
+    {"params", required_argument, 0, O_PARAMS},
+    {"clblast-params", required_argument, 0, O_CLBLAST_PARAMS},
+    {"clblast-params-d", required_argument, 0, O_CLBLAST_PARAMS_D},
+    {"help", no_argument, 0, O_HELP},
+    {0, 0, 0, 0}};
+
+static bool handle_option(int c, const char *arg, options *opt, shape_list *given, int *d_params) {
+    size_t m, n, k;
+    char *end;
+    switch (c) {
+    case O_SIZES:
+        return parse_sizes(arg, given);
+    case O_SHAPE:
+        return parse_shape(arg, &m, &n, &k) &&
+               shape_list_add(given, m, n, k, CLGEMM_NO_TRANS, CLGEMM_NO_TRANS);
+    case O_TRANS:
+        return parse_trans_list(arg, opt);
+    case O_LAYOUT:
+        if (strcmp(arg, "row") == 0)
+            opt->layout = CLGEMM_ROW_MAJOR;
+        else if (strcmp(arg, "col") == 0)
+            opt->layout = CLGEMM_COL_MAJOR;
+        else
+            return false;
+        return true;
+    case O_PRECISION:
+        opt->want[CLGEMM_SINGLE] = strcmp(arg, "s") == 0 || strcmp(arg, "both") == 0;
+        opt->want[CLGEMM_DOUBLE] = strcmp(arg, "d") == 0 || strcmp(arg, "both") == 0;
+        return opt->want[0] || opt->want[1];
+    case O_RUNS:
+        opt->runs = (int)strtol(arg, &end, 10);
+        return *end == '\0' && opt->runs >= 1;
+    case O_PRESET:
+        opt->preset = arg;
+        return strcmp(arg, "gpu") == 0 || strcmp(arg, "cpu") == 0;
+    case O_CSV:
+        opt->csv = arg;
+        return true;
+    case O_JSON:
+        opt->json = arg;
+        return true;
+    case O_NO_CLBLAST:
+        opt->no_clblast = true;
+        return true;
+    case O_QUIET:
+        opt->quiet = true;
+        return true;
+    case O_FAMILY:
+        return parse_family(arg, &opt->family);
+    case O_PARAMS:
+        return parse_params(arg, &opt->params);
+    case O_CLBLAST_PARAMS:
+        return opt->clblast_tuned[0] = parse_pairs(strdup(arg), &opt->clblast[0]);
+    case O_CLBLAST_PARAMS_D:
+        *d_params = 1;
+        if (strcmp(arg, "none") == 0) return true;
+        *d_params = 2;
+        return opt->clblast_tuned[1] = parse_pairs(strdup(arg), &opt->clblast[1]);
+    default:
+        return false;
+    }
+}
+
+int options_parse(int argc, char **argv, options *opt) {
+    *opt = (options){.runs = 10, .want = {true, true}, .layout = CLGEMM_ROW_MAJOR};
+    shape_list given = {0};
+    int d_params = 0; /* 0: as FP32, 1: none, 2: own */
+    int c;
+    while ((c = getopt_long(argc, argv, "h", long_options, NULL)) != -1) {
+        if (c == 'h' || c == O_HELP) {
+            fputs(usage, stdout);
+            return 1;
+        }
+        if (!handle_option(c, optarg, opt, &given, &d_params)) {
+            if (c != '?')
+                fprintf(stderr, "clgemm-bench: bad value for --%s: %s\n",
+                        long_options[c - O_SIZES].name, optarg ? optarg : "");
+            fputs(usage, stderr);
+            return -1;
+        }
+    }
+    if (optind < argc) {
+        fprintf(stderr, "clgemm-bench: unexpected argument %s\n%s", argv[optind], usage);
+        return -1;
+    }
+    bool any_param = false;
+    for (size_t i = 0; i < PARAM_COUNT; i++)
+        any_param |= *field(&opt->params, i) != 0;
+    if (any_param && opt->family == CLGEMM_FAMILY_AUTO) {
+        fprintf(stderr, "clgemm-bench: --params needs --family naive|tiled|regblock\n");
+        return -1;
+    }
+    if (d_params == 0 && opt->clblast_tuned[0]) {
+        opt->clblast[1] = opt->clblast[0];
+        opt->clblast_tuned[1] = true;
+    }
+    if (opt->no_clblast) opt->clblast_tuned[0] = opt->clblast_tuned[1] = false;
+    if (opt->trans_count == 0) {
+        opt->trans[0][0] = opt->trans[0][1] = CLGEMM_NO_TRANS;
+        opt->trans_count = 1;
+    }
+    for (size_t i = 0; i < given.count; i++)
+        for (size_t t = 0; t < opt->trans_count; t++)
+            shape_list_add(&opt->shapes, given.items[i].m, given.items[i].n, given.items[i].k,
+                           opt->trans[t][0], opt->trans[t][1]);
+    free(given.items);
+    return 0;
+}

@@ -1,0 +1,211 @@
+/* runners.c: what clgemm-bench runs: one problem's buffers with random data in [-1, 1], the
+ * clgemm and CLBlast calls on them, and the checks of the results against each other and
+ * against a sample recomputed on the host. */
+#include "bench.h"
+
+#include <clblast_c.h>
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static size_t elem_size(const problem *p) {
+    return p->precision == CLGEMM_DOUBLE ? sizeof(double) : sizeof(float);
+}
+
+/* Leading dimension of a stored rows x cols matrix (tightly packed). */
+static size_t leading(const problem *p, size_t rows, size_t cols) {
+    return p->layout == CLGEMM_ROW_MAJOR ? cols : rows;
+}
+
+static size_t index_of(const problem *p, size_t r, size_t c, size_t ld) {
+    return p->layout == CLGEMM_ROW_MAJOR ? r * ld + c : r + c * ld;
+}
+
+static double next_uniform(unsigned long long *state) { /* xorshift64*, in [-1, 1) */
+    *state ^= *state >> 12;
+    *state ^= *state << 25;
+    *state ^= *state >> 27;
+    unsigned long long x = *state * 0x2545F4914F6CDD1Dull;
+    return (double)(x >> 11) * (2.0 / 9007199254740992.0) - 1.0;
+}
+
+static void *random_matrix(const problem *p, size_t count, unsigned long long *state) {
+    void *h = malloc(count * elem_size(p));
+    if (!h) return NULL;
+    for (size_t i = 0; i < count; i++) {
+        double v = next_uniform(state);
+        if (p->precision == CLGEMM_DOUBLE)
+            ((double *)h)[i] = v;
+        else
+            ((float *)h)[i] = (float)v;
+    }
+    return h;
+}
+
+static int upload(const bench_ctx *bc, const problem *p, void *host, size_t count, cl_mem *buf) {
+    cl_int err;
+    *buf = clCreateBuffer(bc->context, CL_MEM_READ_WRITE, count * elem_size(p), NULL, &err);
+    if (err != CL_SUCCESS) return err;
+    if (!host) return CL_SUCCESS;
+    return clEnqueueWriteBuffer(bc->queue, *buf, CL_TRUE, 0, count * elem_size(p), host, 0, NULL,
+                                NULL);
+}
+
+int buffers_create(const bench_ctx *bc, const problem *p, buffers *b, unsigned long long seed) {
+    memset(b, 0, sizeof *b);
+    bool na = p->trans_a == CLGEMM_NO_TRANS, nb = p->trans_b == CLGEMM_NO_TRANS;
+    b->lda = na ? leading(p, p->m, p->k) : leading(p, p->k, p->m);
+    b->ldb = nb ? leading(p, p->k, p->n) : leading(p, p->n, p->k);
+    b->ldc = leading(p, p->m, p->n);
+    b->a_elems = p->m * p->k;
+    b->b_elems = p->k * p->n;
+    b->c_elems = p->m * p->n;
+    unsigned long long state = seed | 1;
+    b->host_a = random_matrix(p, b->a_elems, &state);
+    b->host_b = random_matrix(p, b->b_elems, &state);
+    if (!b->host_a || !b->host_b) return CLGEMM_ERR_OUT_OF_HOST_MEMORY;
+    int err = upload(bc, p, b->host_a, b->a_elems, &b->a);
+    if (err == CL_SUCCESS) err = upload(bc, p, b->host_b, b->b_elems, &b->b);
+    if (err == CL_SUCCESS) err = upload(bc, p, NULL, b->c_elems, &b->c);
+    return err;
+}
+
+void buffers_free(buffers *b) {
+    if (b->a) clReleaseMemObject(b->a);
+    if (b->b) clReleaseMemObject(b->b);
+    if (b->c) clReleaseMemObject(b->c);
+    free(b->host_a);
+    free(b->host_b);
+    memset(b, 0, sizeof *b);
+}
+
+/* C := NaN, so a library that does not write C cannot pass for one that does. */
+static int poison_c(const bench_ctx *bc, const problem *p, const buffers *b) {
+    double dn = NAN;
+    float fn = NAN;
+    const void *pattern = p->precision == CLGEMM_DOUBLE ? (const void *)&dn : (const void *)&fn;
+    int err = clEnqueueFillBuffer(bc->queue, b->c, pattern, elem_size(p), 0,
+                                  b->c_elems * elem_size(p), 0, NULL, NULL);
+    return err == CL_SUCCESS ? clFinish(bc->queue) : err;
+}
+
+static int read_c(const bench_ctx *bc, const problem *p, const buffers *b, void *host_c) {
+    return clEnqueueReadBuffer(bc->queue, b->c, CL_TRUE, 0, b->c_elems * elem_size(p), host_c, 0,
+                               NULL, NULL);
+}
+
+typedef struct call_ctx {
+    const bench_ctx *bc;
+    const problem *p;
+    const buffers *b;
+    cl_command_queue queue; /* CLBlast takes a pointer to it */
+} call_ctx;
+
+static int clgemm_call(void *ctx) {
+    call_ctx *c = ctx;
+    const problem *p = c->p;
+    const buffers *b = c->b;
+    if (p->precision == CLGEMM_DOUBLE)
+        return clgemm_dgemm(c->bc->handle, p->layout, p->trans_a, p->trans_b, p->m, p->n, p->k, 1.0,
+                            b->a, 0, b->lda, b->b, 0, b->ldb, 0.0, b->c, 0, b->ldc, NULL, 0, NULL,
+                            NULL);
+    return clgemm_sgemm(c->bc->handle, p->layout, p->trans_a, p->trans_b, p->m, p->n, p->k, 1.0f,
+                        b->a, 0, b->lda, b->b, 0, b->ldb, 0.0f, b->c, 0, b->ldc, NULL, 0, NULL,
+                        NULL);
+}
+
+static int clblast_call(void *ctx) {
+    call_ctx *c = ctx;
+    const problem *p = c->p;
+    const buffers *b = c->b;
+    CLBlastLayout layout = (CLBlastLayout)p->layout; /* both use the CBLAS values */
+    CLBlastTranspose ta = (CLBlastTranspose)p->trans_a, tb = (CLBlastTranspose)p->trans_b;
+    if (p->precision == CLGEMM_DOUBLE)
+        return CLBlastDgemm(layout, ta, tb, p->m, p->n, p->k, 1.0, b->a, 0, b->lda, b->b, 0, b->ldb,
+                            0.0, b->c, 0, b->ldc, &c->queue, NULL);
+    return CLBlastSgemm(layout, ta, tb, p->m, p->n, p->k, 1.0f, b->a, 0, b->lda, b->b, 0, b->ldb,
+                        0.0f, b->c, 0, b->ldc, &c->queue, NULL);
+}
+
+static double flops(const problem *p) {
+    return 2.0 * (double)p->m * (double)p->n * (double)p->k;
+}
+
+static measurement run(const bench_ctx *bc, const problem *p, const buffers *b, int runs,
+                       gemm_call call, void *host_c) {
+    call_ctx ctx = {bc, p, b, bc->queue};
+    measurement m = {.ran = true};
+    if ((m.status = poison_c(bc, p, b)) != 0) return m;
+    m = time_calls(call, &ctx, bc->queue, runs, flops(p));
+    if (m.status == 0) m.status = read_c(bc, p, b, host_c);
+    return m;
+}
+
+measurement run_clgemm(const bench_ctx *bc, const problem *p, const buffers *b, int runs,
+                       void *host_c) {
+    return run(bc, p, b, runs, clgemm_call, host_c);
+}
+
+measurement run_clblast(const bench_ctx *bc, const problem *p, const buffers *b, int runs,
+                        const name_values *overrides, void *host_c) {
+    CLBlastPrecision prec =
+        p->precision == CLGEMM_DOUBLE ? CLBlastPrecisionDouble : CLBlastPrecisionSingle;
+    if (overrides) {
+        CLBlastStatusCode st =
+            CLBlastOverrideParameters(bc->device, "Xgemm", prec, overrides->count,
+                                      (const char **)overrides->names, overrides->values);
+        if (st != CLBlastSuccess) return (measurement){.ran = true, .status = st};
+    }
+    measurement m = run(bc, p, b, runs, clblast_call, host_c);
+    if (overrides) CLBlastClearCache(); /* drops the override: CLBlast's defaults again */
+    return m;
+}
+
+static double value(const problem *p, const void *base, size_t i) {
+    return p->precision == CLGEMM_DOUBLE ? ((const double *)base)[i]
+                                         : (double)((const float *)base)[i];
+}
+
+double max_rel_diff(const problem *p, const void *x, const void *ref, size_t count) {
+    double max_diff = 0, max_ref = 0;
+    for (size_t i = 0; i < count; i++) {
+        double a = value(p, x, i), r = value(p, ref, i);
+        if (!isfinite(a) || !isfinite(r)) return INFINITY;
+        double d = fabs(a - r);
+        if (d > max_diff) max_diff = d;
+        if (fabs(r) > max_ref) max_ref = fabs(r);
+    }
+    return max_ref > 0 ? max_diff / max_ref : max_diff;
+}
+
+#define HOST_SAMPLES 256
+
+double host_sample_diff(const problem *p, const buffers *b, const void *host_c) {
+    unsigned long long state = 0x9E3779B97F4A7C15ull;
+    double max_diff = 0, max_ref = 0;
+    bool na = p->trans_a == CLGEMM_NO_TRANS, nb = p->trans_b == CLGEMM_NO_TRANS;
+    for (int s = 0; s < HOST_SAMPLES; s++) {
+        size_t i = (size_t)((next_uniform(&state) + 1.0) * 0.5 * (double)p->m);
+        size_t j = (size_t)((next_uniform(&state) + 1.0) * 0.5 * (double)p->n);
+        if (i >= p->m) i = p->m - 1;
+        if (j >= p->n) j = p->n - 1;
+        long double sum = 0;
+        for (size_t q = 0; q < p->k; q++) {
+            size_t ia = na ? index_of(p, i, q, b->lda) : index_of(p, q, i, b->lda);
+            size_t ib = nb ? index_of(p, q, j, b->ldb) : index_of(p, j, q, b->ldb);
+            sum += (long double)value(p, b->host_a, ia) * (long double)value(p, b->host_b, ib);
+        }
+        double got = value(p, host_c, index_of(p, i, j, b->ldc));
+        if (!isfinite(got)) return INFINITY;
+        double d = fabs(got - (double)sum);
+        if (d > max_diff) max_diff = d;
+        if (fabsl(sum) > max_ref) max_ref = (double)fabsl(sum);
+    }
+    return max_ref > 0 ? max_diff / max_ref : max_diff;
+}
+
+double tolerance(const problem *p) {
+    double eps = p->precision == CLGEMM_DOUBLE ? DBL_EPSILON : FLT_EPSILON;
+    return 2.0 * (double)p->k * eps;
+}
