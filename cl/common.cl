@@ -6,12 +6,12 @@
  * so each transpose pair is its own program and the kernels carry no run-time branch on it. */
 #ifdef USE_FP64
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
-#define REAL double
+#define REAL  double
 #define REAL2 double2
 #define REAL4 double4
 #define REAL8 double8
 #else
-#define REAL float
+#define REAL  float
 #define REAL2 float2
 #define REAL4 float4
 #define REAL8 float8
@@ -26,16 +26,16 @@
 
 /* Element (i, p) of op(A) and (p, j) of op(B), after the offsets were added to A and B. */
 #if TRANSA == 0
-#define A_AT(i, p) A[(i) + (p) * lda]
+#define A_AT(i, p) A[(i) + (p)*lda]
 #else
-#define A_AT(i, p) A[(p) + (i) * lda]
+#define A_AT(i, p) A[(p) + (i)*lda]
 #endif
 #if TRANSB == 0
-#define B_AT(p, j) B[(p) + (j) * ldb]
+#define B_AT(p, j) B[(p) + (j)*ldb]
 #else
-#define B_AT(p, j) B[(j) + (p) * ldb]
+#define B_AT(p, j) B[(j) + (p)*ldb]
 #endif
-#define C_AT(i, j) C[(i) + (j) * ldc]
+#define C_AT(i, j) C[(i) + (j)*ldc]
 
 /* The argument list every GEMM kernel takes (the host sets them in this order). Offsets are
  * in elements; the host has checked that every index below fits in an int. */

@@ -37,11 +37,11 @@
 #define VWN 2
 #endif
 
-#define MWI (MWG / MDIMC)
-#define NWI (NWG / NDIMC)
+#define MWI  (MWG / MDIMC)
+#define NWI  (NWG / NDIMC)
 #define MWIV (MWI / VWM)
 #define NWIV (NWI / VWN)
-#define WGS (MDIMC * NDIMC)
+#define WGS  (MDIMC * NDIMC)
 
 /* Local rows are padded by one vector: rows stay aligned for vector reads, and the stores of a
  * source that is contiguous along k (see the loads) fall into distinct banks. */
@@ -118,19 +118,34 @@ __kernel __attribute__((reqd_work_group_size(MDIMC, NDIMC, 1))) void clgemm_regb
 #pragma unroll
     for (int mi = 0; mi < MWI; mi++)
 #pragma unroll
-        for (int ni = 0; ni < NWI; ni++) acc[mi][ni] = 0;
+        for (int ni = 0; ni < NWI; ni++)
+            acc[mi][ni] = 0;
 
     /* Rows past M and columns past N are clamped (they only feed elements of C that are never
      * stored); depth past K is zero, or it would add to every element. */
     REAL ra[ALOADS], rb[BLOADS];
+    /* Work-groups and slices wholly inside the matrices (all but the edges) skip the checks:
+     * fewer instructions per load and fewer registers (run 4 in docs/PERFORMANCE.md). */
+    const bool inside_mn = i0 + MWG <= M && j0 + NWG <= N;
 #define LOAD_SLICE(p0)                                                                             \
-    _Pragma("unroll") for (int r = 0; r < ALOADS; r++) {                                           \
-        const int idx = tid + r * WGS, gp = (p0) + A_P(idx);                                       \
-        ra[r] = gp < K ? A_AT(min(i0 + A_X(idx), M - 1), gp) : (REAL)0;                            \
-    }                                                                                              \
-    _Pragma("unroll") for (int r = 0; r < BLOADS; r++) {                                           \
-        const int idx = tid + r * WGS, gp = (p0) + B_P(idx);                                       \
-        rb[r] = gp < K ? B_AT(gp, min(j0 + B_X(idx), N - 1)) : (REAL)0;                            \
+    if (inside_mn && (p0) + KWG <= K) {                                                            \
+        _Pragma("unroll") for (int r = 0; r < ALOADS; r++) {                                       \
+            const int idx = tid + r * WGS;                                                         \
+            ra[r] = A_AT(i0 + A_X(idx), (p0) + A_P(idx));                                          \
+        }                                                                                          \
+        _Pragma("unroll") for (int r = 0; r < BLOADS; r++) {                                       \
+            const int idx = tid + r * WGS;                                                         \
+            rb[r] = B_AT((p0) + B_P(idx), j0 + B_X(idx));                                          \
+        }                                                                                          \
+    } else {                                                                                       \
+        _Pragma("unroll") for (int r = 0; r < ALOADS; r++) {                                       \
+            const int idx = tid + r * WGS, gp = (p0) + A_P(idx);                                   \
+            ra[r] = gp < K ? A_AT(min(i0 + A_X(idx), M - 1), gp) : (REAL)0;                        \
+        }                                                                                          \
+        _Pragma("unroll") for (int r = 0; r < BLOADS; r++) {                                       \
+            const int idx = tid + r * WGS, gp = (p0) + B_P(idx);                                   \
+            rb[r] = gp < K ? B_AT(gp, min(j0 + B_X(idx), N - 1)) : (REAL)0;                        \
+        }                                                                                          \
     }
 
     LOAD_SLICE(0)

@@ -32,7 +32,8 @@ __kernel __attribute__((reqd_work_group_size(TS, TS, 1))) void clgemm_tiled(GEMM
         Bsub[li][lj] = (bp < K && bj < N) ? B_AT(bp, bj) : (REAL)0;
 #endif
         barrier(CLK_LOCAL_MEM_FENCE);
-        for (int q = 0; q < TS; q++) acc += Asub[q][li] * Bsub[lj][q];
+        for (int q = 0; q < TS; q++)
+            acc += Asub[q][li] * Bsub[lj][q];
         barrier(CLK_LOCAL_MEM_FENCE); /* the next phase overwrites the tiles */
     }
     const int i = i0 + li, j = j0 + lj;
