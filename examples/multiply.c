@@ -46,14 +46,15 @@ int main(int argc, char **argv) {
     printf("device: %s\nproblem: sgemm %zu x %zu x %zu, row-major\n", name, n, n, n);
     printf("kernel: %s (%s)", clgemm_family_name(cfg.family), source);
 #define PRINT_PARAM(NAME, field, families, meaning)                                                \
-    if ((families) & CLGEMM_FAMILY_BIT(cfg.family - 1)) printf(" " #NAME "=%d", cfg.field);
+    if ((families)&CLGEMM_FAMILY_BIT(cfg.family - 1)) printf(" " #NAME "=%d", cfg.field);
     CLGEMM_PARAM_LIST(PRINT_PARAM)
 #undef PRINT_PARAM
     printf("\n");
 
     size_t count = n * n, bytes = count * sizeof(float);
     float *a = malloc(bytes), *b = malloc(bytes), *c = malloc(bytes), *ref = malloc(bytes);
-    if (!a || !b || !c || !ref) return fail("allocating host memory", CLGEMM_ERR_OUT_OF_HOST_MEMORY);
+    if (!a || !b || !c || !ref)
+        return fail("allocating host memory", CLGEMM_ERR_OUT_OF_HOST_MEMORY);
     srand(1);
     for (size_t i = 0; i < count; i++) {
         a[i] = 2.0f * rand() / RAND_MAX - 1.0f;
@@ -86,8 +87,9 @@ int main(int argc, char **argv) {
     const float nan_pattern = NAN;
     clEnqueueFillBuffer(q, dc, &nan_pattern, sizeof nan_pattern, 0, bytes, 0, NULL, NULL);
     cl_event ev = NULL;
-    CLBlastStatusCode cs = CLBlastSgemm(CLBlastLayoutRowMajor, CLBlastTransposeNo, CLBlastTransposeNo,
-                                        n, n, n, 1.0f, da, 0, n, db, 0, n, 0.0f, dc, 0, n, &q, &ev);
+    CLBlastStatusCode cs =
+        CLBlastSgemm(CLBlastLayoutRowMajor, CLBlastTransposeNo, CLBlastTransposeNo, n, n, n, 1.0f,
+                     da, 0, n, db, 0, n, 0.0f, dc, 0, n, &q, &ev);
     if (cs == CLBlastSuccess) {
         clWaitForEvents(1, &ev);
         clReleaseEvent(ev);

@@ -41,7 +41,8 @@ extern "C" {
     X(CLGEMM_SUCCESS, 0, "success")                                                                \
     X(CLGEMM_ERR_NULL_ARGUMENT, -2001, "a required pointer, handle or buffer is NULL")             \
     X(CLGEMM_ERR_INVALID_LAYOUT, -2002, "layout is neither CLGEMM_ROW_MAJOR nor CLGEMM_COL_MAJOR") \
-    X(CLGEMM_ERR_INVALID_TRANSPOSE, -2003, "transpose is neither CLGEMM_NO_TRANS nor CLGEMM_TRANS") \
+    X(CLGEMM_ERR_INVALID_TRANSPOSE, -2003,                                                         \
+      "transpose is neither CLGEMM_NO_TRANS nor CLGEMM_TRANS")                                     \
     X(CLGEMM_ERR_INVALID_LD_A, -2004, "lda is smaller than a stored row/column of A")              \
     X(CLGEMM_ERR_INVALID_LD_B, -2005, "ldb is smaller than a stored row/column of B")              \
     X(CLGEMM_ERR_INVALID_LD_C, -2006, "ldc is smaller than a stored row/column of C")              \
@@ -176,8 +177,9 @@ CLGEMM_API clgemm_status clgemm_load_tuning(clgemm_handle handle, const char *pa
  * queue: NULL means the handle's queue; otherwise one of the handle's context.
  * num_wait/wait: events to wait for. event: if not NULL, receives an event that completes when
  * every kernel of the call has completed (the caller releases it). For m == 0 or n == 0 the call
- * does nothing and returns a completed user event (or none if the list is empty and no event asked).
- * beta == 0 means C is written without being read: NaN or Inf in C never reaches the result. */
+ * does nothing and returns a completed user event (or none if the list is empty and no event
+ * asked). beta == 0 means C is written without being read: NaN or Inf in C never reaches the
+ * result. */
 CLGEMM_API clgemm_status clgemm_sgemm(clgemm_handle handle, clgemm_layout layout,
                                       clgemm_transpose trans_a, clgemm_transpose trans_b, size_t m,
                                       size_t n, size_t k, float alpha, cl_mem a, size_t off_a,
@@ -204,8 +206,8 @@ CLGEMM_API clgemm_status clgemm_sgemm_host(clgemm_handle handle, clgemm_layout l
 CLGEMM_API clgemm_status clgemm_dgemm_host(clgemm_handle handle, clgemm_layout layout,
                                            clgemm_transpose trans_a, clgemm_transpose trans_b,
                                            size_t m, size_t n, size_t k, double alpha,
-                                           const double *a, size_t lda, const double *b,
-                                           size_t ldb, double beta, double *c, size_t ldc);
+                                           const double *a, size_t lda, const double *b, size_t ldb,
+                                           double beta, double *c, size_t ldc);
 
 /* ---- Tuning ---------------------------------------------------------------------------------
  * The autotuner behind `clgemm-tune`: it times candidate families and parameters on the
@@ -213,9 +215,12 @@ CLGEMM_API clgemm_status clgemm_dgemm_host(clgemm_handle handle, clgemm_layout l
  * once and checked against a double-precision host reference; one that fails to build, to
  * launch or to compute the right result is skipped. Timing is the wall time of a whole
  * clgemm_sgemm/dgemm call (column-major, no transposes) up to clFinish, the median of several
- * runs after a warm-up. While it runs, the tuner forces each candidate on the handle; the
- * handle's previous setting is restored at the end. Do not use the handle from other threads
- * meanwhile. */
+ * runs after a warm-up. Each shape starts with the library's own untuned choice (timed even
+ * when the budget is spent), so a result is never slower than the default. The search is
+ * exhaustive when the space fits the budget and max_evals, else random sampling followed by a
+ * local search around the best. While it runs, the tuner forces each candidate on the handle;
+ * the handle's previous setting is restored at the end. Do not use the handle from other
+ * threads meanwhile. */
 
 /* One problem shape to tune for. */
 typedef struct clgemm_tune_shape {
@@ -231,10 +236,10 @@ typedef struct clgemm_tune_options {
     clgemm_precision precision;
     const clgemm_tune_shape *shapes; /* the shapes to tune (see clgemm_tune_default_shapes) */
     size_t num_shapes;
-    double budget_s;                 /* time for the whole call, shared by the shapes; 0: none */
-    size_t max_evals;                /* most candidates per shape; 0: no limit */
-    int quick;                       /* a small curated candidate set instead of the search */
-    unsigned seed;                   /* for the random sampling; 0: a fixed default */
+    double budget_s;                  /* time for the whole call, shared by the shapes; 0: none */
+    size_t max_evals;                 /* most candidates per shape; 0: no limit */
+    int quick;                        /* a small curated candidate set instead of the search */
+    unsigned seed;                    /* for the random sampling; 0: a fixed default */
     clgemm_tune_progress_fn progress; /* may be NULL */
     void *user;                       /* passed to progress */
     volatile int *cancel; /* may be NULL; once *cancel != 0 the tuner stops between candidates */
@@ -250,10 +255,10 @@ typedef struct clgemm_tune_result {
     int complete;
     clgemm_config config;
     double gflops;
-    double seconds;           /* median time of one call with config */
-    size_t evaluated;         /* candidates tried, including the failed ones below */
-    size_t failed;            /* did not build or launch */
-    size_t wrong;             /* ran but computed a wrong result */
+    double seconds;   /* median time of one call with config */
+    size_t evaluated; /* candidates tried, including the failed ones below */
+    size_t failed;    /* did not build or launch */
+    size_t wrong;     /* ran but computed a wrong result */
 } clgemm_tune_result;
 
 /* Fills options with the defaults: single precision, no shapes, a 600 s budget, no limit on
@@ -273,7 +278,8 @@ CLGEMM_API clgemm_status clgemm_tune_space(clgemm_handle handle, clgemm_precisio
 
 /* Tunes each of options->num_shapes shapes; results has room for num_shapes results, which
  * are filled in order (also for the shapes not reached when cancelled: complete 0).
- * CLGEMM_SUCCESS if at least one shape has a result, else the first shape's status. */
+ * CLGEMM_SUCCESS if at least one shape has a result, else the first shape's status; bad
+ * arguments (and CLGEMM_ERR_NO_FP64) are returned before anything runs. */
 CLGEMM_API clgemm_status clgemm_tune(clgemm_handle handle, const clgemm_tune_options *options,
                                      clgemm_tune_result *results);
 

@@ -39,8 +39,8 @@ clgemm_status clgemm__device_query(cl_device_id device, device_info *info) {
     cl_platform_id platform;
     cl_int err = clGetDeviceInfo(device, CL_DEVICE_PLATFORM, sizeof platform, &platform, NULL);
     if (err != CL_SUCCESS) return err;
-    clGetPlatformInfo(platform, CL_PLATFORM_NAME, sizeof info->platform_name,
-                      info->platform_name, NULL);
+    clGetPlatformInfo(platform, CL_PLATFORM_NAME, sizeof info->platform_name, info->platform_name,
+                      NULL);
     clGetPlatformInfo(platform, CL_PLATFORM_VERSION, sizeof info->platform_version,
                       info->platform_version, NULL);
     info->platform_name[sizeof info->platform_name - 1] = 0;

@@ -24,8 +24,7 @@ static clgemm_status stored_extent(clgemm_layout layout, size_t rows, size_t col
     *extent = 0;
     if (rows == 0 || cols == 0) return CLGEMM_SUCCESS;
     size_t span;
-    if (__builtin_mul_overflow(outer - 1, ld, &span) ||
-        __builtin_add_overflow(span, inner, extent))
+    if (__builtin_mul_overflow(outer - 1, ld, &span) || __builtin_add_overflow(span, inner, extent))
         return CLGEMM_ERR_OVERFLOW;
     return CLGEMM_SUCCESS;
 }
@@ -142,13 +141,20 @@ typedef struct colmajor {
 } colmajor;
 
 static colmajor normalise(const gemm_call *c) {
-    colmajor p = {(cl_int)c->m,   (cl_int)c->n,   (cl_int)c->k,
-                  (cl_int)c->lda, (cl_int)c->ldb, c->a,
-                  c->b,           c->off_a,       c->off_b,
-                  c->trans_a == CLGEMM_TRANS,     c->trans_b == CLGEMM_TRANS};
+    colmajor p = {(cl_int)c->m,
+                  (cl_int)c->n,
+                  (cl_int)c->k,
+                  (cl_int)c->lda,
+                  (cl_int)c->ldb,
+                  c->a,
+                  c->b,
+                  c->off_a,
+                  c->off_b,
+                  c->trans_a == CLGEMM_TRANS,
+                  c->trans_b == CLGEMM_TRANS};
     if (c->layout == CLGEMM_ROW_MAJOR) {
-        colmajor q = {p.n,     p.m,     p.k,     p.ldb,     p.lda,    p.b,
-                      p.a,     p.off_b, p.off_a, p.trans_b, p.trans_a};
+        colmajor q = {p.n, p.m,     p.k,     p.ldb,     p.lda,    p.b,
+                      p.a, p.off_b, p.off_a, p.trans_b, p.trans_a};
         p = q;
     }
     return p;
@@ -160,15 +166,15 @@ static clgemm_status enqueue_gemm(struct clgemm_handle_s *h, const gemm_call *c,
     const char *source;
     clgemm_config cfg = clgemm__plan(h, c->precision, c->m, c->n, c->k, &source);
     char options[512];
-    int used = snprintf(options, sizeof options, "-DTRANSA=%d -DTRANSB=%d%s", p.trans_a,
-                        p.trans_b, c->precision == CLGEMM_DOUBLE ? " -DUSE_FP64" : "");
+    int used = snprintf(options, sizeof options, "-DTRANSA=%d -DTRANSB=%d%s", p.trans_a, p.trans_b,
+                        c->precision == CLGEMM_DOUBLE ? " -DUSE_FP64" : "");
     if (clgemm__config_options(&cfg, options + used, sizeof options - (size_t)used) < 0)
         return CLGEMM_ERR_INVALID_PARAMS;
     static const char *const files[] = {NULL, "naive.cl", "tiled.cl", "regblock.cl"};
     static const char *const kernels[] = {NULL, "clgemm_naive", "clgemm_tiled", "clgemm_regblock"};
     cl_kernel kernel;
-    clgemm_status st = clgemm__get_kernel(h, kernels[cfg.family], files[cfg.family], options,
-                                          &kernel);
+    clgemm_status st =
+        clgemm__get_kernel(h, kernels[cfg.family], files[cfg.family], options, &kernel);
     if (st != CLGEMM_SUCCESS) return st;
     cl_ulong off_c = c->off_c;
     cl_int ldc = (cl_int)c->ldc, err = CL_SUCCESS;
@@ -224,9 +230,9 @@ clgemm_status clgemm_sgemm(clgemm_handle h, clgemm_layout layout, clgemm_transpo
                            cl_mem a, size_t off_a, size_t lda, cl_mem b, size_t off_b, size_t ldb,
                            float beta, cl_mem c, size_t off_c, size_t ldc, cl_command_queue queue,
                            cl_uint num_wait, const cl_event *wait, cl_event *event) {
-    gemm_call call = {CLGEMM_SINGLE, layout, trans_a, trans_b, m,     n,     k,
-                      alpha,         beta,   a,       b,       c,     off_a, off_b,
-                      off_c,         lda,    ldb,     ldc,     queue, num_wait, wait, event};
+    gemm_call call = {CLGEMM_SINGLE, layout, trans_a, trans_b,  m,     n,     k,     alpha,
+                      beta,          a,      b,       c,        off_a, off_b, off_c, lda,
+                      ldb,           ldc,    queue,   num_wait, wait,  event};
     return clgemm__gemm(h, &call);
 }
 
@@ -235,8 +241,8 @@ clgemm_status clgemm_dgemm(clgemm_handle h, clgemm_layout layout, clgemm_transpo
                            cl_mem a, size_t off_a, size_t lda, cl_mem b, size_t off_b, size_t ldb,
                            double beta, cl_mem c, size_t off_c, size_t ldc, cl_command_queue queue,
                            cl_uint num_wait, const cl_event *wait, cl_event *event) {
-    gemm_call call = {CLGEMM_DOUBLE, layout, trans_a, trans_b, m,     n,     k,
-                      alpha,         beta,   a,       b,       c,     off_a, off_b,
-                      off_c,         lda,    ldb,     ldc,     queue, num_wait, wait, event};
+    gemm_call call = {CLGEMM_DOUBLE, layout, trans_a, trans_b,  m,     n,     k,     alpha,
+                      beta,          a,      b,       c,        off_a, off_b, off_c, lda,
+                      ldb,           ldc,    queue,   num_wait, wait,  event};
     return clgemm__gemm(h, &call);
 }

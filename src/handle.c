@@ -7,8 +7,8 @@
 #include <strings.h>
 
 static clgemm_status handle_init(clgemm_handle h, cl_command_queue queue) {
-    cl_int err = clGetCommandQueueInfo(queue, CL_QUEUE_CONTEXT, sizeof h->context, &h->context,
-                                       NULL);
+    cl_int err =
+        clGetCommandQueueInfo(queue, CL_QUEUE_CONTEXT, sizeof h->context, &h->context, NULL);
     if (err == CL_SUCCESS)
         err = clGetCommandQueueInfo(queue, CL_QUEUE_DEVICE, sizeof h->device, &h->device, NULL);
     if (err != CL_SUCCESS) return err;

@@ -46,12 +46,21 @@ static clgemm_status host_gemm(clgemm_handle h, gemm_call *call, const void *a, 
 }
 
 clgemm_status clgemm_sgemm_host(clgemm_handle h, clgemm_layout layout, clgemm_transpose trans_a,
-                                clgemm_transpose trans_b, size_t m, size_t n, size_t k,
-                                float alpha, const float *a, size_t lda, const float *b,
-                                size_t ldb, float beta, float *c, size_t ldc) {
-    gemm_call call = {.precision = CLGEMM_SINGLE, .layout = layout, .trans_a = trans_a,
-                      .trans_b = trans_b, .m = m, .n = n, .k = k, .alpha = alpha, .beta = beta,
-                      .lda = lda, .ldb = ldb, .ldc = ldc};
+                                clgemm_transpose trans_b, size_t m, size_t n, size_t k, float alpha,
+                                const float *a, size_t lda, const float *b, size_t ldb, float beta,
+                                float *c, size_t ldc) {
+    gemm_call call = {.precision = CLGEMM_SINGLE,
+                      .layout = layout,
+                      .trans_a = trans_a,
+                      .trans_b = trans_b,
+                      .m = m,
+                      .n = n,
+                      .k = k,
+                      .alpha = alpha,
+                      .beta = beta,
+                      .lda = lda,
+                      .ldb = ldb,
+                      .ldc = ldc};
     return host_gemm(h, &call, a, b, c);
 }
 
@@ -59,8 +68,17 @@ clgemm_status clgemm_dgemm_host(clgemm_handle h, clgemm_layout layout, clgemm_tr
                                 clgemm_transpose trans_b, size_t m, size_t n, size_t k,
                                 double alpha, const double *a, size_t lda, const double *b,
                                 size_t ldb, double beta, double *c, size_t ldc) {
-    gemm_call call = {.precision = CLGEMM_DOUBLE, .layout = layout, .trans_a = trans_a,
-                      .trans_b = trans_b, .m = m, .n = n, .k = k, .alpha = alpha, .beta = beta,
-                      .lda = lda, .ldb = ldb, .ldc = ldc};
+    gemm_call call = {.precision = CLGEMM_DOUBLE,
+                      .layout = layout,
+                      .trans_a = trans_a,
+                      .trans_b = trans_b,
+                      .m = m,
+                      .n = n,
+                      .k = k,
+                      .alpha = alpha,
+                      .beta = beta,
+                      .lda = lda,
+                      .ldb = ldb,
+                      .ldc = ldc};
     return host_gemm(h, &call, a, b, c);
 }

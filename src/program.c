@@ -80,7 +80,8 @@ char *clgemm__kernel_source(const char *file_name) {
 
 static uint64_t fnv1a(const void *data, size_t size, uint64_t h) {
     const unsigned char *p = data;
-    for (size_t i = 0; i < size; i++) h = (h ^ p[i]) * 1099511628211ull;
+    for (size_t i = 0; i < size; i++)
+        h = (h ^ p[i]) * 1099511628211ull;
     return h;
 }
 #define FNV_SEED 14695981039346656037ull
@@ -209,8 +210,8 @@ static cl_program build_from_binary(struct clgemm_handle_s *h, const unsigned ch
     return program;
 }
 
-static void save_binary(struct clgemm_handle_s *h, cl_program program, const char *path,
-                        char *dir, const char *key) {
+static void save_binary(struct clgemm_handle_s *h, cl_program program, const char *path, char *dir,
+                        const char *key) {
     size_t size = 0;
     if (clGetProgramInfo(program, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, NULL) !=
             CL_SUCCESS ||

@@ -5,7 +5,8 @@
 static const char *opencl_error_string(int status) {
     switch (status) {
 #define CL_ERROR(code, text)                                                                       \
-    case code: return "OpenCL: " text;
+    case code:                                                                                     \
+        return "OpenCL: " text;
         CL_ERROR(CL_DEVICE_NOT_FOUND, "device not found")
         CL_ERROR(CL_DEVICE_NOT_AVAILABLE, "device not available")
         CL_ERROR(CL_COMPILER_NOT_AVAILABLE, "compiler not available")
@@ -43,17 +44,20 @@ static const char *opencl_error_string(int status) {
         CL_ERROR(CL_INVALID_GLOBAL_WORK_SIZE, "invalid global work size")
         CL_ERROR(CL_INVALID_PLATFORM, "invalid platform")
 #undef CL_ERROR
-    default: return "OpenCL: unknown error";
+    default:
+        return "OpenCL: unknown error";
     }
 }
 
 const char *clgemm_status_string(int status) {
     switch (status) {
 #define STATUS_CASE(name, value, message)                                                          \
-    case value: return message;
+    case value:                                                                                    \
+        return message;
         CLGEMM_STATUS_LIST(STATUS_CASE)
 #undef STATUS_CASE
-    default: break;
+    default:
+        break;
     }
     if (status < 0 && status > -1000) return opencl_error_string(status);
     return "unknown status";
