@@ -109,7 +109,12 @@ __kernel __attribute__((reqd_work_group_size(MDIMC, NDIMC, 1))) void clgemm_regb
     __local REAL *Bls = (__local REAL *)Blm;
     A += offA;
     B += offB;
-    C += offC;
+    /* Split K: work-group layer kz of the third dimension sums slices [kbeg, kend) into its own
+     * M x N block of C (a workspace the host then reduces). With one layer this is all of K. */
+    const int kz = get_group_id(2), nz = get_num_groups(2);
+    const int kchunk = (K + nz * KWG - 1) / (nz * KWG) * KWG;
+    const int kbeg = min(K, kz * kchunk), kend = min(K, kbeg + kchunk);
+    C += offC + (ulong)kz * (ulong)ldc * (ulong)N;
     const int tm = get_local_id(0), tn = get_local_id(1);
     const int tid = tm + tn * MDIMC;
     const int i0 = get_group_id(0) * MWG, j0 = get_group_id(1) * NWG;
@@ -128,7 +133,7 @@ __kernel __attribute__((reqd_work_group_size(MDIMC, NDIMC, 1))) void clgemm_regb
      * fewer instructions per load and fewer registers (run 4 in docs/PERFORMANCE.md). */
     const bool inside_mn = i0 + MWG <= M && j0 + NWG <= N;
 #define LOAD_SLICE(p0)                                                                             \
-    if (inside_mn && (p0) + KWG <= K) {                                                            \
+    if (inside_mn && (p0) + KWG <= kend) {                                                         \
         _Pragma("unroll") for (int r = 0; r < ALOADS; r++) {                                       \
             const int idx = tid + r * WGS;                                                         \
             ra[r] = A_AT(i0 + A_X(idx), (p0) + A_P(idx));                                          \
@@ -140,16 +145,16 @@ __kernel __attribute__((reqd_work_group_size(MDIMC, NDIMC, 1))) void clgemm_regb
     } else {                                                                                       \
         _Pragma("unroll") for (int r = 0; r < ALOADS; r++) {                                       \
             const int idx = tid + r * WGS, gp = (p0) + A_P(idx);                                   \
-            ra[r] = gp < K ? A_AT(min(i0 + A_X(idx), M - 1), gp) : (REAL)0;                        \
+            ra[r] = gp < kend ? A_AT(min(i0 + A_X(idx), M - 1), gp) : (REAL)0;                     \
         }                                                                                          \
         _Pragma("unroll") for (int r = 0; r < BLOADS; r++) {                                       \
             const int idx = tid + r * WGS, gp = (p0) + B_P(idx);                                   \
-            rb[r] = gp < K ? B_AT(gp, min(j0 + B_X(idx), N - 1)) : (REAL)0;                        \
+            rb[r] = gp < kend ? B_AT(gp, min(j0 + B_X(idx), N - 1)) : (REAL)0;                     \
         }                                                                                          \
     }
 
-    LOAD_SLICE(0)
-    for (int p0 = 0; p0 < K; p0 += KWG) {
+    LOAD_SLICE(kbeg)
+    for (int p0 = kbeg; p0 < kend; p0 += KWG) {
 #pragma unroll
         for (int r = 0; r < ALOADS; r++) {
             const int idx = tid + r * WGS;
@@ -161,7 +166,7 @@ __kernel __attribute__((reqd_work_group_size(MDIMC, NDIMC, 1))) void clgemm_regb
             Bls[B_P(idx) * BSTRIDE + B_X(idx)] = rb[r];
         }
         barrier(CLK_LOCAL_MEM_FENCE);
-        if (p0 + KWG < K) {
+        if (p0 + KWG < kend) {
             LOAD_SLICE(p0 + KWG) /* in flight while this slice is multiplied */
         }
 

@@ -60,6 +60,9 @@ clgemm_status clgemm__device_query(cl_device_id device, device_info *info) {
     if (err == CL_SUCCESS)
         err = clGetDeviceInfo(device, CL_DEVICE_LOCAL_MEM_SIZE, sizeof info->local_mem_size,
                               &info->local_mem_size, NULL);
+    if (err == CL_SUCCESS)
+        err = clGetDeviceInfo(device, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof info->compute_units,
+                              &info->compute_units, NULL);
     if (err != CL_SUCCESS) return err;
     info->cls = classify(info, type);
 

@@ -1,6 +1,7 @@
 /* gemm.c: one GEMM call on OpenCL buffers: check every argument (nothing is enqueued on an
  * error), turn the problem into the column-major form the kernels compute, pick the kernel and
- * enqueue it. A call enqueues exactly one kernel, so the event it returns spans the whole call. */
+ * enqueue it. A call enqueues one kernel, or two for split K (the second waits on the first);
+ * the event it returns is the last kernel's, so it spans the whole call. */
 #include "internal.h"
 
 #include <limits.h>
@@ -160,6 +161,32 @@ static colmajor normalise(const gemm_call *c) {
     return p;
 }
 
+/* Second step of a split-K call: C = sum of the partial products + beta * C. Waits for the
+ * partial products' event even on an out-of-order queue; its own event is the call's. */
+static clgemm_status enqueue_reduce(struct clgemm_handle_s *h, const gemm_call *c,
+                                    const colmajor *p, cl_int splits, cl_mem work,
+                                    cl_command_queue queue, cl_event partial) {
+    cl_kernel kernel;
+    clgemm_status st =
+        clgemm__get_kernel(h, "clgemm_reduce", "reduce.cl",
+                           c->precision == CLGEMM_DOUBLE ? "-DUSE_FP64" : "", &kernel);
+    if (st != CLGEMM_SUCCESS) return st;
+    cl_ulong off = c->off_c;
+    cl_int ldc = (cl_int)c->ldc, err = CL_SUCCESS;
+    SET_ARG(kernel, 0, p->m, err);
+    SET_ARG(kernel, 1, p->n, err);
+    SET_ARG(kernel, 2, splits, err);
+    if (err == CL_SUCCESS) err = set_real_arg(kernel, 3, c->precision, c->beta);
+    SET_ARG(kernel, 4, work, err);
+    SET_ARG(kernel, 5, c->c, err);
+    SET_ARG(kernel, 6, off, err);
+    SET_ARG(kernel, 7, ldc, err);
+    size_t global[2] = {(size_t)p->m, (size_t)p->n};
+    if (err == CL_SUCCESS)
+        err = clEnqueueNDRangeKernel(queue, kernel, 2, NULL, global, NULL, 1, &partial, c->event);
+    return err;
+}
+
 static clgemm_status enqueue_gemm(struct clgemm_handle_s *h, const gemm_call *c,
                                   cl_command_queue queue) {
     colmajor p = normalise(c);
@@ -176,27 +203,48 @@ static clgemm_status enqueue_gemm(struct clgemm_handle_s *h, const gemm_call *c,
     clgemm_status st =
         clgemm__get_kernel(h, kernels[cfg.family], files[cfg.family], options, &kernel);
     if (st != CLGEMM_SUCCESS) return st;
-    cl_ulong off_c = c->off_c;
-    cl_int ldc = (cl_int)c->ldc, err = CL_SUCCESS;
+    int splits = clgemm__plan_splits(&cfg, &h->info, (size_t)p.m, (size_t)p.n, (size_t)p.k);
+    cl_mem work = NULL;
+    if (splits > 1) {
+        size_t bytes = (size_t)splits * (size_t)p.m * (size_t)p.n *
+                       (c->precision == CLGEMM_DOUBLE ? sizeof(double) : sizeof(float));
+        cl_int err;
+        work = clCreateBuffer(h->context, CL_MEM_READ_WRITE, bytes, NULL, &err);
+        if (err != CL_SUCCESS) {
+            work = NULL;
+            splits = 1; /* no room for the workspace: the plain kernel still works */
+        }
+    }
+    /* With a split, the partial products go to the workspace (ldc = m, beta = 0) and the
+     * reduction applies beta to C. */
+    cl_mem out = work ? work : c->c;
+    cl_ulong off_c = work ? 0 : c->off_c;
+    cl_int ldc = work ? p.m : (cl_int)c->ldc, err = CL_SUCCESS;
     SET_ARG(kernel, 0, p.m, err);
     SET_ARG(kernel, 1, p.n, err);
     SET_ARG(kernel, 2, p.k, err);
     if (err == CL_SUCCESS) err = set_real_arg(kernel, 3, c->precision, c->alpha);
-    if (err == CL_SUCCESS) err = set_real_arg(kernel, 4, c->precision, c->beta);
+    if (err == CL_SUCCESS) err = set_real_arg(kernel, 4, c->precision, work ? 0.0 : c->beta);
     SET_ARG(kernel, 5, p.a, err);
     SET_ARG(kernel, 6, p.off_a, err);
     SET_ARG(kernel, 7, p.lda, err);
     SET_ARG(kernel, 8, p.b, err);
     SET_ARG(kernel, 9, p.off_b, err);
     SET_ARG(kernel, 10, p.ldb, err);
-    SET_ARG(kernel, 11, c->c, err);
+    SET_ARG(kernel, 11, out, err);
     SET_ARG(kernel, 12, off_c, err);
     SET_ARG(kernel, 13, ldc, err);
-    size_t local[2], global[2];
+    size_t local[3] = {1, 1, 1}, global[3] = {1, 1, (size_t)splits};
     clgemm__config_launch(&cfg, (size_t)p.m, (size_t)p.n, local, global);
+    cl_event partial = NULL;
     if (err == CL_SUCCESS)
-        err = clEnqueueNDRangeKernel(queue, kernel, 2, NULL, global, local, c->num_wait, c->wait,
-                                     c->event);
+        err = clEnqueueNDRangeKernel(queue, kernel, 3, NULL, global, local, c->num_wait, c->wait,
+                                     work ? &partial : c->event);
+    if (work) {
+        if (err == CL_SUCCESS) err = enqueue_reduce(h, c, &p, splits, work, queue, partial);
+        if (partial) clReleaseEvent(partial);
+        clReleaseMemObject(work); /* freed by OpenCL once the kernels that use it are done */
+    }
     return err;
 }
 

@@ -5,6 +5,8 @@
  * big for a small device is skipped rather than built. */
 #include "internal.h"
 
+#include <stdlib.h>
+
 clgemm_config clgemm__plan(struct clgemm_handle_s *h, clgemm_precision precision, size_t m,
                            size_t n, size_t k, const char **source) {
     const char *from;
@@ -26,4 +28,26 @@ clgemm_config clgemm__plan(struct clgemm_handle_s *h, clgemm_precision precision
     }
     if (source) *source = from;
     return c;
+}
+
+/* The most layers a call splits K into, and the least depth each layer keeps (in slices): more
+ * layers cost workspace traffic and a longer reduction than they win back. */
+#define MAX_SPLITS           64
+#define MIN_SLICES_PER_SPLIT 8
+
+int clgemm__plan_splits(const clgemm_config *config, const device_info *info, size_t m, size_t n,
+                        size_t k) {
+    if (config->family != CLGEMM_FAMILY_REGBLOCK) return 1;
+    const char *env = getenv("CLGEMM_KSPLIT");
+    if (env && *env) {
+        long forced = strtol(env, NULL, 10);
+        return forced < 1 ? 1 : forced > MAX_SPLITS ? MAX_SPLITS : (int)forced;
+    }
+    size_t groups = ((m + config->mwg - 1) / config->mwg) * ((n + config->nwg - 1) / config->nwg);
+    if (groups >= info->compute_units) return 1; /* the tiles alone fill the device */
+    size_t want = (info->compute_units + groups - 1) / groups;
+    size_t most = k / ((size_t)config->kwg * MIN_SLICES_PER_SPLIT);
+    if (want > most) want = most;
+    if (want > MAX_SPLITS) want = MAX_SPLITS;
+    return want > 1 ? (int)want : 1;
 }
