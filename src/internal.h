@@ -30,6 +30,7 @@ typedef struct device_info {
     size_t max_work_group_size;
     size_t max_work_item_sizes[3];
     cl_ulong local_mem_size;
+    cl_uint compute_units;
     bool has_fp64;
 } device_info;
 
@@ -97,7 +98,7 @@ clgemm_status clgemm__tuning_path(const char *path, char *buf, size_t size);
 /* Merges records for this device into the database (path NULL: the chain) under a lock file:
  * an entry of the same device, precision and shape is replaced, others are kept; the file is
  * replaced atomically (temporary file, fsync, rename). A malformed or newer-schema file is
- * left alone and its status returned. */
+ * left alone and its status returned. With count 0 it only checks that a save would work. */
 clgemm_status clgemm__tuning_save(const char *path, const device_info *info,
                                   const tuning_record *records, size_t count);
 
@@ -144,6 +145,11 @@ typedef struct gemm_call {
 clgemm_status clgemm__check_shape(const gemm_call *call, size_t extent[3]);
 /* Checks everything, then enqueues the call. */
 clgemm_status clgemm__gemm(struct clgemm_handle_s *h, const gemm_call *call);
+
+/* How many layers to split K into for this problem (1: none). Split-K gives small M x N with
+ * long K enough work-groups to fill the device; CLGEMM_KSPLIT=<n> forces n (tests, benches). */
+int clgemm__plan_splits(const clgemm_config *config, const device_info *info, size_t m, size_t n,
+                        size_t k);
 
 /* Picks the configuration for a (col-major, normalised) problem; the caller holds the lock. */
 clgemm_config clgemm__plan(struct clgemm_handle_s *h, clgemm_precision precision, size_t m,
