@@ -1,0 +1,149 @@
+/* test_split.c: split K. When the tiles of C alone cannot fill the device, the register-blocked
+ * kernel splits K across work-group layers into a workspace and a second kernel adds the
+ * partial products and applies beta. CLGEMM_KSPLIT forces the number of layers, so these cases
+ * run split on any device: several layer counts (more layers than slices included, which leaves
+ * some layers empty), both precisions and layouts, all transposes, beta = 0 with NaN in C and
+ * beta != 0, compared with the host reference and CLBlast; then the planner's own choice and an
+ * out-of-order queue, where only the event orders the two kernels. */
+#include "test_common.h"
+
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <math.h>
+#include <stdlib.h>
+
+static const clgemm_config small_tiles = {.family = CLGEMM_FAMILY_REGBLOCK,
+                                          .mwg = 16,
+                                          .nwg = 16,
+                                          .kwg = 8,
+                                          .mdimc = 4,
+                                          .ndimc = 4,
+                                          .kwi = 2,
+                                          .vwm = 2,
+                                          .vwn = 2};
+
+static void run_grid(clgemm_precision prec) {
+    tc_env env;
+    TC_OPEN_OR_SKIP(&env);
+    if (prec == CLGEMM_DOUBLE && !env.has_fp64) cr_skip_test("no fp64 on %s", env.device_name);
+    clgemm_handle h;
+    cr_assert_eq(clgemm_create(&h, env.queue), CLGEMM_SUCCESS);
+    cr_assert_eq(clgemm_set_config(h, prec, &small_tiles), CLGEMM_SUCCESS);
+    static const char *const splits[] = {"2", "3", "64"};
+    static const size_t shapes[][3] = {{1, 1, 40}, {33, 17, 100}, {16, 16, 7}};
+    static const double scalars[][2] = {{1.0, 0.0}, {-1.5, 0.5}};
+    unsigned cases = 0, failed = 0;
+    char msg[1024];
+    for (size_t s = 0; s < 3; s++) {
+        setenv("CLGEMM_KSPLIT", splits[s], 1);
+        for (int layout = 0; layout < 2; layout++)
+            for (int t = 0; t < 4; t++)
+                for (size_t p = 0; p < 3; p++)
+                    for (size_t a = 0; a < 2; a++) {
+                        tc_gemm g = {.prec = prec,
+                                     .layout = layout ? CLGEMM_ROW_MAJOR : CLGEMM_COL_MAJOR,
+                                     .ta = t & 1 ? CLGEMM_TRANS : CLGEMM_NO_TRANS,
+                                     .tb = t & 2 ? CLGEMM_TRANS : CLGEMM_NO_TRANS,
+                                     .m = shapes[p][0],
+                                     .n = shapes[p][1],
+                                     .k = shapes[p][2],
+                                     .alpha = scalars[a][0],
+                                     .beta = scalars[a][1],
+                                     .ldc = shapes[p][layout ? 1 : 0] + 3,
+                                     .off_c = 5,
+                                     .tail = 4};
+                        cases++;
+                        if (tc_run(&env, h, &g, 7 + cases, 0, TC_RUN_CLBLAST | TC_RUN_EVENT, msg,
+                                   sizeof msg) != 0 &&
+                            ++failed <= 5)
+                            cr_expect(0, "CLGEMM_KSPLIT=%s: %s", splits[s], msg);
+                    }
+    }
+    unsetenv("CLGEMM_KSPLIT");
+    cr_expect_eq(failed, 0u, "%u of %u split-K cases failed", failed, cases);
+    clgemm_destroy(h);
+    tc_close(&env);
+}
+
+Test(split, sgemm_forced_splits, .timeout = 600) {
+    run_grid(CLGEMM_SINGLE);
+}
+
+Test(split, dgemm_forced_splits, .timeout = 600) {
+    run_grid(CLGEMM_DOUBLE);
+}
+
+/* Without CLGEMM_KSPLIT the planner splits a long K under a single tile, and the result is the
+ * same as unsplit. */
+Test(split, planner_choice, .timeout = 600) {
+    tc_env env;
+    TC_OPEN_OR_SKIP(&env);
+    unsetenv("CLGEMM_KSPLIT");
+    clgemm_handle h;
+    cr_assert_eq(clgemm_create(&h, env.queue), CLGEMM_SUCCESS);
+    cr_assert_eq(clgemm_set_config(h, CLGEMM_SINGLE, &small_tiles), CLGEMM_SUCCESS);
+    tc_gemm g = {.prec = CLGEMM_SINGLE,
+                 .layout = CLGEMM_COL_MAJOR,
+                 .ta = CLGEMM_NO_TRANS,
+                 .tb = CLGEMM_NO_TRANS,
+                 .m = 9,
+                 .n = 5,
+                 .k = 4000,
+                 .alpha = 1.0,
+                 .beta = 0.5};
+    char msg[1024];
+    cr_expect_eq(tc_run(&env, h, &g, 99, 0, TC_RUN_CLBLAST | TC_RUN_EVENT, msg, sizeof msg), 0,
+                 "%s", msg);
+    clgemm_destroy(h);
+    tc_close(&env);
+}
+
+/* On an out-of-order queue nothing but the call's own events orders the reduction after the
+ * partial products, and the caller's event must cover both. */
+Test(split, out_of_order_queue, .timeout = 600) {
+    tc_env env;
+    TC_OPEN_OR_SKIP(&env);
+    cl_int err;
+    cl_command_queue ooo =
+        clCreateCommandQueue(env.context, env.device, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, &err);
+    if (err != CL_SUCCESS) cr_skip_test("no out-of-order queues on %s", env.device_name);
+    clgemm_handle h;
+    cr_assert_eq(clgemm_create(&h, env.queue), CLGEMM_SUCCESS);
+    cr_assert_eq(clgemm_set_config(h, CLGEMM_SINGLE, &small_tiles), CLGEMM_SUCCESS);
+    setenv("CLGEMM_KSPLIT", "4", 1);
+    enum { M = 20, N = 12, K = 300 };
+    float a[M * K], b[K * N], c[M * N], expect[M * N];
+    uint64_t seed = 5;
+    for (int i = 0; i < M * K; i++)
+        a[i] = (float)tc_random(&seed);
+    for (int i = 0; i < K * N; i++)
+        b[i] = (float)tc_random(&seed);
+    for (int i = 0; i < M * N; i++)
+        c[i] = 1.0f;
+    for (int j = 0; j < N; j++)
+        for (int i = 0; i < M; i++) {
+            double s = 0;
+            for (int p = 0; p < K; p++)
+                s += (double)a[i + p * M] * b[p + j * K];
+            expect[i + j * M] = (float)(2.0 * s + 0.25);
+        }
+    cl_mem da = tc_buffer(env.context, sizeof a, a), db = tc_buffer(env.context, sizeof b, b);
+    cl_mem dc = tc_buffer(env.context, sizeof c, c);
+    cl_event done = NULL;
+    cr_assert_eq(clgemm_sgemm(h, CLGEMM_COL_MAJOR, CLGEMM_NO_TRANS, CLGEMM_NO_TRANS, M, N, K, 2.0f,
+                              da, 0, M, db, 0, K, 0.25f, dc, 0, M, ooo, 0, NULL, &done),
+                 CLGEMM_SUCCESS);
+    cr_assert_eq(clWaitForEvents(1, &done), CL_SUCCESS);
+    cr_assert_eq(clEnqueueReadBuffer(ooo, dc, CL_TRUE, 0, sizeof c, c, 0, NULL, NULL), CL_SUCCESS);
+    for (int i = 0; i < M * N; i++)
+        cr_expect(fabsf(c[i] - expect[i]) <= 1e-4f * K, "C[%d] = %g, expected %g", i, c[i],
+                  expect[i]);
+    clReleaseEvent(done);
+    clReleaseMemObject(da);
+    clReleaseMemObject(db);
+    clReleaseMemObject(dc);
+    clReleaseCommandQueue(ooo);
+    unsetenv("CLGEMM_KSPLIT");
+    clgemm_destroy(h);
+    tc_close(&env);
+}
