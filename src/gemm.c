@@ -5,6 +5,7 @@
 #include "internal.h"
 
 #include <limits.h>
+#include <stdlib.h>
 #include <stdio.h>
 
 static bool layout_ok(clgemm_layout l) {
@@ -161,6 +162,19 @@ static colmajor normalise(const gemm_call *c) {
     return p;
 }
 
+/* The handle's split-K workspace, grown to hold `bytes` (NULL if it cannot be). A replaced
+ * buffer is freed by OpenCL only once the kernels that use it are done. */
+static cl_mem workspace(struct clgemm_handle_s *h, size_t bytes) {
+    if (h->work && h->work_bytes >= bytes) return h->work;
+    cl_int err;
+    cl_mem mem = clCreateBuffer(h->context, CL_MEM_READ_WRITE, bytes, NULL, &err);
+    if (err != CL_SUCCESS) return NULL;
+    if (h->work) clReleaseMemObject(h->work);
+    h->work = mem;
+    h->work_bytes = bytes;
+    return mem;
+}
+
 /* Second step of a split-K call: C = sum of the partial products + beta * C. Waits for the
  * partial products' event even on an out-of-order queue; its own event is the call's. */
 static clgemm_status enqueue_reduce(struct clgemm_handle_s *h, const gemm_call *c,
@@ -182,9 +196,17 @@ static clgemm_status enqueue_reduce(struct clgemm_handle_s *h, const gemm_call *
     SET_ARG(kernel, 6, off, err);
     SET_ARG(kernel, 7, ldc, err);
     size_t global[2] = {(size_t)p->m, (size_t)p->n};
+    cl_event done;
     if (err == CL_SUCCESS)
-        err = clEnqueueNDRangeKernel(queue, kernel, 2, NULL, global, NULL, 1, &partial, c->event);
-    return err;
+        err = clEnqueueNDRangeKernel(queue, kernel, 2, NULL, global, NULL, 1, &partial, &done);
+    if (err != CL_SUCCESS) return err;
+    if (h->work_done) clReleaseEvent(h->work_done);
+    h->work_done = done; /* the next split call waits for it before reusing the workspace */
+    if (c->event) {
+        clRetainEvent(done);
+        *c->event = done;
+    }
+    return CLGEMM_SUCCESS;
 }
 
 static clgemm_status enqueue_gemm(struct clgemm_handle_s *h, const gemm_call *c,
@@ -208,12 +230,8 @@ static clgemm_status enqueue_gemm(struct clgemm_handle_s *h, const gemm_call *c,
     if (splits > 1) {
         size_t bytes = (size_t)splits * (size_t)p.m * (size_t)p.n *
                        (c->precision == CLGEMM_DOUBLE ? sizeof(double) : sizeof(float));
-        cl_int err;
-        work = clCreateBuffer(h->context, CL_MEM_READ_WRITE, bytes, NULL, &err);
-        if (err != CL_SUCCESS) {
-            work = NULL;
-            splits = 1; /* no room for the workspace: the plain kernel still works */
-        }
+        work = workspace(h, bytes);
+        if (!work) splits = 1; /* no room for the workspace: the plain kernel still works */
     }
     /* With a split, the partial products go to the workspace (ldc = m, beta = 0) and the
      * reduction applies beta to C. */
@@ -236,15 +254,27 @@ static clgemm_status enqueue_gemm(struct clgemm_handle_s *h, const gemm_call *c,
     SET_ARG(kernel, 13, ldc, err);
     size_t local[3] = {1, 1, 1}, global[3] = {1, 1, (size_t)splits};
     clgemm__config_launch(&cfg, (size_t)p.m, (size_t)p.n, local, global);
+    if (!work) {
+        if (err == CL_SUCCESS)
+            err = clEnqueueNDRangeKernel(queue, kernel, 3, NULL, global, local, c->num_wait,
+                                         c->wait, c->event);
+        return err;
+    }
+    /* The workspace is the handle's: wait for the last call that used it (maybe on another
+     * queue) as well as for the caller's events. */
+    cl_event *wait = malloc((c->num_wait + 1) * sizeof *wait);
+    if (!wait) return CLGEMM_ERR_OUT_OF_HOST_MEMORY;
+    cl_uint num_wait = c->num_wait;
+    for (cl_uint i = 0; i < c->num_wait; i++)
+        wait[i] = c->wait[i];
+    if (h->work_done) wait[num_wait++] = h->work_done;
     cl_event partial = NULL;
     if (err == CL_SUCCESS)
-        err = clEnqueueNDRangeKernel(queue, kernel, 3, NULL, global, local, c->num_wait, c->wait,
-                                     work ? &partial : c->event);
-    if (work) {
-        if (err == CL_SUCCESS) err = enqueue_reduce(h, c, &p, splits, work, queue, partial);
-        if (partial) clReleaseEvent(partial);
-        clReleaseMemObject(work); /* freed by OpenCL once the kernels that use it are done */
-    }
+        err = clEnqueueNDRangeKernel(queue, kernel, 3, NULL, global, local, num_wait,
+                                     num_wait ? wait : NULL, &partial);
+    free(wait);
+    if (err == CL_SUCCESS) err = enqueue_reduce(h, c, &p, splits, work, queue, partial);
+    if (partial) clReleaseEvent(partial);
     return err;
 }
 

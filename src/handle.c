@@ -128,6 +128,8 @@ void clgemm_destroy(clgemm_handle h) {
     clgemm__program_cache_free(h->programs);
     clgemm__tuning_free(h->tuning);
     free(h->build_log);
+    if (h->work_done) clReleaseEvent(h->work_done);
+    if (h->work) clReleaseMemObject(h->work);
     clReleaseCommandQueue(h->queue);
     clReleaseContext(h->context);
     pthread_mutex_destroy(&h->lock);

@@ -42,8 +42,14 @@ const char *clgemm__device_class_name(device_class cls);
 /* Checks a configuration against its family's rules and the device's limits. */
 clgemm_status clgemm__config_check(const clgemm_config *config, const device_info *info,
                                    clgemm_precision precision);
-/* The built-in default for the device's class (not yet checked against the device). */
+/* The built-in default for the device's class, for large problems (not yet checked against the
+ * device). */
 clgemm_config clgemm__config_default(device_class cls, clgemm_precision precision);
+/* The built-in default for an m x n problem on this device: the largest-tiled of the class's
+ * defaults that the device accepts and whose tiles still give every compute unit a work-group,
+ * else the smallest it accepts. */
+clgemm_config clgemm__config_default_for(const device_info *info, clgemm_precision precision,
+                                         size_t m, size_t n);
 /* A small configuration every OpenCL 1.2 device can run. */
 clgemm_config clgemm__config_fallback(void);
 /* Appends "-DNAME=value" for each parameter the family uses. Returns the length written, or a
@@ -119,6 +125,9 @@ struct clgemm_handle_s {
     bool has_override[2];
     clgemm_config override[2];
     tuning_table *tuning;
+    cl_mem work; /* split-K workspace, grown on demand */
+    size_t work_bytes;
+    cl_event work_done; /* completes when the last split call no longer needs `work` */
 };
 
 /* ---- gemm.c: one GEMM call ------------------------------------------------------------------ */

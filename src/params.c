@@ -85,38 +85,64 @@ clgemm_status clgemm__config_check(const clgemm_config *config, const device_inf
     return ok ? CLGEMM_SUCCESS : CLGEMM_ERR_INVALID_PARAMS;
 }
 
-static clgemm_config regblock(int mwg, int nwg, int kwg, int mdimc, int ndimc, int kwi, int vwm,
-                              int vwn) {
-    clgemm_config c = {.family = CLGEMM_FAMILY_REGBLOCK,
-                       .mwg = mwg,
-                       .nwg = nwg,
-                       .kwg = kwg,
-                       .mdimc = mdimc,
-                       .ndimc = ndimc,
-                       .kwi = kwi,
-                       .vwm = vwm,
-                       .vwn = vwn};
-    return c;
+/* A register-blocked configuration, parameters in the order MWG NWG KWG MDIMC NDIMC KWI VWM VWN. */
+#define RB(mwg_, nwg_, kwg_, mdimc_, ndimc_, kwi_, vwm_, vwn_)                                     \
+    {                                                                                              \
+        .family = CLGEMM_FAMILY_REGBLOCK, .mwg = mwg_, .nwg = nwg_, .kwg = kwg_, .mdimc = mdimc_,  \
+        .ndimc = ndimc_, .kwi = kwi_, .vwm = vwm_, .vwn = vwn_                                     \
+    }
+
+/* The built-in defaults of each class, largest tiles first; each list ends with an entry whose
+ * family is 0. Large tiles win on large problems, but a problem with fewer tiles than the
+ * device has compute units leaves some idle, so smaller problems take smaller tiles. The
+ * NVIDIA lists are the H200 measurements of docs/PERFORMANCE.md; elsewhere, 64x64 suits
+ * discrete GPUs and small blocks suit CPUs, where caches stand in for local memory. */
+#define END_OF_LIST                                                                                \
+    { 0 }
+static const clgemm_config nvidia_single[] = {
+    RB(256, 128, 8, 16, 16, 8, 4, 4), RB(128, 128, 8, 16, 16, 8, 4, 4),
+    RB(64, 64, 16, 16, 16, 2, 2, 2), RB(32, 32, 16, 8, 8, 4, 2, 2), END_OF_LIST};
+static const clgemm_config nvidia_double[] = {RB(128, 128, 8, 16, 16, 4, 2, 2),
+                                              RB(64, 64, 16, 16, 16, 2, 2, 2),
+                                              RB(32, 32, 16, 8, 8, 4, 2, 2), END_OF_LIST};
+static const clgemm_config amd_gpu[] = {RB(64, 64, 16, 16, 16, 2, 2, 2),
+                                        RB(32, 32, 16, 8, 8, 2, 2, 2), END_OF_LIST};
+static const clgemm_config intel_gpu[] = {RB(64, 64, 16, 8, 8, 2, 4, 4),
+                                          RB(32, 32, 16, 8, 8, 2, 2, 2), END_OF_LIST};
+static const clgemm_config other_gpu[] = {RB(32, 32, 16, 8, 8, 2, 2, 2), END_OF_LIST};
+static const clgemm_config cpu[] = {RB(32, 32, 32, 4, 8, 4, 4, 4), END_OF_LIST};
+
+static const clgemm_config *default_list(device_class cls, clgemm_precision precision) {
+    switch (cls) {
+    case DEVICE_NVIDIA_GPU:
+        return precision == CLGEMM_SINGLE ? nvidia_single : nvidia_double;
+    case DEVICE_AMD_GPU:
+        return amd_gpu;
+    case DEVICE_INTEL_GPU:
+        return intel_gpu;
+    case DEVICE_OTHER_GPU:
+        return other_gpu;
+    case DEVICE_CPU:
+    default:
+        return cpu;
+    }
 }
 
 clgemm_config clgemm__config_default(device_class cls, clgemm_precision precision) {
-    /* Why these: large 128x128 tiles for big discrete GPUs (NVIDIA: the H200 tuning result),
-     * 64x64 for the others, and small blocks for CPUs, where caches replace local memory. */
-    switch (cls) {
-    case DEVICE_NVIDIA_GPU:
-        /* Measured best on the H200 at 4096^2 and 8192^2 (docs/PERFORMANCE.md). */
-        return precision == CLGEMM_SINGLE ? regblock(256, 128, 8, 16, 16, 8, 4, 4)
-                                          : regblock(128, 128, 8, 16, 16, 4, 2, 2);
-    case DEVICE_AMD_GPU:
-        return regblock(64, 64, 16, 16, 16, 2, 2, 2);
-    case DEVICE_INTEL_GPU:
-        return regblock(64, 64, 16, 8, 8, 2, 4, 4);
-    case DEVICE_OTHER_GPU:
-        return regblock(32, 32, 16, 8, 8, 2, 2, 2);
-    case DEVICE_CPU:
-    default:
-        return regblock(32, 32, 32, 4, 8, 4, 4, 4);
+    return default_list(cls, precision)[0];
+}
+
+clgemm_config clgemm__config_default_for(const device_info *info, clgemm_precision precision,
+                                         size_t m, size_t n) {
+    const clgemm_config *list = default_list(info->cls, precision);
+    const clgemm_config *pick = NULL;
+    for (const clgemm_config *c = list; c->family; c++) {
+        if (clgemm__config_check(c, info, precision) != CLGEMM_SUCCESS) continue;
+        pick = c; /* the smallest legal one, unless a larger one fills the device */
+        size_t tiles = ((m + c->mwg - 1) / c->mwg) * ((n + c->nwg - 1) / c->nwg);
+        if (tiles >= info->compute_units) break;
     }
+    return pick ? *pick : list[0]; /* none legal: the caller's check rejects list[0] */
 }
 
 clgemm_config clgemm__config_fallback(void) {

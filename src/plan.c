@@ -17,7 +17,7 @@ clgemm_config clgemm__plan(struct clgemm_handle_s *h, clgemm_precision precision
     } else if (h->tuning && clgemm__tuning_lookup(h->tuning, precision, m, n, k, &c) &&
                clgemm__config_check(&c, &h->info, precision) == CLGEMM_SUCCESS) {
         from = "tuned";
-    } else if (c = clgemm__config_default(h->info.cls, precision),
+    } else if (c = clgemm__config_default_for(&h->info, precision, m, n),
                clgemm__config_check(&c, &h->info, precision) == CLGEMM_SUCCESS) {
         from = "default";
     } else {
@@ -45,6 +45,9 @@ int clgemm__plan_splits(const clgemm_config *config, const device_info *info, si
     }
     size_t groups = ((m + config->mwg - 1) / config->mwg) * ((n + config->nwg - 1) / config->nwg);
     if (groups >= info->compute_units) return 1; /* the tiles alone fill the device */
+    /* Only a long K pays for the workspace and the reduction (H200: 512^3 lost 3x, 256 x 256 x
+     * 16384 gained 4x; docs/PERFORMANCE.md). */
+    if (k < 4 * (m > n ? m : n)) return 1;
     size_t want = (info->compute_units + groups - 1) / groups;
     size_t most = k / ((size_t)config->kwg * MIN_SLICES_PER_SPLIT);
     if (want > most) want = most;

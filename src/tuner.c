@@ -1,2 +1,706 @@
-/* tuner.c: PLACEHOLDER until the tuner lands. */
+/* tuner.c: the autotuner's search engine, behind the public clgemm_tune* API so that the CLI
+ * stays thin. For each shape it times candidate configurations of the tiled and register-blocked
+ * families through the library's own public GEMM call (so it measures exactly what users get),
+ * after checking each one's result against a double-precision host reference. The search is
+ * exhaustive when the space fits the budget, else random sampling followed by a local search
+ * (one parameter doubled or halved) around the best so far. */
 #include "internal.h"
+
+#include <float.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* ---- Parameters, generated from CLGEMM_PARAM_LIST ------------------------------------------ */
+
+#define PARAM_ENUM(name, field, families, meaning) PARAM_##name,
+enum { CLGEMM_PARAM_LIST(PARAM_ENUM) PARAM_COUNT };
+#undef PARAM_ENUM
+
+#define PARAM_OFFSET(name, field, families, meaning) offsetof(clgemm_config, field),
+static const size_t param_offsets[PARAM_COUNT] = {CLGEMM_PARAM_LIST(PARAM_OFFSET)};
+#undef PARAM_OFFSET
+#define PARAM_FAMILIES(name, field, families, meaning) families,
+static const unsigned param_families[PARAM_COUNT] = {CLGEMM_PARAM_LIST(PARAM_FAMILIES)};
+#undef PARAM_FAMILIES
+
+/* The powers of two searched for each parameter. A parameter without a range keeps the value
+ * of the device's default, so a parameter added to the list does not silently empty the space. */
+typedef struct param_range {
+    int lo, hi;
+} param_range;
+static const param_range search_ranges[PARAM_COUNT] = {
+    [PARAM_MDIMC] = {4, 32}, [PARAM_NDIMC] = {4, 32}, [PARAM_TS] = {4, 64},
+    [PARAM_MWG] = {16, 128}, [PARAM_NWG] = {16, 128}, [PARAM_KWG] = {8, 32},
+    [PARAM_KWI] = {1, 8},    [PARAM_VWM] = {1, 8},    [PARAM_VWN] = {1, 8},
+};
+
+/* The families searched: naive is never the fastest, so it only costs time. */
+static const clgemm_family searched_families[] = {CLGEMM_FAMILY_TILED, CLGEMM_FAMILY_REGBLOCK};
+
+static int *param_field(clgemm_config *config, int p) {
+    return (int *)((char *)config + param_offsets[p]);
+}
+
+static bool uses(clgemm_family family, int p) {
+    return family >= 1 && family <= CLGEMM_FAMILY_COUNT &&
+           (param_families[p] & CLGEMM_FAMILY_BIT(family - 1)) != 0;
+}
+
+static bool config_equal(const clgemm_config *a, const clgemm_config *b) {
+    if (a->family != b->family) return false;
+    for (int p = 0; p < PARAM_COUNT; p++)
+        if (uses(a->family, p) &&
+            *param_field((clgemm_config *)a, p) != *param_field((clgemm_config *)b, p))
+            return false;
+    return true;
+}
+
+/* ---- Candidate lists ------------------------------------------------------------------------ */
+
+typedef struct config_list {
+    clgemm_config *items;
+    size_t count, cap;
+} config_list;
+
+static bool list_contains(const config_list *l, const clgemm_config *c) {
+    for (size_t i = 0; i < l->count; i++)
+        if (config_equal(&l->items[i], c)) return true;
+    return false;
+}
+
+static bool list_push(config_list *l, const clgemm_config *c) {
+    if (l->count == l->cap) {
+        size_t cap = l->cap ? 2 * l->cap : 64;
+        clgemm_config *items = realloc(l->items, cap * sizeof *items);
+        if (!items) return false;
+        l->items = items;
+        l->cap = cap;
+    }
+    l->items[l->count++] = *c;
+    return true;
+}
+
+typedef struct space_ctx {
+    const device_info *info;
+    clgemm_precision precision;
+    config_list *out;
+    bool ok;
+} space_ctx;
+
+/* Every combination of the family's parameters, kept if the library would run it. */
+static void enumerate(space_ctx *s, clgemm_config *c, int p) {
+    if (!s->ok) return;
+    if (p == PARAM_COUNT) {
+        if (clgemm__config_check(c, s->info, s->precision) == CLGEMM_SUCCESS)
+            s->ok = list_push(s->out, c);
+        return;
+    }
+    param_range r = search_ranges[p];
+    if (!uses(c->family, p) || r.lo < 1) {
+        enumerate(s, c, p + 1);
+        return;
+    }
+    for (int v = r.lo; v <= r.hi; v *= 2) {
+        *param_field(c, p) = v;
+        enumerate(s, c, p + 1);
+    }
+}
+
+static clgemm_config regblock(int mwg, int nwg, int kwg, int mdimc, int ndimc, int kwi, int vwm,
+                              int vwn) {
+    return (clgemm_config){.family = CLGEMM_FAMILY_REGBLOCK,
+                           .mwg = mwg,
+                           .nwg = nwg,
+                           .kwg = kwg,
+                           .mdimc = mdimc,
+                           .ndimc = ndimc,
+                           .kwi = kwi,
+                           .vwm = vwm,
+                           .vwn = vwn};
+}
+
+/* --quick: a handful of shapes of tile known to do well somewhere, so a first tuning takes
+ * seconds rather than the hours a full search can take. */
+static bool quick_space(space_ctx *s) {
+    const clgemm_config quick[] = {
+        {.family = CLGEMM_FAMILY_TILED, .ts = 8}, {.family = CLGEMM_FAMILY_TILED, .ts = 16},
+        regblock(16, 16, 16, 4, 4, 2, 2, 2),      regblock(32, 32, 16, 8, 8, 2, 2, 2),
+        regblock(32, 32, 32, 4, 8, 4, 4, 4),      regblock(32, 64, 16, 4, 8, 2, 4, 4),
+        regblock(64, 32, 16, 8, 4, 2, 4, 4),      regblock(64, 64, 16, 8, 8, 2, 4, 4),
+        regblock(64, 64, 16, 16, 16, 2, 2, 2),    regblock(64, 64, 32, 8, 8, 4, 4, 4),
+    };
+    for (size_t i = 0; i < sizeof quick / sizeof quick[0]; i++)
+        if (clgemm__config_check(&quick[i], s->info, s->precision) == CLGEMM_SUCCESS &&
+            !list_push(s->out, &quick[i]))
+            return false;
+    return true;
+}
+
+static clgemm_status build_space(const device_info *info, clgemm_precision precision, bool quick,
+                                 clgemm_family only, config_list *out) {
+    space_ctx s = {info, precision, out, true};
+    if (quick) return quick_space(&s) ? CLGEMM_SUCCESS : CLGEMM_ERR_OUT_OF_HOST_MEMORY;
+    for (size_t f = 0; f < sizeof searched_families / sizeof searched_families[0]; f++) {
+        if (only != CLGEMM_FAMILY_AUTO && only != searched_families[f]) continue;
+        /* Parameters without a search range keep the default's value. */
+        clgemm_config c = clgemm__config_default(info->cls, precision);
+        c.family = searched_families[f];
+        enumerate(&s, &c, 0);
+    }
+    return s.ok ? CLGEMM_SUCCESS : CLGEMM_ERR_OUT_OF_HOST_MEMORY;
+}
+
+/* ---- Small helpers -------------------------------------------------------------------------- */
+
+static double now_s(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* xorshift64*: reproducible across platforms, unlike rand(). */
+static uint64_t next_random(uint64_t *state) {
+    *state ^= *state >> 12;
+    *state ^= *state << 25;
+    *state ^= *state >> 27;
+    return *state * 2685821657736338717ull;
+}
+
+static int compare_double(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static bool cancelled(const clgemm_tune_options *o) {
+    return o->cancel && *o->cancel;
+}
+
+/* Timed runs of one candidate (odd, so the median is one of them). */
+#define MIN_REPS 3
+#define MAX_REPS 15
+
+/* ---- One shape: data, reference, evaluation ------------------------------------------------- */
+
+typedef struct shape_ctx {
+    clgemm_handle h;
+    const clgemm_tune_options *opt;
+    size_t m, n, k, elem;
+    void *host_a, *host_b, *host_c;
+    cl_mem a, b, c;
+    size_t *samples; /* indices into C that are checked */
+    double *ref;     /* their double-precision values */
+    size_t sample_count;
+    double tolerance;
+    config_list seen;
+} shape_ctx;
+
+static double host_value(const shape_ctx *s, const void *buf, size_t i) {
+    return s->elem == sizeof(double) ? ((const double *)buf)[i] : ((const float *)buf)[i];
+}
+
+static void fill_random(const shape_ctx *s, void *buf, size_t count, uint64_t *rng) {
+    for (size_t i = 0; i < count; i++) {
+        double v = (double)(next_random(rng) >> 11) * 0x1p-53 * 2.0 - 1.0;
+        if (s->elem == sizeof(double))
+            ((double *)buf)[i] = v;
+        else
+            ((float *)buf)[i] = (float)v;
+    }
+}
+
+/* Up to 64 rows (or columns) spread over the matrix, first and last included: the edges are
+ * where tiling bugs show. */
+static size_t spread(size_t extent, size_t *out) {
+    size_t count = extent < 64 ? extent : 64;
+    for (size_t r = 0; r < count; r++)
+        out[r] = count > 1 ? r * (extent - 1) / (count - 1) : 0;
+    return count;
+}
+
+/* Which elements of C are checked: all of a small C, else a grid of rows x columns, so the
+ * reference costs O(k) per element and stays cheap for the largest shapes. */
+static bool choose_samples(shape_ctx *s) {
+    size_t rows[64], cols[64], nr, nc;
+    bool all = s->m * s->n <= 65536;
+    nr = all ? s->m : spread(s->m, rows);
+    nc = all ? s->n : spread(s->n, cols);
+    s->samples = malloc(nr * nc * sizeof *s->samples);
+    s->ref = malloc(nr * nc * sizeof *s->ref);
+    if (!s->samples || !s->ref) return false;
+    s->sample_count = 0;
+    for (size_t j = 0; j < nc; j++)
+        for (size_t i = 0; i < nr; i++)
+            s->samples[s->sample_count++] = (all ? i : rows[i]) + (all ? j : cols[j]) * s->m;
+    return true;
+}
+
+/* The reference in double precision, and a tolerance scaled by k: rounding errors of a k-term
+ * dot product grow with k (inputs lie in [-1, 1]). */
+static void compute_reference(shape_ctx *s) {
+    for (size_t t = 0; t < s->sample_count; t++) {
+        size_t i = s->samples[t] % s->m, j = s->samples[t] / s->m;
+        double sum = 0;
+        for (size_t l = 0; l < s->k; l++)
+            sum += host_value(s, s->host_a, i + l * s->m) * host_value(s, s->host_b, l + j * s->k);
+        s->ref[t] = sum;
+    }
+    double eps = s->elem == sizeof(double) ? DBL_EPSILON : FLT_EPSILON;
+    s->tolerance = 4.0 * (double)s->k * eps;
+}
+
+static clgemm_status create_buffers(shape_ctx *s) {
+    cl_context ctx = clgemm_context(s->h);
+    cl_int err;
+    s->a = clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, s->m * s->k * s->elem,
+                          s->host_a, &err);
+    if (err == CL_SUCCESS)
+        s->b = clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, s->k * s->n * s->elem,
+                              s->host_b, &err);
+    if (err == CL_SUCCESS)
+        s->c = clCreateBuffer(ctx, CL_MEM_READ_WRITE, s->m * s->n * s->elem, NULL, &err);
+    return err;
+}
+
+static void shape_free(shape_ctx *s) {
+    if (s->a) clReleaseMemObject(s->a);
+    if (s->b) clReleaseMemObject(s->b);
+    if (s->c) clReleaseMemObject(s->c);
+    free(s->host_a);
+    free(s->host_b);
+    free(s->host_c);
+    free(s->samples);
+    free(s->ref);
+    free(s->seen.items);
+}
+
+static clgemm_status shape_init(shape_ctx *s, uint64_t *rng) {
+    size_t mk, kn, mn, bytes;
+    if (__builtin_mul_overflow(s->m, s->k, &mk) || __builtin_mul_overflow(s->k, s->n, &kn) ||
+        __builtin_mul_overflow(s->m, s->n, &mn) || __builtin_mul_overflow(mk + kn + mn, 8, &bytes))
+        return CLGEMM_ERR_OVERFLOW;
+    s->host_a = malloc(mk * s->elem);
+    s->host_b = malloc(kn * s->elem);
+    s->host_c = malloc(mn * s->elem);
+    if (!s->host_a || !s->host_b || !s->host_c || !choose_samples(s))
+        return CLGEMM_ERR_OUT_OF_HOST_MEMORY;
+    fill_random(s, s->host_a, mk, rng);
+    fill_random(s, s->host_b, kn, rng);
+    compute_reference(s);
+    return create_buffers(s);
+}
+
+/* One column-major C = A B through the public API, waited for. */
+static clgemm_status run_once(const shape_ctx *s) {
+    clgemm_status st;
+    if (s->elem == sizeof(double))
+        st = clgemm_dgemm(s->h, CLGEMM_COL_MAJOR, CLGEMM_NO_TRANS, CLGEMM_NO_TRANS, s->m, s->n,
+                          s->k, 1.0, s->a, 0, s->m, s->b, 0, s->k, 0.0, s->c, 0, s->m, NULL, 0,
+                          NULL, NULL);
+    else
+        st = clgemm_sgemm(s->h, CLGEMM_COL_MAJOR, CLGEMM_NO_TRANS, CLGEMM_NO_TRANS, s->m, s->n,
+                          s->k, 1.0f, s->a, 0, s->m, s->b, 0, s->k, 0.0f, s->c, 0, s->m, NULL, 0,
+                          NULL, NULL);
+    return st == CLGEMM_SUCCESS ? clFinish(clgemm_queue(s->h)) : st;
+}
+
+/* Fills C with NaN first, so an element the kernel never writes cannot pass the check. */
+static clgemm_status run_checked(const shape_ctx *s, bool *correct) {
+    double nan_d = NAN;
+    float nan_f = NAN;
+    const void *pattern = s->elem == sizeof(double) ? (const void *)&nan_d : (const void *)&nan_f;
+    cl_command_queue q = clgemm_queue(s->h);
+    cl_int err =
+        clEnqueueFillBuffer(q, s->c, pattern, s->elem, 0, s->m * s->n * s->elem, 0, NULL, NULL);
+    if (err != CL_SUCCESS) return err;
+    clgemm_status st = run_once(s);
+    if (st != CLGEMM_SUCCESS) return st;
+    err = clEnqueueReadBuffer(q, s->c, CL_TRUE, 0, s->m * s->n * s->elem, s->host_c, 0, NULL, NULL);
+    if (err != CL_SUCCESS) return err;
+    *correct = true;
+    for (size_t t = 0; t < s->sample_count && *correct; t++) {
+        double diff = fabs(host_value(s, s->host_c, s->samples[t]) - s->ref[t]);
+        *correct = diff <= s->tolerance; /* false for NaN too */
+    }
+    return CLGEMM_SUCCESS;
+}
+
+/* Median wall time of several whole calls after a warm-up; negative on an error. Cheap calls
+ * get more runs (about 0.1 s in all), since their times are the noisiest. */
+static double time_calls(const shape_ctx *s) {
+    double t0 = now_s();
+    if (run_once(s) != CLGEMM_SUCCESS) return -1;
+    double warm = now_s() - t0;
+    double want = warm > 0 ? 0.1 / warm : MAX_REPS;
+    int reps = want >= MAX_REPS ? MAX_REPS : want <= MIN_REPS ? MIN_REPS : (int)want | 1;
+    double times[MAX_REPS];
+    for (int r = 0; r < reps; r++) {
+        t0 = now_s();
+        if (run_once(s) != CLGEMM_SUCCESS) return -1;
+        times[r] = now_s() - t0;
+    }
+    qsort(times, (size_t)reps, sizeof times[0], compare_double);
+    return times[reps / 2];
+}
+
+typedef enum outcome { OUTCOME_TIMED, OUTCOME_FAILED, OUTCOME_WRONG } outcome;
+
+static void log_config(const char *what, const clgemm_config *c, const char *why) {
+    char options[256] = "";
+    clgemm__config_options(c, options, sizeof options);
+    clgemm__log("tuner: %s %s%s: %s", what, clgemm_family_name(c->family), options, why);
+}
+
+/* Forces the candidate on the handle, checks its result, then times it. */
+static outcome evaluate(const shape_ctx *s, const clgemm_config *c, clgemm_precision precision,
+                        double *seconds) {
+    clgemm_status st = clgemm_set_config(s->h, precision, c);
+    bool correct = false;
+    if (st == CLGEMM_SUCCESS) st = run_checked(s, &correct);
+    if (st != CLGEMM_SUCCESS) {
+        log_config("skipped", c, clgemm_status_string(st));
+        return OUTCOME_FAILED;
+    }
+    if (!correct) {
+        log_config("skipped", c, "wrong result");
+        return OUTCOME_WRONG;
+    }
+    *seconds = time_calls(s);
+    if (*seconds < 0) {
+        log_config("skipped", c, "a timed run failed");
+        return OUTCOME_FAILED;
+    }
+    return OUTCOME_TIMED;
+}
+
+/* ---- The search ----------------------------------------------------------------------------- */
+
+typedef struct search {
+    shape_ctx *s;
+    clgemm_tune_result *r;
+    const config_list *space;
+    size_t *order;          /* the order in which the space is visited */
+    size_t next;            /* next index into order */
+    size_t limit;           /* most evaluations for this shape */
+    size_t shapes_left;     /* shapes after this one */
+    double start, deadline; /* of this shape; deadline 0: none */
+    double tune_start;      /* of the whole call */
+    bool planned;           /* the baseline ran and the strategy is chosen */
+    bool sampling;          /* random order then local search, rather than exhaustive */
+    bool out_of_memory;
+    double slowest;                           /* seconds of the slowest evaluation of this shape */
+    size_t *evaluated_total, *total_estimate; /* over all shapes, for progress */
+} search;
+
+/* A candidate is not started if one as slow as the slowest so far (builds dominate) would end
+ * past the deadline: the budget is a promise, not a hint. */
+static bool should_stop(const search *x) {
+    return cancelled(x->s->opt) || x->out_of_memory || x->r->evaluated >= x->limit ||
+           (x->deadline > 0 && now_s() + x->slowest >= x->deadline);
+}
+
+/* Once the search is planned, what is left of this shape is bounded by the space, the limit
+ * and the time left at the pace so far; the shapes after it are assumed to cost the same. */
+static void update_estimate(const search *x) {
+    size_t done = x->r->evaluated;
+    if (!x->planned || done == 0) return;
+    size_t left = x->space->count > x->next ? x->space->count - x->next : 0;
+    if (x->limit - done < left) left = x->limit - done;
+    if (x->deadline > 0) {
+        double now = now_s(), by_time = (x->deadline - now) / ((now - x->start) / (double)done);
+        if (by_time < (double)left) left = by_time > 0 ? (size_t)by_time : 0;
+    }
+    *x->total_estimate = *x->evaluated_total + left + x->shapes_left * (done + left);
+}
+
+static void report(const search *x) {
+    const clgemm_tune_options *o = x->s->opt;
+    update_estimate(x);
+    if (*x->total_estimate < *x->evaluated_total) *x->total_estimate = *x->evaluated_total;
+    if (o->progress)
+        o->progress(*x->evaluated_total, *x->total_estimate, x->r->gflops, now_s() - x->tune_start,
+                    o->user);
+}
+
+static void try_candidate(search *x, const clgemm_config *c) {
+    clgemm_tune_result *r = x->r;
+    if (!list_push(&x->s->seen, c)) {
+        x->out_of_memory = true;
+        return;
+    }
+    double seconds = 0, t0 = now_s();
+    outcome o = evaluate(x->s, c, r->precision, &seconds);
+    if (now_s() - t0 > x->slowest) x->slowest = now_s() - t0;
+    r->evaluated++;
+    (*x->evaluated_total)++;
+    if (o == OUTCOME_FAILED) r->failed++;
+    if (o == OUTCOME_WRONG) r->wrong++;
+    if (o == OUTCOME_TIMED && (r->status != CLGEMM_SUCCESS || seconds < r->seconds)) {
+        r->status = CLGEMM_SUCCESS;
+        r->config = *c;
+        r->seconds = seconds;
+        r->gflops = 2.0 * (double)x->s->m * (double)x->s->n * (double)x->s->k / seconds * 1e-9;
+    }
+    report(x);
+}
+
+/* An unseen configuration one step (one parameter doubled or halved) from the best. */
+static bool next_neighbour(search *x, clgemm_config *out) {
+    if (x->r->status != CLGEMM_SUCCESS) return false;
+    const clgemm_config *best = &x->r->config;
+    for (int p = 0; p < PARAM_COUNT; p++) {
+        param_range range = search_ranges[p];
+        if (!uses(best->family, p) || range.lo < 1) continue;
+        for (int up = 1; up >= 0; up--) {
+            clgemm_config c = *best;
+            int *v = param_field(&c, p);
+            *v = up ? *v * 2 : *v / 2;
+            if (*v < range.lo || *v > range.hi || list_contains(&x->s->seen, &c)) continue;
+            if (clgemm__config_check(&c, &x->s->h->info, x->r->precision) != CLGEMM_SUCCESS)
+                continue;
+            *out = c;
+            return true;
+        }
+    }
+    return false;
+}
+
+static bool next_in_order(search *x, clgemm_config *out) {
+    while (x->next < x->space->count) {
+        const clgemm_config *c = &x->space->items[x->order[x->next++]];
+        if (!list_contains(&x->s->seen, c)) {
+            *out = *c;
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Random sampling uses the first half of the evaluations or of the time; after that the
+ * unseen neighbours of the best come first, and sampling resumes when there are none. */
+static bool sampling_over(const search *x) {
+    if (x->limit != SIZE_MAX && x->r->evaluated >= x->limit / 2) return true;
+    return x->deadline > 0 && now_s() - x->start >= (x->deadline - x->start) / 2;
+}
+
+static bool next_candidate(search *x, clgemm_config *c) {
+    if (x->sampling && sampling_over(x) && next_neighbour(x, c)) return true;
+    return next_in_order(x, c);
+}
+
+static void run_search(search *x) {
+    clgemm_config c;
+    while (!should_stop(x) && next_candidate(x, &c))
+        try_candidate(x, &c);
+}
+
+/* Exhaustive when the whole space fits the evaluation limit and (at the cost measured for the
+ * first candidate) the time budget; otherwise sampling in a random order, then local search. */
+static void plan_search(search *x, uint64_t *rng) {
+    size_t n = x->space->count, unseen = 0;
+    for (size_t i = 0; i < n; i++) {
+        x->order[i] = i;
+        unseen += !list_contains(&x->s->seen, &x->space->items[i]);
+    }
+    double per_eval = now_s() - x->start;
+    size_t fits = x->limit;
+    if (x->deadline > 0 && per_eval > 0) {
+        double f = (x->deadline - x->start) / per_eval;
+        if (f < (double)fits) fits = f < 1 ? 1 : (size_t)f;
+    }
+    size_t planned = x->r->evaluated + unseen;
+    x->sampling = planned > fits;
+    if (x->sampling) {
+        planned = fits;
+        for (size_t i = n; i > 1; i--) { /* Fisher-Yates */
+            size_t j = (size_t)(next_random(rng) % i), t = x->order[i - 1];
+            x->order[i - 1] = x->order[j];
+            x->order[j] = t;
+        }
+    }
+    *x->total_estimate = *x->evaluated_total - x->r->evaluated + planned * (1 + x->shapes_left);
+    x->planned = true;
+}
+
+/* The baseline first: the library's own choice without tuning, so tuning never loses to it. */
+static clgemm_config baseline(const struct clgemm_handle_s *h, clgemm_precision precision) {
+    clgemm_config c = clgemm__config_default(h->info.cls, precision);
+    return clgemm__config_check(&c, &h->info, precision) == CLGEMM_SUCCESS
+               ? c
+               : clgemm__config_fallback();
+}
+
+static void tune_shape(search *x, uint64_t *rng) {
+    x->start = now_s();
+    x->planned = false;
+    x->slowest = 0;
+    clgemm_config base = baseline(x->s->h, x->r->precision);
+    /* Even when the budget is spent (it is built by then, after the first shape), so that
+     * every shape gets a result. */
+    if (!cancelled(x->s->opt)) try_candidate(x, &base);
+    plan_search(x, rng);
+    run_search(x);
+}
+
+/* ---- Public API ----------------------------------------------------------------------------- */
+
+void clgemm_tune_options_init(clgemm_tune_options *options) {
+    if (!options) return;
+    memset(options, 0, sizeof *options);
+    options->precision = CLGEMM_SINGLE;
+    options->budget_s = 600;
+}
+
+size_t clgemm_tune_default_shapes(clgemm_handle h, int quick, clgemm_tune_shape *shapes,
+                                  size_t max) {
+    if (!h) return 0;
+    static const size_t cpu[] = {128, 256, 512}, gpu[] = {256, 1024, 4096}, small[] = {256};
+    const size_t *sizes = quick ? small : h->info.cls == DEVICE_CPU ? cpu : gpu;
+    size_t count = quick ? 1 : 3;
+    for (size_t i = 0; shapes && i < count && i < max; i++)
+        shapes[i] = (clgemm_tune_shape){sizes[i], sizes[i], sizes[i]};
+    return count;
+}
+
+clgemm_status clgemm_tune_space(clgemm_handle h, clgemm_precision precision, int quick,
+                                clgemm_family family, size_t *count) {
+    if (!h || !count) return CLGEMM_ERR_NULL_ARGUMENT;
+    if (precision != CLGEMM_SINGLE && precision != CLGEMM_DOUBLE)
+        return CLGEMM_ERR_INVALID_ARGUMENT;
+    if (family < CLGEMM_FAMILY_AUTO || family > CLGEMM_FAMILY_COUNT)
+        return CLGEMM_ERR_INVALID_FAMILY;
+    if (precision == CLGEMM_DOUBLE && !h->info.has_fp64) return CLGEMM_ERR_NO_FP64;
+    config_list l = {0};
+    clgemm_status st = build_space(&h->info, precision, quick, family, &l);
+    if (quick && family != CLGEMM_FAMILY_AUTO) {
+        size_t n = 0;
+        for (size_t i = 0; i < l.count; i++)
+            n += l.items[i].family == family;
+        l.count = n;
+    }
+    *count = l.count;
+    free(l.items);
+    return st;
+}
+
+static clgemm_status check_options(clgemm_handle h, const clgemm_tune_options *o,
+                                   const clgemm_tune_result *results) {
+    if (!h || !o || !results || !o->shapes) return CLGEMM_ERR_NULL_ARGUMENT;
+    if (o->precision != CLGEMM_SINGLE && o->precision != CLGEMM_DOUBLE)
+        return CLGEMM_ERR_INVALID_ARGUMENT;
+    if (o->num_shapes == 0 || !(o->budget_s >= 0)) return CLGEMM_ERR_INVALID_ARGUMENT;
+    for (size_t i = 0; i < o->num_shapes; i++)
+        if (o->shapes[i].m == 0 || o->shapes[i].n == 0 || o->shapes[i].k == 0)
+            return CLGEMM_ERR_INVALID_ARGUMENT;
+    if (o->precision == CLGEMM_DOUBLE && !h->info.has_fp64) return CLGEMM_ERR_NO_FP64;
+    return CLGEMM_SUCCESS;
+}
+
+static void init_results(const clgemm_tune_options *o, clgemm_tune_result *results) {
+    for (size_t i = 0; i < o->num_shapes; i++) {
+        memset(&results[i], 0, sizeof results[i]);
+        results[i].precision = o->precision;
+        results[i].shape = o->shapes[i];
+        results[i].status = CLGEMM_ERR_TUNE_NONE_VALID;
+    }
+}
+
+/* Tunes one shape; the budget left is shared evenly by the shapes left. */
+static void tune_one(clgemm_handle h, const clgemm_tune_options *o, const config_list *space,
+                     size_t i, search *x, uint64_t *rng) {
+    clgemm_tune_result *r = x->r;
+    shape_ctx s = {.h = h,
+                   .opt = o,
+                   .m = r->shape.m,
+                   .n = r->shape.n,
+                   .k = r->shape.k,
+                   .elem = o->precision == CLGEMM_DOUBLE ? sizeof(double) : sizeof(float)};
+    x->s = &s;
+    x->deadline = 0;
+    if (o->budget_s > 0) {
+        double left = o->budget_s - (now_s() - x->tune_start);
+        x->deadline = now_s() + (left > 0 ? left : 0) / (double)(o->num_shapes - i);
+    }
+    clgemm_status st = shape_init(&s, rng);
+    x->shapes_left = o->num_shapes - i - 1;
+    if (st == CLGEMM_SUCCESS)
+        tune_shape(x, rng);
+    else
+        r->status = st;
+    r->complete = st == CLGEMM_SUCCESS && !cancelled(o);
+    shape_free(&s);
+}
+
+clgemm_status clgemm_tune(clgemm_handle h, const clgemm_tune_options *o,
+                          clgemm_tune_result *results) {
+    clgemm_status st = check_options(h, o, results);
+    if (st != CLGEMM_SUCCESS) return st;
+    init_results(o, results);
+    config_list space = {0};
+    st = build_space(&h->info, o->precision, o->quick, CLGEMM_FAMILY_AUTO, &space);
+    size_t *order = malloc((space.count ? space.count : 1) * sizeof *order);
+    if (st != CLGEMM_SUCCESS || !order) {
+        free(space.items);
+        free(order);
+        return st != CLGEMM_SUCCESS ? st : CLGEMM_ERR_OUT_OF_HOST_MEMORY;
+    }
+    /* Remember the user's forced configuration: the tuner forces its candidates. */
+    pthread_mutex_lock(&h->lock);
+    bool had_override = h->has_override[o->precision];
+    clgemm_config saved = h->override[o->precision];
+    pthread_mutex_unlock(&h->lock);
+
+    uint64_t rng = o->seed ? o->seed : 0x9E3779B97F4A7C15ull;
+    size_t evaluated_total = 0, per_shape = space.count + 1;
+    if (o->max_evals && o->max_evals < per_shape) per_shape = o->max_evals;
+    size_t total_estimate = per_shape * o->num_shapes; /* refined once timings are known */
+    search x = {.space = &space,
+                .order = order,
+                .limit = o->max_evals ? o->max_evals : SIZE_MAX,
+                .tune_start = now_s(),
+                .evaluated_total = &evaluated_total,
+                .total_estimate = &total_estimate};
+    for (size_t i = 0; i < o->num_shapes && !cancelled(o); i++) {
+        x.r = &results[i];
+        x.next = 0;
+        tune_one(h, o, &space, i, &x, &rng);
+    }
+
+    pthread_mutex_lock(&h->lock);
+    h->has_override[o->precision] = had_override;
+    h->override[o->precision] = saved;
+    pthread_mutex_unlock(&h->lock);
+    free(space.items);
+    free(order);
+    for (size_t i = 0; i < o->num_shapes; i++)
+        if (results[i].status == CLGEMM_SUCCESS) return CLGEMM_SUCCESS;
+    return results[0].status;
+}
+
+clgemm_status clgemm_tune_save(clgemm_handle h, const char *path, const clgemm_tune_result *results,
+                               size_t count) {
+    if (!h || (!results && count > 0)) return CLGEMM_ERR_NULL_ARGUMENT;
+    tuning_record *records = malloc((count ? count : 1) * sizeof *records);
+    if (!records) return CLGEMM_ERR_OUT_OF_HOST_MEMORY;
+    size_t n = 0;
+    for (size_t i = 0; i < count; i++) {
+        const clgemm_tune_result *r = &results[i];
+        /* A half-searched shape must not replace a complete earlier tuning. */
+        if (r->status != CLGEMM_SUCCESS || !r->complete) continue;
+        tuning_record rec = {.precision = r->precision,
+                             .shape = {r->shape.m, r->shape.n, r->shape.k},
+                             .problem = {r->shape.m, r->shape.n, r->shape.k},
+                             .config = r->config,
+                             .gflops = r->gflops};
+        records[n++] = rec;
+    }
+    clgemm_status st = clgemm__tuning_save(path, &h->info, records, n);
+    free(records);
+    return st;
+}
+
+clgemm_status clgemm_tuning_path(const char *path, char *buf, size_t size) {
+    return clgemm__tuning_path(path, buf, size);
+}

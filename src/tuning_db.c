@@ -1,12 +1,569 @@
-/* tuning_db.c: PLACEHOLDER until the tuning-database module lands (owned by the tuner work). */
+/* tuning_db.c: the JSON tuning database, and the only code that touches JSON. It resolves the
+ * database path, loads the entries of one device (rejecting any the library would refuse),
+ * finds the entry nearest to a shape, and merges new tuning results into the file under a lock
+ * with an atomic replace, so that concurrent tuners lose nothing and a killed one leaves the old
+ * file whole.
+ *
+ * Schema 1: {"schema": 1, "entries": [{"device": {"platform", "platform_version", "vendor",
+ * "name", "driver"}, "precision": "s"|"d", "shape": [m,n,k], "family": "tiled", "params":
+ * {"TS": 16}, "gflops": 12.5, "problem": [m,n,k], "date": "YYYY-MM-DD", "clgemm_version": ...}]}
+ */
 #include "internal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <jansson.h>
+#include <limits.h>
+#include <math.h>
+#include <pwd.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
-clgemm_status clgemm__tuning_load(const char *path, const device_info *info, tuning_table **table) {
-    *table = NULL;
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#define SCHEMA_VERSION 1
+
+typedef struct tuning_entry {
+    clgemm_precision precision;
+    size_t shape[3];
+    clgemm_config config;
+} tuning_entry;
+
+struct tuning_table {
+    size_t count;
+    tuning_entry entries[];
+};
+
+/* ---- Keys: generated from the lists in clgemm.h and internal.h ----------------------------- */
+
+typedef struct param_key {
+    const char *name;
+    size_t offset;
+    unsigned families;
+} param_key;
+
+#define PARAM_KEY(name, field, families, meaning) {#name, offsetof(clgemm_config, field), families},
+static const param_key param_keys[] = {CLGEMM_PARAM_LIST(PARAM_KEY)};
+#undef PARAM_KEY
+#define PARAM_COUNT (sizeof param_keys / sizeof param_keys[0])
+
+typedef struct device_key {
+    const char *name;
+    size_t offset;
+} device_key;
+
+/* The identity of a device: a tuning result is only trusted on the exact same stack. */
+static const device_key device_keys[] = {
+    {"platform", offsetof(device_info, platform_name)},
+    {"platform_version", offsetof(device_info, platform_version)},
+    {"vendor", offsetof(device_info, vendor)},
+    {"name", offsetof(device_info, name)},
+    {"driver", offsetof(device_info, driver_version)},
+};
+#define DEVICE_KEY_COUNT (sizeof device_keys / sizeof device_keys[0])
+
+static int *param_field(clgemm_config *config, const param_key *key) {
+    return (int *)((char *)config + key->offset);
+}
+
+static const char *device_string(const device_info *info, const device_key *key) {
+    return (const char *)info + key->offset;
+}
+
+static bool family_uses(clgemm_family family, unsigned families) {
+    return family >= 1 && family <= CLGEMM_FAMILY_COUNT &&
+           (families & CLGEMM_FAMILY_BIT(family - 1)) != 0;
+}
+
+static clgemm_family family_from_name(const char *name) {
+    for (int f = CLGEMM_FAMILY_NAIVE; f <= CLGEMM_FAMILY_COUNT; f++)
+        if (strcmp(name, clgemm_family_name((clgemm_family)f)) == 0) return (clgemm_family)f;
+    return CLGEMM_FAMILY_AUTO;
+}
+
+static const char *precision_key(clgemm_precision precision) {
+    return precision == CLGEMM_DOUBLE ? "d" : "s";
+}
+
+/* ---- Path ----------------------------------------------------------------------------------- */
+
+static const char *home_dir(char *buf, size_t size) {
+    const char *home = getenv("HOME");
+    if (home && *home) return home;
+    struct passwd pw, *found = NULL;
+    if (getpwuid_r(getuid(), &pw, buf, size, &found) != 0 || !found || !found->pw_dir) return NULL;
+    return found->pw_dir;
+}
+
+clgemm_status clgemm__tuning_path(const char *path, char *buf, size_t size) {
+    if (!buf || size == 0) return CLGEMM_ERR_NULL_ARGUMENT;
+    const char *env = getenv("CLGEMM_TUNING_DB");
+    const char *xdg = getenv("XDG_CACHE_HOME");
+    int w;
+    if (path && *path) {
+        w = snprintf(buf, size, "%s", path);
+    } else if (env && *env) {
+        w = snprintf(buf, size, "%s", env);
+    } else if (xdg && xdg[0] == '/') { /* the XDG spec says to ignore relative values */
+        w = snprintf(buf, size, "%s/clgemm/tuning.json", xdg);
+    } else {
+        char pwbuf[4096];
+        const char *home = home_dir(pwbuf, sizeof pwbuf);
+        if (!home) {
+            clgemm__log("tuning database: no HOME to find ~/.cache in");
+            return CLGEMM_ERR_DB_IO;
+        }
+        w = snprintf(buf, size, "%s/.cache/clgemm/tuning.json", home);
+    }
+    if (w < 0 || (size_t)w >= size) {
+        clgemm__log("tuning database: path too long");
+        return CLGEMM_ERR_DB_IO;
+    }
     return CLGEMM_SUCCESS;
 }
+
+/* ---- Reading -------------------------------------------------------------------------------- */
+
+static clgemm_status check_root(const json_t *root, const char *path) {
+    if (!json_is_object(root)) {
+        clgemm__log("tuning database %s: not a JSON object", path);
+        return CLGEMM_ERR_DB_MALFORMED;
+    }
+    const json_t *schema = json_object_get(root, "schema");
+    if (!json_is_integer(schema)) {
+        clgemm__log("tuning database %s: no integer \"schema\"", path);
+        return CLGEMM_ERR_DB_MALFORMED;
+    }
+    if (json_integer_value(schema) != SCHEMA_VERSION) {
+        clgemm__log("tuning database %s: schema %" JSON_INTEGER_FORMAT ", this clgemm reads %d",
+                    path, json_integer_value(schema), SCHEMA_VERSION);
+        return CLGEMM_ERR_DB_SCHEMA;
+    }
+    if (!json_is_array(json_object_get(root, "entries"))) {
+        clgemm__log("tuning database %s: no \"entries\" array", path);
+        return CLGEMM_ERR_DB_MALFORMED;
+    }
+    return CLGEMM_SUCCESS;
+}
+
+/* Reads and checks the database file; *root is NULL (and the status success) if it is missing. */
+static clgemm_status read_root(const char *path, json_t **root) {
+    *root = NULL;
+    FILE *f = fopen(path, "rbe");
+    if (!f) {
+        if (errno == ENOENT) return CLGEMM_SUCCESS;
+        clgemm__log("tuning database %s: %s", path, strerror(errno));
+        return CLGEMM_ERR_DB_IO;
+    }
+    struct stat st;
+    if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
+        clgemm__log("tuning database %s: not a regular file", path);
+        fclose(f);
+        return CLGEMM_ERR_DB_IO;
+    }
+    json_error_t error;
+    json_t *json = json_loadf(f, JSON_REJECT_DUPLICATES, &error);
+    bool read_failed = ferror(f) != 0;
+    fclose(f);
+    if (!json) {
+        clgemm__log("tuning database %s:%d:%d: %s", path, error.line, error.column, error.text);
+        return read_failed ? CLGEMM_ERR_DB_IO : CLGEMM_ERR_DB_MALFORMED;
+    }
+    clgemm_status status = check_root(json, path);
+    if (status != CLGEMM_SUCCESS) {
+        json_decref(json);
+        return status;
+    }
+    *root = json;
+    return CLGEMM_SUCCESS;
+}
+
+static bool device_matches(const json_t *device, const device_info *info) {
+    for (size_t i = 0; i < DEVICE_KEY_COUNT; i++) {
+        const char *s = json_string_value(json_object_get(device, device_keys[i].name));
+        if (!s || strcmp(s, device_string(info, &device_keys[i])) != 0) return false;
+    }
+    return true;
+}
+
+static bool parse_precision(const json_t *json, clgemm_precision *precision) {
+    const char *s = json_string_value(json);
+    if (!s) return false;
+    if (strcmp(s, "s") == 0)
+        *precision = CLGEMM_SINGLE;
+    else if (strcmp(s, "d") == 0)
+        *precision = CLGEMM_DOUBLE;
+    else
+        return false;
+    return true;
+}
+
+static bool parse_dims(const json_t *json, size_t dims[3]) {
+    if (!json_is_array(json) || json_array_size(json) != 3) return false;
+    for (size_t i = 0; i < 3; i++) {
+        const json_t *v = json_array_get(json, i);
+        if (!json_is_integer(v) || json_integer_value(v) < 1) return false;
+        dims[i] = (size_t)json_integer_value(v);
+    }
+    return true;
+}
+
+/* Fills the family's parameters from "params"; NULL, or the reason it cannot. */
+static const char *parse_params(const json_t *params, clgemm_config *config) {
+    if (!json_is_object(params)) return "no \"params\" object";
+    for (size_t i = 0; i < PARAM_COUNT; i++) {
+        if (!family_uses(config->family, param_keys[i].families)) continue;
+        const json_t *v = json_object_get(params, param_keys[i].name);
+        if (!json_is_integer(v)) return "a parameter is missing or not an integer";
+        json_int_t value = json_integer_value(v);
+        if (value < 1 || value > INT_MAX) return "a parameter is out of range";
+        *param_field(config, &param_keys[i]) = (int)value;
+    }
+    return NULL;
+}
+
+typedef enum entry_kind { ENTRY_OK, ENTRY_OTHER_DEVICE, ENTRY_BAD } entry_kind;
+
+/* Parses one entry; for this device, a reason to reject it is set in *why. */
+static entry_kind parse_entry(const json_t *json, const device_info *info, tuning_entry *entry,
+                              const char **why) {
+    *why = NULL;
+    if (!json_is_object(json))
+        *why = "not an object";
+    else if (!json_is_object(json_object_get(json, "device")))
+        *why = "no \"device\" object";
+    if (*why) return ENTRY_BAD;
+    if (!device_matches(json_object_get(json, "device"), info)) return ENTRY_OTHER_DEVICE;
+
+    memset(entry, 0, sizeof *entry);
+    const char *family = json_string_value(json_object_get(json, "family"));
+    if (!parse_precision(json_object_get(json, "precision"), &entry->precision))
+        *why = "\"precision\" is not \"s\" or \"d\"";
+    else if (!parse_dims(json_object_get(json, "shape"), entry->shape))
+        *why = "\"shape\" is not three positive integers";
+    else if (!family || (entry->config.family = family_from_name(family)) == CLGEMM_FAMILY_AUTO)
+        *why = "unknown \"family\"";
+    else
+        *why = parse_params(json_object_get(json, "params"), &entry->config);
+    if (*why) return ENTRY_BAD;
+
+    clgemm_status status = clgemm__config_check(&entry->config, info, entry->precision);
+    if (status != CLGEMM_SUCCESS) {
+        *why = clgemm_status_string(status);
+        return ENTRY_BAD;
+    }
+    return ENTRY_OK;
+}
+
+static tuning_table *table_from_entries(const json_t *entries, const device_info *info) {
+    size_t n = json_array_size(entries);
+    if (n > (SIZE_MAX - sizeof(tuning_table)) / sizeof(tuning_entry)) return NULL;
+    tuning_table *table = malloc(sizeof *table + n * sizeof table->entries[0]);
+    if (!table) return NULL;
+    table->count = 0;
+    for (size_t i = 0; i < n; i++) {
+        const char *why;
+        entry_kind kind =
+            parse_entry(json_array_get(entries, i), info, &table->entries[table->count], &why);
+        if (kind == ENTRY_OK)
+            table->count++;
+        else if (kind == ENTRY_BAD)
+            clgemm__log("tuning database entry %zu skipped: %s", i, why);
+    }
+    return table;
+}
+
+clgemm_status clgemm__tuning_load(const char *path, const device_info *info, tuning_table **table) {
+    if (!table || !info) return CLGEMM_ERR_NULL_ARGUMENT;
+    *table = NULL;
+    char resolved[PATH_MAX];
+    json_t *root;
+    clgemm_status status = clgemm__tuning_path(path, resolved, sizeof resolved);
+    if (status == CLGEMM_SUCCESS) status = read_root(resolved, &root);
+    if (status != CLGEMM_SUCCESS) return status;
+    if (!root) {
+        clgemm__log("tuning database %s: not found, using defaults", resolved);
+        return CLGEMM_SUCCESS;
+    }
+    tuning_table *t = table_from_entries(json_object_get(root, "entries"), info);
+    json_decref(root);
+    if (!t) return CLGEMM_ERR_OUT_OF_HOST_MEMORY;
+    clgemm__log("tuning database %s: %zu entries for this device", resolved, t->count);
+    if (t->count == 0) {
+        free(t);
+        t = NULL;
+    }
+    *table = t;
+    return CLGEMM_SUCCESS;
+}
+
+/* ---- Lookup --------------------------------------------------------------------------------- */
+
+/* Squared distance in log space: a shape twice as large counts as far as one half as large. */
+static double shape_distance(const size_t shape[3], const double want[3]) {
+    double d = 0;
+    for (int i = 0; i < 3; i++) {
+        double r = want[i] - log((double)shape[i]);
+        d += r * r;
+    }
+    return d;
+}
+
 bool clgemm__tuning_lookup(const tuning_table *table, clgemm_precision precision, size_t m,
                            size_t n, size_t k, clgemm_config *config) {
-    return false;
+    if (!table || !config) return false;
+    size_t dims[3] = {m, n, k};
+    double want[3];
+    for (int i = 0; i < 3; i++)
+        want[i] = log(dims[i] > 0 ? (double)dims[i] : 1.0);
+    const tuning_entry *best = NULL;
+    double best_distance = INFINITY;
+    for (size_t i = 0; i < table->count; i++) {
+        const tuning_entry *e = &table->entries[i];
+        if (e->precision != precision) continue;
+        double d = shape_distance(e->shape, want);
+        if (d < best_distance) {
+            best = e;
+            best_distance = d;
+        }
+    }
+    if (best) *config = best->config;
+    return best != NULL;
 }
-void clgemm__tuning_free(tuning_table *table) {}
+
+size_t clgemm__tuning_count(const tuning_table *table) {
+    return table ? table->count : 0;
+}
+
+void clgemm__tuning_free(tuning_table *table) {
+    free(table);
+}
+
+/* ---- Writing -------------------------------------------------------------------------------- */
+
+static json_t *device_json(const device_info *info) {
+    json_t *device = json_object();
+    for (size_t i = 0; device && i < DEVICE_KEY_COUNT; i++) {
+        if (json_object_set_new(device, device_keys[i].name,
+                                json_string(device_string(info, &device_keys[i]))) != 0) {
+            json_decref(device);
+            return NULL;
+        }
+    }
+    return device;
+}
+
+static json_t *params_json(const clgemm_config *config) {
+    json_t *params = json_object();
+    for (size_t i = 0; params && i < PARAM_COUNT; i++) {
+        if (!family_uses(config->family, param_keys[i].families)) continue;
+        int value = *param_field((clgemm_config *)config, &param_keys[i]);
+        if (json_object_set_new(params, param_keys[i].name, json_integer(value)) != 0) {
+            json_decref(params);
+            return NULL;
+        }
+    }
+    return params;
+}
+
+static json_t *record_json(const device_info *info, const tuning_record *r) {
+    char date[16] = "1970-01-01";
+    time_t now = time(NULL);
+    struct tm tm;
+    if (gmtime_r(&now, &tm)) strftime(date, sizeof date, "%Y-%m-%d", &tm);
+    double gflops = isfinite(r->gflops) && r->gflops > 0 ? r->gflops : 0.0;
+    /* "o" steals the references, and json_pack frees them if it fails. */
+    return json_pack("{s:o, s:s, s:[I,I,I], s:s, s:o, s:f, s:[I,I,I], s:s, s:s}", "device",
+                     device_json(info), "precision", precision_key(r->precision), "shape",
+                     (json_int_t)r->shape[0], (json_int_t)r->shape[1], (json_int_t)r->shape[2],
+                     "family", clgemm_family_name(r->config.family), "params",
+                     params_json(&r->config), "gflops", gflops, "problem",
+                     (json_int_t)r->problem[0], (json_int_t)r->problem[1],
+                     (json_int_t)r->problem[2], "date", date, "clgemm_version", CLGEMM_VERSION);
+}
+
+/* True if the stored entry has the record's key: device, precision and shape. */
+static bool same_key(const json_t *entry, const device_info *info, const tuning_record *r) {
+    clgemm_precision precision;
+    size_t shape[3];
+    return json_is_object(entry) && device_matches(json_object_get(entry, "device"), info) &&
+           parse_precision(json_object_get(entry, "precision"), &precision) &&
+           precision == r->precision && parse_dims(json_object_get(entry, "shape"), shape) &&
+           shape[0] == r->shape[0] && shape[1] == r->shape[1] && shape[2] == r->shape[2];
+}
+
+/* The newer result replaces the older one of the same key; every other entry is kept. */
+static clgemm_status merge_record(json_t *entries, const device_info *info,
+                                  const tuning_record *r) {
+    json_t *entry = record_json(info, r);
+    if (!entry) return CLGEMM_ERR_OUT_OF_HOST_MEMORY;
+    for (size_t i = 0; i < json_array_size(entries); i++)
+        if (same_key(json_array_get(entries, i), info, r))
+            return json_array_set_new(entries, i, entry) == 0 ? CLGEMM_SUCCESS
+                                                              : CLGEMM_ERR_OUT_OF_HOST_MEMORY;
+    return json_array_append_new(entries, entry) == 0 ? CLGEMM_SUCCESS
+                                                      : CLGEMM_ERR_OUT_OF_HOST_MEMORY;
+}
+
+static bool is_dir(const char *path) {
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* Creates the database's folder (and its parents) if missing, like mkdir -p. */
+static clgemm_status make_parents(const char *path) {
+    char dir[PATH_MAX];
+    snprintf(dir, sizeof dir, "%s", path);
+    char *last = strrchr(dir, '/');
+    if (!last || last == dir) return CLGEMM_SUCCESS;
+    *last = 0;
+    for (char *p = dir + 1;; p++) {
+        if (*p != '/' && *p != 0) continue;
+        char saved = *p;
+        *p = 0;
+        if (mkdir(dir, 0755) != 0 && errno != EEXIST && !is_dir(dir)) {
+            clgemm__log("tuning database: cannot create %s: %s", dir, strerror(errno));
+            return CLGEMM_ERR_DB_IO;
+        }
+        *p = saved;
+        if (saved == 0) return CLGEMM_SUCCESS;
+    }
+}
+
+/* Takes the writers' lock (a lock file next to the database); the descriptor, or -1. */
+static int lock_database(const char *path) {
+    char lock_path[PATH_MAX];
+    if (snprintf(lock_path, sizeof lock_path, "%s.lock", path) >= (int)sizeof lock_path) return -1;
+    int fd = open(lock_path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (fd < 0) {
+        clgemm__log("tuning database: cannot open %s: %s", lock_path, strerror(errno));
+        return -1;
+    }
+    while (flock(fd, LOCK_EX) != 0) {
+        if (errno == EINTR) continue;
+        clgemm__log("tuning database: cannot lock %s: %s", lock_path, strerror(errno));
+        close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+/* Makes the rename itself durable, not only the new file's contents. */
+static void sync_parent(const char *path) {
+    char dir[PATH_MAX];
+    snprintf(dir, sizeof dir, "%s", path);
+    char *last = strrchr(dir, '/');
+    if (!last)
+        snprintf(dir, sizeof dir, ".");
+    else if (last == dir)
+        dir[1] = 0;
+    else
+        *last = 0;
+    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0) return;
+    fsync(fd);
+    close(fd);
+}
+
+static bool write_all(int fd, const char *data, size_t size) {
+    while (size > 0) {
+        ssize_t w = write(fd, data, size);
+        if (w < 0 && errno == EINTR) continue;
+        if (w <= 0) return false;
+        data += w;
+        size -= (size_t)w;
+    }
+    return true;
+}
+
+/* Writes a temporary file in the database's folder, then renames it over the database: readers
+ * see the old file or the new one, never half of one. */
+static clgemm_status write_atomic(const char *path, const json_t *root) {
+    char tmp[PATH_MAX];
+    if (snprintf(tmp, sizeof tmp, "%s.tmp.XXXXXX", path) >= (int)sizeof tmp)
+        return CLGEMM_ERR_DB_IO;
+    char *text = json_dumps(root, JSON_INDENT(2));
+    if (!text) return CLGEMM_ERR_OUT_OF_HOST_MEMORY;
+    int fd = mkostemp(tmp, O_CLOEXEC);
+    if (fd < 0) {
+        clgemm__log("tuning database: cannot create %s: %s", tmp, strerror(errno));
+        free(text);
+        return CLGEMM_ERR_DB_IO;
+    }
+    struct stat st;
+    mode_t mode = stat(path, &st) == 0 ? (st.st_mode & 07777) : 0644; /* mkstemp gives 0600 */
+    bool ok = write_all(fd, text, strlen(text)) && write_all(fd, "\n", 1) &&
+              fchmod(fd, mode) == 0 && fsync(fd) == 0;
+    ok = close(fd) == 0 && ok;
+    free(text);
+    if (ok) ok = rename(tmp, path) == 0;
+    if (!ok) {
+        clgemm__log("tuning database: cannot write %s: %s", path, strerror(errno));
+        unlink(tmp);
+        return CLGEMM_ERR_DB_IO;
+    }
+    sync_parent(path);
+    return CLGEMM_SUCCESS;
+}
+
+/* Whether a temporary file can be made next to the database (so a save can rename it). */
+static clgemm_status probe_folder(const char *path) {
+    char tmp[PATH_MAX];
+    if (snprintf(tmp, sizeof tmp, "%s.tmp.XXXXXX", path) >= (int)sizeof tmp)
+        return CLGEMM_ERR_DB_IO;
+    int fd = mkostemp(tmp, O_CLOEXEC);
+    if (fd < 0) {
+        clgemm__log("tuning database: cannot create %s: %s", tmp, strerror(errno));
+        return CLGEMM_ERR_DB_IO;
+    }
+    close(fd);
+    unlink(tmp);
+    return CLGEMM_SUCCESS;
+}
+
+/* Under the lock: re-read what other writers saved, merge, replace the file. With nothing to
+ * merge, only check that all of this would work. */
+static clgemm_status merge_locked(const char *path, const device_info *info,
+                                  const tuning_record *records, size_t count) {
+    json_t *root;
+    clgemm_status status = read_root(path, &root);
+    if (status != CLGEMM_SUCCESS) return status; /* never overwrite a file we cannot read */
+    if (count == 0) {
+        json_decref(root);
+        return probe_folder(path);
+    }
+    if (!root) root = json_pack("{s:i, s:[]}", "schema", SCHEMA_VERSION, "entries");
+    if (!root) return CLGEMM_ERR_OUT_OF_HOST_MEMORY;
+    json_t *entries = json_object_get(root, "entries");
+    for (size_t i = 0; i < count && status == CLGEMM_SUCCESS; i++)
+        status = merge_record(entries, info, &records[i]);
+    if (status == CLGEMM_SUCCESS) status = write_atomic(path, root);
+    json_decref(root);
+    return status;
+}
+
+clgemm_status clgemm__tuning_save(const char *path, const device_info *info,
+                                  const tuning_record *records, size_t count) {
+    if (!info || (!records && count > 0)) return CLGEMM_ERR_NULL_ARGUMENT;
+    /* Never write what the loader would reject. */
+    for (size_t i = 0; i < count; i++) {
+        const tuning_record *r = &records[i];
+        if (r->shape[0] < 1 || r->shape[1] < 1 || r->shape[2] < 1)
+            return CLGEMM_ERR_INVALID_ARGUMENT;
+        clgemm_status status = clgemm__config_check(&r->config, info, r->precision);
+        if (status != CLGEMM_SUCCESS) return status;
+    }
+    char resolved[PATH_MAX];
+    clgemm_status status = clgemm__tuning_path(path, resolved, sizeof resolved);
+    if (status == CLGEMM_SUCCESS) status = make_parents(resolved);
+    if (status != CLGEMM_SUCCESS) return status;
+    int lock = lock_database(resolved);
+    if (lock < 0) return CLGEMM_ERR_DB_IO;
+    status = merge_locked(resolved, info, records, count);
+    close(lock); /* releases the flock */
+    return status;
+}
