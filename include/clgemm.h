@@ -287,8 +287,10 @@ CLGEMM_API clgemm_status clgemm_tune(clgemm_handle handle, const clgemm_tune_opt
  * of clgemm_load_tuning), keyed by this handle's device identity, precision and shape; an older
  * entry of the same key is replaced. Safe against concurrent writers; the parent folder is
  * created if missing. A malformed database, or one of another schema, is left untouched and
- * its status returned. The handle itself keeps its table: call clgemm_load_tuning to use the
- * new entries. */
+ * its status returned. With nothing to save (count 0, or no complete result) it only checks
+ * that the database can be read and written, creating its folder: a tool can find a bad path
+ * before tuning. The handle itself keeps its table: call clgemm_load_tuning to use the new
+ * entries. */
 CLGEMM_API clgemm_status clgemm_tune_save(clgemm_handle handle, const char *path,
                                           const clgemm_tune_result *results, size_t count);
 

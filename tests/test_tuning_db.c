@@ -1,0 +1,611 @@
+/* test_tuning_db.c: the JSON tuning database. Round trip, every kind of bad file (missing,
+ * empty, malformed, truncated, wrong schema, entries that break device limits), nearest-shape
+ * lookup, merging, the path chain, two processes writing at once, and, on a real device, the
+ * order in which the library picks its configuration. Every file lives in a fresh temporary
+ * folder: the user's ~/.cache is never touched. */
+#include "internal.h"
+
+#include <criterion/criterion.h>
+#include <dirent.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* ---- Helpers -------------------------------------------------------------------------------- */
+
+/* A device that needs no OpenCL: 256 work-items, 32 KiB of local memory, doubles. */
+static device_info fake_device(void) {
+    device_info d = {.platform_name = "Test Platform",
+                     .platform_version = "OpenCL 3.0 test",
+                     .vendor = "Test Vendor",
+                     .name = "Test Device",
+                     .driver_version = "1.0",
+                     .cls = DEVICE_CPU,
+                     .max_work_group_size = 256,
+                     .max_work_item_sizes = {256, 256, 256},
+                     .local_mem_size = 32768,
+                     .has_fp64 = true};
+    return d;
+}
+
+static const char *device_json =
+    "{\"platform\": \"Test Platform\", \"platform_version\": \"OpenCL 3.0 test\", "
+    "\"vendor\": \"Test Vendor\", \"name\": \"Test Device\", \"driver\": \"1.0\"}";
+
+static char *temp_path(const char *name) {
+    char dir[] = "/tmp/clgemm-test-XXXXXX";
+    cr_assert_not_null(mkdtemp(dir));
+    char *path = malloc(strlen(dir) + strlen(name) + 2);
+    sprintf(path, "%s/%s", dir, name);
+    return path;
+}
+
+static void write_file(const char *path, const char *text, size_t len) {
+    FILE *f = fopen(path, "wb");
+    cr_assert_not_null(f);
+    cr_assert_eq(fwrite(text, 1, len, f), len);
+    fclose(f);
+}
+
+static char *read_file(const char *path, size_t *len) {
+    FILE *f = fopen(path, "rb");
+    cr_assert_not_null(f);
+    fseek(f, 0, SEEK_END);
+    long size = ftell(f);
+    rewind(f);
+    char *text = malloc((size_t)size + 1);
+    cr_assert_eq(fread(text, 1, (size_t)size, f), (size_t)size);
+    text[size] = 0;
+    fclose(f);
+    if (len) *len = (size_t)size;
+    return text;
+}
+
+/* A database of one entry for the fake device (other fields as given). */
+static void write_db(const char *path, const char *entries) {
+    char text[16384];
+    snprintf(text, sizeof text, "{\"schema\": 1, \"entries\": [%s]}", entries);
+    write_file(path, text, strlen(text));
+}
+
+static clgemm_config tiled(int ts) {
+    return (clgemm_config){.family = CLGEMM_FAMILY_TILED, .ts = ts};
+}
+
+static clgemm_config regblock(int mwg, int nwg, int kwg, int mdimc, int ndimc, int kwi, int vwm,
+                              int vwn) {
+    return (clgemm_config){.family = CLGEMM_FAMILY_REGBLOCK,
+                           .mwg = mwg,
+                           .nwg = nwg,
+                           .kwg = kwg,
+                           .mdimc = mdimc,
+                           .ndimc = ndimc,
+                           .kwi = kwi,
+                           .vwm = vwm,
+                           .vwn = vwn};
+}
+
+static tuning_record record(clgemm_precision p, size_t m, size_t n, size_t k, clgemm_config c) {
+    return (tuning_record){
+        .precision = p, .shape = {m, n, k}, .problem = {m, n, k}, .config = c, .gflops = 12.5};
+}
+
+static bool config_equal(const clgemm_config *a, const clgemm_config *b) {
+    return memcmp(a, b, sizeof *a) == 0;
+}
+
+static tuning_table *load_ok(const char *path, const device_info *info) {
+    tuning_table *t = NULL;
+    cr_assert_eq(clgemm__tuning_load(path, info, &t), CLGEMM_SUCCESS);
+    return t;
+}
+
+static void assert_load_fails(const char *path, clgemm_status expected) {
+    device_info info = fake_device();
+    tuning_table *t = (tuning_table *)1;
+    cr_assert_eq(clgemm__tuning_load(path, &info, &t), expected, "%s", path);
+    cr_assert_null(t);
+}
+
+/* ---- Round trip and file format ------------------------------------------------------------- */
+
+Test(tuning_db, round_trip) {
+    char *path = temp_path("tuning.json");
+    device_info info = fake_device();
+    tuning_record r[] = {
+        record(CLGEMM_SINGLE, 128, 128, 128, tiled(16)),
+        record(CLGEMM_SINGLE, 1024, 1024, 1024, regblock(64, 64, 16, 8, 8, 2, 4, 4)),
+        record(CLGEMM_DOUBLE, 256, 512, 64, regblock(32, 32, 16, 8, 8, 2, 2, 2)),
+    };
+    cr_assert_eq(clgemm__tuning_save(path, &info, r, 3), CLGEMM_SUCCESS);
+    tuning_table *t = load_ok(path, &info);
+    cr_assert_eq(clgemm__tuning_count(t), 3);
+    for (int i = 0; i < 3; i++) {
+        clgemm_config c;
+        cr_assert(clgemm__tuning_lookup(t, r[i].precision, r[i].shape[0], r[i].shape[1],
+                                        r[i].shape[2], &c));
+        cr_assert(config_equal(&c, &r[i].config), "entry %d", i);
+    }
+    clgemm__tuning_free(t);
+    free(path);
+}
+
+Test(tuning_db, file_follows_schema) {
+    char *path = temp_path("tuning.json");
+    device_info info = fake_device();
+    tuning_record r[] = {record(CLGEMM_SINGLE, 128, 256, 512, tiled(16)),
+                         record(CLGEMM_DOUBLE, 64, 64, 64, regblock(32, 32, 16, 8, 8, 2, 2, 2))};
+    cr_assert_eq(clgemm__tuning_save(path, &info, r, 2), CLGEMM_SUCCESS);
+    json_error_t error;
+    json_t *root = json_load_file(path, 0, &error);
+    cr_assert_not_null(root, "%s", error.text);
+    cr_assert_eq(json_integer_value(json_object_get(root, "schema")), 1);
+    json_t *entries = json_object_get(root, "entries");
+    cr_assert_eq(json_array_size(entries), 2);
+    json_t *e = json_array_get(entries, 0);
+    cr_assert_str_eq(json_string_value(json_object_get(e, "precision")), "s");
+    cr_assert_str_eq(json_string_value(json_object_get(e, "family")), "tiled");
+    cr_assert_str_eq(json_string_value(json_object_get(json_object_get(e, "device"), "driver")),
+                     "1.0");
+    json_t *params = json_object_get(e, "params");
+    cr_assert_eq(json_object_size(params), 1, "only the family's parameters");
+    cr_assert_eq(json_integer_value(json_object_get(params, "TS")), 16);
+    cr_assert_eq(json_integer_value(json_array_get(json_object_get(e, "shape"), 2)), 512);
+    cr_assert_eq(json_integer_value(json_array_get(json_object_get(e, "problem"), 1)), 256);
+    cr_assert_float_eq(json_real_value(json_object_get(e, "gflops")), 12.5, 1e-9);
+    cr_assert_eq(strlen(json_string_value(json_object_get(e, "date"))), 10);
+    cr_assert_str_eq(json_string_value(json_object_get(e, "clgemm_version")), CLGEMM_VERSION);
+    json_t *p2 = json_object_get(json_array_get(entries, 1), "params");
+    cr_assert_eq(json_object_size(p2), 8);
+    cr_assert_eq(json_integer_value(json_object_get(p2, "MWG")), 32);
+    cr_assert_null(json_object_get(p2, "TS"));
+    json_decref(root);
+    free(path);
+}
+
+/* ---- Bad files ------------------------------------------------------------------------------ */
+
+Test(tuning_db, missing_file_is_not_an_error) {
+    char *path = temp_path("no-such.json");
+    device_info info = fake_device();
+    tuning_table *t = (tuning_table *)1;
+    cr_assert_eq(clgemm__tuning_load(path, &info, &t), CLGEMM_SUCCESS);
+    cr_assert_null(t);
+    cr_assert_eq(clgemm__tuning_load("/nonexistent-dir/x/tuning.json", &info, &t), CLGEMM_SUCCESS);
+    cr_assert_null(t);
+    free(path);
+}
+
+Test(tuning_db, empty_file) {
+    char *path = temp_path("tuning.json");
+    write_file(path, "", 0);
+    assert_load_fails(path, CLGEMM_ERR_DB_MALFORMED);
+    free(path);
+}
+
+Test(tuning_db, malformed_files) {
+    static const char *bad[] = {
+        "{not json",
+        "[]",
+        "42",
+        "null",
+        "{\"entries\": []}",
+        "{\"schema\": \"1\", \"entries\": []}",
+        "{\"schema\": 1}",
+        "{\"schema\": 1, \"entries\": {}}",
+        "{\"schema\": 1, \"schema\": 1, \"entries\": []}",
+        "{\"schema\": 1, \"entries\": []} trailing",
+        "\xff\xfe{\"schema\": 1}",
+    };
+    char *path = temp_path("tuning.json");
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        write_file(path, bad[i], strlen(bad[i]));
+        assert_load_fails(path, CLGEMM_ERR_DB_MALFORMED);
+    }
+    free(path);
+}
+
+Test(tuning_db, truncated_file_at_every_length) {
+    char *path = temp_path("tuning.json");
+    device_info info = fake_device();
+    tuning_record r[] = {record(CLGEMM_SINGLE, 128, 128, 128, tiled(16)),
+                         record(CLGEMM_SINGLE, 512, 512, 512, regblock(32, 32, 16, 8, 8, 2, 2, 2))};
+    cr_assert_eq(clgemm__tuning_save(path, &info, r, 2), CLGEMM_SUCCESS);
+    size_t len;
+    char *text = read_file(path, &len);
+    size_t end = (size_t)(strrchr(text, '}') - text); /* the text up to here is not JSON */
+    for (size_t cut = 0; cut <= end; cut++) {
+        write_file(path, text, cut);
+        assert_load_fails(path, CLGEMM_ERR_DB_MALFORMED);
+    }
+    free(text);
+    free(path);
+}
+
+Test(tuning_db, wrong_schema_version) {
+    char *path = temp_path("tuning.json");
+    const char *text = "{\"schema\": 2, \"entries\": \"a future layout\"}";
+    write_file(path, text, strlen(text));
+    assert_load_fails(path, CLGEMM_ERR_DB_SCHEMA);
+    /* A writer must not clobber a newer tool's database either. */
+    device_info info = fake_device();
+    tuning_record r = record(CLGEMM_SINGLE, 64, 64, 64, tiled(8));
+    cr_assert_eq(clgemm__tuning_save(path, &info, &r, 1), CLGEMM_ERR_DB_SCHEMA);
+    char *after = read_file(path, NULL);
+    cr_assert_str_eq(after, text);
+    free(after);
+    free(path);
+}
+
+Test(tuning_db, directory_instead_of_file) {
+    char *path = temp_path("tuning.json");
+    cr_assert_eq(mkdir(path, 0755), 0);
+    assert_load_fails(path, CLGEMM_ERR_DB_IO);
+    free(path);
+}
+
+Test(tuning_db, random_corruption_never_crashes) {
+    char *path = temp_path("tuning.json");
+    device_info info = fake_device();
+    tuning_record r[] = {record(CLGEMM_SINGLE, 128, 128, 128, tiled(16)),
+                         record(CLGEMM_DOUBLE, 512, 512, 512, regblock(32, 32, 16, 8, 8, 2, 2, 2))};
+    cr_assert_eq(clgemm__tuning_save(path, &info, r, 2), CLGEMM_SUCCESS);
+    size_t len;
+    char *good = read_file(path, &len);
+    char *text = malloc(len);
+    srand(1234);
+    for (int round = 0; round < 500; round++) {
+        memcpy(text, good, len);
+        for (int flips = 1 + rand() % 4; flips > 0; flips--)
+            text[rand() % len] = (char)(" {}[]\",:0123456789-.etaxS\\"[rand() % 27]);
+        write_file(path, text, len);
+        tuning_table *t = NULL;
+        clgemm_status st = clgemm__tuning_load(path, &info, &t);
+        cr_assert(st == CLGEMM_SUCCESS || st == CLGEMM_ERR_DB_MALFORMED ||
+                      st == CLGEMM_ERR_DB_SCHEMA,
+                  "status %d", st);
+        clgemm_config c;
+        clgemm__tuning_lookup(t, CLGEMM_SINGLE, 100, 100, 100, &c);
+        if (t) cr_assert_eq(clgemm__config_check(&c, &info, CLGEMM_SINGLE), CLGEMM_SUCCESS);
+        clgemm__tuning_free(t);
+    }
+    free(text);
+    free(good);
+    free(path);
+}
+
+/* ---- Entries the library must refuse -------------------------------------------------------- */
+
+Test(tuning_db, entries_breaking_rules_are_skipped) {
+    char *path = temp_path("tuning.json");
+    char entries[8192];
+    const char *d = device_json;
+    snprintf(entries, sizeof entries,
+             /* the one good entry */
+             "{\"device\": %s, \"precision\": \"s\", \"shape\": [64,64,64], \"family\": \"tiled\","
+             " \"params\": {\"TS\": 8}},"
+             /* 32 x 32 work-items: more than the device's 256 */
+             "{\"device\": %s, \"precision\": \"s\", \"shape\": [65,64,64], \"family\": "
+             "\"regblock\", \"params\": {\"MWG\": 64, \"NWG\": 64, \"KWG\": 16, \"MDIMC\": 32, "
+             "\"NDIMC\": 32, \"KWI\": 2, \"VWM\": 2, \"VWN\": 2}},"
+             /* 2 x 128 x 128 x 4 bytes of local memory: more than 32 KiB */
+             "{\"device\": %s, \"precision\": \"s\", \"shape\": [66,64,64], \"family\": \"tiled\","
+             " \"params\": {\"TS\": 128}},"
+             /* a rule of the family: MWG not a multiple of MDIMC * VWM */
+             "{\"device\": %s, \"precision\": \"s\", \"shape\": [67,64,64], \"family\": "
+             "\"regblock\", \"params\": {\"MWG\": 16, \"NWG\": 16, \"KWG\": 16, \"MDIMC\": 8, "
+             "\"NDIMC\": 4, \"KWI\": 2, \"VWM\": 4, \"VWN\": 2}},"
+             "{\"device\": %s, \"precision\": \"s\", \"shape\": [68,64,64], \"family\": "
+             "\"winograd\", \"params\": {\"TS\": 8}},"
+             "{\"device\": %s, \"precision\": \"s\", \"shape\": [69,64,64], \"family\": "
+             "\"regblock\", \"params\": {\"MWG\": 32}},"
+             "{\"device\": %s, \"precision\": \"s\", \"shape\": [70,64,64], \"family\": \"tiled\","
+             " \"params\": {\"TS\": \"16\"}},"
+             "{\"device\": %s, \"precision\": \"s\", \"shape\": [71,64,64], \"family\": \"tiled\","
+             " \"params\": {\"TS\": 16.5}},"
+             "{\"device\": %s, \"precision\": \"s\", \"shape\": [72,64,64], \"family\": \"tiled\","
+             " \"params\": {\"TS\": -8}},"
+             "{\"device\": %s, \"precision\": \"s\", \"shape\": [73,64,64], \"family\": \"tiled\","
+             " \"params\": {\"TS\": 4294967312}},"
+             "{\"device\": %s, \"precision\": \"q\", \"shape\": [74,64,64], \"family\": \"tiled\","
+             " \"params\": {\"TS\": 8}},"
+             "{\"device\": %s, \"precision\": \"s\", \"shape\": [75,64], \"family\": \"tiled\","
+             " \"params\": {\"TS\": 8}},"
+             "{\"device\": %s, \"precision\": \"s\", \"shape\": [0,64,64], \"family\": \"tiled\","
+             " \"params\": {\"TS\": 8}},"
+             "{\"device\": %s, \"precision\": \"s\", \"shape\": [76,64,64], \"family\": \"tiled\"},"
+             "{\"device\": %s, \"precision\": \"s\", \"shape\": [77,64,64], \"params\": {}},"
+             /* another device: ignored, not an error */
+             "{\"device\": {\"platform\": \"Other\", \"platform_version\": \"x\", \"vendor\": "
+             "\"x\", \"name\": \"x\", \"driver\": \"x\"}, \"precision\": \"s\", \"shape\": "
+             "[78,64,64], \"family\": \"tiled\", \"params\": {\"TS\": 16}},"
+             "42, null, [], {}, {\"device\": \"Test Device\"}",
+             d, d, d, d, d, d, d, d, d, d, d, d, d, d, d);
+    write_db(path, entries);
+    device_info info = fake_device();
+    tuning_table *t = load_ok(path, &info);
+    cr_assert_eq(clgemm__tuning_count(t), 1);
+    clgemm_config c;
+    cr_assert(clgemm__tuning_lookup(t, CLGEMM_SINGLE, 70, 64, 64, &c));
+    clgemm_config want = tiled(8);
+    cr_assert(config_equal(&c, &want));
+    clgemm__tuning_free(t);
+    free(path);
+}
+
+Test(tuning_db, double_entry_rejected_without_fp64) {
+    char *path = temp_path("tuning.json");
+    char entries[1024];
+    snprintf(entries, sizeof entries,
+             "{\"device\": %s, \"precision\": \"d\", \"shape\": [64,64,64], \"family\": \"tiled\","
+             " \"params\": {\"TS\": 8}}",
+             device_json);
+    write_db(path, entries);
+    device_info info = fake_device();
+    info.has_fp64 = false;
+    cr_assert_null(load_ok(path, &info));
+    info.has_fp64 = true;
+    tuning_table *t = load_ok(path, &info);
+    cr_assert_eq(clgemm__tuning_count(t), 1);
+    clgemm__tuning_free(t);
+    free(path);
+}
+
+Test(tuning_db, other_device_entries_are_ignored) {
+    char *path = temp_path("tuning.json");
+    device_info info = fake_device();
+    tuning_record r = record(CLGEMM_SINGLE, 64, 64, 64, tiled(8));
+    cr_assert_eq(clgemm__tuning_save(path, &info, &r, 1), CLGEMM_SUCCESS);
+    device_info newer_driver = info;
+    strcpy(newer_driver.driver_version, "1.1");
+    cr_assert_null(load_ok(path, &newer_driver));
+    free(path);
+}
+
+/* ---- Lookup --------------------------------------------------------------------------------- */
+
+Test(tuning_db, nearest_shape_in_log_space) {
+    char *path = temp_path("tuning.json");
+    device_info info = fake_device();
+    tuning_record r[] = {
+        record(CLGEMM_SINGLE, 128, 128, 128, tiled(8)),
+        record(CLGEMM_SINGLE, 1024, 1024, 1024, tiled(16)),
+        record(CLGEMM_SINGLE, 4096, 64, 4096, tiled(4)),
+        record(CLGEMM_DOUBLE, 256, 256, 256, tiled(2)),
+    };
+    cr_assert_eq(clgemm__tuning_save(path, &info, r, 4), CLGEMM_SUCCESS);
+    tuning_table *t = load_ok(path, &info);
+    struct {
+        clgemm_precision p;
+        size_t m, n, k;
+        int ts;
+    } cases[] = {
+        {CLGEMM_SINGLE, 128, 128, 128, 8},     {CLGEMM_SINGLE, 300, 300, 300, 8},
+        {CLGEMM_SINGLE, 400, 400, 400, 16},    {CLGEMM_SINGLE, 700, 700, 700, 16},
+        {CLGEMM_SINGLE, 9000, 9000, 9000, 16}, {CLGEMM_SINGLE, 3000, 50, 5000, 4},
+        {CLGEMM_SINGLE, 1, 1, 1, 8},           {CLGEMM_SINGLE, 0, 0, 0, 8},
+        {CLGEMM_DOUBLE, 5000, 5000, 5000, 2},  {CLGEMM_DOUBLE, 1, 2, 3, 2},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        clgemm_config c;
+        cr_assert(clgemm__tuning_lookup(t, cases[i].p, cases[i].m, cases[i].n, cases[i].k, &c));
+        cr_assert_eq(c.ts, cases[i].ts, "case %zu: TS %d", i, c.ts);
+    }
+    clgemm__tuning_free(t);
+    free(path);
+}
+
+Test(tuning_db, lookup_without_entries) {
+    char *path = temp_path("tuning.json");
+    device_info info = fake_device();
+    tuning_record r = record(CLGEMM_SINGLE, 128, 128, 128, tiled(8));
+    cr_assert_eq(clgemm__tuning_save(path, &info, &r, 1), CLGEMM_SUCCESS);
+    tuning_table *t = load_ok(path, &info);
+    clgemm_config c;
+    cr_assert_not(clgemm__tuning_lookup(t, CLGEMM_DOUBLE, 128, 128, 128, &c));
+    cr_assert_not(clgemm__tuning_lookup(NULL, CLGEMM_SINGLE, 128, 128, 128, &c));
+    clgemm__tuning_free(t);
+    clgemm__tuning_free(NULL);
+    free(path);
+}
+
+/* ---- Writing -------------------------------------------------------------------------------- */
+
+Test(tuning_db, newer_entry_replaces_and_others_are_kept) {
+    char *path = temp_path("tuning.json");
+    char entries[1024];
+    snprintf(entries, sizeof entries,
+             "{\"device\": {\"platform\": \"Other\", \"platform_version\": \"x\", \"vendor\": "
+             "\"x\", \"name\": \"x\", \"driver\": \"x\"}, \"precision\": \"s\", \"shape\": "
+             "[256,256,256], \"family\": \"tiled\", \"params\": {\"TS\": 16}}");
+    write_db(path, entries);
+    device_info info = fake_device();
+    tuning_record a = record(CLGEMM_SINGLE, 256, 256, 256, tiled(8));
+    tuning_record b = record(CLGEMM_SINGLE, 256, 256, 256, tiled(16));
+    tuning_record c = record(CLGEMM_DOUBLE, 256, 256, 256, tiled(4));
+    cr_assert_eq(clgemm__tuning_save(path, &info, &a, 1), CLGEMM_SUCCESS);
+    cr_assert_eq(clgemm__tuning_save(path, &info, &b, 1), CLGEMM_SUCCESS);
+    cr_assert_eq(clgemm__tuning_save(path, &info, &c, 1), CLGEMM_SUCCESS);
+    json_t *root = json_load_file(path, 0, NULL);
+    cr_assert_eq(json_array_size(json_object_get(root, "entries")), 3, "other device kept");
+    json_decref(root);
+    tuning_table *t = load_ok(path, &info);
+    cr_assert_eq(clgemm__tuning_count(t), 2);
+    clgemm_config got;
+    cr_assert(clgemm__tuning_lookup(t, CLGEMM_SINGLE, 256, 256, 256, &got));
+    cr_assert_eq(got.ts, 16, "the newer result replaces the older");
+    clgemm__tuning_free(t);
+    free(path);
+}
+
+Test(tuning_db, save_leaves_a_malformed_file_alone) {
+    char *path = temp_path("tuning.json");
+    write_file(path, "{\"schema\": 1, \"entr", 19);
+    device_info info = fake_device();
+    tuning_record r = record(CLGEMM_SINGLE, 64, 64, 64, tiled(8));
+    cr_assert_eq(clgemm__tuning_save(path, &info, &r, 1), CLGEMM_ERR_DB_MALFORMED);
+    char *after = read_file(path, NULL);
+    cr_assert_str_eq(after, "{\"schema\": 1, \"entr");
+    free(after);
+    free(path);
+}
+
+Test(tuning_db, save_refuses_invalid_records) {
+    char *path = temp_path("tuning.json");
+    device_info info = fake_device();
+    tuning_record r = record(CLGEMM_SINGLE, 64, 64, 64, tiled(128));
+    cr_assert_eq(clgemm__tuning_save(path, &info, &r, 1), CLGEMM_ERR_INVALID_PARAMS);
+    cr_assert_neq(access(path, F_OK), 0, "nothing written");
+    free(path);
+}
+
+Test(tuning_db, save_creates_missing_folders) {
+    char *base = temp_path("a");
+    char path[512];
+    snprintf(path, sizeof path, "%s/b/c/tuning.json", base);
+    device_info info = fake_device();
+    tuning_record r = record(CLGEMM_SINGLE, 64, 64, 64, tiled(8));
+    cr_assert_eq(clgemm__tuning_save(path, &info, &r, 1), CLGEMM_SUCCESS);
+    tuning_table *t = load_ok(path, &info);
+    cr_assert_eq(clgemm__tuning_count(t), 1);
+    clgemm__tuning_free(t);
+    free(base);
+}
+
+Test(tuning_db, saving_nothing_only_checks) {
+    char *base = temp_path("a");
+    char path[512];
+    snprintf(path, sizeof path, "%s/b/tuning.json", base);
+    device_info info = fake_device();
+    cr_assert_eq(clgemm__tuning_save(path, &info, NULL, 0), CLGEMM_SUCCESS);
+    cr_assert_neq(access(path, F_OK), 0, "no database written");
+    snprintf(path, sizeof path, "%s/b", base);
+    cr_assert_eq(access(path, W_OK), 0, "its folder was created");
+    cr_assert_eq(clgemm__tuning_save("/proc/no/tuning.json", &info, NULL, 0), CLGEMM_ERR_DB_IO);
+    free(base);
+}
+
+/* Each child saves 100 entries one at a time, both at once: every save re-reads under the lock,
+ * so all 200 must be there and the file must be valid. */
+static void save_many(const char *path, size_t child) {
+    device_info info = fake_device();
+    for (size_t i = 0; i < 100; i++) {
+        tuning_record r = record(CLGEMM_SINGLE, child * 1000 + i + 1, 64, 64, tiled(8));
+        if (clgemm__tuning_save(path, &info, &r, 1) != CLGEMM_SUCCESS) _exit(1);
+    }
+    _exit(0);
+}
+
+Test(tuning_db, two_processes_writing_lose_nothing) {
+    char *path = temp_path("tuning.json");
+    pid_t pids[2];
+    for (size_t c = 0; c < 2; c++) {
+        pids[c] = fork();
+        cr_assert_geq(pids[c], 0);
+        if (pids[c] == 0) save_many(path, c + 1);
+    }
+    for (size_t c = 0; c < 2; c++) {
+        int status;
+        cr_assert_eq(waitpid(pids[c], &status, 0), pids[c]);
+        cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0, "child %zu failed", c);
+    }
+    device_info info = fake_device();
+    tuning_table *t = load_ok(path, &info);
+    cr_assert_eq(clgemm__tuning_count(t), 200);
+    clgemm__tuning_free(t);
+    /* No temporary file is left behind: only the database and its lock file. */
+    char *dir = strdup(path);
+    *strrchr(dir, '/') = 0;
+    DIR *d = opendir(dir);
+    int files = 0;
+    for (struct dirent *e; (e = readdir(d));)
+        if (e->d_name[0] != '.') {
+            cr_assert(strcmp(e->d_name, "tuning.json") == 0 ||
+                          strcmp(e->d_name, "tuning.json.lock") == 0,
+                      "%s", e->d_name);
+            files++;
+        }
+    closedir(d);
+    cr_assert_eq(files, 2);
+    free(dir);
+    free(path);
+}
+
+/* ---- Path chain ----------------------------------------------------------------------------- */
+
+Test(tuning_db, path_chain) {
+    char buf[4096];
+    setenv("HOME", "/home/someone", 1);
+    unsetenv("XDG_CACHE_HOME");
+    unsetenv("CLGEMM_TUNING_DB");
+    cr_assert_eq(clgemm__tuning_path(NULL, buf, sizeof buf), CLGEMM_SUCCESS);
+    cr_assert_str_eq(buf, "/home/someone/.cache/clgemm/tuning.json");
+    setenv("XDG_CACHE_HOME", "relative/ignored", 1);
+    cr_assert_eq(clgemm__tuning_path(NULL, buf, sizeof buf), CLGEMM_SUCCESS);
+    cr_assert_str_eq(buf, "/home/someone/.cache/clgemm/tuning.json");
+    setenv("XDG_CACHE_HOME", "/xdg", 1);
+    cr_assert_eq(clgemm__tuning_path(NULL, buf, sizeof buf), CLGEMM_SUCCESS);
+    cr_assert_str_eq(buf, "/xdg/clgemm/tuning.json");
+    setenv("CLGEMM_TUNING_DB", "/env/db.json", 1);
+    cr_assert_eq(clgemm_tuning_path(NULL, buf, sizeof buf), CLGEMM_SUCCESS);
+    cr_assert_str_eq(buf, "/env/db.json");
+    cr_assert_eq(clgemm_tuning_path("/explicit.json", buf, sizeof buf), CLGEMM_SUCCESS);
+    cr_assert_str_eq(buf, "/explicit.json");
+    cr_assert_eq(clgemm_tuning_path("/explicit.json", buf, 5), CLGEMM_ERR_DB_IO);
+}
+
+/* ---- On a device: where the configuration comes from ---------------------------------------- */
+
+static clgemm_handle open_handle(const char *db) {
+    setenv("CLGEMM_TUNING_DB", db, 1);
+    clgemm_handle h;
+    cr_assert_eq(clgemm_create_default(&h), CLGEMM_SUCCESS, "no OpenCL device");
+    return h;
+}
+
+static const char *source_of(clgemm_handle h, clgemm_config *c) {
+    const char *source = NULL;
+    cr_assert_eq(clgemm_get_config(h, CLGEMM_SINGLE, 300, 300, 300, c, &source), CLGEMM_SUCCESS);
+    return source;
+}
+
+Test(tuning_db, fallback_order_through_the_public_api) {
+    char *path = temp_path("tuning.json");
+    clgemm_handle h = open_handle(path);
+    clgemm_config c;
+    cr_assert_str_eq(source_of(h, &c), "default");
+
+    /* A device too small for the default gets the always-valid fallback. */
+    cl_ulong local = h->info.local_mem_size;
+    h->info.local_mem_size = 1024;
+    cr_assert_str_eq(source_of(h, &c), "fallback");
+    h->info.local_mem_size = local;
+
+    clgemm_config tuned = regblock(16, 16, 16, 4, 4, 2, 2, 2);
+    tuning_record r = record(CLGEMM_SINGLE, 256, 256, 256, tuned);
+    cr_assert_eq(clgemm__tuning_save(path, &h->info, &r, 1), CLGEMM_SUCCESS);
+    cr_assert_eq(clgemm_load_tuning(h, NULL), CLGEMM_SUCCESS);
+    cr_assert_str_eq(source_of(h, &c), "tuned");
+    cr_assert(config_equal(&c, &tuned));
+
+    clgemm_config forced = tiled(8);
+    cr_assert_eq(clgemm_set_config(h, CLGEMM_SINGLE, &forced), CLGEMM_SUCCESS);
+    cr_assert_str_eq(source_of(h, &c), "override");
+    cr_assert(config_equal(&c, &forced));
+    cr_assert_eq(clgemm_set_config(h, CLGEMM_SINGLE, NULL), CLGEMM_SUCCESS);
+    cr_assert_str_eq(source_of(h, &c), "tuned");
+
+    /* A new handle reads the database by itself; a bad one leaves it on the defaults. */
+    clgemm_destroy(h);
+    h = open_handle(path);
+    cr_assert_str_eq(source_of(h, &c), "tuned");
+    write_file(path, "{", 1);
+    cr_assert_eq(clgemm_load_tuning(h, path), CLGEMM_ERR_DB_MALFORMED);
+    cr_assert_str_eq(source_of(h, &c), "default");
+    clgemm_destroy(h);
+    free(path);
+}
