@@ -255,10 +255,11 @@ typedef struct clgemm_tune_result {
     int complete;
     clgemm_config config;
     double gflops;
-    double seconds;   /* median time of one call with config */
-    size_t evaluated; /* candidates tried, including the failed ones below */
-    size_t failed;    /* did not build or launch */
-    size_t wrong;     /* ran but computed a wrong result */
+    double default_gflops; /* the built-in default's speed on this shape (0: it failed) */
+    double seconds;        /* median time of one call with config */
+    size_t evaluated;      /* candidates tried, including the failed ones below */
+    size_t failed;         /* did not build or launch */
+    size_t wrong;          /* ran but computed a wrong result */
 } clgemm_tune_result;
 
 /* Fills options with the defaults: single precision, no shapes, a 600 s budget, no limit on

@@ -524,9 +524,11 @@ static void plan_search(search *x, uint64_t *rng) {
     x->planned = true;
 }
 
-/* The baseline first: the library's own choice without tuning, so tuning never loses to it. */
-static clgemm_config baseline(const struct clgemm_handle_s *h, clgemm_precision precision) {
-    clgemm_config c = clgemm__config_default(h->info.cls, precision);
+/* The baseline first: the library's own choice for this shape without tuning, so tuning never
+ * loses to it, and its speed tells what tuning gained. */
+static clgemm_config baseline(const struct clgemm_handle_s *h, clgemm_precision precision, size_t m,
+                              size_t n) {
+    clgemm_config c = clgemm__config_default_for(&h->info, precision, m, n);
     return clgemm__config_check(&c, &h->info, precision) == CLGEMM_SUCCESS
                ? c
                : clgemm__config_fallback();
@@ -536,10 +538,11 @@ static void tune_shape(search *x, uint64_t *rng) {
     x->start = now_s();
     x->planned = false;
     x->slowest = 0;
-    clgemm_config base = baseline(x->s->h, x->r->precision);
+    clgemm_config base = baseline(x->s->h, x->r->precision, x->s->m, x->s->n);
     /* Even when the budget is spent (it is built by then, after the first shape), so that
      * every shape gets a result. */
     if (!cancelled(x->s->opt)) try_candidate(x, &base);
+    if (x->r->status == CLGEMM_SUCCESS) x->r->default_gflops = x->r->gflops;
     plan_search(x, rng);
     run_search(x);
 }

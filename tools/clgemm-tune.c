@@ -271,6 +271,9 @@ static size_t print_results(const clgemm_tune_result *r, size_t count) {
             char cfg[256];
             format_config(&r[i].config, cfg, sizeof cfg);
             printf("%s  %.2f GFLOPS", cfg, r[i].gflops);
+            if (r[i].default_gflops > 0)
+                printf(" (built-in default %.2f: x%.2f)", r[i].default_gflops,
+                       r[i].gflops / r[i].default_gflops);
         } else {
             printf("no result (%s)", clgemm_status_string(r[i].status));
         }
