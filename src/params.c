@@ -101,7 +101,7 @@ clgemm_status clgemm__config_check(const clgemm_config *config, const device_inf
     { 0 }
 static const clgemm_config nvidia_single[] = {
     RB(256, 128, 8, 16, 16, 8, 4, 4), RB(128, 128, 8, 16, 16, 8, 4, 4),
-    RB(64, 64, 16, 16, 16, 2, 2, 2), RB(32, 32, 16, 8, 8, 4, 2, 2), END_OF_LIST};
+    RB(64, 64, 32, 16, 8, 8, 2, 2), RB(32, 32, 16, 8, 8, 4, 2, 2), END_OF_LIST};
 static const clgemm_config nvidia_double[] = {RB(128, 128, 8, 16, 16, 4, 2, 2),
                                               RB(64, 64, 16, 16, 16, 2, 2, 2),
                                               RB(32, 32, 16, 8, 8, 4, 2, 2), END_OF_LIST};
