@@ -1,0 +1,749 @@
+/* test_gemm.c: clgemm's results on the device. Every kernel family, forced with
+ * clgemm_set_config over several legal parameter sets (the smallest legal one, medium and large
+ * ones), in both precisions, both layouts, all four transpose pairs and a range of shapes
+ * (vectors, odd sizes, sizes off the tile grid, padded leading dimensions with offsets), is
+ * compared with CLBlast and with a long-double host reference, with a tolerance scaled by k.
+ * Everything outside C must stay bit for bit as it was, and NaN in C must not matter when
+ * beta == 0. Then the API around the kernels: m/n/k == 0, alpha == 0, the host-pointer calls,
+ * output events, wait lists, another queue, and the program caches.
+ *
+ * PoCL compiles each new program for seconds, so a test is one configuration in one precision
+ * (a Criterion parameter: its own process and timeout) looping over all its cases, and reports the
+ * first few failures with their problem. */
+#include "test_common.h"
+
+#include <criterion/criterion.h>
+#include <criterion/parameterized.h>
+#include <dirent.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+/* ---- The grid of cases ---------------------------------------------------------------------- */
+
+typedef struct shape {
+    size_t m, n, k;
+} shape;
+
+/* Scalars and vectors, odd sizes, sizes one off a tile multiple, and two larger ones:
+ * 257 x 130 x 67 has whole 256 x 128 tiles and edge ones, whole KWG slices and a partial one;
+ * 17 x 9 x 600 is a small C with a long K, which the planner splits along K (regblock). */
+static const shape shapes[] = {
+    {1, 1, 1},     {1, 37, 19},   {41, 1, 23},    {7, 13, 5},   {64, 64, 64},
+    {65, 63, 129}, {257, 1, 300}, {257, 130, 67}, {17, 9, 600},
+};
+#define SHAPE_COUNT (sizeof shapes / sizeof shapes[0])
+
+/* alpha, beta: beta == 0 comes with C poisoned with NaN. Exact in float. */
+static const double scalars[][2] = {{1.0, 0.0}, {1.5, -0.75}, {-0.5, 2.0}};
+#define SCALAR_COUNT (sizeof scalars / sizeof scalars[0])
+
+static const clgemm_layout layouts[] = {CLGEMM_COL_MAJOR, CLGEMM_ROW_MAJOR};
+static const clgemm_transpose transposes[] = {CLGEMM_NO_TRANS, CLGEMM_TRANS};
+
+/* Failures of one test: the first few are reported with their problem, then a count. */
+typedef struct tally {
+    unsigned cases, failed;
+} tally;
+
+#define MAX_REPORTED 8
+
+static void record(tally *t, int rc, const char *prefix, const char *msg) {
+    t->cases++;
+    if (!rc) return;
+    t->failed++;
+    if (t->failed <= MAX_REPORTED) cr_expect(0, "%s%s", prefix, msg);
+}
+
+static void report(const tally *t, const char *what) {
+    cr_expect_eq(t->failed, 0u, "%s: %u of %u cases failed (first %d shown above)", what, t->failed,
+                 t->cases, MAX_REPORTED);
+    cr_log_info("%s: %u cases, %u failed", what, t->cases, t->failed);
+}
+
+static const char *config_text(const clgemm_config *c) {
+    static char buf[160];
+    switch (c->family) {
+    case CLGEMM_FAMILY_NAIVE:
+        snprintf(buf, sizeof buf, "naive{%d,%d}", c->mdimc, c->ndimc);
+        break;
+    case CLGEMM_FAMILY_TILED:
+        snprintf(buf, sizeof buf, "tiled{%d}", c->ts);
+        break;
+    case CLGEMM_FAMILY_REGBLOCK:
+        snprintf(buf, sizeof buf,
+                 "regblock{mwg %d nwg %d kwg %d mdimc %d ndimc %d kwi %d vwm %d vwn %d}", c->mwg,
+                 c->nwg, c->kwg, c->mdimc, c->ndimc, c->kwi, c->vwm, c->vwn);
+        break;
+    default:
+        snprintf(buf, sizeof buf, "family %d", (int)c->family);
+        break;
+    }
+    return buf;
+}
+
+static bool same_config(const clgemm_config *a, const clgemm_config *b) {
+    if (a->family != b->family) return false;
+    switch (a->family) {
+    case CLGEMM_FAMILY_NAIVE:
+        return a->mdimc == b->mdimc && a->ndimc == b->ndimc;
+    case CLGEMM_FAMILY_TILED:
+        return a->ts == b->ts;
+    default:
+        return memcmp(a, b, sizeof *a) == 0;
+    }
+}
+
+/* Every case for one configuration: layouts x transposes x (shapes x scalars + a padded case
+ * with offsets). */
+static void run_grid(tc_env *env, clgemm_handle h, clgemm_precision prec, const clgemm_config *cfg,
+                     tally *t) {
+    char prefix[200], msg[2048];
+    snprintf(prefix, sizeof prefix, "%s: ", config_text(cfg));
+    uint64_t seed = 1;
+    for (size_t l = 0; l < 2; l++)
+        for (size_t ta = 0; ta < 2; ta++)
+            for (size_t tb = 0; tb < 2; tb++) {
+                tc_gemm g = {.prec = prec,
+                             .layout = layouts[l],
+                             .ta = transposes[ta],
+                             .tb = transposes[tb],
+                             .tail = 3};
+                for (size_t s = 0; s < SHAPE_COUNT; s++)
+                    for (size_t a = 0; a < SCALAR_COUNT; a++) {
+                        g.m = shapes[s].m;
+                        g.n = shapes[s].n;
+                        g.k = shapes[s].k;
+                        g.alpha = scalars[a][0];
+                        g.beta = scalars[a][1];
+                        /* Every other case waits on the output event instead of clFinish. */
+                        unsigned flags = TC_RUN_CLBLAST | ((seed & 1) ? TC_RUN_EVENT : 0);
+                        int rc = tc_run(env, h, &g, seed++, 0, flags, msg, sizeof msg);
+                        record(t, rc, prefix, msg);
+                    }
+                /* Leading dimensions larger than needed, non-zero offsets. */
+                tc_gemm p = g;
+                p.m = 33;
+                p.n = 17;
+                p.k = 29;
+                p.lda = tc_min_ld(p.layout, p.ta, p.m, p.k) + 3;
+                p.ldb = tc_min_ld(p.layout, p.tb, p.k, p.n) + 5;
+                p.ldc = tc_min_ld(p.layout, CLGEMM_NO_TRANS, p.m, p.n) + 7;
+                p.off_a = 3;
+                p.off_b = 5;
+                p.off_c = 7;
+                for (size_t a = 0; a < SCALAR_COUNT; a++) {
+                    p.alpha = scalars[a][0];
+                    p.beta = scalars[a][1];
+                    int rc = tc_run(env, h, &p, seed++, 0, TC_RUN_CLBLAST, msg, sizeof msg);
+                    record(t, rc, prefix, msg);
+                }
+            }
+}
+
+static double seconds(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* One configuration in one precision (a parameter of the family tests below). */
+typedef struct family_case {
+    clgemm_precision prec;
+    clgemm_config cfg;
+} family_case;
+
+/* Checks the configuration, forces it, and runs it over the grid. */
+static void run_config(const family_case *fc) {
+    tc_env env;
+    const clgemm_config *cfg = &fc->cfg;
+    TC_OPEN_OR_SKIP(&env);
+    if (fc->prec == CLGEMM_DOUBLE && !env.has_fp64)
+        cr_skip_test("%s has no cl_khr_fp64: dgemm is not tested", env.device_name);
+    if (!tc_have_clblast()) cr_log_warn("built without CLBlast: host reference only");
+    clgemm_handle h;
+    cr_assert_eq(clgemm_create(&h, env.queue), CLGEMM_SUCCESS);
+    clgemm_status st = clgemm_check_config(h, fc->prec, cfg);
+    if (st != CLGEMM_SUCCESS)
+        cr_skip_test("%s is not legal on %s (%s)", config_text(cfg), env.device_name,
+                     clgemm_status_string(st));
+    cr_assert_eq(clgemm_set_config(h, fc->prec, cfg), CLGEMM_SUCCESS, "%s", config_text(cfg));
+    clgemm_config used;
+    const char *source = NULL;
+    cr_assert_eq(clgemm_get_config(h, fc->prec, 64, 64, 64, &used, &source), CLGEMM_SUCCESS);
+    cr_expect(same_config(&used, cfg), "forced %s, get_config says %s", config_text(cfg),
+              config_text(&used));
+    cr_expect(source && strcmp(source, "override") == 0, "source %s, want override",
+              source ? source : "(null)");
+    tally t = {0, 0};
+    double start = seconds();
+    run_grid(&env, h, fc->prec, cfg, &t);
+    char what[200];
+    snprintf(what, sizeof what, "%cgemm %s (%.1f s)", fc->prec == CLGEMM_DOUBLE ? 'd' : 's',
+             config_text(cfg), seconds() - start);
+    report(&t, what);
+    clgemm_destroy(h);
+    tc_close(&env);
+}
+
+/* ---- The families ---------------------------------------------------------------------------- */
+
+/* One test case: precision, then the family's parameters. */
+#define NAIVE(prec, m_, n_)                                                                        \
+    {                                                                                              \
+        prec, {                                                                                    \
+            .family = CLGEMM_FAMILY_NAIVE, .mdimc = m_, .ndimc = n_                                \
+        }                                                                                          \
+    }
+#define TILED(prec, ts_)                                                                           \
+    {                                                                                              \
+        prec, {                                                                                    \
+            .family = CLGEMM_FAMILY_TILED, .ts = ts_                                               \
+        }                                                                                          \
+    }
+#define RB(prec, mwg_, nwg_, kwg_, mdimc_, ndimc_, kwi_, vwm_, vwn_)                               \
+    {                                                                                              \
+        prec, {                                                                                    \
+            .family = CLGEMM_FAMILY_REGBLOCK, .mwg = mwg_, .nwg = nwg_, .kwg = kwg_,               \
+            .mdimc = mdimc_, .ndimc = ndimc_, .kwi = kwi_, .vwm = vwm_, .vwn = vwn_                \
+        }                                                                                          \
+    }
+#define SP CLGEMM_SINGLE
+#define DP CLGEMM_DOUBLE
+
+static family_case naive_cases[] = {
+    NAIVE(SP, 1, 1),   NAIVE(DP, 1, 1),
+    NAIVE(SP, 3, 5),   NAIVE(DP, 3, 5), /* not powers of two: legal */
+    NAIVE(SP, 16, 16), NAIVE(DP, 16, 16),
+};
+
+static family_case tiled_cases[] = {
+    TILED(SP, 1), TILED(DP, 1), TILED(SP, 4), TILED(DP, 4), TILED(SP, 16), TILED(DP, 16),
+};
+
+/* The smallest legal set, an odd one, a medium one, and the large NVIDIA default of each
+ * precision (the configuration most users run). */
+static family_case regblock_cases[] = {
+    /* the smallest legal one */
+    RB(SP, 1, 1, 1, 1, 1, 1, 1, 1),
+    RB(DP, 1, 1, 1, 1, 1, 1, 1, 1),
+    /* not square, VWM 8 with VWN 1, KWI > 1, and A's transposed loads in several groups of
+     * rows (APL < KWG) */
+    RB(SP, 32, 16, 8, 4, 4, 2, 8, 1),
+    RB(DP, 32, 16, 8, 4, 4, 2, 8, 1),
+    /* medium */
+    RB(SP, 64, 64, 16, 16, 16, 2, 2, 2),
+    RB(DP, 64, 64, 16, 16, 16, 2, 2, 2),
+    /* large: NVIDIA's defaults */
+    RB(SP, 256, 128, 8, 16, 16, 8, 4, 4),
+    RB(DP, 128, 128, 8, 16, 16, 4, 2, 2),
+};
+
+#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Each (precision, configuration) pair is a test of its own: its own process, its own
+ * timeout, and Criterion's workers share them out. */
+ParameterizedTestParameters(naive, gemm) {
+    return cr_make_param_array(family_case, naive_cases, COUNT(naive_cases));
+}
+ParameterizedTest(family_case *fc, naive, gemm, .timeout = 600) {
+    run_config(fc);
+}
+
+ParameterizedTestParameters(tiled, gemm) {
+    return cr_make_param_array(family_case, tiled_cases, COUNT(tiled_cases));
+}
+ParameterizedTest(family_case *fc, tiled, gemm, .timeout = 600) {
+    run_config(fc);
+}
+
+ParameterizedTestParameters(regblock, gemm) {
+    return cr_make_param_array(family_case, regblock_cases, COUNT(regblock_cases));
+}
+ParameterizedTest(family_case *fc, regblock, gemm, .timeout = 600) {
+    run_config(fc);
+}
+
+/* ---- The API around the kernels -------------------------------------------------------------- */
+
+/* The small configuration the API tests force: cheap to build, and shared with the family tests
+ * through the program caches. */
+static const clgemm_config api_config = {.family = CLGEMM_FAMILY_TILED, .ts = 4};
+
+typedef struct api_fixture {
+    tc_env env;
+    clgemm_handle h;
+} api_fixture;
+
+static api_fixture fx;
+
+static void api_open(clgemm_precision prec) {
+    TC_OPEN_OR_SKIP(&fx.env);
+    if (prec == CLGEMM_DOUBLE && !fx.env.has_fp64)
+        cr_skip_test("%s has no cl_khr_fp64", fx.env.device_name);
+    cr_assert_eq(clgemm_create(&fx.h, fx.env.queue), CLGEMM_SUCCESS);
+    cr_assert_eq(clgemm_set_config(fx.h, CLGEMM_SINGLE, &api_config), CLGEMM_SUCCESS);
+    if (fx.env.has_fp64)
+        cr_assert_eq(clgemm_set_config(fx.h, CLGEMM_DOUBLE, &api_config), CLGEMM_SUCCESS);
+}
+
+static void api_close(void) {
+    clgemm_destroy(fx.h);
+    fx.h = NULL;
+    tc_close(&fx.env);
+}
+
+static const clgemm_precision precisions[] = {CLGEMM_SINGLE, CLGEMM_DOUBLE};
+
+Test(api, empty_products, .timeout = 600) {
+    /* m == 0 or n == 0: success, nothing written (the sentinels after C stay), and an asked-for
+     * event completes. k == 0 with m, n > 0 is C = beta * C, A and B (NaN) unread. */
+    api_open(CLGEMM_SINGLE);
+    static const shape empty[] = {{0, 5, 3}, {5, 0, 3}, {0, 0, 0}, {0, 0, 4}, {5, 4, 0}, {1, 1, 0}};
+    static const double betas[] = {0.0, 1.0, -2.5};
+    tally t = {0, 0};
+    char msg[2048];
+    uint64_t seed = 100;
+    for (size_t p = 0; p < (fx.env.has_fp64 ? 2u : 1u); p++)
+        for (size_t l = 0; l < 2; l++)
+            for (size_t s = 0; s < COUNT(empty); s++)
+                for (size_t b = 0; b < COUNT(betas); b++)
+                    for (int with_event = 0; with_event < 2; with_event++) {
+                        tc_gemm g = {.prec = precisions[p],
+                                     .layout = layouts[l],
+                                     .ta = transposes[s % 2],
+                                     .tb = transposes[(s / 2) % 2],
+                                     .m = empty[s].m,
+                                     .n = empty[s].n,
+                                     .k = empty[s].k,
+                                     .alpha = 1.0,
+                                     .beta = betas[b],
+                                     .tail = 5};
+                        int rc = tc_run(&fx.env, fx.h, &g, seed++, TC_AB_NAN,
+                                        with_event ? TC_RUN_EVENT : 0, msg, sizeof msg);
+                        record(&t, rc, "", msg);
+                    }
+    report(&t, "empty products");
+    api_close();
+}
+
+Test(api, alpha_zero_reads_neither_a_nor_b, .timeout = 600) {
+    /* alpha == 0: C = beta * C even though A and B hold NaN; beta == 0 gives zeros over a C full
+     * of NaN. */
+    api_open(CLGEMM_SINGLE);
+    static const double betas[] = {0.0, 1.0, 0.5, -2.0};
+    tally t = {0, 0};
+    char msg[2048];
+    uint64_t seed = 200;
+    for (size_t p = 0; p < (fx.env.has_fp64 ? 2u : 1u); p++)
+        for (size_t l = 0; l < 2; l++)
+            for (size_t ta = 0; ta < 2; ta++)
+                for (size_t b = 0; b < COUNT(betas); b++)
+                    for (int padded = 0; padded < 2; padded++) {
+                        tc_gemm g = {.prec = precisions[p],
+                                     .layout = layouts[l],
+                                     .ta = transposes[ta],
+                                     .tb = transposes[1 - ta],
+                                     .m = padded ? 33 : 7,
+                                     .n = padded ? 17 : 13,
+                                     .k = padded ? 29 : 5,
+                                     .alpha = 0.0,
+                                     .beta = betas[b],
+                                     .tail = 2};
+                        if (padded) {
+                            g.ldc = tc_min_ld(g.layout, CLGEMM_NO_TRANS, g.m, g.n) + 4;
+                            g.off_c = 9;
+                            g.off_a = 2;
+                            g.off_b = 1;
+                        }
+                        int rc = tc_run(&fx.env, fx.h, &g, seed++, TC_AB_NAN, 0, msg, sizeof msg);
+                        record(&t, rc, "", msg);
+                    }
+    report(&t, "alpha == 0");
+    api_close();
+}
+
+/* Runs the host-pointer API on d's arrays (offsets 0) and checks the result. */
+static int run_host(clgemm_handle h, tc_data *d, char *msg, size_t size) {
+    const tc_gemm *g = &d->g;
+    size_t rs = tc_real_size(g->prec);
+    size_t cells = g->m * g->n > 0 ? g->m * g->n : 1;
+    char desc[320];
+    tc_describe(g, desc, sizeof desc);
+    /* The API takes const A and B: keep copies to prove it. */
+    void *a_copy = malloc(d->na * rs + 1), *b_copy = malloc(d->nb * rs + 1);
+    double *ref = malloc(cells * sizeof *ref), *bound = malloc(cells * sizeof *bound);
+    int rc = 1;
+    if (!a_copy || !b_copy || !ref || !bound) {
+        snprintf(msg, size, "%s: out of memory", desc);
+        goto done;
+    }
+    memcpy(a_copy, d->a, d->na * rs);
+    memcpy(b_copy, d->b, d->nb * rs);
+    memcpy(d->c, d->c0, d->nc * rs);
+    clgemm_status st;
+    if (g->prec == CLGEMM_DOUBLE)
+        st = clgemm_dgemm_host(h, g->layout, g->ta, g->tb, g->m, g->n, g->k, g->alpha, d->a, g->lda,
+                               d->b, g->ldb, g->beta, d->c, g->ldc);
+    else
+        st = clgemm_sgemm_host(h, g->layout, g->ta, g->tb, g->m, g->n, g->k, (float)g->alpha, d->a,
+                               g->lda, d->b, g->ldb, (float)g->beta, d->c, g->ldc);
+    if (st != CLGEMM_SUCCESS) {
+        snprintf(msg, size, "%s: host API returned %d (%s)", desc, st, clgemm_status_string(st));
+        goto done;
+    }
+    tc_reference(d, ref, bound);
+    char detail[1024];
+    if (tc_check(d, d->c, ref, bound, 1.0, detail, sizeof detail)) {
+        snprintf(msg, size, "%s: host API:%s", desc, detail);
+        goto done;
+    }
+    if (memcmp(a_copy, d->a, d->na * rs) || memcmp(b_copy, d->b, d->nb * rs)) {
+        snprintf(msg, size, "%s: host API wrote into A or B", desc);
+        goto done;
+    }
+    rc = 0;
+done:
+    free(a_copy);
+    free(b_copy);
+    free(ref);
+    free(bound);
+    return rc;
+}
+
+/* No override: the built-in default for the device (the tuning database is kept out of the
+ * way), through clgemm_sgemm_host / clgemm_dgemm_host. Leading dimensions larger than needed
+ * leave gaps in C that must come back bit for bit. */
+static void host_calls(clgemm_precision prec) {
+    TC_OPEN_OR_SKIP(&fx.env);
+    if (prec == CLGEMM_DOUBLE && !fx.env.has_fp64)
+        cr_skip_test("%s has no cl_khr_fp64", fx.env.device_name);
+    cr_assert_eq(clgemm_create(&fx.h, fx.env.queue), CLGEMM_SUCCESS);
+    cr_assert_eq(clgemm_load_tuning(fx.h, "/nonexistent/clgemm-test/tuning.json"), CLGEMM_SUCCESS);
+    clgemm_config cfg;
+    const char *source = NULL;
+    cr_assert_eq(clgemm_get_config(fx.h, prec, 64, 64, 64, &cfg, &source), CLGEMM_SUCCESS);
+    cr_expect(source && (strcmp(source, "default") == 0 || strcmp(source, "fallback") == 0),
+              "without override or database the source is %s", source ? source : "(null)");
+    cr_log_info("default config: %s (%s)", config_text(&cfg), source ? source : "?");
+    cr_expect_eq(clgemm_check_config(fx.h, prec, &cfg), CLGEMM_SUCCESS,
+                 "the library plans a configuration it calls illegal: %s", config_text(&cfg));
+
+    static const shape host_shapes[] = {{1, 1, 1}, {7, 13, 5}, {65, 63, 129}, {33, 40, 70}};
+    tally t = {0, 0};
+    char msg[2048];
+    uint64_t seed = 300;
+    for (size_t l = 0; l < 2; l++)
+        for (size_t ta = 0; ta < 2; ta++)
+            for (size_t tb = 0; tb < 2; tb++)
+                for (size_t s = 0; s < COUNT(host_shapes); s++) {
+                    size_t a = s % SCALAR_COUNT;
+                    tc_gemm g = {.prec = prec,
+                                 .layout = layouts[l],
+                                 .ta = transposes[ta],
+                                 .tb = transposes[tb],
+                                 .m = host_shapes[s].m,
+                                 .n = host_shapes[s].n,
+                                 .k = host_shapes[s].k,
+                                 .alpha = scalars[a][0],
+                                 .beta = scalars[a][1]};
+                    if (s == 1 || s == 3) { /* padded leading dimensions */
+                        g.lda = tc_min_ld(g.layout, g.ta, g.m, g.k) + 2;
+                        g.ldb = tc_min_ld(g.layout, g.tb, g.k, g.n) + 1;
+                        g.ldc = tc_min_ld(g.layout, CLGEMM_NO_TRANS, g.m, g.n) + 3;
+                    }
+                    tc_data d;
+                    cr_assert(tc_data_make(&d, &g, seed++, 0));
+                    int rc = run_host(fx.h, &d, msg, sizeof msg);
+                    record(&t, rc, "", msg);
+                    tc_data_free(&d);
+                }
+    report(&t, "host API");
+    if (prec == CLGEMM_DOUBLE) {
+        api_close();
+        return;
+    }
+
+    /* m == 0: success, C untouched; alpha == 0: C = beta * C whatever A and B hold. */
+    float c_host[4] = {1, 2, 3, 4};
+    float nan_ab[4] = {NAN, NAN, NAN, NAN};
+    cr_expect_eq(clgemm_sgemm_host(fx.h, CLGEMM_COL_MAJOR, CLGEMM_NO_TRANS, CLGEMM_NO_TRANS, 0, 2,
+                                   2, 1.0f, nan_ab, 1, nan_ab, 2, 0.0f, c_host, 1),
+                 CLGEMM_SUCCESS);
+    cr_expect(c_host[0] == 1 && c_host[1] == 2 && c_host[2] == 3 && c_host[3] == 4,
+              "m == 0 changed C");
+    cr_expect_eq(clgemm_sgemm_host(fx.h, CLGEMM_COL_MAJOR, CLGEMM_NO_TRANS, CLGEMM_NO_TRANS, 2, 2,
+                                   2, 0.0f, nan_ab, 2, nan_ab, 2, 2.0f, c_host, 2),
+                 CLGEMM_SUCCESS);
+    cr_expect(c_host[0] == 2 && c_host[1] == 4 && c_host[2] == 6 && c_host[3] == 8,
+              "alpha == 0, beta == 2: C = %g %g %g %g, want 2 4 6 8", c_host[0], c_host[1],
+              c_host[2], c_host[3]);
+    api_close();
+}
+
+Test(api, host_sgemm_with_the_default_config, .timeout = 600) {
+    host_calls(CLGEMM_SINGLE);
+}
+
+Test(api, host_dgemm_with_the_default_config, .timeout = 600) {
+    host_calls(CLGEMM_DOUBLE);
+}
+
+/* Buffers for one problem, made from d. */
+typedef struct dev_bufs {
+    cl_mem a, b, c;
+} dev_bufs;
+
+static dev_bufs make_bufs(const tc_data *d) {
+    size_t rs = tc_real_size(d->g.prec);
+    dev_bufs b = {tc_buffer(fx.env.context, d->na * rs, d->a),
+                  tc_buffer(fx.env.context, d->nb * rs, d->b),
+                  tc_buffer(fx.env.context, d->nc * rs, d->c0)};
+    cr_assert(b.a && b.b && b.c, "could not create buffers");
+    return b;
+}
+
+static void free_bufs(dev_bufs *b) {
+    clReleaseMemObject(b->a);
+    clReleaseMemObject(b->b);
+    clReleaseMemObject(b->c);
+}
+
+/* Reads C on `queue` and checks it against the reference. */
+static void expect_result(tc_data *d, cl_mem c, cl_command_queue queue, const char *what) {
+    size_t rs = tc_real_size(d->g.prec), cells = d->g.m * d->g.n;
+    double *ref = malloc(cells * sizeof *ref), *bound = malloc(cells * sizeof *bound);
+    cr_assert(ref && bound);
+    cr_assert_eq(tc_read(queue, c, d->nc * rs, d->c), CL_SUCCESS);
+    tc_reference(d, ref, bound);
+    char detail[1024];
+    cr_expect_eq(tc_check(d, d->c, ref, bound, 1.0, detail, sizeof detail), 0, "%s:%s", what,
+                 detail);
+    free(ref);
+    free(bound);
+}
+
+static cl_int event_status(cl_event e) {
+    cl_int status = -12345;
+    clGetEventInfo(e, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, NULL);
+    return status;
+}
+
+Test(api, output_event_on_another_queue, .timeout = 600) {
+    /* The call runs on the queue it is given (not the handle's); its event completes when C
+     * holds the result, which is then read on the handle's queue with nothing else ordering
+     * the two. */
+    api_open(CLGEMM_SINGLE);
+    cl_int err;
+    cl_command_queue q2 = clCreateCommandQueue(fx.env.context, fx.env.device, 0, &err);
+    cr_assert_eq(err, CL_SUCCESS);
+    for (size_t p = 0; p < (fx.env.has_fp64 ? 2u : 1u); p++) {
+        tc_gemm g = {.prec = precisions[p],
+                     .layout = CLGEMM_ROW_MAJOR,
+                     .ta = CLGEMM_TRANS,
+                     .tb = CLGEMM_NO_TRANS,
+                     .m = 65,
+                     .n = 63,
+                     .k = 129,
+                     .alpha = 1.5,
+                     .beta = -0.75,
+                     .tail = 3};
+        tc_data d;
+        cr_assert(tc_data_make(&d, &g, 400 + p, 0));
+        dev_bufs b = make_bufs(&d);
+        cl_event ev = NULL;
+        cr_assert_eq(tc_clgemm(fx.h, &d.g, b.a, b.b, b.c, q2, 0, NULL, &ev), CLGEMM_SUCCESS);
+        cr_assert(ev != NULL, "no output event");
+        cl_command_queue evq = NULL;
+        clGetEventInfo(ev, CL_EVENT_COMMAND_QUEUE, sizeof evq, &evq, NULL);
+        cr_expect_eq(evq, q2, "the work was enqueued on %p, not on the queue given (%p)",
+                     (void *)evq, (void *)q2);
+        cr_assert_eq(clWaitForEvents(1, &ev), CL_SUCCESS);
+        cr_expect_eq(event_status(ev), CL_COMPLETE);
+        expect_result(&d, b.c, fx.env.queue, "read after the output event");
+        clReleaseEvent(ev);
+        free_bufs(&b);
+        tc_data_free(&d);
+    }
+    clReleaseCommandQueue(q2);
+    api_close();
+}
+
+/* Reads C on `queue` and expects it exactly as it was before the call. */
+static void expect_untouched(const tc_data *d, cl_mem c, cl_command_queue queue, const char *what) {
+    size_t bytes = d->nc * tc_real_size(d->g.prec);
+    void *now = malloc(bytes ? bytes : 1);
+    cr_assert(now);
+    cr_assert_eq(tc_read(queue, c, bytes, now), CL_SUCCESS);
+    cr_expect(memcmp(now, d->c0, bytes) == 0, "%s: C changed", what);
+    free(now);
+}
+
+Test(api, wait_list_holds_the_call_back, .timeout = 600) {
+    /* With two user events in the wait list, nothing happens to C until both complete; then
+     * the output event completes and C holds the result. Also for m == 0. */
+    api_open(CLGEMM_SINGLE);
+    cl_int err;
+    cl_command_queue reader = clCreateCommandQueue(fx.env.context, fx.env.device, 0, &err);
+    cr_assert_eq(err, CL_SUCCESS);
+    for (int empty = 0; empty < 2; empty++) {
+        tc_gemm g = {.prec = CLGEMM_SINGLE,
+                     .layout = CLGEMM_COL_MAJOR,
+                     .ta = CLGEMM_NO_TRANS,
+                     .tb = CLGEMM_TRANS,
+                     .m = empty ? 0 : 40,
+                     .n = 24,
+                     .k = 33,
+                     .alpha = -0.5,
+                     .beta = 2.0,
+                     .tail = 3};
+        const char *what = empty ? "m == 0" : "40x24x33";
+        tc_data d;
+        cr_assert(tc_data_make(&d, &g, 500 + empty, 0));
+        dev_bufs b = make_bufs(&d);
+        cl_event users[2];
+        users[0] = clCreateUserEvent(fx.env.context, &err);
+        cr_assert_eq(err, CL_SUCCESS);
+        users[1] = clCreateUserEvent(fx.env.context, &err);
+        cr_assert_eq(err, CL_SUCCESS);
+        cl_event ev = NULL;
+        cr_assert_eq(tc_clgemm(fx.h, &d.g, b.a, b.b, b.c, NULL, 2, users, &ev), CLGEMM_SUCCESS,
+                     "%s", what);
+        cr_assert(ev != NULL, "%s: no output event", what);
+        clFlush(fx.env.queue);
+        usleep(100 * 1000);
+        cr_expect_neq(event_status(ev), CL_COMPLETE, "%s: completed before its wait list", what);
+        expect_untouched(&d, b.c, reader, what);
+        clSetUserEventStatus(users[0], CL_COMPLETE);
+        clFlush(fx.env.queue);
+        usleep(50 * 1000);
+        cr_expect_neq(event_status(ev), CL_COMPLETE, "%s: completed with one event pending", what);
+        clSetUserEventStatus(users[1], CL_COMPLETE);
+        cr_assert_eq(clWaitForEvents(1, &ev), CL_SUCCESS, "%s", what);
+        cr_expect_eq(event_status(ev), CL_COMPLETE, "%s", what);
+        expect_result(&d, b.c, reader, what);
+        clReleaseEvent(ev);
+        clReleaseEvent(users[0]);
+        clReleaseEvent(users[1]);
+        free_bufs(&b);
+        tc_data_free(&d);
+    }
+    clReleaseCommandQueue(reader);
+    api_close();
+}
+
+/* Number of files in dir whose name ends in .bin. */
+static int count_binaries(const char *dir) {
+    DIR *dp = opendir(dir);
+    if (!dp) return 0;
+    int n = 0;
+    for (struct dirent *e; (e = readdir(dp));) {
+        size_t len = strlen(e->d_name);
+        if (len > 4 && strcmp(e->d_name + len - 4, ".bin") == 0) n++;
+    }
+    closedir(dp);
+    return n;
+}
+
+/* Overwrites the middle of every cached binary in dir with garbage; returns how many. */
+static int corrupt_binaries(const char *dir) {
+    DIR *dp = opendir(dir);
+    if (!dp) return 0;
+    int n = 0;
+    for (struct dirent *e; (e = readdir(dp));) {
+        size_t len = strlen(e->d_name);
+        if (len <= 4 || strcmp(e->d_name + len - 4, ".bin") != 0) continue;
+        char path[4096 + 260];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        FILE *f = fopen(path, "r+b");
+        if (!f) continue;
+        fseek(f, 0, SEEK_END);
+        long size = ftell(f);
+        fseek(f, size / 2, SEEK_SET);
+        static const char junk[64] = "this is not a program binary, and its checksum says so";
+        fwrite(junk, 1, sizeof junk, f);
+        fclose(f);
+        n++;
+    }
+    closedir(dp);
+    return n;
+}
+
+static void remove_dir(const char *dir) {
+    DIR *dp = opendir(dir);
+    if (!dp) return;
+    for (struct dirent *e; (e = readdir(dp));) {
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0) continue;
+        char path[4096 + 260];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        unlink(path);
+    }
+    closedir(dp);
+    rmdir(dir);
+}
+
+/* One problem on h with its config forced; expects success and the right result. */
+static void run_once(clgemm_handle h, const clgemm_config *cfg, size_t m, size_t n, size_t k,
+                     uint64_t seed, const char *what) {
+    cr_assert_eq(clgemm_set_config(h, CLGEMM_SINGLE, cfg), CLGEMM_SUCCESS);
+    tc_gemm g = {.prec = CLGEMM_SINGLE,
+                 .layout = CLGEMM_COL_MAJOR,
+                 .ta = CLGEMM_TRANS,
+                 .tb = CLGEMM_TRANS,
+                 .m = m,
+                 .n = n,
+                 .k = k,
+                 .alpha = 1.5,
+                 .beta = -0.75,
+                 .tail = 2};
+    char msg[2048];
+    int rc = tc_run(&fx.env, h, &g, seed, 0, 0, msg, sizeof msg);
+    cr_expect_eq(rc, 0, "%s (%s): %s", what, config_text(cfg), msg);
+}
+
+Test(api, program_caches, .timeout = 600) {
+    /* In memory: a second call with the same configuration (another shape) reuses the program,
+     * also after another configuration ran in between. On disk (CLGEMM_CACHE_DIR): a new handle
+     * loads the binary, and a corrupted binary is rebuilt, never run. */
+    TC_OPEN_OR_SKIP(&fx.env);
+    /* A fresh cache folder next to the suite's (in the build folder under meson), else in
+     * /tmp. */
+    char dir[4096];
+    const char *base = getenv("CLGEMM_CACHE_DIR");
+    snprintf(dir, sizeof dir, "%s-program-caches-XXXXXX",
+             base && *base && strcmp(base, "off") != 0 ? base : "/tmp/clgemm-test");
+    cr_assert(mkdtemp(dir) != NULL, "mkdtemp(%s) failed", dir);
+    setenv("CLGEMM_CACHE_DIR", dir, 1);
+    static const clgemm_config first = {.family = CLGEMM_FAMILY_NAIVE, .mdimc = 4, .ndimc = 2};
+    static const clgemm_config second = {.family = CLGEMM_FAMILY_TILED, .ts = 4};
+
+    cr_assert_eq(clgemm_create(&fx.h, fx.env.queue), CLGEMM_SUCCESS);
+    run_once(fx.h, &first, 7, 13, 5, 600, "first call");
+    int files = count_binaries(dir);
+    cr_expect_geq(files, 1, "no program binary was written to CLGEMM_CACHE_DIR %s", dir);
+    run_once(fx.h, &first, 65, 63, 129, 601, "second call, same configuration");
+    run_once(fx.h, &second, 33, 17, 29, 602, "another configuration");
+    run_once(fx.h, &first, 1, 37, 19, 603, "back to the first configuration");
+    cr_expect_eq(count_binaries(dir), files + 1,
+                 "one new configuration should add exactly one binary (%d before, %d after)", files,
+                 count_binaries(dir));
+    clgemm_destroy(fx.h);
+
+    cr_assert_eq(clgemm_create(&fx.h, fx.env.queue), CLGEMM_SUCCESS);
+    run_once(fx.h, &first, 64, 64, 64, 604, "new handle, binary from disk");
+    cr_expect_eq(count_binaries(dir), files + 1, "a disk-cache hit should not add a binary");
+    clgemm_destroy(fx.h);
+
+    cr_expect_geq(corrupt_binaries(dir), 1);
+    cr_assert_eq(clgemm_create(&fx.h, fx.env.queue), CLGEMM_SUCCESS);
+    run_once(fx.h, &first, 41, 1, 23, 605, "corrupted binary on disk");
+    run_once(fx.h, &second, 7, 13, 5, 606, "corrupted binary on disk");
+    clgemm_destroy(fx.h);
+    fx.h = NULL;
+    tc_close(&fx.env);
+    remove_dir(dir);
+}

@@ -1,0 +1,539 @@
+/* test_unit.c: unit tests that need no OpenCL device: status messages, family names, the
+ * parameter rules of each kernel family (clgemm__config_check against made-up devices), the -D
+ * build options, the launch geometry, and that the built-in defaults obey the rules. */
+#include "internal.h"
+
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <string.h>
+
+/* ---- Status messages ------------------------------------------------------------------------ */
+
+typedef struct status_entry {
+    const char *name;
+    int value;
+    const char *message;
+} status_entry;
+
+#define STATUS_ENTRY(name, value, message) {#name, value, message},
+static const status_entry statuses[] = {CLGEMM_STATUS_LIST(STATUS_ENTRY)};
+#undef STATUS_ENTRY
+#define STATUS_COUNT (sizeof statuses / sizeof statuses[0])
+
+Test(status, every_library_code_has_its_own_message) {
+    for (size_t i = 0; i < STATUS_COUNT; i++) {
+        const char *s = clgemm_status_string(statuses[i].value);
+        cr_assert(s != NULL, "%s: NULL message", statuses[i].name);
+        cr_expect(s[0] != 0, "%s: empty message", statuses[i].name);
+        cr_expect_str_eq(s, statuses[i].message, "%s: message is not the one of the list",
+                         statuses[i].name);
+        for (size_t j = 0; j < i; j++) {
+            cr_expect_neq(statuses[i].value, statuses[j].value, "%s and %s share a value",
+                          statuses[i].name, statuses[j].name);
+            cr_expect_str_neq(s, clgemm_status_string(statuses[j].value),
+                              "%s and %s share a message", statuses[i].name, statuses[j].name);
+        }
+    }
+}
+
+Test(status, library_codes_live_outside_opencl_range) {
+    /* The header: success is 0, OpenCL's codes (-1 .. -72) pass through unchanged, the
+     * library's own codes are -2000 and below. */
+    for (size_t i = 0; i < STATUS_COUNT; i++) {
+        if (statuses[i].value == 0) {
+            cr_expect_str_eq(statuses[i].name, "CLGEMM_SUCCESS");
+            continue;
+        }
+        cr_expect(statuses[i].value <= -2000, "%s = %d is not in the library's block",
+                  statuses[i].name, statuses[i].value);
+    }
+}
+
+/* OpenCL 1.2's error codes, which the library passes through unchanged. */
+static const int opencl_codes[] = {
+    CL_DEVICE_NOT_FOUND,
+    CL_DEVICE_NOT_AVAILABLE,
+    CL_COMPILER_NOT_AVAILABLE,
+    CL_MEM_OBJECT_ALLOCATION_FAILURE,
+    CL_OUT_OF_RESOURCES,
+    CL_OUT_OF_HOST_MEMORY,
+    CL_PROFILING_INFO_NOT_AVAILABLE,
+    CL_MEM_COPY_OVERLAP,
+    CL_IMAGE_FORMAT_MISMATCH,
+    CL_IMAGE_FORMAT_NOT_SUPPORTED,
+    CL_BUILD_PROGRAM_FAILURE,
+    CL_MAP_FAILURE,
+    CL_MISALIGNED_SUB_BUFFER_OFFSET,
+    CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST,
+    CL_COMPILE_PROGRAM_FAILURE,
+    CL_LINKER_NOT_AVAILABLE,
+    CL_LINK_PROGRAM_FAILURE,
+    CL_DEVICE_PARTITION_FAILED,
+    CL_KERNEL_ARG_INFO_NOT_AVAILABLE,
+    CL_INVALID_VALUE,
+    CL_INVALID_DEVICE_TYPE,
+    CL_INVALID_PLATFORM,
+    CL_INVALID_DEVICE,
+    CL_INVALID_CONTEXT,
+    CL_INVALID_QUEUE_PROPERTIES,
+    CL_INVALID_COMMAND_QUEUE,
+    CL_INVALID_HOST_PTR,
+    CL_INVALID_MEM_OBJECT,
+    CL_INVALID_IMAGE_FORMAT_DESCRIPTOR,
+    CL_INVALID_IMAGE_SIZE,
+    CL_INVALID_SAMPLER,
+    CL_INVALID_BINARY,
+    CL_INVALID_BUILD_OPTIONS,
+    CL_INVALID_PROGRAM,
+    CL_INVALID_PROGRAM_EXECUTABLE,
+    CL_INVALID_KERNEL_NAME,
+    CL_INVALID_KERNEL_DEFINITION,
+    CL_INVALID_KERNEL,
+    CL_INVALID_ARG_INDEX,
+    CL_INVALID_ARG_VALUE,
+    CL_INVALID_ARG_SIZE,
+    CL_INVALID_KERNEL_ARGS,
+    CL_INVALID_WORK_DIMENSION,
+    CL_INVALID_WORK_GROUP_SIZE,
+    CL_INVALID_WORK_ITEM_SIZE,
+    CL_INVALID_GLOBAL_OFFSET,
+    CL_INVALID_EVENT_WAIT_LIST,
+    CL_INVALID_EVENT,
+    CL_INVALID_OPERATION,
+    CL_INVALID_GL_OBJECT,
+    CL_INVALID_BUFFER_SIZE,
+    CL_INVALID_MIP_LEVEL,
+    CL_INVALID_GLOBAL_WORK_SIZE,
+    CL_INVALID_PROPERTY,
+    CL_INVALID_IMAGE_DESCRIPTOR,
+    CL_INVALID_COMPILER_OPTIONS,
+    CL_INVALID_LINKER_OPTIONS,
+    CL_INVALID_DEVICE_PARTITION_COUNT,
+};
+#define OPENCL_CODE_COUNT (sizeof opencl_codes / sizeof opencl_codes[0])
+
+Test(status, opencl_codes_have_messages) {
+    /* Never NULL or empty, never one of the library's own messages. */
+    for (size_t i = 0; i < OPENCL_CODE_COUNT; i++) {
+        const char *s = clgemm_status_string(opencl_codes[i]);
+        cr_assert(s != NULL, "OpenCL code %d: NULL message", opencl_codes[i]);
+        cr_expect(s[0] != 0, "OpenCL code %d: empty message", opencl_codes[i]);
+        for (size_t j = 0; j < STATUS_COUNT; j++)
+            cr_expect_str_neq(s, statuses[j].message, "OpenCL code %d has the message of %s",
+                              opencl_codes[i], statuses[j].name);
+    }
+}
+
+Test(status, opencl_codes_each_have_their_own_message) {
+    /* A user who gets CL_INVALID_HOST_PTR back needs to read that, not "unknown error": every
+     * OpenCL 1.2 code gets a message no other code has. One report lists the codes that don't. */
+    char shared[512] = "";
+    size_t count = 0;
+    for (size_t i = 0; i < OPENCL_CODE_COUNT; i++)
+        for (size_t j = 0; j < OPENCL_CODE_COUNT; j++) {
+            if (i == j || strcmp(clgemm_status_string(opencl_codes[i]),
+                                 clgemm_status_string(opencl_codes[j])))
+                continue;
+            size_t used = strlen(shared);
+            snprintf(shared + used, sizeof shared - used, " %d", opencl_codes[i]);
+            count++;
+            break;
+        }
+    cr_expect_eq(count, 0, "%zu OpenCL codes share their message with another code:%s", count,
+                 shared);
+}
+
+Test(status, unknown_codes_still_get_a_message) {
+    static const int odd[] = {1, 42, -73, -999, -1000, -1999, -2000, -2021, -2100, -99999};
+    for (size_t i = 0; i < sizeof odd / sizeof odd[0]; i++) {
+        const char *s = clgemm_status_string(odd[i]);
+        cr_assert(s != NULL, "status %d: NULL message", odd[i]);
+        cr_expect(s[0] != 0, "status %d: empty message", odd[i]);
+        for (size_t j = 0; j < STATUS_COUNT; j++)
+            cr_expect_str_neq(s, statuses[j].message, "unknown status %d reads as %s", odd[i],
+                              statuses[j].name);
+    }
+}
+
+/* ---- Family names --------------------------------------------------------------------------- */
+
+Test(family, names) {
+    cr_expect_str_eq(clgemm_family_name(CLGEMM_FAMILY_AUTO), "auto");
+    cr_expect_str_eq(clgemm_family_name(CLGEMM_FAMILY_NAIVE), "naive");
+    cr_expect_str_eq(clgemm_family_name(CLGEMM_FAMILY_TILED), "tiled");
+    cr_expect_str_eq(clgemm_family_name(CLGEMM_FAMILY_REGBLOCK), "regblock");
+    cr_expect_null(clgemm_family_name((clgemm_family)(CLGEMM_FAMILY_COUNT + 1)));
+    cr_expect_null(clgemm_family_name((clgemm_family)-1));
+}
+
+/* ---- Parameter rules ------------------------------------------------------------------------ */
+
+/* A made-up device: work-group limits and local memory of a typical GPU. */
+static device_info fake_device(size_t max_wg, size_t item0, size_t item1, cl_ulong local,
+                               bool fp64) {
+    device_info info;
+    memset(&info, 0, sizeof info);
+    strcpy(info.platform_name, "Fake Platform");
+    strcpy(info.name, "Fake Device");
+    info.cls = DEVICE_OTHER_GPU;
+    info.max_work_group_size = max_wg;
+    info.max_work_item_sizes[0] = item0;
+    info.max_work_item_sizes[1] = item1;
+    info.max_work_item_sizes[2] = 64;
+    info.local_mem_size = local;
+    info.has_fp64 = fp64;
+    return info;
+}
+
+static device_info gpu(void) {
+    return fake_device(256, 256, 256, 32768, true);
+}
+
+static clgemm_config naive(int mdimc, int ndimc) {
+    return (clgemm_config){.family = CLGEMM_FAMILY_NAIVE, .mdimc = mdimc, .ndimc = ndimc};
+}
+
+static clgemm_config tiled(int ts) {
+    return (clgemm_config){.family = CLGEMM_FAMILY_TILED, .ts = ts};
+}
+
+static clgemm_config regblock(int mwg, int nwg, int kwg, int mdimc, int ndimc, int kwi, int vwm,
+                              int vwn) {
+    return (clgemm_config){.family = CLGEMM_FAMILY_REGBLOCK,
+                           .mwg = mwg,
+                           .nwg = nwg,
+                           .kwg = kwg,
+                           .mdimc = mdimc,
+                           .ndimc = ndimc,
+                           .kwi = kwi,
+                           .vwm = vwm,
+                           .vwn = vwn};
+}
+
+static const char *describe(const clgemm_config *c) {
+    static char buf[200];
+    snprintf(buf, sizeof buf,
+             "%s mdimc=%d ndimc=%d ts=%d mwg=%d nwg=%d kwg=%d kwi=%d vwm=%d vwn=%d",
+             clgemm_family_name(c->family) ? clgemm_family_name(c->family) : "?", c->mdimc,
+             c->ndimc, c->ts, c->mwg, c->nwg, c->kwg, c->kwi, c->vwm, c->vwn);
+    return buf;
+}
+
+#define EXPECT_CHECK(config, info, prec, want)                                                     \
+    do {                                                                                           \
+        clgemm_config cfg_ = (config);                                                             \
+        device_info info_ = (info);                                                                \
+        clgemm_status got_ = clgemm__config_check(&cfg_, &info_, (prec));                          \
+        cr_expect_eq(got_, (want), "%s (%s): got %d (%s), want %d (%s)", describe(&cfg_),          \
+                     (prec) == CLGEMM_DOUBLE ? "double" : "single", got_,                          \
+                     clgemm_status_string(got_), (want), clgemm_status_string(want));              \
+    } while (0)
+
+#define OK  CLGEMM_SUCCESS
+#define BAD CLGEMM_ERR_INVALID_PARAMS
+#define S   CLGEMM_SINGLE
+#define D   CLGEMM_DOUBLE
+
+Test(rules, legal_configurations_pass) {
+    EXPECT_CHECK(naive(16, 16), gpu(), S, OK);
+    EXPECT_CHECK(naive(1, 1), gpu(), D, OK);
+    EXPECT_CHECK(tiled(16), gpu(), S, OK);
+    EXPECT_CHECK(tiled(1), gpu(), D, OK);
+    EXPECT_CHECK(regblock(64, 64, 16, 16, 16, 2, 2, 2), gpu(), S, OK);
+    EXPECT_CHECK(regblock(64, 64, 16, 16, 16, 2, 2, 2), gpu(), D, OK);
+    EXPECT_CHECK(regblock(1, 1, 1, 1, 1, 1, 1, 1), gpu(), S, OK);
+    EXPECT_CHECK(regblock(32, 16, 8, 4, 2, 4, 8, 8), gpu(), S, OK);
+    /* naive and tiled do not need powers of two. */
+    EXPECT_CHECK(naive(3, 5), gpu(), S, OK);
+    EXPECT_CHECK(tiled(5), gpu(), S, OK);
+}
+
+Test(rules, family) {
+    device_info info = gpu();
+    clgemm_config c = naive(8, 8);
+    c.family = CLGEMM_FAMILY_AUTO;
+    cr_expect_eq(clgemm__config_check(&c, &info, S), CLGEMM_ERR_INVALID_FAMILY);
+    c.family = (clgemm_family)(CLGEMM_FAMILY_COUNT + 1);
+    cr_expect_eq(clgemm__config_check(&c, &info, S), CLGEMM_ERR_INVALID_FAMILY);
+    c.family = (clgemm_family)-1;
+    cr_expect_eq(clgemm__config_check(&c, &info, S), CLGEMM_ERR_INVALID_FAMILY);
+}
+
+Test(rules, double_needs_fp64) {
+    device_info no_fp64 = fake_device(256, 256, 256, 32768, false);
+    EXPECT_CHECK(naive(8, 8), no_fp64, S, OK);
+    EXPECT_CHECK(naive(8, 8), no_fp64, D, CLGEMM_ERR_NO_FP64);
+    EXPECT_CHECK(tiled(8), no_fp64, D, CLGEMM_ERR_NO_FP64);
+    EXPECT_CHECK(regblock(64, 64, 16, 16, 16, 2, 2, 2), no_fp64, D, CLGEMM_ERR_NO_FP64);
+}
+
+Test(rules, parameters_out_of_range) {
+    EXPECT_CHECK(naive(0, 8), gpu(), S, BAD);
+    EXPECT_CHECK(naive(8, -8), gpu(), S, BAD);
+    EXPECT_CHECK(tiled(0), gpu(), S, BAD);
+    EXPECT_CHECK(tiled(-16), gpu(), S, BAD);
+    EXPECT_CHECK(regblock(64, 64, 16, 16, 16, 0, 2, 2), gpu(), S, BAD);
+    EXPECT_CHECK(regblock(64, 64, 16, 16, 16, 2, 2, -2), gpu(), S, BAD);
+    EXPECT_CHECK(regblock(0, 64, 16, 16, 16, 2, 2, 2), gpu(), S, BAD);
+    /* Absurdly large values are refused before any product of them can overflow. */
+    device_info huge =
+        fake_device((size_t)1 << 40, (size_t)1 << 40, (size_t)1 << 40, (cl_ulong)1 << 50, true);
+    EXPECT_CHECK(naive(1 << 20, 1 << 20), huge, S, BAD);
+    EXPECT_CHECK(tiled(1 << 20), huge, S, BAD);
+    EXPECT_CHECK(naive(1 << 30, 4), huge, S, BAD);
+}
+
+Test(rules, unused_fields_are_ignored) {
+    clgemm_config c = naive(8, 8);
+    c.ts = -3;
+    c.mwg = 7;
+    c.vwm = 99;
+    EXPECT_CHECK(c, gpu(), S, OK);
+    clgemm_config t = tiled(8);
+    t.mdimc = 100000;
+    t.kwi = -1;
+    EXPECT_CHECK(t, gpu(), S, OK);
+    clgemm_config r = regblock(64, 64, 16, 16, 16, 2, 2, 2);
+    r.ts = 100000;
+    EXPECT_CHECK(r, gpu(), S, OK);
+}
+
+Test(rules, work_group_size) {
+    /* 256 work-items at most. */
+    EXPECT_CHECK(naive(16, 16), gpu(), S, OK);
+    EXPECT_CHECK(naive(32, 16), gpu(), S, BAD);
+    EXPECT_CHECK(tiled(16), gpu(), S, OK);
+    EXPECT_CHECK(tiled(17), gpu(), S, BAD);
+    EXPECT_CHECK(regblock(64, 64, 16, 16, 16, 2, 2, 2), gpu(), S, OK);
+    EXPECT_CHECK(regblock(64, 64, 16, 32, 16, 2, 2, 2), gpu(), S, BAD);
+    /* Per-dimension limits: 1024 work-items, but at most 16 along dimension 1. */
+    device_info narrow = fake_device(1024, 1024, 16, 65536, true);
+    EXPECT_CHECK(naive(64, 16), narrow, S, OK);
+    EXPECT_CHECK(naive(16, 32), narrow, S, BAD);
+    EXPECT_CHECK(naive(32, 16), narrow, S, OK);
+    EXPECT_CHECK(tiled(32), narrow, S, BAD);
+    EXPECT_CHECK(regblock(64, 64, 16, 32, 16, 2, 2, 2), narrow, S, OK);
+    EXPECT_CHECK(regblock(64, 64, 16, 16, 32, 2, 2, 2), narrow, S, BAD);
+    /* And along dimension 0. */
+    device_info tall = fake_device(1024, 16, 1024, 65536, true);
+    EXPECT_CHECK(naive(32, 16), tall, S, BAD);
+    EXPECT_CHECK(naive(16, 32), tall, S, OK);
+}
+
+Test(rules, local_memory) {
+    /* Tiled: two TS x TS tiles. 16 x 16 floats x 2 = 2048 bytes; doubles need 4096. */
+    device_info small = fake_device(256, 256, 256, 2048, true);
+    EXPECT_CHECK(tiled(16), small, S, OK);
+    EXPECT_CHECK(tiled(16), small, D, BAD);
+    EXPECT_CHECK(tiled(8), small, D, OK);
+    /* Regblock: (MWG + VWM + NWG + VWN) * KWG reals (rows padded by one vector).
+     * 128x128, KWG 16, VW 2: 260 * 16 * 4 = 16640 bytes; KWG 32: 33280 > 32768. */
+    EXPECT_CHECK(regblock(128, 128, 16, 16, 16, 2, 2, 2), gpu(), S, OK);
+    EXPECT_CHECK(regblock(128, 128, 32, 16, 16, 2, 2, 2), gpu(), S, BAD);
+    /* In double the first is 33280 bytes too. */
+    EXPECT_CHECK(regblock(128, 128, 16, 16, 16, 2, 2, 2), gpu(), D, BAD);
+    /* The padding counts: (64 + 64) * 32 * 4 = 16384 fits a 16 KiB device without it, but
+     * (64 + 2 + 64 + 2) * 32 * 4 = 16896 does not. */
+    device_info k16 = fake_device(256, 256, 256, 16384, true);
+    EXPECT_CHECK(regblock(64, 64, 32, 16, 16, 2, 2, 2), k16, S, BAD);
+    EXPECT_CHECK(regblock(64, 64, 16, 16, 16, 2, 2, 2), k16, S, OK);
+}
+
+Test(rules, regblock_powers_of_two) {
+    /* Each parameter in turn not a power of two, everything else legal. */
+    EXPECT_CHECK(regblock(96, 64, 16, 16, 16, 2, 2, 2), gpu(), S, BAD);
+    EXPECT_CHECK(regblock(64, 96, 16, 16, 16, 2, 2, 2), gpu(), S, BAD);
+    EXPECT_CHECK(regblock(64, 64, 24, 16, 16, 2, 2, 2), gpu(), S, BAD);
+    EXPECT_CHECK(regblock(48, 48, 16, 12, 12, 2, 2, 2), gpu(), S, BAD);
+    EXPECT_CHECK(regblock(64, 64, 18, 16, 16, 3, 2, 2), gpu(), S, BAD);
+    EXPECT_CHECK(regblock(96, 64, 16, 16, 16, 2, 3, 2), gpu(), S, BAD);
+    EXPECT_CHECK(regblock(64, 96, 16, 16, 16, 2, 2, 3), gpu(), S, BAD);
+}
+
+Test(rules, regblock_vector_widths) {
+    /* 1, 2, 4, 8 only. */
+    EXPECT_CHECK(regblock(128, 128, 16, 16, 16, 2, 8, 8), gpu(), S, OK);
+    EXPECT_CHECK(regblock(256, 64, 16, 16, 16, 2, 16, 2), gpu(), S, BAD);
+    EXPECT_CHECK(regblock(64, 256, 16, 16, 16, 2, 2, 16), gpu(), S, BAD);
+}
+
+Test(rules, regblock_divisibility) {
+    /* MWG must be a multiple of MDIMC * VWM, NWG of NDIMC * VWN, KWG of KWI. */
+    EXPECT_CHECK(regblock(32, 64, 16, 16, 16, 2, 4, 2), gpu(), S, BAD);
+    EXPECT_CHECK(regblock(64, 32, 16, 16, 16, 2, 2, 4), gpu(), S, BAD);
+    EXPECT_CHECK(regblock(16, 64, 16, 32, 8, 2, 1, 2), gpu(), S, BAD);
+    EXPECT_CHECK(regblock(64, 64, 16, 16, 16, 32, 2, 2), gpu(), S, BAD);
+    EXPECT_CHECK(regblock(64, 64, 16, 16, 16, 16, 2, 2), gpu(), S, OK);
+}
+
+Test(rules, regblock_even_tile_loads) {
+    /* Every work-item loads as many elements of each tile: MWG*KWG and KWG*NWG must be
+     * multiples of MDIMC*NDIMC. 64 * 1 = 64 is not a multiple of 256. */
+    EXPECT_CHECK(regblock(64, 64, 1, 16, 16, 1, 2, 2), gpu(), S, BAD);
+    EXPECT_CHECK(regblock(64, 64, 4, 16, 16, 1, 2, 2), gpu(), S, OK);
+    /* Only B's tile is ragged: 16 * 2 = 32 < 64 work-items, 256 * 2 fine. */
+    EXPECT_CHECK(regblock(256, 16, 2, 8, 8, 1, 1, 1), gpu(), S, BAD);
+}
+
+Test(rules, regblock_register_block) {
+    /* MWI * NWI <= 256: 16 x 16 passes, 32 x 32 does not (everything else legal). */
+    EXPECT_CHECK(regblock(128, 128, 8, 8, 8, 2, 1, 1), gpu(), S, OK);
+    EXPECT_CHECK(regblock(256, 256, 8, 8, 8, 2, 1, 1), gpu(), S, BAD);
+    EXPECT_CHECK(regblock(256, 128, 8, 8, 8, 2, 1, 1), gpu(), S, BAD);
+}
+
+/* ---- Build options -------------------------------------------------------------------------- */
+
+/* Splits options into tokens and checks they are exactly `want` (in any order). */
+static void expect_options(const clgemm_config *c, const char *const *want, size_t count) {
+    char buf[512];
+    int len = clgemm__config_options(c, buf, sizeof buf);
+    cr_assert(len >= 0, "%s: options did not fit 512 bytes", describe(c));
+    cr_expect_eq((size_t)len, strlen(buf), "%s: returned length %d, wrote %zu", describe(c), len,
+                 strlen(buf));
+    bool seen[16] = {false};
+    size_t tokens = 0;
+    for (char *save = NULL, *tok = strtok_r(buf, " ", &save); tok;
+         tok = strtok_r(NULL, " ", &save)) {
+        tokens++;
+        bool known = false;
+        for (size_t i = 0; i < count; i++)
+            if (strcmp(tok, want[i]) == 0) {
+                cr_expect(!seen[i], "%s: %s twice", describe(c), tok);
+                seen[i] = known = true;
+            }
+        cr_expect(known, "%s: unexpected option %s", describe(c), tok);
+    }
+    cr_expect_eq(tokens, count, "%s: %zu options, want %zu", describe(c), tokens, count);
+}
+
+Test(options, naive) {
+    clgemm_config c = naive(8, 4);
+    c.ts = 5; /* unused fields must not appear */
+    c.mwg = 64;
+    static const char *const want[] = {"-DMDIMC=8", "-DNDIMC=4"};
+    expect_options(&c, want, 2);
+}
+
+Test(options, tiled) {
+    clgemm_config c = tiled(16);
+    c.mdimc = 3;
+    c.vwn = 2;
+    static const char *const want[] = {"-DTS=16"};
+    expect_options(&c, want, 1);
+}
+
+Test(options, regblock) {
+    clgemm_config c = regblock(128, 64, 16, 16, 8, 2, 4, 8);
+    c.ts = 32;
+    static const char *const want[] = {"-DMWG=128", "-DNWG=64", "-DKWG=16", "-DMDIMC=16",
+                                       "-DNDIMC=8", "-DKWI=2",  "-DVWM=4",  "-DVWN=8"};
+    expect_options(&c, want, 8);
+}
+
+Test(options, small_buffer) {
+    clgemm_config c = regblock(128, 64, 16, 16, 8, 2, 4, 8);
+    char buf[512];
+    int len = clgemm__config_options(&c, buf, sizeof buf);
+    cr_assert_gt(len, 0);
+    /* Room for the text but not its terminating NUL: refused. */
+    cr_expect_lt(clgemm__config_options(&c, buf, (size_t)len), 0);
+    cr_expect_lt(clgemm__config_options(&c, buf, 10), 0);
+    cr_expect_eq(clgemm__config_options(&c, buf, (size_t)len + 1), len);
+}
+
+/* ---- Launch geometry ------------------------------------------------------------------------ */
+
+static void expect_launch(clgemm_config c, size_t m, size_t n, size_t l0, size_t l1, size_t g0,
+                          size_t g1) {
+    size_t local[2], global[2];
+    clgemm__config_launch(&c, m, n, local, global);
+    cr_expect(local[0] == l0 && local[1] == l1 && global[0] == g0 && global[1] == g1,
+              "%s m=%zu n=%zu: local %zux%zu global %zux%zu, want %zux%zu and %zux%zu",
+              describe(&c), m, n, local[0], local[1], global[0], global[1], l0, l1, g0, g1);
+}
+
+Test(launch, covers_c_with_whole_work_groups) {
+    expect_launch(naive(8, 4), 1, 1, 8, 4, 8, 4);
+    expect_launch(naive(8, 4), 17, 9, 8, 4, 24, 12);
+    expect_launch(naive(3, 5), 7, 13, 3, 5, 9, 15);
+    expect_launch(tiled(16), 64, 65, 16, 16, 64, 80);
+    expect_launch(tiled(1), 7, 3, 1, 1, 7, 3);
+    /* Regblock: one MDIMC x NDIMC group per MWG x NWG tile. */
+    expect_launch(regblock(64, 32, 16, 16, 8, 2, 2, 2), 65, 32, 16, 8, 32, 8);
+    expect_launch(regblock(64, 32, 16, 16, 8, 2, 2, 2), 1, 33, 16, 8, 16, 16);
+}
+
+/* ---- Defaults and fallback ------------------------------------------------------------------ */
+
+Test(defaults, obey_the_rules_on_typical_devices) {
+    /* Each class's default on a typical device of that class. */
+    struct {
+        device_class cls;
+        device_info info;
+    } typical[] = {
+        {DEVICE_NVIDIA_GPU, fake_device(1024, 1024, 1024, 49152, true)},
+        {DEVICE_AMD_GPU, fake_device(256, 1024, 1024, 65536, true)},
+        {DEVICE_INTEL_GPU, fake_device(256, 256, 256, 65536, true)},
+        {DEVICE_OTHER_GPU, fake_device(256, 256, 256, 32768, true)},
+        {DEVICE_CPU, fake_device(4096, 4096, 4096, 2097152, true)},
+    };
+    for (size_t i = 0; i < sizeof typical / sizeof typical[0]; i++)
+        for (int prec = S; prec <= D; prec++) {
+            typical[i].info.cls = typical[i].cls;
+            clgemm_config c = clgemm__config_default(typical[i].cls, (clgemm_precision)prec);
+            cr_expect_eq(clgemm__config_check(&c, &typical[i].info, (clgemm_precision)prec), OK,
+                         "default for %s (%s) breaks a rule: %s",
+                         clgemm__device_class_name(typical[i].cls), prec == D ? "double" : "single",
+                         describe(&c));
+        }
+}
+
+Test(defaults, size_aware_defaults_obey_the_rules) {
+    /* For every shape, the default the planner starts from is legal on a typical device of the
+     * class; the largest problems get the class's large-problem default; and a smaller C never
+     * gets larger tiles than a bigger one. */
+    struct {
+        device_class cls;
+        device_info info;
+    } typical[] = {
+        {DEVICE_NVIDIA_GPU, fake_device(1024, 1024, 1024, 49152, true)},
+        {DEVICE_AMD_GPU, fake_device(256, 1024, 1024, 65536, true)},
+        {DEVICE_INTEL_GPU, fake_device(256, 256, 256, 65536, true)},
+        {DEVICE_OTHER_GPU, fake_device(256, 256, 256, 32768, true)},
+        {DEVICE_CPU, fake_device(4096, 4096, 4096, 2097152, true)},
+    };
+    static const size_t sizes[] = {1, 7, 64, 100, 256, 1000, 4096, 1 << 16};
+    for (size_t i = 0; i < sizeof typical / sizeof typical[0]; i++)
+        for (int prec = S; prec <= D; prec++) {
+            device_info *info = &typical[i].info;
+            info->cls = typical[i].cls;
+            info->compute_units = info->cls == DEVICE_CPU ? 8 : 64;
+            const char *cls = clgemm__device_class_name(info->cls);
+            size_t last_area = 0;
+            for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
+                clgemm_config c =
+                    clgemm__config_default_for(info, (clgemm_precision)prec, sizes[s], sizes[s]);
+                cr_expect_eq(clgemm__config_check(&c, info, (clgemm_precision)prec), OK,
+                             "%s, %zu^2: default breaks a rule: %s", cls, sizes[s], describe(&c));
+                size_t area = c.family == CLGEMM_FAMILY_REGBLOCK ? (size_t)c.mwg * c.nwg : 1;
+                cr_expect_geq(area, last_area, "%s: %zu^2 gets smaller tiles than a smaller C", cls,
+                              sizes[s]);
+                last_area = area;
+            }
+            clgemm_config big =
+                clgemm__config_default_for(info, (clgemm_precision)prec, 1 << 16, 1 << 16);
+            clgemm_config large = clgemm__config_default(info->cls, (clgemm_precision)prec);
+            if (clgemm__config_check(&large, info, (clgemm_precision)prec) == OK)
+                cr_expect(memcmp(&big, &large, sizeof big) == 0,
+                          "%s: a 65536^2 problem does not get the large-problem default", cls);
+        }
+}
+
+Test(defaults, fallback_runs_on_a_minimal_device) {
+    /* OpenCL 1.2's minimums: 32 KiB of local memory; a modest 64-item work-group. */
+    device_info minimal = fake_device(64, 64, 64, 32768, true);
+    clgemm_config c = clgemm__config_fallback();
+    cr_expect_eq(clgemm__config_check(&c, &minimal, S), OK, "%s", describe(&c));
+    cr_expect_eq(clgemm__config_check(&c, &minimal, D), OK, "%s", describe(&c));
+}
