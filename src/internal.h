@@ -160,7 +160,8 @@ clgemm_status clgemm__gemm(struct clgemm_handle_s *h, const gemm_call *call);
 int clgemm__plan_splits(const clgemm_config *config, const device_info *info, size_t m, size_t n,
                         size_t k);
 
-/* Picks the configuration for a (col-major, normalised) problem; the caller holds the lock. */
+/* Picks the configuration for a problem of the user's m x n x k (as clgemm_get_config, which has
+ * no layout); the caller holds the lock. */
 clgemm_config clgemm__plan(struct clgemm_handle_s *h, clgemm_precision precision, size_t m,
                            size_t n, size_t k, const char **source);
 

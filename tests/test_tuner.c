@@ -4,6 +4,8 @@
  * database lives in a fresh temporary folder, never in the user's ~/.cache. */
 #include "clgemm.h"
 
+#include "temp_dir.h"
+
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdio.h>
@@ -12,9 +14,10 @@
 #include <time.h>
 #include <unistd.h>
 
+/* A database path in this test process's own temporary folder (removed when it exits). */
 static char *temp_db(void) {
-    char dir[] = "/tmp/clgemm-tune-XXXXXX";
-    cr_assert_not_null(mkdtemp(dir));
+    const char *dir = temp_dir("clgemm-tune");
+    cr_assert_not_null(dir);
     char *path = malloc(strlen(dir) + 16);
     sprintf(path, "%s/tuning.json", dir);
     setenv("CLGEMM_TUNING_DB", path, 1);

@@ -5,6 +5,8 @@
  * folder: the user's ~/.cache is never touched. */
 #include "internal.h"
 
+#include "temp_dir.h"
+
 #include <criterion/criterion.h>
 #include <dirent.h>
 #include <jansson.h>
@@ -36,9 +38,10 @@ static const char *device_json =
     "{\"platform\": \"Test Platform\", \"platform_version\": \"OpenCL 3.0 test\", "
     "\"vendor\": \"Test Vendor\", \"name\": \"Test Device\", \"driver\": \"1.0\"}";
 
+/* A path in this test process's own temporary folder (removed when the process exits). */
 static char *temp_path(const char *name) {
-    char dir[] = "/tmp/clgemm-test-XXXXXX";
-    cr_assert_not_null(mkdtemp(dir));
+    const char *dir = temp_dir("clgemm-test");
+    cr_assert_not_null(dir);
     char *path = malloc(strlen(dir) + strlen(name) + 2);
     sprintf(path, "%s/%s", dir, name);
     return path;
