@@ -39,6 +39,14 @@ const char *clgemm__device_class_name(device_class cls);
 
 /* ---- params.c: rules, defaults and build options of each family ----------------------------- */
 
+/* A register-blocked configuration, parameters in the order MWG NWG KWG MDIMC NDIMC KWI VWM VWN
+ * (an initialiser, so tables of them can be static). */
+#define CLGEMM__REGBLOCK(mwg_, nwg_, kwg_, mdimc_, ndimc_, kwi_, vwm_, vwn_)                       \
+    {                                                                                              \
+        .family = CLGEMM_FAMILY_REGBLOCK, .mwg = mwg_, .nwg = nwg_, .kwg = kwg_, .mdimc = mdimc_,  \
+        .ndimc = ndimc_, .kwi = kwi_, .vwm = vwm_, .vwn = vwn_                                     \
+    }
+
 /* Checks a configuration against its family's rules and the device's limits. */
 clgemm_status clgemm__config_check(const clgemm_config *config, const device_info *info,
                                    clgemm_precision precision);

@@ -85,12 +85,7 @@ clgemm_status clgemm__config_check(const clgemm_config *config, const device_inf
     return ok ? CLGEMM_SUCCESS : CLGEMM_ERR_INVALID_PARAMS;
 }
 
-/* A register-blocked configuration, parameters in the order MWG NWG KWG MDIMC NDIMC KWI VWM VWN. */
-#define RB(mwg_, nwg_, kwg_, mdimc_, ndimc_, kwi_, vwm_, vwn_)                                     \
-    {                                                                                              \
-        .family = CLGEMM_FAMILY_REGBLOCK, .mwg = mwg_, .nwg = nwg_, .kwg = kwg_, .mdimc = mdimc_,  \
-        .ndimc = ndimc_, .kwi = kwi_, .vwm = vwm_, .vwn = vwn_                                     \
-    }
+#define RB CLGEMM__REGBLOCK
 
 /* The built-in defaults of each class, largest tiles first; each list ends with an entry whose
  * family is 0. Large tiles win on large problems, but a problem with fewer tiles than the

@@ -109,28 +109,15 @@ static void enumerate(space_ctx *s, clgemm_config *c, int p) {
     }
 }
 
-static clgemm_config regblock(int mwg, int nwg, int kwg, int mdimc, int ndimc, int kwi, int vwm,
-                              int vwn) {
-    return (clgemm_config){.family = CLGEMM_FAMILY_REGBLOCK,
-                           .mwg = mwg,
-                           .nwg = nwg,
-                           .kwg = kwg,
-                           .mdimc = mdimc,
-                           .ndimc = ndimc,
-                           .kwi = kwi,
-                           .vwm = vwm,
-                           .vwn = vwn};
-}
-
 /* --quick: a handful of shapes of tile known to do well somewhere, so a first tuning takes
  * seconds rather than the hours a full search can take. */
 static bool quick_space(space_ctx *s) {
     const clgemm_config quick[] = {
-        {.family = CLGEMM_FAMILY_TILED, .ts = 8}, {.family = CLGEMM_FAMILY_TILED, .ts = 16},
-        regblock(16, 16, 16, 4, 4, 2, 2, 2),      regblock(32, 32, 16, 8, 8, 2, 2, 2),
-        regblock(32, 32, 32, 4, 8, 4, 4, 4),      regblock(32, 64, 16, 4, 8, 2, 4, 4),
-        regblock(64, 32, 16, 8, 4, 2, 4, 4),      regblock(64, 64, 16, 8, 8, 2, 4, 4),
-        regblock(64, 64, 16, 16, 16, 2, 2, 2),    regblock(64, 64, 32, 8, 8, 4, 4, 4),
+        {.family = CLGEMM_FAMILY_TILED, .ts = 8},      {.family = CLGEMM_FAMILY_TILED, .ts = 16},
+        CLGEMM__REGBLOCK(16, 16, 16, 4, 4, 2, 2, 2),   CLGEMM__REGBLOCK(32, 32, 16, 8, 8, 2, 2, 2),
+        CLGEMM__REGBLOCK(32, 32, 32, 4, 8, 4, 4, 4),   CLGEMM__REGBLOCK(32, 64, 16, 4, 8, 2, 4, 4),
+        CLGEMM__REGBLOCK(64, 32, 16, 8, 4, 2, 4, 4),   CLGEMM__REGBLOCK(64, 64, 16, 8, 8, 2, 4, 4),
+        CLGEMM__REGBLOCK(64, 64, 16, 16, 16, 2, 2, 2), CLGEMM__REGBLOCK(64, 64, 32, 8, 8, 4, 4, 4),
     };
     for (size_t i = 0; i < sizeof quick / sizeof quick[0]; i++)
         if (clgemm__config_check(&quick[i], s->info, s->precision) == CLGEMM_SUCCESS &&
