@@ -128,10 +128,24 @@ __kernel __attribute__((reqd_work_group_size(MDIMC, NDIMC, 1))) void clgemm_regb
 
     /* Rows past M and columns past N are clamped (they only feed elements of C that are never
      * stored); depth past K is zero, or it would add to every element. */
+    /* Three ways to load a slice, chosen per work-group and slice (uniform branches):
+     * - inside the matrices (most work-groups, all but the last slice): no checks, so the loads
+     *   of a work-item share one base address with constant offsets;
+     * - at the M or N edge: rows past M and columns past N are clamped (they only feed elements
+     *   of C that are never stored), so edge work-groups keep pace with the others;
+     * - the last, partial slice: depth past K is zero, or it would add to every element. */
     REAL ra[ALOADS], rb[BLOADS];
-    /* Work-groups and slices wholly inside the matrices (all but the edges) skip the checks:
-     * fewer instructions per load and fewer registers (run 4 in docs/PERFORMANCE.md). */
     const bool inside_mn = i0 + MWG <= M && j0 + NWG <= N;
+#define LOAD_A(p0, check_k)                                                                        \
+    _Pragma("unroll") for (int r = 0; r < ALOADS; r++) {                                           \
+        const int idx = tid + r * WGS, gp = (p0) + A_P(idx);                                       \
+        ra[r] = (check_k) && gp >= kend ? (REAL)0 : A_AT(min(i0 + A_X(idx), M - 1), gp);           \
+    }
+#define LOAD_B(p0, check_k)                                                                        \
+    _Pragma("unroll") for (int r = 0; r < BLOADS; r++) {                                           \
+        const int idx = tid + r * WGS, gp = (p0) + B_P(idx);                                       \
+        rb[r] = (check_k) && gp >= kend ? (REAL)0 : B_AT(gp, min(j0 + B_X(idx), N - 1));           \
+    }
 #define LOAD_SLICE(p0)                                                                             \
     if (inside_mn && (p0) + KWG <= kend) {                                                         \
         _Pragma("unroll") for (int r = 0; r < ALOADS; r++) {                                       \
@@ -142,15 +156,10 @@ __kernel __attribute__((reqd_work_group_size(MDIMC, NDIMC, 1))) void clgemm_regb
             const int idx = tid + r * WGS;                                                         \
             rb[r] = B_AT((p0) + B_P(idx), j0 + B_X(idx));                                          \
         }                                                                                          \
+    } else if ((p0) + KWG <= kend) {                                                               \
+        LOAD_A(p0, false) LOAD_B(p0, false)                                                        \
     } else {                                                                                       \
-        _Pragma("unroll") for (int r = 0; r < ALOADS; r++) {                                       \
-            const int idx = tid + r * WGS, gp = (p0) + A_P(idx);                                   \
-            ra[r] = gp < kend ? A_AT(min(i0 + A_X(idx), M - 1), gp) : (REAL)0;                     \
-        }                                                                                          \
-        _Pragma("unroll") for (int r = 0; r < BLOADS; r++) {                                       \
-            const int idx = tid + r * WGS, gp = (p0) + B_P(idx);                                   \
-            rb[r] = gp < kend ? B_AT(gp, min(j0 + B_X(idx), N - 1)) : (REAL)0;                     \
-        }                                                                                          \
+        LOAD_A(p0, true) LOAD_B(p0, true)                                                          \
     }
 
     LOAD_SLICE(kbeg)
