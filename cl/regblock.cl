@@ -110,10 +110,11 @@ __kernel __attribute__((reqd_work_group_size(MDIMC, NDIMC, 1))) void clgemm_regb
     A += offA;
     B += offB;
     /* Split K: work-group layer kz of the third dimension sums slices [kbeg, kend) into its own
-     * M x N block of C (a workspace the host then reduces). With one layer this is all of K. */
+     * M x N block of C (a workspace the host then reduces). With one layer this is all of K.
+     * The chunk arithmetic runs in long: near the largest K it would overflow an int. */
     const int kz = get_group_id(2), nz = get_num_groups(2);
-    const int kchunk = (K + nz * KWG - 1) / (nz * KWG) * KWG;
-    const int kbeg = min(K, kz * kchunk), kend = min(K, kbeg + kchunk);
+    const long kchunk = ((long)K + nz * KWG - 1) / (nz * KWG) * KWG;
+    const int kbeg = (int)min((long)K, kz * kchunk), kend = (int)min((long)K, kbeg + kchunk);
     C += offC + (ulong)kz * (ulong)ldc * (ulong)N;
     const int tm = get_local_id(0), tn = get_local_id(1);
     const int tid = tm + tn * MDIMC;

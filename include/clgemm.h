@@ -50,7 +50,7 @@ extern "C" {
     X(CLGEMM_ERR_BUFFER_B_TOO_SMALL, -2008, "offset and extent of B lie outside buffer B")         \
     X(CLGEMM_ERR_BUFFER_C_TOO_SMALL, -2009, "offset and extent of C lie outside buffer C")         \
     X(CLGEMM_ERR_OVERFLOW, -2010, "a size computation overflows size_t")                           \
-    X(CLGEMM_ERR_TOO_LARGE, -2011, "a matrix is larger than the kernels can index (2^31 - 1)")     \
+    X(CLGEMM_ERR_TOO_LARGE, -2011, "m, n or k above 2^31 - 1025, or a span above 2^31 - 1")        \
     X(CLGEMM_ERR_NO_FP64, -2012, "the device has no double precision (cl_khr_fp64)")               \
     X(CLGEMM_ERR_INVALID_PARAMS, -2013, "kernel parameters break a rule or a device limit")        \
     X(CLGEMM_ERR_INVALID_FAMILY, -2014, "unknown kernel family")                                   \

@@ -1,9 +1,11 @@
 #!/bin/sh
-# deps.sh: installs the Debian 12 packages clgemm builds, tests and runs with, if any is missing.
-# Sourced-free: run it directly; it uses sudo when not root.
+# deps.sh: installs the Debian 12 packages clgemm builds, tests and runs with, if any is missing
+# (clang only for the ThreadSanitizer and fuzzing runs of CI). Run it directly; it uses sudo
+# when not root.
 set -e
 packages="gcc pkg-config python3 meson ninja-build ocl-icd-opencl-dev opencl-headers
-pocl-opencl-icd libclblast-dev libcriterion-dev libjansson-dev oclgrind gnuplot-nox"
+pocl-opencl-icd libclblast-dev libcriterion-dev libjansson-dev oclgrind gnuplot-nox
+clang libclang-rt-14-dev"
 missing=""
 for p in $packages; do
     dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"

@@ -8,6 +8,9 @@
 #include <stdlib.h>
 #include <stdio.h>
 
+/* The largest m, n or k: INT_MAX less the largest tile or slice (PARAM_MAX in params.c). */
+#define MAX_DIM (INT_MAX - 1024)
+
 static bool layout_ok(clgemm_layout l) {
     return l == CLGEMM_ROW_MAJOR || l == CLGEMM_COL_MAJOR;
 }
@@ -45,10 +48,11 @@ clgemm_status clgemm__check_shape(const gemm_call *c, size_t extent[3]) {
         st = stored_extent(c->layout, c->m, c->n, c->ldc, CLGEMM_ERR_INVALID_LD_C, &extent[2]);
     if (st != CLGEMM_SUCCESS) return st;
     if (c->m == 0 || c->n == 0 || c->k == 0 || c->alpha == 0) extent[0] = extent[1] = 0;
-    /* The kernels index with int: every dimension and every span must fit. */
-    size_t dims[] = {c->m, c->n, c->k, extent[0], extent[1], extent[2]};
-    for (size_t i = 0; i < sizeof dims / sizeof dims[0]; i++)
-        if (dims[i] > INT_MAX) return CLGEMM_ERR_TOO_LARGE;
+    /* The kernels index with int: every span must fit, and every dimension with room for one
+     * more tile or slice past its end (loop bounds step past the last index). */
+    if (c->m > MAX_DIM || c->n > MAX_DIM || c->k > MAX_DIM) return CLGEMM_ERR_TOO_LARGE;
+    for (int i = 0; i < 3; i++)
+        if (extent[i] > INT_MAX) return CLGEMM_ERR_TOO_LARGE;
     if ((extent[0] && c->lda > INT_MAX) || (extent[1] && c->ldb > INT_MAX) ||
         (extent[2] && c->ldc > INT_MAX))
         return CLGEMM_ERR_TOO_LARGE;
@@ -110,6 +114,20 @@ static cl_int set_real_arg(cl_kernel kernel, cl_uint index, clgemm_precision pre
                                       : clSetKernelArg(kernel, index, sizeof f, &f);
 }
 
+/* Launch geometry of the one-work-item-per-element kernels (scale, reduce): a fixed 8 x 8
+ * work-group, so a runtime that compiles per work-group size (PoCL) builds them once, not once
+ * per shape; the kernels skip the work-items past m or n. */
+static void elementwise_launch(const struct clgemm_handle_s *h, cl_int m, cl_int n, size_t local[2],
+                               size_t global[2]) {
+    size_t side = h->info.max_work_group_size >= 64 && h->info.max_work_item_sizes[0] >= 8 &&
+                          h->info.max_work_item_sizes[1] >= 8
+                      ? 8
+                      : 1;
+    local[0] = local[1] = side;
+    global[0] = ((size_t)m + side - 1) / side * side;
+    global[1] = ((size_t)n + side - 1) / side * side;
+}
+
 /* C = beta * C, for k == 0 or alpha == 0; the caller holds the lock. */
 static clgemm_status enqueue_scale(struct clgemm_handle_s *h, const gemm_call *c, cl_int m,
                                    cl_int n, cl_command_queue queue) {
@@ -125,9 +143,10 @@ static clgemm_status enqueue_scale(struct clgemm_handle_s *h, const gemm_call *c
     SET_ARG(kernel, 3, c->c, err);
     SET_ARG(kernel, 4, off, err);
     SET_ARG(kernel, 5, ldc, err);
-    size_t global[2] = {(size_t)m, (size_t)n};
+    size_t local[2], global[2];
+    elementwise_launch(h, m, n, local, global);
     if (err == CL_SUCCESS)
-        err = clEnqueueNDRangeKernel(queue, kernel, 2, NULL, global, NULL, c->num_wait, c->wait,
+        err = clEnqueueNDRangeKernel(queue, kernel, 2, NULL, global, local, c->num_wait, c->wait,
                                      c->event);
     return err;
 }
@@ -177,14 +196,9 @@ static cl_mem workspace(struct clgemm_handle_s *h, size_t bytes) {
 
 /* Second step of a split-K call: C = sum of the partial products + beta * C. Waits for the
  * partial products' event even on an out-of-order queue; its own event is the call's. */
-static clgemm_status enqueue_reduce(struct clgemm_handle_s *h, const gemm_call *c,
+static clgemm_status enqueue_reduce(struct clgemm_handle_s *h, cl_kernel kernel, const gemm_call *c,
                                     const colmajor *p, cl_int splits, cl_mem work,
                                     cl_command_queue queue, cl_event partial) {
-    cl_kernel kernel;
-    clgemm_status st =
-        clgemm__get_kernel(h, "clgemm_reduce", "reduce.cl",
-                           c->precision == CLGEMM_DOUBLE ? "-DUSE_FP64" : "", &kernel);
-    if (st != CLGEMM_SUCCESS) return st;
     cl_ulong off = c->off_c;
     cl_int ldc = (cl_int)c->ldc, err = CL_SUCCESS;
     SET_ARG(kernel, 0, p->m, err);
@@ -195,13 +209,19 @@ static clgemm_status enqueue_reduce(struct clgemm_handle_s *h, const gemm_call *
     SET_ARG(kernel, 5, c->c, err);
     SET_ARG(kernel, 6, off, err);
     SET_ARG(kernel, 7, ldc, err);
-    size_t global[2] = {(size_t)p->m, (size_t)p->n};
+    size_t local[2], global[2];
+    elementwise_launch(h, p->m, p->n, local, global);
     cl_event done;
     if (err == CL_SUCCESS)
-        err = clEnqueueNDRangeKernel(queue, kernel, 2, NULL, global, NULL, 1, &partial, &done);
-    if (err != CL_SUCCESS) return err;
+        err = clEnqueueNDRangeKernel(queue, kernel, 2, NULL, global, local, 1, &partial, &done);
+    if (err != CL_SUCCESS) {
+        /* The partial products are in flight: the next split call must still wait for them. */
+        clRetainEvent(partial);
+        done = partial;
+    }
     if (h->work_done) clReleaseEvent(h->work_done);
     h->work_done = done; /* the next split call waits for it before reusing the workspace */
+    if (err != CL_SUCCESS) return err;
     if (c->event) {
         clRetainEvent(done);
         *c->event = done;
@@ -268,12 +288,18 @@ static clgemm_status enqueue_gemm(struct clgemm_handle_s *h, const gemm_call *c,
     for (cl_uint i = 0; i < c->num_wait; i++)
         wait[i] = c->wait[i];
     if (h->work_done) wait[num_wait++] = h->work_done;
+    /* The reduction is built before anything is enqueued, so a failed build leaves no partial
+     * products running. */
+    cl_kernel reduce;
+    st = clgemm__get_kernel(h, "clgemm_reduce", "reduce.cl",
+                            c->precision == CLGEMM_DOUBLE ? "-DUSE_FP64" : "", &reduce);
+    if (st != CLGEMM_SUCCESS) err = st;
     cl_event partial = NULL;
     if (err == CL_SUCCESS)
         err = clEnqueueNDRangeKernel(queue, kernel, 3, NULL, global, local, num_wait,
                                      num_wait ? wait : NULL, &partial);
     free(wait);
-    if (err == CL_SUCCESS) err = enqueue_reduce(h, c, &p, splits, work, queue, partial);
+    if (err == CL_SUCCESS) err = enqueue_reduce(h, reduce, c, &p, splits, work, queue, partial);
     if (partial) clReleaseEvent(partial);
     return err;
 }

@@ -393,9 +393,18 @@ Test(invalid, sizes_the_kernels_cannot_index) {
     c = legal(CLGEMM_SINGLE);
     c.g.lda = (size_t)INT_MAX;
     expect_rejected(run(&c), CLGEMM_ERR_TOO_LARGE, "lda = 2^31 - 1, k = 7");
-    /* Exactly INT_MAX is indexable: then the (small) buffer is what is wrong. */
+    /* m, n and k keep room for one tile past their end: INT_MAX - 1024 is the largest. */
     c = legal(CLGEMM_SINGLE);
-    c.g.m = (size_t)INT_MAX;
+    c.g.m = (size_t)INT_MAX - 1023;
+    c.g.n = 1;
+    c.g.k = 1;
+    c.g.lda = c.g.m;
+    c.g.ldb = 1;
+    c.g.ldc = c.g.m;
+    expect_rejected(run(&c), CLGEMM_ERR_TOO_LARGE, "m = 2^31 - 1024");
+    /* The largest is indexable: then the (small) buffer is what is wrong. */
+    c = legal(CLGEMM_SINGLE);
+    c.g.m = (size_t)INT_MAX - 1024;
     c.g.n = 1;
     c.g.k = 1;
     c.g.lda = c.g.m;
@@ -403,8 +412,9 @@ Test(invalid, sizes_the_kernels_cannot_index) {
     c.g.ldc = c.g.m;
     clgemm_status st = run(&c);
     cr_expect(st == CLGEMM_ERR_BUFFER_A_TOO_SMALL || st == CLGEMM_ERR_BUFFER_C_TOO_SMALL,
-              "m = 2^31 - 1: got %d (%s), want a buffer too small", st, clgemm_status_string(st));
-    expect_rejected(st, st, "m = 2^31 - 1");
+              "m = 2^31 - 1025: got %d (%s), want a buffer too small", st,
+              clgemm_status_string(st));
+    expect_rejected(st, st, "m = 2^31 - 1025");
 }
 
 Test(invalid, host_api) {

@@ -1,0 +1,108 @@
+#!/usr/bin/env python3
+"""lsan_check.py: judges the AddressSanitizer / UndefinedBehaviorSanitizer / LeakSanitizer logs
+that tests/reliability/sanitize.sh collects (one file per process, ASAN_OPTIONS=log_path=...).
+
+LeakSanitizer runs with exitcode=0 and no suppression file of its own, because its suppressions
+match any frame of a stack: a pattern meant for PoCL would also hide a program that clgemm
+forgot to release (allocated inside PoCL, called from clgemm). Here instead each leak is judged
+by its whole allocation stack (sanitize.sh asks for full stacks: fast_unwind_on_malloc=0):
+  - any clgemm frame (a function clgemm_*, or a file src/*.c)      -> failure, never suppressed
+  - else any test frame (a file tests/...)                         -> failure (a test's own leak)
+  - else (only the OpenCL runtime, libc, Criterion...): tolerated only if a pattern of
+    lsan.supp matches one of its frames, else a failure, so that a new leak is looked at.
+Any AddressSanitizer error or UBSan "runtime error" is a failure.
+
+Usage: lsan_check.py LOGDIR [--supp FILE] [--expect-clgemm-leak]
+  --expect-clgemm-leak: pass only if a clgemm leak IS found (the deliberate canary)."""
+import os
+import re
+import sys
+
+CLGEMM_FRAME = re.compile(r" in clgemm_|(^|[ /])src/\w+\.c:\d+|libclgemm\.so")
+TEST_FRAME = re.compile(r"(^|[ /])tests/\S+\.c:\d+|(^|[ /])fuzz/\S+\.c:\d+")
+LEAK_HEAD = re.compile(r"^(Direct|Indirect) leak of (\d+) byte\(s\) in (\d+) object\(s\)")
+
+
+def read_patterns(path):
+    pats = []
+    if path and os.path.exists(path):
+        for line in open(path):
+            line = line.strip()
+            if line and not line.startswith("#") and line.startswith("leak:"):
+                pats.append(line[len("leak:"):])
+    return pats
+
+
+def leak_blocks(text):
+    """Yields (header, [frame lines]) for each leak report in a log."""
+    lines = text.splitlines()
+    i = 0
+    while i < len(lines):
+        m = LEAK_HEAD.match(lines[i])
+        if not m:
+            i += 1
+            continue
+        head, frames = lines[i], []
+        i += 1
+        while i < len(lines) and lines[i].strip().startswith("#"):
+            frames.append(lines[i].strip())
+            i += 1
+        yield head, frames
+
+
+def main():
+    args = sys.argv[1:]
+    if not args:
+        sys.exit(__doc__)
+    logdir = args.pop(0)
+    supp = os.path.join(os.path.dirname(os.path.abspath(__file__)), "lsan.supp")
+    expect = False
+    while args:
+        a = args.pop(0)
+        if a == "--supp":
+            supp = args.pop(0)
+        elif a == "--expect-clgemm-leak":
+            expect = True
+        else:
+            sys.exit(f"lsan_check.py: unknown option {a}")
+    for p in read_patterns(supp):
+        if "clgemm" in p.lower():
+            print(f"lsan_check.py: {supp} must not name clgemm: {p}")
+            return 1
+    patterns = read_patterns(supp)
+    counts = {"clgemm": 0, "test": 0, "third-party (suppressed)": 0, "third-party (unexplained)": 0}
+    errors, shown = 0, 0
+    files = sorted(os.listdir(logdir)) if os.path.isdir(logdir) else []
+    for name in files:
+        text = open(os.path.join(logdir, name), errors="replace").read()
+        for m in re.finditer(r"ERROR: AddressSanitizer:.*|runtime error:.*", text):
+            errors += 1
+            print(f"{name}: {m.group(0)}")
+        for head, frames in leak_blocks(text):
+            stack = "\n".join(frames)
+            if any(CLGEMM_FRAME.search(f) for f in frames):
+                kind = "clgemm"
+            elif any(TEST_FRAME.search(f) for f in frames):
+                kind = "test"
+            elif any(p in f for p in patterns for f in frames):
+                kind = "third-party (suppressed)"
+            else:
+                kind = "third-party (unexplained)"
+            counts[kind] += 1
+            if kind != "third-party (suppressed)" and shown < 10 and not expect:
+                shown += 1
+                print(f"---- {kind} leak, {name}: {head}\n{stack}")
+    summary = ", ".join(f"{v} {k}" for k, v in counts.items())
+    print(f"lsan_check.py: {len(files)} log file(s); sanitizer errors: {errors}; leak reports: "
+          f"{summary}")
+    if expect:
+        ok = counts["clgemm"] > 0
+        print("lsan_check.py: the deliberate clgemm leak was %s" %
+              ("reported, as it must be" if ok else "NOT reported"))
+        return 0 if ok else 1
+    bad = errors + counts["clgemm"] + counts["test"] + counts["third-party (unexplained)"]
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
