@@ -8,7 +8,6 @@
 #include "embedded_kernels.h"
 #include "internal.h"
 
-#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
