@@ -95,7 +95,7 @@ static clgemm_status check_call(const struct clgemm_handle_s *h, const gemm_call
     if (c->queue && (st = check_queue(h, c->queue)) != CLGEMM_SUCCESS) return st;
     if (c->precision == CLGEMM_DOUBLE && !h->info.has_fp64) return CLGEMM_ERR_NO_FP64;
     if (c->m == 0 || c->n == 0) return CLGEMM_SUCCESS;
-    size_t real_size = c->precision == CLGEMM_DOUBLE ? sizeof(double) : sizeof(float);
+    size_t real_size = clgemm__real_size(c->precision);
     st = check_buffer(h, c->c, c->off_c, extent[2], real_size, CLGEMM_ERR_BUFFER_C_TOO_SMALL);
     if (st == CLGEMM_SUCCESS && extent[0])
         st = check_buffer(h, c->a, c->off_a, extent[0], real_size, CLGEMM_ERR_BUFFER_A_TOO_SMALL);
@@ -128,12 +128,19 @@ static void elementwise_launch(const struct clgemm_handle_s *h, cl_int m, cl_int
     global[1] = ((size_t)n + side - 1) / side * side;
 }
 
+/* The scale or reduction kernel for this precision (they take no other build option). */
+static clgemm_status elementwise_kernel(struct clgemm_handle_s *h, const char *name,
+                                        const char *file, clgemm_precision precision,
+                                        cl_kernel *kernel) {
+    return clgemm__get_kernel(h, name, file, precision == CLGEMM_DOUBLE ? "-DUSE_FP64" : "",
+                              kernel);
+}
+
 /* C = beta * C, for k == 0 or alpha == 0; the caller holds the lock. */
 static clgemm_status enqueue_scale(struct clgemm_handle_s *h, const gemm_call *c, cl_int m,
                                    cl_int n, cl_command_queue queue) {
     cl_kernel kernel;
-    clgemm_status st = clgemm__get_kernel(
-        h, "clgemm_scale", "scale.cl", c->precision == CLGEMM_DOUBLE ? "-DUSE_FP64" : "", &kernel);
+    clgemm_status st = elementwise_kernel(h, "clgemm_scale", "scale.cl", c->precision, &kernel);
     if (st != CLGEMM_SUCCESS) return st;
     cl_ulong off = c->off_c;
     cl_int ldc = (cl_int)c->ldc, err = CL_SUCCESS;
@@ -247,9 +254,14 @@ static clgemm_status enqueue_gemm(struct clgemm_handle_s *h, const gemm_call *c,
     if (st != CLGEMM_SUCCESS) return st;
     int splits = clgemm__plan_splits(&cfg, &h->info, (size_t)p.m, (size_t)p.n, (size_t)p.k);
     cl_mem work = NULL;
+    cl_kernel reduce = NULL;
+    /* The reduction is built before anything is enqueued, so a failed build leaves no partial
+     * products running. */
+    if (splits > 1 && (st = elementwise_kernel(h, "clgemm_reduce", "reduce.cl", c->precision,
+                                               &reduce)) != CLGEMM_SUCCESS)
+        return st;
     if (splits > 1) {
-        size_t bytes = (size_t)splits * (size_t)p.m * (size_t)p.n *
-                       (c->precision == CLGEMM_DOUBLE ? sizeof(double) : sizeof(float));
+        size_t bytes = (size_t)splits * (size_t)p.m * (size_t)p.n * clgemm__real_size(c->precision);
         work = workspace(h, bytes);
         if (!work) splits = 1; /* no room for the workspace: the plain kernel still works */
     }
@@ -288,12 +300,6 @@ static clgemm_status enqueue_gemm(struct clgemm_handle_s *h, const gemm_call *c,
     for (cl_uint i = 0; i < c->num_wait; i++)
         wait[i] = c->wait[i];
     if (h->work_done) wait[num_wait++] = h->work_done;
-    /* The reduction is built before anything is enqueued, so a failed build leaves no partial
-     * products running. */
-    cl_kernel reduce;
-    st = clgemm__get_kernel(h, "clgemm_reduce", "reduce.cl",
-                            c->precision == CLGEMM_DOUBLE ? "-DUSE_FP64" : "", &reduce);
-    if (st != CLGEMM_SUCCESS) err = st;
     cl_event partial = NULL;
     if (err == CL_SUCCESS)
         err = clEnqueueNDRangeKernel(queue, kernel, 3, NULL, global, local, num_wait,

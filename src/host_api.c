@@ -21,7 +21,7 @@ static clgemm_status host_gemm(clgemm_handle h, gemm_call *call, const void *a, 
     if (call->precision == CLGEMM_DOUBLE && !h->info.has_fp64) return CLGEMM_ERR_NO_FP64;
     if (call->m == 0 || call->n == 0) return CLGEMM_SUCCESS;
     if (!c || (extent[0] && !a) || (extent[1] && !b)) return CLGEMM_ERR_NULL_ARGUMENT;
-    size_t real = call->precision == CLGEMM_DOUBLE ? sizeof(double) : sizeof(float);
+    size_t real = clgemm__real_size(call->precision);
     size_t bytes[3];
     for (int i = 0; i < 3; i++)
         if (__builtin_mul_overflow(extent[i], real, &bytes[i])) return CLGEMM_ERR_OVERFLOW;

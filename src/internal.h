@@ -37,6 +37,11 @@ typedef struct device_info {
 clgemm_status clgemm__device_query(cl_device_id device, device_info *info);
 const char *clgemm__device_class_name(device_class cls);
 
+/* Bytes of one element in this precision. */
+static inline size_t clgemm__real_size(clgemm_precision precision) {
+    return precision == CLGEMM_DOUBLE ? sizeof(double) : sizeof(float);
+}
+
 /* ---- params.c: rules, defaults and build options of each family ----------------------------- */
 
 /* A register-blocked configuration, parameters in the order MWG NWG KWG MDIMC NDIMC KWI VWM VWN

@@ -66,7 +66,7 @@ clgemm_status clgemm__config_check(const clgemm_config *config, const device_inf
         return CLGEMM_ERR_INVALID_PARAMS;
     CLGEMM_PARAM_LIST(CHECK_RANGE)
 #undef CHECK_RANGE
-    size_t real_size = precision == CLGEMM_DOUBLE ? 8 : 4;
+    size_t real_size = clgemm__real_size(precision);
     bool ok = false;
     switch (config->family) {
     case CLGEMM_FAMILY_NAIVE:

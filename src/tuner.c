@@ -606,7 +606,7 @@ static void tune_one(clgemm_handle h, const clgemm_tune_options *o, const config
                    .m = r->shape.m,
                    .n = r->shape.n,
                    .k = r->shape.k,
-                   .elem = o->precision == CLGEMM_DOUBLE ? sizeof(double) : sizeof(float)};
+                   .elem = clgemm__real_size(o->precision)};
     x->s = &s;
     x->deadline = 0;
     if (o->budget_s > 0) {
