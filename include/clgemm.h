@@ -59,7 +59,10 @@ extern "C" {
     X(CLGEMM_ERR_WRONG_CONTEXT, -2017, "the queue or a buffer belongs to another context")         \
     X(CLGEMM_ERR_OUT_OF_HOST_MEMORY, -2018, "host memory allocation failed")                       \
     X(CLGEMM_ERR_KERNEL_SOURCE, -2019, "a kernel source file could not be read")                   \
-    X(CLGEMM_ERR_INVALID_EVENTS, -2020, "the event wait list and its length disagree")             \
+    X(CLGEMM_ERR_INVALID_EVENTS, -2020,                                                            \
+      "the event wait list and its length disagree, or it holds NULL")                             \
+    X(CLGEMM_ERR_INVALID_BUFFER, -2021,                                                            \
+      "a matrix is not an OpenCL buffer object, or C is read-only")                                \
     X(CLGEMM_ERR_DB_IO, -2030, "the tuning database could not be read or written")                 \
     X(CLGEMM_ERR_DB_MALFORMED, -2031, "the tuning database is not valid JSON of the schema")       \
     X(CLGEMM_ERR_DB_SCHEMA, -2032, "the tuning database has another schema version")               \
@@ -177,9 +180,8 @@ CLGEMM_API clgemm_status clgemm_load_tuning(clgemm_handle handle, const char *pa
  * queue: NULL means the handle's queue; otherwise one of the handle's context.
  * num_wait/wait: events to wait for. event: if not NULL, receives an event that completes when
  * every kernel of the call has completed (the caller releases it). For m == 0 or n == 0 the call
- * does nothing and returns a completed user event (or none if the list is empty and no event
- * asked). beta == 0 means C is written without being read: NaN or Inf in C never reaches the
- * result. */
+ * computes nothing; the event it returns (a marker) completes once the wait list has. beta == 0
+ * means C is written without being read: NaN or Inf in C never reaches the result. */
 CLGEMM_API clgemm_status clgemm_sgemm(clgemm_handle handle, clgemm_layout layout,
                                       clgemm_transpose trans_a, clgemm_transpose trans_b, size_t m,
                                       size_t n, size_t k, float alpha, cl_mem a, size_t off_a,

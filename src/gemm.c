@@ -62,14 +62,22 @@ clgemm_status clgemm__check_shape(const gemm_call *c, size_t extent[3]) {
 /* Checks that buffer `mem` exists, belongs to the handle's context and holds `extent`
  * elements from `offset`. */
 static clgemm_status check_buffer(const struct clgemm_handle_s *h, cl_mem mem, size_t offset,
-                                  size_t extent, size_t real_size, clgemm_status too_small) {
+                                  size_t extent, size_t real_size, clgemm_status too_small,
+                                  bool written) {
     if (!mem) return CLGEMM_ERR_NULL_ARGUMENT;
     cl_context ctx;
     size_t size;
+    cl_mem_object_type type;
+    cl_mem_flags flags;
     cl_int err = clGetMemObjectInfo(mem, CL_MEM_CONTEXT, sizeof ctx, &ctx, NULL);
     if (err == CL_SUCCESS) err = clGetMemObjectInfo(mem, CL_MEM_SIZE, sizeof size, &size, NULL);
+    if (err == CL_SUCCESS) err = clGetMemObjectInfo(mem, CL_MEM_TYPE, sizeof type, &type, NULL);
+    if (err == CL_SUCCESS) err = clGetMemObjectInfo(mem, CL_MEM_FLAGS, sizeof flags, &flags, NULL);
     if (err != CL_SUCCESS) return err;
     if (ctx != h->context) return CLGEMM_ERR_WRONG_CONTEXT;
+    /* Kernels take plain buffers; writing a read-only one is undefined in OpenCL. */
+    if (type != CL_MEM_OBJECT_BUFFER || (written && (flags & CL_MEM_READ_ONLY)))
+        return CLGEMM_ERR_INVALID_BUFFER;
     size_t end, bytes;
     if (__builtin_add_overflow(offset, extent, &end) ||
         __builtin_mul_overflow(end, real_size, &bytes))
@@ -92,15 +100,19 @@ static clgemm_status check_call(const struct clgemm_handle_s *h, const gemm_call
     clgemm_status st = clgemm__check_shape(c, extent);
     if (st != CLGEMM_SUCCESS) return st;
     if ((c->num_wait > 0) != (c->wait != NULL)) return CLGEMM_ERR_INVALID_EVENTS;
+    for (cl_uint i = 0; i < c->num_wait; i++)
+        if (!c->wait[i]) return CLGEMM_ERR_INVALID_EVENTS;
     if (c->queue && (st = check_queue(h, c->queue)) != CLGEMM_SUCCESS) return st;
     if (c->precision == CLGEMM_DOUBLE && !h->info.has_fp64) return CLGEMM_ERR_NO_FP64;
     if (c->m == 0 || c->n == 0) return CLGEMM_SUCCESS;
     size_t real_size = clgemm__real_size(c->precision);
-    st = check_buffer(h, c->c, c->off_c, extent[2], real_size, CLGEMM_ERR_BUFFER_C_TOO_SMALL);
+    st = check_buffer(h, c->c, c->off_c, extent[2], real_size, CLGEMM_ERR_BUFFER_C_TOO_SMALL, true);
     if (st == CLGEMM_SUCCESS && extent[0])
-        st = check_buffer(h, c->a, c->off_a, extent[0], real_size, CLGEMM_ERR_BUFFER_A_TOO_SMALL);
+        st = check_buffer(h, c->a, c->off_a, extent[0], real_size, CLGEMM_ERR_BUFFER_A_TOO_SMALL,
+                          false);
     if (st == CLGEMM_SUCCESS && extent[1])
-        st = check_buffer(h, c->b, c->off_b, extent[1], real_size, CLGEMM_ERR_BUFFER_B_TOO_SMALL);
+        st = check_buffer(h, c->b, c->off_b, extent[1], real_size, CLGEMM_ERR_BUFFER_B_TOO_SMALL,
+                          false);
     return st;
 }
 
@@ -188,24 +200,54 @@ static colmajor normalise(const gemm_call *c) {
     return p;
 }
 
-/* The handle's split-K workspace, grown to hold `bytes` (NULL if it cannot be). A replaced
- * buffer is freed by OpenCL only once the kernels that use it are done. */
-static cl_mem workspace(struct clgemm_handle_s *h, size_t bytes) {
-    if (h->work && h->work_bytes >= bytes) return h->work;
+/* Whether no enqueued command still uses a workspace (an error status counts as done). */
+static bool workspace_idle(const split_workspace *w) {
+    cl_int status;
+    if (!w->busy) return true;
+    return clGetEventInfo(w->busy, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status,
+                          NULL) == CL_SUCCESS &&
+           status <= CL_COMPLETE;
+}
+
+/* A workspace of at least `bytes` that no call in flight uses: an idle one of the handle's
+ * (grown if needed), else a temporary buffer (*slot = -1). NULL if no memory can be had. */
+static cl_mem workspace_acquire(struct clgemm_handle_s *h, size_t bytes, int *slot) {
+    int pick = -1;
+    for (int i = 0; i < CLGEMM__WORKSPACES && pick < 0; i++)
+        if (h->work[i].mem && h->work[i].bytes >= bytes && workspace_idle(&h->work[i])) pick = i;
+    for (int i = 0; i < CLGEMM__WORKSPACES && pick < 0; i++)
+        if (workspace_idle(&h->work[i])) pick = i;
     cl_int err;
+    *slot = pick;
+    if (pick >= 0 && h->work[pick].mem && h->work[pick].bytes >= bytes) return h->work[pick].mem;
     cl_mem mem = clCreateBuffer(h->context, CL_MEM_READ_WRITE, bytes, NULL, &err);
     if (err != CL_SUCCESS) return NULL;
-    if (h->work) clReleaseMemObject(h->work);
-    h->work = mem;
-    h->work_bytes = bytes;
+    if (pick >= 0) {
+        split_workspace *w = &h->work[pick];
+        if (w->mem) clReleaseMemObject(w->mem);
+        if (w->busy) clReleaseEvent(w->busy);
+        *w = (split_workspace){mem, bytes, NULL};
+    }
     return mem;
+}
+
+/* Records that the workspace is in use until `until` completes (or frees a temporary one). */
+static void workspace_release(struct clgemm_handle_s *h, int slot, cl_mem mem, cl_event until) {
+    if (slot < 0) {
+        clReleaseMemObject(mem);
+        return;
+    }
+    split_workspace *w = &h->work[slot];
+    if (w->busy) clReleaseEvent(w->busy);
+    w->busy = until;
+    if (until) clRetainEvent(until);
 }
 
 /* Second step of a split-K call: C = sum of the partial products + beta * C. Waits for the
  * partial products' event even on an out-of-order queue; its own event is the call's. */
 static clgemm_status enqueue_reduce(struct clgemm_handle_s *h, cl_kernel kernel, const gemm_call *c,
                                     const colmajor *p, cl_int splits, cl_mem work,
-                                    cl_command_queue queue, cl_event partial) {
+                                    cl_command_queue queue, cl_event partial, cl_event *done) {
     cl_ulong off = c->off_c;
     cl_int ldc = (cl_int)c->ldc, err = CL_SUCCESS;
     SET_ARG(kernel, 0, p->m, err);
@@ -218,22 +260,9 @@ static clgemm_status enqueue_reduce(struct clgemm_handle_s *h, cl_kernel kernel,
     SET_ARG(kernel, 7, ldc, err);
     size_t local[2], global[2];
     elementwise_launch(h, p->m, p->n, local, global);
-    cl_event done;
     if (err == CL_SUCCESS)
-        err = clEnqueueNDRangeKernel(queue, kernel, 2, NULL, global, local, 1, &partial, &done);
-    if (err != CL_SUCCESS) {
-        /* The partial products are in flight: the next split call must still wait for them. */
-        clRetainEvent(partial);
-        done = partial;
-    }
-    if (h->work_done) clReleaseEvent(h->work_done);
-    h->work_done = done; /* the next split call waits for it before reusing the workspace */
-    if (err != CL_SUCCESS) return err;
-    if (c->event) {
-        clRetainEvent(done);
-        *c->event = done;
-    }
-    return CLGEMM_SUCCESS;
+        err = clEnqueueNDRangeKernel(queue, kernel, 2, NULL, global, local, 1, &partial, done);
+    return err;
 }
 
 static clgemm_status enqueue_gemm(struct clgemm_handle_s *h, const gemm_call *c,
@@ -260,9 +289,10 @@ static clgemm_status enqueue_gemm(struct clgemm_handle_s *h, const gemm_call *c,
     if (splits > 1 && (st = elementwise_kernel(h, "clgemm_reduce", "reduce.cl", c->precision,
                                                &reduce)) != CLGEMM_SUCCESS)
         return st;
+    int slot = -1;
     if (splits > 1) {
         size_t bytes = (size_t)splits * (size_t)p.m * (size_t)p.n * clgemm__real_size(c->precision);
-        work = workspace(h, bytes);
+        work = workspace_acquire(h, bytes, &slot);
         if (!work) splits = 1; /* no room for the workspace: the plain kernel still works */
     }
     /* With a split, the partial products go to the workspace (ldc = m, beta = 0) and the
@@ -292,20 +322,20 @@ static clgemm_status enqueue_gemm(struct clgemm_handle_s *h, const gemm_call *c,
                                          c->wait, c->event);
         return err;
     }
-    /* The workspace is the handle's: wait for the last call that used it (maybe on another
-     * queue) as well as for the caller's events. */
-    cl_event *wait = malloc((c->num_wait + 1) * sizeof *wait);
-    if (!wait) return CLGEMM_ERR_OUT_OF_HOST_MEMORY;
-    cl_uint num_wait = c->num_wait;
-    for (cl_uint i = 0; i < c->num_wait; i++)
-        wait[i] = c->wait[i];
-    if (h->work_done) wait[num_wait++] = h->work_done;
-    cl_event partial = NULL;
+    /* The workspace is used by no call in flight, so only the caller's events gate this one. */
+    cl_event partial = NULL, done = NULL;
     if (err == CL_SUCCESS)
-        err = clEnqueueNDRangeKernel(queue, kernel, 3, NULL, global, local, num_wait,
-                                     num_wait ? wait : NULL, &partial);
-    free(wait);
-    if (err == CL_SUCCESS) err = enqueue_reduce(h, reduce, c, &p, splits, work, queue, partial);
+        err = clEnqueueNDRangeKernel(queue, kernel, 3, NULL, global, local, c->num_wait, c->wait,
+                                     &partial);
+    if (err == CL_SUCCESS)
+        err = enqueue_reduce(h, reduce, c, &p, splits, work, queue, partial, &done);
+    /* Busy until the reduction is done, or (if it failed to enqueue) the partial products. */
+    workspace_release(h, slot, work, done ? done : partial);
+    if (err == CL_SUCCESS && c->event) {
+        *c->event = done;
+        done = NULL;
+    }
+    if (done) clReleaseEvent(done);
     if (partial) clReleaseEvent(partial);
     return err;
 }

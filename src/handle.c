@@ -128,8 +128,10 @@ void clgemm_destroy(clgemm_handle h) {
     clgemm__program_cache_free(h->programs);
     clgemm__tuning_free(h->tuning);
     free(h->build_log);
-    if (h->work_done) clReleaseEvent(h->work_done);
-    if (h->work) clReleaseMemObject(h->work);
+    for (int i = 0; i < CLGEMM__WORKSPACES; i++) {
+        if (h->work[i].busy) clReleaseEvent(h->work[i].busy);
+        if (h->work[i].mem) clReleaseMemObject(h->work[i].mem);
+    }
     clReleaseCommandQueue(h->queue);
     clReleaseContext(h->context);
     pthread_mutex_destroy(&h->lock);

@@ -32,14 +32,19 @@ static clgemm_status host_gemm(clgemm_handle h, gemm_call *call, const void *a, 
     st = upload(h->context, c, bytes[2], &bufs[2]);
     if (st == CLGEMM_SUCCESS) st = upload(h->context, a, bytes[0], &bufs[0]);
     if (st == CLGEMM_SUCCESS) st = upload(h->context, b, bytes[1], &bufs[1]);
+    cl_event done = NULL;
     if (st == CLGEMM_SUCCESS) {
         call->a = bufs[0];
         call->b = bufs[1];
         call->c = bufs[2];
+        call->event = &done;
         st = clgemm__gemm(h, call);
     }
+    /* The read waits for the call's event: on an out-of-order queue nothing else orders it
+     * after the multiply. */
     if (st == CLGEMM_SUCCESS)
-        st = clEnqueueReadBuffer(h->queue, bufs[2], CL_TRUE, 0, bytes[2], c, 0, NULL, NULL);
+        st = clEnqueueReadBuffer(h->queue, bufs[2], CL_TRUE, 0, bytes[2], c, 1, &done, NULL);
+    if (done) clReleaseEvent(done);
     for (int i = 0; i < 3; i++)
         if (bufs[i]) clReleaseMemObject(bufs[i]);
     return st;

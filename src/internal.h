@@ -127,6 +127,17 @@ void clgemm__log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* ---- handle.c ------------------------------------------------------------------------------- */
 
+/* Split-K workspaces of a handle. A call takes one that no call still uses (its last kernel's
+ * event has completed), so calls never wait on each other, on any queue; when all are busy it
+ * uses a buffer of its own, released as soon as it is enqueued (OpenCL frees it after the
+ * kernels). */
+#define CLGEMM__WORKSPACES 4
+typedef struct split_workspace {
+    cl_mem mem;
+    size_t bytes;
+    cl_event busy; /* NULL, or completes when the last call using `mem` is done */
+} split_workspace;
+
 struct clgemm_handle_s {
     cl_context context;
     cl_device_id device;
@@ -138,9 +149,7 @@ struct clgemm_handle_s {
     bool has_override[2];
     clgemm_config override[2];
     tuning_table *tuning;
-    cl_mem work; /* split-K workspace, grown on demand */
-    size_t work_bytes;
-    cl_event work_done; /* completes when the last split call no longer needs `work` */
+    split_workspace work[CLGEMM__WORKSPACES];
 };
 
 /* ---- gemm.c: one GEMM call ------------------------------------------------------------------ */

@@ -35,13 +35,24 @@ clgemm_config clgemm__plan(struct clgemm_handle_s *h, clgemm_precision precision
 #define MAX_SPLITS           64
 #define MIN_SLICES_PER_SPLIT 8
 
+/* The kernel gives each of `splits` layers ceil(k / (splits * kwg)) slices; with more layers
+ * than that fills, the last ones would be empty, and an empty layer still adds alpha * 0 to
+ * the sum (NaN for an infinite alpha). So the count is cut to the layers that get depth. */
+static int nonempty_layers(long splits, size_t k, size_t kwg) {
+    if (splits <= 1 || k == 0) return 1;
+    size_t slices = (k + kwg - 1) / kwg;
+    size_t per_layer = (slices + (size_t)splits - 1) / (size_t)splits;
+    return (int)((slices + per_layer - 1) / per_layer);
+}
+
 int clgemm__plan_splits(const clgemm_config *config, const device_info *info, size_t m, size_t n,
                         size_t k) {
     if (config->family != CLGEMM_FAMILY_REGBLOCK) return 1;
     const char *env = getenv("CLGEMM_KSPLIT");
     if (env && *env) {
         long forced = strtol(env, NULL, 10);
-        return forced < 1 ? 1 : forced > MAX_SPLITS ? MAX_SPLITS : (int)forced;
+        forced = forced < 1 ? 1 : forced > MAX_SPLITS ? MAX_SPLITS : forced;
+        return nonempty_layers(forced, k, (size_t)config->kwg);
     }
     size_t groups = ((m + config->mwg - 1) / config->mwg) * ((n + config->nwg - 1) / config->nwg);
     if (groups >= info->compute_units) return 1; /* the tiles alone fill the device */
@@ -52,5 +63,5 @@ int clgemm__plan_splits(const clgemm_config *config, const device_info *info, si
     size_t most = k / ((size_t)config->kwg * MIN_SLICES_PER_SPLIT);
     if (want > most) want = most;
     if (want > MAX_SPLITS) want = MAX_SPLITS;
-    return want > 1 ? (int)want : 1;
+    return nonempty_layers((long)want, k, (size_t)config->kwg);
 }

@@ -523,8 +523,42 @@ Test(invalid, wait_list_and_length_disagree) {
     c.num_wait = 0;
     c.wait = &user;
     expect_rejected(run(&c), CLGEMM_ERR_INVALID_EVENTS, "0 events, a list");
+    cl_event list[2] = {user, NULL}; /* a NULL entry (issue 14, item 9) */
+    c.num_wait = 2;
+    c.wait = list;
+    expect_rejected(run(&c), CLGEMM_ERR_INVALID_EVENTS, "a NULL entry in the list");
     clSetUserEventStatus(user, CL_COMPLETE);
     clReleaseEvent(user);
+}
+
+/* C must be a writable buffer object, A and B buffer objects (issue 14, item 9). */
+Test(invalid, read_only_c_and_images) {
+    cl_int err;
+    cl_mem ro = clCreateBuffer(env.context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+                               sizeof pattern_c, pattern_c, &err);
+    cr_assert_eq(err, CL_SUCCESS);
+    call c = legal(CLGEMM_SINGLE);
+    c.c = ro;
+    cr_expect_eq(run(&c), CLGEMM_ERR_INVALID_BUFFER, "read-only C");
+    clFinish(env.queue);
+    expect_buffer(ro, pattern_c, "read-only C", "read-only C");
+    c = legal(CLGEMM_SINGLE);
+    c.a = ro; /* a read-only A is fine */
+    expect_accepted(run(&c), "read-only A");
+    clReleaseMemObject(ro);
+
+    cl_image_format format = {CL_R, CL_FLOAT};
+    cl_image_desc desc = {
+        .image_type = CL_MEM_OBJECT_IMAGE2D, .image_width = 64, .image_height = 64};
+    cl_mem image = clCreateImage(env.context, CL_MEM_READ_WRITE, &format, &desc, NULL, &err);
+    if (err != CL_SUCCESS) return; /* a device without images cannot be handed one */
+    c = legal(CLGEMM_SINGLE);
+    c.c = image;
+    expect_rejected(run(&c), CLGEMM_ERR_INVALID_BUFFER, "an image as C");
+    c = legal(CLGEMM_SINGLE);
+    c.b = image;
+    expect_rejected(run(&c), CLGEMM_ERR_INVALID_BUFFER, "an image as B");
+    clReleaseMemObject(image);
 }
 
 static bool same_config(const clgemm_config *a, const clgemm_config *b) {

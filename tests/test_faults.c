@@ -1,0 +1,151 @@
+/* test_faults.c: the faults of the adversarial review (issue 14) in the call path, each shown
+ * the way it was found: the host API on an out-of-order queue, split-K calls on two queues of
+ * one handle, and an infinite alpha with more K layers than slices. Each test failed before its
+ * fix (docs/RELIABILITY.md). */
+#include "test_common.h"
+
+#include <criterion/criterion.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <time.h>
+
+/* Item 1: the read-back of the host API must wait for the multiply even when the handle's
+ * queue runs commands out of order. */
+Test(faults, host_api_on_out_of_order_queue, .timeout = 600) {
+    tc_env env;
+    TC_OPEN_OR_SKIP(&env);
+    cl_int err;
+    cl_command_queue ooo =
+        clCreateCommandQueue(env.context, env.device, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, &err);
+    if (err != CL_SUCCESS) cr_skip_test("no out-of-order queues on %s", env.device_name);
+    clgemm_handle h;
+    cr_assert_eq(clgemm_create(&h, ooo), CLGEMM_SUCCESS);
+    enum { N = 512 };
+    float *a = malloc(sizeof(float) * N * N), *c = malloc(sizeof(float) * N * N);
+    cr_assert(a && c);
+    for (int i = 0; i < N * N; i++) {
+        a[i] = 1.0f;
+        c[i] = -7.0f;
+    }
+    cr_assert_eq(clgemm_sgemm_host(h, CLGEMM_ROW_MAJOR, CLGEMM_NO_TRANS, CLGEMM_NO_TRANS, N, N, N,
+                                   1.0f, a, N, a, N, 0.0f, c, N),
+                 CLGEMM_SUCCESS);
+    int wrong = 0;
+    for (int i = 0; i < N * N; i++)
+        wrong += c[i] != (float)N;
+    cr_expect_eq(wrong, 0, "%d of %d elements of C are not %d (C[0] = %g)", wrong, N * N, N, c[0]);
+    free(a);
+    free(c);
+    clgemm_destroy(h);
+    clReleaseCommandQueue(ooo);
+    tc_close(&env);
+}
+
+typedef struct host_call {
+    clgemm_handle h;
+    float *a, *b, *c;
+    int m, n, k;
+    clgemm_status status;
+    volatile int done;
+} host_call;
+
+static void *run_host_call(void *arg) {
+    host_call *hc = arg;
+    hc->status =
+        clgemm_sgemm_host(hc->h, CLGEMM_COL_MAJOR, CLGEMM_NO_TRANS, CLGEMM_NO_TRANS, hc->m, hc->n,
+                          hc->k, 1.0f, hc->a, hc->m, hc->b, hc->k, 0.0f, hc->c, hc->m);
+    hc->done = 1;
+    return NULL;
+}
+
+/* Item 2: a split-K call held back by a user event on one queue must not hold back a split-K
+ * call on another queue of the same handle (they shared one workspace, chained by events). */
+Test(faults, split_calls_on_two_queues_are_independent, .timeout = 600) {
+    tc_env env;
+    TC_OPEN_OR_SKIP(&env);
+    setenv("CLGEMM_KSPLIT", "2", 1);
+    cl_int err;
+    cl_command_queue q2 = clCreateCommandQueue(env.context, env.device, 0, &err);
+    cr_assert_eq(err, CL_SUCCESS);
+    cl_event gate = clCreateUserEvent(env.context, &err);
+    cr_assert_eq(err, CL_SUCCESS);
+    clgemm_handle h;
+    cr_assert_eq(clgemm_create(&h, env.queue), CLGEMM_SUCCESS);
+    enum { M = 8, N = 8, K = 4096 };
+    static float a[M * K], b[K * N], c[M * N];
+    for (int i = 0; i < M * K; i++)
+        a[i] = 1.0f;
+    for (int i = 0; i < K * N; i++)
+        b[i] = 0.5f;
+    cl_mem da = tc_buffer(env.context, sizeof a, a), db = tc_buffer(env.context, sizeof b, b);
+    cl_mem dc = tc_buffer(env.context, sizeof c, c);
+    cl_event held = NULL;
+    cr_assert_eq(clgemm_sgemm(h, CLGEMM_COL_MAJOR, CLGEMM_NO_TRANS, CLGEMM_NO_TRANS, M, N, K, 1.0f,
+                              da, 0, M, db, 0, K, 0.0f, dc, 0, M, q2, 1, &gate, &held),
+                 CLGEMM_SUCCESS);
+    clFlush(q2);
+
+    host_call hc = {h, a, b, c, M, N, K, -1, 0};
+    pthread_t thread;
+    cr_assert_eq(pthread_create(&thread, NULL, run_host_call, &hc), 0);
+    /* PoCL builds the kernels on first use: allow for it, but not for a wait on the gate. */
+    for (int tenth = 0; tenth < 1200 && !hc.done; tenth++)
+        nanosleep(&(struct timespec){0, 100000000}, NULL);
+    int finished = hc.done;
+    clSetUserEventStatus(gate, CL_COMPLETE); /* frees the held call (and a hung one) */
+    pthread_join(thread, NULL);
+    cr_expect(finished, "the host call waited for an unrelated call on another queue");
+    cr_expect_eq(hc.status, CLGEMM_SUCCESS);
+    for (int i = 0; i < M * N; i++)
+        cr_expect_eq(c[i], 0.5f * K, "C[%d] = %g", i, c[i]);
+    cr_assert_eq(clWaitForEvents(1, &held), CL_SUCCESS);
+    cr_assert_eq(tc_read(q2, dc, sizeof c, c), CL_SUCCESS);
+    for (int i = 0; i < M * N; i++)
+        cr_expect_eq(c[i], 0.5f * K, "held call: C[%d] = %g", i, c[i]);
+    clReleaseEvent(held);
+    clReleaseEvent(gate);
+    clReleaseMemObject(da);
+    clReleaseMemObject(db);
+    clReleaseMemObject(dc);
+    clgemm_destroy(h);
+    clReleaseCommandQueue(q2);
+    unsetenv("CLGEMM_KSPLIT");
+    tc_close(&env);
+}
+
+/* Item 7: 8 x 8 x 40 in 3 layers of 32-deep slices leaves a layer with no depth; it added
+ * alpha * 0 = NaN for alpha = Inf. Every element must be +Inf (A, B > 0). */
+Test(faults, infinite_alpha_with_more_layers_than_slices, .timeout = 600) {
+    tc_env env;
+    TC_OPEN_OR_SKIP(&env);
+    clgemm_handle h;
+    cr_assert_eq(clgemm_create(&h, env.queue), CLGEMM_SUCCESS);
+    clgemm_config cfg = {.family = CLGEMM_FAMILY_REGBLOCK,
+                         .mwg = 8,
+                         .nwg = 8,
+                         .kwg = 32,
+                         .mdimc = 4,
+                         .ndimc = 4,
+                         .kwi = 2,
+                         .vwm = 2,
+                         .vwn = 2};
+    cr_assert_eq(clgemm_set_config(h, CLGEMM_SINGLE, &cfg), CLGEMM_SUCCESS);
+    setenv("CLGEMM_KSPLIT", "3", 1);
+    enum { M = 8, N = 8, K = 40 };
+    float a[M * K], b[K * N], c[M * N];
+    for (int i = 0; i < M * K; i++)
+        a[i] = 1.0f;
+    for (int i = 0; i < K * N; i++)
+        b[i] = 2.0f;
+    for (int i = 0; i < M * N; i++)
+        c[i] = 3.0f;
+    cr_assert_eq(clgemm_sgemm_host(h, CLGEMM_COL_MAJOR, CLGEMM_NO_TRANS, CLGEMM_NO_TRANS, M, N, K,
+                                   INFINITY, a, M, b, K, 0.0f, c, M),
+                 CLGEMM_SUCCESS);
+    for (int i = 0; i < M * N; i++)
+        cr_expect(isinf(c[i]) && c[i] > 0, "C[%d] = %g, want +Inf", i, c[i]);
+    unsetenv("CLGEMM_KSPLIT");
+    clgemm_destroy(h);
+    tc_close(&env);
+}
