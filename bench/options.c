@@ -257,10 +257,14 @@ static bool handle_option(int c, const char *arg, options *opt, shape_list *give
 /* What a numeric option accepts, for its error message. */
 static const char *range_hint(int c) {
     switch (c) {
-    case O_SIZES: return " (sizes are integers from 1 to 2147482623, comma-separated)";
-    case O_SHAPE: return " (M,N,K: integers from 1 to 2147482623)";
-    case O_RUNS: return " (an integer from 1 to 100000)";
-    default: return "";
+    case O_SIZES:
+        return " (sizes are integers from 1 to 2147482623, comma-separated)";
+    case O_SHAPE:
+        return " (M,N,K: integers from 1 to 2147482623)";
+    case O_RUNS:
+        return " (an integer from 1 to 100000)";
+    default:
+        return "";
     }
 }
 
@@ -271,8 +275,9 @@ static bool sizes_fit(const shape_list *given) {
         const shape *s = &given->items[i];
         size_t bytes[3];
         if (!shape_bytes(s->m, s->n, s->k, sizeof(double), bytes)) {
-            fprintf(stderr, "clgemm-bench: %zux%zux%zu is too large: its matrices cannot be "
-                            "allocated\n",
+            fprintf(stderr,
+                    "clgemm-bench: %zux%zux%zu is too large: its matrices cannot be "
+                    "allocated\n",
                     s->m, s->n, s->k);
             return false;
         }
@@ -293,8 +298,7 @@ int options_parse(int argc, char **argv, options *opt) {
         if (!handle_option(c, optarg, opt, &given, &d_params)) {
             if (c != '?')
                 fprintf(stderr, "clgemm-bench: bad value for --%s: %s%s\n",
-                        long_options[c - O_SIZES].name, optarg ? optarg : "",
-                        range_hint(c));
+                        long_options[c - O_SIZES].name, optarg ? optarg : "", range_hint(c));
             fputs(usage, stderr);
             return -1;
         }

@@ -292,8 +292,8 @@ CLGEMM_API clgemm_status clgemm_tune(clgemm_handle handle, const clgemm_tune_opt
  * table holds for the shape) or that came from a search at least as full; a shorter search
  * never replaces a longer one. A symlink at path is followed. Safe against concurrent writers;
  * the parent folder is created if missing. A result with an unknown precision gives
- * CLGEMM_ERR_INVALID_ARGUMENT. A malformed database, or one of another schema, is left untouched and
- * its status returned. With nothing to save (count 0, or no complete result) it only checks
+ * CLGEMM_ERR_INVALID_ARGUMENT. A malformed database, or one of another schema, is left untouched
+ * and its status returned. With nothing to save (count 0, or no complete result) it only checks
  * that the database can be read and written, creating its folder: a tool can find a bad path
  * before tuning. The handle itself keeps its table: call clgemm_load_tuning to use the new
  * entries. */

@@ -143,12 +143,18 @@ file_status clgemm__read_file(const char *path, size_t max, bool follow, char **
 
 const char *clgemm__file_status_string(file_status status) {
     switch (status) {
-    case FILE_OK: return "read";
-    case FILE_MISSING: return "not found";
-    case FILE_NOT_REGULAR: return "not a regular file (a FIFO, device, folder or symbolic link)";
-    case FILE_TOO_LARGE: return "larger than the size clgemm reads";
-    case FILE_NO_MEMORY: return "out of memory";
-    default: return "read error";
+    case FILE_OK:
+        return "read";
+    case FILE_MISSING:
+        return "not found";
+    case FILE_NOT_REGULAR:
+        return "not a regular file (a FIFO, device, folder or symbolic link)";
+    case FILE_TOO_LARGE:
+        return "larger than the size clgemm reads";
+    case FILE_NO_MEMORY:
+        return "out of memory";
+    default:
+        return "read error";
     }
 }
 
@@ -161,7 +167,8 @@ static void random_suffix(char out[7]) {
     if (getrandom(bytes, sizeof bytes, GRND_NONBLOCK) != (ssize_t)sizeof bytes) {
         struct timespec ts;
         clock_gettime(CLOCK_REALTIME, &ts);
-        uint64_t x = (uint64_t)ts.tv_nsec ^ ((uint64_t)ts.tv_sec << 20) ^ ((uint64_t)getpid() << 40);
+        uint64_t x =
+            (uint64_t)ts.tv_nsec ^ ((uint64_t)ts.tv_sec << 20) ^ ((uint64_t)getpid() << 40);
         for (int i = 0; i < 6; i++, x >>= 8)
             bytes[i] = (unsigned char)(x ^ (x >> 29));
     }
@@ -211,9 +218,10 @@ int clgemm__write_atomic(const char *path, const void *data, size_t size) {
     }
     /* A replaced file keeps its mode; a new one has what the umask gives (0666 & ~umask). */
     struct stat st;
-    bool ok = write_all(fd, data, size) &&
-              (lstat(path, &st) != 0 || !S_ISREG(st.st_mode) || fchmod(fd, st.st_mode & 07777) == 0) &&
-              fsync(fd) == 0;
+    bool ok =
+        write_all(fd, data, size) &&
+        (lstat(path, &st) != 0 || !S_ISREG(st.st_mode) || fchmod(fd, st.st_mode & 07777) == 0) &&
+        fsync(fd) == 0;
     int err = ok ? 0 : errno;
     if (close(fd) != 0 && ok) {
         ok = false;
@@ -249,7 +257,8 @@ void clgemm__remove_temps(const char *dir, const char *prefix, double min_age_s)
         struct stat st;
         if (fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0) continue;
         if (difftime(now, st.st_mtime) < min_age_s) continue;
-        if (unlinkat(dirfd(d), e->d_name, 0) == 0) clgemm__log("removed stale %s/%s", dir, e->d_name);
+        if (unlinkat(dirfd(d), e->d_name, 0) == 0)
+            clgemm__log("removed stale %s/%s", dir, e->d_name);
     }
     closedir(d);
 }

@@ -103,8 +103,8 @@ void clgemm__tuning_free(tuning_table *table);
 size_t clgemm__tuning_count(const tuning_table *table);
 
 /* The exact entry for this shape; false if none. */
-bool clgemm__tuning_exact(const tuning_table *table, clgemm_precision precision, size_t m,
-                          size_t n, size_t k, clgemm_config *config);
+bool clgemm__tuning_exact(const tuning_table *table, clgemm_precision precision, size_t m, size_t n,
+                          size_t k, clgemm_config *config);
 
 /* The largest database file that is parsed; a larger one gives CLGEMM_ERR_DB_IO. */
 #define CLGEMM__TUNING_DB_MAX ((size_t)16 << 20)
@@ -168,8 +168,7 @@ typedef enum file_status {
 /* Reads a whole regular file of at most max bytes into a malloc'd, NUL-terminated buffer. Never
  * blocks: the file is opened non-blocking and its type checked with fstat before any read.
  * follow false: a symlink at path is refused (O_NOFOLLOW). */
-file_status clgemm__read_file(const char *path, size_t max, bool follow, char **data,
-                              size_t *size);
+file_status clgemm__read_file(const char *path, size_t max, bool follow, char **data, size_t *size);
 const char *clgemm__file_status_string(file_status status);
 
 /* Temporary files are named <path>.tmp.XXXXXX (six unpredictable characters). */

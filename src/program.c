@@ -44,7 +44,8 @@ static char *load_one(const char *name) {
         char path[4096], *text;
         if (snprintf(path, sizeof path, "%s/%s", dir, name) >= (int)sizeof path) return NULL;
         file_status st = clgemm__read_file(path, SOURCE_MAX, true, &text, NULL);
-        if (st != FILE_OK) clgemm__log("kernel source %s: %s", path, clgemm__file_status_string(st));
+        if (st != FILE_OK)
+            clgemm__log("kernel source %s: %s", path, clgemm__file_status_string(st));
         return text;
     }
     for (const struct embedded_kernel *k = clgemm__embedded_kernels; k->name; k++)
@@ -121,7 +122,8 @@ static unsigned char *disk_read(const char *path, const char *key, size_t *bin_s
     char *file;
     file_status fs = clgemm__read_file(path, ENTRY_MAX, false, &file, &size);
     if (fs != FILE_OK) {
-        if (fs != FILE_MISSING) clgemm__log("cached binary %s: %s", path, clgemm__file_status_string(fs));
+        if (fs != FILE_MISSING)
+            clgemm__log("cached binary %s: %s", path, clgemm__file_status_string(fs));
         return NULL;
     }
     size_t key_len = strlen(key);
@@ -214,7 +216,8 @@ static void evict(const char *dir, const char *keep) {
     if (total > max && count > 0) {
         qsort(files, count, sizeof *files, older_first);
         for (size_t i = 0; i < count && total > max; i++)
-            if (unlinkat(dirfd(d), files[i].name, 0) == 0 || errno == ENOENT) total -= files[i].size;
+            if (unlinkat(dirfd(d), files[i].name, 0) == 0 || errno == ENOENT)
+                total -= files[i].size;
     }
     free(files);
     closedir(d);
@@ -277,8 +280,7 @@ static cl_program build_from_binary(struct clgemm_handle_s *h, const unsigned ch
 }
 
 static void save_binary(struct clgemm_handle_s *h, cl_program program, const char *path,
-                        const char *dir,
-                        const char *key) {
+                        const char *dir, const char *key) {
     size_t size = 0;
     if (clGetProgramInfo(program, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, NULL) !=
             CL_SUCCESS ||

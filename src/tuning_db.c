@@ -323,8 +323,8 @@ bool clgemm__tuning_lookup(const tuning_table *table, clgemm_precision precision
     return best != NULL;
 }
 
-bool clgemm__tuning_exact(const tuning_table *table, clgemm_precision precision, size_t m,
-                          size_t n, size_t k, clgemm_config *config) {
+bool clgemm__tuning_exact(const tuning_table *table, clgemm_precision precision, size_t m, size_t n,
+                          size_t k, clgemm_config *config) {
     for (size_t i = 0; table && i < table->count; i++) {
         const tuning_entry *e = &table->entries[i];
         if (e->precision == precision && e->shape[0] == m && e->shape[1] == n && e->shape[2] == k) {
@@ -385,14 +385,13 @@ static json_t *record_json(const device_info *info, const tuning_record *r,
     if (gmtime_r(&now, &tm)) strftime(date, sizeof date, "%Y-%m-%d", &tm);
     double gflops = isfinite(r->gflops) && r->gflops > 0 ? r->gflops : 0.0;
     /* "o" steals the references, and json_pack frees them if it fails. */
-    return json_pack("{s:o, s:s, s:[I,I,I], s:s, s:o, s:f, s:[I,I,I], s:o, s:s, s:s}", "device",
-                     device_json(info), "precision", precision_key(r->precision), "shape",
-                     (json_int_t)r->shape[0], (json_int_t)r->shape[1], (json_int_t)r->shape[2],
-                     "family", clgemm_family_name(r->config.family), "params",
-                     params_json(&r->config), "gflops", gflops, "problem",
-                     (json_int_t)r->problem[0], (json_int_t)r->problem[1],
-                     (json_int_t)r->problem[2], "search", search_json(search), "date", date,
-                     "clgemm_version", CLGEMM_VERSION);
+    return json_pack(
+        "{s:o, s:s, s:[I,I,I], s:s, s:o, s:f, s:[I,I,I], s:o, s:s, s:s}", "device",
+        device_json(info), "precision", precision_key(r->precision), "shape",
+        (json_int_t)r->shape[0], (json_int_t)r->shape[1], (json_int_t)r->shape[2], "family",
+        clgemm_family_name(r->config.family), "params", params_json(&r->config), "gflops", gflops,
+        "problem", (json_int_t)r->problem[0], (json_int_t)r->problem[1], (json_int_t)r->problem[2],
+        "search", search_json(search), "date", date, "clgemm_version", CLGEMM_VERSION);
 }
 
 /* True if the stored entry has the record's key: device, precision and shape. */

@@ -349,8 +349,9 @@ static void explain_db_io(const char *path) {
             return;
         }
         if (access(target, R_OK | W_OK) != 0) {
-            fprintf(stderr, "  you cannot read and write it (owner uid %u): fix its permissions "
-                            "or pass --output another path\n",
+            fprintf(stderr,
+                    "  you cannot read and write it (owner uid %u): fix its permissions "
+                    "or pass --output another path\n",
                     (unsigned)st.st_uid);
             return;
         }
@@ -362,8 +363,9 @@ static void explain_db_io(const char *path) {
             return;
         }
         if (!S_ISREG(lst.st_mode) || access(lock, R_OK | W_OK) != 0) {
-            fprintf(stderr, "  its lock file %s is not a file you can write (owner uid %u): "
-                            "remove it, or pass --output another path\n",
+            fprintf(stderr,
+                    "  its lock file %s is not a file you can write (owner uid %u): "
+                    "remove it, or pass --output another path\n",
                     lock, (unsigned)lst.st_uid);
             return;
         }
@@ -372,8 +374,9 @@ static void explain_db_io(const char *path) {
     char *slash = strrchr(dir, '/');
     if (slash) *slash = 0;
     if (slash && access(slash == dir ? "/" : dir, W_OK | X_OK) != 0) {
-        fprintf(stderr, "  you cannot write its folder %s: check its permissions, or pass "
-                        "--output another path\n",
+        fprintf(stderr,
+                "  you cannot write its folder %s: check its permissions, or pass "
+                "--output another path\n",
                 dir);
         return;
     }

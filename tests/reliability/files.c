@@ -235,7 +235,7 @@ Test(files, relative_xdg_cache_home_is_ignored, .timeout = 120) {
     free(work);
 }
 
-#define REGBLOCK(mwg_, nwg_, kwg_, mdimc_, ndimc_, kwi_, vwm_, vwn_)                              \
+#define REGBLOCK(mwg_, nwg_, kwg_, mdimc_, ndimc_, kwi_, vwm_, vwn_)                               \
     {                                                                                              \
         .family = CLGEMM_FAMILY_REGBLOCK, .mwg = mwg_, .nwg = nwg_, .kwg = kwg_, .mdimc = mdimc_,  \
         .ndimc = ndimc_, .kwi = kwi_, .vwm = vwm_, .vwn = vwn_                                     \
@@ -249,10 +249,9 @@ Test(files, cache_is_bounded, .timeout = 300) {
     setenv("CLGEMM_CACHE_MAX_MB", "1", 1);
     /* Register-blocked binaries are 0.2 to 0.5 MiB on PoCL: together well over the bound. */
     const clgemm_config configs[] = {
-        REGBLOCK(16, 16, 16, 4, 4, 2, 2, 2), REGBLOCK(32, 32, 16, 8, 8, 2, 2, 2),
-        REGBLOCK(32, 32, 32, 4, 8, 4, 4, 4), REGBLOCK(64, 32, 16, 8, 4, 2, 4, 4),
-        {.family = CLGEMM_FAMILY_TILED, .ts = 8},
-        {.family = CLGEMM_FAMILY_TILED, .ts = 16},
+        REGBLOCK(16, 16, 16, 4, 4, 2, 2, 2),      REGBLOCK(32, 32, 16, 8, 8, 2, 2, 2),
+        REGBLOCK(32, 32, 32, 4, 8, 4, 4, 4),      REGBLOCK(64, 32, 16, 8, 4, 2, 4, 4),
+        {.family = CLGEMM_FAMILY_TILED, .ts = 8}, {.family = CLGEMM_FAMILY_TILED, .ts = 16},
     };
     long long written = 0, bytes = 0;
     char names[32][64];
