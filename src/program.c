@@ -4,7 +4,9 @@
  * stay in memory, so a repeated call does not rebuild. Across processes, binaries are kept on
  * disk under a key made of everything that could change the binary (source text, options,
  * device, driver, clgemm version); a cached file is used only if its stored key matches exactly
- * and its checksum holds, so a corrupt or colliding file is rebuilt from source, never trusted. */
+ * and its checksum holds, so a corrupt or colliding file is rebuilt from source, never trusted.
+ * The folder is bounded (CLGEMM_CACHE_MAX_MB, least recently used entries removed) and written
+ * only through fileutil.c, which never follows a planted symlink or blocks on a FIFO. */
 #include "embedded_kernels.h"
 #include "internal.h"
 
