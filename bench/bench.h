@@ -41,8 +41,15 @@ bool problem_list_add(problem_list *list, problem p);
 bool preset_shapes(const char *preset, clgemm_precision precision, shape_list *out);
 /* "NN", "NT", "TN", "TT" -> transposes. False if s is none of them. */
 bool parse_trans(const char *s, clgemm_transpose *ta, clgemm_transpose *tb);
+/* The largest m, n or k clgemm accepts (CLGEMM_ERR_TOO_LARGE above). */
+#define MAX_BENCH_DIM ((1ull << 31) - 1025)
+/* One dimension: digits only, 1 to MAX_BENCH_DIM. */
+bool parse_dim(const char *s, char **end, size_t *v);
 /* "M,N,K" or "MxNxK". */
 bool parse_shape(const char *s, size_t *m, size_t *n, size_t *k);
+/* Bytes of A, B and C for elements of elem bytes; false if a product overflows (or leaves no
+ * room for the two host copies of C the bench keeps). */
+bool shape_bytes(size_t m, size_t n, size_t k, size_t elem, size_t bytes[3]);
 char precision_char(clgemm_precision p);
 const char *trans_string(clgemm_transpose ta, clgemm_transpose tb);
 const char *layout_string(clgemm_layout layout);
@@ -74,6 +81,8 @@ typedef struct options {
     bool no_clblast, quiet;
 } options;
 
+/* The most timed runs per measurement --runs accepts. */
+#define MAX_RUNS 100000
 /* Parses argv into opt. Returns 0 to go on, 1 to exit successfully (--help), -1 on error. */
 int options_parse(int argc, char **argv, options *opt);
 /* "regblock MWG=128,NWG=128,..." (the parameters the family uses) into buf. */

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 static void device_string(cl_device_id d, cl_device_info what, char *buf, size_t size) {
     if (clGetDeviceInfo(d, what, size, buf, NULL) != CL_SUCCESS) snprintf(buf, size, "?");
@@ -77,8 +78,9 @@ static bool bench_problem(const bench_ctx *bc, const options *opt, const problem
         config_string(&cfg, r.config, sizeof r.config);
 
     buffers b = {0};
-    size_t esize = p->precision == CLGEMM_DOUBLE ? sizeof(double) : sizeof(float);
-    void *hc = malloc(p->m * p->n * esize), *href = malloc(p->m * p->n * esize);
+    size_t esize = p->precision == CLGEMM_DOUBLE ? sizeof(double) : sizeof(float), bytes[3];
+    bool sized = shape_bytes(p->m, p->n, p->k, esize, bytes); /* checked by fits() already */
+    void *hc = sized ? malloc(bytes[2]) : NULL, *href = sized ? malloc(bytes[2]) : NULL;
     int err = hc && href ? buffers_create(bc, p, &b, 0x5EEDull + out->rows * 7919u)
                          : CLGEMM_ERR_OUT_OF_HOST_MEMORY;
     if (err) {
@@ -126,6 +128,31 @@ static bool bench_problem(const bench_ctx *bc, const options *opt, const problem
     return !r.mismatch;
 }
 
+/* Whether a problem's buffers can be allocated: each below the device's largest allocation,
+ * together below its global memory, and the host copies (A, B and two of C) below the host's
+ * physical memory. Says why not on stderr. */
+static bool fits(const bench_ctx *bc, const problem *p) {
+    size_t esize = p->precision == CLGEMM_DOUBLE ? sizeof(double) : sizeof(float), b[3];
+    cl_ulong max_alloc = 0, global = 0;
+    clGetDeviceInfo(bc->device, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof max_alloc, &max_alloc, NULL);
+    clGetDeviceInfo(bc->device, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof global, &global, NULL);
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    double host = pages > 0 && page > 0 ? (double)pages * (double)page : INFINITY;
+    const char *why = NULL;
+    if (!shape_bytes(p->m, p->n, p->k, esize, b))
+        why = "its byte counts overflow";
+    else if (b[0] > max_alloc || b[1] > max_alloc || b[2] > max_alloc)
+        why = "a matrix is larger than the device's CL_DEVICE_MAX_MEM_ALLOC_SIZE";
+    else if ((double)b[0] + (double)b[1] + (double)b[2] > (double)global)
+        why = "the matrices together exceed the device's global memory";
+    else if ((double)b[0] + (double)b[1] + 2.0 * (double)b[2] > host)
+        why = "its host copies exceed the host's physical memory";
+    if (why)
+        fprintf(stderr, "clgemm-bench: %c %zux%zux%zu cannot be allocated: %s\n",
+                precision_char(p->precision), p->m, p->n, p->k, why);
+    return !why;
+}
+
 static FILE *open_output(const char *path) {
     FILE *f = path ? fopen(path, "w") : NULL;
     if (path && !f) perror(path);
@@ -166,28 +193,42 @@ int main(int argc, char **argv) {
     if (out.csv) csv_header(out.csv);
     if (out.json) json_begin(out.json, &info, &opt);
 
-    bool all_ok = true;
+    /* Every problem is checked before any is timed: one that cannot be allocated ends the run
+     * at once rather than after the others (or in a crash). */
+    shape_list preset_list[2] = {{0}};
+    const shape_list *shapes[2];
+    bool all_fit = true;
     for (int pr = 0; pr < 2; pr++) {
-        if (!opt.want[pr]) continue;
-        shape_list preset_list = {0};
-        const shape_list *shapes = &opt.shapes;
+        shapes[pr] = &opt.shapes;
         if (opt.shapes.count == 0) {
-            preset_shapes(preset, (clgemm_precision)pr, &preset_list);
-            shapes = &preset_list;
+            preset_shapes(preset, (clgemm_precision)pr, &preset_list[pr]);
+            shapes[pr] = &preset_list[pr];
         }
-        for (size_t i = 0; i < shapes->count; i++) {
-            const shape *s = &shapes->items[i];
+        for (size_t i = 0; opt.want[pr] && i < shapes[pr]->count; i++) {
+            const shape *s = &shapes[pr]->items[i];
+            problem p = {
+                (clgemm_precision)pr, opt.layout, s->trans_a, s->trans_b, s->m, s->n, s->k};
+            all_fit &= fits(&bc, &p);
+        }
+    }
+    bool all_ok = true;
+    for (int pr = 0; pr < 2 && all_fit; pr++) {
+        if (!opt.want[pr]) continue;
+        for (size_t i = 0; i < shapes[pr]->count; i++) {
+            const shape *s = &shapes[pr]->items[i];
             problem p = {
                 (clgemm_precision)pr, opt.layout, s->trans_a, s->trans_b, s->m, s->n, s->k};
             all_ok &= bench_problem(&bc, &opt, &p, &force[pr], &info, &out);
         }
-        free(preset_list.items);
     }
+    for (int pr = 0; pr < 2; pr++)
+        free(preset_list[pr].items);
 
     if (out.json) json_end(out.json);
     if (out.csv) fclose(out.csv);
     if (out.json) fclose(out.json);
     free(opt.shapes.items);
     clgemm_destroy(bc.handle);
+    if (!all_fit) return 2;
     return all_ok ? 0 : 3;
 }

@@ -2,6 +2,7 @@
  * ("MWG=128,NWG=128,..."), whose clgemm names come from CLGEMM_PARAM_LIST. */
 #include "bench.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -86,8 +87,13 @@ static bool parse_pairs(char *s, name_values *out) {
         char *end;
         if (!eq || eq == tok || out->count == MAX_CLBLAST_PARAMS) return false;
         *eq = '\0';
+        errno = 0;
         long v = strtol(eq + 1, &end, 10);
-        if (*end || end == eq + 1 || v < 0) return false;
+        if (*end || end == eq + 1 || v < 0 || v > 65536 || errno) {
+            fprintf(stderr, "clgemm-bench: %s=%s: values are integers from 0 to 65536\n", tok,
+                    eq + 1);
+            return false;
+        }
         out->names[out->count] = tok;
         out->values[out->count++] = (size_t)v;
     }
@@ -116,14 +122,16 @@ static bool parse_params(const char *arg, clgemm_config *c) {
 
 static bool parse_sizes(const char *arg, shape_list *out) {
     char *copy = strdup(arg), *save = NULL;
-    for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+    bool ok = copy != NULL;
+    for (char *tok = ok ? strtok_r(copy, ",", &save) : NULL; ok && tok;
+         tok = strtok_r(NULL, ",", &save)) {
         char *end;
-        long v = strtol(tok, &end, 10);
-        if (*end || v <= 0 || v > (1l << 31)) return false;
-        shape_list_add(out, (size_t)v, (size_t)v, (size_t)v, CLGEMM_NO_TRANS, CLGEMM_NO_TRANS);
+        size_t v;
+        ok = parse_dim(tok, &end, &v) && *end == 0 &&
+             shape_list_add(out, v, v, v, CLGEMM_NO_TRANS, CLGEMM_NO_TRANS);
     }
     free(copy);
-    return true;
+    return ok;
 }
 
 static bool parse_trans_list(const char *arg, options *opt) {
@@ -208,9 +216,13 @@ static bool handle_option(int c, const char *arg, options *opt, shape_list *give
         opt->want[CLGEMM_SINGLE] = strcmp(arg, "s") == 0 || strcmp(arg, "both") == 0;
         opt->want[CLGEMM_DOUBLE] = strcmp(arg, "d") == 0 || strcmp(arg, "both") == 0;
         return opt->want[0] || opt->want[1];
-    case O_RUNS:
-        opt->runs = (int)strtol(arg, &end, 10);
-        return *end == '\0' && opt->runs >= 1;
+    case O_RUNS: {
+        errno = 0;
+        long v = strtol(arg, &end, 10);
+        if (errno || end == arg || *end != '\0' || v < 1 || v > MAX_RUNS) return false;
+        opt->runs = (int)v;
+        return true;
+    }
     case O_PRESET:
         opt->preset = arg;
         return strcmp(arg, "gpu") == 0 || strcmp(arg, "cpu") == 0;
@@ -242,6 +254,37 @@ static bool handle_option(int c, const char *arg, options *opt, shape_list *give
     }
 }
 
+/* What a numeric option accepts, for its error message. */
+static const char *range_hint(int c) {
+    switch (c) {
+    case O_SIZES:
+        return " (sizes are integers from 1 to 2147482623, comma-separated)";
+    case O_SHAPE:
+        return " (M,N,K: integers from 1 to 2147482623)";
+    case O_RUNS:
+        return " (an integer from 1 to 100000)";
+    default:
+        return "";
+    }
+}
+
+/* Rejects a problem whose matrices' byte counts overflow: nothing of that size can be
+ * allocated, and the products would wrap. */
+static bool sizes_fit(const shape_list *given) {
+    for (size_t i = 0; i < given->count; i++) {
+        const shape *s = &given->items[i];
+        size_t bytes[3];
+        if (!shape_bytes(s->m, s->n, s->k, sizeof(double), bytes)) {
+            fprintf(stderr,
+                    "clgemm-bench: %zux%zux%zu is too large: its matrices cannot be "
+                    "allocated\n",
+                    s->m, s->n, s->k);
+            return false;
+        }
+    }
+    return true;
+}
+
 int options_parse(int argc, char **argv, options *opt) {
     *opt = (options){.runs = 10, .want = {true, true}, .layout = CLGEMM_ROW_MAJOR};
     shape_list given = {0};
@@ -254,14 +297,18 @@ int options_parse(int argc, char **argv, options *opt) {
         }
         if (!handle_option(c, optarg, opt, &given, &d_params)) {
             if (c != '?')
-                fprintf(stderr, "clgemm-bench: bad value for --%s: %s\n",
-                        long_options[c - O_SIZES].name, optarg ? optarg : "");
+                fprintf(stderr, "clgemm-bench: bad value for --%s: %s%s\n",
+                        long_options[c - O_SIZES].name, optarg ? optarg : "", range_hint(c));
             fputs(usage, stderr);
             return -1;
         }
     }
     if (optind < argc) {
         fprintf(stderr, "clgemm-bench: unexpected argument %s\n%s", argv[optind], usage);
+        return -1;
+    }
+    if (!sizes_fit(&given)) {
+        free(given.items);
         return -1;
     }
     bool any_param = false;

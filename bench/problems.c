@@ -3,6 +3,7 @@
 #include "bench.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -82,10 +83,11 @@ bool parse_trans(const char *s, clgemm_transpose *ta, clgemm_transpose *tb) {
     return true;
 }
 
-static bool parse_size(const char *s, char **end, size_t *v) {
+bool parse_dim(const char *s, char **end, size_t *v) {
     errno = 0;
+    if (*s < '0' || *s > '9') return false; /* no sign, no space */
     unsigned long long x = strtoull(s, end, 10);
-    if (errno || *end == s || x == 0 || x > (1ull << 31) || *s == '-') return false;
+    if (errno || *end == s || x == 0 || x > MAX_BENCH_DIM) return false;
     *v = (size_t)x;
     return true;
 }
@@ -94,7 +96,7 @@ bool parse_shape(const char *s, size_t *m, size_t *n, size_t *k) {
     size_t v[3];
     char *end;
     for (int i = 0; i < 3; i++) {
-        if (!parse_size(s, &end, &v[i])) return false;
+        if (!parse_dim(s, &end, &v[i])) return false;
         if (i < 2 && *end != ',' && *end != 'x') return false;
         s = end + 1;
     }
@@ -103,6 +105,16 @@ bool parse_shape(const char *s, size_t *m, size_t *n, size_t *k) {
     *n = v[1];
     *k = v[2];
     return true;
+}
+
+bool shape_bytes(size_t m, size_t n, size_t k, size_t elem, size_t bytes[3]) {
+    return !__builtin_mul_overflow(m, k, &bytes[0]) &&
+           !__builtin_mul_overflow(bytes[0], elem, &bytes[0]) &&
+           !__builtin_mul_overflow(k, n, &bytes[1]) &&
+           !__builtin_mul_overflow(bytes[1], elem, &bytes[1]) &&
+           !__builtin_mul_overflow(m, n, &bytes[2]) &&
+           !__builtin_mul_overflow(bytes[2], elem, &bytes[2]) && bytes[0] <= SIZE_MAX / 4 &&
+           bytes[1] <= SIZE_MAX / 4 && bytes[2] <= SIZE_MAX / 4;
 }
 
 char precision_char(clgemm_precision p) {

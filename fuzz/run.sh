@@ -17,6 +17,7 @@ $cc -g -O1 -std=c11 -D_GNU_SOURCE -DCLGEMM_BUILDING \
     -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
     -I"$src/include" -I"$src/src" \
     "$src/fuzz/fuzz_tuning_db.c" "$src/src/params.c" "$src/src/status.c" "$src/src/log.c" \
+    "$src/src/fileutil.c" \
     $(pkg-config --cflags --libs jansson) -lm -o "$dir/fuzz_tuning_db"
 echo "fuzz_tuning_db built; fuzzing for $seconds s"
 cd "$dir"

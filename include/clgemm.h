@@ -50,7 +50,8 @@ extern "C" {
     X(CLGEMM_ERR_BUFFER_B_TOO_SMALL, -2008, "offset and extent of B lie outside buffer B")         \
     X(CLGEMM_ERR_BUFFER_C_TOO_SMALL, -2009, "offset and extent of C lie outside buffer C")         \
     X(CLGEMM_ERR_OVERFLOW, -2010, "a size computation overflows size_t")                           \
-    X(CLGEMM_ERR_TOO_LARGE, -2011, "m, n or k above 2^31 - 1025, or a span above 2^31 - 1")        \
+    X(CLGEMM_ERR_TOO_LARGE, -2011,                                                                 \
+      "m, n or k above 2^31 - 1025, or an ld or matrix span above 2^31 - 1")                       \
     X(CLGEMM_ERR_NO_FP64, -2012, "the device has no double precision (cl_khr_fp64)")               \
     X(CLGEMM_ERR_INVALID_PARAMS, -2013, "kernel parameters break a rule or a device limit")        \
     X(CLGEMM_ERR_INVALID_FAMILY, -2014, "unknown kernel family")                                   \
@@ -287,10 +288,14 @@ CLGEMM_API clgemm_status clgemm_tune(clgemm_handle handle, const clgemm_tune_opt
                                      clgemm_tune_result *results);
 
 /* Merges the successful, complete results into the tuning database at path (NULL: the chain
- * of clgemm_load_tuning), keyed by this handle's device identity, precision and shape; an older
- * entry of the same key is replaced. Safe against concurrent writers; the parent folder is
- * created if missing. A malformed database, or one of another schema, is left untouched and
- * its status returned. With nothing to save (count 0, or no complete result) it only checks
+ * of clgemm_load_tuning), keyed by this handle's device identity, precision and shape, with how
+ * much the search covered. An entry of the same key is replaced only by a result that was
+ * measured faster than it in the same run (the tuner also times the configuration the handle's
+ * table holds for the shape) or that came from a search at least as full; a shorter search
+ * never replaces a longer one. A symlink at path is followed. Safe against concurrent writers;
+ * the parent folder is created if missing. A result with an unknown precision gives
+ * CLGEMM_ERR_INVALID_ARGUMENT. A malformed database, or one of another schema, is left untouched
+ * and its status returned. With nothing to save (count 0, or no complete result) it only checks
  * that the database can be read and written, creating its folder: a tool can find a bad path
  * before tuning. The handle itself keeps its table: call clgemm_load_tuning to use the new
  * entries. */

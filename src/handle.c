@@ -55,7 +55,7 @@ static bool spec_matches(const char *spec, size_t len, cl_uint index, const char
 }
 
 /* Finds the device CLGEMM_DEVICE names, or else the first GPU, or else the first device. */
-static clgemm_status pick_device(cl_device_id *out) {
+static clgemm_status find_device(cl_device_id *out) {
     const char *env = getenv("CLGEMM_DEVICE");
     const char *colon = env ? strchr(env, ':') : NULL;
     size_t plen = env ? (colon ? (size_t)(colon - env) : strlen(env)) : 0;
@@ -103,6 +103,18 @@ static clgemm_status pick_device(cl_device_id *out) {
     return CLGEMM_SUCCESS;
 }
 
+/* Some platforms' first enumeration is not thread-safe: PoCL 3.1 answers concurrent first
+ * clGetDeviceIDs calls with CL_DEVICE_NOT_FOUND (or crashes), so the library enumerates devices
+ * under one process-wide lock. */
+static pthread_mutex_t enumeration_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static clgemm_status pick_device(cl_device_id *out) {
+    pthread_mutex_lock(&enumeration_lock);
+    clgemm_status st = find_device(out);
+    pthread_mutex_unlock(&enumeration_lock);
+    return st;
+}
+
 clgemm_status clgemm_create_default(clgemm_handle *handle) {
     if (!handle) return CLGEMM_ERR_NULL_ARGUMENT;
     *handle = NULL;
@@ -126,6 +138,7 @@ clgemm_status clgemm_create_default(clgemm_handle *handle) {
 void clgemm_destroy(clgemm_handle h) {
     if (!h) return;
     clgemm__program_cache_free(h->programs);
+    free(h->last_tune);
     clgemm__tuning_free(h->tuning);
     free(h->build_log);
     for (int i = 0; i < CLGEMM__WORKSPACES; i++) {

@@ -102,24 +102,87 @@ void clgemm__tuning_free(tuning_table *table);
 /* How many usable entries the table holds (0 for NULL). */
 size_t clgemm__tuning_count(const tuning_table *table);
 
-/* One tuning result to store: the shape is the key, the problem what was measured. */
+/* The exact entry for this shape; false if none. */
+bool clgemm__tuning_exact(const tuning_table *table, clgemm_precision precision, size_t m, size_t n,
+                          size_t k, clgemm_config *config);
+
+/* The largest database file that is parsed; a larger one gives CLGEMM_ERR_DB_IO. */
+#define CLGEMM__TUNING_DB_MAX ((size_t)16 << 20)
+
+/* How much a tuning search covered, stored with its entry. */
+typedef struct tuning_search {
+    size_t evaluated; /* candidates evaluated */
+    bool exhaustive;  /* every candidate of the full search space was evaluated */
+    double budget_s;  /* the time budget of the run (0: none) */
+    size_t max_evals; /* its evaluation limit (0: none) */
+    bool quick;       /* the curated --quick set */
+} tuning_search;
+
+/* One tuning result to store: the shape is the key, the problem what was measured. beat_valid:
+ * in the same run, the configuration `beat` (the stored entry's) was measured too and this
+ * result was at least as fast. */
 typedef struct tuning_record {
     clgemm_precision precision;
     size_t shape[3];
     size_t problem[3];
     clgemm_config config;
     double gflops;
+    tuning_search search;
+    bool beat_valid;
+    clgemm_config beat;
 } tuning_record;
 
-/* Resolves the database path into buf: path, else $CLGEMM_TUNING_DB, else
- * $XDG_CACHE_HOME/clgemm/tuning.json, else ~/.cache/clgemm/tuning.json. */
+/* Resolves the database path into buf: path, else $CLGEMM_TUNING_DB, else tuning.json in the
+ * cache root (clgemm__cache_root). */
 clgemm_status clgemm__tuning_path(const char *path, char *buf, size_t size);
 /* Merges records for this device into the database (path NULL: the chain) under a lock file:
- * an entry of the same device, precision and shape is replaced, others are kept; the file is
- * replaced atomically (temporary file, fsync, rename). A malformed or newer-schema file is
- * left alone and its status returned. With count 0 it only checks that a save would work. */
+ * an entry of the same device, precision and shape is replaced only by a record that beat it in
+ * the same run or came from a search at least as full (see tuning_db.c), others are kept; the
+ * file is replaced atomically (temporary file, fsync, rename). A symlink at the path is
+ * followed to its target. A malformed or newer-schema file is left alone and its status
+ * returned. With count 0 it only checks that a save would work (a byte is written). */
 clgemm_status clgemm__tuning_save(const char *path, const device_info *info,
                                   const tuning_record *records, size_t count);
+
+/* ---- fileutil.c: the files the library keeps (tuning database, kernel cache) ----------------- */
+
+/* The one cache-folder rule: $XDG_CACHE_HOME/clgemm when that is absolute (the XDG spec says to
+ * ignore a relative value), else ~/.cache/clgemm. False if there is no home folder. */
+bool clgemm__cache_root(char *buf, size_t size);
+/* mkdir -p (folders get 0777 & ~umask): 0, or the errno of the step that failed (logged). */
+int clgemm__mkdir_p(const char *path);
+/* mkdir -p of the folder that holds path. */
+int clgemm__mkdir_parent(const char *path);
+/* fsync of the folder that holds path, so that a rename in it is durable. */
+void clgemm__sync_parent(const char *path);
+
+typedef enum file_status {
+    FILE_OK,
+    FILE_MISSING,
+    FILE_NOT_REGULAR, /* FIFO, device, socket, folder, or a symlink when not followed */
+    FILE_TOO_LARGE,
+    FILE_NO_MEMORY,
+    FILE_IO_ERROR
+} file_status;
+
+/* Reads a whole regular file of at most max bytes into a malloc'd, NUL-terminated buffer. Never
+ * blocks: the file is opened non-blocking and its type checked with fstat before any read.
+ * follow false: a symlink at path is refused (O_NOFOLLOW). */
+file_status clgemm__read_file(const char *path, size_t max, bool follow, char **data, size_t *size);
+const char *clgemm__file_status_string(file_status status);
+
+/* Temporary files are named <path>.tmp.XXXXXX (six unpredictable characters). */
+#define CLGEMM__TEMP_INFIX ".tmp."
+/* Creates such a temporary next to path, exclusively (O_CREAT | O_EXCL | O_NOFOLLOW, mode
+ * 0666 & ~umask); its name goes to tmp. The descriptor, or -1 with errno set. */
+int clgemm__temp_create(const char *path, char *tmp, size_t tmp_size);
+/* Replaces path atomically: temporary, write, fsync, rename over path (a symlink at path is
+ * replaced, never followed), fsync of the folder. A replaced regular file keeps its mode. 0, or
+ * an errno (logged); on failure path is untouched and no temporary is left. */
+int clgemm__write_atomic(const char *path, const void *data, size_t size);
+/* Removes the temporaries <prefix>.tmp.XXXXXX (prefix NULL: of any name) in dir that are at
+ * least min_age_s old: the leftovers of a killed writer. */
+void clgemm__remove_temps(const char *dir, const char *prefix, double min_age_s);
 
 /* ---- log.c: optional stderr logging (CLGEMM_LOG) -------------------------------------------- */
 
@@ -146,6 +209,7 @@ struct clgemm_handle_s {
     pthread_mutex_t lock; /* guards everything below */
     program_cache *programs;
     char *build_log;
+    struct tune_memo *last_tune; /* what the last clgemm_tune searched (tuner.c) */
     bool has_override[2];
     clgemm_config override[2];
     tuning_table *tuning;

@@ -4,10 +4,15 @@
  * stay in memory, so a repeated call does not rebuild. Across processes, binaries are kept on
  * disk under a key made of everything that could change the binary (source text, options,
  * device, driver, clgemm version); a cached file is used only if its stored key matches exactly
- * and its checksum holds, so a corrupt or colliding file is rebuilt from source, never trusted. */
+ * and its checksum holds, so a corrupt or colliding file is rebuilt from source, never trusted.
+ * The folder is bounded (CLGEMM_CACHE_MAX_MB, least recently used entries removed) and written
+ * only through fileutil.c, which never follows a planted symlink or blocks on a FIFO. */
 #include "embedded_kernels.h"
 #include "internal.h"
 
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,34 +35,20 @@ static const char BINARY_MAGIC[8] = {'C', 'L', 'G', 'E', 'M', 'M', 'B', '1'};
 
 /* ---- Sources --------------------------------------------------------------------------------- */
 
-static char *read_file(const char *path, size_t *size_out) {
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    char *buf = NULL;
-    if (fseek(f, 0, SEEK_END) == 0) {
-        long size = ftell(f);
-        if (size >= 0 && fseek(f, 0, SEEK_SET) == 0 && (buf = malloc((size_t)size + 1))) {
-            if (fread(buf, 1, (size_t)size, f) != (size_t)size) {
-                free(buf);
-                buf = NULL;
-            } else {
-                buf[size] = 0;
-                if (size_out) *size_out = (size_t)size;
-            }
-        }
-    }
-    fclose(f);
-    return buf;
-}
+/* Kernel sources are a few tens of KiB; a larger file in CLGEMM_KERNEL_DIR is a mistake. */
+#define SOURCE_MAX ((size_t)4 << 20)
 
 /* One kernel file: from $CLGEMM_KERNEL_DIR when set (kernel development without rebuilding),
  * else the copy embedded at build time. */
 static char *load_one(const char *name) {
     const char *dir = getenv("CLGEMM_KERNEL_DIR");
     if (dir && *dir) {
-        char path[4096];
+        char path[4096], *text;
         if (snprintf(path, sizeof path, "%s/%s", dir, name) >= (int)sizeof path) return NULL;
-        return read_file(path, NULL);
+        file_status st = clgemm__read_file(path, SOURCE_MAX, true, &text, NULL);
+        if (st != FILE_OK)
+            clgemm__log("kernel source %s: %s", path, clgemm__file_status_string(st));
+        return text;
     }
     for (const struct embedded_kernel *k = clgemm__embedded_kernels; k->name; k++)
         if (strcmp(k->name, name) == 0) return strdup(k->text);
@@ -77,6 +68,14 @@ char *clgemm__kernel_source(const char *file_name) {
 
 /* ---- Disk cache ------------------------------------------------------------------------------ */
 
+/* A binary larger than this is not read back (PoCL's are about 0.5 MiB). */
+#define ENTRY_MAX ((size_t)64 << 20)
+/* Default bound of the whole cache folder (CLGEMM_CACHE_MAX_MB): a full tuning run on PoCL
+ * writes about 0.5 MiB per candidate. */
+#define DEFAULT_CACHE_MAX_MB 256
+/* Temporaries older than this are a killed writer's leftovers. */
+#define STALE_TEMP_S 3600
+
 static uint64_t fnv1a(const void *data, size_t size, uint64_t h) {
     const unsigned char *p = data;
     for (size_t i = 0; i < size; i++)
@@ -85,31 +84,19 @@ static uint64_t fnv1a(const void *data, size_t size, uint64_t h) {
 }
 #define FNV_SEED 14695981039346656037ull
 
-/* The cache folder, or 0 if disk caching is off (CLGEMM_CACHE_DIR=off). */
+/* The cache folder, or 0 if disk caching is off (CLGEMM_CACHE_DIR=off): CLGEMM_CACHE_DIR, else
+ * the kernels folder under the library's cache root (the same rule as the tuning database). */
 static int cache_dir(char *buf, size_t size) {
     const char *env = getenv("CLGEMM_CACHE_DIR");
     if (env && strcmp(env, "off") == 0) return 0;
-    int n;
     if (env && *env) {
-        n = snprintf(buf, size, "%s", env);
-    } else if (getenv("XDG_CACHE_HOME") && *getenv("XDG_CACHE_HOME")) {
-        n = snprintf(buf, size, "%s/clgemm/kernels", getenv("XDG_CACHE_HOME"));
-    } else if (getenv("HOME") && *getenv("HOME")) {
-        n = snprintf(buf, size, "%s/.cache/clgemm/kernels", getenv("HOME"));
-    } else {
-        return 0;
+        int n = snprintf(buf, size, "%s", env);
+        return n > 0 && (size_t)n < size;
     }
+    char root[4096];
+    if (!clgemm__cache_root(root, sizeof root)) return 0;
+    int n = snprintf(buf, size, "%s/kernels", root);
     return n > 0 && (size_t)n < size;
-}
-
-static void make_dirs(char *path) {
-    for (char *p = path + 1; *p; p++) {
-        if (*p != '/') continue;
-        *p = 0;
-        mkdir(path, 0755);
-        *p = '/';
-    }
-    mkdir(path, 0755);
 }
 
 /* The disk-cache key: everything the binary depends on, as one string. */
@@ -130,11 +117,17 @@ static int cache_path(const char *key, char *buf, size_t size, char *dir, size_t
     return n > 0 && (size_t)n < size;
 }
 
-/* Reads a binary whose stored key is exactly `key` and whose checksum holds, else NULL. */
+/* Reads a binary whose stored key is exactly `key` and whose checksum holds, else NULL. A
+ * symlink, FIFO or other non-regular file at the path is never opened for reading. */
 static unsigned char *disk_read(const char *path, const char *key, size_t *bin_size) {
     size_t size = 0;
-    char *file = read_file(path, &size);
-    if (!file) return NULL;
+    char *file;
+    file_status fs = clgemm__read_file(path, ENTRY_MAX, false, &file, &size);
+    if (fs != FILE_OK) {
+        if (fs != FILE_MISSING)
+            clgemm__log("cached binary %s: %s", path, clgemm__file_status_string(fs));
+        return NULL;
+    }
     size_t key_len = strlen(key);
     uint64_t stored_key_len, stored_bin_len, stored_sum;
     size_t head = sizeof BINARY_MAGIC + 3 * sizeof(uint64_t);
@@ -151,26 +144,105 @@ static unsigned char *disk_read(const char *path, const char *key, size_t *bin_s
             (bin = malloc(stored_bin_len ? stored_bin_len : 1))) {
             memcpy(bin, stored_bin, stored_bin_len);
             *bin_size = stored_bin_len;
+            /* A hit makes the entry the newest, so eviction removes the least recently used. */
+            utimensat(AT_FDCWD, path, NULL, AT_SYMLINK_NOFOLLOW);
         }
     }
     free(file);
     return bin;
 }
 
-/* Writes atomically (temporary file + rename), so a reader never sees half a file. */
-static void disk_write(const char *path, char *dir, const char *key, const unsigned char *bin,
+/* The cache's bound in bytes: CLGEMM_CACHE_MAX_MB (a positive number of MiB), else the default. */
+static uint64_t cache_max_bytes(void) {
+    const char *env = getenv("CLGEMM_CACHE_MAX_MB");
+    uint64_t mb = DEFAULT_CACHE_MAX_MB;
+    if (env && *env) {
+        char *end;
+        errno = 0;
+        unsigned long long v = strtoull(env, &end, 10);
+        if (errno || *end || v == 0 || v > (1ull << 40) || *env == '-')
+            clgemm__log("CLGEMM_CACHE_MAX_MB=%s ignored: not a positive number of MiB", env);
+        else
+            mb = v;
+    }
+    return mb << 20;
+}
+
+typedef struct cache_file {
+    char name[32];
+    struct timespec mtime;
+    uint64_t size;
+} cache_file;
+
+static bool is_entry_name(const char *name) {
+    if (strlen(name) != 20 || strcmp(name + 16, ".bin") != 0) return false;
+    for (int i = 0; i < 16; i++)
+        if (!strchr("0123456789abcdef", name[i])) return false;
+    return true;
+}
+
+static int older_first(const void *a, const void *b) {
+    const cache_file *x = a, *y = b;
+    if (x->mtime.tv_sec != y->mtime.tv_sec) return x->mtime.tv_sec < y->mtime.tv_sec ? -1 : 1;
+    return (x->mtime.tv_nsec > y->mtime.tv_nsec) - (x->mtime.tv_nsec < y->mtime.tv_nsec);
+}
+
+/* Keeps the folder under its bound by removing the least recently used entries (never `keep`,
+ * the one just written), and removes stale temporaries. Runs after a write, that is after a
+ * build from source, which costs far more than this scan. */
+static void evict(const char *dir, const char *keep) {
+    clgemm__remove_temps(dir, NULL, STALE_TEMP_S);
+    DIR *d = opendir(dir);
+    if (!d) return;
+    cache_file *files = NULL;
+    size_t count = 0, cap = 0;
+    uint64_t total = 0;
+    for (struct dirent *e; (e = readdir(d));) {
+        struct stat st;
+        if (!is_entry_name(e->d_name) ||
+            fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode))
+            continue;
+        total += (uint64_t)st.st_size;
+        if (strcmp(e->d_name, keep) == 0) continue;
+        if (count == cap) {
+            cache_file *grown = realloc(files, (cap = cap ? 2 * cap : 64) * sizeof *files);
+            if (!grown) break;
+            files = grown;
+        }
+        cache_file *f = &files[count++];
+        snprintf(f->name, sizeof f->name, "%s", e->d_name);
+        f->mtime = st.st_mtim;
+        f->size = (uint64_t)st.st_size;
+    }
+    uint64_t max = cache_max_bytes();
+    if (total > max && count > 0) {
+        qsort(files, count, sizeof *files, older_first);
+        for (size_t i = 0; i < count && total > max; i++)
+            if (unlinkat(dirfd(d), files[i].name, 0) == 0 || errno == ENOENT)
+                total -= files[i].size;
+    }
+    free(files);
+    closedir(d);
+}
+
+/* Writes atomically (exclusive temporary of unpredictable name, fsync, rename), so a reader
+ * never sees half a file and a symlink planted in the folder is never followed. */
+static void disk_write(const char *path, const char *dir, const char *key, const unsigned char *bin,
                        size_t bin_size) {
-    make_dirs(dir);
-    char tmp[4300];
-    if (snprintf(tmp, sizeof tmp, "%s.%ld.tmp", path, (long)getpid()) >= (int)sizeof tmp) return;
-    FILE *f = fopen(tmp, "wb");
-    if (!f) return;
+    if (clgemm__mkdir_p(dir) != 0) return;
     uint64_t key_len = strlen(key), bin_len = bin_size, sum = fnv1a(bin, bin_size, FNV_SEED);
-    bool ok = fwrite(BINARY_MAGIC, 1, 8, f) == 8 && fwrite(&key_len, 8, 1, f) == 1 &&
-              fwrite(&bin_len, 8, 1, f) == 1 && fwrite(&sum, 8, 1, f) == 1 &&
-              fwrite(key, 1, key_len, f) == key_len && fwrite(bin, 1, bin_size, f) == bin_size;
-    ok = (fclose(f) == 0) && ok;
-    if (!ok || rename(tmp, path) != 0) unlink(tmp);
+    size_t head = sizeof BINARY_MAGIC + 3 * sizeof(uint64_t), size = head + key_len + bin_size;
+    unsigned char *file = malloc(size);
+    if (!file) return;
+    memcpy(file, BINARY_MAGIC, 8);
+    memcpy(file + 8, &key_len, 8);
+    memcpy(file + 16, &bin_len, 8);
+    memcpy(file + 24, &sum, 8);
+    memcpy(file + head, key, key_len);
+    memcpy(file + head + key_len, bin, bin_size);
+    int err = clgemm__write_atomic(path, file, size);
+    free(file);
+    if (err == 0) evict(dir, strrchr(path, '/') + 1);
 }
 
 /* ---- Builds ---------------------------------------------------------------------------------- */
@@ -209,8 +281,8 @@ static cl_program build_from_binary(struct clgemm_handle_s *h, const unsigned ch
     return program;
 }
 
-static void save_binary(struct clgemm_handle_s *h, cl_program program, const char *path, char *dir,
-                        const char *key) {
+static void save_binary(struct clgemm_handle_s *h, cl_program program, const char *path,
+                        const char *dir, const char *key) {
     size_t size = 0;
     if (clGetProgramInfo(program, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, NULL) !=
             CL_SUCCESS ||

@@ -364,6 +364,19 @@ static outcome evaluate(const shape_ctx *s, const clgemm_config *c, clgemm_preci
 
 /* ---- The search ----------------------------------------------------------------------------- */
 
+/* What a search learned about one shape, kept on the handle for clgemm_tune_save. */
+typedef struct tune_memo_entry {
+    tuning_record record; /* precision, config, search, beat */
+    clgemm_tune_shape shape;
+    size_t evaluated;
+} tune_memo_entry;
+
+struct tune_memo {
+    size_t count;
+    tune_memo_entry entries[];
+};
+typedef struct tune_memo tune_memo;
+
 typedef struct search {
     shape_ctx *s;
     clgemm_tune_result *r;
@@ -377,12 +390,15 @@ typedef struct search {
     bool planned;           /* the baseline ran and the strategy is chosen */
     bool sampling;          /* random order then local search, rather than exhaustive */
     bool out_of_memory;
-    double slowest;                           /* seconds of the slowest evaluation of this shape */
+    bool exhausted;                           /* every candidate of the space was visited */
+    double slowest;                           /* seconds of the slowest evaluation so far */
     size_t *evaluated_total, *total_estimate; /* over all shapes, for progress */
 } search;
 
-/* A candidate is not started if one as slow as the slowest so far (builds dominate) would end
- * past the deadline: the budget is a promise, not a hint. */
+/* A candidate is not started if one as slow as the slowest so far, over all shapes (cold
+ * builds dominate), would end past the deadline: the budget is a promise, not a hint. Only the
+ * run's very first evaluation starts with nothing measured, so a run ends within its budget plus
+ * about one evaluation. */
 static bool should_stop(const search *x) {
     return cancelled(x->s->opt) || x->out_of_memory || x->r->evaluated >= x->limit ||
            (x->deadline > 0 && now_s() + x->slowest >= x->deadline);
@@ -479,8 +495,14 @@ static bool next_candidate(search *x, clgemm_config *c) {
 
 static void run_search(search *x) {
     clgemm_config c;
-    while (!should_stop(x) && next_candidate(x, &c))
+    x->exhausted = false;
+    while (!should_stop(x)) {
+        if (!next_candidate(x, &c)) {
+            x->exhausted = true;
+            return;
+        }
         try_candidate(x, &c);
+    }
 }
 
 /* Exhaustive when the whole space fits the evaluation limit and (at the cost measured for the
@@ -521,17 +543,37 @@ static clgemm_config baseline(const struct clgemm_handle_s *h, clgemm_precision 
                : clgemm__config_fallback();
 }
 
-static void tune_shape(search *x, uint64_t *rng) {
+/* The configuration the handle's tuning table holds for exactly this shape, if any. */
+static bool stored_config(const search *x, clgemm_config *c) {
+    struct clgemm_handle_s *h = x->s->h;
+    pthread_mutex_lock(&h->lock);
+    bool found = clgemm__tuning_exact(h->tuning, x->r->precision, x->s->m, x->s->n, x->s->k, c);
+    pthread_mutex_unlock(&h->lock);
+    return found;
+}
+
+/* The baseline, then the stored entry's configuration (so that a result measured faster than
+ * it in this run may replace it), then the search. The first evaluation of the run always
+ * starts; every later one only if the budget can still cover it. */
+static void tune_shape(search *x, uint64_t *rng, tune_memo_entry *memo) {
     x->start = now_s();
     x->planned = false;
-    x->slowest = 0;
     clgemm_config base = baseline(x->s->h, x->r->precision, x->s->m, x->s->n);
-    /* Even when the budget is spent (it is built by then, after the first shape), so that
-     * every shape gets a result. */
-    if (!cancelled(x->s->opt)) try_candidate(x, &base);
+    bool first = *x->evaluated_total == 0;
+    if (!cancelled(x->s->opt) && (first || !should_stop(x))) try_candidate(x, &base);
     if (x->r->status == CLGEMM_SUCCESS) x->r->default_gflops = x->r->gflops;
+    if (stored_config(x, &memo->record.beat)) {
+        if (config_equal(&memo->record.beat, &base))
+            memo->record.beat_valid = x->r->evaluated > 0;
+        else if (!should_stop(x)) {
+            try_candidate(x, &memo->record.beat);
+            memo->record.beat_valid = true;
+        }
+    }
     plan_search(x, rng);
     run_search(x);
+    /* The result is the fastest of all it timed, the stored configuration included. */
+    memo->record.beat_valid = memo->record.beat_valid && x->r->status == CLGEMM_SUCCESS;
 }
 
 /* ---- Public API ----------------------------------------------------------------------------- */
@@ -598,8 +640,8 @@ static void init_results(const clgemm_tune_options *o, clgemm_tune_result *resul
 }
 
 /* Tunes one shape; the budget left is shared evenly by the shapes left. */
-static void tune_one(clgemm_handle h, const clgemm_tune_options *o, const config_list *space,
-                     size_t i, search *x, uint64_t *rng) {
+static void tune_one(clgemm_handle h, const clgemm_tune_options *o, size_t i, search *x,
+                     uint64_t *rng, tune_memo_entry *memo) {
     clgemm_tune_result *r = x->r;
     shape_ctx s = {.h = h,
                    .opt = o,
@@ -616,10 +658,17 @@ static void tune_one(clgemm_handle h, const clgemm_tune_options *o, const config
     clgemm_status st = shape_init(&s, rng);
     x->shapes_left = o->num_shapes - i - 1;
     if (st == CLGEMM_SUCCESS)
-        tune_shape(x, rng);
+        tune_shape(x, rng, memo);
     else
         r->status = st;
     r->complete = st == CLGEMM_SUCCESS && !cancelled(o);
+    memo->record.config = r->config;
+    memo->evaluated = r->evaluated;
+    memo->record.search = (tuning_search){.evaluated = r->evaluated,
+                                          .exhaustive = x->exhausted && !o->quick,
+                                          .budget_s = o->budget_s,
+                                          .max_evals = o->max_evals,
+                                          .quick = o->quick != 0};
     shape_free(&s);
 }
 
@@ -631,11 +680,14 @@ clgemm_status clgemm_tune(clgemm_handle h, const clgemm_tune_options *o,
     config_list space = {0};
     st = build_space(&h->info, o->precision, o->quick, CLGEMM_FAMILY_AUTO, &space);
     size_t *order = malloc((space.count ? space.count : 1) * sizeof *order);
-    if (st != CLGEMM_SUCCESS || !order) {
+    tune_memo *memo = calloc(1, sizeof *memo + o->num_shapes * sizeof memo->entries[0]);
+    if (st != CLGEMM_SUCCESS || !order || !memo) {
         free(space.items);
         free(order);
+        free(memo);
         return st != CLGEMM_SUCCESS ? st : CLGEMM_ERR_OUT_OF_HOST_MEMORY;
     }
+    memo->count = o->num_shapes;
     /* Remember the user's forced configuration: the tuner forces its candidates. */
     pthread_mutex_lock(&h->lock);
     bool had_override = h->has_override[o->precision];
@@ -655,12 +707,16 @@ clgemm_status clgemm_tune(clgemm_handle h, const clgemm_tune_options *o,
     for (size_t i = 0; i < o->num_shapes && !cancelled(o); i++) {
         x.r = &results[i];
         x.next = 0;
-        tune_one(h, o, &space, i, &x, &rng);
+        memo->entries[i].record.precision = o->precision;
+        memo->entries[i].shape = o->shapes[i];
+        tune_one(h, o, i, &x, &rng, &memo->entries[i]);
     }
 
     pthread_mutex_lock(&h->lock);
     h->has_override[o->precision] = had_override;
     h->override[o->precision] = saved;
+    free(h->last_tune);
+    h->last_tune = memo;
     pthread_mutex_unlock(&h->lock);
     free(space.items);
     free(order);
@@ -669,23 +725,48 @@ clgemm_status clgemm_tune(clgemm_handle h, const clgemm_tune_options *o,
     return results[0].status;
 }
 
+/* What the handle's last search learned about a result: how much it searched, and whether it
+ * beat the stored configuration in the same run. A result the handle did not produce (or one
+ * changed since) counts only its evaluated candidates. */
+static tuning_record record_of(clgemm_handle h, const clgemm_tune_result *r) {
+    tuning_record rec = {.precision = r->precision,
+                         .shape = {r->shape.m, r->shape.n, r->shape.k},
+                         .problem = {r->shape.m, r->shape.n, r->shape.k},
+                         .config = r->config,
+                         .gflops = r->gflops,
+                         .search = {.evaluated = r->evaluated}};
+    const tune_memo *memo = h->last_tune;
+    for (size_t i = 0; memo && i < memo->count; i++) {
+        const tune_memo_entry *e = &memo->entries[i];
+        if (e->record.precision == r->precision && e->evaluated == r->evaluated &&
+            e->shape.m == r->shape.m && e->shape.n == r->shape.n && e->shape.k == r->shape.k &&
+            config_equal(&e->record.config, &r->config)) {
+            rec.search = e->record.search;
+            rec.beat_valid = e->record.beat_valid;
+            rec.beat = e->record.beat;
+            break;
+        }
+    }
+    return rec;
+}
+
 clgemm_status clgemm_tune_save(clgemm_handle h, const char *path, const clgemm_tune_result *results,
                                size_t count) {
     if (!h || (!results && count > 0)) return CLGEMM_ERR_NULL_ARGUMENT;
+    for (size_t i = 0; i < count; i++)
+        if (results[i].precision != CLGEMM_SINGLE && results[i].precision != CLGEMM_DOUBLE)
+            return CLGEMM_ERR_INVALID_ARGUMENT;
     tuning_record *records = malloc((count ? count : 1) * sizeof *records);
     if (!records) return CLGEMM_ERR_OUT_OF_HOST_MEMORY;
     size_t n = 0;
+    pthread_mutex_lock(&h->lock);
     for (size_t i = 0; i < count; i++) {
-        const clgemm_tune_result *r = &results[i];
-        /* A half-searched shape must not replace a complete earlier tuning. */
-        if (r->status != CLGEMM_SUCCESS || !r->complete) continue;
-        tuning_record rec = {.precision = r->precision,
-                             .shape = {r->shape.m, r->shape.n, r->shape.k},
-                             .problem = {r->shape.m, r->shape.n, r->shape.k},
-                             .config = r->config,
-                             .gflops = r->gflops};
-        records[n++] = rec;
+        /* A cancelled search is not saved; a budget-limited one is, with its extent, and only
+         * replaces a stored entry it beat in the same run or a less searched one. */
+        if (results[i].status != CLGEMM_SUCCESS || !results[i].complete) continue;
+        records[n++] = record_of(h, &results[i]);
     }
+    pthread_mutex_unlock(&h->lock);
     clgemm_status st = clgemm__tuning_save(path, &h->info, records, n);
     free(records);
     return st;

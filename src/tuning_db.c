@@ -15,7 +15,6 @@
 #include <jansson.h>
 #include <limits.h>
 #include <math.h>
-#include <pwd.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -91,33 +90,20 @@ static const char *precision_key(clgemm_precision precision) {
 
 /* ---- Path ----------------------------------------------------------------------------------- */
 
-static const char *home_dir(char *buf, size_t size) {
-    const char *home = getenv("HOME");
-    if (home && *home) return home;
-    struct passwd pw, *found = NULL;
-    if (getpwuid_r(getuid(), &pw, buf, size, &found) != 0 || !found || !found->pw_dir) return NULL;
-    return found->pw_dir;
-}
-
 clgemm_status clgemm__tuning_path(const char *path, char *buf, size_t size) {
     if (!buf || size == 0) return CLGEMM_ERR_NULL_ARGUMENT;
     const char *env = getenv("CLGEMM_TUNING_DB");
-    const char *xdg = getenv("XDG_CACHE_HOME");
     int w;
+    char root[4096];
     if (path && *path) {
         w = snprintf(buf, size, "%s", path);
     } else if (env && *env) {
         w = snprintf(buf, size, "%s", env);
-    } else if (xdg && xdg[0] == '/') { /* the XDG spec says to ignore relative values */
-        w = snprintf(buf, size, "%s/clgemm/tuning.json", xdg);
+    } else if (clgemm__cache_root(root, sizeof root)) {
+        w = snprintf(buf, size, "%s/tuning.json", root);
     } else {
-        char pwbuf[4096];
-        const char *home = home_dir(pwbuf, sizeof pwbuf);
-        if (!home) {
-            clgemm__log("tuning database: no HOME to find ~/.cache in");
-            return CLGEMM_ERR_DB_IO;
-        }
-        w = snprintf(buf, size, "%s/.cache/clgemm/tuning.json", home);
+        clgemm__log("tuning database: no cache folder (HOME unset?)");
+        return CLGEMM_ERR_DB_IO;
     }
     if (w < 0 || (size_t)w >= size) {
         clgemm__log("tuning database: path too long");
@@ -150,28 +136,30 @@ static clgemm_status check_root(const json_t *root, const char *path) {
     return CLGEMM_SUCCESS;
 }
 
-/* Reads and checks the database file; *root is NULL (and the status success) if it is missing. */
+/* Reads and checks the database file; *root is NULL (and the status success) if it is missing.
+ * The file is never opened for a blocking read: a FIFO or device at the path is refused. */
 static clgemm_status read_root(const char *path, json_t **root) {
     *root = NULL;
-    FILE *f = fopen(path, "rbe");
-    if (!f) {
-        if (errno == ENOENT) return CLGEMM_SUCCESS;
-        clgemm__log("tuning database %s: %s", path, strerror(errno));
-        return CLGEMM_ERR_DB_IO;
-    }
-    struct stat st;
-    if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
-        clgemm__log("tuning database %s: not a regular file", path);
-        fclose(f);
+    char *text;
+    size_t size;
+    file_status fs = clgemm__read_file(path, CLGEMM__TUNING_DB_MAX, true, &text, &size);
+    if (fs == FILE_MISSING) return CLGEMM_SUCCESS;
+    if (fs == FILE_NO_MEMORY) return CLGEMM_ERR_OUT_OF_HOST_MEMORY;
+    if (fs != FILE_OK) {
+        if (fs == FILE_TOO_LARGE)
+            clgemm__log("tuning database %s: larger than %zu MiB, not read", path,
+                        CLGEMM__TUNING_DB_MAX >> 20);
+        else
+            clgemm__log("tuning database %s: %s", path,
+                        fs == FILE_IO_ERROR ? strerror(errno) : clgemm__file_status_string(fs));
         return CLGEMM_ERR_DB_IO;
     }
     json_error_t error;
-    json_t *json = json_loadf(f, JSON_REJECT_DUPLICATES, &error);
-    bool read_failed = ferror(f) != 0;
-    fclose(f);
+    json_t *json = json_loadb(text, size, JSON_REJECT_DUPLICATES, &error);
+    free(text);
     if (!json) {
         clgemm__log("tuning database %s:%d:%d: %s", path, error.line, error.column, error.text);
-        return read_failed ? CLGEMM_ERR_DB_IO : CLGEMM_ERR_DB_MALFORMED;
+        return CLGEMM_ERR_DB_MALFORMED;
     }
     clgemm_status status = check_root(json, path);
     if (status != CLGEMM_SUCCESS) {
@@ -335,6 +323,18 @@ bool clgemm__tuning_lookup(const tuning_table *table, clgemm_precision precision
     return best != NULL;
 }
 
+bool clgemm__tuning_exact(const tuning_table *table, clgemm_precision precision, size_t m, size_t n,
+                          size_t k, clgemm_config *config) {
+    for (size_t i = 0; table && i < table->count; i++) {
+        const tuning_entry *e = &table->entries[i];
+        if (e->precision == precision && e->shape[0] == m && e->shape[1] == n && e->shape[2] == k) {
+            *config = e->config;
+            return true;
+        }
+    }
+    return false;
+}
+
 size_t clgemm__tuning_count(const tuning_table *table) {
     return table ? table->count : 0;
 }
@@ -370,20 +370,28 @@ static json_t *params_json(const clgemm_config *config) {
     return params;
 }
 
-static json_t *record_json(const device_info *info, const tuning_record *r) {
+static json_t *search_json(const tuning_search *s) {
+    double budget = isfinite(s->budget_s) && s->budget_s > 0 ? s->budget_s : 0.0;
+    return json_pack("{s:I, s:b, s:f, s:I, s:b}", "evaluated", (json_int_t)s->evaluated,
+                     "exhaustive", s->exhaustive, "budget_s", budget, "max_evals",
+                     (json_int_t)s->max_evals, "quick", s->quick);
+}
+
+static json_t *record_json(const device_info *info, const tuning_record *r,
+                           const tuning_search *search) {
     char date[16] = "1970-01-01";
     time_t now = time(NULL);
     struct tm tm;
     if (gmtime_r(&now, &tm)) strftime(date, sizeof date, "%Y-%m-%d", &tm);
     double gflops = isfinite(r->gflops) && r->gflops > 0 ? r->gflops : 0.0;
     /* "o" steals the references, and json_pack frees them if it fails. */
-    return json_pack("{s:o, s:s, s:[I,I,I], s:s, s:o, s:f, s:[I,I,I], s:s, s:s}", "device",
-                     device_json(info), "precision", precision_key(r->precision), "shape",
-                     (json_int_t)r->shape[0], (json_int_t)r->shape[1], (json_int_t)r->shape[2],
-                     "family", clgemm_family_name(r->config.family), "params",
-                     params_json(&r->config), "gflops", gflops, "problem",
-                     (json_int_t)r->problem[0], (json_int_t)r->problem[1],
-                     (json_int_t)r->problem[2], "date", date, "clgemm_version", CLGEMM_VERSION);
+    return json_pack(
+        "{s:o, s:s, s:[I,I,I], s:s, s:o, s:f, s:[I,I,I], s:o, s:s, s:s}", "device",
+        device_json(info), "precision", precision_key(r->precision), "shape",
+        (json_int_t)r->shape[0], (json_int_t)r->shape[1], (json_int_t)r->shape[2], "family",
+        clgemm_family_name(r->config.family), "params", params_json(&r->config), "gflops", gflops,
+        "problem", (json_int_t)r->problem[0], (json_int_t)r->problem[1], (json_int_t)r->problem[2],
+        "search", search_json(search), "date", date, "clgemm_version", CLGEMM_VERSION);
 }
 
 /* True if the stored entry has the record's key: device, precision and shape. */
@@ -396,51 +404,93 @@ static bool same_key(const json_t *entry, const device_info *info, const tuning_
            shape[0] == r->shape[0] && shape[1] == r->shape[1] && shape[2] == r->shape[2];
 }
 
-/* The newer result replaces the older one of the same key; every other entry is kept. */
+/* The stored entry's configuration (family and the parameters it uses). */
+static bool entry_config(const json_t *entry, clgemm_config *config) {
+    const char *family = json_string_value(json_object_get(entry, "family"));
+    memset(config, 0, sizeof *config);
+    return family && (config->family = family_from_name(family)) != CLGEMM_FAMILY_AUTO &&
+           parse_params(json_object_get(entry, "params"), config) == NULL;
+}
+
+static bool same_config(const clgemm_config *a, const clgemm_config *b) {
+    if (a->family != b->family) return false;
+    for (size_t i = 0; i < PARAM_COUNT; i++)
+        if (family_uses(a->family, param_keys[i].families) &&
+            *param_field((clgemm_config *)a, &param_keys[i]) !=
+                *param_field((clgemm_config *)b, &param_keys[i]))
+            return false;
+    return true;
+}
+
+/* How much the stored entry's search covered; false for an entry without that record (written
+ * by an older clgemm), whose extent is unknown. */
+static bool entry_search(const json_t *entry, tuning_search *s) {
+    const json_t *j = json_object_get(entry, "search");
+    const json_t *evaluated = json_object_get(j, "evaluated");
+    if (!json_is_integer(evaluated) || json_integer_value(evaluated) < 0 ||
+        !json_is_boolean(json_object_get(j, "exhaustive")))
+        return false;
+    s->evaluated = (size_t)json_integer_value(evaluated);
+    s->exhaustive = json_is_true(json_object_get(j, "exhaustive"));
+    return true;
+}
+
+/* Whether the record may replace the stored entry of its key, and the search to record: a result
+ * replaces an entry only if it was measured faster than that entry's configuration in the same
+ * run, or came from a search at least as full (the whole space, or no fewer candidates than an
+ * entry that was not exhaustive). An entry of unknown extent is replaced only by the first. */
+static bool replaces(const json_t *old, const tuning_record *r, tuning_search *search) {
+    clgemm_config old_config;
+    tuning_search old_search = {0};
+    bool known = entry_search(old, &old_search);
+    *search = r->search;
+    if (r->beat_valid && entry_config(old, &old_config) && same_config(&old_config, &r->beat)) {
+        /* The result is the best of this search and the old one's: it covers both. */
+        if (known) {
+            if (old_search.evaluated > search->evaluated) search->evaluated = old_search.evaluated;
+            search->exhaustive = search->exhaustive || old_search.exhaustive;
+        }
+        return true;
+    }
+    if (!known) return false;
+    return r->search.exhaustive ||
+           (!old_search.exhaustive && r->search.evaluated >= old_search.evaluated);
+}
+
+/* Adds the record, or replaces the entry of its key when replaces() allows it. */
 static clgemm_status merge_record(json_t *entries, const device_info *info,
                                   const tuning_record *r) {
-    json_t *entry = record_json(info, r);
-    if (!entry) return CLGEMM_ERR_OUT_OF_HOST_MEMORY;
-    for (size_t i = 0; i < json_array_size(entries); i++)
-        if (same_key(json_array_get(entries, i), info, r))
-            return json_array_set_new(entries, i, entry) == 0 ? CLGEMM_SUCCESS
-                                                              : CLGEMM_ERR_OUT_OF_HOST_MEMORY;
-    return json_array_append_new(entries, entry) == 0 ? CLGEMM_SUCCESS
-                                                      : CLGEMM_ERR_OUT_OF_HOST_MEMORY;
-}
-
-static bool is_dir(const char *path) {
-    struct stat st;
-    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
-}
-
-/* Creates the database's folder (and its parents) if missing, like mkdir -p. */
-static clgemm_status make_parents(const char *path) {
-    char dir[PATH_MAX];
-    snprintf(dir, sizeof dir, "%s", path);
-    char *last = strrchr(dir, '/');
-    if (!last || last == dir) return CLGEMM_SUCCESS;
-    *last = 0;
-    for (char *p = dir + 1;; p++) {
-        if (*p != '/' && *p != 0) continue;
-        char saved = *p;
-        *p = 0;
-        if (mkdir(dir, 0755) != 0 && errno != EEXIST && !is_dir(dir)) {
-            clgemm__log("tuning database: cannot create %s: %s", dir, strerror(errno));
-            return CLGEMM_ERR_DB_IO;
-        }
-        *p = saved;
-        if (saved == 0) return CLGEMM_SUCCESS;
+    size_t i = 0, n = json_array_size(entries);
+    while (i < n && !same_key(json_array_get(entries, i), info, r))
+        i++;
+    tuning_search search = r->search;
+    if (i < n && !replaces(json_array_get(entries, i), r, &search)) {
+        clgemm__log("tuning database: the entry for %zux%zux%zu is kept: it came from a fuller "
+                    "search than this result's %zu candidates",
+                    r->shape[0], r->shape[1], r->shape[2], r->search.evaluated);
+        return CLGEMM_SUCCESS;
     }
+    json_t *entry = record_json(info, r, &search);
+    if (!entry) return CLGEMM_ERR_OUT_OF_HOST_MEMORY;
+    int err = i < n ? json_array_set_new(entries, i, entry) : json_array_append_new(entries, entry);
+    return err == 0 ? CLGEMM_SUCCESS : CLGEMM_ERR_OUT_OF_HOST_MEMORY;
 }
 
-/* Takes the writers' lock (a lock file next to the database); the descriptor, or -1. */
+/* Takes the writers' lock (a lock file next to the database); the descriptor, or -1. A symlink
+ * at the lock path is refused (O_NOFOLLOW), never followed to create its target. */
 static int lock_database(const char *path) {
     char lock_path[PATH_MAX];
     if (snprintf(lock_path, sizeof lock_path, "%s.lock", path) >= (int)sizeof lock_path) return -1;
-    int fd = open(lock_path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    int fd = open(lock_path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0666);
     if (fd < 0) {
-        clgemm__log("tuning database: cannot open %s: %s", lock_path, strerror(errno));
+        clgemm__log("tuning database: cannot open the lock file %s: %s", lock_path,
+                    errno == ELOOP ? "it is a symbolic link" : strerror(errno));
+        return -1;
+    }
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        clgemm__log("tuning database: the lock file %s is not a regular file", lock_path);
+        close(fd);
         return -1;
     }
     while (flock(fd, LOCK_EX) != 0) {
@@ -452,76 +502,38 @@ static int lock_database(const char *path) {
     return fd;
 }
 
-/* Makes the rename itself durable, not only the new file's contents. */
-static void sync_parent(const char *path) {
-    char dir[PATH_MAX];
-    snprintf(dir, sizeof dir, "%s", path);
-    char *last = strrchr(dir, '/');
-    if (!last)
-        snprintf(dir, sizeof dir, ".");
-    else if (last == dir)
-        dir[1] = 0;
-    else
-        *last = 0;
-    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (fd < 0) return;
-    fsync(fd);
-    close(fd);
-}
-
-static bool write_all(int fd, const char *data, size_t size) {
-    while (size > 0) {
-        ssize_t w = write(fd, data, size);
-        if (w < 0 && errno == EINTR) continue;
-        if (w <= 0) return false;
-        data += w;
-        size -= (size_t)w;
-    }
-    return true;
-}
-
-/* Writes a temporary file in the database's folder, then renames it over the database: readers
- * see the old file or the new one, never half of one. */
-static clgemm_status write_atomic(const char *path, const json_t *root) {
-    char tmp[PATH_MAX];
-    if (snprintf(tmp, sizeof tmp, "%s.tmp.XXXXXX", path) >= (int)sizeof tmp)
-        return CLGEMM_ERR_DB_IO;
+static clgemm_status write_root(const char *path, const json_t *root) {
     char *text = json_dumps(root, JSON_INDENT(2));
     if (!text) return CLGEMM_ERR_OUT_OF_HOST_MEMORY;
-    int fd = mkostemp(tmp, O_CLOEXEC);
-    if (fd < 0) {
-        clgemm__log("tuning database: cannot create %s: %s", tmp, strerror(errno));
+    size_t len = strlen(text);
+    char *with_newline = realloc(text, len + 2);
+    if (!with_newline) {
         free(text);
-        return CLGEMM_ERR_DB_IO;
+        return CLGEMM_ERR_OUT_OF_HOST_MEMORY;
     }
-    struct stat st;
-    mode_t mode = stat(path, &st) == 0 ? (st.st_mode & 07777) : 0644; /* mkstemp gives 0600 */
-    bool ok = write_all(fd, text, strlen(text)) && write_all(fd, "\n", 1) &&
-              fchmod(fd, mode) == 0 && fsync(fd) == 0;
-    ok = close(fd) == 0 && ok;
-    free(text);
-    if (ok) ok = rename(tmp, path) == 0;
-    if (!ok) {
-        clgemm__log("tuning database: cannot write %s: %s", path, strerror(errno));
-        unlink(tmp);
-        return CLGEMM_ERR_DB_IO;
-    }
-    sync_parent(path);
-    return CLGEMM_SUCCESS;
+    memcpy(with_newline + len, "\n", 2);
+    int err = clgemm__write_atomic(path, with_newline, len + 1);
+    free(with_newline);
+    return err == 0 ? CLGEMM_SUCCESS : CLGEMM_ERR_DB_IO;
 }
 
-/* Whether a temporary file can be made next to the database (so a save can rename it). */
+/* Whether a save would work: a temporary file next to the database takes a real byte and its
+ * fsync (a full disk fails here, before the tuning, not after it). */
 static clgemm_status probe_folder(const char *path) {
     char tmp[PATH_MAX];
-    if (snprintf(tmp, sizeof tmp, "%s.tmp.XXXXXX", path) >= (int)sizeof tmp)
-        return CLGEMM_ERR_DB_IO;
-    int fd = mkostemp(tmp, O_CLOEXEC);
+    int fd = clgemm__temp_create(path, tmp, sizeof tmp);
     if (fd < 0) {
-        clgemm__log("tuning database: cannot create %s: %s", tmp, strerror(errno));
+        clgemm__log("tuning database: cannot create a file next to %s: %s", path, strerror(errno));
         return CLGEMM_ERR_DB_IO;
     }
-    close(fd);
+    bool ok = write(fd, "\n", 1) == 1 && fsync(fd) == 0;
+    int err = errno;
+    ok = close(fd) == 0 && ok;
     unlink(tmp);
+    if (!ok) {
+        clgemm__log("tuning database: cannot write next to %s: %s", path, strerror(err));
+        return CLGEMM_ERR_DB_IO;
+    }
     return CLGEMM_SUCCESS;
 }
 
@@ -541,9 +553,39 @@ static clgemm_status merge_locked(const char *path, const device_info *info,
     json_t *entries = json_object_get(root, "entries");
     for (size_t i = 0; i < count && status == CLGEMM_SUCCESS; i++)
         status = merge_record(entries, info, &records[i]);
-    if (status == CLGEMM_SUCCESS) status = write_atomic(path, root);
+    if (status == CLGEMM_SUCCESS) status = write_root(path, root);
     json_decref(root);
     return status;
+}
+
+/* The file a save writes: a symlink at the database path is followed to its target (so the
+ * target is updated, not replaced by a regular file); a dangling one is refused. */
+static clgemm_status resolve_target(const char *path, char *out, size_t size) {
+    struct stat st;
+    if (lstat(path, &st) != 0 || !S_ISLNK(st.st_mode)) {
+        snprintf(out, size, "%s", path);
+        return CLGEMM_SUCCESS;
+    }
+    char *real = realpath(path, NULL);
+    if (!real || strlen(real) >= size) {
+        clgemm__log("tuning database %s: a symbolic link whose target %s", path,
+                    real ? "has too long a path" : "does not exist: refusing to write");
+        free(real);
+        return CLGEMM_ERR_DB_IO;
+    }
+    snprintf(out, size, "%s", real);
+    free(real);
+    return CLGEMM_SUCCESS;
+}
+
+/* The folder part of path, and the file name after it. */
+static void split_path(const char *path, char *dir, size_t size, const char **name) {
+    const char *slash = strrchr(path, '/');
+    *name = slash ? slash + 1 : path;
+    if (!slash)
+        snprintf(dir, size, ".");
+    else
+        snprintf(dir, size, "%.*s", slash == path ? 1 : (int)(slash - path), path);
 }
 
 clgemm_status clgemm__tuning_save(const char *path, const device_info *info,
@@ -552,17 +594,25 @@ clgemm_status clgemm__tuning_save(const char *path, const device_info *info,
     /* Never write what the loader would reject. */
     for (size_t i = 0; i < count; i++) {
         const tuning_record *r = &records[i];
+        if (r->precision != CLGEMM_SINGLE && r->precision != CLGEMM_DOUBLE)
+            return CLGEMM_ERR_INVALID_ARGUMENT;
         if (r->shape[0] < 1 || r->shape[1] < 1 || r->shape[2] < 1)
             return CLGEMM_ERR_INVALID_ARGUMENT;
         clgemm_status status = clgemm__config_check(&r->config, info, r->precision);
         if (status != CLGEMM_SUCCESS) return status;
     }
-    char resolved[PATH_MAX];
-    clgemm_status status = clgemm__tuning_path(path, resolved, sizeof resolved);
-    if (status == CLGEMM_SUCCESS) status = make_parents(resolved);
+    char given[PATH_MAX], resolved[PATH_MAX];
+    clgemm_status status = clgemm__tuning_path(path, given, sizeof given);
+    if (status == CLGEMM_SUCCESS) status = resolve_target(given, resolved, sizeof resolved);
     if (status != CLGEMM_SUCCESS) return status;
+    if (clgemm__mkdir_parent(resolved) != 0) return CLGEMM_ERR_DB_IO;
     int lock = lock_database(resolved);
     if (lock < 0) return CLGEMM_ERR_DB_IO;
+    /* Writers make temporaries only under this lock: any left now is a killed writer's. */
+    char dir[PATH_MAX];
+    const char *name;
+    split_path(resolved, dir, sizeof dir, &name);
+    clgemm__remove_temps(dir, name, 0);
     status = merge_locked(resolved, info, records, count);
     close(lock); /* releases the flock */
     return status;

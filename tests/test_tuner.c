@@ -7,6 +7,7 @@
 #include "temp_dir.h"
 
 #include <criterion/criterion.h>
+#include <jansson.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,6 +39,7 @@ static double now_s(void) {
 
 typedef struct progress_log {
     size_t calls, last_evaluated;
+    double first_elapsed; /* at the first callback: the first evaluation's time */
     volatile int *cancel_after_first;
 } progress_log;
 
@@ -46,6 +48,7 @@ static void on_progress(size_t evaluated, size_t total, double best, double elap
     cr_assert_geq(total, evaluated);
     cr_assert_geq(evaluated, p->last_evaluated);
     cr_assert_geq(elapsed, 0);
+    if (p->calls == 0) p->first_elapsed = elapsed;
     p->calls++;
     p->last_evaluated = evaluated;
     if (p->cancel_after_first) *p->cancel_after_first = 1;
@@ -278,6 +281,117 @@ Test(tuner, bad_arguments) {
     o.num_shapes = 0;
     cr_assert_eq(clgemm_tune(h, &o, &r), CLGEMM_ERR_INVALID_ARGUMENT);
     cr_assert_eq(clgemm_tune_save(NULL, NULL, &r, 1), CLGEMM_ERR_NULL_ARGUMENT);
+    clgemm_destroy(h);
+    free(db);
+}
+
+/* ---- Adversarial review (issue 14) ---------------------------------------------------------- */
+
+/* Rewrites the database's only entry to tiled TS=4, a configuration no search here finds first:
+ * it stands for the result of an earlier, longer search (its search record is kept). */
+static void plant_tiled4(const char *db) {
+    json_t *root = json_load_file(db, 0, NULL);
+    cr_assert_not_null(root);
+    json_t *entry = json_array_get(json_object_get(root, "entries"), 0);
+    cr_assert_not_null(entry);
+    json_object_set_new(entry, "family", json_string("tiled"));
+    json_object_set_new(entry, "params", json_pack("{s:i}", "TS", 4));
+    cr_assert_eq(json_dump_file(root, db, 0), 0);
+    json_decref(root);
+}
+
+static void assert_stored(clgemm_handle h, const clgemm_tune_shape *s, const clgemm_config *want,
+                          const char *why) {
+    clgemm_config c;
+    const char *source;
+    cr_assert_eq(clgemm_load_tuning(h, NULL), CLGEMM_SUCCESS);
+    cr_assert_eq(clgemm_get_config(h, CLGEMM_SINGLE, s->m, s->n, s->k, &c, &source),
+                 CLGEMM_SUCCESS);
+    cr_assert_str_eq(source, "tuned");
+    cr_assert(same_config(&c, want), "%s: family %d TS %d", why, c.family, c.ts);
+}
+
+/* Item 5: a search cut short by max_evals (1 candidate) must not replace an entry from a longer
+ * one (4 candidates); a run that also timed the stored configuration and beat it may. */
+Test(tuner, short_search_never_replaces_a_longer_one, .timeout = 300) {
+    char *db = temp_db();
+    clgemm_handle h = open_handle();
+    clgemm_tune_shape shape = {64, 64, 64};
+    clgemm_tune_options o;
+    clgemm_tune_options_init(&o);
+    o.quick = 1;
+    o.shapes = &shape;
+    o.num_shapes = 1;
+    o.max_evals = 4;
+    clgemm_tune_result r;
+    cr_assert_eq(clgemm_tune(h, &o, &r), CLGEMM_SUCCESS);
+    cr_assert_eq(r.evaluated, 4);
+    cr_assert_eq(clgemm_tune_save(h, NULL, &r, 1), CLGEMM_SUCCESS);
+    plant_tiled4(db);
+    clgemm_config tiled4 = {.family = CLGEMM_FAMILY_TILED, .ts = 4};
+    assert_stored(h, &shape, &tiled4, "planted");
+
+    o.max_evals = 1; /* only the baseline: the stored configuration is not timed */
+    cr_assert_eq(clgemm_tune(h, &o, &r), CLGEMM_SUCCESS);
+    cr_assert_eq(r.evaluated, 1);
+    cr_assert(!same_config(&r.config, &tiled4));
+    cr_assert_eq(clgemm_tune_save(h, NULL, &r, 1), CLGEMM_SUCCESS);
+    assert_stored(h, &shape, &tiled4, "a 1-candidate search replaced a 4-candidate one");
+
+    o.max_evals = 2; /* the baseline and the stored configuration, timed in the same run */
+    cr_assert_eq(clgemm_tune(h, &o, &r), CLGEMM_SUCCESS);
+    cr_assert_eq(r.evaluated, 2);
+    cr_assert_eq(clgemm_tune_save(h, NULL, &r, 1), CLGEMM_SUCCESS);
+    assert_stored(h, &shape, &r.config, "the faster of the two in the same run is stored");
+    clgemm_destroy(h);
+    free(db);
+}
+
+/* Item 8: a cold compile per shape must not overrun the budget. With nothing cached (neither
+ * clgemm's binaries nor PoCL's), three shapes and a 0.2 s budget: only the first evaluation
+ * starts regardless; the later shapes start nothing once the budget is spent. */
+Test(tuner, budget_is_not_overrun_by_cold_builds, .timeout = 300) {
+    setenv("POCL_KERNEL_CACHE", "0", 1);
+    setenv("CLGEMM_CACHE_DIR", "off", 1);
+    char *db = temp_db();
+    clgemm_handle h = open_handle();
+    progress_log log = {0};
+    clgemm_tune_shape shapes[] = {{40, 40, 40}, {72, 72, 72}, {136, 136, 136}};
+    clgemm_tune_options o;
+    clgemm_tune_options_init(&o);
+    o.shapes = shapes;
+    o.num_shapes = 3;
+    o.budget_s = 0.2;
+    o.progress = on_progress;
+    o.user = &log;
+    clgemm_tune_result r[3];
+    double t0 = now_s();
+    cr_assert_eq(clgemm_tune(h, &o, r), CLGEMM_SUCCESS);
+    double total = now_s() - t0, first = log.first_elapsed;
+    cr_assert_eq(r[0].status, CLGEMM_SUCCESS);
+    cr_assert_eq(r[0].evaluated, 1);
+    cr_assert_leq(total, o.budget_s + first + 0.5,
+                  "%.2f s for a %.1f s budget whose first evaluation took %.2f s", total,
+                  o.budget_s, first);
+    for (int i = 1; i < 3; i++)
+        cr_assert_eq(r[i].evaluated, 0, "shape %d started after the budget was spent", i);
+    clgemm_destroy(h);
+    free(db);
+}
+
+/* Item 9: a result of an unknown precision is refused, not stored as single precision. */
+Test(tuner, save_refuses_an_unknown_precision) {
+    char *db = temp_db();
+    clgemm_handle h = open_handle();
+    clgemm_tune_result r = {.precision = (clgemm_precision)7,
+                            .shape = {64, 64, 64},
+                            .status = CLGEMM_SUCCESS,
+                            .complete = 1,
+                            .config = {.family = CLGEMM_FAMILY_TILED, .ts = 8},
+                            .gflops = 1,
+                            .evaluated = 1};
+    cr_assert_eq(clgemm_tune_save(h, NULL, &r, 1), CLGEMM_ERR_INVALID_ARGUMENT);
+    cr_assert_neq(access(db, F_OK), 0, "nothing written");
     clgemm_destroy(h);
     free(db);
 }

@@ -10,9 +10,11 @@
 #include <criterion/criterion.h>
 #include <dirent.h>
 #include <jansson.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -611,4 +613,199 @@ Test(tuning_db, fallback_order_through_the_public_api) {
     cr_assert_str_eq(source_of(h, &c), "default");
     clgemm_destroy(h);
     free(path);
+}
+
+/* ---- Adversarial review (issue 14) ---------------------------------------------------------- */
+
+static tuning_record searched(size_t m, clgemm_config c, size_t evaluated, bool exhaustive) {
+    tuning_record r = record(CLGEMM_SINGLE, m, m, m, c);
+    r.search = (tuning_search){.evaluated = evaluated, .exhaustive = exhaustive};
+    return r;
+}
+
+static clgemm_config stored_for(const char *path, size_t m) {
+    device_info info = fake_device();
+    tuning_table *t = load_ok(path, &info);
+    clgemm_config c = {0};
+    cr_assert(clgemm__tuning_exact(t, CLGEMM_SINGLE, m, m, m, &c));
+    clgemm__tuning_free(t);
+    return c;
+}
+
+/* Item 5: an entry is replaced only by a fuller search or by a result that beat it in the same
+ * run; an entry of an older clgemm (no search record) only by the latter. */
+Test(tuning_db, shorter_search_never_replaces_a_fuller_one) {
+    char *path = temp_path("tuning.json");
+    device_info info = fake_device();
+    tuning_record r = searched(64, tiled(8), 500, false);
+    cr_assert_eq(clgemm__tuning_save(path, &info, &r, 1), CLGEMM_SUCCESS);
+    r = searched(64, tiled(16), 1, false);
+    cr_assert_eq(clgemm__tuning_save(path, &info, &r, 1), CLGEMM_SUCCESS);
+    cr_assert_eq(stored_for(path, 64).ts, 8, "1 candidate replaced 500");
+    r = searched(64, tiled(16), 500, false);
+    cr_assert_eq(clgemm__tuning_save(path, &info, &r, 1), CLGEMM_SUCCESS);
+    cr_assert_eq(stored_for(path, 64).ts, 16, "as many candidates: the newer result");
+    r = searched(64, tiled(4), 21705, true);
+    cr_assert_eq(clgemm__tuning_save(path, &info, &r, 1), CLGEMM_SUCCESS);
+    r = searched(64, tiled(8), 100000, false);
+    cr_assert_eq(clgemm__tuning_save(path, &info, &r, 1), CLGEMM_SUCCESS);
+    cr_assert_eq(stored_for(path, 64).ts, 4, "a non-exhaustive search replaced an exhaustive one");
+    r = searched(64, tiled(8), 2, false);
+    r.beat_valid = true;
+    r.beat = tiled(16); /* beat another configuration than the stored one: no */
+    cr_assert_eq(clgemm__tuning_save(path, &info, &r, 1), CLGEMM_SUCCESS);
+    cr_assert_eq(stored_for(path, 64).ts, 4);
+    r.beat = tiled(4); /* measured faster than the stored one in the same run: yes */
+    cr_assert_eq(clgemm__tuning_save(path, &info, &r, 1), CLGEMM_SUCCESS);
+    cr_assert_eq(stored_for(path, 64).ts, 8);
+    json_t *root = json_load_file(path, 0, NULL);
+    json_t *search = json_object_get(json_array_get(json_object_get(root, "entries"), 0), "search");
+    cr_assert_eq(json_integer_value(json_object_get(search, "evaluated")), 21705,
+                 "the winner of both searches covers both");
+    cr_assert(json_is_true(json_object_get(search, "exhaustive")));
+    json_decref(root);
+
+    /* An entry without a search record (older clgemm) is kept against any extent. */
+    char entry[1024];
+    snprintf(entry, sizeof entry,
+             "{\"device\": %s, \"precision\": \"s\", \"shape\": [64,64,64], \"family\": "
+             "\"tiled\", \"params\": {\"TS\": 2}}",
+             device_json);
+    write_db(path, entry);
+    r = searched(64, tiled(8), 100000, false);
+    cr_assert_eq(clgemm__tuning_save(path, &info, &r, 1), CLGEMM_SUCCESS);
+    cr_assert_eq(stored_for(path, 64).ts, 2);
+    r.beat_valid = true;
+    r.beat = tiled(2);
+    cr_assert_eq(clgemm__tuning_save(path, &info, &r, 1), CLGEMM_SUCCESS);
+    cr_assert_eq(stored_for(path, 64).ts, 8);
+    free(path);
+}
+
+/* Item 6: a FIFO at the database path is refused at once, not opened for a blocking read. */
+Test(tuning_db, fifo_at_the_path_does_not_block, .timeout = 20) {
+    char *path = temp_path("tuning.json");
+    cr_assert_eq(mkfifo(path, 0600), 0);
+    assert_load_fails(path, CLGEMM_ERR_DB_IO);
+    device_info info = fake_device();
+    tuning_record r = record(CLGEMM_SINGLE, 64, 64, 64, tiled(8));
+    cr_assert_eq(clgemm__tuning_save(path, &info, &r, 1), CLGEMM_ERR_DB_IO);
+    struct stat st;
+    cr_assert(stat(path, &st) == 0 && S_ISFIFO(st.st_mode), "the FIFO was left alone");
+    free(path);
+}
+
+/* Item 8: a database above the size cap is refused with CLGEMM_ERR_DB_IO, unparsed. */
+Test(tuning_db, huge_database_is_refused) {
+    char *path = temp_path("tuning.json");
+    size_t size = CLGEMM__TUNING_DB_MAX + 1;
+    char *text = malloc(size);
+    memset(text, ' ', size);
+    memcpy(text, "{\"schema\": 1, \"entries\": []}", 28); /* valid JSON, padded with blanks */
+    write_file(path, text, size);
+    free(text);
+    assert_load_fails(path, CLGEMM_ERR_DB_IO);
+    free(path);
+}
+
+/* Item 8: a symlink at the database path is followed: its target is updated, the link stays. */
+Test(tuning_db, symlink_database_is_followed) {
+    char *target = temp_path("real.json"), *link = temp_path("tuning.json");
+    cr_assert_eq(symlink(target, link), 0);
+    device_info info = fake_device();
+    tuning_record r = record(CLGEMM_SINGLE, 64, 64, 64, tiled(8));
+    cr_assert_eq(clgemm__tuning_save(link, &info, &r, 1), CLGEMM_ERR_DB_IO, "dangling: refused");
+    write_db(target, "");
+    cr_assert_eq(clgemm__tuning_save(link, &info, &r, 1), CLGEMM_SUCCESS);
+    struct stat st;
+    cr_assert(lstat(link, &st) == 0 && S_ISLNK(st.st_mode), "the link was replaced by a file");
+    tuning_table *t = load_ok(target, &info);
+    cr_assert_eq(clgemm__tuning_count(t), 1, "the target was updated");
+    clgemm__tuning_free(t);
+    free(target);
+    free(link);
+}
+
+/* Item 8: a symlink at the lock path is refused, its target never created. */
+Test(tuning_db, lock_file_symlink_is_not_followed) {
+    char *path = temp_path("tuning.json"), *victim = temp_path("victim");
+    char lock[512];
+    snprintf(lock, sizeof lock, "%s.lock", path);
+    cr_assert_eq(symlink(victim, lock), 0);
+    device_info info = fake_device();
+    tuning_record r = record(CLGEMM_SINGLE, 64, 64, 64, tiled(8));
+    cr_assert_eq(clgemm__tuning_save(path, &info, &r, 1), CLGEMM_ERR_DB_IO);
+    cr_assert_neq(access(victim, F_OK), 0, "the link's target was created");
+    free(path);
+    free(victim);
+}
+
+/* Item 8: a new database file gets 0666 & ~umask; a replaced one keeps its mode. */
+Test(tuning_db, new_file_mode_follows_the_umask) {
+    char *path = temp_path("tuning.json"), *other = temp_path("other.json");
+    device_info info = fake_device();
+    tuning_record r = record(CLGEMM_SINGLE, 64, 64, 64, tiled(8));
+    umask(077);
+    cr_assert_eq(clgemm__tuning_save(path, &info, &r, 1), CLGEMM_SUCCESS);
+    struct stat st;
+    cr_assert_eq(stat(path, &st), 0);
+    cr_assert_eq(st.st_mode & 0777, 0600, "mode %o under umask 077", st.st_mode & 0777);
+    umask(002);
+    cr_assert_eq(clgemm__tuning_save(other, &info, &r, 1), CLGEMM_SUCCESS);
+    cr_assert_eq(stat(other, &st), 0);
+    cr_assert_eq(st.st_mode & 0777, 0664, "mode %o under umask 002", st.st_mode & 0777);
+    cr_assert_eq(clgemm__tuning_save(path, &info, &r, 1), CLGEMM_SUCCESS);
+    cr_assert_eq(stat(path, &st), 0);
+    cr_assert_eq(st.st_mode & 0777, 0600, "a replaced file keeps its mode");
+    free(path);
+    free(other);
+}
+
+/* Item 8: the check before tuning writes a real byte, so a disk that takes no more data (here a
+ * file size limit of 0) fails it, rather than the save after the whole budget. */
+Test(tuning_db, probe_writes_a_byte) {
+    char *path = temp_path("tuning.json");
+    device_info info = fake_device();
+    signal(SIGXFSZ, SIG_IGN);
+    struct rlimit lim = {0, 0};
+    cr_assert_eq(setrlimit(RLIMIT_FSIZE, &lim), 0);
+    cr_assert_eq(clgemm__tuning_save(path, &info, NULL, 0), CLGEMM_ERR_DB_IO);
+    free(path);
+}
+
+/* Item 8: temporaries of a killed writer are removed by the next save (writers make them only
+ * under the lock, so any found there is stale). */
+Test(tuning_db, stale_temporaries_are_removed) {
+    char *path = temp_path("tuning.json");
+    char tmp[512];
+    snprintf(tmp, sizeof tmp, "%s.tmp.AbC123", path);
+    write_file(tmp, "{", 1);
+    device_info info = fake_device();
+    tuning_record r = record(CLGEMM_SINGLE, 64, 64, 64, tiled(8));
+    cr_assert_eq(clgemm__tuning_save(path, &info, &r, 1), CLGEMM_SUCCESS);
+    cr_assert_neq(access(tmp, F_OK), 0, "the stale temporary is still there");
+    free(path);
+}
+
+/* Item 9: a record of an unknown precision is refused, not stored as "s". */
+Test(tuning_db, save_refuses_an_unknown_precision) {
+    char *path = temp_path("tuning.json");
+    device_info info = fake_device();
+    tuning_record r = record((clgemm_precision)5, 64, 64, 64, tiled(8));
+    cr_assert_eq(clgemm__tuning_save(path, &info, &r, 1), CLGEMM_ERR_INVALID_ARGUMENT);
+    cr_assert_neq(access(path, F_OK), 0);
+    free(path);
+}
+
+/* Item 8 / issue 8: one cache-folder rule for the database and the kernel cache: a relative
+ * XDG_CACHE_HOME is ignored by both. */
+Test(tuning_db, one_cache_folder_rule) {
+    char buf[4096];
+    setenv("HOME", "/home/someone", 1);
+    setenv("XDG_CACHE_HOME", "relative", 1);
+    cr_assert(clgemm__cache_root(buf, sizeof buf));
+    cr_assert_str_eq(buf, "/home/someone/.cache/clgemm");
+    setenv("XDG_CACHE_HOME", "/xdg", 1);
+    cr_assert(clgemm__cache_root(buf, sizeof buf));
+    cr_assert_str_eq(buf, "/xdg/clgemm");
 }

@@ -36,6 +36,13 @@ Test(status, every_library_code_has_its_own_message) {
     }
 }
 
+/* Issue 14, item 9: CLGEMM_ERR_TOO_LARGE also covers an ld above 2^31 - 1 (its message used to
+ * blame only a span). */
+Test(status, too_large_names_the_leading_dimension) {
+    cr_assert_not_null(strstr(clgemm_status_string(CLGEMM_ERR_TOO_LARGE), " ld "), "%s",
+                       clgemm_status_string(CLGEMM_ERR_TOO_LARGE));
+}
+
 Test(status, library_codes_live_outside_opencl_range) {
     /* The header: success is 0, OpenCL's codes (-1 .. -72) pass through unchanged, the
      * library's own codes are -2000 and below. */

@@ -4,7 +4,9 @@
  * and turns Ctrl-C into a clean stop that still saves what completed. Only clgemm.h is used. */
 #include "clgemm.h"
 
+#include <errno.h>
 #include <getopt.h>
+#include <sys/stat.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
@@ -27,16 +29,33 @@ typedef struct cli {
     const char *output;
 } cli;
 
-/* Set by the first Ctrl-C; the tuner checks it between candidates. */
+/* Set by the first Ctrl-C; the tuner checks it between candidates, and the completed shapes
+ * are saved. A second Ctrl-C during the search aborts without saving; during the save SIGINT is
+ * blocked, so the database is never left half-replaced by a kill. */
+static volatile sig_atomic_t cancel_flag_set;
 static volatile int cancel_flag;
 
 static void on_sigint(int sig) {
     (void)sig;
+    if (cancel_flag_set) {
+        static const char msg[] = "\nclgemm-tune: aborted without saving\n";
+        ssize_t ignored = write(STDERR_FILENO, msg, sizeof msg - 1);
+        (void)ignored;
+        _exit(130);
+    }
+    cancel_flag_set = 1;
     cancel_flag = 1;
-    static const char msg[] = "\nclgemm-tune: stopping after this candidate (Ctrl-C again to "
-                              "abort without saving)\n";
+    static const char msg[] = "\nclgemm-tune: stopping after this candidate and saving the "
+                              "completed shapes (Ctrl-C again to abort without saving)\n";
     ssize_t ignored = write(STDERR_FILENO, msg, sizeof msg - 1);
     (void)ignored;
+}
+
+static void block_sigint(int block) {
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGINT);
+    sigprocmask(block ? SIG_BLOCK : SIG_UNBLOCK, &set, NULL);
 }
 
 static void usage(FILE *out) {
@@ -69,10 +88,14 @@ static int fail(const char *fmt, const char *arg) {
 
 /* ---- Arguments ------------------------------------------------------------------------------ */
 
+/* The largest m, n or k the library accepts (CLGEMM_ERR_TOO_LARGE above). */
+#define MAX_DIM ((1ull << 31) - 1025)
+
 static int parse_size(const char *s, char **end, size_t *out) {
     if (*s < '0' || *s > '9') return -1;
+    errno = 0;
     unsigned long long v = strtoull(s, end, 10);
-    if (v == 0 || v > INT_MAX) return -1;
+    if (errno || v == 0 || v > MAX_DIM) return -1;
     *out = (size_t)v;
     return 0;
 }
@@ -107,6 +130,7 @@ static int parse_option(cli *c, int opt, const char *arg) {
         c->dry_run = 1;
         return 0;
     case 'o':
+        if (!*arg) return fail("--output needs a path%s", "");
         c->output = arg;
         return 0;
     case 'p':
@@ -117,17 +141,18 @@ static int parse_option(cli *c, int opt, const char *arg) {
     case 's':
         if (c->num_shapes == MAX_SHAPES) return fail("at most %s shapes", "32");
         if (parse_shape(arg, &c->shapes[c->num_shapes]) != 0)
-            return fail("--shape takes M,N,K (positive integers), not '%s'", arg);
+            return fail("--shape takes M,N,K (integers from 1 to 2147482623), not '%s'", arg);
         c->num_shapes++;
         return 0;
     case 'b':
+        errno = 0;
         c->budget = strtod(arg, &end);
-        if (end == arg || *end != 0 || !(c->budget > 0))
-            return fail("--budget takes a number of seconds > 0, not '%s'", arg);
+        if (errno || end == arg || *end != 0 || !(c->budget > 0) || c->budget > 1e7)
+            return fail("--budget takes a number of seconds from 0 to 10000000, not '%s'", arg);
         return 0;
     case 'e':
         if (parse_size(arg, &end, &c->max_evals) != 0 || *end != 0)
-            return fail("--max-evals takes a positive integer, not '%s'", arg);
+            return fail("--max-evals takes an integer from 1 to 2147482623, not '%s'", arg);
         return 0;
     case 'h':
         usage(stdout);
@@ -278,7 +303,7 @@ static size_t print_results(const clgemm_tune_result *r, size_t count) {
             printf("no result (%s)", clgemm_status_string(r[i].status));
         }
         printf("  [%zu tried, %zu failed, %zu wrong%s]\n", r[i].evaluated, r[i].failed, r[i].wrong,
-               r[i].complete ? "" : ", incomplete: not saved");
+               r[i].complete ? "" : ", interrupted: not saved");
         saved += r[i].status == CLGEMM_SUCCESS && r[i].complete;
     }
     return saved;
@@ -303,7 +328,64 @@ static int dry_run(clgemm_handle h, const cli *c, const char *path) {
     return 0;
 }
 
-/* Reads the database first: a bad file is reported now, not after an hour of tuning. */
+/* Why the database at path cannot be used, from what the tool can see itself (the library
+ * only returns CLGEMM_ERR_DB_IO; CLGEMM_LOG=1 shows its own reason). */
+static void explain_db_io(const char *path) {
+    char real[PATH_MAX], lock[PATH_MAX + 8], dir[PATH_MAX];
+    struct stat st, lst;
+    const char *target = realpath(path, real) ? real : path;
+    if (lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode) && stat(path, &st) != 0) {
+        fprintf(stderr, "  it is a symbolic link to a missing file: fix or remove the link\n");
+        return;
+    }
+    if (stat(target, &st) == 0) {
+        if (!S_ISREG(st.st_mode)) {
+            fprintf(stderr, "  it is not a regular file (a FIFO, device or folder)\n");
+            return;
+        }
+        if (st.st_size > (16 << 20)) {
+            fprintf(stderr, "  it is %lld MiB; clgemm reads tuning databases up to 16 MiB\n",
+                    (long long)(st.st_size >> 20));
+            return;
+        }
+        if (access(target, R_OK | W_OK) != 0) {
+            fprintf(stderr,
+                    "  you cannot read and write it (owner uid %u): fix its permissions "
+                    "or pass --output another path\n",
+                    (unsigned)st.st_uid);
+            return;
+        }
+    }
+    snprintf(lock, sizeof lock, "%s.lock", target);
+    if (lstat(lock, &lst) == 0) {
+        if (S_ISLNK(lst.st_mode)) {
+            fprintf(stderr, "  its lock file %s is a symbolic link: remove it\n", lock);
+            return;
+        }
+        if (!S_ISREG(lst.st_mode) || access(lock, R_OK | W_OK) != 0) {
+            fprintf(stderr,
+                    "  its lock file %s is not a file you can write (owner uid %u): "
+                    "remove it, or pass --output another path\n",
+                    lock, (unsigned)lst.st_uid);
+            return;
+        }
+    }
+    snprintf(dir, sizeof dir, "%s", target);
+    char *slash = strrchr(dir, '/');
+    if (slash) *slash = 0;
+    if (slash && access(slash == dir ? "/" : dir, W_OK | X_OK) != 0) {
+        fprintf(stderr,
+                "  you cannot write its folder %s: check its permissions, or pass "
+                "--output another path\n",
+                dir);
+        return;
+    }
+    fprintf(stderr, "  writing next to it failed (a full disk or a file size limit?); "
+                    "CLGEMM_LOG=1 shows the cause, or pass --output another path\n");
+}
+
+/* Reads the database first: a bad file is reported now, not after an hour of tuning; and a
+ * save is tried (a real byte written), so a full disk is found before the tuning too. */
 static int check_database(clgemm_handle h, const char *path) {
     int existed = access(path, F_OK) == 0;
     clgemm_status st = clgemm_load_tuning(h, path);
@@ -311,7 +393,7 @@ static int check_database(clgemm_handle h, const char *path) {
     if (st == CLGEMM_ERR_DB_IO) {
         fprintf(stderr, "clgemm-tune: cannot use the tuning database %s: %s\n", path,
                 clgemm_status_string(st));
-        fprintf(stderr, "  check the permissions of its folder, or pass --output another path\n");
+        explain_db_io(path);
         return 1;
     }
     if (st == CLGEMM_SUCCESS) {
@@ -324,6 +406,29 @@ static int check_database(clgemm_handle h, const char *path) {
     return 1;
 }
 
+/* After a save: which results the database now holds, and which met an entry from a fuller
+ * search that was kept. */
+static void report_saved(clgemm_handle h, const char *path, const clgemm_tune_result *r,
+                         size_t count, size_t *saved) {
+    if (clgemm_load_tuning(h, path) != CLGEMM_SUCCESS) return;
+    for (size_t i = 0; i < count; i++) {
+        if (r[i].status != CLGEMM_SUCCESS || !r[i].complete) continue;
+        clgemm_config c;
+        const char *source = "";
+        char stored[256] = "", found[256];
+        if (clgemm_get_config(h, r[i].precision, r[i].shape.m, r[i].shape.n, r[i].shape.k, &c,
+                              &source) == CLGEMM_SUCCESS &&
+            strcmp(source, "tuned") == 0)
+            format_config(&c, stored, sizeof stored);
+        format_config(&r[i].config, found, sizeof found);
+        if (strcmp(stored, found) == 0) continue;
+        printf("%zux%zux%zu: kept the stored entry, which came from a fuller search than this "
+               "run's %zu candidates\n",
+               r[i].shape.m, r[i].shape.n, r[i].shape.k, r[i].evaluated);
+        (*saved)--;
+    }
+}
+
 static int save(clgemm_handle h, const char *path, const clgemm_tune_result *r, size_t count,
                 size_t *saved) {
     size_t n = print_results(r, count);
@@ -333,12 +438,14 @@ static int save(clgemm_handle h, const char *path, const clgemm_tune_result *r, 
     }
     clgemm_status st = clgemm_tune_save(h, path, r, count);
     if (st != CLGEMM_SUCCESS) {
-        fprintf(stderr, "clgemm-tune: cannot write %s: %s\n", path, clgemm_status_string(st));
-        fprintf(stderr, "  check that its folder is writable, or pass --output another path\n");
+        fprintf(stderr, "clgemm-tune: the results above could NOT be saved to %s: %s\n", path,
+                clgemm_status_string(st));
+        if (st == CLGEMM_ERR_DB_IO) explain_db_io(path);
         return 1;
     }
-    printf("wrote %zu entr%s to %s\n", n, n == 1 ? "y" : "ies", path);
     *saved = n;
+    report_saved(h, path, r, count, saved);
+    printf("wrote %zu entr%s to %s\n", *saved, *saved == 1 ? "y" : "ies", path);
     return 0;
 }
 
@@ -359,18 +466,22 @@ static int tune(clgemm_handle h, const cli *c, const char *path) {
     o.user = &p;
     o.cancel = &cancel_flag;
     clgemm_tune_result results[MAX_SHAPES];
-    struct sigaction sa = {.sa_handler = on_sigint, .sa_flags = SA_RESETHAND};
+    struct sigaction sa = {.sa_handler = on_sigint};
     sigaction(SIGINT, &sa, NULL);
     clgemm_status st = clgemm_tune(h, &o, results);
-    signal(SIGINT, SIG_DFL);
+    block_sigint(1); /* until the save is done: a Ctrl-C now waits for it */
     if (p.tty) fputc('\n', stderr);
     if (st != CLGEMM_SUCCESS && st != CLGEMM_ERR_TUNE_NONE_VALID) {
+        block_sigint(0);
         fprintf(stderr, "clgemm-tune: tuning failed: %s\n", clgemm_status_string(st));
         if (st == CLGEMM_ERR_NO_FP64) fprintf(stderr, "  use --precision s on this device\n");
         return 1;
     }
     size_t saved = 0;
     int rc = save(h, path, results, c->num_shapes, &saved);
+    fflush(stdout);
+    signal(SIGINT, SIG_DFL);
+    block_sigint(0); /* a Ctrl-C pressed during the save ends the program now */
     if (cancel_flag) {
         fprintf(stderr, "clgemm-tune: interrupted; %s\n",
                 saved ? "the completed shapes were saved" : "no shape was complete to save");

@@ -25,6 +25,8 @@ else
 fi
 ninja -C "$dir" >/dev/null
 
+# Only PoCL: another installed ICD (Intel's) can abort every sanitized OpenCL program.
+. "$src/tests/reliability/opencl_env.sh"
 logs="$dir/sanitizer-logs"
 rm -rf "$logs" "$logs-canary"
 mkdir -p "$logs" "$logs-canary"

@@ -24,6 +24,8 @@ ninja -C "$dir" tests/reliability/rel_concurrency >/dev/null
 logs="$dir/tsan-logs"
 rm -rf "$logs" "$logs-canary"
 mkdir -p "$logs" "$logs-canary"
+# Only PoCL: another installed ICD (Intel's) can abort every sanitized OpenCL program.
+. "$src/tests/reliability/opencl_env.sh"
 export REL_KERNEL_SRC="$src/cl" # the split-K check copies the kernels without reduce.cl
 export CLGEMM_TUNING_DB="$dir/no-such-tuning-db.json"
 export CLGEMM_CACHE_DIR="$dir/program-cache"

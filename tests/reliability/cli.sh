@@ -1,0 +1,68 @@
+#!/bin/sh
+# cli.sh: the command-line tools against hostile arguments and files (issue 14, items 3, 8, 9).
+# Usage: cli.sh CLGEMM_BENCH|none CLGEMM_TUNE (none: clgemm-bench was not built, no CLBlast). Every case checks the exit status and the message;
+# none may crash, wrap a number around, or tune before finding that nothing can be saved.
+set -u
+bench=$1
+tune=$2
+dir=$(mktemp -d /tmp/clgemm-cli-XXXXXX)
+trap 'rm -rf "$dir"' EXIT
+export POCL_CACHE_DIR="$dir/pocl"
+failed=0
+
+# expect NAME STATUS PATTERN COMMAND...: runs COMMAND, wants exit STATUS and PATTERN on stderr.
+expect() {
+    name=$1 want=$2 pattern=$3
+    shift 3
+    "$@" >"$dir/out" 2>"$dir/err"
+    got=$?
+    if [ "$got" -ne "$want" ] || ! grep -q -- "$pattern" "$dir/err"; then
+        echo "FAIL $name: exit $got (want $want), stderr:"
+        sed 's/^/    /' "$dir/err" | head -n 8
+        failed=1
+    else
+        echo "ok   $name: $(grep -m1 -- "$pattern" "$dir/err")"
+    fi
+}
+
+fast="--no-clblast --precision s"
+if [ "$bench" != none ]; then
+    # Item 3: sizes whose byte counts wrap (used to segfault), or that no device can hold.
+    expect bench-size-2^31 2 "sizes are integers from 1 to" "$bench" $fast --sizes 2147483648
+    expect bench-size-max 2 "too large" "$bench" $fast --sizes 2147482623
+    expect bench-shape-huge 2 "cannot be allocated" "$bench" $fast --shape 100000,100000,100000
+    expect bench-size-negative 2 "bad value for --sizes" "$bench" $fast --sizes 8,-3
+    # Item 9: numbers out of range are refused, not wrapped (4294967297 used to become 1 run).
+    expect bench-runs-wrap 2 "from 1 to 100000" "$bench" $fast --sizes 8 --runs 4294967297
+    expect bench-runs-zero 2 "from 1 to 100000" "$bench" $fast --sizes 8 --runs 0
+    expect bench-clblast-param 2 "values are integers" "$bench" --sizes 8 --clblast-params KWG=99999999999999999999
+else
+    echo "skip bench cases: clgemm-bench was not built (no CLBlast)"
+fi
+expect tune-output-empty 1 "--output needs a path" "$tune" --dry-run --output ""
+expect tune-budget-inf 1 "--budget takes" "$tune" --dry-run --budget inf
+expect tune-max-evals-wrap 1 "--max-evals takes" "$tune" --dry-run --max-evals 18446744073709551617
+expect tune-shape-large 1 "--shape takes" "$tune" --dry-run --shape 2147482624
+
+# Item 8: a disk that takes no more bytes (a file size limit of 0) is found before tuning.
+# (Only the tool is limited: its output goes through a pipe, which the limit does not cover.)
+expect tune-full-disk 1 "cannot use the tuning database" bash -c "set -o pipefail; trap '' XFSZ;
+    (ulimit -f 0; exec \"$tune\" --shape 8 --max-evals 1 --output \"$dir/full/db.json\") 2>&1 |
+    cat >&2"
+grep -q "GFLOPS" "$dir/out" && { echo "FAIL tune-full-disk: it tuned first"; failed=1; }
+
+# Item 8: a lock file the user cannot write (root's, in the user's folder) is named as the cause.
+as_nobody="setpriv --reuid=nobody --regid=$(id -g nobody 2>/dev/null || echo 65534) --clear-groups"
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null && id nobody >/dev/null 2>&1 &&
+    $as_nobody test -x "$tune"; then
+    chmod 755 "$dir"
+    mkdir -p "$dir/user" "$dir/pocl"
+    chown nobody "$dir/user" "$dir/pocl"
+    : >"$dir/user/db.json.lock"
+    chmod 644 "$dir/user/db.json.lock"
+    expect tune-root-lock 1 "lock file .* not a file you can write" $as_nobody \
+        env HOME="$dir/user" "$tune" --shape 8 --max-evals 1 --output "$dir/user/db.json"
+else
+    echo "skip tune-root-lock: needs root, setpriv, the user nobody and a build it can run"
+fi
+exit $failed
