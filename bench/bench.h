@@ -74,7 +74,7 @@ typedef struct options {
     clgemm_transpose trans[MAX_TRANS][2];
     shape_list shapes; /* from --sizes / --shape; empty: the preset */
     clgemm_family family;
-    clgemm_config params;   /* values given with --params (0: not given) */
+    name_values params;     /* --params NAME=VALUE pairs (names of the family's parameters) */
     name_values clblast[2]; /* --clblast-params (s) and --clblast-params-d (d) */
     bool clblast_tuned[2];  /* per precision: time CLBlast with the overrides too */
     const char *csv, *json;

@@ -1,5 +1,5 @@
 /* options.c: the command line of clgemm-bench, and the clgemm/CLBlast parameter strings
- * ("MWG=128,NWG=128,..."), whose clgemm names come from CLGEMM_PARAM_LIST. */
+ * ("MWG=128,NWG=128,..."), whose clgemm names come from the family registry. */
 #include "bench.h"
 
 #include <errno.h>
@@ -19,38 +19,15 @@ static const char usage[] =
     "  --precision s|d|both   default both (d skipped without cl_khr_fp64)\n"
     "  --runs N               timed runs per measurement (default 10; small problems get more)\n"
     "  --family naive|tiled|regblock|auto   force a clgemm kernel family (default auto)\n"
-    "  --params MWG=128,...   its parameters (names of CLGEMM_PARAM_LIST; others kept)\n"
+    "  --params MWG=128,...   its parameters (the family's names; others kept)\n"
     "  --clblast-params KWG=32,KWI=2,...    also time CLBlast with these Xgemm parameters\n"
     "  --clblast-params-d ... the same for FP64 only ('none': not for FP64; default: as FP32)\n"
     "  --no-clblast           time clgemm only (checked against a host-computed sample)\n"
     "  --csv FILE, --json FILE  also write the results there\n"
     "  --quiet                no table on stdout (use with --csv/--json)\n";
 
-#define PARAM_ENTRY(name, field, families, meaning)                                                \
-    {#name, offsetof(clgemm_config, field), families},
-static const struct {
-    const char *name;
-    size_t offset;
-    unsigned families;
-} params[] = {CLGEMM_PARAM_LIST(PARAM_ENTRY)};
-#undef PARAM_ENTRY
-#define PARAM_COUNT (sizeof params / sizeof *params)
-
-static int *field(clgemm_config *c, size_t i) {
-    return (int *)((char *)c + params[i].offset);
-}
-
-static bool family_uses(clgemm_family f, unsigned families) {
-    return f >= 1 && f <= CLGEMM_FAMILY_COUNT && (families & CLGEMM_FAMILY_BIT(f - 1));
-}
-
 void config_string(const clgemm_config *c, char *buf, size_t size) {
-    const char *name = clgemm_family_name(c->family);
-    int used = snprintf(buf, size, "%s", name ? name : "?");
-    for (size_t i = 0; i < PARAM_COUNT && used >= 0 && (size_t)used < size; i++)
-        if (family_uses(c->family, params[i].families))
-            used += snprintf(buf + used, size - (size_t)used, " %s=%d", params[i].name,
-                             *field((clgemm_config *)c, i));
+    clgemm_config_string(c, buf, size);
 }
 
 clgemm_config forced_config(const options *opt, const clgemm_config *base) {
@@ -72,10 +49,8 @@ clgemm_config forced_config(const options *opt, const clgemm_config *base) {
                             .vwm = 2,
                             .vwn = 2};
     }
-    for (size_t i = 0; i < PARAM_COUNT; i++) {
-        int v = *field((clgemm_config *)&opt->params, i);
-        if (v) *field(&c, i) = v;
-    }
+    for (size_t i = 0; i < opt->params.count; i++)
+        clgemm_config_set(&c, opt->params.names[i], (int)opt->params.values[i]); /* checked */
     return c;
 }
 
@@ -100,22 +75,29 @@ static bool parse_pairs(char *s, name_values *out) {
     return out->count > 0;
 }
 
-static bool parse_params(const char *arg, clgemm_config *c) {
-    name_values nv;
-    if (!parse_pairs(strdup(arg), &nv)) return false;
-    for (size_t j = 0; j < nv.count; j++) {
-        size_t i = 0;
-        while (i < PARAM_COUNT && strcasecmp(params[i].name, nv.names[j]) != 0)
-            i++;
-        if (i == PARAM_COUNT || nv.values[j] == 0 || nv.values[j] > 1024) {
-            fprintf(stderr, "clgemm-bench: bad parameter %s=%zu; names:", nv.names[j],
-                    nv.values[j]);
-            for (i = 0; i < PARAM_COUNT; i++)
-                fprintf(stderr, " %s", params[i].name);
-            fprintf(stderr, "\n");
-            return false;
-        }
-        *field(c, i) = (int)nv.values[j];
+/* --params: the pairs are checked against the family's names once all options are read. */
+static bool parse_params(const char *arg, name_values *out) {
+    char *copy = strdup(arg);
+    return copy && parse_pairs(copy, out);
+}
+
+/* Every --params name belongs to the forced family, and every value is in 1..1024. */
+static bool params_fit_family(const options *opt) {
+    clgemm_config c;
+    if (clgemm_config_init(&c, opt->family) != CLGEMM_SUCCESS) {
+        fprintf(stderr, "clgemm-bench: --params needs --family naive|tiled|regblock\n");
+        return false;
+    }
+    for (size_t j = 0; j < opt->params.count; j++) {
+        if (clgemm_config_set(&c, opt->params.names[j], 1) == CLGEMM_SUCCESS &&
+            opt->params.values[j] >= 1 && opt->params.values[j] <= 1024)
+            continue;
+        fprintf(stderr, "clgemm-bench: bad parameter %s=%zu; %s has:", opt->params.names[j],
+                opt->params.values[j], clgemm_family_name(opt->family));
+        for (int i = 0; i < clgemm_family_param_count(opt->family); i++)
+            fprintf(stderr, " %s", clgemm_family_param_name(opt->family, i));
+        fprintf(stderr, " (values 1..1024)\n");
+        return false;
     }
     return true;
 }
@@ -311,13 +293,7 @@ int options_parse(int argc, char **argv, options *opt) {
         free(given.items);
         return -1;
     }
-    bool any_param = false;
-    for (size_t i = 0; i < PARAM_COUNT; i++)
-        any_param |= *field(&opt->params, i) != 0;
-    if (any_param && opt->family == CLGEMM_FAMILY_AUTO) {
-        fprintf(stderr, "clgemm-bench: --params needs --family naive|tiled|regblock\n");
-        return -1;
-    }
+    if (opt->params.count && !params_fit_family(opt)) return -1;
     if (d_params == 0 && opt->clblast_tuned[0]) {
         opt->clblast[1] = opt->clblast[0];
         opt->clblast_tuned[1] = true;

@@ -14,8 +14,8 @@ __kernel __attribute__((reqd_work_group_size(MDIMC, NDIMC, 1))) void clgemm_naiv
     const int i = get_global_id(0);
     const int j = get_global_id(1);
     if (i >= M || j >= N) return; /* no barrier in this kernel, so an early return is safe */
-    REAL acc = 0;
+    REAL acc = (REAL)0;
     for (int p = 0; p < K; p++)
-        acc += A_AT(i, p) * B_AT(p, j);
+        MADD(acc, A_AT(i, p), B_AT(p, j));
     STORE_C(i, j, acc);
 }

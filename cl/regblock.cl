@@ -53,23 +53,30 @@
 #define APL ((32 / VWM) < KWG ? (32 / VWM) : KWG)
 #define BPL ((32 / VWN) < KWG ? (32 / VWN) : KWG)
 
-#if VWM == 1
-#define realM REAL
-#elif VWM == 2
-#define realM REAL2
-#elif VWM == 4
-#define realM REAL4
+/* A vector of VWM (VWN) elements: VWM * NCOMP scalars, since a complex element is two. */
+#define VWM_SCALARS (VWM * NCOMP)
+#define VWN_SCALARS (VWN * NCOMP)
+#if VWM_SCALARS == 1
+#define realM VEC1
+#elif VWM_SCALARS == 2
+#define realM VEC2
+#elif VWM_SCALARS == 4
+#define realM VEC4
+#elif VWM_SCALARS == 8
+#define realM VEC8
 #else
-#define realM REAL8
+#define realM VEC16
 #endif
-#if VWN == 1
-#define realN REAL
-#elif VWN == 2
-#define realN REAL2
-#elif VWN == 4
-#define realN REAL4
+#if VWN_SCALARS == 1
+#define realN VEC1
+#elif VWN_SCALARS == 2
+#define realN VEC2
+#elif VWN_SCALARS == 4
+#define realN VEC4
+#elif VWN_SCALARS == 8
+#define realN VEC8
 #else
-#define realN REAL8
+#define realN VEC16
 #endif
 
 /* Vector and element views of one register vector (the unrolled loops index it by constants). */
@@ -115,7 +122,7 @@ __kernel __attribute__((reqd_work_group_size(MDIMC, NDIMC, 1))) void clgemm_regb
     const int kz = get_group_id(2), nz = get_num_groups(2);
     const long kchunk = ((long)K + nz * KWG - 1) / (nz * KWG) * KWG;
     const int kbeg = (int)min((long)K, kz * kchunk), kend = (int)min((long)K, kbeg + kchunk);
-    C += offC + (ulong)kz * (ulong)ldc * (ulong)N;
+    C += offC + (ulong)kz * (ulong)ldc * (ulong)N; /* with layers, C is the REAL workspace */
     const int tm = get_local_id(0), tn = get_local_id(1);
     const int tid = tm + tn * MDIMC;
     const int i0 = get_group_id(0) * MWG, j0 = get_group_id(1) * NWG;
@@ -125,7 +132,7 @@ __kernel __attribute__((reqd_work_group_size(MDIMC, NDIMC, 1))) void clgemm_regb
     for (int mi = 0; mi < MWI; mi++)
 #pragma unroll
         for (int ni = 0; ni < NWI; ni++)
-            acc[mi][ni] = 0;
+            acc[mi][ni] = (REAL)0;
 
     /* Rows past M and columns past N are clamped (they only feed elements of C that are never
      * stored); depth past K is zero, or it would add to every element. */
@@ -195,7 +202,7 @@ __kernel __attribute__((reqd_work_group_size(MDIMC, NDIMC, 1))) void clgemm_regb
                 for (int mi = 0; mi < MWI; mi++)
 #pragma unroll
                     for (int ni = 0; ni < NWI; ni++)
-                        acc[mi][ni] += a[mi / VWM].s[mi % VWM] * b[ni / VWN].s[ni % VWN];
+                        MADD(acc[mi][ni], a[mi / VWM].s[mi % VWM], b[ni / VWN].s[ni % VWN]);
             }
         }
         barrier(CLK_LOCAL_MEM_FENCE); /* the next slice overwrites the tiles */

@@ -14,7 +14,7 @@ __kernel __attribute__((reqd_work_group_size(TS, TS, 1))) void clgemm_tiled(GEMM
     C += offC;
     const int li = get_local_id(0), lj = get_local_id(1);
     const int i0 = get_group_id(0) * TS, j0 = get_group_id(1) * TS;
-    REAL acc = 0;
+    REAL acc = (REAL)0;
     for (int p0 = 0; p0 < K; p0 += TS) {
         /* Consecutive work-items (li) read consecutive addresses whatever the transpose. */
 #if TRANSA == 0
@@ -33,7 +33,7 @@ __kernel __attribute__((reqd_work_group_size(TS, TS, 1))) void clgemm_tiled(GEMM
 #endif
         barrier(CLK_LOCAL_MEM_FENCE);
         for (int q = 0; q < TS; q++)
-            acc += Asub[q][li] * Bsub[lj][q];
+            MADD(acc, Asub[q][li], Bsub[lj][q]);
         barrier(CLK_LOCAL_MEM_FENCE); /* the next phase overwrites the tiles */
     }
     const int i = i0 + li, j = j0 + lj;

@@ -44,12 +44,9 @@ int main(int argc, char **argv) {
     const char *source;
     clgemm_get_config(h, CLGEMM_SINGLE, n, n, n, &cfg, &source);
     printf("device: %s\nproblem: sgemm %zu x %zu x %zu, row-major\n", name, n, n, n);
-    printf("kernel: %s (%s)", clgemm_family_name(cfg.family), source);
-#define PRINT_PARAM(NAME, field, families, meaning)                                                \
-    if ((families)&CLGEMM_FAMILY_BIT(cfg.family - 1)) printf(" " #NAME "=%d", cfg.field);
-    CLGEMM_PARAM_LIST(PRINT_PARAM)
-#undef PRINT_PARAM
-    printf("\n");
+    char kernel[256];
+    clgemm_config_string(&cfg, kernel, sizeof kernel);
+    printf("kernel: %s (%s)\n", kernel, source);
 
     size_t count = n * n, bytes = count * sizeof(float);
     float *a = malloc(bytes), *b = malloc(bytes), *c = malloc(bytes), *ref = malloc(bytes);

@@ -42,7 +42,7 @@ extern "C" {
     X(CLGEMM_ERR_NULL_ARGUMENT, -2001, "a required pointer, handle or buffer is NULL")             \
     X(CLGEMM_ERR_INVALID_LAYOUT, -2002, "layout is neither CLGEMM_ROW_MAJOR nor CLGEMM_COL_MAJOR") \
     X(CLGEMM_ERR_INVALID_TRANSPOSE, -2003,                                                         \
-      "transpose is neither CLGEMM_NO_TRANS nor CLGEMM_TRANS")                                     \
+      "transpose is not CLGEMM_NO_TRANS, CLGEMM_TRANS or CLGEMM_CONJ_TRANS")                       \
     X(CLGEMM_ERR_INVALID_LD_A, -2004, "lda is smaller than a stored row/column of A")              \
     X(CLGEMM_ERR_INVALID_LD_B, -2005, "ldb is smaller than a stored row/column of B")              \
     X(CLGEMM_ERR_INVALID_LD_C, -2006, "ldc is smaller than a stored row/column of C")              \
@@ -52,7 +52,7 @@ extern "C" {
     X(CLGEMM_ERR_OVERFLOW, -2010, "a size computation overflows size_t")                           \
     X(CLGEMM_ERR_TOO_LARGE, -2011,                                                                 \
       "m, n or k above 2^31 - 1025, or an ld or matrix span above 2^31 - 1")                       \
-    X(CLGEMM_ERR_NO_FP64, -2012, "the device has no double precision (cl_khr_fp64)")               \
+    X(CLGEMM_ERR_NO_FP64, -2012, "the device has no double precision (cl_khr_fp64) for this type") \
     X(CLGEMM_ERR_INVALID_PARAMS, -2013, "kernel parameters break a rule or a device limit")        \
     X(CLGEMM_ERR_INVALID_FAMILY, -2014, "unknown kernel family")                                   \
     X(CLGEMM_ERR_BUILD_FAILED, -2015, "the kernel failed to build; see clgemm_build_log()")        \
@@ -69,7 +69,8 @@ extern "C" {
     X(CLGEMM_ERR_DB_SCHEMA, -2032, "the tuning database has another schema version")               \
     X(CLGEMM_ERR_DB_NO_ENTRY, -2033, "the tuning database has no usable entry for this device")    \
     X(CLGEMM_ERR_TUNE_NONE_VALID, -2040, "no tuning candidate ran correctly")                      \
-    X(CLGEMM_ERR_INVALID_ARGUMENT, -2041, "an argument is out of its documented range")
+    X(CLGEMM_ERR_INVALID_ARGUMENT, -2041, "an argument is out of its documented range")            \
+    X(CLGEMM_ERR_INVALID_TYPE, -2042, "unknown element type, or a mix of types without a kernel")
 
 #define CLGEMM_STATUS_ENUM_ENTRY(name, value, message) name = value,
 typedef enum clgemm_status {
@@ -84,26 +85,52 @@ CLGEMM_API const char *clgemm_status_string(int status);
 /* ---- Problem description (CBLAS values) ----------------------------------------------------- */
 
 typedef enum clgemm_layout { CLGEMM_ROW_MAJOR = 101, CLGEMM_COL_MAJOR = 102 } clgemm_layout;
-typedef enum clgemm_transpose { CLGEMM_NO_TRANS = 111, CLGEMM_TRANS = 112 } clgemm_transpose;
-typedef enum clgemm_precision { CLGEMM_SINGLE = 0, CLGEMM_DOUBLE = 1 } clgemm_precision;
+/* CLGEMM_CONJ_TRANS conjugates and transposes a complex matrix; on real types it is
+ * CLGEMM_TRANS (as in BLAS). */
+typedef enum clgemm_transpose {
+    CLGEMM_NO_TRANS = 111,
+    CLGEMM_TRANS = 112,
+    CLGEMM_CONJ_TRANS = 113
+} clgemm_transpose;
+
+/* Element types ("precision" for the BLAS names). Complex values are stored interleaved (real,
+ * imaginary: cl_float2 / cl_double2). CLGEMM_HALF (IEEE binary16, cl_half) and CLGEMM_BFLOAT16
+ * (the upper 16 bits of a float, stored as cl_ushort) are storage formats: arithmetic runs in
+ * FP32 and C is rounded to nearest even when it is stored in them. They need no cl_khr_fp16. */
+typedef enum clgemm_precision {
+    CLGEMM_SINGLE = 0,
+    CLGEMM_DOUBLE = 1,
+    CLGEMM_COMPLEX_SINGLE = 2,
+    CLGEMM_COMPLEX_DOUBLE = 3,
+    CLGEMM_HALF = 4,
+    CLGEMM_BFLOAT16 = 5
+} clgemm_precision;
+#define CLGEMM_PRECISION_COUNT 6
+
+/* How the products are computed (clgemm_gemm_ex). DEFAULT is the precision of the type (FP32
+ * for SINGLE, HALF and BFLOAT16, FP64 for DOUBLE): results within the usual k-scaled rounding
+ * bound of that precision. The others only change SINGLE, and only on devices with matrix
+ * units that support them (elsewhere they compute as DEFAULT, which meets their bound too):
+ * TF32 rounds A and B to 10-bit mantissas (relative error about 2^-11 per product, like
+ * cuBLAS's TF32 mode), FP32_3XTF32 splits each input into two TF32 parts and keeps FP32-level
+ * accuracy. CLGEMM_ALLOW_TF32=1 in the environment makes DEFAULT mean TF32 for SINGLE. */
+typedef enum clgemm_compute {
+    CLGEMM_COMPUTE_DEFAULT = 0,
+    CLGEMM_COMPUTE_TF32 = 1,
+    CLGEMM_COMPUTE_FP32_3XTF32 = 2
+} clgemm_compute;
 
 /* ---- Kernel families and their parameters ---------------------------------------------------
- * X(NAME, field, families, meaning). NAME is the -D build option; families is a bit mask of the
- * families that use it. The only list of parameters: the struct, the build options, the
- * constraint check and the tuning database's JSON keys are all generated from it. */
-#define CLGEMM_FAMILY_BIT(f) (1u << (f))
-#define CLGEMM_PARAM_LIST(X)                                                                       \
-    X(MDIMC, mdimc, 0x5u, "work-items along M in a work-group (naive, register-blocked)")          \
-    X(NDIMC, ndimc, 0x5u, "work-items along N in a work-group (naive, register-blocked)")          \
-    X(TS, ts, 0x2u, "tiled: the T of the T x T tile and work-group")                               \
-    X(MWG, mwg, 0x4u, "register-blocked: work-group tile along M")                                 \
-    X(NWG, nwg, 0x4u, "register-blocked: work-group tile along N")                                 \
-    X(KWG, kwg, 0x4u, "register-blocked: depth of the slice staged in local memory")               \
-    X(KWI, kwi, 0x4u, "register-blocked: unroll factor of the inner k loop")                       \
-    X(VWM, vwm, 0x4u, "register-blocked: vector width along M (local reads, C writes)")            \
-    X(VWN, vwn, 0x4u, "register-blocked: vector width along N (local reads)")
+ * Each family is described once inside the library (its parameters, their rules, defaults and
+ * search ranges); a configuration is a family and the values of its parameters, addressed by
+ * name (clgemm_config_set/get; clgemm_family_param_name lists them). Where a value sits in
+ * params[] is the library's business.
+ *
+ * Changed in 0.2: clgemm_config no longer grows with each family. The named fields of 0.1
+ * (mdimc ... vwn) remain, as aliases of params[0..8], for the naive, tiled and register-blocked
+ * families, so code that filled them still compiles and works. New families (mma) use names. */
+#define CLGEMM_MAX_PARAMS 16
 
-/* Kernel families. The mask bits above are CLGEMM_FAMILY_BIT(family - 1). */
 typedef enum clgemm_family {
     CLGEMM_FAMILY_AUTO = 0,     /* let the library choose (tuning database, then defaults) */
     CLGEMM_FAMILY_NAIVE = 1,    /* one work-item per element of C */
@@ -112,13 +139,34 @@ typedef enum clgemm_family {
 } clgemm_family;
 #define CLGEMM_FAMILY_COUNT 3
 
-/* A family and its parameters; fields a family does not use are ignored (keep them 0). */
-#define CLGEMM_PARAM_FIELD(name, field, families, meaning) int field;
+/* A family and its parameters; parameters a family does not use are ignored (keep them 0). */
 typedef struct clgemm_config {
     clgemm_family family;
-    CLGEMM_PARAM_LIST(CLGEMM_PARAM_FIELD)
+    union {
+        int params[CLGEMM_MAX_PARAMS];
+        struct { /* 0.1 names (naive: mdimc, ndimc; tiled: ts; regblock: mwg ... vwn, mdimc, ndimc)
+                  */
+            int mdimc, ndimc, ts, mwg, nwg, kwg, kwi, vwm, vwn;
+        };
+    };
 } clgemm_config;
-#undef CLGEMM_PARAM_FIELD
+
+/* Sets config to `family` with every parameter 0 (then set them by name).
+ * CLGEMM_ERR_INVALID_FAMILY for an unknown family. */
+CLGEMM_API clgemm_status clgemm_config_init(clgemm_config *config, clgemm_family family);
+/* Sets or reads the parameter `name` (upper case, e.g. "MWG") of config's family.
+ * CLGEMM_ERR_INVALID_ARGUMENT if the family has no parameter of that name. */
+CLGEMM_API clgemm_status clgemm_config_set(clgemm_config *config, const char *name, int value);
+CLGEMM_API clgemm_status clgemm_config_get(const clgemm_config *config, const char *name,
+                                           int *value);
+/* How many parameters a family has, and the name of parameter i (NULL past the end). */
+CLGEMM_API int clgemm_family_param_count(clgemm_family family);
+CLGEMM_API const char *clgemm_family_param_name(clgemm_family family, int i);
+/* Writes "family NAME=value ..." into buf (size bytes, truncated, NUL-terminated when size > 0)
+ * and returns the length of the whole text. */
+CLGEMM_API size_t clgemm_config_string(const clgemm_config *config, char *buf, size_t size);
+/* The family of a name ("naive", ...), CLGEMM_FAMILY_AUTO for "auto" or an unknown name. */
+CLGEMM_API clgemm_family clgemm_family_from_name(const char *name);
 
 /* Name of a family ("naive", "tiled", "regblock", "auto"); NULL for an unknown one. */
 CLGEMM_API const char *clgemm_family_name(clgemm_family family);
@@ -197,6 +245,48 @@ CLGEMM_API clgemm_status clgemm_dgemm(clgemm_handle handle, clgemm_layout layout
                                       cl_mem c, size_t off_c, size_t ldc, cl_command_queue queue,
                                       cl_uint num_wait, const cl_event *wait, cl_event *event);
 
+/* The general entry point, in the spirit of cublasGemmEx. A and B hold type_ab; C holds type_c,
+ * which is type_ab, or CLGEMM_SINGLE when type_ab is CLGEMM_HALF or CLGEMM_BFLOAT16 (FP32
+ * output). alpha and beta point to the scalar type of the arithmetic: float for SINGLE, HALF
+ * and BFLOAT16, double for DOUBLE, cl_float2 / cl_double2 for the complex types. compute: see
+ * clgemm_compute. Other combinations: CLGEMM_ERR_INVALID_TYPE. Everything else as clgemm_sgemm. */
+CLGEMM_API clgemm_status clgemm_gemm_ex(
+    clgemm_handle handle, clgemm_layout layout, clgemm_transpose trans_a, clgemm_transpose trans_b,
+    size_t m, size_t n, size_t k, const void *alpha, cl_mem a, size_t off_a, size_t lda, cl_mem b,
+    size_t off_b, size_t ldb, const void *beta, cl_mem c, size_t off_c, size_t ldc,
+    clgemm_precision type_ab, clgemm_precision type_c, clgemm_compute compute,
+    cl_command_queue queue, cl_uint num_wait, const cl_event *wait, cl_event *event);
+
+/* Complex GEMM (CLGEMM_CONJ_TRANS allowed); buffers of interleaved cl_float2 / cl_double2. */
+CLGEMM_API clgemm_status clgemm_cgemm(clgemm_handle handle, clgemm_layout layout,
+                                      clgemm_transpose trans_a, clgemm_transpose trans_b, size_t m,
+                                      size_t n, size_t k, cl_float2 alpha, cl_mem a, size_t off_a,
+                                      size_t lda, cl_mem b, size_t off_b, size_t ldb,
+                                      cl_float2 beta, cl_mem c, size_t off_c, size_t ldc,
+                                      cl_command_queue queue, cl_uint num_wait,
+                                      const cl_event *wait, cl_event *event);
+CLGEMM_API clgemm_status clgemm_zgemm(clgemm_handle handle, clgemm_layout layout,
+                                      clgemm_transpose trans_a, clgemm_transpose trans_b, size_t m,
+                                      size_t n, size_t k, cl_double2 alpha, cl_mem a, size_t off_a,
+                                      size_t lda, cl_mem b, size_t off_b, size_t ldb,
+                                      cl_double2 beta, cl_mem c, size_t off_c, size_t ldc,
+                                      cl_command_queue queue, cl_uint num_wait,
+                                      const cl_event *wait, cl_event *event);
+/* FP16 A, B and C (cl_half), FP32 arithmetic; BF16 likewise (cl_ushort). */
+CLGEMM_API clgemm_status clgemm_hgemm(clgemm_handle handle, clgemm_layout layout,
+                                      clgemm_transpose trans_a, clgemm_transpose trans_b, size_t m,
+                                      size_t n, size_t k, float alpha, cl_mem a, size_t off_a,
+                                      size_t lda, cl_mem b, size_t off_b, size_t ldb, float beta,
+                                      cl_mem c, size_t off_c, size_t ldc, cl_command_queue queue,
+                                      cl_uint num_wait, const cl_event *wait, cl_event *event);
+CLGEMM_API clgemm_status clgemm_bf16gemm(clgemm_handle handle, clgemm_layout layout,
+                                         clgemm_transpose trans_a, clgemm_transpose trans_b,
+                                         size_t m, size_t n, size_t k, float alpha, cl_mem a,
+                                         size_t off_a, size_t lda, cl_mem b, size_t off_b,
+                                         size_t ldb, float beta, cl_mem c, size_t off_c, size_t ldc,
+                                         cl_command_queue queue, cl_uint num_wait,
+                                         const cl_event *wait, cl_event *event);
+
 /* ---- GEMM on host arrays (blocking) ----------------------------------------------------------
  * The same operation on plain host arrays: copies to the device, multiplies on the handle's
  * queue, copies C back, and returns when C holds the result. */
@@ -211,6 +301,35 @@ CLGEMM_API clgemm_status clgemm_dgemm_host(clgemm_handle handle, clgemm_layout l
                                            size_t m, size_t n, size_t k, double alpha,
                                            const double *a, size_t lda, const double *b, size_t ldb,
                                            double beta, double *c, size_t ldc);
+
+/* The general entry point on host arrays (types as clgemm_gemm_ex). */
+CLGEMM_API clgemm_status clgemm_gemm_ex_host(clgemm_handle handle, clgemm_layout layout,
+                                             clgemm_transpose trans_a, clgemm_transpose trans_b,
+                                             size_t m, size_t n, size_t k, const void *alpha,
+                                             const void *a, size_t lda, const void *b, size_t ldb,
+                                             const void *beta, void *c, size_t ldc,
+                                             clgemm_precision type_ab, clgemm_precision type_c,
+                                             clgemm_compute compute);
+CLGEMM_API clgemm_status clgemm_cgemm_host(clgemm_handle handle, clgemm_layout layout,
+                                           clgemm_transpose trans_a, clgemm_transpose trans_b,
+                                           size_t m, size_t n, size_t k, cl_float2 alpha,
+                                           const cl_float2 *a, size_t lda, const cl_float2 *b,
+                                           size_t ldb, cl_float2 beta, cl_float2 *c, size_t ldc);
+CLGEMM_API clgemm_status clgemm_zgemm_host(clgemm_handle handle, clgemm_layout layout,
+                                           clgemm_transpose trans_a, clgemm_transpose trans_b,
+                                           size_t m, size_t n, size_t k, cl_double2 alpha,
+                                           const cl_double2 *a, size_t lda, const cl_double2 *b,
+                                           size_t ldb, cl_double2 beta, cl_double2 *c, size_t ldc);
+CLGEMM_API clgemm_status clgemm_hgemm_host(clgemm_handle handle, clgemm_layout layout,
+                                           clgemm_transpose trans_a, clgemm_transpose trans_b,
+                                           size_t m, size_t n, size_t k, float alpha,
+                                           const cl_half *a, size_t lda, const cl_half *b,
+                                           size_t ldb, float beta, cl_half *c, size_t ldc);
+CLGEMM_API clgemm_status clgemm_bf16gemm_host(clgemm_handle handle, clgemm_layout layout,
+                                              clgemm_transpose trans_a, clgemm_transpose trans_b,
+                                              size_t m, size_t n, size_t k, float alpha,
+                                              const cl_ushort *a, size_t lda, const cl_ushort *b,
+                                              size_t ldb, float beta, cl_ushort *c, size_t ldc);
 
 /* ---- Tuning ---------------------------------------------------------------------------------
  * The autotuner behind `clgemm-tune`: it times candidate families and parameters on the

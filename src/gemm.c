@@ -2,9 +2,11 @@
  * error), turn the problem into the column-major form the kernels compute, pick the kernel and
  * enqueue it. A call enqueues one kernel, or two for split K (the second waits on the first);
  * the event it returns is the last kernel's, so it spans the whole call. */
+#include "family.h"
 #include "internal.h"
 
 #include <limits.h>
+#include <string.h>
 #include <stdlib.h>
 #include <stdio.h>
 
@@ -16,7 +18,7 @@ static bool layout_ok(clgemm_layout l) {
 }
 
 static bool trans_ok(clgemm_transpose t) {
-    return t == CLGEMM_NO_TRANS || t == CLGEMM_TRANS;
+    return t == CLGEMM_NO_TRANS || t == CLGEMM_TRANS || t == CLGEMM_CONJ_TRANS;
 }
 
 /* A matrix stored as rows x cols in `layout` with leading dimension ld: checks ld and returns
@@ -37,7 +39,7 @@ static clgemm_status stored_extent(clgemm_layout layout, size_t rows, size_t col
 clgemm_status clgemm__check_shape(const gemm_call *c, size_t extent[3]) {
     if (!layout_ok(c->layout)) return CLGEMM_ERR_INVALID_LAYOUT;
     if (!trans_ok(c->trans_a) || !trans_ok(c->trans_b)) return CLGEMM_ERR_INVALID_TRANSPOSE;
-    bool ta = c->trans_a == CLGEMM_TRANS, tb = c->trans_b == CLGEMM_TRANS;
+    bool ta = c->trans_a != CLGEMM_NO_TRANS, tb = c->trans_b != CLGEMM_NO_TRANS;
     /* BLAS checks leading dimensions even when there is nothing to compute. */
     clgemm_status st = stored_extent(c->layout, ta ? c->k : c->m, ta ? c->m : c->k, c->lda,
                                      CLGEMM_ERR_INVALID_LD_A, &extent[0]);
@@ -47,7 +49,8 @@ clgemm_status clgemm__check_shape(const gemm_call *c, size_t extent[3]) {
     if (st == CLGEMM_SUCCESS)
         st = stored_extent(c->layout, c->m, c->n, c->ldc, CLGEMM_ERR_INVALID_LD_C, &extent[2]);
     if (st != CLGEMM_SUCCESS) return st;
-    if (c->m == 0 || c->n == 0 || c->k == 0 || c->alpha == 0) extent[0] = extent[1] = 0;
+    if (c->m == 0 || c->n == 0 || c->k == 0 || (c->alpha == 0 && c->alpha_im == 0))
+        extent[0] = extent[1] = 0;
     /* The kernels index with int: every span must fit, and every dimension with room for one
      * more tile or slice past its end (loop bounds step past the last index). */
     if (c->m > MAX_DIM || c->n > MAX_DIM || c->k > MAX_DIM) return CLGEMM_ERR_TOO_LARGE;
@@ -95,6 +98,13 @@ static clgemm_status check_queue(const struct clgemm_handle_s *h, cl_command_que
     return ctx == h->context && dev == h->device ? CLGEMM_SUCCESS : CLGEMM_ERR_WRONG_CONTEXT;
 }
 
+clgemm_status clgemm__check_types(const struct clgemm_handle_s *h, const gemm_call *c) {
+    if (!clgemm__types_ok(c->precision, c->type_c)) return CLGEMM_ERR_INVALID_TYPE;
+    if ((unsigned)c->compute > CLGEMM_COMPUTE_FP32_3XTF32) return CLGEMM_ERR_INVALID_TYPE;
+    if (clgemm__type(c->precision)->fp64 && !h->info.has_fp64) return CLGEMM_ERR_NO_FP64;
+    return CLGEMM_SUCCESS;
+}
+
 static clgemm_status check_call(const struct clgemm_handle_s *h, const gemm_call *c,
                                 size_t extent[3]) {
     clgemm_status st = clgemm__check_shape(c, extent);
@@ -103,15 +113,15 @@ static clgemm_status check_call(const struct clgemm_handle_s *h, const gemm_call
     for (cl_uint i = 0; i < c->num_wait; i++)
         if (!c->wait[i]) return CLGEMM_ERR_INVALID_EVENTS;
     if (c->queue && (st = check_queue(h, c->queue)) != CLGEMM_SUCCESS) return st;
-    if (c->precision == CLGEMM_DOUBLE && !h->info.has_fp64) return CLGEMM_ERR_NO_FP64;
+    if ((st = clgemm__check_types(h, c)) != CLGEMM_SUCCESS) return st;
     if (c->m == 0 || c->n == 0) return CLGEMM_SUCCESS;
-    size_t real_size = clgemm__real_size(c->precision);
-    st = check_buffer(h, c->c, c->off_c, extent[2], real_size, CLGEMM_ERR_BUFFER_C_TOO_SMALL, true);
+    size_t ab_size = clgemm__type(c->precision)->size, c_size = clgemm__type(c->type_c)->size;
+    st = check_buffer(h, c->c, c->off_c, extent[2], c_size, CLGEMM_ERR_BUFFER_C_TOO_SMALL, true);
     if (st == CLGEMM_SUCCESS && extent[0])
-        st = check_buffer(h, c->a, c->off_a, extent[0], real_size, CLGEMM_ERR_BUFFER_A_TOO_SMALL,
+        st = check_buffer(h, c->a, c->off_a, extent[0], ab_size, CLGEMM_ERR_BUFFER_A_TOO_SMALL,
                           false);
     if (st == CLGEMM_SUCCESS && extent[1])
-        st = check_buffer(h, c->b, c->off_b, extent[1], real_size, CLGEMM_ERR_BUFFER_B_TOO_SMALL,
+        st = check_buffer(h, c->b, c->off_b, extent[1], ab_size, CLGEMM_ERR_BUFFER_B_TOO_SMALL,
                           false);
     return st;
 }
@@ -120,10 +130,25 @@ static clgemm_status check_call(const struct clgemm_handle_s *h, const gemm_call
 #define SET_ARG(kernel, index, value, err)                                                         \
     if ((err) == CL_SUCCESS) (err) = clSetKernelArg(kernel, index, sizeof(value), &(value))
 
-static cl_int set_real_arg(cl_kernel kernel, cl_uint index, clgemm_precision precision, double v) {
-    float f = (float)v;
-    return precision == CLGEMM_DOUBLE ? clSetKernelArg(kernel, index, sizeof v, &v)
-                                      : clSetKernelArg(kernel, index, sizeof f, &f);
+/* Sets a scalar argument in the arithmetic type of `type` (float, double, float2, double2). */
+static cl_int set_scalar_arg(cl_kernel kernel, cl_uint index, clgemm_precision type, double re,
+                             double im) {
+    switch (clgemm__type(type)->compute) {
+    case CLGEMM_DOUBLE:
+        return clSetKernelArg(kernel, index, sizeof re, &re);
+    case CLGEMM_COMPLEX_SINGLE: {
+        cl_float2 v = {{(float)re, (float)im}};
+        return clSetKernelArg(kernel, index, sizeof v, &v);
+    }
+    case CLGEMM_COMPLEX_DOUBLE: {
+        cl_double2 v = {{re, im}};
+        return clSetKernelArg(kernel, index, sizeof v, &v);
+    }
+    default: {
+        float f = (float)re;
+        return clSetKernelArg(kernel, index, sizeof f, &f);
+    }
+    }
 }
 
 /* Launch geometry of the one-work-item-per-element kernels (scale, reduce): a fixed 8 x 8
@@ -140,25 +165,33 @@ static void elementwise_launch(const struct clgemm_handle_s *h, cl_int m, cl_int
     global[1] = ((size_t)n + side - 1) / side * side;
 }
 
-/* The scale or reduction kernel for this precision (they take no other build option). */
+/* The type options of a kernel: A and B of type_ab, C of type_c. */
+static void type_options(char *buf, size_t size, clgemm_precision type_ab,
+                         clgemm_precision type_c) {
+    snprintf(buf, size, "-DTYPE_AB=%d -DTYPE_C=%d", (int)type_ab, (int)type_c);
+}
+
+/* The scale or reduction kernel for these types (they take no other build option). */
 static clgemm_status elementwise_kernel(struct clgemm_handle_s *h, const char *name,
-                                        const char *file, clgemm_precision precision,
-                                        cl_kernel *kernel) {
-    return clgemm__get_kernel(h, name, file, precision == CLGEMM_DOUBLE ? "-DUSE_FP64" : "",
-                              kernel);
+                                        const char *file, clgemm_precision type_ab,
+                                        clgemm_precision type_c, cl_kernel *kernel) {
+    char options[64];
+    type_options(options, sizeof options, type_ab, type_c);
+    return clgemm__get_kernel(h, name, file, options, kernel);
 }
 
 /* C = beta * C, for k == 0 or alpha == 0; the caller holds the lock. */
 static clgemm_status enqueue_scale(struct clgemm_handle_s *h, const gemm_call *c, cl_int m,
                                    cl_int n, cl_command_queue queue) {
     cl_kernel kernel;
-    clgemm_status st = elementwise_kernel(h, "clgemm_scale", "scale.cl", c->precision, &kernel);
+    clgemm_status st =
+        elementwise_kernel(h, "clgemm_scale", "scale.cl", c->precision, c->type_c, &kernel);
     if (st != CLGEMM_SUCCESS) return st;
     cl_ulong off = c->off_c;
     cl_int ldc = (cl_int)c->ldc, err = CL_SUCCESS;
     SET_ARG(kernel, 0, m, err);
     SET_ARG(kernel, 1, n, err);
-    if (err == CL_SUCCESS) err = set_real_arg(kernel, 2, c->precision, c->beta);
+    if (err == CL_SUCCESS) err = set_scalar_arg(kernel, 2, c->precision, c->beta, c->beta_im);
     SET_ARG(kernel, 3, c->c, err);
     SET_ARG(kernel, 4, off, err);
     SET_ARG(kernel, 5, ldc, err);
@@ -177,7 +210,7 @@ typedef struct colmajor {
     cl_int m, n, k, lda, ldb;
     cl_mem a, b;
     cl_ulong off_a, off_b;
-    int trans_a, trans_b;
+    int trans_a, trans_b, conj_a, conj_b;
 } colmajor;
 
 static colmajor normalise(const gemm_call *c) {
@@ -190,11 +223,24 @@ static colmajor normalise(const gemm_call *c) {
                   c->b,
                   c->off_a,
                   c->off_b,
-                  c->trans_a == CLGEMM_TRANS,
-                  c->trans_b == CLGEMM_TRANS};
+                  c->trans_a != CLGEMM_NO_TRANS,
+                  c->trans_b != CLGEMM_NO_TRANS,
+                  c->trans_a == CLGEMM_CONJ_TRANS && clgemm__type(c->precision)->complex,
+                  c->trans_b == CLGEMM_CONJ_TRANS && clgemm__type(c->precision)->complex};
     if (c->layout == CLGEMM_ROW_MAJOR) {
-        colmajor q = {p.n, p.m,     p.k,     p.ldb,     p.lda,    p.b,
-                      p.a, p.off_b, p.off_a, p.trans_b, p.trans_a};
+        colmajor q = {.m = p.n,
+                      .n = p.m,
+                      .k = p.k,
+                      .lda = p.ldb,
+                      .ldb = p.lda,
+                      .a = p.b,
+                      .b = p.a,
+                      .off_a = p.off_b,
+                      .off_b = p.off_a,
+                      .trans_a = p.trans_b,
+                      .trans_b = p.trans_a,
+                      .conj_a = p.conj_b,
+                      .conj_b = p.conj_a};
         p = q;
     }
     return p;
@@ -253,7 +299,7 @@ static clgemm_status enqueue_reduce(struct clgemm_handle_s *h, cl_kernel kernel,
     SET_ARG(kernel, 0, p->m, err);
     SET_ARG(kernel, 1, p->n, err);
     SET_ARG(kernel, 2, splits, err);
-    if (err == CL_SUCCESS) err = set_real_arg(kernel, 3, c->precision, c->beta);
+    if (err == CL_SUCCESS) err = set_scalar_arg(kernel, 3, c->precision, c->beta, c->beta_im);
     SET_ARG(kernel, 4, work, err);
     SET_ARG(kernel, 5, c->c, err);
     SET_ARG(kernel, 6, off, err);
@@ -270,30 +316,37 @@ static clgemm_status enqueue_gemm(struct clgemm_handle_s *h, const gemm_call *c,
     colmajor p = normalise(c);
     const char *source;
     clgemm_config cfg = clgemm__plan(h, c->precision, c->m, c->n, c->k, &source);
-    char options[512];
-    int used = snprintf(options, sizeof options, "-DTRANSA=%d -DTRANSB=%d%s", p.trans_a, p.trans_b,
-                        c->precision == CLGEMM_DOUBLE ? " -DUSE_FP64" : "");
-    if (clgemm__config_options(&cfg, options + used, sizeof options - (size_t)used) < 0)
-        return CLGEMM_ERR_INVALID_PARAMS;
-    static const char *const files[] = {NULL, "naive.cl", "tiled.cl", "regblock.cl"};
-    static const char *const kernels[] = {NULL, "clgemm_naive", "clgemm_tiled", "clgemm_regblock"};
-    cl_kernel kernel;
-    clgemm_status st =
-        clgemm__get_kernel(h, kernels[cfg.family], files[cfg.family], options, &kernel);
-    if (st != CLGEMM_SUCCESS) return st;
+    const family_desc *family = clgemm__family(cfg.family);
     int splits = clgemm__plan_splits(&cfg, &h->info, (size_t)p.m, (size_t)p.n, (size_t)p.k);
     cl_mem work = NULL;
-    cl_kernel reduce = NULL;
-    /* The reduction is built before anything is enqueued, so a failed build leaves no partial
-     * products running. */
-    if (splits > 1 && (st = elementwise_kernel(h, "clgemm_reduce", "reduce.cl", c->precision,
-                                               &reduce)) != CLGEMM_SUCCESS)
-        return st;
     int slot = -1;
+    clgemm_status st;
     if (splits > 1) {
-        size_t bytes = (size_t)splits * (size_t)p.m * (size_t)p.n * clgemm__real_size(c->precision);
+        size_t bytes =
+            (size_t)splits * (size_t)p.m * (size_t)p.n * clgemm__type(c->precision)->compute_size;
         work = workspace_acquire(h, bytes, &slot);
         if (!work) splits = 1; /* no room for the workspace: the plain kernel still works */
+    }
+    /* Partial products stay in the arithmetic type; the reduction rounds them to C's. */
+    clgemm_precision out_type = work ? clgemm__type(c->precision)->compute : c->type_c;
+    char options[512];
+    type_options(options, sizeof options, c->precision, out_type);
+    size_t used = strlen(options);
+    used += (size_t)snprintf(options + used, sizeof options - used,
+                             " -DTRANSA=%d -DTRANSB=%d -DCONJA=%d -DCONJB=%d", p.trans_a, p.trans_b,
+                             p.conj_a, p.conj_b);
+    cl_kernel kernel, reduce = NULL;
+    if (clgemm__config_options(&cfg, options + used, sizeof options - used) < 0)
+        st = CLGEMM_ERR_INVALID_PARAMS;
+    else
+        st = clgemm__get_kernel(h, family->kernel, family->file, options, &kernel);
+    /* The reduction is built before anything is enqueued, so a failed build leaves no partial
+     * products running. */
+    if (st == CLGEMM_SUCCESS && work)
+        st = elementwise_kernel(h, "clgemm_reduce", "reduce.cl", c->precision, c->type_c, &reduce);
+    if (st != CLGEMM_SUCCESS) {
+        if (work) workspace_release(h, slot, work, NULL);
+        return st;
     }
     /* With a split, the partial products go to the workspace (ldc = m, beta = 0) and the
      * reduction applies beta to C. */
@@ -303,8 +356,10 @@ static clgemm_status enqueue_gemm(struct clgemm_handle_s *h, const gemm_call *c,
     SET_ARG(kernel, 0, p.m, err);
     SET_ARG(kernel, 1, p.n, err);
     SET_ARG(kernel, 2, p.k, err);
-    if (err == CL_SUCCESS) err = set_real_arg(kernel, 3, c->precision, c->alpha);
-    if (err == CL_SUCCESS) err = set_real_arg(kernel, 4, c->precision, work ? 0.0 : c->beta);
+    if (err == CL_SUCCESS) err = set_scalar_arg(kernel, 3, c->precision, c->alpha, c->alpha_im);
+    if (err == CL_SUCCESS)
+        err =
+            set_scalar_arg(kernel, 4, c->precision, work ? 0.0 : c->beta, work ? 0.0 : c->beta_im);
     SET_ARG(kernel, 5, p.a, err);
     SET_ARG(kernel, 6, p.off_a, err);
     SET_ARG(kernel, 7, p.lda, err);
@@ -355,7 +410,7 @@ clgemm_status clgemm__gemm(struct clgemm_handle_s *h, const gemm_call *c) {
     /* One kernel object per program is shared by all threads: setting its arguments and
      * enqueueing it must not interleave with another call's. */
     pthread_mutex_lock(&h->lock);
-    if (c->k == 0 || c->alpha == 0) {
+    if (c->k == 0 || (c->alpha == 0 && c->alpha_im == 0)) {
         colmajor p = normalise(c);
         st = enqueue_scale(h, c, p.m, p.n, queue);
     } else {
@@ -363,26 +418,4 @@ clgemm_status clgemm__gemm(struct clgemm_handle_s *h, const gemm_call *c) {
     }
     pthread_mutex_unlock(&h->lock);
     return st;
-}
-
-clgemm_status clgemm_sgemm(clgemm_handle h, clgemm_layout layout, clgemm_transpose trans_a,
-                           clgemm_transpose trans_b, size_t m, size_t n, size_t k, float alpha,
-                           cl_mem a, size_t off_a, size_t lda, cl_mem b, size_t off_b, size_t ldb,
-                           float beta, cl_mem c, size_t off_c, size_t ldc, cl_command_queue queue,
-                           cl_uint num_wait, const cl_event *wait, cl_event *event) {
-    gemm_call call = {CLGEMM_SINGLE, layout, trans_a, trans_b,  m,     n,     k,     alpha,
-                      beta,          a,      b,       c,        off_a, off_b, off_c, lda,
-                      ldb,           ldc,    queue,   num_wait, wait,  event};
-    return clgemm__gemm(h, &call);
-}
-
-clgemm_status clgemm_dgemm(clgemm_handle h, clgemm_layout layout, clgemm_transpose trans_a,
-                           clgemm_transpose trans_b, size_t m, size_t n, size_t k, double alpha,
-                           cl_mem a, size_t off_a, size_t lda, cl_mem b, size_t off_b, size_t ldb,
-                           double beta, cl_mem c, size_t off_c, size_t ldc, cl_command_queue queue,
-                           cl_uint num_wait, const cl_event *wait, cl_event *event) {
-    gemm_call call = {CLGEMM_DOUBLE, layout, trans_a, trans_b,  m,     n,     k,     alpha,
-                      beta,          a,      b,       c,        off_a, off_b, off_c, lda,
-                      ldb,           ldc,    queue,   num_wait, wait,  event};
-    return clgemm__gemm(h, &call);
 }

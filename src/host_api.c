@@ -18,13 +18,14 @@ static clgemm_status host_gemm(clgemm_handle h, gemm_call *call, const void *a, 
     size_t extent[3];
     clgemm_status st = clgemm__check_shape(call, extent);
     if (st != CLGEMM_SUCCESS) return st;
-    if (call->precision == CLGEMM_DOUBLE && !h->info.has_fp64) return CLGEMM_ERR_NO_FP64;
+    if ((st = clgemm__check_types(h, call)) != CLGEMM_SUCCESS) return st;
     if (call->m == 0 || call->n == 0) return CLGEMM_SUCCESS;
     if (!c || (extent[0] && !a) || (extent[1] && !b)) return CLGEMM_ERR_NULL_ARGUMENT;
-    size_t real = clgemm__real_size(call->precision);
+    size_t sizes[3] = {clgemm__type(call->precision)->size, clgemm__type(call->precision)->size,
+                       clgemm__type(call->type_c)->size};
     size_t bytes[3];
     for (int i = 0; i < 3; i++)
-        if (__builtin_mul_overflow(extent[i], real, &bytes[i])) return CLGEMM_ERR_OVERFLOW;
+        if (__builtin_mul_overflow(extent[i], sizes[i], &bytes[i])) return CLGEMM_ERR_OVERFLOW;
 
     cl_mem bufs[3] = {NULL, NULL, NULL};
     /* C is uploaded even when beta == 0: the copy back covers the gaps between columns (ldc
@@ -50,40 +51,73 @@ static clgemm_status host_gemm(clgemm_handle h, gemm_call *call, const void *a, 
     return st;
 }
 
-clgemm_status clgemm_sgemm_host(clgemm_handle h, clgemm_layout layout, clgemm_transpose trans_a,
-                                clgemm_transpose trans_b, size_t m, size_t n, size_t k, float alpha,
-                                const float *a, size_t lda, const float *b, size_t ldb, float beta,
-                                float *c, size_t ldc) {
-    gemm_call call = {.precision = CLGEMM_SINGLE,
-                      .layout = layout,
-                      .trans_a = trans_a,
-                      .trans_b = trans_b,
-                      .m = m,
-                      .n = n,
-                      .k = k,
-                      .alpha = alpha,
-                      .beta = beta,
-                      .lda = lda,
-                      .ldb = ldb,
-                      .ldc = ldc};
+/* The call of a host entry point, scalars already in (re, im) form. */
+#define HOST_CALL(type_ab_, type_c_, compute_, are, aim, bre, bim)                                 \
+    ((gemm_call){.precision = (type_ab_),                                                          \
+                 .type_c = (type_c_),                                                              \
+                 .compute = (compute_),                                                            \
+                 .layout = layout,                                                                 \
+                 .trans_a = trans_a,                                                               \
+                 .trans_b = trans_b,                                                               \
+                 .m = m,                                                                           \
+                 .n = n,                                                                           \
+                 .k = k,                                                                           \
+                 .alpha = (are),                                                                   \
+                 .alpha_im = (aim),                                                                \
+                 .beta = (bre),                                                                    \
+                 .beta_im = (bim),                                                                 \
+                 .lda = lda,                                                                       \
+                 .ldb = ldb,                                                                       \
+                 .ldc = ldc})
+
+#define HOST_PARAMS(scalar, elem)                                                                  \
+    clgemm_handle h, clgemm_layout layout, clgemm_transpose trans_a, clgemm_transpose trans_b,     \
+        size_t m, size_t n, size_t k, scalar alpha, const elem *a, size_t lda, const elem *b,      \
+        size_t ldb, scalar beta, elem *c, size_t ldc
+
+clgemm_status clgemm_sgemm_host(HOST_PARAMS(float, float)) {
+    gemm_call call = HOST_CALL(CLGEMM_SINGLE, CLGEMM_SINGLE, 0, alpha, 0, beta, 0);
     return host_gemm(h, &call, a, b, c);
 }
 
-clgemm_status clgemm_dgemm_host(clgemm_handle h, clgemm_layout layout, clgemm_transpose trans_a,
-                                clgemm_transpose trans_b, size_t m, size_t n, size_t k,
-                                double alpha, const double *a, size_t lda, const double *b,
-                                size_t ldb, double beta, double *c, size_t ldc) {
-    gemm_call call = {.precision = CLGEMM_DOUBLE,
-                      .layout = layout,
-                      .trans_a = trans_a,
-                      .trans_b = trans_b,
-                      .m = m,
-                      .n = n,
-                      .k = k,
-                      .alpha = alpha,
-                      .beta = beta,
-                      .lda = lda,
-                      .ldb = ldb,
-                      .ldc = ldc};
+clgemm_status clgemm_dgemm_host(HOST_PARAMS(double, double)) {
+    gemm_call call = HOST_CALL(CLGEMM_DOUBLE, CLGEMM_DOUBLE, 0, alpha, 0, beta, 0);
+    return host_gemm(h, &call, a, b, c);
+}
+
+clgemm_status clgemm_cgemm_host(HOST_PARAMS(cl_float2, cl_float2)) {
+    gemm_call call = HOST_CALL(CLGEMM_COMPLEX_SINGLE, CLGEMM_COMPLEX_SINGLE, 0, alpha.s[0],
+                               alpha.s[1], beta.s[0], beta.s[1]);
+    return host_gemm(h, &call, a, b, c);
+}
+
+clgemm_status clgemm_zgemm_host(HOST_PARAMS(cl_double2, cl_double2)) {
+    gemm_call call = HOST_CALL(CLGEMM_COMPLEX_DOUBLE, CLGEMM_COMPLEX_DOUBLE, 0, alpha.s[0],
+                               alpha.s[1], beta.s[0], beta.s[1]);
+    return host_gemm(h, &call, a, b, c);
+}
+
+clgemm_status clgemm_hgemm_host(HOST_PARAMS(float, cl_half)) {
+    gemm_call call = HOST_CALL(CLGEMM_HALF, CLGEMM_HALF, 0, alpha, 0, beta, 0);
+    return host_gemm(h, &call, a, b, c);
+}
+
+clgemm_status clgemm_bf16gemm_host(HOST_PARAMS(float, cl_ushort)) {
+    gemm_call call = HOST_CALL(CLGEMM_BFLOAT16, CLGEMM_BFLOAT16, 0, alpha, 0, beta, 0);
+    return host_gemm(h, &call, a, b, c);
+}
+
+clgemm_status clgemm_gemm_ex_host(clgemm_handle h, clgemm_layout layout, clgemm_transpose trans_a,
+                                  clgemm_transpose trans_b, size_t m, size_t n, size_t k,
+                                  const void *alpha, const void *a, size_t lda, const void *b,
+                                  size_t ldb, const void *beta, void *c, size_t ldc,
+                                  clgemm_precision type_ab, clgemm_precision type_c,
+                                  clgemm_compute compute) {
+    if (!alpha || !beta) return CLGEMM_ERR_NULL_ARGUMENT;
+    if (!clgemm__type(type_ab)) return CLGEMM_ERR_INVALID_TYPE;
+    double are, aim, bre, bim;
+    clgemm__read_scalar(type_ab, alpha, &are, &aim);
+    clgemm__read_scalar(type_ab, beta, &bre, &bim);
+    gemm_call call = HOST_CALL(type_ab, type_c, compute, are, aim, bre, bim);
     return host_gemm(h, &call, a, b, c);
 }

@@ -37,27 +37,33 @@ typedef struct device_info {
 clgemm_status clgemm__device_query(cl_device_id device, device_info *info);
 const char *clgemm__device_class_name(device_class cls);
 
-/* Bytes of one element in this precision. */
-static inline size_t clgemm__real_size(clgemm_precision precision) {
-    return precision == CLGEMM_DOUBLE ? sizeof(double) : sizeof(float);
-}
+/* ---- types.c: the element types ----------------------------------------------------------- */
 
-/* ---- params.c: rules, defaults and build options of each family ----------------------------- */
+typedef struct type_desc {
+    const char *name;         /* as in the tuning database and the tools: s d c z h bf16 */
+    size_t size;              /* bytes of one stored element */
+    size_t compute_size;      /* bytes of one element of the arithmetic (local memory, workspace) */
+    clgemm_precision compute; /* the type the arithmetic runs in (FP32 for FP16 / BF16) */
+    bool complex;
+    bool fp64;               /* needs cl_khr_fp64 */
+    clgemm_precision wide_c; /* a second type C may have (FP32 for FP16 / BF16), else itself */
+} type_desc;
 
-/* A register-blocked configuration, parameters in the order MWG NWG KWG MDIMC NDIMC KWI VWM VWN
- * (an initialiser, so tables of them can be static). */
-#define CLGEMM__REGBLOCK(mwg_, nwg_, kwg_, mdimc_, ndimc_, kwi_, vwm_, vwn_)                       \
-    {                                                                                              \
-        .family = CLGEMM_FAMILY_REGBLOCK, .mwg = mwg_, .nwg = nwg_, .kwg = kwg_, .mdimc = mdimc_,  \
-        .ndimc = ndimc_, .kwi = kwi_, .vwm = vwm_, .vwn = vwn_                                     \
-    }
+/* The row of a type; NULL for an unknown one. */
+const type_desc *clgemm__type(clgemm_precision type);
+/* The row named `name` ("s", ..., "bf16"), and its id in *type; NULL for an unknown name. */
+const type_desc *clgemm__type_by_name(const char *name, clgemm_precision *type);
+/* Whether A/B of type_ab with C of type_c is a combination the kernels compute. */
+bool clgemm__types_ok(clgemm_precision type_ab, clgemm_precision type_c);
+
+/* ---- families/registry.c: configurations of the registered families (family.h) ------------- */
 
 /* Checks a configuration against its family's rules and the device's limits. */
 clgemm_status clgemm__config_check(const clgemm_config *config, const device_info *info,
                                    clgemm_precision precision);
 /* The built-in default for the device's class, for large problems (not yet checked against the
  * device). */
-clgemm_config clgemm__config_default(device_class cls, clgemm_precision precision);
+clgemm_config clgemm__config_default(const device_info *info, clgemm_precision precision);
 /* The built-in default for an m x n problem on this device: the largest-tiled of the class's
  * defaults that the device accepts and whose tiles still give every compute unit a work-group,
  * else the smallest it accepts. */
@@ -210,8 +216,8 @@ struct clgemm_handle_s {
     program_cache *programs;
     char *build_log;
     struct tune_memo *last_tune; /* what the last clgemm_tune searched (tuner.c) */
-    bool has_override[2];
-    clgemm_config override[2];
+    bool has_override[CLGEMM_PRECISION_COUNT];
+    clgemm_config override[CLGEMM_PRECISION_COUNT];
     tuning_table *tuning;
     split_workspace work[CLGEMM__WORKSPACES];
 };
@@ -219,13 +225,16 @@ struct clgemm_handle_s {
 /* ---- gemm.c: one GEMM call ------------------------------------------------------------------ */
 
 /* Everything a call passed, in the user's terms. alpha and beta are held as double: a float
- * converts to double and back exactly. */
+ * converts to double and back exactly. Zero-initialise what a call does not set. */
 typedef struct gemm_call {
-    clgemm_precision precision;
+    clgemm_precision precision; /* of A and B */
+    clgemm_precision type_c;    /* of C: precision, or its wide_c */
+    clgemm_compute compute;
     clgemm_layout layout;
     clgemm_transpose trans_a, trans_b;
     size_t m, n, k;
-    double alpha, beta;
+    double alpha, beta;       /* real parts */
+    double alpha_im, beta_im; /* imaginary parts (complex types) */
     cl_mem a, b, c;
     size_t off_a, off_b, off_c;
     size_t lda, ldb, ldc;
@@ -238,6 +247,10 @@ typedef struct gemm_call {
 /* Checks layout, transposes and leading dimensions, and computes how many elements each of A,
  * B and C spans from its first element (0 when it is not read). No OpenCL call. */
 clgemm_status clgemm__check_shape(const gemm_call *call, size_t extent[3]);
+/* Checks the types and compute mode of a call against each other and the device. */
+clgemm_status clgemm__check_types(const struct clgemm_handle_s *h, const gemm_call *call);
+/* Reads a scalar of the arithmetic type of `type` from p (alpha, beta of clgemm_gemm_ex). */
+void clgemm__read_scalar(clgemm_precision type, const void *p, double *re, double *im);
 /* Checks everything, then enqueues the call. */
 clgemm_status clgemm__gemm(struct clgemm_handle_s *h, const gemm_call *call);
 

@@ -56,13 +56,25 @@ static char *load_one(const char *name) {
 }
 
 char *clgemm__kernel_source(const char *file_name) {
-    char *common = load_one("common.cl");
-    char *body = load_one(file_name);
-    char *all = NULL;
-    if (common && body && (all = malloc(strlen(common) + strlen(body) + 2)))
-        sprintf(all, "%s\n%s", common, body);
-    free(common);
-    free(body);
+    /* The element types, then what every kernel shares, then the family's own code. */
+    const char *parts[] = {"types.cl", "common.cl", file_name};
+    char *text[3] = {NULL, NULL, NULL}, *all = NULL;
+    size_t total = 1;
+    bool ok = true;
+    for (int i = 0; i < 3; i++) {
+        text[i] = load_one(parts[i]);
+        if (!text[i])
+            ok = false;
+        else
+            total += strlen(text[i]) + 1;
+    }
+    if (ok && (all = malloc(total))) {
+        char *end = all;
+        for (int i = 0; i < 3; i++)
+            end += sprintf(end, "%s\n", text[i]);
+    }
+    for (int i = 0; i < 3; i++)
+        free(text[i]);
     return all;
 }
 

@@ -4,6 +4,7 @@
  * after checking each one's result against a double-precision host reference. The search is
  * exhaustive when the space fits the budget, else random sampling followed by a local search
  * (one parameter doubled or halved) around the best so far. */
+#include "family.h"
 #include "internal.h"
 
 #include <float.h>
@@ -13,49 +14,10 @@
 #include <string.h>
 #include <time.h>
 
-/* ---- Parameters, generated from CLGEMM_PARAM_LIST ------------------------------------------ */
-
-#define PARAM_ENUM(name, field, families, meaning) PARAM_##name,
-enum { CLGEMM_PARAM_LIST(PARAM_ENUM) PARAM_COUNT };
-#undef PARAM_ENUM
-
-#define PARAM_OFFSET(name, field, families, meaning) offsetof(clgemm_config, field),
-static const size_t param_offsets[PARAM_COUNT] = {CLGEMM_PARAM_LIST(PARAM_OFFSET)};
-#undef PARAM_OFFSET
-#define PARAM_FAMILIES(name, field, families, meaning) families,
-static const unsigned param_families[PARAM_COUNT] = {CLGEMM_PARAM_LIST(PARAM_FAMILIES)};
-#undef PARAM_FAMILIES
-
-/* The powers of two searched for each parameter. A parameter without a range keeps the value
- * of the device's default, so a parameter added to the list does not silently empty the space. */
-typedef struct param_range {
-    int lo, hi;
-} param_range;
-static const param_range search_ranges[PARAM_COUNT] = {
-    [PARAM_MDIMC] = {4, 32}, [PARAM_NDIMC] = {4, 32}, [PARAM_TS] = {4, 64},
-    [PARAM_MWG] = {16, 128}, [PARAM_NWG] = {16, 128}, [PARAM_KWG] = {8, 32},
-    [PARAM_KWI] = {1, 8},    [PARAM_VWM] = {1, 8},    [PARAM_VWN] = {1, 8},
-};
-
-/* The families searched: naive is never the fastest, so it only costs time. */
-static const clgemm_family searched_families[] = {CLGEMM_FAMILY_TILED, CLGEMM_FAMILY_REGBLOCK};
-
-static int *param_field(clgemm_config *config, int p) {
-    return (int *)((char *)config + param_offsets[p]);
-}
-
-static bool uses(clgemm_family family, int p) {
-    return family >= 1 && family <= CLGEMM_FAMILY_COUNT &&
-           (param_families[p] & CLGEMM_FAMILY_BIT(family - 1)) != 0;
-}
+/* ---- Parameters: from the family registry (family.h) --------------------------------------- */
 
 static bool config_equal(const clgemm_config *a, const clgemm_config *b) {
-    if (a->family != b->family) return false;
-    for (int p = 0; p < PARAM_COUNT; p++)
-        if (uses(a->family, p) &&
-            *param_field((clgemm_config *)a, p) != *param_field((clgemm_config *)b, p))
-            return false;
-    return true;
+    return clgemm__config_equal(a, b);
 }
 
 /* ---- Candidate lists ------------------------------------------------------------------------ */
@@ -90,52 +52,51 @@ typedef struct space_ctx {
     bool ok;
 } space_ctx;
 
-/* Every combination of the family's parameters, kept if the library would run it. */
-static void enumerate(space_ctx *s, clgemm_config *c, int p) {
+/* Every combination of the family's searched parameters (powers of two in their search range;
+ * the others keep the default's value), kept if the library would run it. */
+static void enumerate(space_ctx *s, const family_desc *f, clgemm_config *c, int p) {
     if (!s->ok) return;
-    if (p == PARAM_COUNT) {
+    if (p == f->num_params) {
         if (clgemm__config_check(c, s->info, s->precision) == CLGEMM_SUCCESS)
             s->ok = list_push(s->out, c);
         return;
     }
-    param_range r = search_ranges[p];
-    if (!uses(c->family, p) || r.lo < 1) {
-        enumerate(s, c, p + 1);
+    const family_param *param = &f->params[p];
+    if (param->search_lo < 1) {
+        enumerate(s, f, c, p + 1);
         return;
     }
-    for (int v = r.lo; v <= r.hi; v *= 2) {
-        *param_field(c, p) = v;
-        enumerate(s, c, p + 1);
+    for (int v = param->search_lo; v <= param->search_hi; v *= 2) {
+        c->params[param->slot] = v;
+        enumerate(s, f, c, p + 1);
     }
 }
 
-/* --quick: a handful of shapes of tile known to do well somewhere, so a first tuning takes
- * seconds rather than the hours a full search can take. */
-static bool quick_space(space_ctx *s) {
-    const clgemm_config quick[] = {
-        {.family = CLGEMM_FAMILY_TILED, .ts = 8},      {.family = CLGEMM_FAMILY_TILED, .ts = 16},
-        CLGEMM__REGBLOCK(16, 16, 16, 4, 4, 2, 2, 2),   CLGEMM__REGBLOCK(32, 32, 16, 8, 8, 2, 2, 2),
-        CLGEMM__REGBLOCK(32, 32, 32, 4, 8, 4, 4, 4),   CLGEMM__REGBLOCK(32, 64, 16, 4, 8, 2, 4, 4),
-        CLGEMM__REGBLOCK(64, 32, 16, 8, 4, 2, 4, 4),   CLGEMM__REGBLOCK(64, 64, 16, 8, 8, 2, 4, 4),
-        CLGEMM__REGBLOCK(64, 64, 16, 16, 16, 2, 2, 2), CLGEMM__REGBLOCK(64, 64, 32, 8, 8, 4, 4, 4),
-    };
-    for (size_t i = 0; i < sizeof quick / sizeof quick[0]; i++)
-        if (clgemm__config_check(&quick[i], s->info, s->precision) == CLGEMM_SUCCESS &&
-            !list_push(s->out, &quick[i]))
-            return false;
+/* --quick: each family's handful of tile shapes known to do well somewhere, so a first tuning
+ * takes seconds rather than the hours a full search can take. */
+static bool quick_space(space_ctx *s, clgemm_family only) {
+    for (const family_desc *const *f = clgemm__families; *f; f++) {
+        if (!(*f)->quick || (only != CLGEMM_FAMILY_AUTO && only != (*f)->id)) continue;
+        for (const clgemm_config *c = (*f)->quick; c->family; c++)
+            if (clgemm__config_check(c, s->info, s->precision) == CLGEMM_SUCCESS &&
+                !list_push(s->out, c))
+                return false;
+    }
     return true;
 }
 
 static clgemm_status build_space(const device_info *info, clgemm_precision precision, bool quick,
                                  clgemm_family only, config_list *out) {
     space_ctx s = {info, precision, out, true};
-    if (quick) return quick_space(&s) ? CLGEMM_SUCCESS : CLGEMM_ERR_OUT_OF_HOST_MEMORY;
-    for (size_t f = 0; f < sizeof searched_families / sizeof searched_families[0]; f++) {
-        if (only != CLGEMM_FAMILY_AUTO && only != searched_families[f]) continue;
+    if (quick) return quick_space(&s, only) ? CLGEMM_SUCCESS : CLGEMM_ERR_OUT_OF_HOST_MEMORY;
+    for (const family_desc *const *f = clgemm__families; *f; f++) {
+        if (!(*f)->searched || (only != CLGEMM_FAMILY_AUTO && only != (*f)->id)) continue;
+        if ((*f)->supported && !(*f)->supported(info, precision, CLGEMM_COMPUTE_DEFAULT)) continue;
         /* Parameters without a search range keep the default's value. */
-        clgemm_config c = clgemm__config_default(info->cls, precision);
-        c.family = searched_families[f];
-        enumerate(&s, &c, 0);
+        clgemm_config c = clgemm__config_default(info, precision);
+        if (c.family != (*f)->id) memset(c.params, 0, sizeof c.params);
+        c.family = (*f)->id;
+        enumerate(&s, *f, &c, 0);
     }
     return s.ok ? CLGEMM_SUCCESS : CLGEMM_ERR_OUT_OF_HOST_MEMORY;
 }
@@ -453,14 +414,16 @@ static void try_candidate(search *x, const clgemm_config *c) {
 static bool next_neighbour(search *x, clgemm_config *out) {
     if (x->r->status != CLGEMM_SUCCESS) return false;
     const clgemm_config *best = &x->r->config;
-    for (int p = 0; p < PARAM_COUNT; p++) {
-        param_range range = search_ranges[p];
-        if (!uses(best->family, p) || range.lo < 1) continue;
+    const family_desc *f = clgemm__family(best->family);
+    for (int p = 0; f && p < f->num_params; p++) {
+        const family_param *param = &f->params[p];
+        if (param->search_lo < 1) continue;
         for (int up = 1; up >= 0; up--) {
             clgemm_config c = *best;
-            int *v = param_field(&c, p);
+            int *v = &c.params[param->slot];
             *v = up ? *v * 2 : *v / 2;
-            if (*v < range.lo || *v > range.hi || list_contains(&x->s->seen, &c)) continue;
+            if (*v < param->search_lo || *v > param->search_hi || list_contains(&x->s->seen, &c))
+                continue;
             if (clgemm__config_check(&c, &x->s->h->info, x->r->precision) != CLGEMM_SUCCESS)
                 continue;
             *out = c;
@@ -648,7 +611,7 @@ static void tune_one(clgemm_handle h, const clgemm_tune_options *o, size_t i, se
                    .m = r->shape.m,
                    .n = r->shape.n,
                    .k = r->shape.k,
-                   .elem = clgemm__real_size(o->precision)};
+                   .elem = clgemm__type(o->precision)->size};
     x->s = &s;
     x->deadline = 0;
     if (o->budget_s > 0) {

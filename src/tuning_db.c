@@ -8,6 +8,7 @@
  * "name", "driver"}, "precision": "s"|"d", "shape": [m,n,k], "family": "tiled", "params":
  * {"TS": 16}, "gflops": 12.5, "problem": [m,n,k], "date": "YYYY-MM-DD", "clgemm_version": ...}]}
  */
+#include "family.h"
 #include "internal.h"
 
 #include <errno.h>
@@ -39,17 +40,6 @@ struct tuning_table {
 
 /* ---- Keys: generated from the lists in clgemm.h and internal.h ----------------------------- */
 
-typedef struct param_key {
-    const char *name;
-    size_t offset;
-    unsigned families;
-} param_key;
-
-#define PARAM_KEY(name, field, families, meaning) {#name, offsetof(clgemm_config, field), families},
-static const param_key param_keys[] = {CLGEMM_PARAM_LIST(PARAM_KEY)};
-#undef PARAM_KEY
-#define PARAM_COUNT (sizeof param_keys / sizeof param_keys[0])
-
 typedef struct device_key {
     const char *name;
     size_t offset;
@@ -65,27 +55,17 @@ static const device_key device_keys[] = {
 };
 #define DEVICE_KEY_COUNT (sizeof device_keys / sizeof device_keys[0])
 
-static int *param_field(clgemm_config *config, const param_key *key) {
-    return (int *)((char *)config + key->offset);
-}
-
 static const char *device_string(const device_info *info, const device_key *key) {
     return (const char *)info + key->offset;
 }
 
-static bool family_uses(clgemm_family family, unsigned families) {
-    return family >= 1 && family <= CLGEMM_FAMILY_COUNT &&
-           (families & CLGEMM_FAMILY_BIT(family - 1)) != 0;
-}
-
 static clgemm_family family_from_name(const char *name) {
-    for (int f = CLGEMM_FAMILY_NAIVE; f <= CLGEMM_FAMILY_COUNT; f++)
-        if (strcmp(name, clgemm_family_name((clgemm_family)f)) == 0) return (clgemm_family)f;
-    return CLGEMM_FAMILY_AUTO;
+    return clgemm_family_from_name(name);
 }
 
 static const char *precision_key(clgemm_precision precision) {
-    return precision == CLGEMM_DOUBLE ? "d" : "s";
+    const type_desc *t = clgemm__type(precision);
+    return t ? t->name : "s";
 }
 
 /* ---- Path ----------------------------------------------------------------------------------- */
@@ -179,15 +159,7 @@ static bool device_matches(const json_t *device, const device_info *info) {
 }
 
 static bool parse_precision(const json_t *json, clgemm_precision *precision) {
-    const char *s = json_string_value(json);
-    if (!s) return false;
-    if (strcmp(s, "s") == 0)
-        *precision = CLGEMM_SINGLE;
-    else if (strcmp(s, "d") == 0)
-        *precision = CLGEMM_DOUBLE;
-    else
-        return false;
-    return true;
+    return clgemm__type_by_name(json_string_value(json), precision) != NULL;
 }
 
 static bool parse_dims(const json_t *json, size_t dims[3]) {
@@ -203,13 +175,13 @@ static bool parse_dims(const json_t *json, size_t dims[3]) {
 /* Fills the family's parameters from "params"; NULL, or the reason it cannot. */
 static const char *parse_params(const json_t *params, clgemm_config *config) {
     if (!json_is_object(params)) return "no \"params\" object";
-    for (size_t i = 0; i < PARAM_COUNT; i++) {
-        if (!family_uses(config->family, param_keys[i].families)) continue;
-        const json_t *v = json_object_get(params, param_keys[i].name);
+    const family_desc *f = clgemm__family(config->family);
+    for (int i = 0; f && i < f->num_params; i++) {
+        const json_t *v = json_object_get(params, f->params[i].name);
         if (!json_is_integer(v)) return "a parameter is missing or not an integer";
         json_int_t value = json_integer_value(v);
         if (value < 1 || value > INT_MAX) return "a parameter is out of range";
-        *param_field(config, &param_keys[i]) = (int)value;
+        config->params[f->params[i].slot] = (int)value;
     }
     return NULL;
 }
@@ -230,7 +202,7 @@ static entry_kind parse_entry(const json_t *json, const device_info *info, tunin
     memset(entry, 0, sizeof *entry);
     const char *family = json_string_value(json_object_get(json, "family"));
     if (!parse_precision(json_object_get(json, "precision"), &entry->precision))
-        *why = "\"precision\" is not \"s\" or \"d\"";
+        *why = "\"precision\" is not a known type (s, d, c, z, h, bf16)";
     else if (!parse_dims(json_object_get(json, "shape"), entry->shape))
         *why = "\"shape\" is not three positive integers";
     else if (!family || (entry->config.family = family_from_name(family)) == CLGEMM_FAMILY_AUTO)
@@ -359,10 +331,10 @@ static json_t *device_json(const device_info *info) {
 
 static json_t *params_json(const clgemm_config *config) {
     json_t *params = json_object();
-    for (size_t i = 0; params && i < PARAM_COUNT; i++) {
-        if (!family_uses(config->family, param_keys[i].families)) continue;
-        int value = *param_field((clgemm_config *)config, &param_keys[i]);
-        if (json_object_set_new(params, param_keys[i].name, json_integer(value)) != 0) {
+    const family_desc *f = clgemm__family(config->family);
+    for (int i = 0; params && f && i < f->num_params; i++) {
+        int value = config->params[f->params[i].slot];
+        if (json_object_set_new(params, f->params[i].name, json_integer(value)) != 0) {
             json_decref(params);
             return NULL;
         }
@@ -413,13 +385,7 @@ static bool entry_config(const json_t *entry, clgemm_config *config) {
 }
 
 static bool same_config(const clgemm_config *a, const clgemm_config *b) {
-    if (a->family != b->family) return false;
-    for (size_t i = 0; i < PARAM_COUNT; i++)
-        if (family_uses(a->family, param_keys[i].families) &&
-            *param_field((clgemm_config *)a, &param_keys[i]) !=
-                *param_field((clgemm_config *)b, &param_keys[i]))
-            return false;
-    return true;
+    return clgemm__config_equal(a, b);
 }
 
 /* How much the stored entry's search covered; false for an entry without that record (written
@@ -594,8 +560,7 @@ clgemm_status clgemm__tuning_save(const char *path, const device_info *info,
     /* Never write what the loader would reject. */
     for (size_t i = 0; i < count; i++) {
         const tuning_record *r = &records[i];
-        if (r->precision != CLGEMM_SINGLE && r->precision != CLGEMM_DOUBLE)
-            return CLGEMM_ERR_INVALID_ARGUMENT;
+        if (!clgemm__type(r->precision)) return CLGEMM_ERR_INVALID_ARGUMENT;
         if (r->shape[0] < 1 || r->shape[1] < 1 || r->shape[2] < 1)
             return CLGEMM_ERR_INVALID_ARGUMENT;
         clgemm_status status = clgemm__config_check(&r->config, info, r->precision);

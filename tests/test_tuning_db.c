@@ -791,7 +791,7 @@ Test(tuning_db, stale_temporaries_are_removed) {
 Test(tuning_db, save_refuses_an_unknown_precision) {
     char *path = temp_path("tuning.json");
     device_info info = fake_device();
-    tuning_record r = record((clgemm_precision)5, 64, 64, 64, tiled(8));
+    tuning_record r = record((clgemm_precision)99, 64, 64, 64, tiled(8));
     cr_assert_eq(clgemm__tuning_save(path, &info, &r, 1), CLGEMM_ERR_INVALID_ARGUMENT);
     cr_assert_neq(access(path, F_OK), 0);
     free(path);

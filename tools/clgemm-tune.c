@@ -248,12 +248,7 @@ static void print_identity(clgemm_handle h) {
 /* ---- Output --------------------------------------------------------------------------------- */
 
 static void format_config(const clgemm_config *c, char *buf, size_t size) {
-    size_t used = (size_t)snprintf(buf, size, "%s", clgemm_family_name(c->family));
-#define APPEND_PARAM(name, field, families, meaning)                                               \
-    if (used < size && (families)&CLGEMM_FAMILY_BIT(c->family - 1))                                \
-        used += (size_t)snprintf(buf + used, size - used, " " #name "=%d", c->field);
-    CLGEMM_PARAM_LIST(APPEND_PARAM)
-#undef APPEND_PARAM
+    clgemm_config_string(c, buf, size);
 }
 
 static void format_time(double s, char *buf, size_t size) {

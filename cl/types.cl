@@ -1,0 +1,83 @@
+/* types.cl: the kernel side of the element types, one block per row of src/types.c (same ids).
+ * TYPE_AB picks how A and B are stored, TYPE_C how C is (the host passes both as build
+ * options). From the type of A and B follow the arithmetic: REAL is one element of it (float,
+ * double, float2 or double2 for complex), SCALAR its component and NCOMP the component count.
+ * Kernels touch memory only through LOAD_AB, LOAD_C and STORE_ELEM, and compute only through
+ * MADD, MUL and IS_ZERO (common.cl), so one kernel body serves every type. */
+#define TYPE_F32  0
+#define TYPE_F64  1
+#define TYPE_C32  2
+#define TYPE_C64  3
+#define TYPE_F16  4
+#define TYPE_BF16 5
+
+#ifndef TYPE_AB
+#define TYPE_AB TYPE_F32
+#endif
+#ifndef TYPE_C
+#define TYPE_C TYPE_AB
+#endif
+
+#if TYPE_AB == TYPE_F64 || TYPE_AB == TYPE_C64
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#define SCALAR double
+#else
+#define SCALAR float /* FP32, complex FP32, and the FP32 arithmetic of FP16 and BF16 */
+#endif
+#if TYPE_AB == TYPE_C32 || TYPE_AB == TYPE_C64
+#define NCOMP 2
+#else
+#define NCOMP 1
+#endif
+
+/* VEC(n): the vector of n SCALARs (n = 1: the scalar itself). */
+#define CLGEMM_CAT_(a, b) a##b
+#define CLGEMM_CAT(a, b)  CLGEMM_CAT_(a, b)
+#define VEC1              SCALAR
+#define VEC2              CLGEMM_CAT(SCALAR, 2)
+#define VEC4              CLGEMM_CAT(SCALAR, 4)
+#define VEC8              CLGEMM_CAT(SCALAR, 8)
+#define VEC16             CLGEMM_CAT(SCALAR, 16)
+#if NCOMP == 2
+#define REAL VEC2
+#else
+#define REAL SCALAR
+#endif
+
+/* BF16 is the upper half of an FP32: widening is a shift; narrowing rounds to nearest even
+ * (a NaN stays a NaN: its quiet bit is set before the cut). */
+inline ushort clgemm_to_bf16(float v) {
+    uint u = as_uint(v);
+    if ((u & 0x7fffffffu) > 0x7f800000u) return (ushort)((u >> 16) | 0x40u);
+    return (ushort)((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);
+}
+#define CLGEMM_FROM_BF16(x) as_float((uint)(x) << 16)
+
+/* Storage of A and B: AB_T, and LOAD_AB(p, i) the element p[i] as a REAL. FP16 needs no
+ * cl_khr_fp16: half pointers and vload_half are core OpenCL. */
+#if TYPE_AB == TYPE_F16
+#define AB_T            half
+#define LOAD_AB(p, i)   vload_half((i), (p))
+#elif TYPE_AB == TYPE_BF16
+#define AB_T            ushort
+#define LOAD_AB(p, i)   CLGEMM_FROM_BF16((p)[i])
+#else
+#define AB_T            REAL
+#define LOAD_AB(p, i)   ((p)[i])
+#endif
+
+/* Storage of C: C_T, LOAD_C(p, i), STORE_ELEM(p, i, v). C is TYPE_AB, or FP32 (the arithmetic
+ * type) for FP16 and BF16 inputs. */
+#if TYPE_C == TYPE_F16
+#define C_T                  half
+#define LOAD_C(p, i)         vload_half((i), (p))
+#define STORE_ELEM(p, i, v)  vstore_half_rte((v), (i), (p))
+#elif TYPE_C == TYPE_BF16
+#define C_T                  ushort
+#define LOAD_C(p, i)         CLGEMM_FROM_BF16((p)[i])
+#define STORE_ELEM(p, i, v)  ((p)[i] = clgemm_to_bf16(v))
+#else
+#define C_T                  REAL
+#define LOAD_C(p, i)         ((p)[i])
+#define STORE_ELEM(p, i, v)  ((p)[i] = (v))
+#endif

@@ -1,0 +1,108 @@
+/* entry.c: the public GEMM entry points on OpenCL buffers. Each fills one gemm_call (the types,
+ * and alpha / beta as double real and imaginary parts) and hands it to clgemm__gemm. */
+#include "internal.h"
+
+/* Reads a scalar of the arithmetic type of `type` from p into (re, im). */
+void clgemm__read_scalar(clgemm_precision type, const void *p, double *re, double *im) {
+    *im = 0;
+    switch (clgemm__type(type)->compute) {
+    case CLGEMM_DOUBLE:
+        *re = *(const double *)p;
+        break;
+    case CLGEMM_COMPLEX_SINGLE:
+        *re = ((const cl_float2 *)p)->s[0];
+        *im = ((const cl_float2 *)p)->s[1];
+        break;
+    case CLGEMM_COMPLEX_DOUBLE:
+        *re = ((const cl_double2 *)p)->s[0];
+        *im = ((const cl_double2 *)p)->s[1];
+        break;
+    default:
+        *re = *(const float *)p;
+        break;
+    }
+}
+
+/* The call of a buffer entry point, scalars already in (re, im) form. */
+#define BUFFER_CALL(type_ab_, type_c_, compute_, are, aim, bre, bim)                               \
+    ((gemm_call){.precision = (type_ab_),                                                          \
+                 .type_c = (type_c_),                                                              \
+                 .compute = (compute_),                                                            \
+                 .layout = layout,                                                                 \
+                 .trans_a = trans_a,                                                               \
+                 .trans_b = trans_b,                                                               \
+                 .m = m,                                                                           \
+                 .n = n,                                                                           \
+                 .k = k,                                                                           \
+                 .alpha = (are),                                                                   \
+                 .alpha_im = (aim),                                                                \
+                 .beta = (bre),                                                                    \
+                 .beta_im = (bim),                                                                 \
+                 .a = a,                                                                           \
+                 .b = b,                                                                           \
+                 .c = c,                                                                           \
+                 .off_a = off_a,                                                                   \
+                 .off_b = off_b,                                                                   \
+                 .off_c = off_c,                                                                   \
+                 .lda = lda,                                                                       \
+                 .ldb = ldb,                                                                       \
+                 .ldc = ldc,                                                                       \
+                 .queue = queue,                                                                   \
+                 .num_wait = num_wait,                                                             \
+                 .wait = wait,                                                                     \
+                 .event = event})
+
+/* The parameter list every buffer entry point shares, with its scalar type. */
+#define BUFFER_PARAMS(scalar)                                                                      \
+    clgemm_handle h, clgemm_layout layout, clgemm_transpose trans_a, clgemm_transpose trans_b,     \
+        size_t m, size_t n, size_t k, scalar alpha, cl_mem a, size_t off_a, size_t lda, cl_mem b,  \
+        size_t off_b, size_t ldb, scalar beta, cl_mem c, size_t off_c, size_t ldc,                 \
+        cl_command_queue queue, cl_uint num_wait, const cl_event *wait, cl_event *event
+
+clgemm_status clgemm_sgemm(BUFFER_PARAMS(float)) {
+    gemm_call call = BUFFER_CALL(CLGEMM_SINGLE, CLGEMM_SINGLE, 0, alpha, 0, beta, 0);
+    return clgemm__gemm(h, &call);
+}
+
+clgemm_status clgemm_dgemm(BUFFER_PARAMS(double)) {
+    gemm_call call = BUFFER_CALL(CLGEMM_DOUBLE, CLGEMM_DOUBLE, 0, alpha, 0, beta, 0);
+    return clgemm__gemm(h, &call);
+}
+
+clgemm_status clgemm_cgemm(BUFFER_PARAMS(cl_float2)) {
+    gemm_call call = BUFFER_CALL(CLGEMM_COMPLEX_SINGLE, CLGEMM_COMPLEX_SINGLE, 0, alpha.s[0],
+                                 alpha.s[1], beta.s[0], beta.s[1]);
+    return clgemm__gemm(h, &call);
+}
+
+clgemm_status clgemm_zgemm(BUFFER_PARAMS(cl_double2)) {
+    gemm_call call = BUFFER_CALL(CLGEMM_COMPLEX_DOUBLE, CLGEMM_COMPLEX_DOUBLE, 0, alpha.s[0],
+                                 alpha.s[1], beta.s[0], beta.s[1]);
+    return clgemm__gemm(h, &call);
+}
+
+clgemm_status clgemm_hgemm(BUFFER_PARAMS(float)) {
+    gemm_call call = BUFFER_CALL(CLGEMM_HALF, CLGEMM_HALF, 0, alpha, 0, beta, 0);
+    return clgemm__gemm(h, &call);
+}
+
+clgemm_status clgemm_bf16gemm(BUFFER_PARAMS(float)) {
+    gemm_call call = BUFFER_CALL(CLGEMM_BFLOAT16, CLGEMM_BFLOAT16, 0, alpha, 0, beta, 0);
+    return clgemm__gemm(h, &call);
+}
+
+clgemm_status clgemm_gemm_ex(clgemm_handle h, clgemm_layout layout, clgemm_transpose trans_a,
+                             clgemm_transpose trans_b, size_t m, size_t n, size_t k,
+                             const void *alpha, cl_mem a, size_t off_a, size_t lda, cl_mem b,
+                             size_t off_b, size_t ldb, const void *beta, cl_mem c, size_t off_c,
+                             size_t ldc, clgemm_precision type_ab, clgemm_precision type_c,
+                             clgemm_compute compute, cl_command_queue queue, cl_uint num_wait,
+                             const cl_event *wait, cl_event *event) {
+    if (!alpha || !beta) return CLGEMM_ERR_NULL_ARGUMENT;
+    if (!clgemm__type(type_ab)) return CLGEMM_ERR_INVALID_TYPE;
+    double are, aim, bre, bim;
+    clgemm__read_scalar(type_ab, alpha, &are, &aim);
+    clgemm__read_scalar(type_ab, beta, &bre, &bim);
+    gemm_call call = BUFFER_CALL(type_ab, type_c, compute, are, aim, bre, bim);
+    return clgemm__gemm(h, &call);
+}

@@ -1,0 +1,165 @@
+/* registry.c: the list of kernel families, and everything done the same way for each of them:
+ * checking a configuration, its build options and launch geometry, the built-in defaults and
+ * the fallback, and the public parameter API. Adding a family: its descriptor file, its .cl
+ * file, one line in clgemm__families below (and its id in clgemm.h). */
+#include "family.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+/* Any parameter above this is nonsense (and would overflow the products in the rules). */
+#define PARAM_MAX 1024
+
+const family_desc *const clgemm__families[] = {
+    &clgemm__family_regblock,
+    &clgemm__family_tiled,
+    &clgemm__family_naive,
+    NULL,
+};
+
+const family_desc *clgemm__family(clgemm_family id) {
+    for (const family_desc *const *f = clgemm__families; *f; f++)
+        if ((*f)->id == id) return *f;
+    return NULL;
+}
+
+const char *clgemm_family_name(clgemm_family family) {
+    if (family == CLGEMM_FAMILY_AUTO) return "auto";
+    const family_desc *f = clgemm__family(family);
+    return f ? f->name : NULL;
+}
+
+clgemm_family clgemm_family_from_name(const char *name) {
+    for (const family_desc *const *f = clgemm__families; name && *f; f++)
+        if (strcmp((*f)->name, name) == 0) return (*f)->id;
+    return CLGEMM_FAMILY_AUTO;
+}
+
+int clgemm_family_param_count(clgemm_family family) {
+    const family_desc *f = clgemm__family(family);
+    return f ? f->num_params : 0;
+}
+
+const char *clgemm_family_param_name(clgemm_family family, int i) {
+    const family_desc *f = clgemm__family(family);
+    return f && i >= 0 && i < f->num_params ? f->params[i].name : NULL;
+}
+
+static const family_param *find_param(const clgemm_config *config, const char *name) {
+    const family_desc *f = config ? clgemm__family(config->family) : NULL;
+    for (int i = 0; f && name && i < f->num_params; i++)
+        if (strcasecmp(f->params[i].name, name) == 0) return &f->params[i];
+    return NULL;
+}
+
+clgemm_status clgemm_config_init(clgemm_config *config, clgemm_family family) {
+    if (!config) return CLGEMM_ERR_NULL_ARGUMENT;
+    if (!clgemm__family(family)) return CLGEMM_ERR_INVALID_FAMILY;
+    memset(config, 0, sizeof *config);
+    config->family = family;
+    return CLGEMM_SUCCESS;
+}
+
+clgemm_status clgemm_config_set(clgemm_config *config, const char *name, int value) {
+    const family_param *p = find_param(config, name);
+    if (!p) return config && name ? CLGEMM_ERR_INVALID_ARGUMENT : CLGEMM_ERR_NULL_ARGUMENT;
+    config->params[p->slot] = value;
+    return CLGEMM_SUCCESS;
+}
+
+clgemm_status clgemm_config_get(const clgemm_config *config, const char *name, int *value) {
+    const family_param *p = find_param(config, name);
+    if (!value) return CLGEMM_ERR_NULL_ARGUMENT;
+    if (!p) return config && name ? CLGEMM_ERR_INVALID_ARGUMENT : CLGEMM_ERR_NULL_ARGUMENT;
+    *value = config->params[p->slot];
+    return CLGEMM_SUCCESS;
+}
+
+size_t clgemm_config_string(const clgemm_config *config, char *buf, size_t size) {
+    const char *name = config ? clgemm_family_name(config->family) : NULL;
+    int used = snprintf(buf, size, "%s", name ? name : "unknown");
+    const family_desc *f = config ? clgemm__family(config->family) : NULL;
+    for (int i = 0; f && i < f->num_params && used >= 0; i++) {
+        size_t at = (size_t)used < size ? (size_t)used : size;
+        int w = snprintf(buf ? buf + at : NULL, size - at, " %s=%d", f->params[i].name,
+                         config->params[f->params[i].slot]);
+        used = w < 0 ? w : used + w;
+    }
+    return used < 0 ? 0 : (size_t)used;
+}
+
+bool clgemm__config_equal(const clgemm_config *a, const clgemm_config *b) {
+    const family_desc *f = clgemm__family(a->family);
+    if (a->family != b->family || !f) return false;
+    for (int i = 0; i < f->num_params; i++)
+        if (a->params[f->params[i].slot] != b->params[f->params[i].slot]) return false;
+    return true;
+}
+
+clgemm_status clgemm__config_check(const clgemm_config *config, const device_info *info,
+                                   clgemm_precision precision) {
+    const family_desc *f = clgemm__family(config->family);
+    if (!f) return CLGEMM_ERR_INVALID_FAMILY;
+    const type_desc *t = clgemm__type(precision);
+    if (!t) return CLGEMM_ERR_INVALID_TYPE;
+    if (t->fp64 && !info->has_fp64) return CLGEMM_ERR_NO_FP64;
+    for (int i = 0; i < f->num_params; i++) {
+        int v = config->params[f->params[i].slot];
+        if (v < 1 || v > PARAM_MAX) return CLGEMM_ERR_INVALID_PARAMS;
+    }
+    if (f->supported && !f->supported(info, precision, CLGEMM_COMPUTE_DEFAULT))
+        return CLGEMM_ERR_INVALID_PARAMS;
+    return f->rules(config, info, t) ? CLGEMM_SUCCESS : CLGEMM_ERR_INVALID_PARAMS;
+}
+
+int clgemm__config_options(const clgemm_config *config, char *buf, size_t size) {
+    const family_desc *f = clgemm__family(config->family);
+    size_t used = 0;
+    for (int i = 0; f && i < f->num_params; i++) {
+        int w = snprintf(buf + used, size - used, " -D%s=%d", f->params[i].name,
+                         config->params[f->params[i].slot]);
+        if (w < 0 || (size_t)w >= size - used) return -1;
+        used += (size_t)w;
+    }
+    return (int)used;
+}
+
+void clgemm__config_launch(const clgemm_config *config, size_t m, size_t n, size_t local[2],
+                           size_t global[2]) {
+    clgemm__family(config->family)->launch(config, m, n, local, global);
+}
+
+clgemm_config clgemm__config_default(const device_info *info, clgemm_precision precision) {
+    for (const family_desc *const *f = clgemm__families; *f; f++)
+        if ((*f)->defaults &&
+            (!(*f)->supported || (*f)->supported(info, precision, CLGEMM_COMPUTE_DEFAULT)))
+            return (*f)->defaults(info, precision)[0];
+    return clgemm__config_fallback();
+}
+
+clgemm_config clgemm__config_default_for(const device_info *info, clgemm_precision precision,
+                                         size_t m, size_t n) {
+    for (const family_desc *const *f = clgemm__families; *f; f++) {
+        if (!(*f)->defaults) continue;
+        if ((*f)->supported && !(*f)->supported(info, precision, CLGEMM_COMPUTE_DEFAULT)) continue;
+        const clgemm_config *pick = NULL;
+        for (const clgemm_config *c = (*f)->defaults(info, precision); c->family; c++) {
+            if (clgemm__config_check(c, info, precision) != CLGEMM_SUCCESS) continue;
+            pick = c; /* the smallest legal one, unless a larger one fills the device */
+            size_t mt, nt, kt;
+            (*f)->tile(c, &mt, &nt, &kt);
+            if (((m + mt - 1) / mt) * ((n + nt - 1) / nt) >= info->compute_units) break;
+        }
+        if (pick) return *pick;
+    }
+    return (clgemm_config){.family =
+                               CLGEMM_FAMILY_AUTO}; /* none fits: the caller's check says so */
+}
+
+clgemm_config clgemm__config_fallback(void) {
+    /* 8x8 = 64 work-items and 512 bytes of local memory (1 KiB complex double): below OpenCL
+     * 1.2's minimums. */
+    clgemm_config c = {.family = CLGEMM_FAMILY_TILED, .ts = 8};
+    return c;
+}

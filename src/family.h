@@ -1,0 +1,66 @@
+/* family.h: a kernel family as data. Each family is one descriptor (src/families/<name>.c)
+ * next to its kernel (cl/<name>.cl); the registry (families/registry.c) lists them, and
+ * everything else (build options, checks, launch, tuning space, database keys, printing, tools
+ * and tests) iterates that list instead of naming families. */
+#ifndef CLGEMM_FAMILY_H
+#define CLGEMM_FAMILY_H
+
+#include "internal.h"
+
+/* One tunable parameter: its -D / JSON name, where it sits in clgemm_config.params, the powers
+ * of two the tuner searches (lo 0: it keeps the default's value) and what it means. */
+typedef struct family_param {
+    const char *name;
+    int slot;
+    int search_lo, search_hi;
+    const char *doc;
+} family_param;
+
+typedef struct family_desc {
+    clgemm_family id;
+    const char *name;   /* "regblock": API, database, tools */
+    const char *file;   /* its kernel source in cl/ */
+    const char *kernel; /* the kernel's name in it */
+    const family_param *params;
+    int num_params;
+    bool searched; /* the tuner searches it (naive never wins, so it only costs time) */
+    bool split_k;  /* the kernel sums the K range of its z layer (work-group layers) */
+    /* The family's own rules for a configuration on this device and arithmetic type (the
+     * registry has checked the family, the type and that every parameter is in 1..1024). */
+    bool (*rules)(const clgemm_config *c, const device_info *info, const type_desc *t);
+    /* Work-group and global sizes for a column-major m x n problem. */
+    void (*launch)(const clgemm_config *c, size_t m, size_t n, size_t local[2], size_t global[2]);
+    /* The M x N tile of C one work-group computes and the K depth of one step (split K). */
+    void (*tile)(const clgemm_config *c, size_t *mt, size_t *nt, size_t *kt);
+    /* Whether the family can run this call's types and compute mode on this device (NULL: any
+     * type, default compute). Other devices never build its source. */
+    bool (*supported)(const device_info *info, clgemm_precision type_ab, clgemm_compute compute);
+    /* Built-in defaults for a device and type, largest tiles first, ending with family 0;
+     * NULL when the family has none. */
+    const clgemm_config *(*defaults)(const device_info *info, clgemm_precision type);
+    /* The tuner's --quick candidates, ending with family 0 (NULL: none). */
+    const clgemm_config *quick;
+} family_desc;
+
+/* The registered families, in order of preference for defaults; NULL-terminated. */
+extern const family_desc *const clgemm__families[];
+/* The descriptor of a family id; NULL for AUTO or an unknown id. */
+const family_desc *clgemm__family(clgemm_family id);
+/* Whether two configurations are the same family with the same parameter values. */
+bool clgemm__config_equal(const clgemm_config *a, const clgemm_config *b);
+
+/* Helpers for descriptors. */
+static inline bool clgemm__is_pow2(int v) {
+    return v > 0 && (v & (v - 1)) == 0;
+}
+static inline bool clgemm__fits_work_group(size_t x, size_t y, const device_info *info) {
+    return x * y <= info->max_work_group_size && x <= info->max_work_item_sizes[0] &&
+           y <= info->max_work_item_sizes[1];
+}
+static inline size_t clgemm__round_up(size_t v, size_t to) {
+    return (v + to - 1) / to * to;
+}
+
+extern const family_desc clgemm__family_naive, clgemm__family_tiled, clgemm__family_regblock;
+
+#endif /* CLGEMM_FAMILY_H */
