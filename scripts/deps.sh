@@ -7,7 +7,7 @@ set -e
 packages="gcc pkg-config python3 meson ninja-build ocl-icd-opencl-dev opencl-headers
 pocl-opencl-icd libclblast-dev libcriterion-dev libjansson-dev oclgrind gnuplot-nox
 clang libclang-rt-14-dev
-libblas-dev libblas-test libscalapack-openmpi-dev openmpi-bin cmake
+libblas-dev libblas-test libscalapack-openmpi-dev libopenmpi-dev openmpi-bin cmake
 python3-numpy python3-pyopencl python3-pytest python3-venv python3-pip"
 missing=""
 for p in $packages; do
