@@ -38,13 +38,13 @@ static int global_index(int l, int nb, int p, int nprocs) {
 }
 
 /* A local m_loc x n_loc block of a global matrix, column-major with leading dimension ld. */
-static double *local_matrix(int which, int m_loc, int n_loc, int ld, int nb, int myrow,
-                            int mycol, int nprow, int npcol) {
+static double *local_matrix(int which, int m_loc, int n_loc, int ld, int nb, int myrow, int mycol,
+                            int nprow, int npcol) {
     double *x = malloc(sizeof *x * (size_t)ld * (n_loc > 0 ? n_loc : 1));
     for (int j = 0; j < n_loc; j++)
         for (int i = 0; i < m_loc; i++)
-            x[i + (size_t)j * ld] = entry(which, global_index(i, nb, myrow, nprow),
-                                          global_index(j, nb, mycol, npcol));
+            x[i + (size_t)j * ld] =
+                entry(which, global_index(i, nb, myrow, nprow), global_index(j, nb, mycol, npcol));
     return x;
 }
 
@@ -56,7 +56,8 @@ int main(int argc, char **argv) {
     int me, nprocs, ctx, nprow, npcol, myrow, mycol, zero = 0, one = 1, info;
     Cblacs_pinfo(&me, &nprocs);
     int p = (int)sqrt((double)nprocs);
-    while (nprocs % p) p--;
+    while (nprocs % p)
+        p--;
     Cblacs_get(-1, 0, &ctx);
     Cblacs_gridinit(&ctx, "Row", p, nprocs / p);
     Cblacs_gridinfo(ctx, &nprow, &npcol, &myrow, &mycol);
@@ -82,7 +83,8 @@ int main(int argc, char **argv) {
         for (int i = 0; i < ma; i++) {
             int gi = global_index(i, nb, myrow, nprow), gj = global_index(j, nb, mycol, npcol);
             long double sum = 0;
-            for (int q = 0; q < k; q++) sum += (long double)entry(1, gi, q) * entry(2, q, gj);
+            for (int q = 0; q < k; q++)
+                sum += (long double)entry(1, gi, q) * entry(2, q, gj);
             long double want = alpha * sum + beta * entry(3, gi, gj);
             double d = fabs((double)(c[i + (size_t)j * lda] - want));
             if (!(d <= err)) err = isnan(d) ? INFINITY : d;
@@ -96,7 +98,8 @@ int main(int argc, char **argv) {
         char path[4096];
         snprintf(path, sizeof path, "%s.%d", prefix, me);
         FILE *f = fopen(path, "wb");
-        if (!f || fwrite(c, sizeof *c, (size_t)lda * nb_, f) != (size_t)lda * nb_) max_err = INFINITY;
+        if (!f || fwrite(c, sizeof *c, (size_t)lda * nb_, f) != (size_t)lda * nb_)
+            max_err = INFINITY;
         if (f) fclose(f);
     }
     if (me == 0)
