@@ -1,0 +1,104 @@
+/* blas.h: internals of libclgemm_blas, the BLAS drop-in (sgemm_/dgemm_/cgemm_/zgemm_ and
+ * cblas_?gemm) that sends large calls to an OpenCL device through clgemm's public API and the
+ * rest to the system BLAS. Every name here is hidden; only the BLAS entry points are exported. */
+#ifndef CLGEMM_BLAS_INTERNAL_H
+#define CLGEMM_BLAS_INTERNAL_H
+
+#include <stddef.h>
+
+#ifndef CL_TARGET_OPENCL_VERSION
+#define CL_TARGET_OPENCL_VERSION 120
+#endif
+#include <CL/cl.h>
+
+#define BLAS_EXPORT __attribute__((visibility("default")))
+
+/* The four BLAS types; the order is the one of every table indexed by it. */
+typedef enum blas_type { BLAS_S = 0, BLAS_D = 1, BLAS_C = 2, BLAS_Z = 3 } blas_type;
+#define BLAS_TYPE_COUNT 4
+
+/* One column-major GEMM call whose arguments have already passed reference BLAS's checks.
+ * ta/tb are 'N', 'T' or 'C' (upper case; 'C' means conjugate only for c/z). alpha and beta
+ * point at one element of the type (two floats/doubles for c/z). */
+typedef struct blas_call {
+    blas_type type;
+    char ta, tb;
+    int m, n, k;
+    const void *alpha;
+    const void *a;
+    int lda;
+    const void *b;
+    int ldb;
+    const void *beta;
+    void *c;
+    int ldc;
+} blas_call;
+
+/* Element size of a type in bytes, its letter ('s', ...) and its Fortran name ("DGEMM "). */
+size_t clgemm__blas_elem(blas_type t);
+char clgemm__blas_letter(blas_type t);
+
+/* Settings read once from the environment (see settings.c for the variables). */
+typedef struct blas_settings {
+    double min_flops;     /* CLGEMM_BLAS_MIN_FLOPS: calls below this go to the system BLAS */
+    const char *fallback; /* CLGEMM_BLAS_FALLBACK: the system BLAS to dlopen, NULL: none */
+    int log;              /* CLGEMM_BLAS_LOG: 0 silent, 1 summary at exit, 2 every call */
+    size_t pool_bytes;    /* CLGEMM_BLAS_POOL_MB: bound of the device-buffer pool */
+} blas_settings;
+const blas_settings *clgemm__blas_settings(void);
+void clgemm__blas_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Where calls went, for CLGEMM_BLAS_LOG's summary and the tests. */
+typedef enum blas_route {
+    ROUTE_DEVICE = 0,  /* computed on the OpenCL device */
+    ROUTE_SYSTEM = 1,  /* the system BLAS (below the threshold, no device, device failed) */
+    ROUTE_BUILTIN = 2, /* the built-in host loops (no system BLAS could be loaded) */
+    ROUTE_TRIVIAL = 3, /* quick return, or alpha == 0 / k == 0: C = beta * C on the host */
+    ROUTE_ERROR = 4,   /* an argument error reported through xerbla */
+} blas_route;
+#define BLAS_ROUTE_COUNT 5
+void clgemm__blas_count(blas_type t, blas_route r);
+
+/* alpha or beta == 0 (both parts for c/z). */
+int clgemm__blas_is_zero(blas_type t, const void *x);
+
+/* Runs a checked call: chooses the route and computes C. */
+void clgemm__blas_run(const blas_call *call);
+/* Computes it on the host: the system BLAS, else the built-in loops. */
+void clgemm__blas_run_host(const blas_call *call);
+
+/* The system BLAS's ?gemm_ (NULL when none could be loaded, or it is this library itself) and
+ * a symbol of it (for xerbla_ and friends). */
+typedef void (*blas_gemm_fn)(const char *ta, const char *tb, const int *m, const int *n,
+                             const int *k, const void *alpha, const void *a, const int *lda,
+                             const void *b, const int *ldb, const void *beta, void *c,
+                             const int *ldc, size_t la, size_t lb);
+blas_gemm_fn clgemm__blas_system_gemm(blas_type t);
+void *clgemm__blas_system_symbol(const char *name);
+
+/* The built-in host GEMM (plain loops, any type) and C = beta * C. */
+void clgemm__blas_host_gemm(const blas_call *call);
+void clgemm__blas_scale_c(const blas_call *call);
+
+/* Tries the device. 0: C holds the result (tiles the device could not finish were computed on
+ * the host). Otherwise the device took none of the call and C is untouched. */
+int clgemm__blas_device_gemm(const blas_call *call);
+
+/* The bounded pool of device buffers (pool.c). Acquires count buffers of at least bytes[i]
+ * each, all or none, waiting while other threads hold what is needed; ids[] identify them for
+ * the release. 0 on success; nonzero when the request can never fit or allocation fails. */
+int clgemm__blas_pool_acquire(cl_context ctx, size_t limit, int count, const size_t *bytes,
+                              cl_mem *out, int *ids);
+void clgemm__blas_pool_release(int count, const int *ids);
+
+/* Argument errors, as reference BLAS reports them: xerbla_(name, info) for the Fortran entry
+ * points, cblas_xerbla(info, name, ...) for the CBLAS ones (row_major: the info number is the
+ * one of the transposed Fortran call, as reference CBLAS passes it). */
+void clgemm__blas_xerbla(blas_type t, int info);
+void clgemm__blas_cblas_xerbla(blas_type t, int info, int row_major);
+
+/* Reference BLAS's argument checks for a column-major call: 0 or the INFO number. Normalises
+ * ta/tb to upper case 'N', 'T', 'C' in the call. */
+int clgemm__blas_check(blas_call *call);
+
+#endif

@@ -1,0 +1,74 @@
+/* dispatch.c: where a checked GEMM call goes: nothing to do (reference BLAS's quick return),
+ * C = beta * C on the host, the device for large calls, else the system BLAS, else the
+ * built-in loops. */
+#include "blas.h"
+
+#include <string.h>
+
+/* alpha == 0 (both parts for complex) and beta == 1 (real part 1, imaginary 0). */
+int clgemm__blas_is_zero(blas_type t, const void *x) {
+    switch (t) {
+    case BLAS_S:
+        return *(const float *)x == 0;
+    case BLAS_D:
+        return *(const double *)x == 0;
+    case BLAS_C:
+        return ((const float *)x)[0] == 0 && ((const float *)x)[1] == 0;
+    default:
+        return ((const double *)x)[0] == 0 && ((const double *)x)[1] == 0;
+    }
+}
+
+static int is_one(blas_type t, const void *x) {
+    switch (t) {
+    case BLAS_S:
+        return *(const float *)x == 1;
+    case BLAS_D:
+        return *(const double *)x == 1;
+    case BLAS_C:
+        return ((const float *)x)[0] == 1 && ((const float *)x)[1] == 0;
+    default:
+        return ((const double *)x)[0] == 1 && ((const double *)x)[1] == 0;
+    }
+}
+
+void clgemm__blas_run_host(const blas_call *call) {
+    blas_gemm_fn f = clgemm__blas_system_gemm(call->type);
+    if (!f) {
+        clgemm__blas_count(call->type, ROUTE_BUILTIN);
+        clgemm__blas_host_gemm(call);
+        return;
+    }
+    clgemm__blas_count(call->type, ROUTE_SYSTEM);
+    f(&call->ta, &call->tb, &call->m, &call->n, &call->k, call->alpha, call->a, &call->lda, call->b,
+      &call->ldb, call->beta, call->c, &call->ldc, 1, 1);
+}
+
+void clgemm__blas_run(const blas_call *call) {
+    const blas_settings *s = clgemm__blas_settings();
+    int quick = call->m == 0 || call->n == 0 ||
+                ((call->k == 0 || clgemm__blas_is_zero(call->type, call->alpha)) &&
+                 is_one(call->type, call->beta));
+    if (quick || call->k == 0 || clgemm__blas_is_zero(call->type, call->alpha)) {
+        if (!quick) clgemm__blas_scale_c(call);
+        clgemm__blas_count(call->type, ROUTE_TRIVIAL);
+        return;
+    }
+    double flops = 2.0 * call->m * call->n * call->k * (call->type >= BLAS_C ? 4 : 1);
+    const char *why = "below CLGEMM_BLAS_MIN_FLOPS";
+    if (flops >= s->min_flops) {
+        int st = clgemm__blas_device_gemm(call);
+        if (st == 0) {
+            clgemm__blas_count(call->type, ROUTE_DEVICE);
+            if (s->log >= 2)
+                clgemm__blas_log("%cgemm %c%c %d %d %d: device", clgemm__blas_letter(call->type),
+                                 call->ta, call->tb, call->m, call->n, call->k);
+            return;
+        }
+        why = "device unavailable";
+    }
+    if (s->log >= 2)
+        clgemm__blas_log("%cgemm %c%c %d %d %d: host (%s)", clgemm__blas_letter(call->type),
+                         call->ta, call->tb, call->m, call->n, call->k, why);
+    clgemm__blas_run_host(call);
+}

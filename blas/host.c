@@ -1,0 +1,74 @@
+/* host.c: the host-side arithmetic of the drop-in: C = beta * C (reference BLAS's path for
+ * alpha == 0 or k == 0, which never reads A or B) and plain GEMM loops, the last resort when
+ * neither the device nor a system BLAS can take a call. */
+#include "blas.h"
+
+#include <complex.h>
+
+/* Element (i, j) of op(X) for X stored column-major with leading dimension ld. */
+#define OP(X, t, ld, i, j)                                                                         \
+    ((t) == 'N' ? (X)[(i) + (size_t)(j) * (ld)] : (X)[(j) + (size_t)(i) * (ld)])
+
+#define DEFINE_REAL(name, T)                                                                       \
+    static void name(const blas_call *c) {                                                         \
+        const T *a = c->a, *b = c->b, alpha = *(const T *)c->alpha, beta = *(const T *)c->beta;    \
+        T *cc = c->c;                                                                              \
+        for (int j = 0; j < c->n; j++)                                                             \
+            for (int i = 0; i < c->m; i++) {                                                       \
+                T sum = 0;                                                                         \
+                for (int p = 0; p < c->k; p++)                                                     \
+                    sum += OP(a, c->ta, c->lda, i, p) * OP(b, c->tb, c->ldb, p, j);                \
+                T *out = &cc[i + (size_t)j * c->ldc];                                              \
+                /* beta == 0: C is not read, as in reference BLAS (NaN there is overwritten). */   \
+                *out = beta == 0 ? alpha * sum : alpha * sum + beta * *out;                        \
+            }                                                                                      \
+    }
+
+#define DEFINE_COMPLEX(name, T)                                                                    \
+    static void name(const blas_call *c) {                                                         \
+        const T *a = c->a, *b = c->b, alpha = *(const T *)c->alpha, beta = *(const T *)c->beta;    \
+        T *cc = c->c;                                                                              \
+        for (int j = 0; j < c->n; j++)                                                             \
+            for (int i = 0; i < c->m; i++) {                                                       \
+                T sum = 0;                                                                         \
+                for (int p = 0; p < c->k; p++) {                                                   \
+                    T x = OP(a, c->ta, c->lda, i, p), y = OP(b, c->tb, c->ldb, p, j);              \
+                    if (c->ta == 'C') x = conj(x);                                                 \
+                    if (c->tb == 'C') y = conj(y);                                                 \
+                    sum += x * y;                                                                  \
+                }                                                                                  \
+                T *out = &cc[i + (size_t)j * c->ldc];                                              \
+                *out = beta == 0 ? alpha * sum : alpha * sum + beta * *out;                        \
+            }                                                                                      \
+    }
+
+DEFINE_REAL(gemm_s, float)
+DEFINE_REAL(gemm_d, double)
+DEFINE_COMPLEX(gemm_c, float complex)
+DEFINE_COMPLEX(gemm_z, double complex)
+
+void clgemm__blas_host_gemm(const blas_call *call) {
+    static void (*const fns[BLAS_TYPE_COUNT])(const blas_call *) = {gemm_s, gemm_d, gemm_c, gemm_z};
+    fns[call->type](call);
+}
+
+#define DEFINE_SCALE(name, T)                                                                      \
+    static void name(const blas_call *c) {                                                         \
+        T beta = *(const T *)c->beta, *cc = c->c;                                                  \
+        for (int j = 0; j < c->n; j++)                                                             \
+            for (int i = 0; i < c->m; i++) {                                                       \
+                T *out = &cc[i + (size_t)j * c->ldc];                                              \
+                *out = beta == 0 ? 0 : beta * *out;                                                \
+            }                                                                                      \
+    }
+
+DEFINE_SCALE(scale_s, float)
+DEFINE_SCALE(scale_d, double)
+DEFINE_SCALE(scale_c, float complex)
+DEFINE_SCALE(scale_z, double complex)
+
+void clgemm__blas_scale_c(const blas_call *call) {
+    static void (*const fns[BLAS_TYPE_COUNT])(const blas_call *) = {scale_s, scale_d, scale_c,
+                                                                    scale_z};
+    fns[call->type](call);
+}

@@ -1,0 +1,91 @@
+/* settings.c: libclgemm_blas's environment settings, its optional log and the per-route call
+ * counters behind CLGEMM_BLAS_LOG's summary.
+ *
+ *   CLGEMM_BLAS_MIN_FLOPS  calls with fewer flops (2mnk, 8mnk for complex) go to the system
+ *                          BLAS; default 1e8 (about 370^3); 0 sends every call to the device
+ *   CLGEMM_BLAS_FALLBACK   the system BLAS to dlopen (default libblas.so.3, the Debian
+ *                          alternative); "none": the built-in host loops instead
+ *   CLGEMM_BLAS_LOG        1: a summary of where calls went, at exit; 2: also one line a call
+ *   CLGEMM_BLAS_POOL_MB    bound of the reused device-buffer pool in MiB (default 1024) */
+#include "blas.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static blas_settings settings;
+static pthread_once_t settings_once = PTHREAD_ONCE_INIT;
+static atomic_ulong counters[BLAS_TYPE_COUNT][BLAS_ROUTE_COUNT];
+
+size_t clgemm__blas_elem(blas_type t) {
+    static const size_t size[BLAS_TYPE_COUNT] = {4, 8, 8, 16};
+    return size[t];
+}
+
+char clgemm__blas_letter(blas_type t) {
+    return "sdcz"[t];
+}
+
+void clgemm__blas_log(const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    /* One fprintf per line keeps lines of several threads whole. */
+    char line[512];
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "clgemm_blas: %s\n", line);
+}
+
+static void summary(void) {
+    static const char *names[BLAS_ROUTE_COUNT] = {"device", "system", "builtin", "trivial",
+                                                  "error"};
+    for (int t = 0; t < BLAS_TYPE_COUNT; t++) {
+        char line[256];
+        int len = 0, any = 0;
+        for (int r = 0; r < BLAS_ROUTE_COUNT; r++) {
+            unsigned long n = atomic_load(&counters[t][r]);
+            any |= n != 0;
+            len += snprintf(line + len, sizeof line - (size_t)len, " %s=%lu", names[r], n);
+        }
+        if (any) clgemm__blas_log("%cgemm calls:%s", clgemm__blas_letter((blas_type)t), line);
+    }
+}
+
+static double env_double(const char *name, double fallback, double min) {
+    const char *s = getenv(name);
+    if (!s || !*s) return fallback;
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (errno || *end || !(v >= min)) {
+        clgemm__blas_log("ignoring %s=%s (not a number >= %g)", name, s, min);
+        return fallback;
+    }
+    return v;
+}
+
+static void read_settings(void) {
+    const char *log = getenv("CLGEMM_BLAS_LOG");
+    settings.log = log && *log ? atoi(log) : 0;
+    settings.min_flops = env_double("CLGEMM_BLAS_MIN_FLOPS", 1e8, 0);
+    double mb = env_double("CLGEMM_BLAS_POOL_MB", 1024, 1);
+    if (mb > 1e9) mb = 1e9; /* a petabyte is no bound, and keeps the product below */
+    settings.pool_bytes = (size_t)(mb * 1024 * 1024);
+    const char *fb = getenv("CLGEMM_BLAS_FALLBACK");
+    if (!fb || !*fb) fb = "libblas.so.3";
+    settings.fallback = strcmp(fb, "none") == 0 ? NULL : fb;
+    if (settings.log >= 1) atexit(summary);
+}
+
+const blas_settings *clgemm__blas_settings(void) {
+    pthread_once(&settings_once, read_settings);
+    return &settings;
+}
+
+void clgemm__blas_count(blas_type t, blas_route r) {
+    atomic_fetch_add(&counters[t][r], 1);
+}

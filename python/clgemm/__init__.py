@@ -1,0 +1,294 @@
+"""clgemm: portable, autotuned OpenCL GEMM from Python.
+
+    gemm(a, b, c=None, alpha=1, beta=0, trans_a=False, trans_b=False)
+
+computes C = alpha * op(A) * op(B) + beta * C on NumPy arrays (through the library's host
+API, on clgemm_create_default's device; returns C) or on pyopencl.array.Array objects (on
+the arrays' queue, no copies; waits for the arrays' events and returns the call's
+pyopencl.Event, which is also added to c.events). trans_* may be False/True or 'N', 'T', 'C'
+('C': conjugate transpose, complex types only). Row-major (C-ordered) and column-major
+(Fortran-ordered) arrays, and slices of either, are used in place; other layouts are copied.
+
+    tune(precision="s", shapes=None, budget_s=60, quick=False, ...)
+
+runs the autotuner on the default device and stores the results in the tuning database."""
+import atexit
+import ctypes
+import threading
+
+import numpy as np
+
+from . import _lib
+from ._lib import COL_MAJOR, ROW_MAJOR
+
+__version__ = "0.1.0"
+__all__ = ["gemm", "tune", "Error", "types"]
+
+
+class Error(RuntimeError):
+    """A clgemm call failed; .status is the clgemm_status (an OpenCL error code if negative
+    and above -1000)."""
+
+    def __init__(self, status, what):
+        super().__init__("%s: %s (status %d)" % (what, _lib.message(status), status))
+        self.status = status
+
+
+_TYPES = {np.dtype(np.float32): "s", np.dtype(np.float64): "d", np.dtype(np.complex64): "c",
+          np.dtype(np.complex128): "z", np.dtype(np.float16): "h"}
+
+
+def types():
+    """The NumPy dtypes this library build supports ('h': float16 on device arrays only)."""
+    return [str(dt) for dt, letter in _TYPES.items() if _lib.GEMM[letter][0] is not None]
+
+
+_lock = threading.Lock()
+_default = None
+_handles = {}  # pyopencl context pointer -> handle created on one of its queues
+
+
+def _check(status, what):
+    if status != 0:
+        raise Error(status, what)
+
+
+def _default_handle():
+    global _default
+    with _lock:
+        if _default is None:
+            h = _lib.c_handle()
+            _check(_lib.create_default(ctypes.byref(h)), "clgemm_create_default")
+            _default = h
+        return _default
+
+
+def _handle_for_queue(queue):
+    key = queue.context.int_ptr
+    with _lock:
+        if key not in _handles:
+            h = _lib.c_handle()
+            _check(_lib.create(ctypes.byref(h), ctypes.c_void_p(queue.int_ptr)), "clgemm_create")
+            _handles[key] = h
+        return _handles[key]
+
+
+@atexit.register
+def _release():
+    global _default
+    with _lock:
+        for h in list(_handles.values()) + ([_default] if _default else []):
+            _lib.destroy(h)
+        _handles.clear()
+        _default = None
+
+
+def _layout(shape, strides, itemsize):
+    """(layout, ld) in which memory with these strides holds the matrix itself, or None."""
+    rows, cols = shape
+    s0, s1 = strides
+
+    def ld_ok(stride, need):
+        return stride > 0 and stride % itemsize == 0 and stride // itemsize >= need
+
+    if (cols <= 1 or s1 == itemsize) and (rows <= 1 or ld_ok(s0, cols)):
+        return ROW_MAJOR, (s0 // itemsize if rows > 1 else max(cols, 1))
+    if (rows <= 1 or s0 == itemsize) and (cols <= 1 or ld_ok(s1, rows)):
+        return COL_MAJOR, (s1 // itemsize if cols > 1 else max(rows, 1))
+    return None
+
+
+def _trans_code(t, name, complex_type):
+    code = {False: "N", True: "T", "N": "N", "n": "N", "T": "T", "t": "T", "C": "C", "c": "C"}
+    if t not in code:
+        raise ValueError("%s must be False, True, 'N', 'T' or 'C'" % name)
+    t = code[t]
+    if t == "C" and not complex_type:
+        t = "T"  # as in BLAS: the conjugate of a real matrix is itself
+    return t
+
+
+_CODES = {"N": _lib.NO_TRANS, "T": _lib.TRANS, "C": _lib.CONJ_TRANS}
+_FLIP = {"N": "T", "T": "N"}
+
+
+def _operand(shape, strides, itemsize, layout, t):
+    """How to pass an operand stored with these strides to a call in `layout`: (trans, ld), or
+    None when it must be copied. Memory holding X in the other layout holds X^T in this one,
+    so the transpose flag flips (impossible for 'C', which would need a conjugate alone)."""
+    if 0 in shape:  # nothing is read: any layout, the smallest valid ld
+        return t, max(shape[1] if layout == ROW_MAJOR else shape[0], 1)
+    own = _layout(shape, strides, itemsize)
+    if own is None:
+        return None
+    if own[0] == layout:
+        return t, own[1]
+    if t == "C":
+        return None
+    return _FLIP[t], own[1]
+
+
+def _scalar(letter, x):
+    scalar = _lib.GEMM[letter][2]
+    if letter in "cz":
+        x = complex(x)
+        return scalar(x.real, x.imag)
+    return scalar(x)
+
+
+def _shapes(a, b, ta, tb):
+    m, k = a.shape if ta == "N" else a.shape[::-1]
+    k2, n = b.shape if tb == "N" else b.shape[::-1]
+    if k != k2:
+        raise ValueError("op(a) is %dx%d but op(b) is %dx%d" % (m, k, k2, n))
+    return m, n, k
+
+
+def gemm(a, b, c=None, alpha=1.0, beta=0.0, trans_a=False, trans_b=False):
+    try:
+        import pyopencl.array as cl_array
+        if isinstance(a, cl_array.Array) or isinstance(b, cl_array.Array) or \
+                isinstance(c, cl_array.Array):
+            return _gemm_device(a, b, c, alpha, beta, trans_a, trans_b)
+    except ImportError:
+        pass
+    return _gemm_host(a, b, c, alpha, beta, trans_a, trans_b)
+
+
+def _letter(dtype, host):
+    letter = _TYPES.get(np.dtype(dtype))
+    if letter is None or _lib.GEMM[letter][0] is None or (host and _lib.GEMM[letter][1] is None):
+        raise TypeError("clgemm: no GEMM for %s here (supported: %s)" % (dtype, ", ".join(types())))
+    return letter
+
+
+def _gemm_host(a, b, c, alpha, beta, trans_a, trans_b):
+    a, b = np.asarray(a), np.asarray(b)
+    if a.ndim != 2 or b.ndim != 2:
+        raise ValueError("a and b must be 2-D")
+    if a.dtype != b.dtype or (c is not None and c.dtype != a.dtype):
+        raise TypeError("a, b and c must have one dtype")
+    letter = _letter(a.dtype, host=True)
+    complex_type = letter in "cz"
+    ta = _trans_code(trans_a, "trans_a", complex_type)
+    tb = _trans_code(trans_b, "trans_b", complex_type)
+    m, n, k = _shapes(a, b, ta, tb)
+    if c is None:
+        if beta != 0:
+            raise ValueError("beta != 0 needs c")
+        c = np.empty((m, n), dtype=a.dtype)
+    if not isinstance(c, np.ndarray) or c.shape != (m, n):
+        raise ValueError("c must be a %dx%d NumPy array" % (m, n))
+    if not c.flags.writeable:
+        raise ValueError("c is read-only")
+    if m == 0 or n == 0:
+        return c
+    # C in place when its layout allows it, else a row-major copy that is written back.
+    out = c if _layout(c.shape, c.strides, c.itemsize) else np.ascontiguousarray(c)
+    layout, ldc = _layout(out.shape, out.strides, out.itemsize)
+    args = []
+    for x, t in ((a, ta), (b, tb)):
+        if np.shares_memory(x, out):
+            x = x.copy()  # C is written while A and B are read
+        how = _operand(x.shape, x.strides, x.itemsize, layout, t)
+        if how is None:
+            x = np.ascontiguousarray(x) if layout == ROW_MAJOR else np.asfortranarray(x)
+            how = (t, _layout(x.shape, x.strides, x.itemsize)[1])
+        args.append((x, how))
+    (a, (ta2, lda)), (b, (tb2, ldb)) = args
+    host = _lib.GEMM[letter][1]
+    st = host(_default_handle(), layout, _CODES[ta2], _CODES[tb2], m, n, k, _scalar(letter, alpha),
+              a.ctypes.data, lda, b.ctypes.data, ldb, _scalar(letter, beta), out.ctypes.data, ldc)
+    _check(st, "clgemm_%sgemm_host" % letter)
+    if out is not c:
+        c[...] = out
+    return c
+
+
+def _gemm_device(a, b, c, alpha, beta, trans_a, trans_b):
+    import pyopencl as cl
+    import pyopencl.array as cl_array
+    for name, x in (("a", a), ("b", b), ("c", c)):
+        if not isinstance(x, cl_array.Array):
+            raise TypeError("%s must be a pyopencl.array.Array like the others (c is needed: "
+                            "the call returns its event)" % name)
+        if x.ndim != 2:
+            raise ValueError("%s must be 2-D" % name)
+    if not (a.dtype == b.dtype == c.dtype):
+        raise TypeError("a, b and c must have one dtype")
+    if a.context.int_ptr != c.context.int_ptr or b.context.int_ptr != c.context.int_ptr:
+        raise ValueError("a, b and c must belong to one context")
+    letter = _letter(a.dtype, host=False)
+    complex_type = letter in "cz"
+    ta = _trans_code(trans_a, "trans_a", complex_type)
+    tb = _trans_code(trans_b, "trans_b", complex_type)
+    m, n, k = _shapes(a, b, ta, tb)
+    if c.shape != (m, n):
+        raise ValueError("c must be %dx%d" % (m, n))
+    lc = _layout(c.shape, c.strides, c.dtype.itemsize)
+    if lc is None:
+        raise ValueError("c must have rows or columns contiguous")
+    layout, ldc = lc
+    passes = []
+    for name, x, t in (("a", a, ta), ("b", b, tb)):
+        how = _operand(x.shape, x.strides, x.dtype.itemsize, layout, t)
+        if how is None:
+            raise ValueError("%s: layout not usable with c's (make it contiguous)" % name)
+        passes.append(how)
+    for name, x in (("a", a), ("b", b), ("c", c)):
+        if x.offset % x.dtype.itemsize:
+            raise ValueError("%s's offset is not a whole number of elements" % name)
+    queue = c.queue or a.queue
+    handle = _handle_for_queue(queue)
+    waits = [e for x in (a, b, c) for e in x.events]
+    wait = (ctypes.c_void_p * max(len(waits), 1))(*[e.int_ptr for e in waits])
+    event = ctypes.c_void_p()
+    buf = _lib.GEMM[letter][0]
+
+    def mem(x):
+        return ctypes.c_void_p(x.base_data.int_ptr) if x.size else None
+
+    st = buf(handle, layout, _CODES[passes[0][0]], _CODES[passes[1][0]], m, n, k,
+             _scalar(letter, alpha), mem(a), a.offset // a.dtype.itemsize, passes[0][1], mem(b),
+             b.offset // b.dtype.itemsize, passes[1][1], _scalar(letter, beta), mem(c),
+             c.offset // c.dtype.itemsize, ldc, ctypes.c_void_p(queue.int_ptr), len(waits),
+             wait if waits else None, ctypes.byref(event))
+    _check(st, "clgemm_%sgemm" % letter)
+    if not event.value:
+        return None
+    ev = cl.Event.from_int_ptr(event.value, retain=False)
+    c.add_event(ev)
+    return ev
+
+
+def tune(precision="s", shapes=None, budget_s=60.0, quick=False, max_evals=0, seed=0,
+         save=True, path=None):
+    """Tunes `shapes` ((m, n, k) tuples; None: the device's defaults) on the default device
+    within budget_s seconds and, if save, merges the results into the tuning database at
+    path (None: the default one). Returns one dict a shape."""
+    h = _default_handle()
+    prec = {"s": _lib.SINGLE, "d": _lib.DOUBLE}[precision]
+    if shapes is None:
+        count = _lib.tune_default_shapes(h, int(quick), None, 0)
+        arr = (_lib.TuneShape * count)()
+        _lib.tune_default_shapes(h, int(quick), arr, count)
+    else:
+        arr = (_lib.TuneShape * len(shapes))(*[_lib.TuneShape(*s) for s in shapes])
+    opts = _lib.TuneOptions()
+    _lib.tune_options_init(ctypes.byref(opts))
+    opts.precision, opts.shapes, opts.num_shapes = prec, arr, len(arr)
+    opts.budget_s, opts.max_evals, opts.quick, opts.seed = budget_s, max_evals, int(quick), seed
+    results = (_lib.TuneResult * len(arr))()
+    _check(_lib.tune(h, ctypes.byref(opts), results), "clgemm_tune")
+    if save:
+        _check(_lib.tune_save(h, path.encode() if path else None, results, len(arr)),
+               "clgemm_tune_save")
+    out = []
+    for r in results:
+        cfg = {p: getattr(r.config, p) for p in _lib.PARAMS if getattr(r.config, p)}
+        name = _lib.family_name(r.config.family)
+        out.append({"shape": (r.shape.m, r.shape.n, r.shape.k), "status": r.status,
+                    "complete": bool(r.complete), "family": name.decode() if name else None,
+                    "params": cfg, "gflops": r.gflops, "default_gflops": r.default_gflops,
+                    "evaluated": r.evaluated, "failed": r.failed, "wrong": r.wrong})
+    return out

@@ -1,0 +1,121 @@
+"""_lib: loads libclgemm with ctypes and declares the C functions of include/clgemm.h that
+the package calls. The structs mirror the header; tests/python checks them against it."""
+import ctypes
+import ctypes.util
+import os
+
+ROW_MAJOR, COL_MAJOR = 101, 102
+NO_TRANS, TRANS, CONJ_TRANS = 111, 112, 113
+SINGLE, DOUBLE = 0, 1
+
+c_size = ctypes.c_size_t
+c_handle = ctypes.c_void_p
+c_mem = ctypes.c_void_p
+
+
+def _load():
+    path = os.environ.get("CLGEMM_LIBRARY")
+    candidates = [path] if path else ["libclgemm.so.0", ctypes.util.find_library("clgemm")]
+    errors = []
+    for name in candidates:
+        if not name:
+            continue
+        try:
+            return ctypes.CDLL(name)
+        except OSError as e:
+            errors.append(str(e))
+    raise ImportError("clgemm: cannot load the C library (set CLGEMM_LIBRARY to the path of "
+                      "libclgemm.so): " + "; ".join(errors or ["not found"]))
+
+
+lib = _load()
+
+# The parameters of CLGEMM_PARAM_LIST, in its order (clgemm_config's int fields).
+PARAMS = ["mdimc", "ndimc", "ts", "mwg", "nwg", "kwg", "kwi", "vwm", "vwn"]
+
+
+class Config(ctypes.Structure):
+    _fields_ = [("family", ctypes.c_int)] + [(p, ctypes.c_int) for p in PARAMS]
+
+
+class TuneShape(ctypes.Structure):
+    _fields_ = [("m", c_size), ("n", c_size), ("k", c_size)]
+
+
+PROGRESS = ctypes.CFUNCTYPE(None, c_size, c_size, ctypes.c_double, ctypes.c_double,
+                            ctypes.c_void_p)
+
+
+class TuneOptions(ctypes.Structure):
+    _fields_ = [("precision", ctypes.c_int), ("shapes", ctypes.POINTER(TuneShape)),
+                ("num_shapes", c_size), ("budget_s", ctypes.c_double), ("max_evals", c_size),
+                ("quick", ctypes.c_int), ("seed", ctypes.c_uint), ("progress", PROGRESS),
+                ("user", ctypes.c_void_p), ("cancel", ctypes.POINTER(ctypes.c_int))]
+
+
+class TuneResult(ctypes.Structure):
+    _fields_ = [("precision", ctypes.c_int), ("shape", TuneShape), ("status", ctypes.c_int),
+                ("complete", ctypes.c_int), ("config", Config), ("gflops", ctypes.c_double),
+                ("default_gflops", ctypes.c_double), ("seconds", ctypes.c_double),
+                ("evaluated", c_size), ("failed", c_size), ("wrong", c_size)]
+
+
+def _declare(name, restype, *argtypes):
+    fn = getattr(lib, name, None)
+    if fn is not None:
+        fn.restype = restype
+        fn.argtypes = list(argtypes)
+    return fn
+
+
+_int = ctypes.c_int
+_ptr = ctypes.c_void_p
+status_string = _declare("clgemm_status_string", ctypes.c_char_p, _int)
+create = _declare("clgemm_create", _int, ctypes.POINTER(c_handle), ctypes.c_void_p)
+create_default = _declare("clgemm_create_default", _int, ctypes.POINTER(c_handle))
+destroy = _declare("clgemm_destroy", None, c_handle)
+family_name = _declare("clgemm_family_name", ctypes.c_char_p, _int)
+get_config = _declare("clgemm_get_config", _int, c_handle, _int, c_size, c_size, c_size,
+                      ctypes.POINTER(Config), ctypes.POINTER(ctypes.c_char_p))
+tune_options_init = _declare("clgemm_tune_options_init", None, ctypes.POINTER(TuneOptions))
+tune_default_shapes = _declare("clgemm_tune_default_shapes", c_size, c_handle, _int,
+                               ctypes.POINTER(TuneShape), c_size)
+tune = _declare("clgemm_tune", _int, c_handle, ctypes.POINTER(TuneOptions),
+                ctypes.POINTER(TuneResult))
+tune_save = _declare("clgemm_tune_save", _int, c_handle, ctypes.c_char_p,
+                     ctypes.POINTER(TuneResult), c_size)
+
+# GEMM entry points by type letter: (buffer function, host function, scalar ctypes type).
+# Complex and half precision exist only in libraries that have them; the others are None.
+_host_args = [c_handle, _int, _int, _int, c_size, c_size, c_size]
+_buf_args = [c_handle, _int, _int, _int, c_size, c_size, c_size]
+
+
+class Float2(ctypes.Structure):
+    _fields_ = [("re", ctypes.c_float), ("im", ctypes.c_float)]
+
+
+class Double2(ctypes.Structure):
+    _fields_ = [("re", ctypes.c_double), ("im", ctypes.c_double)]
+
+
+def _gemm_pair(letter, scalar):
+    buf = _declare("clgemm_%sgemm" % letter, _int, *_buf_args, scalar, c_mem, c_size, c_size,
+                   c_mem, c_size, c_size, scalar, c_mem, c_size, c_size, ctypes.c_void_p,
+                   ctypes.c_uint, ctypes.c_void_p, ctypes.POINTER(ctypes.c_void_p))
+    host = _declare("clgemm_%sgemm_host" % letter, _int, *_host_args, scalar, _ptr, c_size,
+                    _ptr, c_size, scalar, _ptr, c_size)
+    return buf, host, scalar
+
+
+GEMM = {
+    "s": _gemm_pair("s", ctypes.c_float),
+    "d": _gemm_pair("d", ctypes.c_double),
+    "c": _gemm_pair("c", Float2),
+    "z": _gemm_pair("z", Double2),
+    "h": _gemm_pair("h", ctypes.c_float),  # FP16 storage, float alpha/beta
+}
+
+
+def message(status):
+    return status_string(status).decode()

@@ -1,0 +1,82 @@
+#!/bin/sh
+# netlib.sh: runs netlib's Level-3 BLAS and CBLAS test programs (Debian libblas-test) with
+# libclgemm_blas preloaded and checks that every GEMM test passed, error exits included, and
+# that the calls went where the mode says:
+#   device   CLGEMM_BLAS_MIN_FLOPS=0: every s/d GEMM that computes runs on the device
+#   system   no OpenCL device (an empty ICD folder): every one goes to the system BLAS
+#   builtin  no device and CLGEMM_BLAS_FALLBACK=none: the built-in host loops
+# The problem sizes are cut to 0 1 9 33 (33 crosses the kernels' tile edges) to keep it short.
+# Usage: netlib.sh LIBCLGEMM_BLAS.so MODE
+set -u
+lib=$(readlink -f "$1")
+mode=$2
+dir=/usr/lib/x86_64-linux-gnu/blas
+[ -x "$dir/xblat3d" ] && [ -x "$dir/xdcblat3" ] || { echo "libblas-test missing: skipped"; exit 77; }
+# The types the device computes; c and z go to the system BLAS until clgemm has cgemm/zgemm.
+device_types="s d"
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cd "$work" || exit 1
+export CLGEMM_BLAS_LOG=1
+case $mode in
+device) export CLGEMM_BLAS_MIN_FLOPS=0 ;;
+system) mkdir empty-icd && export OCL_ICD_VENDORS="$work/empty-icd" ;;
+builtin) mkdir empty-icd && export OCL_ICD_VENDORS="$work/empty-icd" CLGEMM_BLAS_FALLBACK=none ;;
+*) echo "unknown mode $mode"; exit 2 ;;
+esac
+
+# Smaller sizes: the line after "NUMBER OF VALUES OF N" lists them.
+shrink() {
+    awk '/NUMBER OF VALUES OF N/ { print "4                 NUMBER OF VALUES OF N"; getline;
+                                   print "0 1 9 33          VALUES OF N"; next } { print }' "$1"
+}
+
+failed=0
+fail() {
+    echo "FAIL: $*"
+    failed=1
+}
+
+for t in s d c z; do
+    T=$(echo $t | tr sdcz SDCZ)
+    for kind in fortran cblas; do
+        if [ $kind = fortran ]; then
+            prog=xblat3$t; shrink "$dir/${t}blat3.in" > in; out=${t}blat3.out; name="${T}GEMM"
+        else
+            prog=x${t}cblat3; shrink "$dir/${t}in3" > in; out=stdout; name="cblas_${t}gemm"
+        fi
+        LD_PRELOAD="$lib" "$dir/$prog" < in > stdout 2> stderr
+        status=$?
+        log="$prog ($mode)"
+        [ $status -eq 0 ] || fail "$log: exit status $status"
+        grep -q "END OF TESTS" "$out" || fail "$log: did not reach END OF TESTS"
+        grep -q "$name *PASSED THE TESTS OF ERROR-EXITS" "$out" || fail "$log: $name error exits"
+        want=1
+        [ $kind = cblas ] && want=2 # column-major and row-major
+        got=$(grep -c "$name *PASSED THE .*COMPUTATIONAL TESTS" "$out")
+        [ "$got" -eq $want ] || fail "$log: $name computational tests ($got of $want passed)"
+        if grep -E "FAIL|SUSPECT|NOT DETECTED|\*\*\*\*\*" "$out" stderr; then fail "$log: failures above"; fi
+        # Where the calls went: clgemm_blas's summary line, e.g. "dgemm calls: device=1458 ...".
+        counts=$(grep "${t}gemm calls:" stderr)
+        device=$(echo "$counts" | sed -n 's/.*device=\([0-9]*\).*/\1/p')
+        system=$(echo "$counts" | sed -n 's/.*system=\([0-9]*\).*/\1/p')
+        builtin=$(echo "$counts" | sed -n 's/.*builtin=\([0-9]*\).*/\1/p')
+        echo "$log: $counts"
+        [ -n "$device" ] || { fail "$log: no call summary"; continue; }
+        case $mode in
+        device)
+            case " $device_types " in
+            *" $t "*) [ "$device" -gt 0 ] && [ "$system" -eq 0 ] && [ "$builtin" -eq 0 ] ||
+                fail "$log: not every call on the device" ;;
+            *) [ "$system" -gt 0 ] || fail "$log: expected the system BLAS" ;;
+            esac ;;
+        system) [ "$device" -eq 0 ] && [ "$system" -gt 0 ] && [ "$builtin" -eq 0 ] ||
+            fail "$log: expected the system BLAS only" ;;
+        builtin) [ "$device" -eq 0 ] && [ "$system" -eq 0 ] && [ "$builtin" -gt 0 ] ||
+            fail "$log: expected the built-in loops only" ;;
+        esac
+    done
+done
+[ $failed -eq 0 ] && echo "netlib ($mode): every GEMM test passed"
+exit $failed

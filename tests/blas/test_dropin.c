@@ -1,0 +1,166 @@
+/* test_dropin.c: libclgemm_blas linked directly (no system BLAS on the link line): tiled calls
+ * (a small CLGEMM_BLAS_POOL_MB forces tiles of C and chunks of K with double-buffered
+ * copies), every transpose pair, padded leading dimensions whose gaps must stay untouched,
+ * beta == 0 over NaN, several threads writing disjoint blocks of one C, and small calls that
+ * go to the system BLAS. Results against a long-double host reference; the route each call
+ * took is read from CLGEMM_BLAS_LOG=2's lines. */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+void dgemm_(const char *ta, const char *tb, const int *m, const int *n, const int *k,
+            const double *alpha, const double *a, const int *lda, const double *b, const int *ldb,
+            const double *beta, double *c, const int *ldc, size_t la, size_t lb);
+void cblas_sgemm(int layout, int ta, int tb, int m, int n, int k, float alpha, const float *a,
+                 int lda, const float *b, int ldb, float beta, float *c, int ldc);
+
+static const double SENTINEL = -12345.0;
+
+static double rnd(uint64_t *s) {
+    *s = *s * 6364136223846793005ull + 1442695040888963407ull;
+    return (double)(int)((*s >> 40) & 0xffff) / 32768.0 - 1.0; /* exact in float */
+}
+
+/* Column-major op(X)(i, j). */
+static double at(const double *x, char t, int ld, int i, int j) {
+    return t == 'N' ? x[i + (size_t)j * ld] : x[j + (size_t)i * ld];
+}
+
+/* C = alpha op(A) op(B) + beta C0 checked element by element, tolerance scaled by k; the
+ * gap rows m..ldc-1 must still hold the sentinel. */
+static void check(char ta, char tb, int m, int n, int k, double alpha, const double *a, int lda,
+                  const double *b, int ldb, double beta, const double *c0, const double *c,
+                  int ldc) {
+    double tol = 4.0 * k * 1.1e-16 * (fabs(alpha) + 1) + 1e-15;
+    for (int j = 0; j < n; j++) {
+        for (int i = 0; i < m; i++) {
+            long double sum = 0;
+            for (int p = 0; p < k; p++)
+                sum += (long double)at(a, ta, lda, i, p) * at(b, tb, ldb, p, j);
+            long double want =
+                alpha * sum + (beta == 0 ? 0 : beta * (long double)c0[i + (size_t)j * ldc]);
+            double got = c[i + (size_t)j * ldc];
+            cr_assert(fabsl(got - want) <= tol * (1 + fabsl(want)),
+                      "%c%c %dx%dx%d: C(%d,%d) = %.17g, want %.17Lg", ta, tb, m, n, k, i, j, got,
+                      want);
+        }
+        for (int i = m; i < ldc; i++)
+            cr_assert(c[i + (size_t)j * ldc] == SENTINEL, "gap C(%d,%d) was written", i, j);
+    }
+}
+
+static double *random_matrix(int ld, int cols, uint64_t *s) {
+    double *x = malloc(sizeof *x * (size_t)ld * cols);
+    for (size_t i = 0; i < (size_t)ld * cols; i++)
+        x[i] = rnd(s);
+    return x;
+}
+
+/* One dgemm_ call on padded random matrices, checked; C starts as NaN when beta == 0. */
+static void run_one(char ta, char tb, int m, int n, int k, double alpha, double beta,
+                    uint64_t seed) {
+    uint64_t s = seed;
+    int lda = (ta == 'N' ? m : k) + 3, ldb = (tb == 'N' ? k : n) + 2, ldc = m + 5;
+    double *a = random_matrix(lda, ta == 'N' ? k : m, &s);
+    double *b = random_matrix(ldb, tb == 'N' ? n : k, &s);
+    double *c = malloc(sizeof *c * (size_t)ldc * n), *c0 = malloc(sizeof *c0 * (size_t)ldc * n);
+    for (int j = 0; j < n; j++)
+        for (int i = 0; i < ldc; i++)
+            c[i + (size_t)j * ldc] = i >= m ? SENTINEL : beta == 0 ? NAN : rnd(&s);
+    memcpy(c0, c, sizeof *c * (size_t)ldc * n);
+    dgemm_(&ta, &tb, &m, &n, &k, &alpha, a, &lda, b, &ldb, &beta, c, &ldc, 1, 1);
+    check(ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c0, c, ldc);
+    free(a), free(b), free(c), free(c0);
+}
+
+/* stderr goes to a temporary file, from which count_routes counts the lines of
+ * CLGEMM_BLAS_LOG=2 that name a route. */
+static FILE *log_file;
+
+static void capture_stderr(void) {
+    log_file = tmpfile();
+    cr_assert(log_file && dup2(fileno(log_file), 2) == 2);
+}
+
+static int count_routes(const char *route) {
+    fflush(stderr);
+    rewind(log_file);
+    char line[512];
+    int count = 0;
+    while (fgets(line, sizeof line, log_file))
+        if (strstr(line, route)) count++;
+    return count;
+}
+
+static void env_for(const char *pool_mb, const char *min_flops) {
+    setenv("CLGEMM_BLAS_POOL_MB", pool_mb, 1);
+    setenv("CLGEMM_BLAS_MIN_FLOPS", min_flops, 1);
+    setenv("CLGEMM_BLAS_LOG", "2", 1);
+}
+
+/* 1 MiB holds no whole operand: tiles of C and chunks of K, two buffer sets alternating. */
+Test(dropin, tiled_every_transpose, .init = capture_stderr, .timeout = 600) {
+    env_for("1", "0");
+    const char t[] = {'N', 'T', 'C'};
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++)
+            run_one(t[i], t[j], 150, 131, 700, 0.75, 1.5, 10 + i * 3 + j);
+    run_one('N', 'N', 150, 131, 700, -1.0, 0.0, 99); /* beta 0: C's NaN never read */
+    cr_assert_eq(count_routes(": device\n"), 10, "every call on the device");
+}
+
+/* Four threads, each a block of rows of one shared C (ldc the whole height), through a pool
+ * that holds one call's buffers at a time: a copy back that wrote more than its block, or a
+ * pool that handed one buffer to two calls, shows as a wrong block. */
+typedef struct job {
+    const double *a, *b;
+    double *c;
+    int row0, rows, n, k, lda, ldb, ldc;
+} job;
+
+static void *worker(void *arg) {
+    job *w = arg;
+    double alpha = 1, beta = 0;
+    for (int rep = 0; rep < 3; rep++)
+        dgemm_("N", "N", &w->rows, &w->n, &w->k, &alpha, w->a + w->row0, &w->lda, w->b, &w->ldb,
+               &beta, w->c + w->row0, &w->ldc, 1, 1);
+    return NULL;
+}
+
+Test(dropin, threads_share_c_and_pool, .init = capture_stderr, .timeout = 600) {
+    env_for("2", "0");
+    enum { M = 256, N = 96, K = 128, THREADS = 4 };
+    uint64_t s = 7;
+    double *a = random_matrix(M, K, &s), *b = random_matrix(K, N, &s);
+    double *c = malloc(sizeof *c * M * N), *c0 = calloc(M * N, sizeof *c0);
+    for (int i = 0; i < M * N; i++)
+        c[i] = NAN;
+    pthread_t tid[THREADS];
+    job jobs[THREADS];
+    for (int t = 0; t < THREADS; t++) {
+        jobs[t] = (job){a, b, c, t * (M / THREADS), M / THREADS, N, K, M, K, M};
+        cr_assert_eq(pthread_create(&tid[t], NULL, worker, &jobs[t]), 0);
+    }
+    for (int t = 0; t < THREADS; t++)
+        pthread_join(tid[t], NULL);
+    check('N', 'N', M, N, K, 1.0, a, M, b, K, 0.0, c0, c, M);
+    cr_assert_eq(count_routes(": device\n"), 3 * THREADS);
+    free(a), free(b), free(c), free(c0);
+}
+
+/* Below the default threshold a call goes to the system BLAS that the library loads itself
+ * (this program links no BLAS), through CBLAS in row-major order. */
+Test(dropin, small_call_to_system_blas, .init = capture_stderr) {
+    setenv("CLGEMM_BLAS_LOG", "2", 1);
+    const float a[6] = {1, 2, 3, 4, 5, 6}, b[6] = {7, 8, 9, 10, 11, 12};
+    float c[4] = {NAN, NAN, NAN, NAN};
+    cblas_sgemm(101, 111, 111, 2, 2, 3, 1.0f, a, 3, b, 2, 0.0f, c, 2);
+    cr_assert(c[0] == 58 && c[1] == 64 && c[2] == 139 && c[3] == 154, "%g %g %g %g", c[0], c[1],
+              c[2], c[3]);
+    cr_assert_eq(count_routes("host (below CLGEMM_BLAS_MIN_FLOPS)"), 1);
+}

@@ -1,0 +1,187 @@
+"""test_clgemm.py: the Python package on PoCL: NumPy arrays through the host API and pyopencl
+arrays on their own queue, in both layouts, slices, transposes, beta in place over NaN-free
+and NaN-poisoned C, aliasing, bad input, the tuner, and the ctypes mirror of clgemm.h.
+Results against a float64 (complex128) NumPy reference with a tolerance scaled by k."""
+import os
+import re
+
+import numpy as np
+import pytest
+
+import clgemm
+from clgemm import _lib
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+EPS = {np.float32: 6e-8, np.float64: 1.2e-16}
+
+
+def rand(shape, dtype, rng, order="C"):
+    x = rng.uniform(-1, 1, size=shape).astype(dtype)
+    return np.asfortranarray(x) if order == "F" else np.ascontiguousarray(x)
+
+
+def op(x, t):
+    return x.T if t else x
+
+
+def reference(a, b, c0, alpha, beta, ta, tb):
+    r = alpha * (op(a, ta).astype(np.float64) @ op(b, tb).astype(np.float64))
+    return r + beta * c0.astype(np.float64) if beta != 0 else r
+
+
+def assert_close(got, want, k, dtype):
+    tol = 4 * k * EPS[dtype] * (1 + np.abs(want).max())
+    assert not np.isnan(got).any()
+    err = np.abs(got - want).max()
+    assert err <= tol, "max error %g above %g" % (err, tol)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("ta", [False, True])
+@pytest.mark.parametrize("tb", [False, True])
+@pytest.mark.parametrize("orders", ["CCC", "FFF", "CFC", "FCF"])
+def test_host_layouts(dtype, ta, tb, orders):
+    rng = np.random.default_rng(1)
+    m, n, k = 37, 29, 45
+    a = rand((k, m) if ta else (m, k), dtype, rng, orders[0])
+    b = rand((n, k) if tb else (k, n), dtype, rng, orders[1])
+    c = rand((m, n), dtype, rng, orders[2])
+    c0 = c.copy()
+    out = clgemm.gemm(a, b, c, alpha=0.5, beta=-1.5, trans_a=ta, trans_b=tb)
+    assert out is c
+    assert_close(c, reference(a, b, c0, 0.5, -1.5, ta, tb), k, dtype)
+
+
+def test_host_new_c_and_nan_poison():
+    rng = np.random.default_rng(2)
+    a, b = rand((64, 33), np.float32, rng), rand((33, 70), np.float32, rng)
+    assert_close(clgemm.gemm(a, b), reference(a, b, None, 1, 0, False, False), 33, np.float32)
+    c = np.full((64, 70), np.nan, np.float32)
+    clgemm.gemm(a, b, c, beta=0)  # beta == 0: C is never read
+    assert_close(c, reference(a, b, None, 1, 0, False, False), 33, np.float32)
+
+
+def test_host_slices_and_strided_copies():
+    rng = np.random.default_rng(3)
+    big_a = rand((80, 90), np.float64, rng)
+    big_b = rand((90, 70), np.float64, rng, "F")
+    a = big_a[5:45, 10:60]            # row-major slice: lda 90
+    b = big_b[3:53, ::2]              # columns every other: copied
+    big_c = rand((100, 100), np.float64, rng)
+    before = big_c.copy()
+    c = big_c[10:50, 20:90:2]         # strided C: computed aside, written back
+    want = reference(a, b, c.copy(), 2.0, 0.5, False, False)
+    clgemm.gemm(a, b, c, alpha=2.0, beta=0.5)
+    assert_close(big_c[10:50, 20:90:2], want, 50, np.float64)
+    mask = np.ones_like(big_c, bool)
+    mask[10:50, 20:90:2] = False
+    assert (big_c[mask] == before[mask]).all(), "elements outside C changed"
+
+
+def test_host_aliasing():
+    rng = np.random.default_rng(4)
+    a = rand((30, 30), np.float64, rng)
+    want = reference(a, a, a.copy(), 1.0, 1.0, False, True)
+    clgemm.gemm(a, a, a, beta=1.0, trans_b=True)  # C is also A and B
+    assert_close(a, want, 30, np.float64)
+
+
+def test_host_bad_input():
+    a = np.ones((3, 4), np.float32)
+    with pytest.raises(ValueError):
+        clgemm.gemm(a, np.ones((5, 2), np.float32))
+    with pytest.raises(TypeError):
+        clgemm.gemm(a, np.ones((4, 2), np.float64))
+    with pytest.raises(TypeError):
+        clgemm.gemm(np.ones((3, 4), np.int32), np.ones((4, 2), np.int32))
+    with pytest.raises(ValueError):
+        clgemm.gemm(a, np.ones((4, 2), np.float32), beta=1.0)
+    c = np.zeros((3, 2), np.float32)
+    c.flags.writeable = False
+    with pytest.raises(ValueError):
+        clgemm.gemm(a, np.ones((4, 2), np.float32), c)
+    with pytest.raises(ValueError):
+        clgemm.gemm(a, np.ones((4, 2), np.float32), trans_a="X")
+
+
+def test_empty_and_k_zero():
+    c = np.ones((3, 0), np.float32)
+    assert clgemm.gemm(np.ones((3, 4), np.float32), np.ones((4, 0), np.float32), c) is c
+    c = np.full((3, 2), 2.0, np.float64)
+    clgemm.gemm(np.ones((3, 0)), np.ones((0, 2)), c, beta=3.0)  # k = 0: C = beta C
+    assert (c == 6.0).all()
+
+
+def test_params_mirror_header():
+    """clgemm_config's fields in _lib must be CLGEMM_PARAM_LIST's, in order."""
+    header = open(os.path.join(ROOT, "include", "clgemm.h")).read()
+    body = header[header.index("#define CLGEMM_PARAM_LIST(X)"):]
+    body = body[:body.index("\n\n")]
+    fields = re.findall(r"X\(\s*\w+\s*,\s*(\w+)\s*,", body)
+    assert fields == _lib.PARAMS
+
+
+def test_tune_small(tmp_path):
+    db = tmp_path / "tuning.json"
+    results = clgemm.tune("s", shapes=[(64, 64, 64)], budget_s=20, quick=True, max_evals=2,
+                          path=str(db))
+    assert len(results) == 1 and results[0]["shape"] == (64, 64, 64)
+    assert results[0]["status"] == 0 and results[0]["gflops"] > 0
+    assert db.exists() and "64" in db.read_text()
+
+
+# ---- pyopencl arrays ---------------------------------------------------------------------------
+
+cl = pytest.importorskip("pyopencl")
+cl_array = pytest.importorskip("pyopencl.array")
+
+
+@pytest.fixture(scope="module")
+def queue():
+    try:
+        platform = cl.get_platforms()[0]
+        device = platform.get_devices()[0]
+    except (cl.Error, IndexError) as e:
+        pytest.skip("no OpenCL device: %s" % e)
+    return cl.CommandQueue(cl.Context([device]))
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("ta,tb", [(False, False), (True, False), (False, True), (True, True)])
+def test_device_arrays(queue, dtype, ta, tb):
+    rng = np.random.default_rng(5)
+    m, n, k = 40, 24, 33
+    a = rand((k, m) if ta else (m, k), dtype, rng)
+    b = rand((n, k) if tb else (k, n), dtype, rng, "F")
+    c = np.full((m, n), np.nan, dtype)
+    da, db, dc = (cl_array.to_device(queue, x) for x in (a, b, c))
+    ev = clgemm.gemm(da, db, dc, alpha=1.5, trans_a=ta, trans_b=tb)
+    assert isinstance(ev, cl.Event) and ev in dc.events
+    ev.wait()
+    assert ev.command_execution_status == cl.command_execution_status.COMPLETE
+    assert_close(dc.get(), reference(a, b, None, 1.5, 0, ta, tb), k, dtype)
+
+
+def test_device_offsets_and_transposed_views(queue):
+    rng = np.random.default_rng(6)
+    big = rand((50, 60), np.float32, rng)
+    dbig = cl_array.to_device(queue, big)
+    a = dbig[5:25, 7:37]                 # offset into the buffer, ld 60
+    b_host = rand((20, 30), np.float32, rng)
+    db = cl_array.to_device(queue, b_host).T   # a transposed view: column-major 30 x 20
+    c_host = rand((20, 20), np.float32, rng)
+    dc = cl_array.to_device(queue, c_host)
+    clgemm.gemm(a, db, dc, alpha=1.0, beta=2.0).wait()
+    want = reference(big[5:25, 7:37], b_host.T, c_host, 1.0, 2.0, False, False)
+    assert_close(dc.get(), want, 30, np.float32)
+    assert (dbig.get() == big).all()
+
+
+def test_device_bad_input(queue):
+    da = cl_array.zeros(queue, (4, 4), np.float32)
+    with pytest.raises(TypeError):
+        clgemm.gemm(da, da)  # no c: nothing to return the event for
+    with pytest.raises(TypeError):
+        clgemm.gemm(da, np.zeros((4, 4), np.float32), da)
+    with pytest.raises(ValueError):
+        clgemm.gemm(da, cl_array.zeros(queue, (5, 4), np.float32), da)
