@@ -110,6 +110,9 @@
 #endif
 #endif
 
+/* helpers are forced inline: fragments must stay in registers */
+#define DEV static inline __attribute__((always_inline))
+
 #define VW (16 / ESIZE)       /* elements per 16-byte chunk */
 #define WARPS_M (MWG / WM)
 #define WARPS_N (NWG / WN)
@@ -157,7 +160,7 @@
 #endif
 
 /* Chunk position of (row, chunk) in a buffer with CPR chunks per row. */
-inline uint swz(const uint row, const uint c, const uint CPR, const uint S)
+DEV uint swz(const uint row, const uint c, const uint CPR, const uint S)
 {
 #if SWIZZLE
   if (CPR >= 8)
@@ -172,19 +175,19 @@ inline uint swz(const uint row, const uint c, const uint CPR, const uint S)
 #define A_IDX(r, col) (swz((r), (col) / VW, A_CPR, A_S) * VW + (col) % VW)
 #define B_IDX(r, col) (swz((r), (col) / VW, B_CPR, B_S) * VW + (col) % VW)
 
-inline uint lds_addr(__local const void *p)
+DEV uint lds_addr(__local const void *p)
 {
   return (uint)(size_t)p;
 }
 
 /* 16-byte asynchronous copy; bytes past src_bytes (0..16) are zero-filled, none are read. */
-inline void cp_async16(__local void *dst, const __global void *src, const uint src_bytes)
+DEV void cp_async16(__local void *dst, const __global void *src, const uint src_bytes)
 {
   asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(lds_addr(dst)), "l"(src),
                "r"(src_bytes)
                : "memory");
 }
-inline void cp_async_commit(void)
+DEV void cp_async_commit(void)
 {
   asm volatile("cp.async.commit_group;\n" ::: "memory");
 }
@@ -237,7 +240,7 @@ inline void cp_async_commit(void)
 #else
 #define MMA_NAME "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32"
 #endif
-inline void mma16(float *d, const uint *a, const uint b0, const uint b1)
+DEV void mma16(float *d, const uint *a, const uint b0, const uint b1)
 {
   asm(MMA_NAME " {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
       : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
@@ -252,13 +255,17 @@ inline void mma16(float *d, const uint *a, const uint b0, const uint b1)
                : "=r"((r)[0]), "=r"((r)[1]), "=r"((r)[2]), "=r"((r)[3])                          \
                : "r"(addr))
 #elif MMA_TYPE <= 3
-inline uint to_tf32(const float x)
+DEV uint to_tf32(const float x)
 {
+#if DIAG_NO_CVT /* diagnostic only (measures the conversion's cost): truncates instead of rounding */
+  return as_uint(x);
+#else
   uint r;
   asm("cvt.rna.tf32.f32 %0, %1;\n" : "=r"(r) : "f"(x));
   return r;
+#endif
 }
-inline void mma_tf32(float *d, const uint *a, const uint b0, const uint b1)
+DEV void mma_tf32(float *d, const uint *a, const uint b0, const uint b1)
 {
   asm("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, "
       "{%8,%9}, {%0,%1,%2,%3};\n"
@@ -267,7 +274,7 @@ inline void mma_tf32(float *d, const uint *a, const uint b0, const uint b1)
 }
 #else
 #if F64_K16
-inline void mma_f64(double *d, const double *a, const double *b)
+DEV void mma_f64(double *d, const double *a, const double *b)
 {
   asm("mma.sync.aligned.m16n8k16.row.col.f64.f64.f64.f64 {%0,%1,%2,%3}, "
       "{%4,%5,%6,%7,%8,%9,%10,%11}, {%12,%13,%14,%15}, {%0,%1,%2,%3};\n"
@@ -276,7 +283,7 @@ inline void mma_f64(double *d, const double *a, const double *b)
         "d"(b[0]), "d"(b[1]), "d"(b[2]), "d"(b[3]));
 }
 #else
-inline void mma_f64(double *d, const double *a, const double *b)
+DEV void mma_f64(double *d, const double *a, const double *b)
 {
   asm("mma.sync.aligned.m16n8k8.row.col.f64.f64.f64.f64 {%0,%1,%2,%3}, {%4,%5,%6,%7}, "
       "{%8,%9}, {%0,%1,%2,%3};\n"
@@ -288,7 +295,7 @@ inline void mma_f64(double *d, const double *a, const double *b)
 
 /* ---- C element conversions (types 0/1 with C_INPUT) -------------------------------------- */
 #if MMA_TYPE <= 1 && C_INPUT
-inline float c_load(const ushort h)
+DEV float c_load(const ushort h)
 {
 #if MMA_TYPE == 0
   float f;
@@ -300,7 +307,7 @@ inline float c_load(const ushort h)
   return as_float((uint)h << 16);
 #endif
 }
-inline ushort c_store(const float f)
+DEV ushort c_store(const float f)
 {
   uint r;
 #if MMA_TYPE == 0
@@ -475,26 +482,46 @@ clgemm_mma(const int M, const int N, const int K, const SCAL alpha, const SCAL b
         for (int j = 0; j < NTILES; j++)
           mma16(acc[i][j], af[i], bf[j / 2][(j & 1) * 2], bf[j / 2][(j & 1) * 2 + 1]);
     }
-#else
-    /* Scalar fragment reads: a_i at (row g [+8], k t [+4, +8, +12]); b_i at (k t [+4..], n g). */
+#elif MMA_TYPE <= 3
+    /* TF32: every fragment register pair is one 8-byte local load. Within a k8 step, mma slot
+     * k=t holds k = 2t and slot t+4 holds k = 2t+1 (same order for A and B, so the sum is
+     * unchanged): on a k-contiguous side (a0,a2), (a1,a3) and (b0,b1) are adjacent. On an
+     * m-contiguous A, mma row g of a tile is m = 2g and row g+8 is m = 2g+1, so (a0,a1) and
+     * (a2,a3) are adjacent; on an n-contiguous B, column g of tiles 2jp / 2jp+1 is n = 2g / 2g+1
+     * of their 16 columns, so the b0 of both tiles are adjacent. The epilogue maps rows back. */
     const uint g = lane >> 2, t = lane & 3;
 #pragma unroll
-    for (int kk = 0; kk < KWG; kk += KSTEP) {
-      MT av[MTILES][KSTEP / 2], bv[NTILES][KSTEP / 4];
+    for (int kk = 0; kk < KWG; kk += 8) {
+      MT av[MTILES][4], bv[NTILES][2];
 #pragma unroll
-      for (int i = 0; i < MTILES; i++)
+      for (int i = 0; i < MTILES; i++) {
+        const uint mb = wm * WM + i * 16;
+#if TRANSA == 1
+        const float2 p0 = *(__local const float2 *)(as + A_IDX(mb + g, kk + 2 * t));
+        const float2 p1 = *(__local const float2 *)(as + A_IDX(mb + g + 8, kk + 2 * t));
+        av[i][0] = p0.x, av[i][2] = p0.y, av[i][1] = p1.x, av[i][3] = p1.y;
+#else
+        const float2 p0 = *(__local const float2 *)(as + A_IDX(kk + 2 * t, mb + 2 * g));
+        const float2 p1 = *(__local const float2 *)(as + A_IDX(kk + 2 * t + 1, mb + 2 * g));
+        av[i][0] = p0.x, av[i][1] = p0.y, av[i][2] = p1.x, av[i][3] = p1.y;
+#endif
+      }
+#if TRANSB == 0
 #pragma unroll
-        for (int h = 0; h < KSTEP / 2; h++) {
-          const uint m = wm * WM + i * 16 + g + (h & 1) * 8, k = kk + t + (h >> 1) * 4;
-          av[i][h] = TRANSA == 0 ? as[A_IDX(k, m)] : as[A_IDX(m, k)];
-        }
+      for (int j = 0; j < NTILES; j++) {
+        const float2 p = *(__local const float2 *)(bs + B_IDX(wn * WN + j * 8 + g, kk + 2 * t));
+        bv[j][0] = p.x, bv[j][1] = p.y;
+      }
+#else
 #pragma unroll
-      for (int j = 0; j < NTILES; j++)
-#pragma unroll
-        for (int h = 0; h < KSTEP / 4; h++) {
-          const uint n = wn * WN + j * 8 + g, k = kk + t + h * 4;
-          bv[j][h] = TRANSB == 0 ? bs[B_IDX(n, k)] : bs[B_IDX(k, n)];
-        }
+      for (int jp = 0; jp < NTILES / 2; jp++) {
+        const uint nb = wn * WN + jp * 16 + 2 * g;
+        const float2 p0 = *(__local const float2 *)(bs + B_IDX(kk + 2 * t, nb));
+        const float2 p1 = *(__local const float2 *)(bs + B_IDX(kk + 2 * t + 1, nb));
+        bv[2 * jp][0] = p0.x, bv[2 * jp + 1][0] = p0.y, bv[2 * jp][1] = p1.x,
+                 bv[2 * jp + 1][1] = p1.y;
+      }
+#endif
 #if MMA_TYPE == 2
       uint ab[MTILES][4], bb[NTILES][2];
 #pragma unroll
@@ -537,13 +564,33 @@ clgemm_mma(const int M, const int N, const int K, const SCAL alpha, const SCAL b
           mma_tf32(acc[i][j], ab[i], bs_[j][0], bs_[j][1]);
           mma_tf32(acc[i][j], ab[i], bb[j][0], bb[j][1]);
         }
+#endif
+    }
 #else
+    /* FP64: a_i at (row g [+8], k t [+4, +8, +12]); b_i at (k t [+4, ...], n g). */
+    const uint g = lane >> 2, t = lane & 3;
+#pragma unroll
+    for (int kk = 0; kk < KWG; kk += KSTEP) {
+      MT av[MTILES][KSTEP / 2], bv[NTILES][KSTEP / 4];
+#pragma unroll
+      for (int i = 0; i < MTILES; i++)
+#pragma unroll
+        for (int h = 0; h < KSTEP / 2; h++) {
+          const uint m = wm * WM + i * 16 + g + (h & 1) * 8, k = kk + t + (h >> 1) * 4;
+          av[i][h] = TRANSA == 0 ? as[A_IDX(k, m)] : as[A_IDX(m, k)];
+        }
+#pragma unroll
+      for (int j = 0; j < NTILES; j++)
+#pragma unroll
+        for (int h = 0; h < KSTEP / 4; h++) {
+          const uint n = wn * WN + j * 8 + g, k = kk + t + h * 4;
+          bv[j][h] = TRANSB == 0 ? bs[B_IDX(n, k)] : bs[B_IDX(k, n)];
+        }
 #pragma unroll
       for (int i = 0; i < MTILES; i++)
 #pragma unroll
         for (int j = 0; j < NTILES; j++)
           mma_f64(acc[i][j], av[i], bv[j]);
-#endif
     }
 #endif
 
@@ -562,8 +609,16 @@ clgemm_mma(const int M, const int N, const int K, const SCAL alpha, const SCAL b
     for (int j = 0; j < NTILES; j++)
 #pragma unroll
       for (int e = 0; e < 4; e++) {
+#if (MMA_TYPE == 2 || MMA_TYPE == 3) && TRANSA == 0 /* rows permuted, see the TF32 loads */
+        const int m = m0 + (int)(wm * WM + i * 16 + 2 * g + (e >> 1));
+#else
         const int m = m0 + (int)(wm * WM + i * 16 + g + (e >> 1) * 8);
+#endif
+#if (MMA_TYPE == 2 || MMA_TYPE == 3) && TRANSB == 1
+        const int n = n0 + (int)(wn * WN + (j >> 1) * 16 + 2 * (t * 2 + (e & 1)) + (j & 1));
+#else
         const int n = n0 + (int)(wn * WN + j * 8 + t * 2 + (e & 1));
+#endif
         if (m < M && n < N) {
           const ulong ci = (ulong)m + (ulong)n * (ulong)ldc;
           SCAL v = alpha * (SCAL)acc[i][j][e];

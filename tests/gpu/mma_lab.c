@@ -13,6 +13,7 @@
  *   --shapes M,N,K;...  benchmark shapes (default 1024,2048,4096,4097,8192 squares + skinny)
  *   --reps N         timed runs per shape (default 10)
  *   --src PATH       kernel source (default cl/mma.cl); --naive: launch as mma_naive.cl
+ *   --extra OPTS     appended to the build options (e.g. -DDIAG_NO_CVT=1)
  *   --max-work X     skip check shapes with M*N*K > X (for slow CPU runs)
  * Exit status 1 when any check fails. */
 #define _POSIX_C_SOURCE          200809L
@@ -38,6 +39,7 @@ static cl_command_queue q;
 static cl_device_id dev;
 static int mode = FP16, cin = 0, verbose = 0, naive = 0, reps = 10;
 static char *src_text;
+static const char *extra_opts = "";
 static int failures = 0;
 static double max_work = 1e30;
 
@@ -201,11 +203,12 @@ static prog_t progs[256];
 static int nprogs;
 
 static void make_opts(char *out, size_t n, const cfg_t *c, int ta, int tb, int aa, int ab) {
-    snprintf(out, n,
-             "-DMMA_TYPE=%d -DC_INPUT=%d -DTRANSA=%d -DTRANSB=%d -DALIGNED_A=%d -DALIGNED_B=%d "
-             "-DMWG=%d -DNWG=%d -DKWG=%d -DWM=%d -DWN=%d -DSTAGES=%d -DSWIZZLE=%d -DF64_K16=%d%s",
-             mode, cin, ta, tb, aa, ab, c->mwg, c->nwg, c->kwg, c->wm, c->wn, c->stages, c->swizzle,
-             c->f64k16, verbose ? " -cl-nv-verbose" : "");
+    snprintf(
+        out, n,
+        "-DMMA_TYPE=%d -DC_INPUT=%d -DTRANSA=%d -DTRANSB=%d -DALIGNED_A=%d -DALIGNED_B=%d "
+        "-DMWG=%d -DNWG=%d -DKWG=%d -DWM=%d -DWN=%d -DSTAGES=%d -DSWIZZLE=%d -DF64_K16=%d%s %s",
+        mode, cin, ta, tb, aa, ab, c->mwg, c->nwg, c->kwg, c->wm, c->wn, c->stages, c->swizzle,
+        c->f64k16, verbose ? " -cl-nv-verbose" : "", extra_opts);
 }
 
 static void *build_thread(void *arg) {
@@ -645,6 +648,8 @@ int main(int argc, char **argv) {
             do_bench = 1;
         else if (!strcmp(argv[i], "--verbose"))
             verbose = 1;
+        else if (!strcmp(argv[i], "--extra") && i + 1 < argc)
+            extra_opts = argv[++i];
         else if (!strcmp(argv[i], "--naive"))
             naive = 1;
         else if (!strcmp(argv[i], "--max-work") && i + 1 < argc)
