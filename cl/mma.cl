@@ -23,17 +23,24 @@
  *   MWG, NWG  work-group tile of C;  KWG  depth of one K slice in local memory;
  *   WM, WN    warp tile (each warp computes WM x WN of C);  STAGES  slices kept in flight;
  *   SWIZZLE   1 = XOR-swizzled 16-byte chunks in local memory (no bank conflicts), 0 = plain.
+ *   F64_K16   type 4: 1 = mma m16n8k16 f64 (half the instructions of m16n8k8).
+ *   DIAG_NO_CVT  diagnostic only, never for results: TF32 inputs truncated instead of rounded.
  *
  * Legality (the family's constraint check):
- *   - MWG, NWG, KWG, WM, WN powers of two; MWG % WM == 0, NWG % WN == 0;
- *     WM % 16 == 0; WN % 16 == 0 (types 0/1: B fragments come in pairs) else WN % 8 == 0;
+ *   - MWG, NWG, KWG, WM, WN powers of two; MWG % WM == 0, NWG % WN == 0; WM % 16 == 0;
+ *     WN % 16 == 0 for types 0-3 (B fragments are loaded for pairs of n-tiles), WN % 8 == 0
+ *     for type 4;
  *   - KWG % 16 == 0 for types 0/1 and for type 4 with F64_K16=1, KWG % 8 == 0 otherwise;
  *   - threads T = 32 * (MWG/WM) * (NWG/WN) <= 1024 (work-group size, launched as T x 1);
- *   - MWG*KWG/VW and NWG*KWG/VW (16-byte chunks of a slice) are multiples of T;
+ *   - MWG*KWG/VW and NWG*KWG/VW (16-byte chunks of one slice) are positive multiples of T;
  *     the contiguous side of each tile holds >= 1 chunk: KWG >= VW, MWG >= VW, NWG >= VW;
  *   - STAGES >= 2 and STAGES * (MWG + NWG) * KWG * sizeof(element) <= 49152 (local memory);
- *   - registers: the accumulators take (WM*WN/32) floats per thread (x2 for FP64); above about
- *     128 floats ptxas spills (check with -cl-nv-verbose).
+ *   - registers (ptxas, -cl-nv-verbose, H200): 64x64 warp tiles take 210-255 registers for
+ *     types 0-3 without spills; FP64 64x32 tiles with F64_K16 reach 255 and spill up to 100
+ *     bytes in the unaligned (scalar-load) variants. Larger warp tiles will spill.
+ * Fastest sets measured on the H200 (docs/TENSOR_CORES.md): types 0/1 MWG=128 NWG=128 KWG=32
+ * WM=64 WN=64 STAGES=3; types 2/3 MWG=128 NWG=128 KWG=16 WM=64 WN=64 STAGES=3; type 4
+ * MWG=128 NWG=64 KWG=16 WM=64 WN=32 STAGES=2 F64_K16=1; SWIZZLE=1 always (0 is 3.7x slower).
  * Launch: local size (T, 1), global size (ceil(M/MWG) * T, ceil(N/NWG)). */
 #ifndef MMA_TYPE
 #define MMA_TYPE 0
@@ -76,6 +83,9 @@
 #endif
 #ifndef F64_K16
 #define F64_K16 0
+#endif
+#ifndef DIAG_NO_CVT
+#define DIAG_NO_CVT 0
 #endif
 
 #if MMA_TYPE <= 1
