@@ -1,0 +1,640 @@
+/* mma.cl: GEMM on NVIDIA's matrix units (tensor cores) through inline PTX mma.sync, for
+ * compute capability 8.0+ (FP64 m16n8k8/k16 needs 9.0). Only NVIDIA devices may build it.
+ *
+ * Problem (column-major, like every clgemm kernel): C is M x N, C(i, j) = C[offC + i + j*ldc];
+ * op(A) is M x K, read as A[i + p*lda] (TRANSA=0) or A[p + i*lda] (TRANSA=1); op(B) is K x N,
+ * read as B[p + j*ldb] (TRANSB=0) or B[j + p*ldb] (TRANSB=1). C = alpha*op(A)op(B) + beta*C;
+ * when beta == 0, C is never read. Any M, N, K >= 1, any offsets and ld >= the minimum.
+ *
+ * Build options:
+ *   MMA_TYPE  0 FP16 storage (ushort bits), FP32 accumulation   (mma m16n8k16 f16)
+ *             1 BF16 storage (ushort bits), FP32 accumulation   (mma m16n8k16 bf16)
+ *             2 TF32: FP32 storage, inputs rounded by cvt.rna.tf32 (mma m16n8k8 tf32)
+ *             3 3xTF32: FP32 storage, a = big + small (both tf32), accumulates
+ *               small*big + big*small + big*big: FP32-level error   (3 x m16n8k8 tf32)
+ *             4 FP64 (mma m16n8k8 f64, or m16n8k16 f64 with F64_K16=1; sm_90)
+ *   C_INPUT   types 0/1 only: 1 = C holds the input type (ushort FP16/BF16 bits, stored with
+ *             round-to-nearest-even), 0 = C is float. alpha, beta are float (double for type 4).
+ *   TRANSA, TRANSB       0/1 as above.
+ *   ALIGNED_A, ALIGNED_B 1 only when the host checked that offA and lda (offB, ldb) are
+ *             multiples of VW = 16 / sizeof(element) (8, 4 or 2): the operand's tiles are then
+ *             copied with 16-byte cp.async (zero-filled past the edges). 0: scalar loads staged
+ *             through registers (any offset and ld).
+ *   MWG, NWG  work-group tile of C;  KWG  depth of one K slice in local memory;
+ *   WM, WN    warp tile (each warp computes WM x WN of C);  STAGES  slices kept in flight;
+ *   SWIZZLE   1 = XOR-swizzled 16-byte chunks in local memory (no bank conflicts), 0 = plain.
+ *   F64_K16   type 4: 1 = mma m16n8k16 f64 (half the instructions of m16n8k8).
+ *   DIAG_NO_CVT  diagnostic only, never for results: TF32 inputs truncated instead of rounded.
+ *
+ * Legality (the family's constraint check):
+ *   - MWG, NWG, KWG, WM, WN powers of two; MWG % WM == 0, NWG % WN == 0; WM % 16 == 0;
+ *     WN % 16 == 0 for types 0-3 (B fragments are loaded for pairs of n-tiles), WN % 8 == 0
+ *     for type 4;
+ *   - KWG % 16 == 0 for types 0/1 and for type 4 with F64_K16=1, KWG % 8 == 0 otherwise;
+ *   - threads T = 32 * (MWG/WM) * (NWG/WN) <= 1024 (work-group size, launched as T x 1);
+ *   - MWG*KWG/VW and NWG*KWG/VW (16-byte chunks of one slice) are positive multiples of T;
+ *     the contiguous side of each tile holds >= 1 chunk: KWG >= VW, MWG >= VW, NWG >= VW;
+ *   - STAGES >= 2 and STAGES * (MWG + NWG) * KWG * sizeof(element) <= 49152 (local memory);
+ *   - registers (ptxas, -cl-nv-verbose, H200): 64x64 warp tiles take 210-255 registers for
+ *     types 0-3 without spills; FP64 64x32 tiles with F64_K16 reach 255 and spill up to 100
+ *     bytes in the unaligned (scalar-load) variants. Larger warp tiles will spill.
+ * Fastest sets measured on the H200 (docs/TENSOR_CORES.md): types 0/1 MWG=128 NWG=128 KWG=32
+ * WM=64 WN=64 STAGES=3; types 2/3 MWG=128 NWG=128 KWG=16 WM=64 WN=64 STAGES=3; type 4
+ * MWG=128 NWG=64 KWG=16 WM=64 WN=32 STAGES=2 F64_K16=1; SWIZZLE=1 always (0 is 3.7x slower).
+ * Launch: local size (T, 1), global size (ceil(M/MWG) * T, ceil(N/NWG)). */
+#ifndef MMA_TYPE
+#define MMA_TYPE 0
+#endif
+#ifndef C_INPUT
+#define C_INPUT 0
+#endif
+#ifndef TRANSA
+#define TRANSA 0
+#endif
+#ifndef TRANSB
+#define TRANSB 0
+#endif
+#ifndef ALIGNED_A
+#define ALIGNED_A 0
+#endif
+#ifndef ALIGNED_B
+#define ALIGNED_B 0
+#endif
+#ifndef MWG
+#define MWG 128
+#endif
+#ifndef NWG
+#define NWG 128
+#endif
+#ifndef KWG
+#define KWG 32
+#endif
+#ifndef WM
+#define WM 64
+#endif
+#ifndef WN
+#define WN 32
+#endif
+#ifndef STAGES
+#define STAGES 3
+#endif
+#ifndef SWIZZLE
+#define SWIZZLE 1
+#endif
+#ifndef F64_K16
+#define F64_K16 0
+#endif
+#ifndef DIAG_NO_CVT
+#define DIAG_NO_CVT 0
+#endif
+
+#if MMA_TYPE <= 1
+#define MT ushort /* element as stored: FP16 / BF16 bits */
+#define ACC float
+#define SCAL float
+#if C_INPUT
+#define CT ushort
+#else
+#define CT float
+#endif
+#define ESIZE 2
+#define KSTEP 16
+#elif MMA_TYPE <= 3
+#define MT float
+#define ACC float
+#define SCAL float
+#define CT float
+#define ESIZE 4
+#define KSTEP 8
+#else
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#define MT double
+#define ACC double
+#define SCAL double
+#define CT double
+#define ESIZE 8
+#if F64_K16
+#define KSTEP 16
+#else
+#define KSTEP 8
+#endif
+#endif
+
+/* helpers are forced inline: fragments must stay in registers */
+#define DEV static inline __attribute__((always_inline))
+
+#define VW (16 / ESIZE)       /* elements per 16-byte chunk */
+#define WARPS_M (MWG / WM)
+#define WARPS_N (NWG / WN)
+#define NTHREADS (32 * WARPS_M * WARPS_N)
+#define MTILES (WM / 16) /* mma tiles per warp along M */
+#define NTILES (WN / 8)  /* ... along N */
+
+/* Local layouts: the side that is contiguous in global memory stays contiguous here, so one
+ * 16-byte chunk of global memory is one chunk of local memory.
+ *   A: TRANSA=0 -> [KWG][MWG] (m contiguous), TRANSA=1 -> [MWG][KWG] (k contiguous)
+ *   B: TRANSB=0 -> [NWG][KWG] (k contiguous), TRANSB=1 -> [KWG][NWG] (n contiguous) */
+#if TRANSA == 0
+#define A_CPR (MWG / VW) /* chunks per local row */
+#else
+#define A_CPR (KWG / VW)
+#endif
+#if TRANSB == 0
+#define B_CPR (KWG / VW)
+#else
+#define B_CPR (NWG / VW)
+#endif
+#define A_STAGE (MWG * KWG) /* elements per stage */
+#define B_STAGE (NWG * KWG)
+
+/* Swizzle: a fragment read touches R consecutive local rows at the same S adjacent chunks
+ * (ldmatrix: 8 rows x 1 chunk; scalar 32/64-bit reads: 8 rows x 1 or 2 chunks along k, 4 rows
+ * x 2 or 4 chunks along m/n). XOR-ing the chunk index (within its 128-byte line) with a
+ * function of the row spreads those rows over all 32 banks. S is the group width in chunks. */
+#if MMA_TYPE <= 1
+#define A_S 1
+#define B_S 1
+#else
+#define SK_ ((4 * ESIZE / 16) > 1 ? (4 * ESIZE / 16) : 1) /* 4 consecutive k */
+#define SM_ ((8 * ESIZE / 16) > 1 ? (8 * ESIZE / 16) : 1) /* 8 consecutive m or n */
+#if TRANSA == 0
+#define A_S SM_
+#else
+#define A_S SK_
+#endif
+#if TRANSB == 0
+#define B_S SK_
+#else
+#define B_S SM_
+#endif
+#endif
+
+/* Chunk position of (row, chunk) in a buffer with CPR chunks per row. */
+DEV uint swz(const uint row, const uint c, const uint CPR, const uint S)
+{
+#if SWIZZLE
+  if (CPR >= 8)
+    return row * CPR + (c ^ ((row & (8 / S - 1)) * S));
+  const uint q = row * CPR + c;
+  return q ^ (((q >> 3) & (8 / S - 1)) * S);
+#else
+  return row * CPR + c;
+#endif
+}
+/* Element index of (row, col) where col runs along the contiguous side. */
+#define A_IDX(r, col) (swz((r), (col) / VW, A_CPR, A_S) * VW + (col) % VW)
+#define B_IDX(r, col) (swz((r), (col) / VW, B_CPR, B_S) * VW + (col) % VW)
+
+DEV uint lds_addr(__local const void *p)
+{
+  return (uint)(size_t)p;
+}
+
+/* 16-byte asynchronous copy; bytes past src_bytes (0..16) are zero-filled, none are read. */
+DEV void cp_async16(__local void *dst, const __global void *src, const uint src_bytes)
+{
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(lds_addr(dst)), "l"(src),
+               "r"(src_bytes)
+               : "memory");
+}
+DEV void cp_async_commit(void)
+{
+  asm volatile("cp.async.commit_group;\n" ::: "memory");
+}
+#define CP_ASYNC_WAIT(n) asm volatile("cp.async.wait_group %0;\n" ::"n"(n) : "memory")
+
+/* ---- loading one K slice of op(A) and op(B) into local memory --------------------------- */
+#define A_CHUNKS (MWG * KWG / VW)
+#define B_CHUNKS (NWG * KWG / VW)
+#define A_PER_T (A_CHUNKS / NTHREADS)
+#define B_PER_T (B_CHUNKS / NTHREADS)
+
+/* Chunk q of the A slice at k0: its row/chunk in the local layout, global element index of its
+ * first element and how many of its VW elements lie inside op(A) (0..VW). */
+#define A_CHUNK_COORDS(q, k0)                                                                    \
+  const uint r_ = (q) / A_CPR, c_ = (q) % A_CPR;                                                 \
+  int gm_, gk_, valid_;                                                                          \
+  if (TRANSA == 0) {                                                                             \
+    gm_ = m0 + (int)c_ * VW;                                                                     \
+    gk_ = (k0) + (int)r_;                                                                        \
+    valid_ = gk_ < K ? clamp(M - gm_, 0, VW) : 0;                                                \
+  } else {                                                                                       \
+    gm_ = m0 + (int)r_;                                                                          \
+    gk_ = (k0) + (int)c_ * VW;                                                                   \
+    valid_ = gm_ < M ? clamp(K - gk_, 0, VW) : 0;                                                \
+  }                                                                                              \
+  const ulong gidx_ = TRANSA == 0 ? (ulong)gm_ + (ulong)gk_ * (ulong)lda                         \
+                                  : (ulong)gk_ + (ulong)gm_ * (ulong)lda;                        \
+  const uint lidx_ = swz(r_, c_, A_CPR, A_S) * VW;
+
+#define B_CHUNK_COORDS(q, k0)                                                                    \
+  const uint r_ = (q) / B_CPR, c_ = (q) % B_CPR;                                                 \
+  int gn_, gk_, valid_;                                                                          \
+  if (TRANSB == 0) {                                                                             \
+    gn_ = n0 + (int)r_;                                                                          \
+    gk_ = (k0) + (int)c_ * VW;                                                                   \
+    valid_ = gn_ < N ? clamp(K - gk_, 0, VW) : 0;                                                \
+  } else {                                                                                       \
+    gn_ = n0 + (int)c_ * VW;                                                                     \
+    gk_ = (k0) + (int)r_;                                                                        \
+    valid_ = gk_ < K ? clamp(N - gn_, 0, VW) : 0;                                                \
+  }                                                                                              \
+  const ulong gidx_ = TRANSB == 0 ? (ulong)gk_ + (ulong)gn_ * (ulong)ldb                         \
+                                  : (ulong)gn_ + (ulong)gk_ * (ulong)ldb;                        \
+  const uint lidx_ = swz(r_, c_, B_CPR, B_S) * VW;
+
+/* ---- the fragment products -------------------------------------------------------------- */
+#if MMA_TYPE <= 1
+#if MMA_TYPE == 0
+#define MMA_NAME "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32"
+#else
+#define MMA_NAME "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32"
+#endif
+DEV void mma16(float *d, const uint *a, const uint b0, const uint b1)
+{
+  asm(MMA_NAME " {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
+      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
+}
+#define LDSM_X4(r, addr)                                                                         \
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\n"                 \
+               : "=r"((r)[0]), "=r"((r)[1]), "=r"((r)[2]), "=r"((r)[3])                          \
+               : "r"(addr))
+#define LDSM_X4_T(r, addr)                                                                       \
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];\n"           \
+               : "=r"((r)[0]), "=r"((r)[1]), "=r"((r)[2]), "=r"((r)[3])                          \
+               : "r"(addr))
+#elif MMA_TYPE <= 3
+DEV uint to_tf32(const float x)
+{
+#if DIAG_NO_CVT /* diagnostic only (measures the conversion's cost): truncates instead of rounding */
+  return as_uint(x);
+#else
+  uint r;
+  asm("cvt.rna.tf32.f32 %0, %1;\n" : "=r"(r) : "f"(x));
+  return r;
+#endif
+}
+DEV void mma_tf32(float *d, const uint *a, const uint b0, const uint b1)
+{
+  asm("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, "
+      "{%8,%9}, {%0,%1,%2,%3};\n"
+      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
+}
+#else
+#if F64_K16
+DEV void mma_f64(double *d, const double *a, const double *b)
+{
+  asm("mma.sync.aligned.m16n8k16.row.col.f64.f64.f64.f64 {%0,%1,%2,%3}, "
+      "{%4,%5,%6,%7,%8,%9,%10,%11}, {%12,%13,%14,%15}, {%0,%1,%2,%3};\n"
+      : "+d"(d[0]), "+d"(d[1]), "+d"(d[2]), "+d"(d[3])
+      : "d"(a[0]), "d"(a[1]), "d"(a[2]), "d"(a[3]), "d"(a[4]), "d"(a[5]), "d"(a[6]), "d"(a[7]),
+        "d"(b[0]), "d"(b[1]), "d"(b[2]), "d"(b[3]));
+}
+#else
+DEV void mma_f64(double *d, const double *a, const double *b)
+{
+  asm("mma.sync.aligned.m16n8k8.row.col.f64.f64.f64.f64 {%0,%1,%2,%3}, {%4,%5,%6,%7}, "
+      "{%8,%9}, {%0,%1,%2,%3};\n"
+      : "+d"(d[0]), "+d"(d[1]), "+d"(d[2]), "+d"(d[3])
+      : "d"(a[0]), "d"(a[1]), "d"(a[2]), "d"(a[3]), "d"(b[0]), "d"(b[1]));
+}
+#endif
+#endif
+
+/* ---- C element conversions (types 0/1 with C_INPUT) -------------------------------------- */
+#if MMA_TYPE <= 1 && C_INPUT
+DEV float c_load(const ushort h)
+{
+#if MMA_TYPE == 0
+  float f;
+  asm("{ .reg .b16 lo, hi; mov.b32 {lo, hi}, %1; cvt.f32.f16 %0, lo; }\n"
+      : "=f"(f)
+      : "r"((uint)h));
+  return f;
+#else
+  return as_float((uint)h << 16);
+#endif
+}
+DEV ushort c_store(const float f)
+{
+  uint r;
+#if MMA_TYPE == 0
+  asm("cvt.rn.f16x2.f32 %0, %1, %2;\n" : "=r"(r) : "f"(0.0f), "f"(f));
+#else
+  asm("cvt.rn.bf16x2.f32 %0, %1, %2;\n" : "=r"(r) : "f"(0.0f), "f"(f));
+#endif
+  return (ushort)(r & 0xffffu);
+}
+#else
+#define c_load(x) ((SCAL)(x))
+#define c_store(x) (x)
+#endif
+
+__attribute__((reqd_work_group_size(NTHREADS, 1, 1))) __kernel void
+clgemm_mma(const int M, const int N, const int K, const SCAL alpha, const SCAL beta,
+           const __global MT *restrict A, const ulong offA, const int lda,
+           const __global MT *restrict B, const ulong offB, const int ldb, __global CT *C,
+           const ulong offC, const int ldc)
+{
+  __local MT As[STAGES * A_STAGE] __attribute__((aligned(128)));
+  __local MT Bs[STAGES * B_STAGE] __attribute__((aligned(128)));
+
+  const uint tid = get_local_id(0);
+  const uint lane = tid & 31u, warp = tid >> 5;
+  const uint wm = warp % WARPS_M, wn = warp / WARPS_M;
+  const int m0 = (int)get_group_id(0) * MWG, n0 = (int)get_group_id(1) * NWG;
+  A += offA;
+  B += offB;
+  C += offC;
+  const int nk = (K + KWG - 1) / KWG;
+
+  ACC acc[MTILES][NTILES][4];
+#pragma unroll
+  for (int i = 0; i < MTILES; i++)
+#pragma unroll
+    for (int j = 0; j < NTILES; j++)
+#pragma unroll
+      for (int e = 0; e < 4; e++)
+        acc[i][j][e] = 0;
+
+#if !ALIGNED_A
+  MT ra[A_PER_T][VW]; /* the next A slice, on its way from global to local memory */
+#endif
+#if !ALIGNED_B
+  MT rb[B_PER_T][VW];
+#endif
+
+  /* Issue the loads of slice kt (cp.async, or global loads into registers). */
+#define LOAD_SLICE(kt)                                                                           \
+  do {                                                                                           \
+    const int k0 = (kt) * KWG;                                                                   \
+    __local MT *as = As + ((kt) % STAGES) * A_STAGE;                                             \
+    __local MT *bs = Bs + ((kt) % STAGES) * B_STAGE;                                             \
+    (void)as;                                                                                    \
+    (void)bs;                                                                                    \
+    _Pragma("unroll") for (int l = 0; l < A_PER_T; l++)                                          \
+    {                                                                                            \
+      A_CHUNK_COORDS(tid + l * NTHREADS, k0)                                                     \
+      if (ALIGNED_A) {                                                                           \
+        cp_async16(as + lidx_, valid_ ? A + gidx_ : A, (uint)valid_ * ESIZE);                    \
+      } else {                                                                                   \
+        _Pragma("unroll") for (int e = 0; e < VW; e++) RA_(l, e) =                               \
+            e < valid_ ? A[gidx_ + (TRANSA == 0 ? (ulong)e : (ulong)e)] : (MT)0;                 \
+      }                                                                                          \
+    }                                                                                            \
+    _Pragma("unroll") for (int l = 0; l < B_PER_T; l++)                                          \
+    {                                                                                            \
+      B_CHUNK_COORDS(tid + l * NTHREADS, k0)                                                     \
+      if (ALIGNED_B) {                                                                           \
+        cp_async16(bs + lidx_, valid_ ? B + gidx_ : B, (uint)valid_ * ESIZE);                    \
+      } else {                                                                                   \
+        _Pragma("unroll") for (int e = 0; e < VW; e++) RB_(l, e) =                               \
+            e < valid_ ? B[gidx_ + (ulong)e] : (MT)0;                                            \
+      }                                                                                          \
+    }                                                                                            \
+  } while (0)
+
+  /* Move register-staged slice kt (scalar path) into local memory. */
+#define STORE_SLICE(kt)                                                                          \
+  do {                                                                                           \
+    __local MT *as = As + ((kt) % STAGES) * A_STAGE;                                             \
+    __local MT *bs = Bs + ((kt) % STAGES) * B_STAGE;                                             \
+    (void)as;                                                                                    \
+    (void)bs;                                                                                    \
+    if (!ALIGNED_A) {                                                                            \
+      _Pragma("unroll") for (int l = 0; l < A_PER_T; l++)                                        \
+      {                                                                                          \
+        const uint q = tid + l * NTHREADS;                                                       \
+        const uint li = swz(q / A_CPR, q % A_CPR, A_CPR, A_S) * VW;                              \
+        _Pragma("unroll") for (int e = 0; e < VW; e++) as[li + e] = RA_(l, e);                   \
+      }                                                                                          \
+    }                                                                                            \
+    if (!ALIGNED_B) {                                                                            \
+      _Pragma("unroll") for (int l = 0; l < B_PER_T; l++)                                        \
+      {                                                                                          \
+        const uint q = tid + l * NTHREADS;                                                       \
+        const uint li = swz(q / B_CPR, q % B_CPR, B_CPR, B_S) * VW;                              \
+        _Pragma("unroll") for (int e = 0; e < VW; e++) bs[li + e] = RB_(l, e);                   \
+      }                                                                                          \
+    }                                                                                            \
+  } while (0)
+
+#if ALIGNED_A
+#define RA_(l, e) dummy_
+#else
+#define RA_(l, e) ra[l][e]
+#endif
+#if ALIGNED_B
+#define RB_(l, e) dummy_
+#else
+#define RB_(l, e) rb[l][e]
+#endif
+  MT dummy_;
+  (void)dummy_;
+
+  /* Prologue: slices 0 .. STAGES-2 in flight. */
+#pragma unroll
+  for (int s = 0; s < STAGES - 1; s++) {
+    if (s < nk) {
+      LOAD_SLICE(s);
+      STORE_SLICE(s);
+    }
+    cp_async_commit();
+  }
+
+  for (int kt = 0; kt < nk; kt++) {
+    CP_ASYNC_WAIT(STAGES - 2);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const int kn = kt + STAGES - 1;
+    if (kn < nk)
+      LOAD_SLICE(kn);
+    cp_async_commit();
+
+    __local const MT *as = As + (kt % STAGES) * A_STAGE;
+    __local const MT *bs = Bs + (kt % STAGES) * B_STAGE;
+
+#if MMA_TYPE <= 1
+    /* ldmatrix: lane l gives the address of row (l & 7) of 8x8 matrix (l >> 3). */
+#pragma unroll
+    for (int kk = 0; kk < KWG; kk += 16) {
+      uint af[MTILES][4], bf[NTILES / 2][4];
+#pragma unroll
+      for (int i = 0; i < MTILES; i++) {
+        const uint mrow = wm * WM + i * 16;
+#if TRANSA == 1 /* [m][k]: matrices (m0-7,k0-7) (m8-15,k0-7) (m0-7,k8-15) (m8-15,k8-15) */
+        const uint r = mrow + (lane & 7) + ((lane >> 3) & 1) * 8;
+        const uint c = kk / 8 + (lane >> 4);
+        LDSM_X4(af[i], lds_addr(as + swz(r, c, A_CPR, 1) * 8));
+#else /* [k][m], transposed on load */
+        const uint r = kk + (lane & 7) + (lane >> 4) * 8;
+        const uint c = mrow / 8 + ((lane >> 3) & 1);
+        LDSM_X4_T(af[i], lds_addr(as + swz(r, c, A_CPR, 1) * 8));
+#endif
+      }
+#pragma unroll
+      for (int jp = 0; jp < NTILES / 2; jp++) {
+        const uint ncol = wn * WN + jp * 16;
+#if TRANSB == 0 /* [n][k]: matrices (n0-7,k0-7) (n0-7,k8-15) (n8-15,k0-7) (n8-15,k8-15) */
+        const uint r = ncol + (lane & 7) + (lane >> 4) * 8;
+        const uint c = kk / 8 + ((lane >> 3) & 1);
+        LDSM_X4(bf[jp], lds_addr(bs + swz(r, c, B_CPR, 1) * 8));
+#else /* [k][n], transposed on load */
+        const uint r = kk + (lane & 7) + ((lane >> 3) & 1) * 8;
+        const uint c = ncol / 8 + (lane >> 4);
+        LDSM_X4_T(bf[jp], lds_addr(bs + swz(r, c, B_CPR, 1) * 8));
+#endif
+      }
+#pragma unroll
+      for (int i = 0; i < MTILES; i++)
+#pragma unroll
+        for (int j = 0; j < NTILES; j++)
+          mma16(acc[i][j], af[i], bf[j / 2][(j & 1) * 2], bf[j / 2][(j & 1) * 2 + 1]);
+    }
+#elif MMA_TYPE <= 3
+    /* TF32: every fragment register pair is one 8-byte local load. Within a k8 step, mma slot
+     * k=t holds k = 2t and slot t+4 holds k = 2t+1 (same order for A and B, so the sum is
+     * unchanged): on a k-contiguous side (a0,a2), (a1,a3) and (b0,b1) are adjacent. On an
+     * m-contiguous A, mma row g of a tile is m = 2g and row g+8 is m = 2g+1, so (a0,a1) and
+     * (a2,a3) are adjacent; on an n-contiguous B, column g of tiles 2jp / 2jp+1 is n = 2g / 2g+1
+     * of their 16 columns, so the b0 of both tiles are adjacent. The epilogue maps rows back. */
+    const uint g = lane >> 2, t = lane & 3;
+#pragma unroll
+    for (int kk = 0; kk < KWG; kk += 8) {
+      MT av[MTILES][4], bv[NTILES][2];
+#pragma unroll
+      for (int i = 0; i < MTILES; i++) {
+        const uint mb = wm * WM + i * 16;
+#if TRANSA == 1
+        const float2 p0 = *(__local const float2 *)(as + A_IDX(mb + g, kk + 2 * t));
+        const float2 p1 = *(__local const float2 *)(as + A_IDX(mb + g + 8, kk + 2 * t));
+        av[i][0] = p0.x, av[i][2] = p0.y, av[i][1] = p1.x, av[i][3] = p1.y;
+#else
+        const float2 p0 = *(__local const float2 *)(as + A_IDX(kk + 2 * t, mb + 2 * g));
+        const float2 p1 = *(__local const float2 *)(as + A_IDX(kk + 2 * t + 1, mb + 2 * g));
+        av[i][0] = p0.x, av[i][1] = p0.y, av[i][2] = p1.x, av[i][3] = p1.y;
+#endif
+      }
+#if TRANSB == 0
+#pragma unroll
+      for (int j = 0; j < NTILES; j++) {
+        const float2 p = *(__local const float2 *)(bs + B_IDX(wn * WN + j * 8 + g, kk + 2 * t));
+        bv[j][0] = p.x, bv[j][1] = p.y;
+      }
+#else
+#pragma unroll
+      for (int jp = 0; jp < NTILES / 2; jp++) {
+        const uint nb = wn * WN + jp * 16 + 2 * g;
+        const float2 p0 = *(__local const float2 *)(bs + B_IDX(kk + 2 * t, nb));
+        const float2 p1 = *(__local const float2 *)(bs + B_IDX(kk + 2 * t + 1, nb));
+        bv[2 * jp][0] = p0.x, bv[2 * jp + 1][0] = p0.y, bv[2 * jp][1] = p1.x,
+                 bv[2 * jp + 1][1] = p1.y;
+      }
+#endif
+#if MMA_TYPE == 2
+      uint ab[MTILES][4], bb[NTILES][2];
+#pragma unroll
+      for (int i = 0; i < MTILES; i++)
+#pragma unroll
+        for (int h = 0; h < 4; h++)
+          ab[i][h] = to_tf32(av[i][h]);
+#pragma unroll
+      for (int j = 0; j < NTILES; j++)
+#pragma unroll
+        for (int h = 0; h < 2; h++)
+          bb[j][h] = to_tf32(bv[j][h]);
+#pragma unroll
+      for (int i = 0; i < MTILES; i++)
+#pragma unroll
+        for (int j = 0; j < NTILES; j++)
+          mma_tf32(acc[i][j], ab[i], bb[j][0], bb[j][1]);
+#elif MMA_TYPE == 3
+      uint ab[MTILES][4], as_[MTILES][4], bb[NTILES][2], bs_[NTILES][2];
+#pragma unroll
+      for (int i = 0; i < MTILES; i++)
+#pragma unroll
+        for (int h = 0; h < 4; h++) {
+          ab[i][h] = to_tf32(av[i][h]);
+          as_[i][h] = to_tf32(av[i][h] - as_float(ab[i][h]));
+        }
+#pragma unroll
+      for (int j = 0; j < NTILES; j++)
+#pragma unroll
+        for (int h = 0; h < 2; h++) {
+          bb[j][h] = to_tf32(bv[j][h]);
+          bs_[j][h] = to_tf32(bv[j][h] - as_float(bb[j][h]));
+        }
+      /* small terms first: they are added to the accumulator while it is still small */
+#pragma unroll
+      for (int i = 0; i < MTILES; i++)
+#pragma unroll
+        for (int j = 0; j < NTILES; j++) {
+          mma_tf32(acc[i][j], as_[i], bb[j][0], bb[j][1]);
+          mma_tf32(acc[i][j], ab[i], bs_[j][0], bs_[j][1]);
+          mma_tf32(acc[i][j], ab[i], bb[j][0], bb[j][1]);
+        }
+#endif
+    }
+#else
+    /* FP64: a_i at (row g [+8], k t [+4, +8, +12]); b_i at (k t [+4, ...], n g). */
+    const uint g = lane >> 2, t = lane & 3;
+#pragma unroll
+    for (int kk = 0; kk < KWG; kk += KSTEP) {
+      MT av[MTILES][KSTEP / 2], bv[NTILES][KSTEP / 4];
+#pragma unroll
+      for (int i = 0; i < MTILES; i++)
+#pragma unroll
+        for (int h = 0; h < KSTEP / 2; h++) {
+          const uint m = wm * WM + i * 16 + g + (h & 1) * 8, k = kk + t + (h >> 1) * 4;
+          av[i][h] = TRANSA == 0 ? as[A_IDX(k, m)] : as[A_IDX(m, k)];
+        }
+#pragma unroll
+      for (int j = 0; j < NTILES; j++)
+#pragma unroll
+        for (int h = 0; h < KSTEP / 4; h++) {
+          const uint n = wn * WN + j * 8 + g, k = kk + t + h * 4;
+          bv[j][h] = TRANSB == 0 ? bs[B_IDX(n, k)] : bs[B_IDX(k, n)];
+        }
+#pragma unroll
+      for (int i = 0; i < MTILES; i++)
+#pragma unroll
+        for (int j = 0; j < NTILES; j++)
+          mma_f64(acc[i][j], av[i], bv[j]);
+    }
+#endif
+
+#if !ALIGNED_A || !ALIGNED_B
+    if (kn < nk)
+      STORE_SLICE(kn);
+#endif
+  }
+  CP_ASYNC_WAIT(0);
+
+  /* Epilogue: c0,c1 at (row g, cols 2t, 2t+1), c2,c3 at row g+8 of each 16x8 tile. */
+  const uint g = lane >> 2, t = lane & 3;
+#pragma unroll
+  for (int i = 0; i < MTILES; i++)
+#pragma unroll
+    for (int j = 0; j < NTILES; j++)
+#pragma unroll
+      for (int e = 0; e < 4; e++) {
+#if (MMA_TYPE == 2 || MMA_TYPE == 3) && TRANSA == 0 /* rows permuted, see the TF32 loads */
+        const int m = m0 + (int)(wm * WM + i * 16 + 2 * g + (e >> 1));
+#else
+        const int m = m0 + (int)(wm * WM + i * 16 + g + (e >> 1) * 8);
+#endif
+#if (MMA_TYPE == 2 || MMA_TYPE == 3) && TRANSB == 1
+        const int n = n0 + (int)(wn * WN + (j >> 1) * 16 + 2 * (t * 2 + (e & 1)) + (j & 1));
+#else
+        const int n = n0 + (int)(wn * WN + j * 8 + t * 2 + (e & 1));
+#endif
+        if (m < M && n < N) {
+          const ulong ci = (ulong)m + (ulong)n * (ulong)ldc;
+          SCAL v = alpha * (SCAL)acc[i][j][e];
+          if (beta != (SCAL)0)
+            v += beta * c_load(C[ci]);
+          C[ci] = c_store(v);
+        }
+      }
+}
