@@ -2,6 +2,12 @@
  * (work-group and local-memory limits, double precision). */
 #include "internal.h"
 
+/* From cl_ext.h's cl_nv_device_attribute_query, which not every header set has. */
+#ifndef CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV
+#define CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV 0x4000
+#define CL_DEVICE_COMPUTE_CAPABILITY_MINOR_NV 0x4001
+#endif
+
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -69,6 +75,7 @@ clgemm_status clgemm__device_query(cl_device_id device, device_info *info) {
     /* cl_khr_fp64 in the extension list; CL_DEVICE_DOUBLE_FP_CONFIG alone is not enough on
      * OpenCL 1.2 platforms that report a config without the extension. */
     size_t ext_size = 0;
+    bool nv_attributes = false;
     if (clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS, 0, NULL, &ext_size) == CL_SUCCESS &&
         ext_size > 0) {
         char *ext = malloc(ext_size + 1);
@@ -76,8 +83,17 @@ clgemm_status clgemm__device_query(cl_device_id device, device_info *info) {
         if (clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS, ext_size, ext, NULL) == CL_SUCCESS) {
             ext[ext_size] = 0;
             info->has_fp64 = strstr(ext, "cl_khr_fp64") != NULL;
+            nv_attributes = strstr(ext, "cl_nv_device_attribute_query") != NULL;
         }
         free(ext);
     }
+    /* NVIDIA's architecture tier: the compute capability (matrix-unit instructions by it). */
+    cl_uint major = 0, minor = 0;
+    if (nv_attributes &&
+        clGetDeviceInfo(device, CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV, sizeof major, &major,
+                        NULL) == CL_SUCCESS &&
+        clGetDeviceInfo(device, CL_DEVICE_COMPUTE_CAPABILITY_MINOR_NV, sizeof minor, &minor,
+                        NULL) == CL_SUCCESS)
+        info->nv_compute_capability = (int)(major * 10 + minor);
     return CLGEMM_SUCCESS;
 }

@@ -16,6 +16,13 @@ typedef struct family_param {
     const char *doc;
 } family_param;
 
+/* What a call adds to a family's build options beyond its parameters. */
+typedef struct kernel_call {
+    clgemm_precision type_ab, type_c;
+    clgemm_compute compute;    /* after CLGEMM_ALLOW_TF32 */
+    bool aligned_a, aligned_b; /* offset and ld of the (column-major) operand keep 16-byte chunks */
+} kernel_call;
+
 typedef struct family_desc {
     clgemm_family id;
     const char *name;   /* "regblock": API, database, tools */
@@ -35,6 +42,9 @@ typedef struct family_desc {
     /* Whether the family can run this call's types and compute mode on this device (NULL: any
      * type, default compute). Other devices never build its source. */
     bool (*supported)(const device_info *info, clgemm_precision type_ab, clgemm_compute compute);
+    /* Build options of the call appended to the parameters' (NULL: none); the length written,
+     * negative or >= size if it does not fit. */
+    int (*call_options)(const kernel_call *k, char *buf, size_t size);
     /* Built-in defaults for a device and type, largest tiles first, ending with family 0;
      * NULL when the family has none. */
     const clgemm_config *(*defaults)(const device_info *info, clgemm_precision type);
@@ -61,6 +71,10 @@ static inline size_t clgemm__round_up(size_t v, size_t to) {
     return (v + to - 1) / to * to;
 }
 
-extern const family_desc clgemm__family_naive, clgemm__family_tiled, clgemm__family_regblock;
+/* "Any compute mode": what a forced or stored configuration is checked with. */
+#define CLGEMM__COMPUTE_ANY ((clgemm_compute)-1)
+
+extern const family_desc clgemm__family_naive, clgemm__family_tiled, clgemm__family_regblock,
+    clgemm__family_mma;
 
 #endif /* CLGEMM_FAMILY_H */

@@ -315,7 +315,12 @@ static clgemm_status enqueue_gemm(struct clgemm_handle_s *h, const gemm_call *c,
                                   cl_command_queue queue) {
     colmajor p = normalise(c);
     const char *source;
-    clgemm_config cfg = clgemm__plan(h, c->precision, c->m, c->n, c->k, &source);
+    /* CLGEMM_ALLOW_TF32 turns the FP32 default into TF32, as PyTorch's allow_tf32 does. */
+    clgemm_compute compute =
+        c->compute == CLGEMM_COMPUTE_DEFAULT && c->precision == CLGEMM_SINGLE && h->allow_tf32
+            ? CLGEMM_COMPUTE_TF32
+            : c->compute;
+    clgemm_config cfg = clgemm__plan(h, c->precision, compute, c->m, c->n, c->k, &source);
     const family_desc *family = clgemm__family(cfg.family);
     int splits = clgemm__plan_splits(&cfg, &h->info, (size_t)p.m, (size_t)p.n, (size_t)p.k);
     cl_mem work = NULL;
@@ -336,7 +341,17 @@ static clgemm_status enqueue_gemm(struct clgemm_handle_s *h, const gemm_call *c,
                              " -DTRANSA=%d -DTRANSB=%d -DCONJA=%d -DCONJB=%d", p.trans_a, p.trans_b,
                              p.conj_a, p.conj_b);
     cl_kernel kernel, reduce = NULL;
-    if (clgemm__config_options(&cfg, options + used, sizeof options - used) < 0)
+    int written = clgemm__config_options(&cfg, options + used, sizeof options - used);
+    if (written >= 0 && family->call_options) {
+        used += (size_t)written;
+        size_t esize = clgemm__type(c->precision)->size;
+        kernel_call k = {c->precision, out_type, compute,
+                         (p.off_a * esize) % 16 == 0 && ((size_t)p.lda * esize) % 16 == 0,
+                         (p.off_b * esize) % 16 == 0 && ((size_t)p.ldb * esize) % 16 == 0};
+        written = family->call_options(&k, options + used, sizeof options - used);
+        if ((size_t)written >= sizeof options - used) written = -1;
+    }
+    if (written < 0)
         st = CLGEMM_ERR_INVALID_PARAMS;
     else
         st = clgemm__get_kernel(h, family->kernel, family->file, options, &kernel);

@@ -32,6 +32,7 @@ typedef struct device_info {
     cl_ulong local_mem_size;
     cl_uint compute_units;
     bool has_fp64;
+    int nv_compute_capability; /* NVIDIA: major * 10 + minor (90 on Hopper); 0 elsewhere */
 } device_info;
 
 clgemm_status clgemm__device_query(cl_device_id device, device_info *info);
@@ -68,7 +69,10 @@ clgemm_config clgemm__config_default(const device_info *info, clgemm_precision p
  * defaults that the device accepts and whose tiles still give every compute unit a work-group,
  * else the smallest it accepts. */
 clgemm_config clgemm__config_default_for(const device_info *info, clgemm_precision precision,
-                                         size_t m, size_t n);
+                                         clgemm_compute compute, size_t m, size_t n);
+/* Whether the configuration's family computes this type in this compute mode on the device. */
+bool clgemm__config_supports(const clgemm_config *config, const device_info *info,
+                             clgemm_precision precision, clgemm_compute compute);
 /* A small configuration every OpenCL 1.2 device can run. */
 clgemm_config clgemm__config_fallback(void);
 /* Appends "-DNAME=value" for each parameter the family uses. Returns the length written, or a
@@ -212,6 +216,7 @@ struct clgemm_handle_s {
     cl_device_id device;
     cl_command_queue queue;
     device_info info;
+    bool allow_tf32;      /* CLGEMM_ALLOW_TF32=1 when the handle was made */
     pthread_mutex_t lock; /* guards everything below */
     program_cache *programs;
     char *build_log;
@@ -261,7 +266,8 @@ int clgemm__plan_splits(const clgemm_config *config, const device_info *info, si
 
 /* Picks the configuration for a problem of the user's m x n x k (as clgemm_get_config, which has
  * no layout); the caller holds the lock. */
-clgemm_config clgemm__plan(struct clgemm_handle_s *h, clgemm_precision precision, size_t m,
-                           size_t n, size_t k, const char **source);
+clgemm_config clgemm__plan(struct clgemm_handle_s *h, clgemm_precision precision,
+                           clgemm_compute compute, size_t m, size_t n, size_t k,
+                           const char **source);
 
 #endif /* CLGEMM_INTERNAL_H */

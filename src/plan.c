@@ -3,21 +3,27 @@
  * the device's class > a small tiled configuration every device runs. Each candidate is checked
  * against this device's limits before it is used, so a stale database entry or a default too
  * big for a small device is skipped rather than built. */
+#include "family.h"
 #include "internal.h"
 
 #include <stdlib.h>
 
-clgemm_config clgemm__plan(struct clgemm_handle_s *h, clgemm_precision precision, size_t m,
-                           size_t n, size_t k, const char **source) {
+clgemm_config clgemm__plan(struct clgemm_handle_s *h, clgemm_precision precision,
+                           clgemm_compute compute, size_t m, size_t n, size_t k,
+                           const char **source) {
     const char *from;
     clgemm_config c;
-    if (h->has_override[precision]) {
+    /* A forced or tuned configuration is used only for the compute modes its family computes
+     * (a TF32 kernel never serves an FP32 call). */
+    if (h->has_override[precision] &&
+        clgemm__config_supports(&h->override[precision], &h->info, precision, compute)) {
         c = h->override[precision]; /* checked when it was set */
         from = "override";
     } else if (h->tuning && clgemm__tuning_lookup(h->tuning, precision, m, n, k, &c) &&
+               clgemm__config_supports(&c, &h->info, precision, compute) &&
                clgemm__config_check(&c, &h->info, precision) == CLGEMM_SUCCESS) {
         from = "tuned";
-    } else if (c = clgemm__config_default_for(&h->info, precision, m, n),
+    } else if (c = clgemm__config_default_for(&h->info, precision, compute, m, n),
                clgemm__config_check(&c, &h->info, precision) == CLGEMM_SUCCESS) {
         from = "default";
     } else {
@@ -47,21 +53,24 @@ static int nonempty_layers(long splits, size_t k, size_t kwg) {
 
 int clgemm__plan_splits(const clgemm_config *config, const device_info *info, size_t m, size_t n,
                         size_t k) {
-    if (config->family != CLGEMM_FAMILY_REGBLOCK) return 1;
+    const family_desc *f = clgemm__family(config->family);
+    if (!f || !f->split_k) return 1;
+    size_t mt, nt, kwg;
+    f->tile(config, &mt, &nt, &kwg);
     const char *env = getenv("CLGEMM_KSPLIT");
     if (env && *env) {
         long forced = strtol(env, NULL, 10);
         forced = forced < 1 ? 1 : forced > MAX_SPLITS ? MAX_SPLITS : forced;
-        return nonempty_layers(forced, k, (size_t)config->kwg);
+        return nonempty_layers(forced, k, kwg);
     }
-    size_t groups = ((m + config->mwg - 1) / config->mwg) * ((n + config->nwg - 1) / config->nwg);
+    size_t groups = ((m + mt - 1) / mt) * ((n + nt - 1) / nt);
     if (groups >= info->compute_units) return 1; /* the tiles alone fill the device */
     /* Only a long K pays for the workspace and the reduction (H200: 512^3 lost 3x, 256 x 256 x
      * 16384 gained 4x; docs/PERFORMANCE.md). */
     if (k < 4 * (m > n ? m : n)) return 1;
     size_t want = (info->compute_units + groups - 1) / groups;
-    size_t most = k / ((size_t)config->kwg * MIN_SLICES_PER_SPLIT);
+    size_t most = k / (kwg * MIN_SLICES_PER_SPLIT);
     if (want > most) want = most;
     if (want > MAX_SPLITS) want = MAX_SPLITS;
-    return nonempty_layers((long)want, k, (size_t)config->kwg);
+    return nonempty_layers((long)want, k, kwg);
 }

@@ -77,6 +77,8 @@ static void enumerate(space_ctx *s, const family_desc *f, clgemm_config *c, int 
 static bool quick_space(space_ctx *s, clgemm_family only) {
     for (const family_desc *const *f = clgemm__families; *f; f++) {
         if (!(*f)->quick || (only != CLGEMM_FAMILY_AUTO && only != (*f)->id)) continue;
+        if ((*f)->supported && !(*f)->supported(s->info, s->precision, CLGEMM_COMPUTE_DEFAULT))
+            continue;
         for (const clgemm_config *c = (*f)->quick; c->family; c++)
             if (clgemm__config_check(c, s->info, s->precision) == CLGEMM_SUCCESS &&
                 !list_push(s->out, c))
@@ -500,7 +502,7 @@ static void plan_search(search *x, uint64_t *rng) {
  * loses to it, and its speed tells what tuning gained. */
 static clgemm_config baseline(const struct clgemm_handle_s *h, clgemm_precision precision, size_t m,
                               size_t n) {
-    clgemm_config c = clgemm__config_default_for(&h->info, precision, m, n);
+    clgemm_config c = clgemm__config_default_for(&h->info, precision, CLGEMM_COMPUTE_DEFAULT, m, n);
     return clgemm__config_check(&c, &h->info, precision) == CLGEMM_SUCCESS
                ? c
                : clgemm__config_fallback();

@@ -519,8 +519,8 @@ Test(defaults, size_aware_defaults_obey_the_rules) {
             const char *cls = clgemm__device_class_name(info->cls);
             size_t last_area = 0;
             for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
-                clgemm_config c =
-                    clgemm__config_default_for(info, (clgemm_precision)prec, sizes[s], sizes[s]);
+                clgemm_config c = clgemm__config_default_for(
+                    info, (clgemm_precision)prec, CLGEMM_COMPUTE_DEFAULT, sizes[s], sizes[s]);
                 cr_expect_eq(clgemm__config_check(&c, info, (clgemm_precision)prec), OK,
                              "%s, %zu^2: default breaks a rule: %s", cls, sizes[s], describe(&c));
                 size_t area = c.family == CLGEMM_FAMILY_REGBLOCK ? (size_t)c.mwg * c.nwg : 1;
@@ -528,8 +528,8 @@ Test(defaults, size_aware_defaults_obey_the_rules) {
                               sizes[s]);
                 last_area = area;
             }
-            clgemm_config big =
-                clgemm__config_default_for(info, (clgemm_precision)prec, 1 << 16, 1 << 16);
+            clgemm_config big = clgemm__config_default_for(
+                info, (clgemm_precision)prec, CLGEMM_COMPUTE_DEFAULT, 1 << 16, 1 << 16);
             clgemm_config large = clgemm__config_default(info, (clgemm_precision)prec);
             if (clgemm__config_check(&large, info, (clgemm_precision)prec) == OK)
                 cr_expect(memcmp(&big, &large, sizeof big) == 0,
@@ -543,4 +543,58 @@ Test(defaults, fallback_runs_on_a_minimal_device) {
     clgemm_config c = clgemm__config_fallback();
     cr_expect_eq(clgemm__config_check(&c, &minimal, S), OK, "%s", describe(&c));
     cr_expect_eq(clgemm__config_check(&c, &minimal, D), OK, "%s", describe(&c));
+}
+
+/* ---- The matrix-unit family's guard ----------------------------------------------------------
+ * mma is planned only on NVIDIA devices of compute capability 8.0+ (FP64: 9.0+), for FP16, BF16,
+ * FP64 and FP32 with a TF32 compute mode; never for the FP32 default, complex types, or any
+ * other device (which never sees its source). */
+Test(mma_guard, chosen_only_where_the_device_has_the_instructions) {
+    device_info h200 = fake_device(1024, 1024, 1024, 49152, true);
+    h200.cls = DEVICE_NVIDIA_GPU;
+    h200.compute_units = 132;
+    h200.nv_compute_capability = 90;
+    const struct {
+        clgemm_precision type;
+        clgemm_compute compute;
+        bool mma;
+    } cases[] = {
+        {CLGEMM_HALF, CLGEMM_COMPUTE_DEFAULT, true},
+        {CLGEMM_BFLOAT16, CLGEMM_COMPUTE_DEFAULT, true},
+        {CLGEMM_DOUBLE, CLGEMM_COMPUTE_DEFAULT, true},
+        {CLGEMM_SINGLE, CLGEMM_COMPUTE_TF32, true},
+        {CLGEMM_SINGLE, CLGEMM_COMPUTE_FP32_3XTF32, true},
+        {CLGEMM_SINGLE, CLGEMM_COMPUTE_DEFAULT, false},
+        {CLGEMM_COMPLEX_SINGLE, CLGEMM_COMPUTE_DEFAULT, false},
+        {CLGEMM_COMPLEX_DOUBLE, CLGEMM_COMPUTE_DEFAULT, false},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        clgemm_config c =
+            clgemm__config_default_for(&h200, cases[i].type, cases[i].compute, 4096, 4096);
+        cr_expect_eq(c.family == CLGEMM_FAMILY_MMA, cases[i].mma, "type %d compute %d: %s",
+                     cases[i].type, cases[i].compute, describe(&c));
+        cr_expect_eq(clgemm__config_check(&c, &h200, cases[i].type), OK, "%s", describe(&c));
+    }
+    /* An older NVIDIA GPU (7.5), sm_80 for FP64, and every other class: never mma. */
+    device_info older = h200;
+    older.nv_compute_capability = 75;
+    device_info ampere = h200;
+    ampere.nv_compute_capability = 80;
+    device_info amd = h200;
+    amd.cls = DEVICE_AMD_GPU;
+    device_info cpu = h200;
+    cpu.cls = DEVICE_CPU;
+    for (clgemm_precision t = 0; t < CLGEMM_PRECISION_COUNT; t++) {
+        const device_info *others[] = {&older, &amd, &cpu};
+        for (int d = 0; d < 3; d++) {
+            clgemm_config c = clgemm__config_default_for(others[d], t, CLGEMM_COMPUTE_TF32, 64, 64);
+            cr_expect_neq(c.family, CLGEMM_FAMILY_MMA, "device %d type %d got mma", d, t);
+            clgemm_config forced = {.family = CLGEMM_FAMILY_MMA,
+                                    .params = {128, 128, 32, 64, 64, 3}};
+            cr_expect_neq(clgemm__config_check(&forced, others[d], t), OK,
+                          "device %d type %d accepts a forced mma config", d, t);
+        }
+    }
+    clgemm_config d = clgemm__config_default_for(&ampere, CLGEMM_DOUBLE, 0, 4096, 4096);
+    cr_expect_neq(d.family, CLGEMM_FAMILY_MMA, "FP64 mma needs sm_90");
 }

@@ -12,6 +12,7 @@
 #define PARAM_MAX 1024
 
 const family_desc *const clgemm__families[] = {
+    &clgemm__family_mma,
     &clgemm__family_regblock,
     &clgemm__family_tiled,
     &clgemm__family_naive,
@@ -108,7 +109,7 @@ clgemm_status clgemm__config_check(const clgemm_config *config, const device_inf
         int v = config->params[f->params[i].slot];
         if (v < 1 || v > PARAM_MAX) return CLGEMM_ERR_INVALID_PARAMS;
     }
-    if (f->supported && !f->supported(info, precision, CLGEMM_COMPUTE_DEFAULT))
+    if (f->supported && !f->supported(info, precision, CLGEMM__COMPUTE_ANY))
         return CLGEMM_ERR_INVALID_PARAMS;
     return f->rules(config, info, t) ? CLGEMM_SUCCESS : CLGEMM_ERR_INVALID_PARAMS;
 }
@@ -139,10 +140,10 @@ clgemm_config clgemm__config_default(const device_info *info, clgemm_precision p
 }
 
 clgemm_config clgemm__config_default_for(const device_info *info, clgemm_precision precision,
-                                         size_t m, size_t n) {
+                                         clgemm_compute compute, size_t m, size_t n) {
     for (const family_desc *const *f = clgemm__families; *f; f++) {
         if (!(*f)->defaults) continue;
-        if ((*f)->supported && !(*f)->supported(info, precision, CLGEMM_COMPUTE_DEFAULT)) continue;
+        if ((*f)->supported && !(*f)->supported(info, precision, compute)) continue;
         const clgemm_config *pick = NULL;
         for (const clgemm_config *c = (*f)->defaults(info, precision); c->family; c++) {
             if (clgemm__config_check(c, info, precision) != CLGEMM_SUCCESS) continue;
@@ -162,4 +163,10 @@ clgemm_config clgemm__config_fallback(void) {
      * 1.2's minimums. */
     clgemm_config c = {.family = CLGEMM_FAMILY_TILED, .ts = 8};
     return c;
+}
+
+bool clgemm__config_supports(const clgemm_config *config, const device_info *info,
+                             clgemm_precision precision, clgemm_compute compute) {
+    const family_desc *f = clgemm__family(config->family);
+    return f && (!f->supported || f->supported(info, precision, compute));
 }

@@ -1,0 +1,238 @@
+/* types_bench.c: clgemm-types-bench, whole-call speed of every element type and compute mode
+ * through the public API (clgemm_gemm_ex), with a sampled accuracy check against a
+ * double-precision host product of the same (stored) inputs.
+ * Usage: clgemm-types-bench [--runs N] MODE:M,N,K ...   MODE: s d c z h hs b bs tf32 3xtf32
+ * (hs / bs: FP16 / BF16 inputs with FP32 C). Row-major, no transposes, alpha 1, beta 0. Prints
+ * one line per problem: the kernel used, the median of N warm calls (host clock around the
+ * call and clFinish) in ms and TFLOPS, and the largest sampled error relative to sum |a||b|. */
+#include <clgemm.h>
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+typedef struct mode {
+    const char *name;
+    clgemm_precision ab, c;
+    clgemm_compute compute;
+} mode;
+
+static const mode modes[] = {
+    {"s", CLGEMM_SINGLE, CLGEMM_SINGLE, CLGEMM_COMPUTE_DEFAULT},
+    {"d", CLGEMM_DOUBLE, CLGEMM_DOUBLE, CLGEMM_COMPUTE_DEFAULT},
+    {"c", CLGEMM_COMPLEX_SINGLE, CLGEMM_COMPLEX_SINGLE, CLGEMM_COMPUTE_DEFAULT},
+    {"z", CLGEMM_COMPLEX_DOUBLE, CLGEMM_COMPLEX_DOUBLE, CLGEMM_COMPUTE_DEFAULT},
+    {"h", CLGEMM_HALF, CLGEMM_HALF, CLGEMM_COMPUTE_DEFAULT},
+    {"hs", CLGEMM_HALF, CLGEMM_SINGLE, CLGEMM_COMPUTE_DEFAULT},
+    {"b", CLGEMM_BFLOAT16, CLGEMM_BFLOAT16, CLGEMM_COMPUTE_DEFAULT},
+    {"bs", CLGEMM_BFLOAT16, CLGEMM_SINGLE, CLGEMM_COMPUTE_DEFAULT},
+    {"tf32", CLGEMM_SINGLE, CLGEMM_SINGLE, CLGEMM_COMPUTE_TF32},
+    {"3xtf32", CLGEMM_SINGLE, CLGEMM_SINGLE, CLGEMM_COMPUTE_FP32_3XTF32},
+};
+
+static size_t elem_size(clgemm_precision t) {
+    static const size_t sizes[] = {4, 8, 8, 16, 2, 2};
+    return sizes[t];
+}
+static int comps(clgemm_precision t) {
+    return t == CLGEMM_COMPLEX_SINGLE || t == CLGEMM_COMPLEX_DOUBLE ? 2 : 1;
+}
+
+/* IEEE half and bfloat16 bits of a float (round to nearest even; values here are small). */
+static uint16_t to_half(float f) {
+    uint32_t x;
+    memcpy(&x, &f, 4);
+    uint32_t sign = (x >> 16) & 0x8000u;
+    int exp = (int)((x >> 23) & 0xff) - 127 + 15;
+    uint32_t mant = x & 0x7fffffu;
+    if (exp <= 0) return (uint16_t)sign; /* tiny: zero (inputs here are not) */
+    uint32_t h = sign | (uint32_t)exp << 10 | mant >> 13;
+    uint32_t rest = mant & 0x1fffu;
+    if (rest > 0x1000u || (rest == 0x1000u && (h & 1u))) h++;
+    return (uint16_t)h;
+}
+static double from_half(uint16_t h) {
+    int exp = (h >> 10) & 0x1f;
+    double m = (h & 0x3ff) / 1024.0;
+    double v = exp ? ldexp(1.0 + m, exp - 15) : ldexp(m, -14);
+    return h & 0x8000 ? -v : v;
+}
+static uint16_t to_bf16(float f) {
+    uint32_t x;
+    memcpy(&x, &f, 4);
+    return (uint16_t)((x + 0x7fffu + ((x >> 16) & 1u)) >> 16);
+}
+static double from_bf16(uint16_t b) {
+    uint32_t x = (uint32_t)b << 16;
+    float f;
+    memcpy(&f, &x, 4);
+    return f;
+}
+
+/* Component j of element i of an array of type t, as a double. */
+static double get(clgemm_precision t, const void *p, size_t i, int j) {
+    switch (t) {
+    case CLGEMM_SINGLE:
+        return ((const float *)p)[i];
+    case CLGEMM_DOUBLE:
+        return ((const double *)p)[i];
+    case CLGEMM_COMPLEX_SINGLE:
+        return ((const float *)p)[2 * i + j];
+    case CLGEMM_COMPLEX_DOUBLE:
+        return ((const double *)p)[2 * i + j];
+    case CLGEMM_HALF:
+        return from_half(((const uint16_t *)p)[i]);
+    default:
+        return from_bf16(((const uint16_t *)p)[i]);
+    }
+}
+static void set(clgemm_precision t, void *p, size_t i, int j, float v) {
+    switch (t) {
+    case CLGEMM_SINGLE:
+        ((float *)p)[i] = v;
+        break;
+    case CLGEMM_DOUBLE:
+        ((double *)p)[i] = v;
+        break;
+    case CLGEMM_COMPLEX_SINGLE:
+        ((float *)p)[2 * i + j] = v;
+        break;
+    case CLGEMM_COMPLEX_DOUBLE:
+        ((double *)p)[2 * i + j] = v;
+        break;
+    case CLGEMM_HALF:
+        ((uint16_t *)p)[i] = to_half(v);
+        break;
+    default:
+        ((uint16_t *)p)[i] = to_bf16(v);
+        break;
+    }
+}
+
+static double now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + 1e-9 * ts.tv_nsec;
+}
+static int cmp(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static int run(clgemm_handle h, const mode *md, size_t m, size_t n, size_t k, int runs) {
+    cl_context ctx = clgemm_context(h);
+    cl_command_queue q = clgemm_queue(h);
+    size_t sab = elem_size(md->ab), sc = elem_size(md->c);
+    void *a = malloc(m * k * sab), *b = malloc(k * n * sab), *c = malloc(m * n * sc);
+    if (!a || !b || !c) return 1;
+    uint64_t state = 88172645463325252ull;
+    for (size_t i = 0; i < m * k; i++)
+        for (int j = 0; j < comps(md->ab); j++) {
+            state ^= state << 13, state ^= state >> 7, state ^= state << 17;
+            set(md->ab, a, i, j, (float)((double)(state >> 11) / 9007199254740992.0 - 0.5));
+        }
+    for (size_t i = 0; i < k * n; i++)
+        for (int j = 0; j < comps(md->ab); j++) {
+            state ^= state << 13, state ^= state >> 7, state ^= state << 17;
+            set(md->ab, b, i, j, (float)((double)(state >> 11) / 9007199254740992.0 - 0.5));
+        }
+    cl_int err;
+    cl_mem da = clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, m * k * sab, a, &err);
+    cl_mem db = clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, k * n * sab, b, &err);
+    cl_mem dc = clCreateBuffer(ctx, CL_MEM_READ_WRITE, m * n * sc, NULL, &err);
+    double one[2] = {1, 0}, zero[2] = {0, 0};
+    float onef[2] = {1, 0}, zerof[2] = {0, 0};
+    const void *alpha = md->ab == CLGEMM_DOUBLE || md->ab == CLGEMM_COMPLEX_DOUBLE
+                            ? (const void *)one
+                            : (const void *)onef;
+    const void *beta = alpha == one ? (const void *)zero : (const void *)zerof;
+    double *times = malloc(sizeof(double) * (size_t)runs);
+    clgemm_status st = CLGEMM_SUCCESS;
+    for (int r = -2; r < runs && st == CLGEMM_SUCCESS; r++) {
+        double t0 = now();
+        st = clgemm_gemm_ex(h, CLGEMM_ROW_MAJOR, CLGEMM_NO_TRANS, CLGEMM_NO_TRANS, m, n, k, alpha,
+                            da, 0, k, db, 0, n, beta, dc, 0, n, md->ab, md->c, md->compute, NULL, 0,
+                            NULL, NULL);
+        clFinish(q);
+        if (r >= 0) times[r] = now() - t0;
+    }
+    if (st != CLGEMM_SUCCESS) {
+        printf("%-7s %6zu %6zu %6zu  error: %s\n", md->name, m, n, k, clgemm_status_string(st));
+        return 1;
+    }
+    clEnqueueReadBuffer(q, dc, CL_TRUE, 0, m * n * sc, c, 0, NULL, NULL);
+    /* 64 sampled elements of C against the double product of the stored inputs. */
+    double worst = 0;
+    for (int s = 0; s < 64; s++) {
+        size_t i = (size_t)s * 7919 % m, jj = (size_t)s * 104729 % n;
+        double re = 0, im = 0, mag = 0;
+        for (size_t p = 0; p < k; p++) {
+            double ar = get(md->ab, a, i * k + p, 0), br = get(md->ab, b, p * n + jj, 0);
+            double ai = comps(md->ab) > 1 ? get(md->ab, a, i * k + p, 1) : 0;
+            double bi = comps(md->ab) > 1 ? get(md->ab, b, p * n + jj, 1) : 0;
+            re += ar * br - ai * bi;
+            im += ar * bi + ai * br;
+            mag += hypot(ar, ai) * hypot(br, bi);
+        }
+        double e = fabs(get(md->c, c, i * n + jj, 0) - re);
+        if (comps(md->c) > 1) e = hypot(e, get(md->c, c, i * n + jj, 1) - im);
+        if (e / mag > worst || isnan(e)) worst = isnan(e) ? INFINITY : e / mag;
+    }
+    qsort(times, (size_t)runs, sizeof *times, cmp);
+    double med = times[runs / 2];
+    double flops = 2.0 * m * n * k * (comps(md->ab) > 1 ? 4 : 1);
+    clgemm_config cfg;
+    char kernel[200] = "?";
+    if (clgemm_get_config(h, md->ab, m, n, k, &cfg, NULL) == CLGEMM_SUCCESS)
+        clgemm_config_string(&cfg, kernel, sizeof kernel);
+    printf("%-7s %6zu %6zu %6zu  median %9.3f ms  %8.2f TFLOPS  err %.2e  (%s%s)\n", md->name, m, n,
+           k, med * 1e3, flops / med * 1e-12, worst, kernel,
+           md->compute ? "; planned for FP32 default, TF32 modes use mma where supported" : "");
+    fflush(stdout);
+    clReleaseMemObject(da);
+    clReleaseMemObject(db);
+    clReleaseMemObject(dc);
+    free(a);
+    free(b);
+    free(c);
+    free(times);
+    return 0;
+}
+
+int main(int argc, char **argv) {
+    int runs = 10, status = 0;
+    clgemm_handle h;
+    clgemm_status st = clgemm_create_default(&h);
+    if (st != CLGEMM_SUCCESS) {
+        fprintf(stderr, "clgemm-types-bench: %s\n", clgemm_status_string(st));
+        return 1;
+    }
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--runs") == 0 && i + 1 < argc) {
+            runs = atoi(argv[++i]);
+            if (runs < 1 || runs > 1000) runs = 10;
+            continue;
+        }
+        char name[16];
+        size_t m, n, k;
+        if (sscanf(argv[i], "%15[^:]:%zu,%zu,%zu", name, &m, &n, &k) != 4 || !m || !n || !k ||
+            m > 65536 || n > 65536 || k > 65536) {
+            fprintf(stderr, "clgemm-types-bench: bad problem %s (MODE:M,N,K, each 1..65536)\n",
+                    argv[i]);
+            return 2;
+        }
+        const mode *md = NULL;
+        for (size_t j = 0; j < sizeof modes / sizeof modes[0]; j++)
+            if (strcmp(modes[j].name, name) == 0) md = &modes[j];
+        if (!md) {
+            fprintf(stderr, "clgemm-types-bench: unknown mode %s\n", name);
+            return 2;
+        }
+        status |= run(h, md, m, n, k, runs);
+    }
+    clgemm_destroy(h);
+    return status;
+}

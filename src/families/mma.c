@@ -1,0 +1,125 @@
+/* mma.c: the matrix-unit family (cl/mma.cl): NVIDIA tensor cores through inline PTX mma.sync,
+ * with cp.async + ldmatrix staging in a STAGES-deep pipeline of swizzled local memory. Only
+ * NVIDIA devices of compute capability 8.0 and up ever build its source. Types: FP16 and BF16
+ * storage with FP32 accumulation (C in the input type or FP32), FP32 with the TF32 or 3xTF32
+ * compute modes (never the FP32 default), and FP64 (sm_90's m16n8k16 FP64, the default for
+ * dgemm there, as in cuBLAS). The legality rules are the kernel's (its first comment). */
+#include "family.h"
+
+#include <stdio.h>
+
+enum { MWG, NWG, KWG, WM, WN, STAGES };
+
+static const family_param params[] = {
+    {"MWG", MWG, 64, 256, "work-group tile along M"},
+    {"NWG", NWG, 64, 256, "work-group tile along N"},
+    {"KWG", KWG, 8, 32, "depth of one K slice in local memory"},
+    {"WM", WM, 32, 64, "warp tile along M"},
+    {"WN", WN, 16, 64, "warp tile along N"},
+    {"STAGES", STAGES, 2, 4, "K slices in flight (cp.async pipeline)"},
+};
+
+/* Which PTX each type needs: FP16 / BF16 / TF32 mma from sm_80, FP64 m16n8k16 from sm_90. */
+static bool supported(const device_info *info, clgemm_precision type, clgemm_compute compute) {
+    if (info->cls != DEVICE_NVIDIA_GPU || info->nv_compute_capability < 80) return false;
+    switch (type) {
+    case CLGEMM_HALF:
+    case CLGEMM_BFLOAT16:
+        return true;
+    case CLGEMM_SINGLE: /* only when a TF32 mode is asked for (or any, for a forced config) */
+        return compute != CLGEMM_COMPUTE_DEFAULT;
+    case CLGEMM_DOUBLE:
+        return info->nv_compute_capability >= 90;
+    default:
+        return false;
+    }
+}
+
+static bool rules(const clgemm_config *c, const device_info *info, const type_desc *t) {
+    const int *v = c->params;
+    if (t->complex) return false;
+    for (int i = 0; i < 5; i++)
+        if (!clgemm__is_pow2(v[i])) return false;
+    const int esize = (int)t->size, vw = 16 / esize;
+    if (v[MWG] % v[WM] || v[NWG] % v[WN] || v[WM] % 16) return false;
+    if (v[WN] % (esize == 8 ? 8 : 16)) return false;
+    if (v[KWG] % (esize == 4 ? 8 : 16)) return false;
+    int threads = 32 * (v[MWG] / v[WM]) * (v[NWG] / v[WN]);
+    if (threads > 1024 || (size_t)threads > info->max_work_group_size ||
+        (size_t)threads > info->max_work_item_sizes[0])
+        return false;
+    if (v[KWG] < vw || v[MWG] < vw || v[NWG] < vw) return false;
+    if ((v[MWG] * v[KWG] / vw) % threads || (v[NWG] * v[KWG] / vw) % threads) return false;
+    size_t local = (size_t)v[STAGES] * (size_t)(v[MWG] + v[NWG]) * (size_t)v[KWG] * t->size;
+    return v[STAGES] >= 2 && local <= info->local_mem_size;
+}
+
+static void launch(const clgemm_config *c, size_t m, size_t n, size_t local[2], size_t global[2]) {
+    const int *v = c->params;
+    size_t threads = 32 * (size_t)(v[MWG] / v[WM]) * (size_t)(v[NWG] / v[WN]);
+    local[0] = threads;
+    local[1] = 1;
+    global[0] = (m + (size_t)v[MWG] - 1) / (size_t)v[MWG] * threads;
+    global[1] = (n + (size_t)v[NWG] - 1) / (size_t)v[NWG];
+}
+
+static void tile(const clgemm_config *c, size_t *mt, size_t *nt, size_t *kt) {
+    *mt = (size_t)c->params[MWG];
+    *nt = (size_t)c->params[NWG];
+    *kt = (size_t)c->params[KWG];
+}
+
+/* The kernel's MMA_TYPE for the call, C_INPUT, and the 16-byte cp.async path for operands
+ * whose offset and leading dimension keep every 16-byte chunk aligned. */
+static int call_options(const kernel_call *k, char *buf, size_t size) {
+    int type = k->type_ab == CLGEMM_HALF                  ? 0
+               : k->type_ab == CLGEMM_BFLOAT16            ? 1
+               : k->type_ab == CLGEMM_DOUBLE              ? 4
+               : k->compute == CLGEMM_COMPUTE_FP32_3XTF32 ? 3
+                                                          : 2;
+    return snprintf(buf, size,
+                    " -DMMA_TYPE=%d -DC_INPUT=%d -DALIGNED_A=%d -DALIGNED_B=%d -DSWIZZLE=1%s", type,
+                    k->type_c == k->type_ab && type <= 1, k->aligned_a, k->aligned_b,
+                    type == 4 ? " -DF64_K16=1" : "");
+}
+
+#define MMA(mwg_, nwg_, kwg_, wm_, wn_, stages_)                                                   \
+    {                                                                                              \
+        .family = CLGEMM_FAMILY_MMA, .params = { mwg_, nwg_, kwg_, wm_, wn_, stages_ }             \
+    }
+#define END_OF_LIST                                                                                \
+    { .family = 0 }
+
+/* H200 measurements (docs/TENSOR_CORES.md): the fastest set per type, then a smaller tile for
+ * problems whose large tiles leave compute units idle. */
+static const clgemm_config half[] = {MMA(128, 128, 32, 64, 64, 3), MMA(64, 64, 32, 32, 32, 3),
+                                     END_OF_LIST};
+static const clgemm_config tf32[] = {MMA(128, 128, 16, 64, 64, 3), MMA(64, 64, 16, 32, 32, 3),
+                                     END_OF_LIST};
+static const clgemm_config fp64[] = {MMA(128, 64, 16, 64, 32, 2), MMA(64, 64, 16, 32, 32, 2),
+                                     END_OF_LIST};
+
+static const clgemm_config *defaults(const device_info *info, clgemm_precision type) {
+    return type == CLGEMM_DOUBLE ? fp64 : type == CLGEMM_SINGLE ? tf32 : half;
+}
+
+static const clgemm_config quick[] = {MMA(128, 128, 32, 64, 64, 3), MMA(128, 128, 16, 64, 64, 3),
+                                      MMA(128, 64, 16, 64, 32, 2),  MMA(64, 64, 32, 32, 32, 3),
+                                      MMA(64, 64, 16, 32, 32, 2),   END_OF_LIST};
+
+const family_desc clgemm__family_mma = {
+    .id = CLGEMM_FAMILY_MMA,
+    .name = "mma",
+    .file = "mma.cl",
+    .kernel = "clgemm_mma",
+    .params = params,
+    .num_params = 6,
+    .searched = true,
+    .rules = rules,
+    .launch = launch,
+    .tile = tile,
+    .supported = supported,
+    .call_options = call_options,
+    .defaults = defaults,
+    .quick = quick,
+};
