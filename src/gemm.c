@@ -165,27 +165,67 @@ static void elementwise_launch(const struct clgemm_handle_s *h, cl_int m, cl_int
     global[1] = ((size_t)n + side - 1) / side * side;
 }
 
-/* The type options of a kernel: A and B of type_ab, C of type_c. */
-static void type_options(char *buf, size_t size, clgemm_precision type_ab,
-                         clgemm_precision type_c) {
-    snprintf(buf, size, "-DTYPE_AB=%d -DTYPE_C=%d", (int)type_ab, (int)type_c);
+/* The handle's kernel for `key`, made on first use (caller holds the handle's lock). A warm
+ * call only hashes the key. On a miss the lock is released while the device builds the
+ * program (so other threads' warm calls go on) and `options` is asked for only then. */
+typedef int (*options_fn)(const void *arg, char *buf, size_t size);
+
+static clgemm_status kernel_for(struct clgemm_handle_s *h, const kernel_key *key, const char *name,
+                                const char *file, options_fn options, const void *arg,
+                                cl_kernel *out) {
+    if ((*out = clgemm__kernel_find(&h->kernels, key))) return CLGEMM_SUCCESS;
+    char text[1024];
+    int used = options(arg, text, sizeof text);
+    if (used < 0 || (size_t)used >= sizeof text) return CLGEMM_ERR_INVALID_PARAMS;
+    cl_program program;
+    pthread_mutex_unlock(&h->lock);
+    clgemm_status st = clgemm__program(h, file, text, &program);
+    pthread_mutex_lock(&h->lock);
+    if (st != CLGEMM_SUCCESS) return st;
+    /* Another thread of this handle may have made it meanwhile. */
+    if ((*out = clgemm__kernel_find(&h->kernels, key))) {
+        clReleaseProgram(program);
+        return CLGEMM_SUCCESS;
+    }
+    cl_int err;
+    cl_kernel kernel = clCreateKernel(program, name, &err);
+    clReleaseProgram(program); /* the kernel keeps it */
+    if (err != CL_SUCCESS) return err;
+    if ((st = clgemm__kernel_add(&h->kernels, key, kernel)) != CLGEMM_SUCCESS) {
+        clReleaseKernel(kernel);
+        return st;
+    }
+    *out = kernel;
+    return CLGEMM_SUCCESS;
+}
+
+static int type_options(const kernel_key *k, char *buf, size_t size) {
+    return snprintf(buf, size, "-DTYPE_AB=%d -DTYPE_C=%d", k->type_ab, k->type_c);
+}
+
+static int type_options_fn(const void *arg, char *buf, size_t size) {
+    return type_options(arg, buf, size);
 }
 
 /* The scale or reduction kernel for these types (they take no other build option). */
-static clgemm_status elementwise_kernel(struct clgemm_handle_s *h, const char *name,
-                                        const char *file, clgemm_precision type_ab,
-                                        clgemm_precision type_c, cl_kernel *kernel) {
-    char options[64];
-    type_options(options, sizeof options, type_ab, type_c);
-    return clgemm__get_kernel(h, name, file, options, kernel);
+static clgemm_status elementwise_kernel(struct clgemm_handle_s *h, int which,
+                                        clgemm_precision type_ab, clgemm_precision type_c,
+                                        cl_kernel *kernel) {
+    kernel_key key;
+    memset(&key, 0, sizeof key);
+    key.family = which;
+    key.type_ab = (unsigned char)type_ab;
+    key.type_c = (unsigned char)type_c;
+    return which == KERNEL_SCALE
+               ? kernel_for(h, &key, "clgemm_scale", "scale.cl", type_options_fn, &key, kernel)
+               : kernel_for(h, &key, "clgemm_reduce", "reduce.cl", type_options_fn, &key, kernel);
 }
 
 /* C = beta * C, for k == 0 or alpha == 0; the caller holds the lock. */
 static clgemm_status enqueue_scale(struct clgemm_handle_s *h, const gemm_call *c, cl_int m,
                                    cl_int n, cl_command_queue queue) {
     cl_kernel kernel;
-    clgemm_status st =
-        elementwise_kernel(h, "clgemm_scale", "scale.cl", c->precision, c->type_c, &kernel);
+    clgemm_status st = elementwise_kernel(h, KERNEL_SCALE, c->precision, c->type_c, &kernel);
     if (st != CLGEMM_SUCCESS) return st;
     cl_ulong off = c->off_c;
     cl_int ldc = (cl_int)c->ldc, err = CL_SUCCESS;
@@ -311,6 +351,34 @@ static clgemm_status enqueue_reduce(struct clgemm_handle_s *h, cl_kernel kernel,
     return err;
 }
 
+/* A GEMM kernel's key and what its build options are made from. */
+typedef struct gemm_kernel {
+    kernel_key key;
+    const family_desc *family;
+    const clgemm_config *cfg;
+} gemm_kernel;
+
+/* Build options of a GEMM kernel, from its key (only on a miss of the kernel table). */
+static int gemm_options_fn(const void *arg, char *buf, size_t size) {
+    const gemm_kernel *g = arg;
+    const kernel_key *k = &g->key;
+    int used = type_options(k, buf, size);
+    if (used < 0 || (size_t)used >= size) return -1;
+    int w = snprintf(buf + used, size - (size_t)used,
+                     " -DTRANSA=%d -DTRANSB=%d -DCONJA=%d -DCONJB=%d", !!(k->flags & KEY_TRANSA),
+                     !!(k->flags & KEY_TRANSB), !!(k->flags & KEY_CONJA), !!(k->flags & KEY_CONJB));
+    if (w < 0 || (size_t)(used += w) >= size) return -1;
+    if ((w = clgemm__config_options(g->cfg, buf + used, size - (size_t)used)) < 0) return -1;
+    used += w;
+    if (g->family->call_options) {
+        kernel_call call = {k->type_ab, k->type_c, k->compute, !!(k->flags & KEY_ALIGNED_A),
+                            !!(k->flags & KEY_ALIGNED_B)};
+        w = g->family->call_options(&call, buf + used, size - (size_t)used);
+        if (w < 0 || (size_t)(used += w) >= size) return -1;
+    }
+    return used;
+}
+
 static clgemm_status enqueue_gemm(struct clgemm_handle_s *h, const gemm_call *c,
                                   cl_command_queue queue) {
     colmajor p = normalise(c);
@@ -322,46 +390,53 @@ static clgemm_status enqueue_gemm(struct clgemm_handle_s *h, const gemm_call *c,
             : c->compute;
     clgemm_config cfg = clgemm__plan(h, c->precision, compute, c->m, c->n, c->k, &source);
     const family_desc *family = clgemm__family(cfg.family);
-    int splits = clgemm__plan_splits(&cfg, &h->info, (size_t)p.m, (size_t)p.n, (size_t)p.k);
+    int splits =
+        clgemm__plan_splits(&cfg, &h->info, h->ksplit, (size_t)p.m, (size_t)p.n, (size_t)p.k);
+    /* Kernels first: finding one may release the lock (a build), and the workspace taken below
+     * must stay ours from taking to enqueueing. Partial products of a split stay in the
+     * arithmetic type; the reduction rounds them to C's. */
+    size_t esize = clgemm__type(c->precision)->size;
+    gemm_kernel gk = {.family = family, .cfg = &cfg};
+    memset(&gk.key, 0, sizeof gk.key);
+    gk.key.family = cfg.family;
+    for (int i = 0; i < family->num_params; i++) /* only the family's own slots */
+        gk.key.params[family->params[i].slot] = cfg.params[family->params[i].slot];
+    gk.key.type_ab = (unsigned char)c->precision;
+    gk.key.compute = (unsigned char)(family->call_options ? compute : 0);
+    gk.key.flags = (unsigned char)((p.trans_a ? KEY_TRANSA : 0) | (p.trans_b ? KEY_TRANSB : 0) |
+                                   (p.conj_a ? KEY_CONJA : 0) | (p.conj_b ? KEY_CONJB : 0));
+    if (family->call_options)
+        gk.key.flags |=
+            (unsigned char)(((p.off_a * esize) % 16 == 0 && ((size_t)p.lda * esize) % 16 == 0
+                                 ? KEY_ALIGNED_A
+                                 : 0) |
+                            ((p.off_b * esize) % 16 == 0 && ((size_t)p.ldb * esize) % 16 == 0
+                                 ? KEY_ALIGNED_B
+                                 : 0));
+    clgemm_precision partial_type = clgemm__type(c->precision)->compute;
+    gk.key.type_c = (unsigned char)(splits > 1 ? partial_type : c->type_c);
+    cl_kernel kernel, reduce = NULL;
+    clgemm_status st =
+        kernel_for(h, &gk.key, family->kernel, family->file, gemm_options_fn, &gk, &kernel);
+    /* The reduction is built before anything is enqueued, so a failed build leaves no partial
+     * products running. */
+    if (st == CLGEMM_SUCCESS && splits > 1)
+        st = elementwise_kernel(h, KERNEL_REDUCE, c->precision, c->type_c, &reduce);
+    if (st != CLGEMM_SUCCESS) return st;
     cl_mem work = NULL;
     int slot = -1;
-    clgemm_status st;
     if (splits > 1) {
         size_t bytes =
             (size_t)splits * (size_t)p.m * (size_t)p.n * clgemm__type(c->precision)->compute_size;
         work = workspace_acquire(h, bytes, &slot);
-        if (!work) splits = 1; /* no room for the workspace: the plain kernel still works */
-    }
-    /* Partial products stay in the arithmetic type; the reduction rounds them to C's. */
-    clgemm_precision out_type = work ? clgemm__type(c->precision)->compute : c->type_c;
-    char options[512];
-    type_options(options, sizeof options, c->precision, out_type);
-    size_t used = strlen(options);
-    used += (size_t)snprintf(options + used, sizeof options - used,
-                             " -DTRANSA=%d -DTRANSB=%d -DCONJA=%d -DCONJB=%d", p.trans_a, p.trans_b,
-                             p.conj_a, p.conj_b);
-    cl_kernel kernel, reduce = NULL;
-    int written = clgemm__config_options(&cfg, options + used, sizeof options - used);
-    if (written >= 0 && family->call_options) {
-        used += (size_t)written;
-        size_t esize = clgemm__type(c->precision)->size;
-        kernel_call k = {c->precision, out_type, compute,
-                         (p.off_a * esize) % 16 == 0 && ((size_t)p.lda * esize) % 16 == 0,
-                         (p.off_b * esize) % 16 == 0 && ((size_t)p.ldb * esize) % 16 == 0};
-        written = family->call_options(&k, options + used, sizeof options - used);
-        if ((size_t)written >= sizeof options - used) written = -1;
-    }
-    if (written < 0)
-        st = CLGEMM_ERR_INVALID_PARAMS;
-    else
-        st = clgemm__get_kernel(h, family->kernel, family->file, options, &kernel);
-    /* The reduction is built before anything is enqueued, so a failed build leaves no partial
-     * products running. */
-    if (st == CLGEMM_SUCCESS && work)
-        st = elementwise_kernel(h, "clgemm_reduce", "reduce.cl", c->precision, c->type_c, &reduce);
-    if (st != CLGEMM_SUCCESS) {
-        if (work) workspace_release(h, slot, work, NULL);
-        return st;
+        if (!work) {
+            /* No room for a workspace: the plain kernel still works (its C type may differ). */
+            splits = 1;
+            gk.key.type_c = (unsigned char)c->type_c;
+            st =
+                kernel_for(h, &gk.key, family->kernel, family->file, gemm_options_fn, &gk, &kernel);
+            if (st != CLGEMM_SUCCESS) return st;
+        }
     }
     /* With a split, the partial products go to the workspace (ldc = m, beta = 0) and the
      * reduction applies beta to C. */

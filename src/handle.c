@@ -12,17 +12,28 @@ static clgemm_status handle_init(clgemm_handle h, cl_command_queue queue) {
     if (err == CL_SUCCESS)
         err = clGetCommandQueueInfo(queue, CL_QUEUE_DEVICE, sizeof h->device, &h->device, NULL);
     if (err != CL_SUCCESS) return err;
-    clgemm_status st = clgemm__device_query(h->device, &h->info);
+    /* Device facts, programs and the default tuning table are shared with the other handles
+     * of this device; a bad or missing database is not fatal (built-in defaults). */
+    clgemm_status st = clgemm__device_acquire(h->context, h->device, &h->dev, &h->tuning_ref);
     if (st != CLGEMM_SUCCESS) return st;
-    if (pthread_mutex_init(&h->lock, NULL) != 0) return CLGEMM_ERR_OUT_OF_HOST_MEMORY;
+    if (pthread_mutex_init(&h->lock, NULL) != 0) {
+        clgemm__tuning_unshare(h->tuning_ref);
+        clgemm__device_release(h->dev);
+        return CLGEMM_ERR_OUT_OF_HOST_MEMORY;
+    }
+    h->info = h->dev->info;
+    h->tuning = h->tuning_ref ? h->tuning_ref->table : NULL;
+    /* The environment is read here, never on the warm call path. */
     const char *tf32 = getenv("CLGEMM_ALLOW_TF32");
     h->allow_tf32 = tf32 && strcmp(tf32, "1") == 0;
+    const char *ksplit = getenv("CLGEMM_KSPLIT");
+    if (ksplit && *ksplit) {
+        long forced = strtol(ksplit, NULL, 10);
+        h->ksplit = forced < 1 ? 1 : forced > 64 ? 64 : (int)forced;
+    }
     h->queue = queue;
     clRetainCommandQueue(queue);
     clRetainContext(h->context);
-    /* A bad or missing database is not fatal: the handle falls back to built-in defaults. */
-    st = clgemm__tuning_load(NULL, &h->info, &h->tuning);
-    if (st != CLGEMM_SUCCESS) clgemm__log("tuning database not used: %s", clgemm_status_string(st));
     return CLGEMM_SUCCESS;
 }
 
@@ -139,9 +150,10 @@ clgemm_status clgemm_create_default(clgemm_handle *handle) {
 
 void clgemm_destroy(clgemm_handle h) {
     if (!h) return;
-    clgemm__program_cache_free(h->programs);
+    clgemm__kernel_table_free(&h->kernels);
     free(h->last_tune);
-    clgemm__tuning_free(h->tuning);
+    clgemm__tuning_unshare(h->tuning_ref);
+    clgemm__device_release(h->dev);
     free(h->build_log);
     for (int i = 0; i < CLGEMM__WORKSPACES; i++) {
         if (h->work[i].busy) clReleaseEvent(h->work[i].busy);
@@ -221,10 +233,13 @@ clgemm_status clgemm_load_tuning(clgemm_handle h, const char *path) {
     if (!h) return CLGEMM_ERR_NULL_ARGUMENT;
     tuning_table *table = NULL;
     clgemm_status st = clgemm__tuning_load(path, &h->info, &table);
+    shared_tuning *mine = clgemm__tuning_share(table); /* this handle's own table */
     pthread_mutex_lock(&h->lock);
-    clgemm__tuning_free(h->tuning);
-    h->tuning = table; /* NULL on failure: the handle falls back to the defaults */
+    shared_tuning *old = h->tuning_ref;
+    h->tuning_ref = mine;
+    h->tuning = mine ? mine->table : NULL; /* NULL on failure: the built-in defaults */
     pthread_mutex_unlock(&h->lock);
+    clgemm__tuning_unshare(old);
     if (st != CLGEMM_SUCCESS) clgemm__log("tuning database not used: %s", clgemm_status_string(st));
     return st;
 }

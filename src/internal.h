@@ -6,6 +6,7 @@
 #include "clgemm.h"
 
 #include <pthread.h>
+#include <sys/stat.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -90,13 +91,44 @@ typedef struct program_cache program_cache;
  * time, or read from $CLGEMM_KERNEL_DIR. Returns a malloc'd string or NULL. */
 char *clgemm__kernel_source(const char *file_name);
 
-/* Returns a kernel (owned by the cache; use under the handle's lock) for the family, precision,
- * transposes and parameters, building the program if needed (memory cache, then disk cache,
- * then source). On a build failure the log goes to the handle. */
+/* The device's program for a kernel file and build options, built on first use (memory cache,
+ * then disk cache, then source) under the device's lock; the caller releases the reference.
+ * Called without the handle's lock. On a build failure the log goes to the handle. */
 struct clgemm_handle_s;
-clgemm_status clgemm__get_kernel(struct clgemm_handle_s *h, const char *kernel_name,
-                                 const char *file_name, const char *options, cl_kernel *kernel);
+clgemm_status clgemm__program(struct clgemm_handle_s *h, const char *file_name, const char *options,
+                              cl_program *program);
 void clgemm__program_cache_free(program_cache *cache);
+
+/* ---- kernel_table.c: a handle's kernels by integer key --------------------------------------- */
+
+/* Everything that makes one kernel differ from another (zero-initialise, then fill). */
+typedef struct kernel_key {
+    int family; /* a clgemm_family, or KERNEL_SCALE / KERNEL_REDUCE */
+    int params[CLGEMM_MAX_PARAMS];
+    unsigned char type_ab, type_c, compute, flags; /* flags: KEY_* bits */
+} kernel_key;
+enum { KERNEL_SCALE = -1, KERNEL_REDUCE = -2 };
+enum {
+    KEY_TRANSA = 1,
+    KEY_TRANSB = 2,
+    KEY_CONJA = 4,
+    KEY_CONJB = 8,
+    KEY_ALIGNED_A = 16,
+    KEY_ALIGNED_B = 32
+};
+
+typedef struct kernel_slot {
+    kernel_key key;
+    cl_kernel kernel; /* NULL: empty slot */
+} kernel_slot;
+typedef struct kernel_table {
+    kernel_slot *slots;
+    size_t cap, count; /* cap a power of two */
+} kernel_table;
+
+cl_kernel clgemm__kernel_find(const kernel_table *table, const kernel_key *key);
+clgemm_status clgemm__kernel_add(kernel_table *table, const kernel_key *key, cl_kernel kernel);
+void clgemm__kernel_table_free(kernel_table *table);
 
 /* ---- tuning_db.c: the JSON tuning database (the only JSON user) ----------------------------- */
 
@@ -194,6 +226,37 @@ int clgemm__write_atomic(const char *path, const void *data, size_t size);
  * least min_age_s old: the leftovers of a killed writer. */
 void clgemm__remove_temps(const char *dir, const char *prefix, double min_age_s);
 
+/* ---- device_state.c: what the handles of one device share ------------------------------------ */
+
+/* A parsed tuning table shared by handles (immutable; freed with its last reference). */
+typedef struct shared_tuning {
+    int refs;
+    tuning_table *table;
+} shared_tuning;
+
+typedef struct device_state {
+    cl_context context; /* the key: programs belong to a context */
+    cl_device_id device;
+    int refs; /* handles using it */
+    device_info info;
+    char extra_options[512]; /* CLGEMM_BUILD_OPTIONS when it was made */
+    pthread_mutex_t lock;    /* guards programs; held through a build */
+    program_cache *programs;
+    shared_tuning *tuning; /* the default database's table (states_lock) */
+    char tuning_path[4096];
+    struct stat tuning_file; /* identity of the file it was read from */
+    struct device_state *next;
+} device_state;
+
+/* The state of (context, device), made on first use, and a reference to its default tuning
+ * table (re-read if the file changed). */
+clgemm_status clgemm__device_acquire(cl_context context, cl_device_id device, device_state **out,
+                                     shared_tuning **tuning);
+void clgemm__device_release(device_state *state);
+/* A table in a reference of its own (freed on failure: NULL), and dropping one. */
+shared_tuning *clgemm__tuning_share(tuning_table *table);
+void clgemm__tuning_unshare(shared_tuning *shared);
+
 /* ---- log.c: optional stderr logging (CLGEMM_LOG) -------------------------------------------- */
 
 void clgemm__log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -217,13 +280,16 @@ struct clgemm_handle_s {
     cl_command_queue queue;
     device_info info;
     bool allow_tf32;      /* CLGEMM_ALLOW_TF32=1 when the handle was made */
+    device_state *dev;    /* shared with the other handles of this device and context */
     pthread_mutex_t lock; /* guards everything below */
-    program_cache *programs;
+    kernel_table kernels;
+    int ksplit; /* CLGEMM_KSPLIT when the handle was made (0: unset) */
     char *build_log;
     struct tune_memo *last_tune; /* what the last clgemm_tune searched (tuner.c) */
     bool has_override[CLGEMM_PRECISION_COUNT];
     clgemm_config override[CLGEMM_PRECISION_COUNT];
-    tuning_table *tuning;
+    shared_tuning *tuning_ref; /* the table in use (the device's default, or one loaded) */
+    tuning_table *tuning;      /* tuning_ref->table, or NULL */
     split_workspace work[CLGEMM__WORKSPACES];
 };
 
@@ -260,9 +326,10 @@ void clgemm__read_scalar(clgemm_precision type, const void *p, double *re, doubl
 clgemm_status clgemm__gemm(struct clgemm_handle_s *h, const gemm_call *call);
 
 /* How many layers to split K into for this problem (1: none). Split-K gives small M x N with
- * long K enough work-groups to fill the device; CLGEMM_KSPLIT=<n> forces n (tests, benches). */
-int clgemm__plan_splits(const clgemm_config *config, const device_info *info, size_t m, size_t n,
-                        size_t k);
+ * long K enough work-groups to fill the device; forced > 0 (CLGEMM_KSPLIT=<n> when the handle
+ * was made; tests, benches) forces that many. */
+int clgemm__plan_splits(const clgemm_config *config, const device_info *info, int forced, size_t m,
+                        size_t n, size_t k);
 
 /* Picks the configuration for a problem of the user's m x n x k (as clgemm_get_config, which has
  * no layout); the caller holds the lock. */

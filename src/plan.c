@@ -51,18 +51,13 @@ static int nonempty_layers(long splits, size_t k, size_t kwg) {
     return (int)((slices + per_layer - 1) / per_layer);
 }
 
-int clgemm__plan_splits(const clgemm_config *config, const device_info *info, size_t m, size_t n,
-                        size_t k) {
+int clgemm__plan_splits(const clgemm_config *config, const device_info *info, int forced, size_t m,
+                        size_t n, size_t k) {
     const family_desc *f = clgemm__family(config->family);
     if (!f || !f->split_k) return 1;
     size_t mt, nt, kwg;
     f->tile(config, &mt, &nt, &kwg);
-    const char *env = getenv("CLGEMM_KSPLIT");
-    if (env && *env) {
-        long forced = strtol(env, NULL, 10);
-        forced = forced < 1 ? 1 : forced > MAX_SPLITS ? MAX_SPLITS : forced;
-        return nonempty_layers(forced, k, kwg);
-    }
+    if (forced > 0) return nonempty_layers(forced, k, kwg);
     size_t groups = ((m + mt - 1) / mt) * ((n + nt - 1) / nt);
     if (groups >= info->compute_units) return 1; /* the tiles alone fill the device */
     /* Only a long K pays for the workspace and the reduction (H200: 512^3 lost 3x, 256 x 256 x

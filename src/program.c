@@ -23,7 +23,6 @@
 typedef struct program_entry {
     char *key; /* file name + options */
     cl_program program;
-    cl_kernel kernel;
     struct program_entry *next;
 } program_entry;
 
@@ -273,8 +272,10 @@ static void keep_build_log(struct clgemm_handle_s *h, cl_program program) {
         return;
     }
     log[size] = 0;
+    pthread_mutex_lock(&h->lock);
     free(h->build_log);
     h->build_log = log;
+    pthread_mutex_unlock(&h->lock);
 }
 
 static cl_program build_from_binary(struct clgemm_handle_s *h, const unsigned char *bin,
@@ -333,8 +334,10 @@ static clgemm_status build_program(struct clgemm_handle_s *h, const char *file_n
             err = clBuildProgram(program, 1, &h->device, options, NULL, NULL);
             keep_build_log(h, program);
             if (err != CL_SUCCESS) {
+                pthread_mutex_lock(&h->lock);
                 clgemm__log("build of %s failed (%s):\n%s", file_name, options,
                             h->build_log ? h->build_log : "");
+                pthread_mutex_unlock(&h->lock);
                 clReleaseProgram(program);
                 program = NULL;
                 st = CLGEMM_ERR_BUILD_FAILED;
@@ -349,51 +352,51 @@ static clgemm_status build_program(struct clgemm_handle_s *h, const char *file_n
     return st;
 }
 
-clgemm_status clgemm__get_kernel(struct clgemm_handle_s *h, const char *kernel_name,
-                                 const char *file_name, const char *options, cl_kernel *kernel) {
-    if (!h->programs && !(h->programs = calloc(1, sizeof *h->programs)))
-        return CLGEMM_ERR_OUT_OF_HOST_MEMORY;
-    /* CLGEMM_BUILD_OPTIONS adds options for kernel development (-cl-nv-verbose, say). */
-    const char *extra = getenv("CLGEMM_BUILD_OPTIONS");
-    if (!extra) extra = "";
-    size_t key_size = strlen(file_name) + strlen(options) + strlen(extra) + 3;
+clgemm_status clgemm__program(struct clgemm_handle_s *h, const char *file_name, const char *options,
+                              cl_program *out) {
+    device_state *d = h->dev;
+    /* CLGEMM_BUILD_OPTIONS (read when the device state was made) adds options for kernel
+     * development (-cl-nv-verbose, say). */
+    size_t key_size = strlen(file_name) + strlen(options) + strlen(d->extra_options) + 3;
     char *key = malloc(key_size);
     if (!key) return CLGEMM_ERR_OUT_OF_HOST_MEMORY;
-    snprintf(key, key_size, "%s %s %s", file_name, options, extra);
+    snprintf(key, key_size, "%s %s %s", file_name, options, d->extra_options);
     options = key + strlen(file_name) + 1; /* the options proper, extra ones included */
-    for (program_entry *e = h->programs->head; e; e = e->next) {
-        if (strcmp(e->key, key) == 0) {
-            free(key);
-            *kernel = e->kernel;
-            return CLGEMM_SUCCESS;
+    /* The device's lock is held through a build: a second thread that needs the same program
+     * waits and finds it built; warm calls never take this lock. */
+    pthread_mutex_lock(&d->lock);
+    clgemm_status st = CLGEMM_SUCCESS;
+    if (!d->programs && !(d->programs = calloc(1, sizeof *d->programs)))
+        st = CLGEMM_ERR_OUT_OF_HOST_MEMORY;
+    program_entry *e = d->programs ? d->programs->head : NULL;
+    while (e && strcmp(e->key, key) != 0)
+        e = e->next;
+    if (st == CLGEMM_SUCCESS && !e) {
+        cl_program program;
+        st = build_program(h, file_name, options, &program);
+        if (st == CLGEMM_SUCCESS && !(e = malloc(sizeof *e))) {
+            clReleaseProgram(program);
+            st = CLGEMM_ERR_OUT_OF_HOST_MEMORY;
+        }
+        if (st == CLGEMM_SUCCESS) {
+            *e = (program_entry){key, program, d->programs->head};
+            d->programs->head = e;
+            key = NULL; /* the entry owns it */
         }
     }
-    cl_program program;
-    clgemm_status st = build_program(h, file_name, options, &program);
-    if (st != CLGEMM_SUCCESS) {
-        free(key);
-        return st;
+    if (st == CLGEMM_SUCCESS) {
+        clRetainProgram(e->program);
+        *out = e->program;
     }
-    cl_int err;
-    cl_kernel k = clCreateKernel(program, kernel_name, &err);
-    program_entry *e = err == CL_SUCCESS ? malloc(sizeof *e) : NULL;
-    if (!e) {
-        if (err == CL_SUCCESS) clReleaseKernel(k);
-        clReleaseProgram(program);
-        free(key);
-        return err != CL_SUCCESS ? err : CLGEMM_ERR_OUT_OF_HOST_MEMORY;
-    }
-    *e = (program_entry){key, program, k, h->programs->head};
-    h->programs->head = e;
-    *kernel = k;
-    return CLGEMM_SUCCESS;
+    pthread_mutex_unlock(&d->lock);
+    free(key);
+    return st;
 }
 
 void clgemm__program_cache_free(program_cache *cache) {
     if (!cache) return;
     for (program_entry *e = cache->head, *next; e; e = next) {
         next = e->next;
-        clReleaseKernel(e->kernel);
         clReleaseProgram(e->program);
         free(e->key);
         free(e);

@@ -119,6 +119,7 @@ Test(faults, split_calls_on_two_queues_are_independent, .timeout = 600) {
 Test(faults, infinite_alpha_with_more_layers_than_slices, .timeout = 600) {
     tc_env env;
     TC_OPEN_OR_SKIP(&env);
+    setenv("CLGEMM_KSPLIT", "3", 1); /* read when the handle is made */
     clgemm_handle h;
     cr_assert_eq(clgemm_create(&h, env.queue), CLGEMM_SUCCESS);
     clgemm_config cfg = {.family = CLGEMM_FAMILY_REGBLOCK,
@@ -131,7 +132,6 @@ Test(faults, infinite_alpha_with_more_layers_than_slices, .timeout = 600) {
                          .vwm = 2,
                          .vwn = 2};
     cr_assert_eq(clgemm_set_config(h, CLGEMM_SINGLE, &cfg), CLGEMM_SUCCESS);
-    setenv("CLGEMM_KSPLIT", "3", 1);
     enum { M = 8, N = 8, K = 40 };
     float a[M * K], b[K * N], c[M * N];
     for (int i = 0; i < M * K; i++)

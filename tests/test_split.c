@@ -26,16 +26,18 @@ static void run_grid(clgemm_precision prec) {
     tc_env env;
     TC_OPEN_OR_SKIP(&env);
     if (prec == CLGEMM_DOUBLE && !env.has_fp64) cr_skip_test("no fp64 on %s", env.device_name);
-    clgemm_handle h;
-    cr_assert_eq(clgemm_create(&h, env.queue), CLGEMM_SUCCESS);
-    cr_assert_eq(clgemm_set_config(h, prec, &small_tiles), CLGEMM_SUCCESS);
+    clgemm_handle h = NULL;
     static const char *const splits[] = {"2", "3", "64"};
     static const size_t shapes[][3] = {{1, 1, 40}, {33, 17, 100}, {16, 16, 7}};
     static const double scalars[][2] = {{1.0, 0.0}, {-1.5, 0.5}};
     unsigned cases = 0, failed = 0;
     char msg[1024];
     for (size_t s = 0; s < 3; s++) {
+        /* A handle reads CLGEMM_KSPLIT when it is made. */
         setenv("CLGEMM_KSPLIT", splits[s], 1);
+        clgemm_destroy(h);
+        cr_assert_eq(clgemm_create(&h, env.queue), CLGEMM_SUCCESS);
+        cr_assert_eq(clgemm_set_config(h, prec, &small_tiles), CLGEMM_SUCCESS);
         for (int layout = 0; layout < 2; layout++)
             for (int t = 0; t < 4; t++)
                 for (size_t p = 0; p < 3; p++)
@@ -107,10 +109,10 @@ Test(split, out_of_order_queue, .timeout = 600) {
     cl_command_queue ooo =
         clCreateCommandQueue(env.context, env.device, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, &err);
     if (err != CL_SUCCESS) cr_skip_test("no out-of-order queues on %s", env.device_name);
+    setenv("CLGEMM_KSPLIT", "4", 1); /* read when the handle is made */
     clgemm_handle h;
     cr_assert_eq(clgemm_create(&h, env.queue), CLGEMM_SUCCESS);
     cr_assert_eq(clgemm_set_config(h, CLGEMM_SINGLE, &small_tiles), CLGEMM_SUCCESS);
-    setenv("CLGEMM_KSPLIT", "4", 1);
     enum { M = 20, N = 12, K = 300 };
     float a[M * K], b[K * N], c[M * N], expect[M * N];
     uint64_t seed = 5;

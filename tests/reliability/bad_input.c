@@ -253,7 +253,9 @@ Test(bad_input, scale_kernel_build_failure) {
 Test(bad_input, reduction_kernel_build_failure) {
     /* Split K: the partial products go to the handle's workspace, then reduce.cl (broken here)
      * would write C. C must stay as it was; with valid kernels the same handle is right. */
-    setenv("CLGEMM_KSPLIT", "2", 1);
+    setenv("CLGEMM_KSPLIT", "2", 1); /* read when a handle is made: a new one */
+    clgemm_destroy(h);
+    cr_assert_eq(clgemm_create_default(&h), CLGEMM_SUCCESS);
     build_failure("reduce.cl", "REAL sum = 0;", "REAL sum = 0 +;", &regblock_small, CLGEMM_SINGLE,
                   9, "reduce.cl broken, K split in 2");
     unsetenv("CLGEMM_KSPLIT");

@@ -155,9 +155,16 @@ static void iteration(int i, cl_command_queue queue, const char *db, const char 
     check_run(h, &p, (uint64_t)i + 2);
     if (i % 3 == 2) {
         /* Split K (regblock, the default here): the handle's workspace and its event. */
+        /* A handle reads CLGEMM_KSPLIT when it is made. */
         setenv("CLGEMM_KSPLIT", "2", 1);
-        p.k = 9;
-        check_run(h, &p, (uint64_t)i + 5);
+        clgemm_handle split;
+        if (clgemm_create(&split, queue) == CLGEMM_SUCCESS) {
+            p.k = 9;
+            check_run(split, &p, (uint64_t)i + 5);
+            clgemm_destroy(split);
+        } else {
+            fail("create with CLGEMM_KSPLIT");
+        }
         unsetenv("CLGEMM_KSPLIT");
     }
 
