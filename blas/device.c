@@ -12,18 +12,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The device function of each type, on column-major buffers at offset 0. cgemm/zgemm have none
- * until clgemm has clgemm_cgemm/clgemm_zgemm: their NULL sends those calls to the system BLAS;
- * switching them over is one function each here (alpha/beta as cl_float2/cl_double2, and
- * 'C' mapped to CLGEMM_CONJ_TRANS in to_trans). */
+/* The device function of each type, on column-major buffers at offset 0. A NULL entry would
+ * send that type's calls to the system BLAS. */
 typedef clgemm_status (*device_fn)(clgemm_handle h, const blas_call *call, size_t m, size_t n,
                                    size_t k, const void *beta, cl_mem a, size_t lda, cl_mem b,
                                    size_t ldb, cl_mem c, size_t ldc, cl_uint num_wait,
                                    const cl_event *wait, cl_event *event);
 
+/* 'C' conjugates only for c/z; on s/d reference BLAS treats it as 'T'. */
 static clgemm_transpose to_trans(blas_type t, char c) {
-    (void)t; /* for c/z, 'C' will be CLGEMM_CONJ_TRANS */
-    return c == 'N' ? CLGEMM_NO_TRANS : CLGEMM_TRANS;
+    if (c == 'N') return CLGEMM_NO_TRANS;
+    return c == 'C' && (t == BLAS_C || t == BLAS_Z) ? CLGEMM_CONJ_TRANS : CLGEMM_TRANS;
 }
 
 static clgemm_status device_s(clgemm_handle h, const blas_call *call, size_t m, size_t n, size_t k,
@@ -46,7 +45,30 @@ static clgemm_status device_d(clgemm_handle h, const blas_call *call, size_t m, 
                         event);
 }
 
-static const device_fn device_fns[BLAS_TYPE_COUNT] = {device_s, device_d, NULL, NULL};
+/* alpha and beta of c/z are two floats/doubles (re, im), the layout of cl_float2/cl_double2. */
+static clgemm_status device_c(clgemm_handle h, const blas_call *call, size_t m, size_t n, size_t k,
+                              const void *beta, cl_mem a, size_t lda, cl_mem b, size_t ldb,
+                              cl_mem c, size_t ldc, cl_uint num_wait, const cl_event *wait,
+                              cl_event *event) {
+    const float *al = call->alpha, *be = beta;
+    cl_float2 alpha2 = {{al[0], al[1]}}, beta2 = {{be[0], be[1]}};
+    return clgemm_cgemm(h, CLGEMM_COL_MAJOR, to_trans(call->type, call->ta),
+                        to_trans(call->type, call->tb), m, n, k, alpha2, a, 0, lda, b, 0, ldb,
+                        beta2, c, 0, ldc, NULL, num_wait, wait, event);
+}
+
+static clgemm_status device_z(clgemm_handle h, const blas_call *call, size_t m, size_t n, size_t k,
+                              const void *beta, cl_mem a, size_t lda, cl_mem b, size_t ldb,
+                              cl_mem c, size_t ldc, cl_uint num_wait, const cl_event *wait,
+                              cl_event *event) {
+    const double *al = call->alpha, *be = beta;
+    cl_double2 alpha2 = {{al[0], al[1]}}, beta2 = {{be[0], be[1]}};
+    return clgemm_zgemm(h, CLGEMM_COL_MAJOR, to_trans(call->type, call->ta),
+                        to_trans(call->type, call->tb), m, n, k, alpha2, a, 0, lda, b, 0, ldb,
+                        beta2, c, 0, ldc, NULL, num_wait, wait, event);
+}
+
+static const device_fn device_fns[BLAS_TYPE_COUNT] = {device_s, device_d, device_c, device_z};
 
 static struct {
     int ok;

@@ -1,6 +1,8 @@
 /* host_api.c: GEMM on plain host arrays, for users who do not manage OpenCL buffers: copy the
- * spans of A, B and C to the device, run the buffer version on the handle's queue, copy C back
- * and return when it holds the result. */
+ * spans of A and B and the m x n block of C (only when beta != 0) to the device, run the buffer
+ * version on the handle's queue, copy the block of C back and return when it holds the result.
+ * Only the block is ever written: the gaps of a larger ldc (where other threads may be
+ * computing their own blocks of one shared array) stay untouched. */
 #include "internal.h"
 
 static clgemm_status upload(cl_context ctx, const void *host, size_t bytes, cl_mem *out) {
@@ -27,10 +29,19 @@ static clgemm_status host_gemm(clgemm_handle h, gemm_call *call, const void *a, 
     for (int i = 0; i < 3; i++)
         if (__builtin_mul_overflow(extent[i], sizes[i], &bytes[i])) return CLGEMM_ERR_OVERFLOW;
 
+    /* On the device C is packed: its leading dimension is the block's width. */
+    int row_major = call->layout == CLGEMM_ROW_MAJOR;
+    size_t inner = row_major ? call->n : call->m, outer = row_major ? call->m : call->n;
+    size_t host_pitch = call->ldc * sizes[2], dev_pitch = inner * sizes[2];
+    size_t origin[3] = {0, 0, 0}, region[3] = {dev_pitch, outer, 1};
     cl_mem bufs[3] = {NULL, NULL, NULL};
-    /* C is uploaded even when beta == 0: the copy back covers the gaps between columns (ldc
-     * larger than needed), which must come back as they were. */
-    st = upload(h->context, c, bytes[2], &bufs[2]);
+    cl_int err;
+    bufs[2] = clCreateBuffer(h->context, CL_MEM_READ_WRITE, dev_pitch * outer, NULL, &err);
+    st = err;
+    /* With beta == 0 the kernels do not read C (NaN in it must not leak), so neither do we. */
+    if (st == CLGEMM_SUCCESS && (call->beta != 0 || call->beta_im != 0))
+        st = clEnqueueWriteBufferRect(h->queue, bufs[2], CL_TRUE, origin, origin, region, dev_pitch,
+                                      0, host_pitch, 0, c, 0, NULL, NULL);
     if (st == CLGEMM_SUCCESS) st = upload(h->context, a, bytes[0], &bufs[0]);
     if (st == CLGEMM_SUCCESS) st = upload(h->context, b, bytes[1], &bufs[1]);
     cl_event done = NULL;
@@ -38,13 +49,15 @@ static clgemm_status host_gemm(clgemm_handle h, gemm_call *call, const void *a, 
         call->a = bufs[0];
         call->b = bufs[1];
         call->c = bufs[2];
+        call->ldc = inner;
         call->event = &done;
         st = clgemm__gemm(h, call);
     }
     /* The read waits for the call's event: on an out-of-order queue nothing else orders it
      * after the multiply. */
     if (st == CLGEMM_SUCCESS)
-        st = clEnqueueReadBuffer(h->queue, bufs[2], CL_TRUE, 0, bytes[2], c, 1, &done, NULL);
+        st = clEnqueueReadBufferRect(h->queue, bufs[2], CL_TRUE, origin, origin, region, dev_pitch,
+                                     0, host_pitch, 0, c, 1, &done, NULL);
     if (done) clReleaseEvent(done);
     for (int i = 0; i < 3; i++)
         if (bufs[i]) clReleaseMemObject(bufs[i]);

@@ -149,3 +149,162 @@ Test(faults, infinite_alpha_with_more_layers_than_slices, .timeout = 600) {
     clgemm_destroy(h);
     tc_close(&env);
 }
+
+/* The host API copied back the whole span of C, gaps of a larger ldc included: two threads
+ * computing disjoint blocks of one shared C wrote each other's old values back. Here each of two
+ * threads computes half the rows of a column-major C (so its ldc is twice its m), on one handle,
+ * round after round; beta alternates between 0 (the block NaN-poisoned, C not to be read) and
+ * 0.5. Everything is a small integer, so the results are exact. */
+typedef struct block_call {
+    clgemm_handle h;
+    const float *a, *b;
+    float *c;
+    size_t m, n, k, lda, ldb, ldc;
+    float beta;
+    clgemm_status status;
+} block_call;
+
+static void *run_block_call(void *arg) {
+    block_call *bc = arg;
+    bc->status =
+        clgemm_sgemm_host(bc->h, CLGEMM_COL_MAJOR, CLGEMM_NO_TRANS, CLGEMM_NO_TRANS, bc->m, bc->n,
+                          bc->k, 1.0f, bc->a, bc->lda, bc->b, bc->ldb, bc->beta, bc->c, bc->ldc);
+    return NULL;
+}
+
+Test(faults, host_api_threads_on_row_blocks_of_one_c, .timeout = 600) {
+    tc_env env;
+    TC_OPEN_OR_SKIP(&env);
+    clgemm_handle h;
+    cr_assert_eq(clgemm_create(&h, env.queue), CLGEMM_SUCCESS);
+    enum { MB = 40, M = 2 * MB, N = 24, K = 16, LDC = M + 3, ROUNDS = 12 };
+    static float a[M * K], b[K * N], c[LDC * N], want[M * N];
+    for (int i = 0; i < M * K; i++)
+        a[i] = (float)(i % 7 - 3);
+    for (int i = 0; i < K * N; i++)
+        b[i] = (float)(i % 5 - 2);
+    for (int round = 0; round < ROUNDS; round++) {
+        float beta = round % 2 ? 0.5f : 0.0f;
+        for (int j = 0; j < N; j++)
+            for (int i = 0; i < LDC; i++)
+                c[i + j * LDC] = i >= M      ? -777.0f
+                                 : beta != 0 ? (float)(2 * ((i + j + round) % 9))
+                                             : NAN;
+        for (int j = 0; j < N; j++)
+            for (int i = 0; i < M; i++) {
+                double s = beta != 0 ? beta * c[i + j * LDC] : 0;
+                for (int p = 0; p < K; p++)
+                    s += (double)a[i + p * M] * b[p + j * K];
+                want[i + j * M] = (float)s;
+            }
+        block_call calls[2];
+        pthread_t threads[2];
+        for (int t = 0; t < 2; t++) {
+            calls[t] = (block_call){h, a + t * MB, b, c + t * MB, MB, N, K, M, K, LDC, beta, -1};
+            cr_assert_eq(pthread_create(&threads[t], NULL, run_block_call, &calls[t]), 0);
+        }
+        for (int t = 0; t < 2; t++) {
+            pthread_join(threads[t], NULL);
+            cr_assert_eq(calls[t].status, CLGEMM_SUCCESS, "round %d, thread %d: %s", round, t,
+                         clgemm_status_string(calls[t].status));
+        }
+        int wrong = 0, first = -1;
+        for (int j = 0; j < N; j++)
+            for (int i = 0; i < LDC; i++) {
+                float w = i >= M ? -777.0f : want[i + j * M];
+                /* exact here; the K-scaled bound only matters if a kernel reorders sums */
+                if (!(fabsf(c[i + j * LDC] - w) <= 1e-6f * K * (1 + fabsf(w))))
+                    wrong++, first = first < 0 ? i + j * LDC : first;
+            }
+        cr_assert_eq(wrong, 0, "round %d (beta %g): %d wrong elements, first C[%d] = %g", round,
+                     beta, wrong, first, first >= 0 ? c[first] : 0.0f);
+    }
+    clgemm_destroy(h);
+    tc_close(&env);
+}
+
+/* The gaps of a larger ldc are not the call's: whatever the user writes there while the call
+ * runs must be there afterwards. The handle's queue is held by a user event so the call is
+ * certainly in flight while the gaps change (before the fix its copy of C, taken at the start,
+ * came back over them). Both layouts; beta = 1, so C is read. */
+typedef struct gap_call {
+    clgemm_handle h;
+    clgemm_layout layout;
+    const float *a, *b;
+    float *c;
+    size_t m, n, k, ldc;
+    clgemm_status status;
+} gap_call;
+
+static void *run_gap_call(void *arg) {
+    gap_call *g = arg;
+    int row = g->layout == CLGEMM_ROW_MAJOR;
+    g->status =
+        clgemm_sgemm_host(g->h, g->layout, CLGEMM_NO_TRANS, CLGEMM_NO_TRANS, g->m, g->n, g->k, 1.0f,
+                          g->a, row ? g->k : g->m, g->b, row ? g->n : g->k, 1.0f, g->c, g->ldc);
+    return NULL;
+}
+
+static void gaps_changed_during_a_call(clgemm_layout layout) {
+    tc_env env;
+    TC_OPEN_OR_SKIP(&env);
+    cl_int err;
+    cl_event gate = clCreateUserEvent(env.context, &err);
+    cr_assert_eq(err, CL_SUCCESS);
+    clgemm_handle h;
+    cr_assert_eq(clgemm_create(&h, env.queue), CLGEMM_SUCCESS);
+    enum { M = 9, N = 7, K = 5, PAD = 4 };
+    int row = layout == CLGEMM_ROW_MAJOR;
+    size_t inner = row ? N : M, outer = row ? M : N, ldc = inner + PAD;
+    float a[M * K], b[K * N], c[(M > N ? M : N) * (M + N + PAD)];
+    for (int i = 0; i < M * K; i++)
+        a[i] = (float)(i % 4 + 1);
+    for (int i = 0; i < K * N; i++)
+        b[i] = (float)(i % 3 - 1);
+    for (size_t o = 0; o < outer; o++)
+        for (size_t i = 0; i < ldc; i++)
+            c[i + o * ldc] = i < inner ? (float)(i + o) : -1.0f;
+    /* Held behind the gate: the call cannot finish until the gaps have changed. */
+    cr_assert_eq(clEnqueueBarrierWithWaitList(env.queue, 1, &gate, NULL), CL_SUCCESS);
+    clFlush(env.queue);
+    gap_call g = {h, layout, a, b, c, M, N, K, ldc, -1};
+    pthread_t thread;
+    cr_assert_eq(pthread_create(&thread, NULL, run_gap_call, &g), 0);
+    nanosleep(&(struct timespec){0, 300000000}, NULL); /* let the call start and copy C */
+    for (size_t o = 0; o < outer; o++)
+        for (size_t i = inner; i < ldc; i++)
+            c[i + o * ldc] = 42.0f + (float)o; /* the user's own data, written meanwhile */
+    clSetUserEventStatus(gate, CL_COMPLETE);
+    pthread_join(thread, NULL);
+    cr_assert_eq(g.status, CLGEMM_SUCCESS, "%s", clgemm_status_string(g.status));
+    int wrong = 0;
+    for (size_t o = 0; o < outer; o++)
+        for (size_t i = 0; i < ldc; i++) {
+            float got = c[i + o * ldc], want = 42.0f + (float)o;
+            if (i < inner) {
+                size_t r = row ? o : i, col = row ? i : o;
+                double s = (double)(i + o);
+                for (int p = 0; p < K; p++)
+                    s +=
+                        (double)a[row ? r * K + p : r + p * M] * b[row ? p * N + col : p + col * K];
+                want = (float)s;
+            }
+            if (got != want) {
+                if (wrong < 5) cr_log_error("C[%zu] = %g, want %g", i + o * ldc, got, want);
+                wrong++;
+            }
+        }
+    cr_expect_eq(wrong, 0, "%d wrong elements (gaps must hold what was written during the call)",
+                 wrong);
+    clReleaseEvent(gate);
+    clgemm_destroy(h);
+    tc_close(&env);
+}
+
+Test(faults, host_api_gaps_changed_during_a_call_col_major, .timeout = 600) {
+    gaps_changed_during_a_call(CLGEMM_COL_MAJOR);
+}
+
+Test(faults, host_api_gaps_changed_during_a_call_row_major, .timeout = 600) {
+    gaps_changed_during_a_call(CLGEMM_ROW_MAJOR);
+}

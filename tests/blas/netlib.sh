@@ -2,7 +2,7 @@
 # netlib.sh: runs netlib's Level-3 BLAS and CBLAS test programs (Debian libblas-test) with
 # libclgemm_blas preloaded and checks that every GEMM test passed, error exits included, and
 # that the calls went where the mode says:
-#   device   CLGEMM_BLAS_MIN_FLOPS=0: every s/d GEMM that computes runs on the device
+#   device   CLGEMM_BLAS_MIN_FLOPS=0: every GEMM that computes runs on the device
 #   system   no OpenCL device (an empty ICD folder): every one goes to the system BLAS
 #   builtin  no device and CLGEMM_BLAS_FALLBACK=none: the built-in host loops
 # The problem sizes are cut to 0 1 9 33 (33 crosses the kernels' tile edges) to keep it short.
@@ -12,8 +12,8 @@ lib=$(readlink -f "$1")
 mode=$2
 dir=/usr/lib/x86_64-linux-gnu/blas
 [ -x "$dir/xblat3d" ] && [ -x "$dir/xdcblat3" ] || { echo "libblas-test missing: skipped"; exit 77; }
-# The types the device computes; c and z go to the system BLAS until clgemm has cgemm/zgemm.
-device_types="s d"
+# The types the device computes (all four since clgemm has cgemm/zgemm).
+device_types="s d c z"
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

@@ -1,9 +1,10 @@
 /* test_dropin.c: libclgemm_blas linked directly (no system BLAS on the link line): tiled calls
  * (a small CLGEMM_BLAS_POOL_MB forces tiles of C and chunks of K with double-buffered
- * copies), every transpose pair, padded leading dimensions whose gaps must stay untouched,
- * beta == 0 over NaN, several threads writing disjoint blocks of one C, and small calls that
- * go to the system BLAS. Results against a long-double host reference; the route each call
- * took is read from CLGEMM_BLAS_LOG=2's lines. */
+ * copies), every transpose pair, zgemm_ with conjugate transposes, padded leading dimensions whose
+ * gaps must stay untouched, beta == 0 over NaN, several threads writing disjoint blocks of one C,
+ * and small calls that go to the system BLAS. Results against a long-double host reference; the
+ * route each call took is read from CLGEMM_BLAS_LOG=2's lines. */
+#include <complex.h>
 #include <criterion/criterion.h>
 #include <math.h>
 #include <pthread.h>
@@ -16,6 +17,10 @@
 void dgemm_(const char *ta, const char *tb, const int *m, const int *n, const int *k,
             const double *alpha, const double *a, const int *lda, const double *b, const int *ldb,
             const double *beta, double *c, const int *ldc, size_t la, size_t lb);
+void zgemm_(const char *ta, const char *tb, const int *m, const int *n, const int *k,
+            const double complex *alpha, const double complex *a, const int *lda,
+            const double complex *b, const int *ldb, const double complex *beta, double complex *c,
+            const int *ldc, size_t la, size_t lb);
 void cblas_sgemm(int layout, int ta, int tb, int m, int n, int k, float alpha, const float *a,
                  int lda, const float *b, int ldb, float beta, float *c, int ldc);
 
@@ -112,6 +117,55 @@ Test(dropin, tiled_every_transpose, .init = capture_stderr, .timeout = 600) {
             run_one(t[i], t[j], 150, 131, 700, 0.75, 1.5, 10 + i * 3 + j);
     run_one('N', 'N', 150, 131, 700, -1.0, 0.0, 99); /* beta 0: C's NaN never read */
     cr_assert_eq(count_routes(": device\n"), 10, "every call on the device");
+}
+
+/* Column-major op(X)(i, j) of a complex matrix; 'C' conjugates. */
+static double complex zat(const double complex *x, char t, int ld, int i, int j) {
+    double complex v = t == 'N' ? x[i + (size_t)j * ld] : x[j + (size_t)i * ld];
+    return t == 'C' ? conj(v) : v;
+}
+
+/* zgemm_ tiled like the test above, conjugate transposes included (a 'C' read as 'T' shows as
+ * a wrong imaginary part), padded leading dimensions whose gaps must stay untouched. */
+static void run_z(char ta, char tb, int m, int n, int k, uint64_t seed) {
+    uint64_t s = seed;
+    int lda = (ta == 'N' ? m : k) + 3, ldb = (tb == 'N' ? k : n) + 2, ldc = m + 5;
+    size_t na = (size_t)lda * (ta == 'N' ? k : m), nb = (size_t)ldb * (tb == 'N' ? n : k);
+    double complex *a = malloc(sizeof *a * na), *b = malloc(sizeof *b * nb);
+    double complex *c = malloc(sizeof *c * (size_t)ldc * n), *c0 = malloc(sizeof *c * ldc * n);
+    for (size_t i = 0; i < na; i++)
+        a[i] = CMPLX(rnd(&s), rnd(&s));
+    for (size_t i = 0; i < nb; i++)
+        b[i] = CMPLX(rnd(&s), rnd(&s));
+    for (size_t i = 0; i < (size_t)ldc * n; i++)
+        c[i] = (int)(i % ldc) >= m ? CMPLX(SENTINEL, SENTINEL) : CMPLX(rnd(&s), rnd(&s));
+    memcpy(c0, c, sizeof *c * (size_t)ldc * n);
+    double complex alpha = CMPLX(0.75, -0.5), beta = CMPLX(-1.0, 0.25);
+    zgemm_(&ta, &tb, &m, &n, &k, &alpha, a, &lda, b, &ldb, &beta, c, &ldc, 1, 1);
+    double tol = 8.0 * k * 1.1e-16;
+    for (int j = 0; j < n; j++)
+        for (int i = 0; i < ldc; i++) {
+            double complex got = c[i + (size_t)j * ldc], want = CMPLX(SENTINEL, SENTINEL);
+            double scale = 0;
+            if (i < m) {
+                long double complex sum = 0;
+                for (int p = 0; p < k; p++)
+                    sum += (long double complex)zat(a, ta, lda, i, p) * zat(b, tb, ldb, p, j);
+                want = (double complex)(alpha * sum + beta * c0[i + (size_t)j * ldc]);
+                scale = tol * (1 + cabs(want));
+            }
+            cr_assert(cabs(got - want) <= scale, "%c%c: C(%d,%d) = %g%+gi, want %g%+gi", ta, tb, i,
+                      j, creal(got), cimag(got), creal(want), cimag(want));
+        }
+    free(a), free(b), free(c), free(c0);
+}
+
+Test(dropin, tiled_complex_conjugate, .init = capture_stderr, .timeout = 600) {
+    env_for("1", "0");
+    const char pairs[][2] = {{'C', 'N'}, {'N', 'C'}, {'C', 'C'}, {'T', 'C'}, {'N', 'N'}};
+    for (int i = 0; i < 5; i++)
+        run_z(pairs[i][0], pairs[i][1], 70, 61, 700, 40 + i);
+    cr_assert_eq(count_routes(": device\n"), 5, "every call on the device");
 }
 
 /* Four threads, each a block of rows of one shared C (ldc the whole height), through a pool

@@ -12,21 +12,28 @@ import clgemm
 from clgemm import _lib
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-EPS = {np.float32: 6e-8, np.float64: 1.2e-16}
+# Unit roundoff of each type (float16: its storage; the arithmetic is float32).
+EPS = {np.float32: 6e-8, np.float64: 1.2e-16, np.complex64: 6e-8, np.complex128: 1.2e-16,
+       np.float16: 4.9e-4}
+COMPLEX = (np.complex64, np.complex128)
 
 
 def rand(shape, dtype, rng, order="C"):
-    x = rng.uniform(-1, 1, size=shape).astype(dtype)
+    x = rng.uniform(-1, 1, size=shape)
+    if np.dtype(dtype).kind == "c":
+        x = x + 1j * rng.uniform(-1, 1, size=shape)
+    x = x.astype(dtype)
     return np.asfortranarray(x) if order == "F" else np.ascontiguousarray(x)
 
 
 def op(x, t):
-    return x.T if t else x
+    return x.conj().T if t == "C" else x.T if t else x
 
 
 def reference(a, b, c0, alpha, beta, ta, tb):
-    r = alpha * (op(a, ta).astype(np.float64) @ op(b, tb).astype(np.float64))
-    return r + beta * c0.astype(np.float64) if beta != 0 else r
+    wide = np.complex128 if a.dtype.kind == "c" else np.float64
+    r = alpha * (op(a, ta).astype(wide) @ op(b, tb).astype(wide))
+    return r + beta * c0.astype(wide) if beta != 0 else r
 
 
 def assert_close(got, want, k, dtype):
@@ -50,6 +57,30 @@ def test_host_layouts(dtype, ta, tb, orders):
     out = clgemm.gemm(a, b, c, alpha=0.5, beta=-1.5, trans_a=ta, trans_b=tb)
     assert out is c
     assert_close(c, reference(a, b, c0, 0.5, -1.5, ta, tb), k, dtype)
+
+
+def test_types_found():
+    """This build has complex and FP16 GEMM: the package must find their symbols."""
+    assert set(clgemm.types()) == {"float32", "float64", "complex64", "complex128", "float16"}
+    for letter in "sdczh":
+        assert all(fn is not None for fn in _lib.GEMM[letter][:2]), letter
+
+
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128, np.float16])
+@pytest.mark.parametrize("ta", [False, True, "C"])
+@pytest.mark.parametrize("tb", [False, True, "C"])
+@pytest.mark.parametrize("orders", ["CCC", "FCF"])
+def test_host_complex_and_half(dtype, ta, tb, orders):
+    rng = np.random.default_rng(7)
+    m, n, k = 21, 18, 27
+    a = rand((k, m) if ta else (m, k), dtype, rng, orders[0])
+    b = rand((n, k) if tb else (k, n), dtype, rng, orders[1])
+    c = rand((m, n), dtype, rng, orders[2])
+    c0 = c.copy()
+    alpha, beta = (0.5 - 0.25j, -1.5 + 0.5j) if dtype in COMPLEX else (0.5, -1.5)
+    ra, rb = [t if dtype in COMPLEX else bool(t) for t in (ta, tb)]  # 'C' is 'T' on reals
+    assert clgemm.gemm(a, b, c, alpha=alpha, beta=beta, trans_a=ta, trans_b=tb) is c
+    assert_close(c, reference(a, b, c0, alpha, beta, ra, rb), k, dtype)
 
 
 def test_host_new_c_and_nan_poison():
@@ -146,20 +177,27 @@ def queue():
     return cl.CommandQueue(cl.Context([device]))
 
 
-@pytest.mark.parametrize("dtype", [np.float32, np.float64])
-@pytest.mark.parametrize("ta,tb", [(False, False), (True, False), (False, True), (True, True)])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.complex64, np.complex128,
+                                   np.float16])
+@pytest.mark.parametrize("ta,tb", [(False, False), (True, False), (False, True), (True, True),
+                                   ("C", False), (True, "C")])
 def test_device_arrays(queue, dtype, ta, tb):
     rng = np.random.default_rng(5)
     m, n, k = 40, 24, 33
+    if "C" in (ta, tb) and dtype not in COMPLEX:
+        pytest.skip("'C' on a real type is 'T', tested above")
     a = rand((k, m) if ta else (m, k), dtype, rng)
-    b = rand((n, k) if tb else (k, n), dtype, rng, "F")
+    b = rand((k, n) if not tb else (n, k), dtype, rng, "F")
+    if tb == "C":
+        b = np.ascontiguousarray(b)  # 'C' needs B in C's layout: no flip of a conjugate
     c = np.full((m, n), np.nan, dtype)
+    alpha = 1.5 - 0.5j if dtype in COMPLEX else 1.5
     da, db, dc = (cl_array.to_device(queue, x) for x in (a, b, c))
-    ev = clgemm.gemm(da, db, dc, alpha=1.5, trans_a=ta, trans_b=tb)
+    ev = clgemm.gemm(da, db, dc, alpha=alpha, trans_a=ta, trans_b=tb)
     assert isinstance(ev, cl.Event) and ev in dc.events
     ev.wait()
     assert ev.command_execution_status == cl.command_execution_status.COMPLETE
-    assert_close(dc.get(), reference(a, b, None, 1.5, 0, ta, tb), k, dtype)
+    assert_close(dc.get(), reference(a, b, None, alpha, 0, ta, tb), k, dtype)
 
 
 def test_device_offsets_and_transposed_views(queue):
