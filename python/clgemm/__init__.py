@@ -285,7 +285,7 @@ def tune(precision="s", shapes=None, budget_s=60.0, quick=False, max_evals=0, se
                "clgemm_tune_save")
     out = []
     for r in results:
-        cfg = {p: getattr(r.config, p) for p in _lib.PARAMS if getattr(r.config, p)}
+        cfg = _lib.config_params(r.config)
         name = _lib.family_name(r.config.family)
         out.append({"shape": (r.shape.m, r.shape.n, r.shape.k), "status": r.status,
                     "complete": bool(r.complete), "family": name.decode() if name else None,

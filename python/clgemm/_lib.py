@@ -30,12 +30,13 @@ def _load():
 
 lib = _load()
 
-# The parameters of CLGEMM_PARAM_LIST, in its order (clgemm_config's int fields).
-PARAMS = ["mdimc", "ndimc", "ts", "mwg", "nwg", "kwg", "kwi", "vwm", "vwn"]
+# clgemm_config: a family and CLGEMM_MAX_PARAMS ints; parameters are read by name through the
+# library (clgemm_family_param_name / clgemm_config_get), never by position.
+MAX_PARAMS = 16
 
 
 class Config(ctypes.Structure):
-    _fields_ = [("family", ctypes.c_int)] + [(p, ctypes.c_int) for p in PARAMS]
+    _fields_ = [("family", ctypes.c_int), ("params", ctypes.c_int * MAX_PARAMS)]
 
 
 class TuneShape(ctypes.Structure):
@@ -75,6 +76,21 @@ create = _declare("clgemm_create", _int, ctypes.POINTER(c_handle), ctypes.c_void
 create_default = _declare("clgemm_create_default", _int, ctypes.POINTER(c_handle))
 destroy = _declare("clgemm_destroy", None, c_handle)
 family_name = _declare("clgemm_family_name", ctypes.c_char_p, _int)
+family_param_count = _declare("clgemm_family_param_count", _int, _int)
+family_param_name = _declare("clgemm_family_param_name", ctypes.c_char_p, _int, _int)
+config_get = _declare("clgemm_config_get", _int, ctypes.POINTER(Config), ctypes.c_char_p,
+                      ctypes.POINTER(_int))
+
+
+def config_params(config):
+    """{NAME: value} of a Config's family, by the library's own parameter names."""
+    out = {}
+    for i in range(family_param_count(config.family)):
+        name = family_param_name(config.family, i)
+        value = _int()
+        if config_get(ctypes.byref(config), name, ctypes.byref(value)) == 0:
+            out[name.decode()] = value.value
+    return out
 get_config = _declare("clgemm_get_config", _int, c_handle, _int, c_size, c_size, c_size,
                       ctypes.POINTER(Config), ctypes.POINTER(ctypes.c_char_p))
 tune_options_init = _declare("clgemm_tune_options_init", None, ctypes.POINTER(TuneOptions))
