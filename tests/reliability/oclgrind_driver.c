@@ -117,20 +117,28 @@ static void run_shapes(clgemm_handle h, clgemm_precision prec, const char *confi
                 }
 }
 
-static int run_family(clgemm_handle h, const family_set *f, clgemm_precision prec, bool ksplit) {
+static int run_family(clgemm_handle shared, const family_set *f, clgemm_precision prec,
+                      bool ksplit) {
     for (size_t i = 0; i < f->count; i++) {
+        clgemm_handle h = shared;
         char config[192];
         describe_config(&f->configs[i], config, sizeof config);
         if (ksplit) {
-            /* Read by the library at each call; this program has one thread. */
+            /* Read by the library when a handle is made: one on the same queue per setting. */
             const char *splits = i % 2 ? "3" : "2";
             setenv("CLGEMM_KSPLIT", splits, 1);
             snprintf(config + strlen(config), sizeof config - strlen(config), " KSPLIT=%s", splits);
+            if (clgemm_create(&h, clgemm_queue(shared)) != CLGEMM_SUCCESS) {
+                fprintf(stdout, "FAIL [%s] clgemm_create\n", config);
+                failures++;
+                continue;
+            }
         }
         clgemm_status st = clgemm_set_config(h, prec, &f->configs[i]);
         if (st != CLGEMM_SUCCESS) {
             fprintf(stdout, "FAIL [%s] clgemm_set_config: %s\n", config, clgemm_status_string(st));
             failures++;
+            if (h != shared) clgemm_destroy(h);
             continue;
         }
         /* The forced configuration is the one the calls use. */
@@ -141,6 +149,7 @@ static int run_family(clgemm_handle h, const family_set *f, clgemm_precision pre
             memcmp(&used, &f->configs[i], sizeof used) != 0) {
             fprintf(stdout, "FAIL [%s] the override is not what calls use\n", config);
             failures++;
+            if (h != shared) clgemm_destroy(h);
             continue;
         }
         int before = failures, runs_before = runs;
@@ -148,6 +157,7 @@ static int run_family(clgemm_handle h, const family_set *f, clgemm_precision pre
         fprintf(stdout, "%cgemm [%s]: %d problems, %d failed\n", prec == CLGEMM_DOUBLE ? 'd' : 's',
                 config, runs - runs_before, failures - before);
         fflush(stdout);
+        if (h != shared) clgemm_destroy(h);
     }
     return 0;
 }
