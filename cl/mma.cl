@@ -24,13 +24,14 @@
  *   WM, WN    warp tile (each warp computes WM x WN of C);  STAGES  slices kept in flight;
  *   SWIZZLE   1 = XOR-swizzled 16-byte chunks in local memory (no bank conflicts), 0 = plain.
  *   F64_K16   type 4: 1 = mma m16n8k16 f64 (half the instructions of m16n8k8).
- *   TF32_CVT  types 2/3, how FP32 inputs become TF32 (every way rounds to nearest, ties away):
- *             0 = cvt.rna.tf32.f32 on every fragment use (a slow conversion-pipe instruction);
- *             1 = integer rounding on every use: + 0x1000 to the bits of finite values, the
- *                 mma ignores the low 13 bits (3xTF32: big = that with the low bits cleared,
- *                 small = x - big, exact in FP32, passed as is, i.e. truncated by the mma);
- *             2 = type 2 only: once per element in local memory (each thread rounds the chunks
- *                 it copied, between its cp.async wait and the barrier), none per use.
+ *   TF32_CVT  types 2/3, how FP32 inputs become TF32 (every way rounds to nearest, ties away),
+ *             on every fragment use (once per element in local memory, between the cp.async
+ *             wait and the barrier, was tried and is slower: it lengthens every slice's wait):
+ *             0 = cvt.rna.tf32.f32 (a conversion-pipe instruction);
+ *             1 = integer rounding: + 0x1000 to the bits of finite values (inf and NaN kept),
+ *                 the mma ignores the low 13 bits (3xTF32: big = that with the low bits
+ *                 cleared, small = x - big, exact in FP32, passed as is, i.e. truncated);
+ *             2 = as 1 for TF32, written as a predicated add in PTX.
  *   TF32_LDS  types 2/3: 1 = fragments by ldmatrix (k-contiguous sides: 32-bit elements as
  *             pairs of b16) and 16-byte local loads (m/n-contiguous sides, rows permuted over
  *             pairs of m tiles / quads of n tiles); 0 = 8-byte local loads.
@@ -95,11 +96,7 @@
 #define F64_K16 0
 #endif
 #ifndef TF32_CVT
-#if MMA_TYPE == 3
 #define TF32_CVT 1
-#else
-#define TF32_CVT 2
-#endif
 #endif
 #ifndef TF32_LDS
 #define TF32_LDS 1
@@ -107,12 +104,6 @@
 #ifndef DIAG_NO_CVT
 #define DIAG_NO_CVT 0
 #endif
-#if MMA_TYPE == 3 && TF32_CVT == 2
-#error "TF32_CVT=2 is for MMA_TYPE 2 only"
-#endif
-/* rounding in local memory: only the TF32 type, and only for the cp.async (aligned) operands;
- * the scalar-load path rounds in registers before its local store */
-#define CVT_LOCAL (MMA_TYPE == 2 && TF32_CVT == 2 && !DIAG_NO_CVT)
 
 #if MMA_TYPE <= 1
 #define MT ushort /* element as stored: FP16 / BF16 bits */
@@ -302,20 +293,19 @@ DEV uint to_tf32(const float x)
   uint r;
   asm("cvt.rna.tf32.f32 %0, %1;\n" : "=r"(r) : "f"(x));
   return r;
+#elif TF32_CVT == 2
+  uint r;
+  asm("{\n .reg .pred p;\n .reg .f32 t;\n abs.f32 t, %1;\n setp.lt.f32 p, t, 0f7F800000;\n"
+      " mov.b32 %0, %1;\n @p add.u32 %0, %0, 4096;\n}\n"
+      : "=r"(r)
+      : "f"(x));
+  return r;
 #else
   /* round to nearest, ties away: + half a TF32 ulp to the magnitude's bits; the mma reads only
    * the top 19 bits. Inf and NaN are left alone (+0x1000 would turn inf into NaN). */
   const uint u = as_uint(x);
   return fabs(x) < INFINITY ? u + 0x1000u : u;
 #endif
-}
-/* The same rounding with the low 13 bits cleared (an exact TF32 value in FP32); a NaN keeps its
- * quiet bit set so that its top 19 bits still read as NaN. */
-DEV float tf32_exact(const float x)
-{
-  const uint u = as_uint(x);
-  return as_float(fabs(x) < INFINITY ? (u + 0x1000u) & 0xffffe000u
-                                     : (isnan(x) ? u | 0x400000u : u));
 }
 /* 3xTF32: x = big + small. big is x rounded to TF32 (low bits cleared), small = x - big is
  * exact in FP32. TF32_CVT 1 passes small as is (the mma truncates it: |error| <= 2^-21 |x|);
@@ -387,39 +377,6 @@ DEV ushort c_store(const float f)
 #define c_store(x) (x)
 #endif
 
-#if CVT_LOCAL
-#define CVT_ST(x) tf32_exact(x) /* scalar-load path: rounded before its local store */
-/* Rounds in place the 16-byte chunks of slice kt that this thread copied with cp.async (its
- * own copies are complete after its wait_group; the barrier that follows publishes them). */
-#define CVT_SLICE(kt)                                                                            \
-  do {                                                                                           \
-    __local MT *as = As + ((kt) % STAGES) * A_STAGE;                                             \
-    __local MT *bs = Bs + ((kt) % STAGES) * B_STAGE;                                             \
-    (void)as;                                                                                    \
-    (void)bs;                                                                                    \
-    if (ALIGNED_A) {                                                                             \
-      _Pragma("unroll") for (int l = 0; l < A_PER_T; l++)                                        \
-      {                                                                                          \
-        const uint q = tid + l * NTHREADS;                                                       \
-        __local float4 *p = (__local float4 *)(as + swz(q / A_CPR, q % A_CPR, A_CPR, A_S) * VW); \
-        const float4 v = *p;                                                                     \
-        *p = (float4)(tf32_exact(v.x), tf32_exact(v.y), tf32_exact(v.z), tf32_exact(v.w));       \
-      }                                                                                          \
-    }                                                                                            \
-    if (ALIGNED_B) {                                                                             \
-      _Pragma("unroll") for (int l = 0; l < B_PER_T; l++)                                        \
-      {                                                                                          \
-        const uint q = tid + l * NTHREADS;                                                       \
-        __local float4 *p = (__local float4 *)(bs + swz(q / B_CPR, q % B_CPR, B_CPR, B_S) * VW); \
-        const float4 v = *p;                                                                     \
-        *p = (float4)(tf32_exact(v.x), tf32_exact(v.y), tf32_exact(v.z), tf32_exact(v.w));       \
-      }                                                                                          \
-    }                                                                                            \
-  } while (0)
-#else
-#define CVT_ST(x) (x)
-#define CVT_SLICE(kt) ((void)0)
-#endif
 
 __attribute__((reqd_work_group_size(NTHREADS, 1, 1))) __kernel void
 clgemm_mma(const int M, const int N, const int K, const SCAL alpha, const SCAL beta,
@@ -497,7 +454,7 @@ clgemm_mma(const int M, const int N, const int K, const SCAL alpha, const SCAL b
       {                                                                                          \
         const uint q = tid + l * NTHREADS;                                                       \
         const uint li = swz(q / A_CPR, q % A_CPR, A_CPR, A_S) * VW;                              \
-        _Pragma("unroll") for (int e = 0; e < VW; e++) as[li + e] = CVT_ST(RA_(l, e));                 \
+        _Pragma("unroll") for (int e = 0; e < VW; e++) as[li + e] = RA_(l, e);                   \
       }                                                                                          \
     }                                                                                            \
     if (!ALIGNED_B) {                                                                            \
@@ -505,7 +462,7 @@ clgemm_mma(const int M, const int N, const int K, const SCAL alpha, const SCAL b
       {                                                                                          \
         const uint q = tid + l * NTHREADS;                                                       \
         const uint li = swz(q / B_CPR, q % B_CPR, B_CPR, B_S) * VW;                              \
-        _Pragma("unroll") for (int e = 0; e < VW; e++) bs[li + e] = CVT_ST(RB_(l, e));                 \
+        _Pragma("unroll") for (int e = 0; e < VW; e++) bs[li + e] = RB_(l, e);                   \
       }                                                                                          \
     }                                                                                            \
   } while (0)
@@ -535,7 +492,6 @@ clgemm_mma(const int M, const int N, const int K, const SCAL alpha, const SCAL b
 
   for (int kt = 0; kt < nk; kt++) {
     CP_ASYNC_WAIT(STAGES - 2);
-    CVT_SLICE(kt);
     barrier(CLK_LOCAL_MEM_FENCE);
     const int kn = kt + STAGES - 1;
     if (kn < nk)
@@ -704,12 +660,12 @@ clgemm_mma(const int M, const int N, const int K, const SCAL alpha, const SCAL b
       for (int i = 0; i < MTILES; i++)
 #pragma unroll
         for (int h = 0; h < 4; h++)
-          ab[i][h] = CVT_LOCAL ? as_uint(av[i][h]) : to_tf32(av[i][h]);
+          ab[i][h] = to_tf32(av[i][h]);
 #pragma unroll
       for (int j = 0; j < NTILES; j++)
 #pragma unroll
         for (int h = 0; h < 2; h++)
-          bb[j][h] = CVT_LOCAL ? as_uint(bv[j][h]) : to_tf32(bv[j][h]);
+          bb[j][h] = to_tf32(bv[j][h]);
 #pragma unroll
       for (int i = 0; i < MTILES; i++)
 #pragma unroll
