@@ -28,8 +28,9 @@
  *             on every fragment use (once per element in local memory, between the cp.async
  *             wait and the barrier, was tried and is slower: it lengthens every slice's wait):
  *             0 = cvt.rna.tf32.f32 (a conversion-pipe instruction);
- *             1 = integer rounding: + 0x1000 to the bits of finite values (inf and NaN kept),
- *                 the mma ignores the low 13 bits (3xTF32: big = that with the low bits
+ *             1 = integer rounding: + 0x1000 to the bits of finite values (inf and NaN kept;
+ *                 a NaN whose payload lies only in the low 13 bits reads as inf there, where
+ *                 cvt.rna gives NaN); the mma ignores the low 13 bits (3xTF32: big = that with the low bits
  *                 cleared, small = x - big, exact in FP32, passed as is, i.e. truncated);
  *             2 = as 1 for TF32, written as a predicated add in PTX.
  *   TF32_LDS  types 2/3: 1 = fragments by ldmatrix (k-contiguous sides: 32-bit elements as

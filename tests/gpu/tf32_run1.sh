@@ -1,4 +1,6 @@
 #!/bin/bash
+# Ran at commit f22dc91, where the kernel's default TF32_CVT=2 was the local-memory rounding pass
+# (removed since); the ptxas/cuobjdump step at the end produced no SASS (ptxas not found there).
 # TF32 / 3xTF32 run 1: full check of every mode, TF32_CVT x TF32_LDS variants, tiles, SASS, cuBLAS
 L="timeout 120 ./mma_lab"
 P16="MWG=128,NWG=128,KWG=32,WM=64,WN=64,STAGES=3"
