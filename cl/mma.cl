@@ -24,6 +24,18 @@
  *   WM, WN    warp tile (each warp computes WM x WN of C);  STAGES  slices kept in flight;
  *   SWIZZLE   1 = XOR-swizzled 16-byte chunks in local memory (no bank conflicts), 0 = plain.
  *   F64_K16   type 4: 1 = mma m16n8k16 f64 (half the instructions of m16n8k8).
+ *   TF32_CVT  types 2/3, how FP32 inputs become TF32 (every way rounds to nearest, ties away),
+ *             on every fragment use (once per element in local memory, between the cp.async
+ *             wait and the barrier, was tried and is slower: it lengthens every slice's wait):
+ *             0 = cvt.rna.tf32.f32 (a conversion-pipe instruction);
+ *             1 = integer rounding: + 0x1000 to the bits of finite values (inf and NaN kept;
+ *                 a NaN whose payload lies only in the low 13 bits reads as inf there, where
+ *                 cvt.rna gives NaN); the mma ignores the low 13 bits (3xTF32: big = that with the low bits
+ *                 cleared, small = x - big, exact in FP32, passed as is, i.e. truncated);
+ *             2 = as 1 for TF32, written as a predicated add in PTX.
+ *   TF32_LDS  types 2/3: 1 = fragments by ldmatrix (k-contiguous sides: 32-bit elements as
+ *             pairs of b16) and 16-byte local loads (m/n-contiguous sides, rows permuted over
+ *             pairs of m tiles / quads of n tiles); 0 = 8-byte local loads.
  *   DIAG_NO_CVT  diagnostic only, never for results: TF32 inputs truncated instead of rounded.
  *
  * Legality (the family's constraint check):
@@ -83,6 +95,12 @@
 #endif
 #ifndef F64_K16
 #define F64_K16 0
+#endif
+#ifndef TF32_CVT
+#define TF32_CVT 1
+#endif
+#ifndef TF32_LDS
+#define TF32_LDS 1
 #endif
 #ifndef DIAG_NO_CVT
 #define DIAG_NO_CVT 0
@@ -243,6 +261,17 @@ DEV void cp_async_commit(void)
                                   : (ulong)gn_ + (ulong)gk_ * (ulong)ldb;                        \
   const uint lidx_ = swz(r_, c_, B_CPR, B_S) * VW;
 
+#if MMA_TYPE <= 3
+#define LDSM_X4(r, addr)                                                                         \
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\n"                 \
+               : "=r"((r)[0]), "=r"((r)[1]), "=r"((r)[2]), "=r"((r)[3])                          \
+               : "r"(addr))
+#define LDSM_X4_T(r, addr)                                                                       \
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];\n"           \
+               : "=r"((r)[0]), "=r"((r)[1]), "=r"((r)[2]), "=r"((r)[3])                          \
+               : "r"(addr))
+#endif
+
 /* ---- the fragment products -------------------------------------------------------------- */
 #if MMA_TYPE <= 1
 #if MMA_TYPE == 0
@@ -256,23 +285,40 @@ DEV void mma16(float *d, const uint *a, const uint b0, const uint b1)
       : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
       : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
 }
-#define LDSM_X4(r, addr)                                                                         \
-  asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\n"                 \
-               : "=r"((r)[0]), "=r"((r)[1]), "=r"((r)[2]), "=r"((r)[3])                          \
-               : "r"(addr))
-#define LDSM_X4_T(r, addr)                                                                       \
-  asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];\n"           \
-               : "=r"((r)[0]), "=r"((r)[1]), "=r"((r)[2]), "=r"((r)[3])                          \
-               : "r"(addr))
 #elif MMA_TYPE <= 3
 DEV uint to_tf32(const float x)
 {
 #if DIAG_NO_CVT /* diagnostic only (measures the conversion's cost): truncates instead of rounding */
   return as_uint(x);
-#else
+#elif TF32_CVT == 0
   uint r;
   asm("cvt.rna.tf32.f32 %0, %1;\n" : "=r"(r) : "f"(x));
   return r;
+#elif TF32_CVT == 2
+  uint r;
+  asm("{\n .reg .pred p;\n .reg .f32 t;\n abs.f32 t, %1;\n setp.lt.f32 p, t, 0f7F800000;\n"
+      " mov.b32 %0, %1;\n @p add.u32 %0, %0, 4096;\n}\n"
+      : "=r"(r)
+      : "f"(x));
+  return r;
+#else
+  /* round to nearest, ties away: + half a TF32 ulp to the magnitude's bits; the mma reads only
+   * the top 19 bits. Inf and NaN are left alone (+0x1000 would turn inf into NaN). */
+  const uint u = as_uint(x);
+  return fabs(x) < INFINITY ? u + 0x1000u : u;
+#endif
+}
+/* 3xTF32: x = big + small. big is x rounded to TF32 (low bits cleared), small = x - big is
+ * exact in FP32. TF32_CVT 1 passes small as is (the mma truncates it: |error| <= 2^-21 |x|);
+ * inf gives small = NaN and a NaN stays NaN in small, as with cvt.rna (0). */
+DEV void split3(const float x, uint *big, uint *small)
+{
+#if TF32_CVT == 0 || DIAG_NO_CVT
+  *big = to_tf32(x);
+  *small = to_tf32(x - as_float(*big));
+#else
+  *big = (as_uint(x) + 0x1000u) & 0xffffe000u;
+  *small = as_uint(x - as_float(*big));
 #endif
 }
 DEV void mma_tf32(float *d, const uint *a, const uint b0, const uint b1)
@@ -331,6 +377,7 @@ DEV ushort c_store(const float f)
 #define c_load(x) ((SCAL)(x))
 #define c_store(x) (x)
 #endif
+
 
 __attribute__((reqd_work_group_size(NTHREADS, 1, 1))) __kernel void
 clgemm_mma(const int M, const int N, const int K, const SCAL alpha, const SCAL beta,
@@ -493,13 +540,14 @@ clgemm_mma(const int M, const int N, const int K, const SCAL alpha, const SCAL b
           mma16(acc[i][j], af[i], bf[j / 2][(j & 1) * 2], bf[j / 2][(j & 1) * 2 + 1]);
     }
 #elif MMA_TYPE <= 3
-    /* TF32: every fragment register pair is one 8-byte local load. Within a k8 step, mma slot
-     * k=t holds k = 2t and slot t+4 holds k = 2t+1 (same order for A and B, so the sum is
+    const uint g = lane >> 2, t = lane & 3;
+#if !TF32_LDS
+    /* TF32, 8-byte local loads: every fragment register pair is one load. Within a k8 step, mma
+     * slot k=t holds k = 2t and slot t+4 holds k = 2t+1 (same order for A and B, so the sum is
      * unchanged): on a k-contiguous side (a0,a2), (a1,a3) and (b0,b1) are adjacent. On an
      * m-contiguous A, mma row g of a tile is m = 2g and row g+8 is m = 2g+1, so (a0,a1) and
      * (a2,a3) are adjacent; on an n-contiguous B, column g of tiles 2jp / 2jp+1 is n = 2g / 2g+1
      * of their 16 columns, so the b0 of both tiles are adjacent. The epilogue maps rows back. */
-    const uint g = lane >> 2, t = lane & 3;
 #pragma unroll
     for (int kk = 0; kk < KWG; kk += 8) {
       MT av[MTILES][4], bv[NTILES][2];
@@ -532,6 +580,81 @@ clgemm_mma(const int M, const int N, const int K, const SCAL alpha, const SCAL b
                  bv[2 * jp + 1][1] = p1.y;
       }
 #endif
+#else
+    /* TF32, ldmatrix and 16-byte loads; mma k slot t holds k = t, slot t+4 holds k = t+4.
+     * k-contiguous sides: ldmatrix .b16 moves 8 rows of 16 bytes per matrix and gives lane l the
+     * 32-bit word l%4 of row l/4, i.e. (row g, k t) of an 8 x 4 block of FP32 elements: A [m][k]
+     * takes matrices (m0-7,k0-3) (m8-15,k0-3) (m0-7,k4-7) (m8-15,k4-7) = a0..a3, B [n][k] takes
+     * (n0-7,k0-3) (n0-7,k4-7) of two n tiles = their b0, b1. m-contiguous A [k][m]: with an even
+     * number of m tiles, rows g and g+8 of tile 2ip+h are m = 4g+2h and 4g+2h+1 of the pair's 32
+     * rows, so one 16-byte load at (k t, m 4g) gives a0, a1 of both tiles; odd counts use pairs
+     * of rows (m = 2g, 2g+1) and 8-byte loads. n-contiguous B [k][n]: column g of tile 4jq+h is
+     * n = 4g+h of the quad's 32 columns (NTILES % 4 == 0), else column g of tile 2jp+h is
+     * n = 2g+h of the pair's 16. The epilogue maps rows and columns back. */
+#pragma unroll
+    for (int kk = 0; kk < KWG; kk += 8) {
+      MT av[MTILES][4], bv[NTILES][2];
+#if TRANSA == 1
+#pragma unroll
+      for (int i = 0; i < MTILES; i++) {
+        const uint r = wm * WM + i * 16 + (lane & 7) + ((lane >> 3) & 1) * 8;
+        const uint c = kk / 4 + (lane >> 4);
+        uint x[4];
+        LDSM_X4(x, lds_addr(as + swz(r, c, A_CPR, A_S) * 4));
+        av[i][0] = as_float(x[0]), av[i][1] = as_float(x[1]), av[i][2] = as_float(x[2]),
+        av[i][3] = as_float(x[3]);
+      }
+#elif MTILES % 2 == 0
+#pragma unroll
+      for (int ip = 0; ip < MTILES / 2; ip++) {
+        const uint mb = wm * WM + ip * 32 + 4 * g;
+        const float4 p0 = *(__local const float4 *)(as + A_IDX(kk + t, mb));
+        const float4 p1 = *(__local const float4 *)(as + A_IDX(kk + t + 4, mb));
+        av[2 * ip][0] = p0.x, av[2 * ip][1] = p0.y, av[2 * ip][2] = p1.x, av[2 * ip][3] = p1.y;
+        av[2 * ip + 1][0] = p0.z, av[2 * ip + 1][1] = p0.w, av[2 * ip + 1][2] = p1.z,
+                       av[2 * ip + 1][3] = p1.w;
+      }
+#else
+#pragma unroll
+      for (int i = 0; i < MTILES; i++) {
+        const uint mb = wm * WM + i * 16 + 2 * g;
+        const float2 p0 = *(__local const float2 *)(as + A_IDX(kk + t, mb));
+        const float2 p1 = *(__local const float2 *)(as + A_IDX(kk + t + 4, mb));
+        av[i][0] = p0.x, av[i][1] = p0.y, av[i][2] = p1.x, av[i][3] = p1.y;
+      }
+#endif
+#if TRANSB == 0
+#pragma unroll
+      for (int jp = 0; jp < NTILES / 2; jp++) {
+        const uint r = wn * WN + jp * 16 + (lane & 7) + (lane >> 4) * 8;
+        const uint c = kk / 4 + ((lane >> 3) & 1);
+        uint x[4];
+        LDSM_X4(x, lds_addr(bs + swz(r, c, B_CPR, B_S) * 4));
+        bv[2 * jp][0] = as_float(x[0]), bv[2 * jp][1] = as_float(x[1]);
+        bv[2 * jp + 1][0] = as_float(x[2]), bv[2 * jp + 1][1] = as_float(x[3]);
+      }
+#elif NTILES % 4 == 0
+#pragma unroll
+      for (int jq = 0; jq < NTILES / 4; jq++) {
+        const uint nb = wn * WN + jq * 32 + 4 * g;
+        const float4 p0 = *(__local const float4 *)(bs + B_IDX(kk + t, nb));
+        const float4 p1 = *(__local const float4 *)(bs + B_IDX(kk + t + 4, nb));
+        bv[4 * jq][0] = p0.x, bv[4 * jq + 1][0] = p0.y, bv[4 * jq + 2][0] = p0.z,
+                   bv[4 * jq + 3][0] = p0.w;
+        bv[4 * jq][1] = p1.x, bv[4 * jq + 1][1] = p1.y, bv[4 * jq + 2][1] = p1.z,
+                   bv[4 * jq + 3][1] = p1.w;
+      }
+#else
+#pragma unroll
+      for (int jp = 0; jp < NTILES / 2; jp++) {
+        const uint nb = wn * WN + jp * 16 + 2 * g;
+        const float2 p0 = *(__local const float2 *)(bs + B_IDX(kk + t, nb));
+        const float2 p1 = *(__local const float2 *)(bs + B_IDX(kk + t + 4, nb));
+        bv[2 * jp][0] = p0.x, bv[2 * jp + 1][0] = p0.y, bv[2 * jp][1] = p1.x,
+                 bv[2 * jp + 1][1] = p1.y;
+      }
+#endif
+#endif /* TF32_LDS */
 #if MMA_TYPE == 2
       uint ab[MTILES][4], bb[NTILES][2];
 #pragma unroll
@@ -554,26 +677,30 @@ clgemm_mma(const int M, const int N, const int K, const SCAL alpha, const SCAL b
 #pragma unroll
       for (int i = 0; i < MTILES; i++)
 #pragma unroll
-        for (int h = 0; h < 4; h++) {
-          ab[i][h] = to_tf32(av[i][h]);
-          as_[i][h] = to_tf32(av[i][h] - as_float(ab[i][h]));
-        }
+        for (int h = 0; h < 4; h++)
+          split3(av[i][h], &ab[i][h], &as_[i][h]);
 #pragma unroll
       for (int j = 0; j < NTILES; j++)
 #pragma unroll
-        for (int h = 0; h < 2; h++) {
-          bb[j][h] = to_tf32(bv[j][h]);
-          bs_[j][h] = to_tf32(bv[j][h] - as_float(bb[j][h]));
-        }
-      /* small terms first: they are added to the accumulator while it is still small */
+        for (int h = 0; h < 2; h++)
+          split3(bv[j][h], &bb[j][h], &bs_[j][h]);
+      /* small terms first (added while the accumulator is still small); each pass over the
+       * tiles issues independent mma, one accumulator is not updated twice in a row */
 #pragma unroll
       for (int i = 0; i < MTILES; i++)
 #pragma unroll
-        for (int j = 0; j < NTILES; j++) {
+        for (int j = 0; j < NTILES; j++)
           mma_tf32(acc[i][j], as_[i], bb[j][0], bb[j][1]);
+#pragma unroll
+      for (int i = 0; i < MTILES; i++)
+#pragma unroll
+        for (int j = 0; j < NTILES; j++)
           mma_tf32(acc[i][j], ab[i], bs_[j][0], bs_[j][1]);
+#pragma unroll
+      for (int i = 0; i < MTILES; i++)
+#pragma unroll
+        for (int j = 0; j < NTILES; j++)
           mma_tf32(acc[i][j], ab[i], bb[j][0], bb[j][1]);
-        }
 #endif
     }
 #else
@@ -619,12 +746,17 @@ clgemm_mma(const int M, const int N, const int K, const SCAL alpha, const SCAL b
     for (int j = 0; j < NTILES; j++)
 #pragma unroll
       for (int e = 0; e < 4; e++) {
-#if (MMA_TYPE == 2 || MMA_TYPE == 3) && TRANSA == 0 /* rows permuted, see the TF32 loads */
+#if (MMA_TYPE == 2 || MMA_TYPE == 3) && TRANSA == 0 && TF32_LDS && MTILES % 2 == 0
+        /* rows permuted over pairs of tiles, see the TF32 loads */
+        const int m = m0 + (int)(wm * WM + (i >> 1) * 32 + 4 * g + 2 * (i & 1) + (e >> 1));
+#elif (MMA_TYPE == 2 || MMA_TYPE == 3) && TRANSA == 0 /* rows permuted within a tile */
         const int m = m0 + (int)(wm * WM + i * 16 + 2 * g + (e >> 1));
 #else
         const int m = m0 + (int)(wm * WM + i * 16 + g + (e >> 1) * 8);
 #endif
-#if (MMA_TYPE == 2 || MMA_TYPE == 3) && TRANSB == 1
+#if (MMA_TYPE == 2 || MMA_TYPE == 3) && TRANSB == 1 && TF32_LDS && NTILES % 4 == 0
+        const int n = n0 + (int)(wn * WN + (j >> 2) * 32 + 4 * (t * 2 + (e & 1)) + (j & 3));
+#elif (MMA_TYPE == 2 || MMA_TYPE == 3) && TRANSB == 1
         const int n = n0 + (int)(wn * WN + (j >> 1) * 16 + 2 * (t * 2 + (e & 1)) + (j & 1));
 #else
         const int n = n0 + (int)(wn * WN + j * 8 + t * 2 + (e & 1));

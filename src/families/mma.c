@@ -91,7 +91,9 @@ static int call_options(const kernel_call *k, char *buf, size_t size) {
     { .family = 0 }
 
 /* H200 measurements (docs/TENSOR_CORES.md): the fastest set per type, then a smaller tile for
- * problems whose large tiles leave compute units idle. */
+ * problems whose large tiles leave compute units idle. TF32 / 3xTF32 use the kernel's default
+ * TF32_CVT=1 TF32_LDS=1 (integer rounding, ldmatrix loads); 128x128x16 S3 stays the fastest
+ * there (256x128 and 128x256 tiles fit only 2 stages in 48 KiB and lose). */
 static const clgemm_config half[] = {MMA(128, 128, 32, 64, 64, 3), MMA(64, 64, 32, 32, 32, 3),
                                      END_OF_LIST};
 static const clgemm_config tf32[] = {MMA(128, 128, 16, 64, 64, 3), MMA(64, 64, 16, 32, 32, 3),

@@ -15,6 +15,7 @@
  *   --src PATH       kernel source (default cl/mma.cl); --naive: launch as mma_naive.cl
  *   --extra OPTS     appended to the build options (e.g. -DDIAG_NO_CVT=1)
  *   --max-work X     skip check shapes with M*N*K > X (for slow CPU runs)
+ *   --ptx DIR        write the program binary (PTX on NVIDIA) of each benchmarked build to DIR
  * Exit status 1 when any check fails. */
 #define _POSIX_C_SOURCE          200809L
 #define CL_TARGET_OPENCL_VERSION 120
@@ -42,6 +43,8 @@ static char *src_text;
 static const char *extra_opts = "";
 static int failures = 0;
 static double max_work = 1e30;
+static const char *ptx_dir = NULL;
+static int nptx = 0;
 
 #define CK(x)                                                                                      \
     do {                                                                                           \
@@ -196,7 +199,7 @@ typedef struct {
     char opts[512];
     cl_program prog;
     cl_kernel kern;
-    int built;
+    int built, dumped;
     char *log;
 } prog_t;
 static prog_t progs[256];
@@ -235,6 +238,29 @@ static void *build_thread(void *arg) {
     return NULL;
 }
 
+/* Writes the program's binary (PTX for NVIDIA's OpenCL) to ptx_dir/progN.ptx, for ptxas and
+ * cuobjdump on the GPU machine. */
+static void dump_binary(prog_t *p) {
+    size_t size = 0;
+    p->dumped = 1;
+    if (clGetProgramInfo(p->prog, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, NULL) !=
+            CL_SUCCESS ||
+        !size)
+        return;
+    unsigned char *bin = malloc(size);
+    if (clGetProgramInfo(p->prog, CL_PROGRAM_BINARIES, sizeof bin, &bin, NULL) == CL_SUCCESS) {
+        char path[1024];
+        snprintf(path, sizeof path, "%s/prog%d.ptx", ptx_dir, nptx++);
+        FILE *f = fopen(path, "wb");
+        if (f) {
+            fwrite(bin, 1, size, f);
+            fclose(f);
+            printf("binary %s: %s\n", path, p->opts);
+        }
+    }
+    free(bin);
+}
+
 /* Builds every program in progs[from..nprogs) in parallel. */
 static void build_pending(int from) {
     pthread_t th[256];
@@ -260,6 +286,7 @@ static void want_prog(const char *opts) {
     if (find_prog(opts) || nprogs >= 256) return;
     snprintf(progs[nprogs].opts, sizeof progs[nprogs].opts, "%s", opts);
     progs[nprogs].built = 0;
+    progs[nprogs].dumped = 0;
     nprogs++;
 }
 
@@ -552,6 +579,7 @@ static void bench_cfg(const cfg_t *c, const char *cfgname) {
             printf("bench %s %s %dx%dx%d: build failed\n", mode_names[mode], cfgname, M, N, K);
             continue;
         }
+        if (ptx_dir && !p->dumped) dump_binary(p);
         const size_t na = (size_t)M * K, nb = (size_t)K * N, nc = (size_t)M * N;
         char *h = malloc((na > nb ? na : nb) * es);
         uint64_t st = 99;
@@ -656,6 +684,8 @@ int main(int argc, char **argv) {
             max_work = atof(argv[++i]);
         else if (!strcmp(argv[i], "--reps") && i + 1 < argc)
             reps = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--ptx") && i + 1 < argc)
+            ptx_dir = argv[++i];
         else if (!strcmp(argv[i], "--src") && i + 1 < argc)
             src = argv[++i];
         else if (!strcmp(argv[i], "--shapes") && i + 1 < argc) {
