@@ -216,15 +216,15 @@ static const clgemm_config regblock_small = {.family = CLGEMM_FAMILY_REGBLOCK,
                                              .vwn = 2};
 
 Test(bad_input, syntax_error_gives_build_failed) {
-    build_failure("tiled.cl", "REAL acc = 0;", "REAL acc = 0 this is not OpenCL C;", &tiled4,
-                  CLGEMM_SINGLE, 7, "syntax error in tiled.cl");
+    build_failure("tiled.cl", "REAL acc = (REAL)0;", "REAL acc = (REAL)0 this is not OpenCL C;",
+                  &tiled4, CLGEMM_SINGLE, 7, "syntax error in tiled.cl");
 }
 
 Test(bad_input, syntax_error_in_common_cl_double) {
     char ext[4096] = "";
     clGetDeviceInfo(clgemm_device(h), CL_DEVICE_EXTENSIONS, sizeof ext, ext, NULL);
     if (!strstr(ext, "cl_khr_fp64")) cr_skip_test("no fp64");
-    build_failure("common.cl", "#define C_AT(i, j)", "#define C_AT(i, j) )(", &regblock_small,
+    build_failure("common.cl", "#define C_INDEX(i, j)", "#define C_INDEX(i, j) )(", &regblock_small,
                   CLGEMM_DOUBLE, 9, "syntax error in common.cl (dgemm, regblock)");
 }
 
@@ -256,8 +256,8 @@ Test(bad_input, reduction_kernel_build_failure) {
     setenv("CLGEMM_KSPLIT", "2", 1); /* read when a handle is made: a new one */
     clgemm_destroy(h);
     cr_assert_eq(clgemm_create_default(&h), CLGEMM_SUCCESS);
-    build_failure("reduce.cl", "REAL sum = 0;", "REAL sum = 0 +;", &regblock_small, CLGEMM_SINGLE,
-                  9, "reduce.cl broken, K split in 2");
+    build_failure("reduce.cl", "REAL sum = (REAL)0;", "REAL sum = (REAL)0 +;", &regblock_small,
+                  CLGEMM_SINGLE, 9, "reduce.cl broken, K split in 2");
     unsetenv("CLGEMM_KSPLIT");
 }
 

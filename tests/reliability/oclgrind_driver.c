@@ -117,6 +117,11 @@ static void run_shapes(clgemm_handle h, clgemm_precision prec, const char *confi
                 }
 }
 
+/* The handles made with CLGEMM_KSPLIT=2 and =3 (kept for the whole run: Oclgrind 21.10 reports
+ * reads of a split-K workspace as uninitialised once buffers of released handles are
+ * replaced, see docs/RELIABILITY.md "Open questions"). */
+static clgemm_handle split_handles[2];
+
 static int run_family(clgemm_handle shared, const family_set *f, clgemm_precision prec,
                       bool ksplit) {
     for (size_t i = 0; i < f->count; i++) {
@@ -128,17 +133,18 @@ static int run_family(clgemm_handle shared, const family_set *f, clgemm_precisio
             const char *splits = i % 2 ? "3" : "2";
             setenv("CLGEMM_KSPLIT", splits, 1);
             snprintf(config + strlen(config), sizeof config - strlen(config), " KSPLIT=%s", splits);
-            if (clgemm_create(&h, clgemm_queue(shared)) != CLGEMM_SUCCESS) {
+            if (!split_handles[i % 2] &&
+                clgemm_create(&split_handles[i % 2], clgemm_queue(shared)) != CLGEMM_SUCCESS) {
                 fprintf(stdout, "FAIL [%s] clgemm_create\n", config);
                 failures++;
                 continue;
             }
+            h = split_handles[i % 2];
         }
         clgemm_status st = clgemm_set_config(h, prec, &f->configs[i]);
         if (st != CLGEMM_SUCCESS) {
             fprintf(stdout, "FAIL [%s] clgemm_set_config: %s\n", config, clgemm_status_string(st));
             failures++;
-            if (h != shared) clgemm_destroy(h);
             continue;
         }
         /* The forced configuration is the one the calls use. */
@@ -149,7 +155,6 @@ static int run_family(clgemm_handle shared, const family_set *f, clgemm_precisio
             memcmp(&used, &f->configs[i], sizeof used) != 0) {
             fprintf(stdout, "FAIL [%s] the override is not what calls use\n", config);
             failures++;
-            if (h != shared) clgemm_destroy(h);
             continue;
         }
         int before = failures, runs_before = runs;
@@ -157,7 +162,6 @@ static int run_family(clgemm_handle shared, const family_set *f, clgemm_precisio
         fprintf(stdout, "%cgemm [%s]: %d problems, %d failed\n", prec == CLGEMM_DOUBLE ? 'd' : 's',
                 config, runs - runs_before, failures - before);
         fflush(stdout);
-        if (h != shared) clgemm_destroy(h);
     }
     return 0;
 }
@@ -246,6 +250,8 @@ int main(int argc, char **argv) {
     }
     char log[2] = "";
     (void)clgemm_build_log(h, log, sizeof log);
+    clgemm_destroy(split_handles[0]);
+    clgemm_destroy(split_handles[1]);
     clgemm_destroy(h);
     fprintf(stdout, "%s: %d problems, %d failed\n", argv[1], runs, failures);
     return failures ? 1 : 0;
