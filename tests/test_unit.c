@@ -520,7 +520,7 @@ Test(defaults, size_aware_defaults_obey_the_rules) {
             size_t last_area = 0;
             for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
                 clgemm_config c = clgemm__config_default_for(
-                    info, (clgemm_precision)prec, CLGEMM_COMPUTE_DEFAULT, sizes[s], sizes[s]);
+                    info, (clgemm_precision)prec, CLGEMM_COMPUTE_DEFAULT, sizes[s], sizes[s], 1);
                 cr_expect_eq(clgemm__config_check(&c, info, (clgemm_precision)prec), OK,
                              "%s, %zu^2: default breaks a rule: %s", cls, sizes[s], describe(&c));
                 size_t area = c.family == CLGEMM_FAMILY_REGBLOCK ? (size_t)c.mwg * c.nwg : 1;
@@ -529,7 +529,7 @@ Test(defaults, size_aware_defaults_obey_the_rules) {
                 last_area = area;
             }
             clgemm_config big = clgemm__config_default_for(
-                info, (clgemm_precision)prec, CLGEMM_COMPUTE_DEFAULT, 1 << 16, 1 << 16);
+                info, (clgemm_precision)prec, CLGEMM_COMPUTE_DEFAULT, 1 << 16, 1 << 16, 1);
             clgemm_config large = clgemm__config_default(info, (clgemm_precision)prec);
             if (clgemm__config_check(&large, info, (clgemm_precision)prec) == OK)
                 cr_expect(memcmp(&big, &large, sizeof big) == 0,
@@ -570,7 +570,7 @@ Test(mma_guard, chosen_only_where_the_device_has_the_instructions) {
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         clgemm_config c =
-            clgemm__config_default_for(&h200, cases[i].type, cases[i].compute, 4096, 4096);
+            clgemm__config_default_for(&h200, cases[i].type, cases[i].compute, 4096, 4096, 1);
         cr_expect_eq(c.family == CLGEMM_FAMILY_MMA, cases[i].mma, "type %d compute %d: %s",
                      cases[i].type, cases[i].compute, describe(&c));
         cr_expect_eq(clgemm__config_check(&c, &h200, cases[i].type), OK, "%s", describe(&c));
@@ -587,7 +587,8 @@ Test(mma_guard, chosen_only_where_the_device_has_the_instructions) {
     for (clgemm_precision t = 0; t < CLGEMM_PRECISION_COUNT; t++) {
         const device_info *others[] = {&older, &amd, &cpu};
         for (int d = 0; d < 3; d++) {
-            clgemm_config c = clgemm__config_default_for(others[d], t, CLGEMM_COMPUTE_TF32, 64, 64);
+            clgemm_config c =
+                clgemm__config_default_for(others[d], t, CLGEMM_COMPUTE_TF32, 64, 64, 1);
             cr_expect_neq(c.family, CLGEMM_FAMILY_MMA, "device %d type %d got mma", d, t);
             clgemm_config forced = {.family = CLGEMM_FAMILY_MMA,
                                     .params = {128, 128, 32, 64, 64, 3}};
@@ -595,6 +596,6 @@ Test(mma_guard, chosen_only_where_the_device_has_the_instructions) {
                           "device %d type %d accepts a forced mma config", d, t);
         }
     }
-    clgemm_config d = clgemm__config_default_for(&ampere, CLGEMM_DOUBLE, 0, 4096, 4096);
+    clgemm_config d = clgemm__config_default_for(&ampere, CLGEMM_DOUBLE, 0, 4096, 4096, 1);
     cr_expect_neq(d.family, CLGEMM_FAMILY_MMA, "FP64 mma needs sm_90");
 }
