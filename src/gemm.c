@@ -212,9 +212,9 @@ static clgemm_status check_call(const struct clgemm_handle_s *h, const gemm_call
     }
     if ((st = check_overlap(c, extent[2])) != CLGEMM_SUCCESS) return st;
     size_t ab_size = clgemm__type(c->precision)->size, c_size = clgemm__type(c->type_c)->size;
-    size_t last[3];
-    for (int x = 0; x < 3; x++)
-        if ((st = last_offset(c, x, &last[x])) != CLGEMM_SUCCESS) return st;
+    size_t last[3] = {0, 0, 0};
+    for (int x = 0; x < 3; x++) /* an operand that is not read (alpha 0) is not checked */
+        if (extent[x] && (st = last_offset(c, x, &last[x])) != CLGEMM_SUCCESS) return st;
     st = check_buffer(h, c->c, last[2], extent[2], c_size, CLGEMM_ERR_BUFFER_C_TOO_SMALL, true);
     if (st == CLGEMM_SUCCESS && extent[0])
         st = check_buffer(h, c->a, last[0], extent[0], ab_size, CLGEMM_ERR_BUFFER_A_TOO_SMALL,
