@@ -57,19 +57,73 @@
 #define C_INDEX(i, j) ((i) + (j)*ldc)
 
 /* The argument list every GEMM kernel takes (the host sets them in this order). Offsets are
- * in elements; the host has checked that every index below fits in an int. */
+ * in elements; the host has checked that every index below fits in an int. Batches: the third
+ * grid dimension (work-group depth 1) numbers batch * layers + layer, where layers > 1 only for
+ * a split K (regblock). Matrix b starts at off + b * stride (strides in elements, 0 broadcasts),
+ * or, built with BATCH_TABLE, at off + the b-th record of `table`: 8 ulongs per matrix, the
+ * offsets of A, B and C in 0..2, alpha at 4 and beta at 6 (16-byte slots, so every REAL fits).
+ * TABLE_C says whether C's offset and beta come from the table too (not when C is a split-K
+ * workspace, which is strided). */
 #define GEMM_ARGS                                                                                  \
-    const int M, const int N, const int K, const REAL alpha, const REAL beta,                      \
+    const int M, const int N, const int K, const REAL alpha_arg, const REAL beta_arg,              \
         const __global AB_T *restrict A, const ulong offA, const int lda,                          \
         const __global AB_T *restrict B, const ulong offB, const int ldb,                          \
-        __global C_T *restrict C, const ulong offC, const int ldc
+        __global C_T *restrict C, const ulong offC, const int ldc, const ulong strideA,           \
+        const ulong strideB, const ulong strideC, const int layers,                               \
+        const __global ulong *restrict table
+
+#ifndef BATCH_TABLE
+#define BATCH_TABLE 0
+#endif
+#ifndef TABLE_C
+#define TABLE_C 0
+#endif
+
+/* Moves A, B and C to this work-group's matrix and defines alpha, beta and `layer` (its split-K
+ * layer, 0 without a split). The batch index runs in ulong: batch * stride exceeds an int. */
+#if BATCH_TABLE
+#define BATCH_C_(batch)                                                                            \
+    const __global ulong *rec_ = table + 8 * (batch);                                              \
+    A += offA + rec_[0];                                                                           \
+    B += offB + rec_[1];                                                                           \
+    const REAL alpha = *(const __global REAL *)(rec_ + 4);                                         \
+    BATCH_TABLE_C_(batch)
+#if TABLE_C
+#define BATCH_TABLE_C_(batch)                                                                      \
+    C += offC + rec_[2];                                                                           \
+    const REAL beta = *(const __global REAL *)(rec_ + 6);
+#else
+#define BATCH_TABLE_C_(batch)                                                                      \
+    C += offC + (batch)*strideC;                                                                   \
+    const REAL beta = beta_arg;
+#endif
+#else
+#define BATCH_C_(batch)                                                                            \
+    A += offA + (batch)*strideA;                                                                   \
+    B += offB + (batch)*strideB;                                                                   \
+    C += offC + (batch)*strideC;                                                                   \
+    const REAL alpha = alpha_arg, beta = beta_arg;
+#endif
+#define GEMM_BEGIN                                                                                 \
+    const ulong z_ = get_global_id(2);                                                             \
+    const ulong batch_ = layers == 1 ? z_ : z_ / (ulong)layers;                                    \
+    const int layer = (int)(z_ - batch_ * (ulong)layers);                                          \
+    BATCH_C_(batch_)
+
+/* alpha * acc; in a table batch a matrix may have alpha 0, and then (BLAS) A and B must not
+ * reach the result, NaN included. */
+#if BATCH_TABLE
+#define ALPHA_TIMES(acc) (IS_ZERO(alpha) ? (REAL)0 : MUL(alpha, (acc)))
+#else
+#define ALPHA_TIMES(acc) MUL(alpha, (acc))
+#endif
 
 /* C(i, j) = alpha * acc + beta * C(i, j); when beta is 0, C is not read (BLAS: NaN in C must
  * not reach the result). */
 #define STORE_C(i, j, acc)                                                                         \
     do {                                                                                           \
         const int at_ = C_INDEX(i, j);                                                             \
-        REAL r_ = MUL(alpha, (acc));                                                               \
+        REAL r_ = ALPHA_TIMES(acc);                                                                \
         if (!IS_ZERO(beta)) r_ += MUL(beta, LOAD_C(C, at_));                                       \
         STORE_ELEM(C, at_, r_);                                                                    \
     } while (0)

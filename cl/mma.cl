@@ -380,10 +380,11 @@ DEV ushort c_store(const float f)
 
 
 __attribute__((reqd_work_group_size(NTHREADS, 1, 1))) __kernel void
-clgemm_mma(const int M, const int N, const int K, const SCAL alpha, const SCAL beta,
+clgemm_mma(const int M, const int N, const int K, const SCAL alpha_arg, const SCAL beta_arg,
            const __global MT *restrict A, const ulong offA, const int lda,
            const __global MT *restrict B, const ulong offB, const int ldb, __global CT *C,
-           const ulong offC, const int ldc)
+           const ulong offC, const int ldc, const ulong strideA, const ulong strideB,
+           const ulong strideC, const int layers, const __global ulong *restrict table)
 {
   __local MT As[STAGES * A_STAGE] __attribute__((aligned(128)));
   __local MT Bs[STAGES * B_STAGE] __attribute__((aligned(128)));
@@ -392,9 +393,26 @@ clgemm_mma(const int M, const int N, const int K, const SCAL alpha, const SCAL b
   const uint lane = tid & 31u, warp = tid >> 5;
   const uint wm = warp % WARPS_M, wn = warp / WARPS_M;
   const int m0 = (int)get_group_id(0) * MWG, n0 = (int)get_group_id(1) * NWG;
-  A += offA;
-  B += offB;
-  C += offC;
+  /* The batch (common.cl's GEMM_ARGS; this family never splits K, so layers is 1). */
+  const ulong batch = get_global_id(2);
+#if BATCH_TABLE
+  const __global ulong *rec = table + 8 * batch;
+  A += offA + rec[0];
+  B += offB + rec[1];
+  const SCAL alpha = *(const __global SCAL *)(rec + 4);
+#if TABLE_C
+  C += offC + rec[2];
+  const SCAL beta = *(const __global SCAL *)(rec + 6);
+#else
+  C += offC + batch * strideC;
+  const SCAL beta = beta_arg;
+#endif
+#else
+  A += offA + batch * strideA;
+  B += offB + batch * strideB;
+  C += offC + batch * strideC;
+  const SCAL alpha = alpha_arg, beta = beta_arg;
+#endif
   const int nk = (K + KWG - 1) / KWG;
 
   ACC acc[MTILES][NTILES][4];
@@ -763,7 +781,11 @@ clgemm_mma(const int M, const int N, const int K, const SCAL alpha, const SCAL b
 #endif
         if (m < M && n < N) {
           const ulong ci = (ulong)m + (ulong)n * (ulong)ldc;
+#if BATCH_TABLE /* alpha 0: A and B must not reach C (BLAS), NaN included */
+          SCAL v = alpha == (SCAL)0 ? (SCAL)0 : alpha * (SCAL)acc[i][j][e];
+#else
           SCAL v = alpha * (SCAL)acc[i][j][e];
+#endif
           if (beta != (SCAL)0)
             v += beta * c_load(C[ci]);
           C[ci] = c_store(v);

@@ -8,9 +8,7 @@
 #endif
 
 __kernel __attribute__((reqd_work_group_size(MDIMC, NDIMC, 1))) void clgemm_naive(GEMM_ARGS) {
-    A += offA;
-    B += offB;
-    C += offC;
+    GEMM_BEGIN
     const int i = get_global_id(0);
     const int j = get_global_id(1);
     if (i >= M || j >= N) return; /* no barrier in this kernel, so an early return is safe */

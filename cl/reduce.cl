@@ -1,15 +1,26 @@
 /* reduce.cl: the second step of a split-K call. The register-blocked kernel left `splits`
- * partial products alpha * op(A) op(B), each a column-major M x N block of W; this adds them in
- * order (W holds the arithmetic type, C its own) and applies beta: C = sum_s W_s + beta * C (C not read when beta is 0). */
-__kernel void clgemm_reduce(const int M, const int N, const int splits, const REAL beta,
+ * partial products alpha * op(A) op(B) per matrix of the batch, each a column-major M x N block
+ * of W (matrix b's blocks from b * splits * M * N); this adds them in order (W holds the
+ * arithmetic type, C its own) and applies beta: C = sum_s W_s + beta * C (C not read when beta
+ * is 0). The batch index is the third grid dimension; C's offset and beta come from the batch
+ * table (common.cl) when built with BATCH_TABLE, else from strideC and the argument. */
+__kernel void clgemm_reduce(const int M, const int N, const int splits, const REAL beta_arg,
                             const __global REAL *restrict W, __global C_T *restrict C,
-                            const ulong offC, const int ldc) {
-    C += offC;
+                            const ulong offC, const int ldc, const ulong strideC,
+                            const __global ulong *restrict table) {
+    const ulong batch = get_global_id(2);
+#if BATCH_TABLE
+    C += offC + table[8 * batch + 2];
+    const REAL beta = *(const __global REAL *)(table + 8 * batch + 6);
+#else
+    C += offC + batch * strideC;
+    const REAL beta = beta_arg;
+#endif
     const int i = get_global_id(0);
     const int j = get_global_id(1);
     if (i >= M || j >= N) return;
     const ulong block = (ulong)M * (ulong)N;
-    const __global REAL *w = W + i + (ulong)j * (ulong)M;
+    const __global REAL *w = W + batch * (ulong)splits * block + i + (ulong)j * (ulong)M;
     REAL sum = (REAL)0;
     for (int s = 0; s < splits; s++)
         sum += w[s * block];

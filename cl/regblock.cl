@@ -114,15 +114,14 @@ __kernel __attribute__((reqd_work_group_size(MDIMC, NDIMC, 1))) void clgemm_regb
     __local realN Blm[KWG * BSTRIDE / VWN]; /* Blm row p holds op(B)(p0 + p, j0 .. j0 + NWG - 1) */
     __local REAL *Als = (__local REAL *)Alm;
     __local REAL *Bls = (__local REAL *)Blm;
-    A += offA;
-    B += offB;
-    /* Split K: work-group layer kz of the third dimension sums slices [kbeg, kend) into its own
-     * M x N block of C (a workspace the host then reduces). With one layer this is all of K.
-     * The chunk arithmetic runs in long: near the largest K it would overflow an int. */
-    const int kz = get_group_id(2), nz = get_num_groups(2);
+    GEMM_BEGIN
+    /* Split K: layer kz of the batch's matrix sums slices [kbeg, kend) into its own M x N block
+     * of C (a workspace the host then reduces). With one layer this is all of K. The chunk
+     * arithmetic runs in long: near the largest K it would overflow an int. */
+    const int kz = layer, nz = layers;
     const long kchunk = ((long)K + nz * KWG - 1) / (nz * KWG) * KWG;
     const int kbeg = (int)min((long)K, kz * kchunk), kend = (int)min((long)K, kbeg + kchunk);
-    C += offC + (ulong)kz * (ulong)ldc * (ulong)N; /* with layers, C is the REAL workspace */
+    C += (ulong)kz * (ulong)ldc * (ulong)N; /* with layers, C is the REAL workspace */
     const int tm = get_local_id(0), tn = get_local_id(1);
     const int tid = tm + tn * MDIMC;
     const int i0 = get_group_id(0) * MWG, j0 = get_group_id(1) * NWG;

@@ -9,9 +9,7 @@
 __kernel __attribute__((reqd_work_group_size(TS, TS, 1))) void clgemm_tiled(GEMM_ARGS) {
     __local REAL Asub[TS][TS]; /* Asub[q][r] = op(A)(i0 + r, p0 + q) */
     __local REAL Bsub[TS][TS]; /* Bsub[c][q] = op(B)(p0 + q, j0 + c) */
-    A += offA;
-    B += offB;
-    C += offC;
+    GEMM_BEGIN
     const int li = get_local_id(0), lj = get_local_id(1);
     const int i0 = get_group_id(0) * TS, j0 = get_group_id(1) * TS;
     REAL acc = (REAL)0;

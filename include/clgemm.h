@@ -64,6 +64,7 @@ extern "C" {
       "the event wait list and its length disagree, or it holds NULL")                             \
     X(CLGEMM_ERR_INVALID_BUFFER, -2021,                                                            \
       "a matrix is not an OpenCL buffer object, or C is read-only")                                \
+    X(CLGEMM_ERR_BATCH_OVERLAP, -2022, "two matrices of C in a batch share an element")            \
     X(CLGEMM_ERR_DB_IO, -2030, "the tuning database could not be read or written")                 \
     X(CLGEMM_ERR_DB_MALFORMED, -2031, "the tuning database is not valid JSON of the schema")       \
     X(CLGEMM_ERR_DB_SCHEMA, -2032, "the tuning database has another schema version")               \
@@ -299,6 +300,70 @@ CLGEMM_API clgemm_status clgemm_bf16gemm(clgemm_handle handle, clgemm_layout lay
                                          cl_command_queue queue, cl_uint num_wait,
                                          const cl_event *wait, cl_event *event);
 
+/* ---- Batches of GEMM on OpenCL buffers -------------------------------------------------------
+ * batch_count products of the same shape, types and transposes in one call, with CLBlast's
+ * conventions (GemmStridedBatched, GemmBatched): offsets, leading dimensions and strides in
+ * elements, one event for the whole call. The call is one kernel launch for the whole batch
+ * (two with a split K; a batch deeper than 65535 matrices x split layers is cut into launches
+ * of 65535, joined by a marker), and the kernel is planned for the batch: many small matrices
+ * get small tiles.
+ *
+ * Every matrix of C must be disjoint from every other one (they would be written in no
+ * defined order): two that share an element give CLGEMM_ERR_BATCH_OVERLAP, before anything is
+ * enqueued. Matrices interleaved in the gaps a larger ldc leaves are disjoint, and allowed.
+ * A and B may overlap freely; a stride of 0 uses one A (or B) for every product.
+ *
+ * batch_count 0 computes nothing (the arguments are still checked; the event is a marker).
+ * Buffers are checked for the whole batch: the last matrix must end inside its buffer. */
+
+/* Matrix i of A starts at off_a + i * stride_a (likewise B and C). alpha and beta as in
+ * clgemm_gemm_ex. */
+CLGEMM_API clgemm_status clgemm_gemm_strided_batched(
+    clgemm_handle handle, clgemm_layout layout, clgemm_transpose trans_a, clgemm_transpose trans_b,
+    size_t m, size_t n, size_t k, const void *alpha, cl_mem a, size_t off_a, size_t lda,
+    size_t stride_a, cl_mem b, size_t off_b, size_t ldb, size_t stride_b, const void *beta,
+    cl_mem c, size_t off_c, size_t ldc, size_t stride_c, size_t batch_count,
+    clgemm_precision type_ab, clgemm_precision type_c, clgemm_compute compute,
+    cl_command_queue queue, cl_uint num_wait, const cl_event *wait, cl_event *event);
+
+/* Matrix i of A starts at off_a[i] (likewise B and C), and uses alphas[i] and betas[i]: host
+ * arrays of batch_count values (scalars of the arithmetic type, as alpha in clgemm_gemm_ex).
+ * They are copied into a small buffer of the call's own before the call returns, so the
+ * caller may reuse them at once. Where alphas[i] is 0, A and B of matrix i do not reach C
+ * (NaN included), but their offsets are still checked whenever k > 0. */
+CLGEMM_API clgemm_status clgemm_gemm_batched(
+    clgemm_handle handle, clgemm_layout layout, clgemm_transpose trans_a, clgemm_transpose trans_b,
+    size_t m, size_t n, size_t k, const void *alphas, cl_mem a, const size_t *off_a, size_t lda,
+    cl_mem b, const size_t *off_b, size_t ldb, const void *betas, cl_mem c, const size_t *off_c,
+    size_t ldc, size_t batch_count, clgemm_precision type_ab, clgemm_precision type_c,
+    clgemm_compute compute, cl_command_queue queue, cl_uint num_wait, const cl_event *wait,
+    cl_event *event);
+
+/* Typed forms (A, B and C of one type, default compute). */
+#define CLGEMM_STRIDED_BATCHED_PARAMS(scalar)                                                      \
+    clgemm_handle handle, clgemm_layout layout, clgemm_transpose trans_a,                          \
+        clgemm_transpose trans_b, size_t m, size_t n, size_t k, scalar alpha, cl_mem a,            \
+        size_t off_a, size_t lda, size_t stride_a, cl_mem b, size_t off_b, size_t ldb,             \
+        size_t stride_b, scalar beta, cl_mem c, size_t off_c, size_t ldc, size_t stride_c,         \
+        size_t batch_count, cl_command_queue queue, cl_uint num_wait, const cl_event *wait,        \
+        cl_event *event
+#define CLGEMM_BATCHED_PARAMS(scalar)                                                              \
+    clgemm_handle handle, clgemm_layout layout, clgemm_transpose trans_a,                          \
+        clgemm_transpose trans_b, size_t m, size_t n, size_t k, const scalar *alphas, cl_mem a,    \
+        const size_t *off_a, size_t lda, cl_mem b, const size_t *off_b, size_t ldb,                \
+        const scalar *betas, cl_mem c, const size_t *off_c, size_t ldc, size_t batch_count,        \
+        cl_command_queue queue, cl_uint num_wait, const cl_event *wait, cl_event *event
+CLGEMM_API clgemm_status clgemm_sgemm_strided_batched(CLGEMM_STRIDED_BATCHED_PARAMS(float));
+CLGEMM_API clgemm_status clgemm_dgemm_strided_batched(CLGEMM_STRIDED_BATCHED_PARAMS(double));
+CLGEMM_API clgemm_status clgemm_cgemm_strided_batched(CLGEMM_STRIDED_BATCHED_PARAMS(cl_float2));
+CLGEMM_API clgemm_status clgemm_zgemm_strided_batched(CLGEMM_STRIDED_BATCHED_PARAMS(cl_double2));
+CLGEMM_API clgemm_status clgemm_hgemm_strided_batched(CLGEMM_STRIDED_BATCHED_PARAMS(float));
+CLGEMM_API clgemm_status clgemm_sgemm_batched(CLGEMM_BATCHED_PARAMS(float));
+CLGEMM_API clgemm_status clgemm_dgemm_batched(CLGEMM_BATCHED_PARAMS(double));
+CLGEMM_API clgemm_status clgemm_cgemm_batched(CLGEMM_BATCHED_PARAMS(cl_float2));
+CLGEMM_API clgemm_status clgemm_zgemm_batched(CLGEMM_BATCHED_PARAMS(cl_double2));
+CLGEMM_API clgemm_status clgemm_hgemm_batched(CLGEMM_BATCHED_PARAMS(float));
+
 /* ---- GEMM on host arrays (blocking) ----------------------------------------------------------
  * The same operation on plain host arrays: copies to the device, multiplies on the handle's
  * queue, copies C back, and returns when C holds the result. */
@@ -342,6 +407,22 @@ CLGEMM_API clgemm_status clgemm_bf16gemm_host(clgemm_handle handle, clgemm_layou
                                               size_t m, size_t n, size_t k, float alpha,
                                               const cl_ushort *a, size_t lda, const cl_ushort *b,
                                               size_t ldb, float beta, cl_ushort *c, size_t ldc);
+
+/* Batches on host arrays (blocking). Strided: the arrays hold the batch as the buffers of
+ * clgemm_gemm_strided_batched do, from element 0 (no offsets). Batched: a[i], b[i] and c[i]
+ * point to matrix i (the C pointers must not overlap: CLGEMM_ERR_BATCH_OVERLAP), with
+ * alphas[i] and betas[i]. */
+CLGEMM_API clgemm_status clgemm_gemm_strided_batched_host(
+    clgemm_handle handle, clgemm_layout layout, clgemm_transpose trans_a, clgemm_transpose trans_b,
+    size_t m, size_t n, size_t k, const void *alpha, const void *a, size_t lda, size_t stride_a,
+    const void *b, size_t ldb, size_t stride_b, const void *beta, void *c, size_t ldc,
+    size_t stride_c, size_t batch_count, clgemm_precision type_ab, clgemm_precision type_c,
+    clgemm_compute compute);
+CLGEMM_API clgemm_status clgemm_gemm_batched_host(
+    clgemm_handle handle, clgemm_layout layout, clgemm_transpose trans_a, clgemm_transpose trans_b,
+    size_t m, size_t n, size_t k, const void *alphas, const void *const *a, size_t lda,
+    const void *const *b, size_t ldb, const void *betas, void *const *c, size_t ldc,
+    size_t batch_count, clgemm_precision type_ab, clgemm_precision type_c, clgemm_compute compute);
 
 /* ---- Tuning ---------------------------------------------------------------------------------
  * The autotuner behind `clgemm-tune`: it times candidate families and parameters on the

@@ -1,11 +1,15 @@
-/* gemm.c: one GEMM call on OpenCL buffers: check every argument (nothing is enqueued on an
- * error), turn the problem into the column-major form the kernels compute, pick the kernel and
- * enqueue it. A call enqueues one kernel, or two for split K (the second waits on the first);
- * the event it returns is the last kernel's, so it spans the whole call. */
+/* gemm.c: one GEMM call on OpenCL buffers, of one matrix or a batch: check every argument
+ * (nothing is enqueued on an error), turn the problem into the column-major form the kernels
+ * compute, pick the kernel and enqueue it. A call enqueues one kernel for the whole batch (the
+ * batch is the third grid dimension), or two for split K (the second waits on the first); the
+ * event it returns is the last kernel's, so it spans the whole call. Only a batch deeper than
+ * the grid's third dimension allows (65535 on NVIDIA) is cut into several launches, joined by a
+ * marker. */
 #include "family.h"
 #include "internal.h"
 
 #include <limits.h>
+#include <stdint.h>
 #include <string.h>
 #include <stdlib.h>
 #include <stdio.h>
@@ -105,6 +109,74 @@ clgemm_status clgemm__check_types(const struct clgemm_handle_s *h, const gemm_ca
     return CLGEMM_SUCCESS;
 }
 
+bool clgemm__matrices_overlap(size_t d, size_t inner, size_t outer, size_t ld) {
+    /* Element (i1, j1) of the first is (i2, j2) of the second when (i1 - i2) + (j1 - j2) ld = d,
+     * with |i1 - i2| < inner <= ld: so i1 - i2 is d mod ld, or that less ld. */
+    size_t q = d / ld, r = d % ld;
+    return (q < outer && r < inner) || (r > 0 && ld - r < inner && q + 1 < outer);
+}
+
+/* The stored shape of C: inner (contiguous) and outer extent. */
+static void c_shape(const gemm_call *c, size_t *inner, size_t *outer) {
+    *inner = c->layout == CLGEMM_ROW_MAJOR ? c->n : c->m;
+    *outer = c->layout == CLGEMM_ROW_MAJOR ? c->m : c->n;
+}
+
+static int compare_size(const void *x, const void *y) {
+    size_t a = *(const size_t *)x, b = *(const size_t *)y;
+    return a < b ? -1 : a > b;
+}
+
+/* Whether two matrices of C in the batch share an element: each would be written by one
+ * work-group and read by another, in no defined order. Interleaved matrices (stride below the
+ * extent, in the gaps that ldc leaves) are fine. */
+static clgemm_status check_overlap(const gemm_call *c, size_t extent_c) {
+    size_t inner, outer;
+    c_shape(c, &inner, &outer);
+    if (c->batch < 2 || extent_c == 0) return CLGEMM_SUCCESS;
+    if (!c->offs_c) {
+        size_t d = 0;
+        for (size_t b = 1; b < c->batch; b++) {
+            if (__builtin_add_overflow(d, c->stride_c, &d) || d >= extent_c) break;
+            if (clgemm__matrices_overlap(d, inner, outer, c->ldc)) return CLGEMM_ERR_BATCH_OVERLAP;
+        }
+        return CLGEMM_SUCCESS;
+    }
+    size_t *sorted = malloc(c->batch * sizeof *sorted);
+    if (!sorted) return CLGEMM_ERR_OUT_OF_HOST_MEMORY;
+    memcpy(sorted, c->offs_c, c->batch * sizeof *sorted);
+    qsort(sorted, c->batch, sizeof *sorted, compare_size);
+    clgemm_status st = CLGEMM_SUCCESS;
+    for (size_t i = 0; i + 1 < c->batch && st == CLGEMM_SUCCESS; i++)
+        for (size_t j = i + 1; j < c->batch && sorted[j] - sorted[i] < extent_c; j++)
+            if (clgemm__matrices_overlap(sorted[j] - sorted[i], inner, outer, c->ldc)) {
+                st = CLGEMM_ERR_BATCH_OVERLAP;
+                break;
+            }
+    free(sorted);
+    return st;
+}
+
+/* The offset of the last-starting matrix of operand x (0 A, 1 B, 2 C) of the batch. */
+static clgemm_status last_offset(const gemm_call *c, int x, size_t *last) {
+    const size_t off[3] = {c->off_a, c->off_b, c->off_c};
+    const size_t stride[3] = {c->stride_a, c->stride_b, c->stride_c};
+    const size_t *offs[3] = {c->offs_a, c->offs_b, c->offs_c};
+    *last = off[x];
+    if (!c->batched) return CLGEMM_SUCCESS;
+    if (c->offs_a || c->offs_b || c->offs_c) {
+        if (!offs[x]) return CLGEMM_ERR_NULL_ARGUMENT;
+        for (size_t b = 0; b < c->batch; b++)
+            if (offs[x][b] > *last) *last = offs[x][b];
+        return CLGEMM_SUCCESS;
+    }
+    size_t span;
+    if (__builtin_mul_overflow(c->batch - 1, stride[x], &span) ||
+        __builtin_add_overflow(*last, span, last))
+        return CLGEMM_ERR_OVERFLOW;
+    return CLGEMM_SUCCESS;
+}
+
 static clgemm_status check_call(const struct clgemm_handle_s *h, const gemm_call *c,
                                 size_t extent[3]) {
     clgemm_status st = clgemm__check_shape(c, extent);
@@ -114,14 +186,41 @@ static clgemm_status check_call(const struct clgemm_handle_s *h, const gemm_call
         if (!c->wait[i]) return CLGEMM_ERR_INVALID_EVENTS;
     if (c->queue && (st = check_queue(h, c->queue)) != CLGEMM_SUCCESS) return st;
     if ((st = clgemm__check_types(h, c)) != CLGEMM_SUCCESS) return st;
-    if (c->m == 0 || c->n == 0) return CLGEMM_SUCCESS;
+    if (c->m == 0 || c->n == 0 || (c->batched && c->batch == 0)) return CLGEMM_SUCCESS;
+    bool table = c->batched && (c->offs_a || c->offs_b || c->offs_c);
+    if (table) {
+        if (!c->offs_a || !c->offs_b || !c->offs_c || !c->alphas || !c->betas)
+            return CLGEMM_ERR_NULL_ARGUMENT;
+        /* Each matrix has its own alpha: A and B are read (and checked) for every matrix unless
+         * all of them are 0 or k is, which clgemm__check_shape could not see. */
+        if (c->k > 0 && c->m > 0 && c->n > 0) {
+            const gemm_call one = {.layout = c->layout,
+                                   .trans_a = c->trans_a,
+                                   .trans_b = c->trans_b,
+                                   .m = c->m,
+                                   .n = c->n,
+                                   .k = c->k,
+                                   .alpha = 1,
+                                   .lda = c->lda,
+                                   .ldb = c->ldb,
+                                   .ldc = c->ldc};
+            size_t all[3];
+            if ((st = clgemm__check_shape(&one, all)) != CLGEMM_SUCCESS) return st;
+            extent[0] = all[0];
+            extent[1] = all[1];
+        }
+    }
+    if ((st = check_overlap(c, extent[2])) != CLGEMM_SUCCESS) return st;
     size_t ab_size = clgemm__type(c->precision)->size, c_size = clgemm__type(c->type_c)->size;
-    st = check_buffer(h, c->c, c->off_c, extent[2], c_size, CLGEMM_ERR_BUFFER_C_TOO_SMALL, true);
+    size_t last[3] = {0, 0, 0};
+    for (int x = 0; x < 3; x++) /* an operand that is not read (alpha 0) is not checked */
+        if (extent[x] && (st = last_offset(c, x, &last[x])) != CLGEMM_SUCCESS) return st;
+    st = check_buffer(h, c->c, last[2], extent[2], c_size, CLGEMM_ERR_BUFFER_C_TOO_SMALL, true);
     if (st == CLGEMM_SUCCESS && extent[0])
-        st = check_buffer(h, c->a, c->off_a, extent[0], ab_size, CLGEMM_ERR_BUFFER_A_TOO_SMALL,
+        st = check_buffer(h, c->a, last[0], extent[0], ab_size, CLGEMM_ERR_BUFFER_A_TOO_SMALL,
                           false);
     if (st == CLGEMM_SUCCESS && extent[1])
-        st = check_buffer(h, c->b, c->off_b, extent[1], ab_size, CLGEMM_ERR_BUFFER_B_TOO_SMALL,
+        st = check_buffer(h, c->b, last[1], extent[1], ab_size, CLGEMM_ERR_BUFFER_B_TOO_SMALL,
                           false);
     return st;
 }
@@ -199,35 +298,164 @@ static clgemm_status kernel_for(struct clgemm_handle_s *h, const kernel_key *key
     return CLGEMM_SUCCESS;
 }
 
+/* The type options of a kernel: A and B of type_ab, C of type_c, and where a batch's offsets
+ * and scalars come from (common.cl: BATCH_TABLE, TABLE_C). */
 static int type_options(const kernel_key *k, char *buf, size_t size) {
-    return snprintf(buf, size, "-DTYPE_AB=%d -DTYPE_C=%d", k->type_ab, k->type_c);
+    int w = snprintf(buf, size, "-DTYPE_AB=%d -DTYPE_C=%d", k->type_ab, k->type_c);
+    if (w < 0 || (size_t)w >= size || !(k->flags & KEY_TABLE)) return w;
+    int t = snprintf(buf + w, size - (size_t)w, " -DBATCH_TABLE=1 -DTABLE_C=%d",
+                     !!(k->flags & KEY_TABLE_C));
+    return t < 0 ? t : w + t;
 }
 
 static int type_options_fn(const void *arg, char *buf, size_t size) {
     return type_options(arg, buf, size);
 }
 
-/* The scale or reduction kernel for these types (they take no other build option). */
+/* The scale or reduction kernel for these types (they take no other build option); with a
+ * batch table they read C's offsets and beta from it. */
 static clgemm_status elementwise_kernel(struct clgemm_handle_s *h, int which,
                                         clgemm_precision type_ab, clgemm_precision type_c,
-                                        cl_kernel *kernel) {
+                                        bool table, cl_kernel *kernel) {
     kernel_key key;
     memset(&key, 0, sizeof key);
     key.family = which;
     key.type_ab = (unsigned char)type_ab;
     key.type_c = (unsigned char)type_c;
+    if (table) key.flags = KEY_TABLE | KEY_TABLE_C;
     return which == KERNEL_SCALE
                ? kernel_for(h, &key, "clgemm_scale", "scale.cl", type_options_fn, &key, kernel)
                : kernel_for(h, &key, "clgemm_reduce", "reduce.cl", type_options_fn, &key, kernel);
 }
 
+/* The largest third grid dimension one launch uses: CUDA's grid limit, which NVIDIA's OpenCL
+ * keeps; CLGEMM_BATCH_CHUNK=<n> when the handle was made lowers it (tests of the chunked
+ * path). */
+#define MAX_GRID_Z 65535
+
+static size_t grid_z_limit(const struct clgemm_handle_s *h) {
+    return h->batch_chunk >= 1 && h->batch_chunk < MAX_GRID_Z ? (size_t)h->batch_chunk : MAX_GRID_Z;
+}
+
+/* Enqueues `kernel` over global[0..1] x depth work-group layers (work-group depth 1), in
+ * launches of at most grid_z_limit() layers, each after the wait list; the kernels number the
+ * layers with get_global_id(2), which the global offset carries across launches. *event (if
+ * not NULL) completes when all of them have: the one launch's event, or a marker after all. */
+static cl_int enqueue_layers(const struct clgemm_handle_s *h, cl_command_queue queue,
+                             cl_kernel kernel, const size_t global2[2], const size_t local2[2],
+                             size_t depth, cl_uint num_wait, const cl_event *wait,
+                             cl_event *event) {
+    size_t chunk = grid_z_limit(h);
+    size_t local[3] = {local2[0], local2[1], 1};
+    size_t global[3] = {global2[0], global2[1], depth};
+    if (depth <= chunk)
+        return clEnqueueNDRangeKernel(queue, kernel, 3, NULL, global, local, num_wait, wait, event);
+    size_t launches = (depth + chunk - 1) / chunk;
+    cl_event *done = event ? calloc(launches, sizeof *done) : NULL;
+    if (event && !done) return CLGEMM_ERR_OUT_OF_HOST_MEMORY;
+    cl_int err = CL_SUCCESS;
+    size_t issued = 0;
+    for (size_t l = 0; l < launches && err == CL_SUCCESS; l++, issued++) {
+        size_t offset[3] = {0, 0, l * chunk};
+        global[2] = depth - l * chunk < chunk ? depth - l * chunk : chunk;
+        err = clEnqueueNDRangeKernel(queue, kernel, 3, offset, global, local, num_wait, wait,
+                                     done ? &done[l] : NULL);
+    }
+    if (err == CL_SUCCESS && event)
+        err = clEnqueueMarkerWithWaitList(queue, (cl_uint)launches, done, event);
+    for (size_t l = 0; done && l < issued; l++)
+        if (done[l]) clReleaseEvent(done[l]);
+    free(done);
+    return err;
+}
+
+/* How many matrices a call computes (a plain call: one). */
+static size_t batch_of(const gemm_call *c) {
+    return c->batched ? c->batch : 1;
+}
+
+static bool has_table(const gemm_call *c) {
+    return c->batched && c->offs_a;
+}
+
+/* Whether nothing of op(A) op(B) reaches C: k is 0, or alpha is 0 (for every matrix). */
+static bool scale_only(const gemm_call *c) {
+    if (c->k == 0) return true;
+    if (!has_table(c)) return c->alpha == 0 && c->alpha_im == 0;
+    size_t size = clgemm__scalar_size(c->precision);
+    for (size_t b = 0; b < c->batch; b++) {
+        double re, im;
+        clgemm__read_scalar(c->precision, (const char *)c->alphas + b * size, &re, &im);
+        if (re != 0 || im != 0) return false;
+    }
+    return true;
+}
+
+/* Batch table records (common.cl): 8 ulongs per matrix. */
+#define RECORD_WORDS 8
+
+/* Writes a scalar of the arithmetic type of `type` at p. */
+static void put_scalar(void *p, clgemm_precision type, double re, double im) {
+    switch (clgemm__type(type)->compute) {
+    case CLGEMM_DOUBLE:
+        memcpy(p, &re, sizeof re);
+        break;
+    case CLGEMM_COMPLEX_SINGLE: {
+        cl_float2 v = {{(float)re, (float)im}};
+        memcpy(p, &v, sizeof v);
+        break;
+    }
+    case CLGEMM_COMPLEX_DOUBLE: {
+        cl_double2 v = {{re, im}};
+        memcpy(p, &v, sizeof v);
+        break;
+    }
+    default: {
+        float f = (float)re;
+        memcpy(p, &f, sizeof f);
+        break;
+    }
+    }
+}
+
+/* The batch table of a call, in the kernels' column-major terms (a row-major call swaps A and
+ * B), as a buffer of its own: it is copied when made, so the caller's arrays may change as soon
+ * as the call returns, and it is released once enqueued (OpenCL frees it after the kernels). */
+static clgemm_status make_table(const struct clgemm_handle_s *h, const gemm_call *c, cl_mem *out) {
+    *out = NULL;
+    size_t words;
+    if (__builtin_mul_overflow(c->batch, (size_t)RECORD_WORDS, &words) || words > SIZE_MAX / 8)
+        return CLGEMM_ERR_OVERFLOW;
+    cl_ulong *rec = calloc(words, sizeof *rec);
+    if (!rec) return CLGEMM_ERR_OUT_OF_HOST_MEMORY;
+    bool swap = c->layout == CLGEMM_ROW_MAJOR;
+    size_t size = clgemm__scalar_size(c->precision);
+    for (size_t b = 0; b < c->batch; b++) {
+        cl_ulong *r = rec + b * RECORD_WORDS;
+        double re, im;
+        r[0] = (swap ? c->offs_b : c->offs_a)[b];
+        r[1] = (swap ? c->offs_a : c->offs_b)[b];
+        r[2] = c->offs_c[b];
+        clgemm__read_scalar(c->precision, (const char *)c->alphas + b * size, &re, &im);
+        put_scalar(r + 4, c->precision, re, im);
+        clgemm__read_scalar(c->precision, (const char *)c->betas + b * size, &re, &im);
+        put_scalar(r + 6, c->precision, re, im);
+    }
+    cl_int err;
+    *out = clCreateBuffer(h->context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, words * sizeof *rec,
+                          rec, &err);
+    free(rec);
+    return err;
+}
+
 /* C = beta * C, for k == 0 or alpha == 0; the caller holds the lock. */
 static clgemm_status enqueue_scale(struct clgemm_handle_s *h, const gemm_call *c, cl_int m,
-                                   cl_int n, cl_command_queue queue) {
+                                   cl_int n, cl_mem table, cl_command_queue queue) {
     cl_kernel kernel;
-    clgemm_status st = elementwise_kernel(h, KERNEL_SCALE, c->precision, c->type_c, &kernel);
+    clgemm_status st =
+        elementwise_kernel(h, KERNEL_SCALE, c->precision, c->type_c, table != NULL, &kernel);
     if (st != CLGEMM_SUCCESS) return st;
-    cl_ulong off = c->off_c;
+    cl_ulong off = c->off_c, stride = c->stride_c;
     cl_int ldc = (cl_int)c->ldc, err = CL_SUCCESS;
     SET_ARG(kernel, 0, m, err);
     SET_ARG(kernel, 1, n, err);
@@ -235,11 +463,13 @@ static clgemm_status enqueue_scale(struct clgemm_handle_s *h, const gemm_call *c
     SET_ARG(kernel, 3, c->c, err);
     SET_ARG(kernel, 4, off, err);
     SET_ARG(kernel, 5, ldc, err);
+    SET_ARG(kernel, 6, stride, err);
+    SET_ARG(kernel, 7, table, err);
     size_t local[2], global[2];
     elementwise_launch(h, m, n, local, global);
     if (err == CL_SUCCESS)
-        err = clEnqueueNDRangeKernel(queue, kernel, 2, NULL, global, local, c->num_wait, c->wait,
-                                     c->event);
+        err = enqueue_layers(h, queue, kernel, global, local, batch_of(c), c->num_wait, c->wait,
+                             c->event);
     return err;
 }
 
@@ -249,7 +479,7 @@ static clgemm_status enqueue_scale(struct clgemm_handle_s *h, const gemm_call *c
 typedef struct colmajor {
     cl_int m, n, k, lda, ldb;
     cl_mem a, b;
-    cl_ulong off_a, off_b;
+    cl_ulong off_a, off_b, stride_a, stride_b;
     int trans_a, trans_b, conj_a, conj_b;
 } colmajor;
 
@@ -263,6 +493,8 @@ static colmajor normalise(const gemm_call *c) {
                   c->b,
                   c->off_a,
                   c->off_b,
+                  c->batched ? c->stride_a : 0,
+                  c->batched ? c->stride_b : 0,
                   c->trans_a != CLGEMM_NO_TRANS,
                   c->trans_b != CLGEMM_NO_TRANS,
                   c->trans_a == CLGEMM_CONJ_TRANS && clgemm__type(c->precision)->complex,
@@ -277,6 +509,8 @@ static colmajor normalise(const gemm_call *c) {
                       .b = p.a,
                       .off_a = p.off_b,
                       .off_b = p.off_a,
+                      .stride_a = p.stride_b,
+                      .stride_b = p.stride_a,
                       .trans_a = p.trans_b,
                       .trans_b = p.trans_a,
                       .conj_a = p.conj_b,
@@ -284,6 +518,18 @@ static colmajor normalise(const gemm_call *c) {
         p = q;
     }
     return p;
+}
+
+/* Whether every matrix of the (column-major) operand starts on a 16-byte boundary and keeps
+ * its columns on them: base offset, leading dimension, and the stride or every table offset. */
+static bool aligned16(const gemm_call *c, bool user_a, cl_ulong off, cl_int ld, cl_ulong stride) {
+    size_t esize = clgemm__type(c->precision)->size;
+    if ((off * esize) % 16 || ((size_t)ld * esize) % 16 || (stride * esize) % 16) return false;
+    if (!has_table(c)) return true;
+    const size_t *offs = user_a ? c->offs_a : c->offs_b;
+    for (size_t b = 0; b < c->batch; b++)
+        if ((offs[b] * esize) % 16) return false;
+    return true;
 }
 
 /* Whether no enqueued command still uses a workspace (an error status counts as done). */
@@ -332,9 +578,9 @@ static void workspace_release(struct clgemm_handle_s *h, int slot, cl_mem mem, c
 /* Second step of a split-K call: C = sum of the partial products + beta * C. Waits for the
  * partial products' event even on an out-of-order queue; its own event is the call's. */
 static clgemm_status enqueue_reduce(struct clgemm_handle_s *h, cl_kernel kernel, const gemm_call *c,
-                                    const colmajor *p, cl_int splits, cl_mem work,
+                                    const colmajor *p, cl_int splits, cl_mem work, cl_mem table,
                                     cl_command_queue queue, cl_event partial, cl_event *done) {
-    cl_ulong off = c->off_c;
+    cl_ulong off = c->off_c, stride = c->stride_c;
     cl_int ldc = (cl_int)c->ldc, err = CL_SUCCESS;
     SET_ARG(kernel, 0, p->m, err);
     SET_ARG(kernel, 1, p->n, err);
@@ -344,10 +590,12 @@ static clgemm_status enqueue_reduce(struct clgemm_handle_s *h, cl_kernel kernel,
     SET_ARG(kernel, 5, c->c, err);
     SET_ARG(kernel, 6, off, err);
     SET_ARG(kernel, 7, ldc, err);
+    SET_ARG(kernel, 8, stride, err);
+    SET_ARG(kernel, 9, table, err);
     size_t local[2], global[2];
     elementwise_launch(h, p->m, p->n, local, global);
     if (err == CL_SUCCESS)
-        err = clEnqueueNDRangeKernel(queue, kernel, 2, NULL, global, local, 1, &partial, done);
+        err = enqueue_layers(h, queue, kernel, global, local, batch_of(c), 1, &partial, done);
     return err;
 }
 
@@ -379,23 +627,23 @@ static int gemm_options_fn(const void *arg, char *buf, size_t size) {
     return used;
 }
 
-static clgemm_status enqueue_gemm(struct clgemm_handle_s *h, const gemm_call *c,
+static clgemm_status enqueue_gemm(struct clgemm_handle_s *h, const gemm_call *c, cl_mem table,
                                   cl_command_queue queue) {
     colmajor p = normalise(c);
     const char *source;
+    size_t batch = batch_of(c);
     /* CLGEMM_ALLOW_TF32 turns the FP32 default into TF32, as PyTorch's allow_tf32 does. */
     clgemm_compute compute =
         c->compute == CLGEMM_COMPUTE_DEFAULT && c->precision == CLGEMM_SINGLE && h->allow_tf32
             ? CLGEMM_COMPUTE_TF32
             : c->compute;
-    clgemm_config cfg = clgemm__plan(h, c->precision, compute, c->m, c->n, c->k, &source);
+    clgemm_config cfg = clgemm__plan(h, c->precision, compute, c->m, c->n, c->k, batch, &source);
     const family_desc *family = clgemm__family(cfg.family);
-    int splits =
-        clgemm__plan_splits(&cfg, &h->info, h->ksplit, (size_t)p.m, (size_t)p.n, (size_t)p.k);
+    int splits = clgemm__plan_splits(&cfg, &h->info, h->ksplit, (size_t)p.m, (size_t)p.n,
+                                     (size_t)p.k, batch);
     /* Kernels first: finding one may release the lock (a build), and the workspace taken below
      * must stay ours from taking to enqueueing. Partial products of a split stay in the
      * arithmetic type; the reduction rounds them to C's. */
-    size_t esize = clgemm__type(c->precision)->size;
     gemm_kernel gk = {.family = family, .cfg = &cfg};
     memset(&gk.key, 0, sizeof gk.key);
     gk.key.family = cfg.family;
@@ -404,44 +652,57 @@ static clgemm_status enqueue_gemm(struct clgemm_handle_s *h, const gemm_call *c,
     gk.key.type_ab = (unsigned char)c->precision;
     gk.key.compute = (unsigned char)(family->call_options ? compute : 0);
     gk.key.flags = (unsigned char)((p.trans_a ? KEY_TRANSA : 0) | (p.trans_b ? KEY_TRANSB : 0) |
-                                   (p.conj_a ? KEY_CONJA : 0) | (p.conj_b ? KEY_CONJB : 0));
-    if (family->call_options)
+                                   (p.conj_a ? KEY_CONJA : 0) | (p.conj_b ? KEY_CONJB : 0) |
+                                   (table ? KEY_TABLE : 0));
+    if (family->call_options) {
+        bool swap = c->layout == CLGEMM_ROW_MAJOR;
         gk.key.flags |=
-            (unsigned char)(((p.off_a * esize) % 16 == 0 && ((size_t)p.lda * esize) % 16 == 0
-                                 ? KEY_ALIGNED_A
-                                 : 0) |
-                            ((p.off_b * esize) % 16 == 0 && ((size_t)p.ldb * esize) % 16 == 0
-                                 ? KEY_ALIGNED_B
-                                 : 0));
-    clgemm_precision partial_type = clgemm__type(c->precision)->compute;
-    gk.key.type_c = (unsigned char)(splits > 1 ? partial_type : c->type_c);
+            (unsigned char)((aligned16(c, !swap, p.off_a, p.lda, p.stride_a) ? KEY_ALIGNED_A : 0) |
+                            (aligned16(c, swap, p.off_b, p.ldb, p.stride_b) ? KEY_ALIGNED_B : 0));
+    }
+    /* The workspace is strided: C's table offsets and beta then serve the reduction. */
+    if (splits > 1) {
+        gk.key.type_c = (unsigned char)clgemm__type(c->precision)->compute;
+    } else {
+        gk.key.type_c = (unsigned char)c->type_c;
+        if (table) gk.key.flags |= KEY_TABLE_C;
+    }
     cl_kernel kernel, reduce = NULL;
     clgemm_status st =
         kernel_for(h, &gk.key, family->kernel, family->file, gemm_options_fn, &gk, &kernel);
     /* The reduction is built before anything is enqueued, so a failed build leaves no partial
      * products running. */
     if (st == CLGEMM_SUCCESS && splits > 1)
-        st = elementwise_kernel(h, KERNEL_REDUCE, c->precision, c->type_c, &reduce);
+        st = elementwise_kernel(h, KERNEL_REDUCE, c->precision, c->type_c, table != NULL, &reduce);
     if (st != CLGEMM_SUCCESS) return st;
     cl_mem work = NULL;
     int slot = -1;
+    size_t layers_total = batch;
     if (splits > 1) {
-        size_t bytes =
-            (size_t)splits * (size_t)p.m * (size_t)p.n * clgemm__type(c->precision)->compute_size;
-        work = workspace_acquire(h, bytes, &slot);
+        size_t bytes, depth;
+        if (!__builtin_mul_overflow(batch, (size_t)splits, &depth) &&
+            !__builtin_mul_overflow(depth, (size_t)p.m * (size_t)p.n, &bytes) &&
+            !__builtin_mul_overflow(bytes, clgemm__type(c->precision)->compute_size, &bytes)) {
+            work = workspace_acquire(h, bytes, &slot);
+            layers_total = depth;
+        }
         if (!work) {
             /* No room for a workspace: the plain kernel still works (its C type may differ). */
             splits = 1;
+            layers_total = batch;
             gk.key.type_c = (unsigned char)c->type_c;
+            if (table) gk.key.flags |= KEY_TABLE_C;
             st =
                 kernel_for(h, &gk.key, family->kernel, family->file, gemm_options_fn, &gk, &kernel);
             if (st != CLGEMM_SUCCESS) return st;
         }
     }
-    /* With a split, the partial products go to the workspace (ldc = m, beta = 0) and the
-     * reduction applies beta to C. */
+    /* With a split, the partial products go to the workspace (ldc = m, beta = 0; matrix b's
+     * layers from b * splits * m * n) and the reduction applies beta to C. */
     cl_mem out = work ? work : c->c;
     cl_ulong off_c = work ? 0 : c->off_c;
+    cl_ulong stride_c =
+        work ? (cl_ulong)splits * (cl_ulong)p.m * (cl_ulong)p.n : (c->batched ? c->stride_c : 0);
     cl_int ldc = work ? p.m : (cl_int)c->ldc, err = CL_SUCCESS;
     SET_ARG(kernel, 0, p.m, err);
     SET_ARG(kernel, 1, p.n, err);
@@ -459,21 +720,26 @@ static clgemm_status enqueue_gemm(struct clgemm_handle_s *h, const gemm_call *c,
     SET_ARG(kernel, 11, out, err);
     SET_ARG(kernel, 12, off_c, err);
     SET_ARG(kernel, 13, ldc, err);
-    size_t local[3] = {1, 1, 1}, global[3] = {1, 1, (size_t)splits};
+    SET_ARG(kernel, 14, p.stride_a, err);
+    SET_ARG(kernel, 15, p.stride_b, err);
+    SET_ARG(kernel, 16, stride_c, err);
+    SET_ARG(kernel, 17, splits, err);
+    SET_ARG(kernel, 18, table, err);
+    size_t local[2], global[2];
     clgemm__config_launch(&cfg, (size_t)p.m, (size_t)p.n, local, global);
     if (!work) {
         if (err == CL_SUCCESS)
-            err = clEnqueueNDRangeKernel(queue, kernel, 3, NULL, global, local, c->num_wait,
-                                         c->wait, c->event);
+            err = enqueue_layers(h, queue, kernel, global, local, layers_total, c->num_wait,
+                                 c->wait, c->event);
         return err;
     }
     /* The workspace is used by no call in flight, so only the caller's events gate this one. */
     cl_event partial = NULL, done = NULL;
     if (err == CL_SUCCESS)
-        err = clEnqueueNDRangeKernel(queue, kernel, 3, NULL, global, local, c->num_wait, c->wait,
-                                     &partial);
+        err = enqueue_layers(h, queue, kernel, global, local, layers_total, c->num_wait, c->wait,
+                             &partial);
     if (err == CL_SUCCESS)
-        err = enqueue_reduce(h, reduce, c, &p, splits, work, queue, partial, &done);
+        err = enqueue_reduce(h, reduce, c, &p, splits, work, table, queue, partial, &done);
     /* Busy until the reduction is done, or (if it failed to enqueue) the partial products. */
     workspace_release(h, slot, work, done ? done : partial);
     if (err == CL_SUCCESS && c->event) {
@@ -491,21 +757,25 @@ clgemm_status clgemm__gemm(struct clgemm_handle_s *h, const gemm_call *c) {
     clgemm_status st = check_call(h, c, extent);
     if (st != CLGEMM_SUCCESS) return st;
     cl_command_queue queue = c->queue ? c->queue : h->queue;
-    if (c->m == 0 || c->n == 0) {
+    if (c->m == 0 || c->n == 0 || batch_of(c) == 0) {
         /* Nothing to compute; the event still completes after the wait list, as a kernel's
          * would. */
         if (c->event) return clEnqueueMarkerWithWaitList(queue, c->num_wait, c->wait, c->event);
         return CLGEMM_SUCCESS;
     }
+    /* The table is made outside the lock (it is the caller's own upload). */
+    cl_mem table = NULL;
+    if (has_table(c) && (st = make_table(h, c, &table)) != CLGEMM_SUCCESS) return st;
     /* One kernel object per program is shared by all threads: setting its arguments and
      * enqueueing it must not interleave with another call's. */
     pthread_mutex_lock(&h->lock);
-    if (c->k == 0 || (c->alpha == 0 && c->alpha_im == 0)) {
+    if (scale_only(c)) {
         colmajor p = normalise(c);
-        st = enqueue_scale(h, c, p.m, p.n, queue);
+        st = enqueue_scale(h, c, p.m, p.n, table, queue);
     } else {
-        st = enqueue_gemm(h, c, queue);
+        st = enqueue_gemm(h, c, table, queue);
     }
     pthread_mutex_unlock(&h->lock);
+    if (table) clReleaseMemObject(table);
     return st;
 }

@@ -31,6 +31,8 @@ static clgemm_status handle_init(clgemm_handle h, cl_command_queue queue) {
         long forced = strtol(ksplit, NULL, 10);
         h->ksplit = forced < 1 ? 1 : forced > 64 ? 64 : (int)forced;
     }
+    const char *chunk = getenv("CLGEMM_BATCH_CHUNK");
+    if (chunk && *chunk) h->batch_chunk = strtol(chunk, NULL, 10);
     h->queue = queue;
     clRetainCommandQueue(queue);
     clRetainContext(h->context);
@@ -224,7 +226,7 @@ clgemm_status clgemm_get_config(clgemm_handle h, clgemm_precision precision, siz
     if (!precision_ok(precision)) return CLGEMM_ERR_INVALID_ARGUMENT;
     if (clgemm__type(precision)->fp64 && !h->info.has_fp64) return CLGEMM_ERR_NO_FP64;
     pthread_mutex_lock(&h->lock);
-    *config = clgemm__plan(h, precision, CLGEMM_COMPUTE_DEFAULT, m, n, k, source);
+    *config = clgemm__plan(h, precision, CLGEMM_COMPUTE_DEFAULT, m, n, k, 1, source);
     pthread_mutex_unlock(&h->lock);
     return CLGEMM_SUCCESS;
 }

@@ -5,6 +5,10 @@
  * computing their own blocks of one shared array) stay untouched. */
 #include "internal.h"
 
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
 static clgemm_status upload(cl_context ctx, const void *host, size_t bytes, cl_mem *out) {
     *out = NULL;
     if (bytes == 0) return CLGEMM_SUCCESS;
@@ -133,4 +137,182 @@ clgemm_status clgemm_gemm_ex_host(clgemm_handle h, clgemm_layout layout, clgemm_
     clgemm__read_scalar(type_ab, beta, &bre, &bim);
     gemm_call call = HOST_CALL(type_ab, type_c, compute, are, aim, bre, bim);
     return host_gemm(h, &call, a, b, c);
+}
+
+/* ---- Batches on host arrays ------------------------------------------------------------- */
+
+/* Elements from the first element of matrix 0 to one past the last of matrix batch - 1. */
+static clgemm_status batch_span(size_t extent, size_t stride, size_t batch, size_t *span) {
+    *span = 0;
+    if (extent == 0 || batch == 0) return CLGEMM_SUCCESS;
+    if (__builtin_mul_overflow(batch - 1, stride, span) ||
+        __builtin_add_overflow(*span, extent, span))
+        return CLGEMM_ERR_OVERFLOW;
+    return CLGEMM_SUCCESS;
+}
+
+clgemm_status clgemm_gemm_strided_batched_host(
+    clgemm_handle h, clgemm_layout layout, clgemm_transpose trans_a, clgemm_transpose trans_b,
+    size_t m, size_t n, size_t k, const void *alpha, const void *a, size_t lda, size_t stride_a,
+    const void *b, size_t ldb, size_t stride_b, const void *beta, void *c, size_t ldc,
+    size_t stride_c, size_t batch_count, clgemm_precision type_ab, clgemm_precision type_c,
+    clgemm_compute compute) {
+    if (!h) return CLGEMM_ERR_NULL_ARGUMENT;
+    if (!alpha || !beta) return CLGEMM_ERR_NULL_ARGUMENT;
+    if (!clgemm__type(type_ab)) return CLGEMM_ERR_INVALID_TYPE;
+    double are, aim, bre, bim;
+    clgemm__read_scalar(type_ab, alpha, &are, &aim);
+    clgemm__read_scalar(type_ab, beta, &bre, &bim);
+    gemm_call call = HOST_CALL(type_ab, type_c, compute, are, aim, bre, bim);
+    call.batched = true;
+    call.batch = batch_count;
+    call.stride_a = stride_a;
+    call.stride_b = stride_b;
+    call.stride_c = stride_c;
+    size_t extent[3];
+    clgemm_status st = clgemm__check_shape(&call, extent);
+    if (st != CLGEMM_SUCCESS) return st;
+    if ((st = clgemm__check_types(h, &call)) != CLGEMM_SUCCESS) return st;
+    if (m == 0 || n == 0 || batch_count == 0) return CLGEMM_SUCCESS;
+    if (!c || (extent[0] && !a) || (extent[1] && !b)) return CLGEMM_ERR_NULL_ARGUMENT;
+    const size_t strides[3] = {stride_a, stride_b, stride_c};
+    size_t sizes[3] = {clgemm__type(type_ab)->size, clgemm__type(type_ab)->size,
+                       clgemm__type(type_c)->size};
+    size_t bytes[3];
+    for (int i = 0; i < 3; i++)
+        if ((st = batch_span(extent[i], strides[i], batch_count, &bytes[i])) != CLGEMM_SUCCESS ||
+            __builtin_mul_overflow(bytes[i], sizes[i], &bytes[i]))
+            return st ? st : CLGEMM_ERR_OVERFLOW;
+    cl_mem bufs[3] = {NULL, NULL, NULL};
+    st = upload(h->context, c, bytes[2], &bufs[2]);
+    if (st == CLGEMM_SUCCESS) st = upload(h->context, a, bytes[0], &bufs[0]);
+    if (st == CLGEMM_SUCCESS) st = upload(h->context, b, bytes[1], &bufs[1]);
+    cl_event done = NULL;
+    if (st == CLGEMM_SUCCESS) {
+        call.a = bufs[0];
+        call.b = bufs[1];
+        call.c = bufs[2];
+        call.event = &done;
+        st = clgemm__gemm(h, &call); /* checks C's overlap before anything runs */
+    }
+    /* Overlap was refused, so every element of the span is either one matrix's result or a gap
+     * the kernels never touch, uploaded as it was. */
+    if (st == CLGEMM_SUCCESS)
+        st = clEnqueueReadBuffer(h->queue, bufs[2], CL_TRUE, 0, bytes[2], c, 1, &done, NULL);
+    if (done) clReleaseEvent(done);
+    for (int i = 0; i < 3; i++)
+        if (bufs[i]) clReleaseMemObject(bufs[i]);
+    return st;
+}
+
+static int compare_address(const void *x, const void *y) {
+    uintptr_t a = *(const uintptr_t *)x, b = *(const uintptr_t *)y;
+    return a < b ? -1 : a > b;
+}
+
+/* Whether the host matrices c[0 .. batch - 1] (extent elements of `size` bytes, inner x outer
+ * stored with leading dimension ld) share an element (sorted, so each is compared only with
+ * those that start inside its span). Pointers a non-multiple of `size` apart count as
+ * overlapping when their spans do. */
+static clgemm_status host_overlap(void *const *c, size_t batch, size_t extent, size_t size,
+                                  size_t inner, size_t outer, size_t ld) {
+    uintptr_t *p = malloc(batch * sizeof *p);
+    if (!p) return CLGEMM_ERR_OUT_OF_HOST_MEMORY;
+    for (size_t i = 0; i < batch; i++)
+        p[i] = (uintptr_t)c[i];
+    qsort(p, batch, sizeof *p, compare_address);
+    clgemm_status st = CLGEMM_SUCCESS;
+    for (size_t i = 0; i < batch && st == CLGEMM_SUCCESS; i++)
+        for (size_t j = i + 1; j < batch && p[j] - p[i] < extent * size; j++) {
+            uintptr_t d = p[j] - p[i];
+            if (d % size || clgemm__matrices_overlap(d / size, inner, outer, ld)) {
+                st = CLGEMM_ERR_BATCH_OVERLAP;
+                break;
+            }
+        }
+    free(p);
+    return st;
+}
+
+clgemm_status clgemm_gemm_batched_host(clgemm_handle h, clgemm_layout layout,
+                                       clgemm_transpose trans_a, clgemm_transpose trans_b, size_t m,
+                                       size_t n, size_t k, const void *alphas, const void *const *a,
+                                       size_t lda, const void *const *b, size_t ldb,
+                                       const void *betas, void *const *c, size_t ldc,
+                                       size_t batch_count, clgemm_precision type_ab,
+                                       clgemm_precision type_c, clgemm_compute compute) {
+    if (!h) return CLGEMM_ERR_NULL_ARGUMENT;
+    if (!alphas || !betas || !a || !b || !c) return CLGEMM_ERR_NULL_ARGUMENT;
+    if (!clgemm__type(type_ab)) return CLGEMM_ERR_INVALID_TYPE;
+    /* alpha 1 for the extents: each matrix has its own alpha, so A and B count whenever k > 0. */
+    gemm_call call = HOST_CALL(type_ab, type_c, compute, 1, 0, 0, 0);
+    size_t extent[3];
+    clgemm_status st = clgemm__check_shape(&call, extent);
+    if (st != CLGEMM_SUCCESS) return st;
+    if ((st = clgemm__check_types(h, &call)) != CLGEMM_SUCCESS) return st;
+    if (m == 0 || n == 0 || batch_count == 0) return CLGEMM_SUCCESS;
+    const void *const *src[3] = {a, b, (const void *const *)c};
+    for (size_t i = 0; i < batch_count; i++)
+        for (int x = 0; x < 3; x++)
+            if (extent[x] && !src[x][i]) return CLGEMM_ERR_NULL_ARGUMENT;
+    size_t sizes[3] = {clgemm__type(type_ab)->size, clgemm__type(type_ab)->size,
+                       clgemm__type(type_c)->size};
+    size_t inner = layout == CLGEMM_ROW_MAJOR ? n : m, outer = layout == CLGEMM_ROW_MAJOR ? m : n;
+    if ((st = host_overlap(c, batch_count, extent[2], sizes[2], inner, outer, ldc))) return st;
+    /* Matrices are packed one after another (matrix i of x at i * extent[x]) into one staging
+     * array each, uploaded in one copy. */
+    size_t bytes[3], total = 0;
+    for (int x = 0; x < 3; x++) {
+        if (__builtin_mul_overflow(extent[x], sizes[x], &bytes[x]) ||
+            __builtin_mul_overflow(bytes[x], batch_count, &bytes[x]) ||
+            __builtin_add_overflow(total, bytes[x], &total))
+            return CLGEMM_ERR_OVERFLOW;
+    }
+    size_t *offs = malloc(3 * batch_count * sizeof *offs);
+    char *stage[3] = {NULL, NULL, NULL};
+    for (int x = 0; x < 3; x++)
+        if (bytes[x] && !(stage[x] = malloc(bytes[x]))) st = CLGEMM_ERR_OUT_OF_HOST_MEMORY;
+    if (!offs) st = CLGEMM_ERR_OUT_OF_HOST_MEMORY;
+    cl_mem bufs[3] = {NULL, NULL, NULL};
+    cl_event done = NULL;
+    if (st == CLGEMM_SUCCESS) {
+        for (int x = 0; x < 3; x++)
+            for (size_t i = 0; i < batch_count; i++) {
+                offs[x * batch_count + i] = i * extent[x];
+                if (extent[x])
+                    memcpy(stage[x] + i * extent[x] * sizes[x], src[x][i], extent[x] * sizes[x]);
+            }
+        for (int x = 0; x < 3 && st == CLGEMM_SUCCESS; x++)
+            st = upload(h->context, stage[x], bytes[x], &bufs[x]);
+    }
+    if (st == CLGEMM_SUCCESS) {
+        call.a = bufs[0];
+        call.b = bufs[1];
+        call.c = bufs[2];
+        call.event = &done;
+        call.batched = true;
+        call.batch = batch_count;
+        call.offs_a = offs;
+        call.offs_b = offs + batch_count;
+        call.offs_c = offs + 2 * batch_count;
+        call.alphas = alphas;
+        call.betas = betas;
+        st = clgemm__gemm(h, &call);
+    }
+    if (st == CLGEMM_SUCCESS)
+        st = clEnqueueReadBuffer(h->queue, bufs[2], CL_TRUE, 0, bytes[2], stage[2], 1, &done, NULL);
+    /* Only the elements of each C go back: the gaps a larger ldc leaves may hold another
+     * matrix (interleaved), which a copy of the whole span would overwrite. */
+    if (st == CLGEMM_SUCCESS)
+        for (size_t i = 0; i < batch_count; i++)
+            for (size_t o = 0; o < outer; o++)
+                memcpy((char *)c[i] + o * ldc * sizes[2],
+                       stage[2] + (i * extent[2] + o * ldc) * sizes[2], inner * sizes[2]);
+    if (done) clReleaseEvent(done);
+    for (int x = 0; x < 3; x++) {
+        if (bufs[x]) clReleaseMemObject(bufs[x]);
+        free(stage[x]);
+    }
+    free(offs);
+    return st;
 }

@@ -66,11 +66,13 @@ clgemm_status clgemm__config_check(const clgemm_config *config, const device_inf
 /* The built-in default for the device's class, for large problems (not yet checked against the
  * device). */
 clgemm_config clgemm__config_default(const device_info *info, clgemm_precision precision);
-/* The built-in default for an m x n problem on this device: the largest-tiled of the class's
- * defaults that the device accepts and whose tiles still give every compute unit a work-group,
- * else the smallest it accepts. */
+/* The built-in default for a batch of m x n problems on this device: the largest-tiled of the
+ * class's defaults that the device accepts and whose tiles (over the whole batch) still give
+ * every compute unit a work-group, else the smallest it accepts. In a batch (batch > 1) a tile
+ * that pads a matrix by more than a quarter is passed over: many small matrices fill the device
+ * anyway, and padding is pure waste. */
 clgemm_config clgemm__config_default_for(const device_info *info, clgemm_precision precision,
-                                         clgemm_compute compute, size_t m, size_t n);
+                                         clgemm_compute compute, size_t m, size_t n, size_t batch);
 /* Whether the configuration's family computes this type in this compute mode on the device. */
 bool clgemm__config_supports(const clgemm_config *config, const device_info *info,
                              clgemm_precision precision, clgemm_compute compute);
@@ -114,7 +116,9 @@ enum {
     KEY_CONJA = 4,
     KEY_CONJB = 8,
     KEY_ALIGNED_A = 16,
-    KEY_ALIGNED_B = 32
+    KEY_ALIGNED_B = 32,
+    KEY_TABLE = 64,   /* a batch with per-matrix offsets and scalars (BATCH_TABLE) */
+    KEY_TABLE_C = 128 /* ... whose C offsets and beta the kernel applies (TABLE_C) */
 };
 
 typedef struct kernel_slot {
@@ -283,7 +287,8 @@ struct clgemm_handle_s {
     device_state *dev;    /* shared with the other handles of this device and context */
     pthread_mutex_t lock; /* guards everything below */
     kernel_table kernels;
-    int ksplit; /* CLGEMM_KSPLIT when the handle was made (0: unset) */
+    int ksplit;       /* CLGEMM_KSPLIT when the handle was made (0: unset) */
+    long batch_chunk; /* CLGEMM_BATCH_CHUNK when the handle was made (0: unset) */
     char *build_log;
     struct tune_memo *last_tune; /* what the last clgemm_tune searched (tuner.c) */
     bool has_override[CLGEMM_PRECISION_COUNT];
@@ -313,6 +318,15 @@ typedef struct gemm_call {
     cl_uint num_wait;
     const cl_event *wait;
     cl_event *event;
+    /* Batches. batched false: one matrix (the fields below unused). Strided: matrix b of A
+     * starts at off_a + b * stride_a (0 broadcasts), and so on. Table (offs_a not NULL): matrix
+     * b at offs_a[b] (off_* are 0) with alphas[b] and betas[b], scalars of the arithmetic type
+     * of `precision`; alpha / beta above are then unused. */
+    bool batched;
+    size_t batch;
+    size_t stride_a, stride_b, stride_c;
+    const size_t *offs_a, *offs_b, *offs_c;
+    const void *alphas, *betas;
 } gemm_call;
 
 /* Checks layout, transposes and leading dimensions, and computes how many elements each of A,
@@ -322,6 +336,11 @@ clgemm_status clgemm__check_shape(const gemm_call *call, size_t extent[3]);
 clgemm_status clgemm__check_types(const struct clgemm_handle_s *h, const gemm_call *call);
 /* Reads a scalar of the arithmetic type of `type` from p (alpha, beta of clgemm_gemm_ex). */
 void clgemm__read_scalar(clgemm_precision type, const void *p, double *re, double *im);
+/* Bytes of one scalar of the arithmetic type of `type` (the elements of alphas / betas). */
+size_t clgemm__scalar_size(clgemm_precision type);
+/* Whether two matrices of `inner` x `outer` stored elements (inner contiguous, leading
+ * dimension ld >= inner) whose first elements lie d elements apart share an element. */
+bool clgemm__matrices_overlap(size_t d, size_t inner, size_t outer, size_t ld);
 /* Checks everything, then enqueues the call. */
 clgemm_status clgemm__gemm(struct clgemm_handle_s *h, const gemm_call *call);
 
@@ -329,12 +348,12 @@ clgemm_status clgemm__gemm(struct clgemm_handle_s *h, const gemm_call *call);
  * long K enough work-groups to fill the device; forced > 0 (CLGEMM_KSPLIT=<n> when the handle
  * was made; tests, benches) forces that many. */
 int clgemm__plan_splits(const clgemm_config *config, const device_info *info, int forced, size_t m,
-                        size_t n, size_t k);
+                        size_t n, size_t k, size_t batch);
 
 /* Picks the configuration for a problem of the user's m x n x k (as clgemm_get_config, which has
  * no layout); the caller holds the lock. */
 clgemm_config clgemm__plan(struct clgemm_handle_s *h, clgemm_precision precision,
-                           clgemm_compute compute, size_t m, size_t n, size_t k,
+                           clgemm_compute compute, size_t m, size_t n, size_t k, size_t batch,
                            const char **source);
 
 #endif /* CLGEMM_INTERNAL_H */

@@ -8,8 +8,18 @@
 
 #include <stdlib.h>
 
+/* Whether a configuration's tile pads an m x n matrix by at most a quarter: the tuning database
+ * is keyed by shape alone (tuned one matrix at a time), so in a batch of small matrices an entry
+ * tuned for a nearby but larger shape may carry tiles that are mostly padding. */
+static bool pads_little(const clgemm_config *c, size_t m, size_t n) {
+    size_t mt, nt, kt;
+    clgemm__family(c->family)->tile(c, &mt, &nt, &kt);
+    double padded = (double)((m + mt - 1) / mt * mt) * (double)((n + nt - 1) / nt * nt);
+    return padded <= 1.25 * (double)m * (double)n;
+}
+
 clgemm_config clgemm__plan(struct clgemm_handle_s *h, clgemm_precision precision,
-                           clgemm_compute compute, size_t m, size_t n, size_t k,
+                           clgemm_compute compute, size_t m, size_t n, size_t k, size_t batch,
                            const char **source) {
     const char *from;
     clgemm_config c;
@@ -21,9 +31,10 @@ clgemm_config clgemm__plan(struct clgemm_handle_s *h, clgemm_precision precision
         from = "override";
     } else if (h->tuning && clgemm__tuning_lookup(h->tuning, precision, m, n, k, &c) &&
                clgemm__config_supports(&c, &h->info, precision, compute) &&
-               clgemm__config_check(&c, &h->info, precision) == CLGEMM_SUCCESS) {
+               clgemm__config_check(&c, &h->info, precision) == CLGEMM_SUCCESS &&
+               (batch <= 1 || pads_little(&c, m, n))) {
         from = "tuned";
-    } else if (c = clgemm__config_default_for(&h->info, precision, compute, m, n),
+    } else if (c = clgemm__config_default_for(&h->info, precision, compute, m, n, batch),
                clgemm__config_check(&c, &h->info, precision) == CLGEMM_SUCCESS) {
         from = "default";
     } else {
@@ -52,14 +63,18 @@ static int nonempty_layers(long splits, size_t k, size_t kwg) {
 }
 
 int clgemm__plan_splits(const clgemm_config *config, const device_info *info, int forced, size_t m,
-                        size_t n, size_t k) {
+                        size_t n, size_t k, size_t batch) {
     const family_desc *f = clgemm__family(config->family);
     if (!f || !f->split_k) return 1;
     size_t mt, nt, kwg;
     f->tile(config, &mt, &nt, &kwg);
     if (forced > 0) return nonempty_layers(forced, k, kwg);
-    size_t groups = ((m + mt - 1) / mt) * ((n + nt - 1) / nt);
-    if (groups >= info->compute_units) return 1; /* the tiles alone fill the device */
+    /* Split K and the batch share the third grid dimension (batch * layers work-group layers):
+     * the tiles of every matrix count towards filling the device. */
+    size_t groups;
+    if (__builtin_mul_overflow(((m + mt - 1) / mt) * ((n + nt - 1) / nt), batch, &groups) ||
+        groups >= info->compute_units)
+        return 1; /* the tiles alone fill the device */
     /* Only a long K pays for the workspace and the reduction (H200: 512^3 lost 3x, 256 x 256 x
      * 16384 gained 4x; docs/PERFORMANCE.md). */
     if (k < 4 * (m > n ? m : n)) return 1;

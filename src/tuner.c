@@ -502,7 +502,8 @@ static void plan_search(search *x, uint64_t *rng) {
  * loses to it, and its speed tells what tuning gained. */
 static clgemm_config baseline(const struct clgemm_handle_s *h, clgemm_precision precision, size_t m,
                               size_t n) {
-    clgemm_config c = clgemm__config_default_for(&h->info, precision, CLGEMM_COMPUTE_DEFAULT, m, n);
+    clgemm_config c =
+        clgemm__config_default_for(&h->info, precision, CLGEMM_COMPUTE_DEFAULT, m, n, 1);
     return clgemm__config_check(&c, &h->info, precision) == CLGEMM_SUCCESS
                ? c
                : clgemm__config_fallback();

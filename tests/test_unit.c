@@ -520,7 +520,7 @@ Test(defaults, size_aware_defaults_obey_the_rules) {
             size_t last_area = 0;
             for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
                 clgemm_config c = clgemm__config_default_for(
-                    info, (clgemm_precision)prec, CLGEMM_COMPUTE_DEFAULT, sizes[s], sizes[s]);
+                    info, (clgemm_precision)prec, CLGEMM_COMPUTE_DEFAULT, sizes[s], sizes[s], 1);
                 cr_expect_eq(clgemm__config_check(&c, info, (clgemm_precision)prec), OK,
                              "%s, %zu^2: default breaks a rule: %s", cls, sizes[s], describe(&c));
                 size_t area = c.family == CLGEMM_FAMILY_REGBLOCK ? (size_t)c.mwg * c.nwg : 1;
@@ -529,7 +529,7 @@ Test(defaults, size_aware_defaults_obey_the_rules) {
                 last_area = area;
             }
             clgemm_config big = clgemm__config_default_for(
-                info, (clgemm_precision)prec, CLGEMM_COMPUTE_DEFAULT, 1 << 16, 1 << 16);
+                info, (clgemm_precision)prec, CLGEMM_COMPUTE_DEFAULT, 1 << 16, 1 << 16, 1);
             clgemm_config large = clgemm__config_default(info, (clgemm_precision)prec);
             if (clgemm__config_check(&large, info, (clgemm_precision)prec) == OK)
                 cr_expect(memcmp(&big, &large, sizeof big) == 0,
@@ -570,7 +570,7 @@ Test(mma_guard, chosen_only_where_the_device_has_the_instructions) {
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         clgemm_config c =
-            clgemm__config_default_for(&h200, cases[i].type, cases[i].compute, 4096, 4096);
+            clgemm__config_default_for(&h200, cases[i].type, cases[i].compute, 4096, 4096, 1);
         cr_expect_eq(c.family == CLGEMM_FAMILY_MMA, cases[i].mma, "type %d compute %d: %s",
                      cases[i].type, cases[i].compute, describe(&c));
         cr_expect_eq(clgemm__config_check(&c, &h200, cases[i].type), OK, "%s", describe(&c));
@@ -587,7 +587,8 @@ Test(mma_guard, chosen_only_where_the_device_has_the_instructions) {
     for (clgemm_precision t = 0; t < CLGEMM_PRECISION_COUNT; t++) {
         const device_info *others[] = {&older, &amd, &cpu};
         for (int d = 0; d < 3; d++) {
-            clgemm_config c = clgemm__config_default_for(others[d], t, CLGEMM_COMPUTE_TF32, 64, 64);
+            clgemm_config c =
+                clgemm__config_default_for(others[d], t, CLGEMM_COMPUTE_TF32, 64, 64, 1);
             cr_expect_neq(c.family, CLGEMM_FAMILY_MMA, "device %d type %d got mma", d, t);
             clgemm_config forced = {.family = CLGEMM_FAMILY_MMA,
                                     .params = {128, 128, 32, 64, 64, 3}};
@@ -595,6 +596,63 @@ Test(mma_guard, chosen_only_where_the_device_has_the_instructions) {
                           "device %d type %d accepts a forced mma config", d, t);
         }
     }
-    clgemm_config d = clgemm__config_default_for(&ampere, CLGEMM_DOUBLE, 0, 4096, 4096);
+    clgemm_config d = clgemm__config_default_for(&ampere, CLGEMM_DOUBLE, 0, 4096, 4096, 1);
     cr_expect_neq(d.family, CLGEMM_FAMILY_MMA, "FP64 mma needs sm_90");
+}
+
+/* ---- Planning a batch (issue 10) -------------------------------------------------------------
+ * Small matrices in a large batch get tiles that fit them (no more than a quarter of padding),
+ * large ones in a batch keep large tiles, and a batch of one plans as before. Split K counts
+ * the tiles of the whole batch. */
+static size_t tile_area(const clgemm_config *c) {
+    return c->family == CLGEMM_FAMILY_REGBLOCK ? (size_t)c->mwg * (size_t)c->nwg : 0;
+}
+
+Test(batch_plan, small_matrices_in_large_batches_get_small_tiles) {
+    device_info h200 = fake_device(1024, 1024, 1024, 49152, true);
+    h200.cls = DEVICE_NVIDIA_GPU;
+    h200.compute_units = 132;
+    h200.nv_compute_capability = 90;
+    clgemm_config c = clgemm__config_default_for(&h200, S, CLGEMM_COMPUTE_DEFAULT, 32, 32, 10000);
+    cr_expect_eq(tile_area(&c), 32u * 32u, "10000 x 32^2: %s", describe(&c));
+    c = clgemm__config_default_for(&h200, S, CLGEMM_COMPUTE_DEFAULT, 64, 64, 10000);
+    cr_expect_eq(tile_area(&c), 64u * 64u, "10000 x 64^2: %s", describe(&c));
+    c = clgemm__config_default_for(&h200, S, CLGEMM_COMPUTE_DEFAULT, 128, 128, 1000);
+    cr_expect_eq(tile_area(&c), 128u * 128u, "1000 x 128^2: %s", describe(&c));
+    c = clgemm__config_default_for(&h200, S, CLGEMM_COMPUTE_DEFAULT, 512, 512, 100);
+    cr_expect_eq(tile_area(&c), 256u * 128u, "100 x 512^2: %s", describe(&c));
+    /* Batch 1: the tiles that fill the device, as before (smallest for a small C). */
+    c = clgemm__config_default_for(&h200, S, CLGEMM_COMPUTE_DEFAULT, 512, 512, 1);
+    cr_expect_eq(tile_area(&c), 32u * 32u, "1 x 512^2: %s", describe(&c));
+    /* Split K: 2 tiles of 256 x 256 x 16384 are split alone, not in a batch of 100. */
+    clgemm_config rb = clgemm__config_default(&h200, S);
+    cr_expect_gt(clgemm__plan_splits(&rb, &h200, 0, 256, 256, 16384, 1), 1);
+    cr_expect_eq(clgemm__plan_splits(&rb, &h200, 0, 256, 256, 16384, 100), 1);
+}
+
+/* The overlap rule of C's matrices: interleaved ones (in the gaps ldc leaves) are disjoint. */
+Test(batch_plan, overlap_rule) {
+    /* 4 x 3 column-major, ldc 8: elements i + 8 j, i < 4, j < 3. */
+    cr_expect(clgemm__matrices_overlap(0, 4, 3, 8));
+    cr_expect(clgemm__matrices_overlap(3, 4, 3, 8));
+    cr_expect_not(clgemm__matrices_overlap(4, 4, 3, 8));
+    cr_expect(clgemm__matrices_overlap(5, 4, 3, 8));  /* 5 + 0 = 1 + 8 */
+    cr_expect(clgemm__matrices_overlap(7, 4, 3, 8));  /* 7 + 1 = 0 + 8 */
+    cr_expect(clgemm__matrices_overlap(16, 4, 3, 8)); /* (0, 2) */
+    cr_expect_not(clgemm__matrices_overlap(20, 4, 3, 8));
+    cr_expect_not(clgemm__matrices_overlap(24, 4, 3, 8)); /* past the last column */
+    /* Brute force over small shapes. */
+    for (size_t inner = 1; inner <= 4; inner++)
+        for (size_t outer = 1; outer <= 3; outer++)
+            for (size_t ld = inner; ld <= 6; ld++)
+                for (size_t d = 0; d < 30; d++) {
+                    bool want = false;
+                    for (size_t i = 0; i < inner; i++)
+                        for (size_t j = 0; j < outer; j++)
+                            for (size_t i2 = 0; i2 < inner; i2++)
+                                for (size_t j2 = 0; j2 < outer; j2++)
+                                    if (i + j * ld == d + i2 + j2 * ld) want = true;
+                    cr_expect_eq(clgemm__matrices_overlap(d, inner, outer, ld), want,
+                                 "d %zu inner %zu outer %zu ld %zu", d, inner, outer, ld);
+                }
 }

@@ -139,18 +139,29 @@ clgemm_config clgemm__config_default(const device_info *info, clgemm_precision p
     return clgemm__config_fallback();
 }
 
+/* Whether tiles of mt x nt over a batch of m x n matrices give every compute unit a work-group
+ * and, in a batch, pad each matrix by at most a quarter. */
+static bool tile_suits(size_t mt, size_t nt, const device_info *info, size_t m, size_t n,
+                       size_t batch) {
+    size_t tm = (m + mt - 1) / mt, tn = (n + nt - 1) / nt, groups;
+    if (batch > 1 && (double)(tm * mt) * (double)(tn * nt) > 1.25 * (double)m * (double)n)
+        return false;
+    if (__builtin_mul_overflow(tm * tn, batch, &groups)) return true;
+    return groups >= info->compute_units;
+}
+
 clgemm_config clgemm__config_default_for(const device_info *info, clgemm_precision precision,
-                                         clgemm_compute compute, size_t m, size_t n) {
+                                         clgemm_compute compute, size_t m, size_t n, size_t batch) {
     for (const family_desc *const *f = clgemm__families; *f; f++) {
         if (!(*f)->defaults) continue;
         if ((*f)->supported && !(*f)->supported(info, precision, compute)) continue;
         const clgemm_config *pick = NULL;
         for (const clgemm_config *c = (*f)->defaults(info, precision); c->family; c++) {
             if (clgemm__config_check(c, info, precision) != CLGEMM_SUCCESS) continue;
-            pick = c; /* the smallest legal one, unless a larger one fills the device */
+            pick = c; /* the smallest legal one, unless a larger one suits the problem */
             size_t mt, nt, kt;
             (*f)->tile(c, &mt, &nt, &kt);
-            if (((m + mt - 1) / mt) * ((n + nt - 1) / nt) >= info->compute_units) break;
+            if (tile_suits(mt, nt, info, m, n, batch)) break;
         }
         if (pick) return *pick;
     }
