@@ -178,7 +178,7 @@ size_t clgemm_build_log(clgemm_handle h, char *buf, size_t size) {
 }
 
 static bool precision_ok(clgemm_precision precision) {
-    return precision == CLGEMM_SINGLE || precision == CLGEMM_DOUBLE;
+    return clgemm__type(precision) != NULL;
 }
 
 clgemm_status clgemm_check_config(clgemm_handle h, clgemm_precision precision,
@@ -208,7 +208,7 @@ clgemm_status clgemm_get_config(clgemm_handle h, clgemm_precision precision, siz
                                 size_t k, clgemm_config *config, const char **source) {
     if (!h || !config) return CLGEMM_ERR_NULL_ARGUMENT;
     if (!precision_ok(precision)) return CLGEMM_ERR_INVALID_ARGUMENT;
-    if (precision == CLGEMM_DOUBLE && !h->info.has_fp64) return CLGEMM_ERR_NO_FP64;
+    if (clgemm__type(precision)->fp64 && !h->info.has_fp64) return CLGEMM_ERR_NO_FP64;
     pthread_mutex_lock(&h->lock);
     *config = clgemm__plan(h, precision, m, n, k, source);
     pthread_mutex_unlock(&h->lock);

@@ -26,7 +26,7 @@ BREAKS = {
     "race": ("tiled.cl", "barrier(CLK_LOCAL_MEM_FENCE); /* the next phase overwrites the tiles */",
              "/* barrier removed */", r"data race"),
     # The accumulator starts uninitialised (checked at -O0: the optimiser would fold it away).
-    "uninit": ("tiled.cl", "REAL acc = 0;", "REAL acc;", r"[Uu]ninitiali[sz]ed"),
+    "uninit": ("tiled.cl", "REAL acc = (REAL)0;", "REAL acc;", r"[Uu]ninitiali[sz]ed"),
     # Work-items past M or N compute and store anyway.
     "oob": ("naive.cl", "if (i >= M || j >= N) return;", "", r"Invalid (read|write)"),
 }
