@@ -168,9 +168,10 @@ static bool pair_wanted(clgemm_family family, clgemm_precision ab, clgemm_transp
 /* Every case of one configuration and type pair: layouts x transpose pairs x shapes x scalars,
  * every other one with padded leading dimensions and offsets; the API rotates between the typed
  * wrapper, clgemm_gemm_ex and the host-array variant. Then the larger shapes again with K split
- * into 3 layers (a family that does not split ignores it). */
-static void run_grid(tc_env *env, clgemm_handle h, clgemm_family family, type_pair tp,
-                     const char *prefix, tally *t) {
+ * into 3 layers (a family that does not split ignores it), on handles[1], which was created
+ * with CLGEMM_KSPLIT set (a library may read it when a handle is created or at each call). */
+static void run_grid(tc_env *env, const clgemm_handle handles[2], clgemm_family family,
+                     type_pair tp, const char *prefix, tally *t) {
     char msg[2048];
     uint64_t seed = 1;
     static const unsigned api[] = {TT_RUN_CLBLAST, TT_RUN_EX | TT_RUN_CLBLAST, TT_RUN_CLBLAST,
@@ -213,8 +214,8 @@ static void run_grid(tc_env *env, clgemm_handle h, clgemm_family family, type_pa
                                 g.off_b = 5;
                                 g.off_c = 7;
                             }
-                            int rc = tt_run(env, h, &g, seed, 0, api[seed % COUNT(api)], msg,
-                                            sizeof msg);
+                            int rc = tt_run(env, handles[split], &g, seed, 0,
+                                            api[seed % COUNT(api)], msg, sizeof msg);
                             seed++;
                             record(t, rc, full_prefix, msg);
                         }
@@ -234,10 +235,14 @@ static void run_family_case(const family_case *fc) {
         cr_skip_test("%s has no cl_khr_fp64: zgemm is not tested", env.device_name);
     if (tt_is_complex(fc->ab) && !tc_have_clblast())
         cr_log_warn("built without CLBlast: host reference only");
-    clgemm_handle h;
-    cr_assert_eq(clgemm_create(&h, env.queue), CLGEMM_SUCCESS);
+    clgemm_handle h[2];
     char prefix[256];
-    choose_config(h, fc, prefix, sizeof prefix);
+    cr_assert_eq(clgemm_create(&h[0], env.queue), CLGEMM_SUCCESS);
+    choose_config(h[0], fc, prefix, sizeof prefix);
+    setenv("CLGEMM_KSPLIT", "3", 1);
+    cr_assert_eq(clgemm_create(&h[1], env.queue), CLGEMM_SUCCESS);
+    choose_config(h[1], fc, prefix, sizeof prefix);
+    unsetenv("CLGEMM_KSPLIT");
     double start = seconds();
     for (size_t p = 0; p < COUNT(type_pairs); p++) {
         if (type_pairs[p].ab != fc->ab) continue;
@@ -250,7 +255,8 @@ static void run_family_case(const family_case *fc) {
         report(&t, what);
     }
     cr_log_info("%s: %.1f s in all", prefix, seconds() - start);
-    clgemm_destroy(h);
+    clgemm_destroy(h[0]);
+    clgemm_destroy(h[1]);
     tc_close(&env);
 }
 
