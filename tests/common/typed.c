@@ -1,0 +1,684 @@
+/* typed.c: host side of the tests for every element type (see typed.h): FP16/BF16 encoding,
+ * typed problem data, the long-double reference and its bound, the checks, and one problem run
+ * end to end through clgemm (and CLBlast for complex). */
+#include "typed.h"
+
+#include <float.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifdef TC_HAVE_CLBLAST
+#include <clblast_c.h>
+#endif
+
+/* ---- 16-bit formats ---------------------------------------------------------------------------
+ * Both are IEEE-style: sign, exponent with `bias`, p - 1 stored mantissa bits. Rounding is done
+ * on the value (frexp/ldexp, nearbyint in the default round-to-nearest-even mode), not on bits,
+ * so it shares nothing with the kernels' bit tricks. */
+
+/* |v| rounded to p significant bits, with the spacing of the smallest normal below it. */
+static double round_to(double a, int p, int emin) {
+    if (a == 0 || !isfinite(a)) return a;
+    int e;
+    frexp(a, &e); /* a in [2^(e-1), 2^e) */
+    int q = (e - 1 < emin ? emin : e - 1) - (p - 1);
+    return ldexp(nearbyint(ldexp(a, -q)), q);
+}
+
+static uint16_t encode16(double v, int p, int bias) {
+    int mbits = p - 1;
+    uint16_t sign = signbit(v) ? 0x8000u : 0;
+    uint16_t inf = (uint16_t)(((1u << (15 - mbits)) - 1) << mbits);
+    if (isnan(v)) return sign | inf | (uint16_t)(1u << (mbits - 1));
+    double a = round_to(fabs(v), p, 1 - bias);
+    if (isinf(a) || a >= ldexp(1.0, bias + 1)) return sign | inf;
+    if (a < ldexp(1.0, 1 - bias)) return sign | (uint16_t)ldexp(a, bias - 1 + mbits);
+    int e;
+    frexp(a, &e);
+    uint16_t mant = (uint16_t)(ldexp(a, mbits - (e - 1)) - ldexp(1.0, mbits));
+    return sign | (uint16_t)((e - 1 + bias) << mbits) | mant;
+}
+
+static double decode16(uint16_t h, int p, int bias) {
+    int mbits = p - 1, emask = (1 << (15 - mbits)) - 1;
+    int e = (h >> mbits) & emask, m = h & ((1 << mbits) - 1);
+    double v = e == 0       ? ldexp(m, 1 - bias - mbits)
+               : e == emask ? (m ? NAN : INFINITY)
+                            : ldexp(m + (1 << mbits), e - bias - mbits);
+    return (h & 0x8000) ? -v : v;
+}
+
+uint16_t tt_half_from_double(double v) {
+    return encode16(v, 11, 15);
+}
+double tt_half_to_double(uint16_t h) {
+    return decode16(h, 11, 15);
+}
+uint16_t tt_bf16_from_float(float v) {
+    return encode16(v, 8, 127);
+}
+double tt_bf16_to_double(uint16_t b) {
+    return decode16(b, 8, 127);
+}
+
+/* ---- Elements -------------------------------------------------------------------------------- */
+
+size_t tt_size(clgemm_precision t) {
+    switch (t) {
+    case CLGEMM_DOUBLE:
+    case CLGEMM_COMPLEX_SINGLE:
+        return 8;
+    case CLGEMM_COMPLEX_DOUBLE:
+        return 16;
+    case CLGEMM_HALF:
+    case CLGEMM_BFLOAT16:
+        return 2;
+    default:
+        return 4;
+    }
+}
+
+bool tt_is_complex(clgemm_precision t) {
+    return t == CLGEMM_COMPLEX_SINGLE || t == CLGEMM_COMPLEX_DOUBLE;
+}
+
+int tt_ncomp(clgemm_precision t) {
+    return tt_is_complex(t) ? 2 : 1;
+}
+
+/* Components are stored as doubles for DOUBLE / COMPLEX_DOUBLE, floats for SINGLE /
+ * COMPLEX_SINGLE, 16-bit words for HALF and BFLOAT16. */
+double tt_get(clgemm_precision t, const void *p, size_t i, int comp) {
+    size_t at = i * (size_t)tt_ncomp(t) + (size_t)comp;
+    switch (t) {
+    case CLGEMM_DOUBLE:
+    case CLGEMM_COMPLEX_DOUBLE:
+        return ((const double *)p)[at];
+    case CLGEMM_HALF:
+        return tt_half_to_double(((const uint16_t *)p)[at]);
+    case CLGEMM_BFLOAT16:
+        return tt_bf16_to_double(((const uint16_t *)p)[at]);
+    default:
+        return ((const float *)p)[at];
+    }
+}
+
+void tt_set(clgemm_precision t, void *p, size_t i, int comp, double v) {
+    size_t at = i * (size_t)tt_ncomp(t) + (size_t)comp;
+    switch (t) {
+    case CLGEMM_DOUBLE:
+    case CLGEMM_COMPLEX_DOUBLE:
+        ((double *)p)[at] = v;
+        break;
+    case CLGEMM_HALF:
+        ((uint16_t *)p)[at] = tt_half_from_double(v);
+        break;
+    case CLGEMM_BFLOAT16:
+        ((uint16_t *)p)[at] = tt_bf16_from_float((float)v);
+        break;
+    default:
+        ((float *)p)[at] = (float)v;
+        break;
+    }
+}
+
+void tt_set_nan(clgemm_precision t, void *p, size_t i) {
+    for (int comp = 0; comp < tt_ncomp(t); comp++)
+        tt_set(t, p, i, comp, NAN);
+}
+
+void tt_set_sentinel(clgemm_precision t, void *p, size_t i) {
+    /* Exponent all ones, quiet bit clear, a payload: written as bits, never through a
+     * floating-point register. */
+    char *at = (char *)p + i * tt_size(t);
+    for (int comp = 0; comp < tt_ncomp(t); comp++)
+        switch (t) {
+        case CLGEMM_DOUBLE:
+        case CLGEMM_COMPLEX_DOUBLE: {
+            uint64_t bits = UINT64_C(0x7ff00000c0ffee01);
+            memcpy(at + comp * 8, &bits, 8);
+            break;
+        }
+        case CLGEMM_HALF: {
+            uint16_t bits = 0x7c5a;
+            memcpy(at, &bits, 2);
+            break;
+        }
+        case CLGEMM_BFLOAT16: {
+            uint16_t bits = 0x7f95;
+            memcpy(at, &bits, 2);
+            break;
+        }
+        default: {
+            uint32_t bits = UINT32_C(0x7f8c0ffe);
+            memcpy(at + comp * 4, &bits, 4);
+            break;
+        }
+        }
+}
+
+static const char *type_name(clgemm_precision t) {
+    static const char *names[] = {"s", "d", "c", "z", "h", "bf16"};
+    return (unsigned)t < 6 ? names[t] : "?";
+}
+
+static char trans_char(clgemm_transpose t) {
+    return t == CLGEMM_NO_TRANS     ? 'N'
+           : t == CLGEMM_TRANS      ? 'T'
+           : t == CLGEMM_CONJ_TRANS ? 'C'
+                                    : '?';
+}
+
+/* How X is stored: CONJ_TRANS is stored as TRANS (the helpers of test_common.h know only
+ * those two). */
+static clgemm_transpose storage(clgemm_transpose t) {
+    return t == CLGEMM_NO_TRANS ? CLGEMM_NO_TRANS : CLGEMM_TRANS;
+}
+
+void tt_describe(const tt_gemm *g, char *buf, size_t size) {
+    snprintf(buf, size,
+             "%s->%s %s %c%c m=%zu n=%zu k=%zu alpha=(%g,%g) beta=(%g,%g) lda=%zu ldb=%zu "
+             "ldc=%zu off=%zu/%zu/%zu",
+             type_name(g->type_ab), type_name(g->type_c),
+             g->layout == CLGEMM_ROW_MAJOR ? "row-major" : "col-major", trans_char(g->ta),
+             trans_char(g->tb), g->m, g->n, g->k, g->alpha[0], g->alpha[1], g->beta[0], g->beta[1],
+             g->lda, g->ldb, g->ldc, g->off_a, g->off_b, g->off_c);
+}
+
+/* ---- Problem data ---------------------------------------------------------------------------- */
+
+/* A random value for a type: 24 bits (exact in float), 48 for the double types so that a
+ * kernel computing them in float shows. */
+static double random_for(clgemm_precision t, uint64_t *state) {
+    double v = tc_random(state);
+    if (t == CLGEMM_DOUBLE || t == CLGEMM_COMPLEX_DOUBLE) v += tc_random(state) * 0x1p-24;
+    return v;
+}
+
+static void set_random(clgemm_precision t, void *p, size_t i, uint64_t *state) {
+    for (int comp = 0; comp < tt_ncomp(t); comp++)
+        tt_set(t, p, i, comp, random_for(t, state));
+}
+
+bool tt_data_make(tt_data *d, const tt_gemm *g, uint64_t seed, unsigned flags) {
+    memset(d, 0, sizeof *d);
+    d->g = *g;
+    tt_gemm *p = &d->g;
+    clgemm_transpose sa = storage(p->ta), sb = storage(p->tb);
+    if (!p->lda) p->lda = tc_min_ld(p->layout, sa, p->m, p->k);
+    if (!p->ldb) p->ldb = tc_min_ld(p->layout, sb, p->k, p->n);
+    if (!p->ldc) p->ldc = tc_min_ld(p->layout, CLGEMM_NO_TRANS, p->m, p->n);
+    d->na = p->off_a + tc_extent(p->layout, sa, p->m, p->k, p->lda) + p->tail;
+    d->nb = p->off_b + tc_extent(p->layout, sb, p->k, p->n, p->ldb) + p->tail;
+    d->nc = p->off_c + tc_extent(p->layout, CLGEMM_NO_TRANS, p->m, p->n, p->ldc) + p->tail;
+    size_t sab = tt_size(p->type_ab), sc = tt_size(p->type_c);
+    d->a = malloc((d->na ? d->na : 1) * sab);
+    d->b = malloc((d->nb ? d->nb : 1) * sab);
+    d->c0 = malloc((d->nc ? d->nc : 1) * sc);
+    d->c = malloc((d->nc ? d->nc : 1) * sc);
+    if (!d->a || !d->b || !d->c0 || !d->c) {
+        tt_data_free(d);
+        return false;
+    }
+    uint64_t state = seed * UINT64_C(0x2545f4914f6cdd1d) + 1;
+    for (size_t i = 0; i < d->na; i++)
+        tt_set_nan(p->type_ab, d->a, i);
+    for (size_t i = 0; i < d->nb; i++)
+        tt_set_nan(p->type_ab, d->b, i);
+    for (size_t i = 0; i < d->nc; i++)
+        tt_set_sentinel(p->type_c, d->c0, i);
+    bool ab_nan = flags & TC_AB_NAN;
+    for (size_t i = 0; i < p->m; i++)
+        for (size_t q = 0; q < p->k; q++) {
+            size_t at = p->off_a + tc_index(p->layout, sa, i, q, p->lda);
+            if (ab_nan)
+                tt_set_nan(p->type_ab, d->a, at);
+            else
+                set_random(p->type_ab, d->a, at, &state);
+        }
+    for (size_t q = 0; q < p->k; q++)
+        for (size_t j = 0; j < p->n; j++) {
+            size_t at = p->off_b + tc_index(p->layout, sb, q, j, p->ldb);
+            if (ab_nan)
+                tt_set_nan(p->type_ab, d->b, at);
+            else
+                set_random(p->type_ab, d->b, at, &state);
+        }
+    bool beta_zero = p->beta[0] == 0 && p->beta[1] == 0;
+    for (size_t i = 0; i < p->m; i++)
+        for (size_t j = 0; j < p->n; j++) {
+            size_t at = p->off_c + tc_index(p->layout, CLGEMM_NO_TRANS, i, j, p->ldc);
+            if (beta_zero)
+                tt_set_nan(p->type_c, d->c0, at);
+            else
+                set_random(p->type_c, d->c0, at, &state);
+        }
+    memcpy(d->c, d->c0, d->nc * sc);
+    return true;
+}
+
+void tt_data_free(tt_data *d) {
+    free(d->a);
+    free(d->b);
+    free(d->c0);
+    free(d->c);
+    d->a = d->b = d->c0 = d->c = NULL;
+}
+
+/* ---- Reference ------------------------------------------------------------------------------- */
+
+typedef struct cplx {
+    long double re, im;
+} cplx;
+
+static cplx cmul(cplx x, cplx y) {
+    return (cplx){x.re * y.re - x.im * y.im, x.re * y.im + x.im * y.re};
+}
+
+static long double cabs_l(cplx x) {
+    return sqrtl(x.re * x.re + x.im * x.im);
+}
+
+/* Element (i, q) of op(X) as the kernels must see it: conjugated for CONJ_TRANS. */
+static cplx op_elem(const tt_gemm *p, const void *x, size_t off, clgemm_transpose t, size_t ld,
+                    size_t i, size_t q) {
+    size_t at = off + tc_index(p->layout, storage(t), i, q, ld);
+    cplx v = {tt_get(p->type_ab, x, at, 0), 0};
+    if (tt_is_complex(p->type_ab)) {
+        v.im = tt_get(p->type_ab, x, at, 1);
+        if (t == CLGEMM_CONJ_TRANS) v.im = -v.im;
+    }
+    return v;
+}
+
+void tt_reference(const tt_data *d, double *ref, double *bound) {
+    const tt_gemm *p = &d->g;
+    bool dbl = p->type_ab == CLGEMM_DOUBLE || p->type_ab == CLGEMM_COMPLEX_DOUBLE;
+    bool cx = tt_is_complex(p->type_ab);
+    /* Scalars as the device sees them: float unless the arithmetic is double. */
+    cplx alpha = {dbl ? p->alpha[0] : (float)p->alpha[0], dbl ? p->alpha[1] : (float)p->alpha[1]};
+    cplx beta = {dbl ? p->beta[0] : (float)p->beta[0], dbl ? p->beta[1] : (float)p->beta[1]};
+    if (!cx) alpha.im = beta.im = 0;
+    long double eps = dbl ? DBL_EPSILON : FLT_EPSILON;
+    /* A complex multiply-add is several roundings, each within eps of |x||y|. */
+    long double factor = cx ? 2 : 1, extra = cx ? 4 : 2;
+    /* FP16/BF16 C: the FP32 result is rounded once more, by at most half its unit (2^-11,
+     * 2^-8 relative), plus half the smallest subnormal. */
+    long double unit_c = p->type_c == CLGEMM_HALF       ? 0x1p-11L
+                         : p->type_c == CLGEMM_BFLOAT16 ? 0x1p-8L
+                                                        : 0;
+    long double tiny_c = p->type_c == CLGEMM_HALF ? 0x1p-25L : 0x1p-134L;
+    bool use_ab = (alpha.re != 0 || alpha.im != 0) && p->k > 0;
+    bool use_c = beta.re != 0 || beta.im != 0;
+    for (size_t j = 0; j < p->n; j++)
+        for (size_t i = 0; i < p->m; i++) {
+            cplx sum = {0, 0};
+            long double abs_sum = 0;
+            for (size_t q = 0; use_ab && q < p->k; q++) {
+                cplx x = op_elem(p, d->a, p->off_a, p->ta, p->lda, i, q);
+                cplx y = op_elem(p, d->b, p->off_b, p->tb, p->ldb, q, j);
+                cplx xy = cmul(x, y);
+                sum.re += xy.re;
+                sum.im += xy.im;
+                abs_sum += cabs_l(x) * cabs_l(y);
+            }
+            cplx r = {0, 0};
+            long double mag = 0;
+            if (use_ab) {
+                r = cmul(alpha, sum);
+                mag = cabs_l(alpha) * abs_sum;
+            }
+            if (use_c) {
+                size_t at = p->off_c + tc_index(p->layout, CLGEMM_NO_TRANS, i, j, p->ldc);
+                cplx c = {tt_get(p->type_c, d->c0, at, 0),
+                          tt_is_complex(p->type_c) ? tt_get(p->type_c, d->c0, at, 1) : 0};
+                cplx bc = cmul(beta, c);
+                r.re += bc.re;
+                r.im += bc.im;
+                mag += cabs_l(beta) * cabs_l(c);
+            }
+            long double b = factor * ((long double)p->k + extra) * eps * mag;
+            if (unit_c > 0) b += unit_c * (fmaxl(fabsl(r.re), fabsl(r.im)) + b) + tiny_c;
+            size_t x = i + j * p->m;
+            ref[2 * x] = (double)r.re;
+            ref[2 * x + 1] = (double)r.im;
+            bound[x] = (double)b;
+        }
+}
+
+/* Appends to msg while there is room. */
+__attribute__((format(printf, 3, 4))) static void append(char *msg, size_t size, const char *fmt,
+                                                         ...) {
+    size_t used = strlen(msg);
+    if (used + 1 >= size) return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg + used, size - used, fmt, ap);
+    va_end(ap);
+}
+
+size_t tt_check(const tt_data *d, const void *c, const double *ref, const double *bound,
+                double scale, char *msg, size_t size) {
+    const tt_gemm *p = &d->g;
+    size_t bad = 0, bad_outside = 0, sc = tt_size(p->type_c);
+    int nc = tt_ncomp(p->type_c);
+    if (size) msg[0] = 0;
+    char *inside = calloc(d->nc ? d->nc : 1, 1);
+    if (!inside) {
+        snprintf(msg, size, "out of host memory");
+        return 1;
+    }
+    for (size_t j = 0; j < p->n; j++)
+        for (size_t i = 0; i < p->m; i++) {
+            size_t at = p->off_c + tc_index(p->layout, CLGEMM_NO_TRANS, i, j, p->ldc);
+            size_t x = i + j * p->m;
+            inside[at] = 1;
+            double tol = bound[x] * scale;
+            bool ok = true;
+            for (int comp = 0; comp < nc; comp++) {
+                double got = tt_get(p->type_c, c, at, comp), want = ref[2 * x + comp];
+                if (!(fabs(got - want) <= tol)) ok = false; /* NaN fails too */
+            }
+            if (ok) continue;
+            if (bad < 3)
+                append(msg, size, " C(%zu,%zu)=(%.10g,%.10g) want (%.10g,%.10g) (tol %.3g);", i, j,
+                       tt_get(p->type_c, c, at, 0), nc > 1 ? tt_get(p->type_c, c, at, 1) : 0.0,
+                       ref[2 * x], ref[2 * x + 1], tol);
+            bad++;
+        }
+    for (size_t x = 0; x < d->nc; x++) {
+        if (inside[x] || memcmp((const char *)c + x * sc, (const char *)d->c0 + x * sc, sc) == 0)
+            continue;
+        if (bad_outside < 3)
+            append(msg, size, " buffer element %zu (outside C) changed to %.10g;", x,
+                   tt_get(p->type_c, c, x, 0));
+        bad_outside++;
+    }
+    free(inside);
+    if (bad + bad_outside)
+        append(msg, size, " [%zu bad in C, %zu changed outside C]", bad, bad_outside);
+    return bad + bad_outside;
+}
+
+/* ---- Calls ----------------------------------------------------------------------------------- */
+
+/* alpha and beta in the scalar type clgemm_gemm_ex reads for type_ab. */
+typedef union scalar {
+    float f;
+    double d;
+    cl_float2 c;
+    cl_double2 z;
+} scalar;
+
+static scalar make_scalar(clgemm_precision t, const double v[2]) {
+    scalar s;
+    memset(&s, 0, sizeof s);
+    switch (t) {
+    case CLGEMM_DOUBLE:
+        s.d = v[0];
+        break;
+    case CLGEMM_COMPLEX_SINGLE:
+        s.c.s[0] = (float)v[0];
+        s.c.s[1] = (float)v[1];
+        break;
+    case CLGEMM_COMPLEX_DOUBLE:
+        s.z.s[0] = v[0];
+        s.z.s[1] = v[1];
+        break;
+    default:
+        s.f = (float)v[0];
+        break;
+    }
+    return s;
+}
+
+clgemm_status tt_clgemm(clgemm_handle h, const tt_gemm *g, cl_mem a, cl_mem b, cl_mem c,
+                        unsigned flags) {
+    scalar al = make_scalar(g->type_ab, g->alpha), be = make_scalar(g->type_ab, g->beta);
+    clgemm_status st;
+    bool ex = (flags & TT_RUN_EX) || g->type_ab != g->type_c;
+#define TT_ARGS(x)                                                                                 \
+    h, g->layout, g->ta, g->tb, g->m, g->n, g->k, al.x, a, g->off_a, g->lda, b, g->off_b, g->ldb,  \
+        be.x, c, g->off_c, g->ldc, NULL, 0, NULL, NULL
+    if (ex)
+        st = clgemm_gemm_ex(h, g->layout, g->ta, g->tb, g->m, g->n, g->k, &al, a, g->off_a, g->lda,
+                            b, g->off_b, g->ldb, &be, c, g->off_c, g->ldc, g->type_ab, g->type_c,
+                            CLGEMM_COMPUTE_DEFAULT, NULL, 0, NULL, NULL);
+    else
+        switch (g->type_ab) {
+        case CLGEMM_COMPLEX_SINGLE:
+            st = clgemm_cgemm(TT_ARGS(c));
+            break;
+        case CLGEMM_COMPLEX_DOUBLE:
+            st = clgemm_zgemm(TT_ARGS(z));
+            break;
+        case CLGEMM_HALF:
+            st = clgemm_hgemm(TT_ARGS(f));
+            break;
+        case CLGEMM_BFLOAT16:
+            st = clgemm_bf16gemm(TT_ARGS(f));
+            break;
+        case CLGEMM_DOUBLE:
+            st = clgemm_dgemm(TT_ARGS(d));
+            break;
+        default:
+            st = clgemm_sgemm(TT_ARGS(f));
+            break;
+        }
+#undef TT_ARGS
+    if (st == CLGEMM_SUCCESS) st = clFinish(clgemm_queue(h));
+    return st;
+}
+
+/* The host-array variant on d's arrays, from the offsets. */
+static clgemm_status host_call(clgemm_handle h, const tt_data *d, void *c, unsigned flags) {
+    const tt_gemm *g = &d->g;
+    scalar al = make_scalar(g->type_ab, g->alpha), be = make_scalar(g->type_ab, g->beta);
+    size_t sab = tt_size(g->type_ab);
+    const char *a = (const char *)d->a + g->off_a * sab, *b = (const char *)d->b + g->off_b * sab;
+    char *cc = (char *)c + g->off_c * tt_size(g->type_c);
+#define TT_HOST(x, elem)                                                                           \
+    h, g->layout, g->ta, g->tb, g->m, g->n, g->k, al.x, (const elem *)a, g->lda, (const elem *)b,  \
+        g->ldb, be.x, (elem *)cc, g->ldc
+    if ((flags & TT_RUN_EX) || g->type_ab != g->type_c)
+        return clgemm_gemm_ex_host(h, g->layout, g->ta, g->tb, g->m, g->n, g->k, &al, a, g->lda, b,
+                                   g->ldb, &be, cc, g->ldc, g->type_ab, g->type_c,
+                                   CLGEMM_COMPUTE_DEFAULT);
+    switch (g->type_ab) {
+    case CLGEMM_COMPLEX_SINGLE:
+        return clgemm_cgemm_host(TT_HOST(c, cl_float2));
+    case CLGEMM_COMPLEX_DOUBLE:
+        return clgemm_zgemm_host(TT_HOST(z, cl_double2));
+    case CLGEMM_HALF:
+        return clgemm_hgemm_host(TT_HOST(f, cl_half));
+    case CLGEMM_BFLOAT16:
+        return clgemm_bf16gemm_host(TT_HOST(f, cl_ushort));
+    case CLGEMM_DOUBLE:
+        return clgemm_dgemm_host(TT_HOST(d, double));
+    default:
+        return clgemm_sgemm_host(TT_HOST(f, float));
+    }
+#undef TT_HOST
+}
+
+int tt_clblast(cl_command_queue queue, const tt_gemm *g, cl_mem a, cl_mem b, cl_mem c) {
+#ifdef TC_HAVE_CLBLAST
+    /* CLBlast's enums have BLAS's values, as clgemm's do. */
+    CLBlastLayout layout = (CLBlastLayout)g->layout;
+    CLBlastTranspose ta = (CLBlastTranspose)g->ta, tb = (CLBlastTranspose)g->tb;
+    cl_command_queue q = queue;
+    cl_event event = NULL;
+    CLBlastStatusCode st;
+    if (g->type_ab == CLGEMM_COMPLEX_SINGLE && g->type_c == CLGEMM_COMPLEX_SINGLE) {
+        cl_float2 al = {{(float)g->alpha[0], (float)g->alpha[1]}};
+        cl_float2 be = {{(float)g->beta[0], (float)g->beta[1]}};
+        st = CLBlastCgemm(layout, ta, tb, g->m, g->n, g->k, al, a, g->off_a, g->lda, b, g->off_b,
+                          g->ldb, be, c, g->off_c, g->ldc, &q, &event);
+    } else if (g->type_ab == CLGEMM_COMPLEX_DOUBLE && g->type_c == CLGEMM_COMPLEX_DOUBLE) {
+        cl_double2 al = {{g->alpha[0], g->alpha[1]}}, be = {{g->beta[0], g->beta[1]}};
+        st = CLBlastZgemm(layout, ta, tb, g->m, g->n, g->k, al, a, g->off_a, g->lda, b, g->off_b,
+                          g->ldb, be, c, g->off_c, g->ldc, &q, &event);
+    } else {
+        return -1;
+    }
+    if (st == CLBlastSuccess && event) {
+        clWaitForEvents(1, &event);
+        clReleaseEvent(event);
+    }
+    return (int)st;
+#else
+    (void)queue, (void)g, (void)a, (void)b, (void)c;
+    return -1;
+#endif
+}
+
+/* Writes "desc: what" into msg. */
+__attribute__((format(printf, 4, 5))) static int fail(char *msg, size_t size, const char *desc,
+                                                      const char *fmt, ...) {
+    int used = snprintf(msg, size, "%s:", desc);
+    if (used >= 0 && (size_t)used < size) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(msg + used, size - (size_t)used, fmt, ap);
+        va_end(ap);
+    }
+    return 1;
+}
+
+static bool unchanged(cl_command_queue queue, cl_mem mem, const void *host, size_t bytes) {
+    if (bytes == 0) return true;
+    void *now = malloc(bytes);
+    bool same =
+        now && tc_read(queue, mem, bytes, now) == CL_SUCCESS && memcmp(now, host, bytes) == 0;
+    free(now);
+    return same;
+}
+
+/* CLBlast's result on the same buffers A and B, compared with ours within 2 bounds (each is
+ * within one of the exact result). */
+static int against_clblast(tc_env *env, const tt_data *d, cl_mem a, cl_mem b, const double *bound,
+                           const char *desc, char *msg, size_t size) {
+    const tt_gemm *p = &d->g;
+    size_t bytes = d->nc * tt_size(p->type_c);
+    void *host = malloc(bytes ? bytes : 1);
+    if (!host) return fail(msg, size, desc, " out of memory");
+    /* Zeros where C holds the beta == 0 poison: how CLBlast treats NaN in C is not the point. */
+    memcpy(host, d->c0, bytes);
+    if (p->beta[0] == 0 && p->beta[1] == 0)
+        for (size_t j = 0; j < p->n; j++)
+            for (size_t i = 0; i < p->m; i++)
+                for (int comp = 0; comp < 2; comp++)
+                    tt_set(p->type_c, host,
+                           p->off_c + tc_index(p->layout, CLGEMM_NO_TRANS, i, j, p->ldc), comp, 0);
+    cl_mem c2 = tc_buffer(env->context, bytes, host);
+    int rc = 0, st = c2 ? tt_clblast(env->queue, p, a, b, c2) : -1;
+    if (st != 0)
+        rc = fail(msg, size, desc, " CLBlast failed (%d) on this problem", st);
+    else if (tc_read(env->queue, c2, bytes, host) != CL_SUCCESS)
+        rc = fail(msg, size, desc, " reading CLBlast's C back failed");
+    for (size_t j = 0; !rc && j < p->n; j++)
+        for (size_t i = 0; !rc && i < p->m; i++) {
+            size_t at = p->off_c + tc_index(p->layout, CLGEMM_NO_TRANS, i, j, p->ldc);
+            double tol = 2 * bound[i + j * p->m];
+            for (int comp = 0; comp < 2 && !rc; comp++) {
+                double x = tt_get(p->type_c, d->c, at, comp), y = tt_get(p->type_c, host, at, comp);
+                if (!(fabs(x - y) <= tol))
+                    rc = fail(msg, size, desc,
+                              " differs from CLBlast: C(%zu,%zu)[%d]=%.17g, CLBlast %.17g (tol "
+                              "%.3g)",
+                              i, j, comp, x, y, tol);
+            }
+        }
+    if (c2) clReleaseMemObject(c2);
+    free(host);
+    return rc;
+}
+
+int tt_run(tc_env *env, clgemm_handle h, const tt_gemm *g, uint64_t seed, unsigned data_flags,
+           unsigned run_flags, char *msg, size_t size) {
+    char desc[400];
+    tt_data d;
+    tt_describe(g, desc, sizeof desc);
+    if (!tt_data_make(&d, g, seed, data_flags)) return fail(msg, size, desc, " out of memory");
+    tt_describe(&d.g, desc, sizeof desc);
+    if (run_flags & TT_RUN_HOST) {
+        size_t len = strlen(desc);
+        snprintf(desc + len, sizeof desc - len, " (host arrays)");
+    } else if (run_flags & TT_RUN_EX) {
+        size_t len = strlen(desc);
+        snprintf(desc + len, sizeof desc - len, " (gemm_ex)");
+    }
+    const tt_gemm *p = &d.g;
+    size_t sab = tt_size(p->type_ab), sc = tt_size(p->type_c), cells = p->m * p->n;
+    int rc = 0;
+    cl_mem a = NULL, b = NULL, c = NULL;
+    double *ref = malloc((cells ? cells : 1) * 2 * sizeof *ref);
+    double *bound = malloc((cells ? cells : 1) * sizeof *bound);
+    char detail[1024];
+    if (!ref || !bound) {
+        rc = fail(msg, size, desc, " out of memory");
+        goto done;
+    }
+    if (run_flags & TT_RUN_HOST) {
+        /* The API takes const A and B: d.a and d.b must come back as they were. */
+        void *a0 = malloc(d.na * sab + 1), *b0 = malloc(d.nb * sab + 1);
+        if (a0) memcpy(a0, d.a, d.na * sab);
+        if (b0) memcpy(b0, d.b, d.nb * sab);
+        clgemm_status st =
+            a0 && b0 ? host_call(h, &d, d.c, run_flags) : CLGEMM_ERR_OUT_OF_HOST_MEMORY;
+        bool same =
+            a0 && b0 && memcmp(a0, d.a, d.na * sab) == 0 && memcmp(b0, d.b, d.nb * sab) == 0;
+        free(a0);
+        free(b0);
+        if (st != CLGEMM_SUCCESS) {
+            rc = fail(msg, size, desc, " returned %d (%s)", st, clgemm_status_string(st));
+            goto done;
+        }
+        if (!same) {
+            rc = fail(msg, size, desc, " the call changed array A or B");
+            goto done;
+        }
+    } else {
+        a = tc_buffer(env->context, d.na * sab, d.na ? d.a : NULL);
+        b = tc_buffer(env->context, d.nb * sab, d.nb ? d.b : NULL);
+        c = tc_buffer(env->context, d.nc * sc, d.nc ? d.c0 : NULL);
+        if (!a || !b || !c) {
+            rc = fail(msg, size, desc, " could not allocate buffers");
+            goto done;
+        }
+        clgemm_status st = tt_clgemm(h, p, a, b, c, run_flags);
+        if (st != CLGEMM_SUCCESS) {
+            rc = fail(msg, size, desc, " returned %d (%s)", st, clgemm_status_string(st));
+            goto done;
+        }
+        if (tc_read(env->queue, c, d.nc * sc, d.c) != CL_SUCCESS) {
+            rc = fail(msg, size, desc, " reading C back failed");
+            goto done;
+        }
+        if (!unchanged(env->queue, a, d.a, d.na * sab) ||
+            !unchanged(env->queue, b, d.b, d.nb * sab)) {
+            rc = fail(msg, size, desc, " the call changed buffer A or B");
+            goto done;
+        }
+    }
+    tt_reference(&d, ref, bound);
+    if (tt_check(&d, d.c, ref, bound, 1.0, detail, sizeof detail)) {
+        rc = fail(msg, size, desc, "%s", detail);
+        goto done;
+    }
+    if ((run_flags & TT_RUN_CLBLAST) && a && tc_have_clblast() && tt_is_complex(p->type_ab) &&
+        p->m && p->n && p->k)
+        rc = against_clblast(env, &d, a, b, bound, desc, msg, size);
+
+done:
+    if (a) clReleaseMemObject(a);
+    if (b) clReleaseMemObject(b);
+    if (c) clReleaseMemObject(c);
+    free(ref);
+    free(bound);
+    tt_data_free(&d);
+    return rc;
+}

@@ -1,0 +1,91 @@
+/* typed.h: the tests' host side for every element type, beyond the float/double helpers of
+ * test_common.h: FP16 and BF16 encoding (round to nearest even, written here independently of
+ * the kernels), complex elements, one GEMM problem of any type pair with its buffers, the
+ * long-double reference with its error bound, the checks, the call through clgemm (typed
+ * wrappers, clgemm_gemm_ex or the host-array variants) and CLBlast's complex GEMM.
+ *
+ * Geometry is test_common.h's (tc_index etc.); CLGEMM_CONJ_TRANS is stored like CLGEMM_TRANS. */
+#ifndef CLGEMM_TEST_TYPED_H
+#define CLGEMM_TEST_TYPED_H
+
+#include "test_common.h"
+
+#include <stdint.h>
+
+/* ---- Elements ------------------------------------------------------------------------------- */
+
+uint16_t tt_half_from_double(double v); /* IEEE binary16, round to nearest even */
+double tt_half_to_double(uint16_t h);
+uint16_t tt_bf16_from_float(float v); /* upper half of an FP32, round to nearest even */
+double tt_bf16_to_double(uint16_t b);
+
+size_t tt_size(clgemm_precision t); /* bytes of one stored element */
+int tt_ncomp(clgemm_precision t);   /* 2 for complex, else 1 */
+bool tt_is_complex(clgemm_precision t);
+/* Component comp (0 real, 1 imaginary) of element i, decoded. */
+double tt_get(clgemm_precision t, const void *p, size_t i, int comp);
+/* Sets component comp of element i, rounded to nearest even to the storage type. */
+void tt_set(clgemm_precision t, void *p, size_t i, int comp, double v);
+/* A quiet NaN in every component. */
+void tt_set_nan(clgemm_precision t, void *p, size_t i);
+/* Signalling NaN bit patterns in every component (what no arithmetic hands back bit for bit). */
+void tt_set_sentinel(clgemm_precision t, void *p, size_t i);
+
+/* ---- One problem ---------------------------------------------------------------------------- */
+
+typedef struct tt_gemm {
+    clgemm_precision type_ab, type_c;
+    clgemm_layout layout;
+    clgemm_transpose ta, tb;
+    size_t m, n, k;
+    double alpha[2], beta[2]; /* real, imaginary (the imaginary parts only for complex) */
+    size_t lda, ldb, ldc;     /* 0: the smallest legal one */
+    size_t off_a, off_b, off_c;
+    size_t tail; /* extra elements after each matrix */
+} tt_gemm;
+
+void tt_describe(const tt_gemm *g, char *buf, size_t size);
+
+typedef struct tt_data {
+    tt_gemm g;         /* leading dimensions filled in */
+    size_t na, nb, nc; /* buffer lengths in elements */
+    void *a, *b, *c0;  /* contents before the call */
+    void *c;           /* room for a result */
+} tt_data;
+
+/* As tc_data_make (flags: TC_AB_NAN): matrix elements random (rounded to the storage type),
+ * everything else of A and B NaN, C's matrix NaN when beta == 0, the rest of C the sentinel. */
+bool tt_data_make(tt_data *d, const tt_gemm *g, uint64_t seed, unsigned flags);
+void tt_data_free(tt_data *d);
+
+/* The exact result from d's (rounded) inputs in long double: ref holds 2 * m * n values (real,
+ * imaginary of element i + j * m); bound the allowed error of each element: the k-scaled bound
+ * of the arithmetic's precision plus, for FP16/BF16 C, the final rounding to C's type. */
+void tt_reference(const tt_data *d, double *ref, double *bound);
+/* Every component of C within bound * scale of ref and not NaN, every other element of the
+ * buffer bit for bit as in d->c0. Returns the number of bad elements; msg gets the first few. */
+size_t tt_check(const tt_data *d, const void *c, const double *ref, const double *bound,
+                double scale, char *msg, size_t size);
+
+/* ---- Calls ---------------------------------------------------------------------------------- */
+
+enum {
+    TT_RUN_EX = 1 << 0,      /* call clgemm_gemm_ex even where a typed wrapper exists */
+    TT_RUN_HOST = 1 << 1,    /* the host-array variant (arrays from the offsets) */
+    TT_RUN_CLBLAST = 1 << 2, /* complex: also compare with CLBlast (not for m, n or k == 0) */
+};
+
+/* clgemm on g's buffers through the typed wrapper of g's types, or clgemm_gemm_ex when there is
+ * none (or flags has TT_RUN_EX); blocking. */
+clgemm_status tt_clgemm(clgemm_handle h, const tt_gemm *g, cl_mem a, cl_mem b, cl_mem c,
+                        unsigned flags);
+/* CLBlastCgemm / CLBlastZgemm on g, waited for: CLBlast's status; -1 without CLBlast or for a
+ * type it has no GEMM of here. */
+int tt_clblast(cl_command_queue queue, const tt_gemm *g, cl_mem a, cl_mem b, cl_mem c);
+
+/* One problem end to end: data, the call, the reference check, A and B unchanged, CLBlast.
+ * 0 on success, else non-zero with the problem and what failed in msg. */
+int tt_run(tc_env *env, clgemm_handle h, const tt_gemm *g, uint64_t seed, unsigned data_flags,
+           unsigned run_flags, char *msg, size_t size);
+
+#endif /* CLGEMM_TEST_TYPED_H */

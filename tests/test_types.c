@@ -1,0 +1,493 @@
+/* test_types.c: the element types beyond float and double on the device: complex single and
+ * double (cgemm, zgemm), FP16 and BF16 (hgemm, bf16gemm) and FP16/BF16 inputs with an FP32 C
+ * (clgemm_gemm_ex). For every registered kernel family (a small legal configuration forced by
+ * parameter name) and for the library's own choice, in both layouts, every transpose pair
+ * (CONJ_TRANS too; on real types it must act as TRANS), edge shapes and shapes larger than the
+ * tiles, real and complex alpha/beta, padded leading dimensions with offsets and split K: the
+ * result against a long-double reference computed from the rounded inputs, with everything
+ * outside C bit for bit unchanged, and complex also against CLBlast. Then k == 0 / alpha == 0
+ * (C = beta * C), and the type checks of clgemm_gemm_ex.
+ *
+ * PoCL compiles each program for seconds, and every (family, types, transpose pair) is a
+ * program of its own: one test is one family and one type of A and B with each of its C types
+ * (its own process; Criterion's workers share them out), looping over all its cases. The
+ * library's choice (about 18 s of PoCL per program on a CPU) runs the transpose pairs of two
+ * programs per type (pair_wanted). Cold, the suite takes about 400 CPU seconds on PoCL. */
+#include "typed.h"
+
+#include <criterion/criterion.h>
+#include <criterion/parameterized.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
+/* ---- The grid -------------------------------------------------------------------------------- */
+
+typedef struct type_pair {
+    clgemm_precision ab, c;
+} type_pair;
+
+static const type_pair type_pairs[] = {
+    {CLGEMM_COMPLEX_SINGLE, CLGEMM_COMPLEX_SINGLE},
+    {CLGEMM_COMPLEX_DOUBLE, CLGEMM_COMPLEX_DOUBLE},
+    {CLGEMM_HALF, CLGEMM_HALF},
+    {CLGEMM_BFLOAT16, CLGEMM_BFLOAT16},
+    {CLGEMM_HALF, CLGEMM_SINGLE},
+    {CLGEMM_BFLOAT16, CLGEMM_SINGLE},
+};
+
+typedef struct shape {
+    size_t m, n, k;
+} shape;
+
+/* Scalars, odd sizes, a K of two slices and a bit, and one larger than every tile forced here
+ * or chosen by default on a CPU (32 x 32 x 32) in each dimension, with odd sizes. */
+static const shape shapes[] = {{1, 1, 1}, {7, 5, 3}, {33, 17, 65}, {71, 37, 83}};
+
+/* alpha (re, im), beta (re, im); real types take the real parts. beta == 0 comes with C full
+ * of NaN. The last one's alpha is 0 on real types (C = beta * C) and i on complex ones. All
+ * exact in float and FP16. */
+static const double scalars[][4] = {
+    {1, 0, 0, 0}, {0.5, -1.25, 0, 0}, {1.5, -0.75, -0.5, 2}, {-0.25, 1, 1, 0}, {0, 1, 0.75, -0.5},
+};
+
+static const clgemm_layout layouts[] = {CLGEMM_COL_MAJOR, CLGEMM_ROW_MAJOR};
+static const clgemm_transpose transposes[] = {CLGEMM_NO_TRANS, CLGEMM_TRANS, CLGEMM_CONJ_TRANS};
+
+/* Failures of one test: the first few are reported with their problem, then a count. */
+typedef struct tally {
+    unsigned cases, failed;
+} tally;
+
+#define MAX_REPORTED 6
+
+static void record(tally *t, int rc, const char *prefix, const char *msg) {
+    t->cases++;
+    if (!rc) return;
+    t->failed++;
+    if (t->failed <= MAX_REPORTED) cr_expect(0, "%s%s", prefix, msg);
+}
+
+static void report(const tally *t, const char *what) {
+    cr_expect_eq(t->failed, 0u, "%s: %u of %u cases failed (first %d shown above)", what, t->failed,
+                 t->cases, MAX_REPORTED);
+    cr_log_info("%s: %u cases, %u failed", what, t->cases, t->failed);
+}
+
+static double seconds(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static const char *type_text(type_pair tp) {
+    static char buf[32];
+    static const char *names[] = {"s", "d", "c", "z", "h", "bf16"};
+    snprintf(buf, sizeof buf, "%s->%s", names[tp.ab], names[tp.c]);
+    return buf;
+}
+
+/* ---- Configurations -------------------------------------------------------------------------- */
+
+/* Small values by parameter name, whichever family has it: cheap to build (PoCL compiles a
+ * register-blocked program of these in about 2 s, the CPU default in about 18 s), and tiles
+ * (4 x 4 naive and tiled, 8 x 8 x 8 register-blocked with vectors of 2 and an unrolled k loop)
+ * far smaller than the larger shapes. A parameter not listed starts at 1. */
+static const struct {
+    const char *name;
+    int value;
+} small_values[] = {{"MDIMC", 4}, {"NDIMC", 4}, {"TS", 4},  {"MWG", 8}, {"NWG", 8},
+                    {"KWG", 8},   {"KWI", 2},   {"VWM", 2}, {"VWN", 2}};
+
+static void fill_config(clgemm_config *cfg, clgemm_family family, bool all_ones) {
+    cr_assert_eq(clgemm_config_init(cfg, family), CLGEMM_SUCCESS, "family %d", (int)family);
+    int n = clgemm_family_param_count(family);
+    cr_assert_gt(n, 0, "family %s has no parameters", clgemm_family_name(family));
+    for (int i = 0; i < n; i++) {
+        const char *name = clgemm_family_param_name(family, i);
+        cr_assert_not_null(name);
+        int value = 1;
+        for (size_t s = 0; s < COUNT(small_values) && !all_ones; s++)
+            if (strcmp(small_values[s].name, name) == 0) value = small_values[s].value;
+        cr_assert_eq(clgemm_config_set(cfg, name, value), CLGEMM_SUCCESS, "%s", name);
+    }
+}
+
+/* One test: a family (CLGEMM_FAMILY_AUTO: the library's choice, no override) and the type of
+ * A and B, with each type C may have (one handle, so the programs the two share, such as the
+ * FP32 partial products of split K, are built once). */
+typedef struct family_case {
+    clgemm_family family;
+    clgemm_precision ab;
+} family_case;
+
+/* Forces a small legal configuration of fc's family for fc's type (none for AUTO) and writes
+ * what runs into text. Skips the test when the family has no legal small configuration on
+ * this device (a family for other hardware). */
+static void choose_config(clgemm_handle h, const family_case *fc, char *text, size_t size) {
+    clgemm_config cfg;
+    const char *source = NULL;
+    if (fc->family != CLGEMM_FAMILY_AUTO) {
+        fill_config(&cfg, fc->family, false);
+        if (clgemm_check_config(h, fc->ab, &cfg) != CLGEMM_SUCCESS)
+            fill_config(&cfg, fc->family, true);
+        clgemm_status st = clgemm_check_config(h, fc->ab, &cfg);
+        if (st != CLGEMM_SUCCESS)
+            cr_skip_test("no small configuration of %s is legal for type %d here (%s)",
+                         clgemm_family_name(fc->family), (int)fc->ab, clgemm_status_string(st));
+        cr_assert_eq(clgemm_set_config(h, fc->ab, &cfg), CLGEMM_SUCCESS);
+    }
+    clgemm_config used;
+    cr_assert_eq(clgemm_get_config(h, fc->ab, 71, 37, 83, &used, &source), CLGEMM_SUCCESS);
+    if (fc->family != CLGEMM_FAMILY_AUTO) {
+        cr_expect_eq(used.family, cfg.family);
+        cr_expect(source && strcmp(source, "override") == 0, "source %s", source);
+    } else {
+        cr_expect(source && strcmp(source, "override") != 0, "source %s", source);
+    }
+    char desc[200];
+    clgemm_config_string(&used, desc, sizeof desc);
+    snprintf(text, size, "%s (%s) ", desc, source ? source : "?");
+}
+
+/* Each transpose pair is a program of its own (conjugation included), so the library's choice,
+ * which PoCL takes about 18 s to compile per program, runs the pairs of two programs per type
+ * and layout: op(A) and op(B) both plain, or both transposed the same way (C C on complex; on
+ * real types T and C alike). The forced small configurations run every pair. */
+static bool pair_wanted(clgemm_family family, clgemm_precision ab, clgemm_transpose ta,
+                        clgemm_transpose tb) {
+    if (family != CLGEMM_FAMILY_AUTO) return true;
+    if ((ta == CLGEMM_NO_TRANS) != (tb == CLGEMM_NO_TRANS)) return false;
+    return tt_is_complex(ab) ? ta == tb && ta != CLGEMM_TRANS : true;
+}
+
+/* Every case of one configuration and type pair: layouts x transpose pairs x shapes x scalars,
+ * every other one with padded leading dimensions and offsets; the API rotates between the typed
+ * wrapper, clgemm_gemm_ex and the host-array variant. Then the larger shapes again with K split
+ * into 3 layers (a family that does not split ignores it), on handles[1], which was created
+ * with CLGEMM_KSPLIT set (a library may read it when a handle is created or at each call). */
+static void run_grid(tc_env *env, const clgemm_handle handles[2], clgemm_family family,
+                     type_pair tp, const char *prefix, tally *t) {
+    char msg[2048];
+    uint64_t seed = 1;
+    static const unsigned api[] = {TT_RUN_CLBLAST, TT_RUN_EX | TT_RUN_CLBLAST, TT_RUN_CLBLAST,
+                                   TT_RUN_HOST};
+    for (int split = 0; split < 2; split++) {
+        char full_prefix[400];
+        snprintf(full_prefix, sizeof full_prefix, "%s%s%s: ", prefix, type_text(tp),
+                 split ? " [K split in 3]" : "");
+        if (split) setenv("CLGEMM_KSPLIT", "3", 1);
+        for (size_t l = 0; l < COUNT(layouts); l++)
+            for (size_t ta = 0; ta < COUNT(transposes); ta++)
+                for (size_t tb = 0; tb < COUNT(transposes); tb++)
+                    for (size_t s = split ? 2 : 0; s < COUNT(shapes); s++)
+                        for (size_t a = 0; a < COUNT(scalars); a++) {
+                            if (!pair_wanted(family, tp.ab, transposes[ta], transposes[tb]))
+                                continue;
+                            if (split && a != 0 && a != 2) continue;
+                            tt_gemm g = {.type_ab = tp.ab,
+                                         .type_c = tp.c,
+                                         .layout = layouts[l],
+                                         .ta = transposes[ta],
+                                         .tb = transposes[tb],
+                                         .m = shapes[s].m,
+                                         .n = shapes[s].n,
+                                         .k = shapes[s].k,
+                                         .alpha = {scalars[a][0], scalars[a][1]},
+                                         .beta = {scalars[a][2], scalars[a][3]},
+                                         .tail = 3};
+                            if ((s + a + ta + split) % 2) {
+                                clgemm_transpose sa = transposes[ta] == CLGEMM_NO_TRANS
+                                                          ? CLGEMM_NO_TRANS
+                                                          : CLGEMM_TRANS;
+                                clgemm_transpose sb = transposes[tb] == CLGEMM_NO_TRANS
+                                                          ? CLGEMM_NO_TRANS
+                                                          : CLGEMM_TRANS;
+                                g.lda = tc_min_ld(g.layout, sa, g.m, g.k) + 3;
+                                g.ldb = tc_min_ld(g.layout, sb, g.k, g.n) + 5;
+                                g.ldc = tc_min_ld(g.layout, CLGEMM_NO_TRANS, g.m, g.n) + 2;
+                                g.off_a = 3;
+                                g.off_b = 5;
+                                g.off_c = 7;
+                            }
+                            int rc = tt_run(env, handles[split], &g, seed, 0,
+                                            api[seed % COUNT(api)], msg, sizeof msg);
+                            seed++;
+                            record(t, rc, full_prefix, msg);
+                        }
+        if (split) unsetenv("CLGEMM_KSPLIT");
+    }
+}
+
+static void run_family_case(const family_case *fc) {
+    tc_env env;
+    /* Criterion cannot pick one parameter of a test: TYPES_FAMILY / TYPES_AB (numbers, as in
+     * clgemm.h) narrow the run to one family or type while debugging. */
+    const char *only_f = getenv("TYPES_FAMILY"), *only_t = getenv("TYPES_AB");
+    if ((only_f && atoi(only_f) != (int)fc->family) || (only_t && atoi(only_t) != (int)fc->ab))
+        cr_skip_test("not selected by TYPES_FAMILY / TYPES_AB");
+    TC_OPEN_OR_SKIP(&env);
+    if (fc->ab == CLGEMM_COMPLEX_DOUBLE && !env.has_fp64)
+        cr_skip_test("%s has no cl_khr_fp64: zgemm is not tested", env.device_name);
+    if (tt_is_complex(fc->ab) && !tc_have_clblast())
+        cr_log_warn("built without CLBlast: host reference only");
+    clgemm_handle h[2];
+    char prefix[256];
+    cr_assert_eq(clgemm_create(&h[0], env.queue), CLGEMM_SUCCESS);
+    choose_config(h[0], fc, prefix, sizeof prefix);
+    setenv("CLGEMM_KSPLIT", "3", 1);
+    cr_assert_eq(clgemm_create(&h[1], env.queue), CLGEMM_SUCCESS);
+    choose_config(h[1], fc, prefix, sizeof prefix);
+    unsetenv("CLGEMM_KSPLIT");
+    double start = seconds();
+    for (size_t p = 0; p < COUNT(type_pairs); p++) {
+        if (type_pairs[p].ab != fc->ab) continue;
+        tally t = {0, 0};
+        double t0 = seconds();
+        run_grid(&env, h, fc->family, type_pairs[p], prefix, &t);
+        char what[300];
+        snprintf(what, sizeof what, "%s%s (%.1f s)", prefix, type_text(type_pairs[p]),
+                 seconds() - t0);
+        report(&t, what);
+    }
+    cr_log_info("%s: %.1f s in all", prefix, seconds() - start);
+    clgemm_destroy(h[0]);
+    clgemm_destroy(h[1]);
+    tc_close(&env);
+}
+
+/* Every registered family and AUTO, times every type of A and B. */
+static const clgemm_precision ab_types[] = {CLGEMM_COMPLEX_SINGLE, CLGEMM_COMPLEX_DOUBLE,
+                                            CLGEMM_HALF, CLGEMM_BFLOAT16};
+
+ParameterizedTestParameters(types, family) {
+    static family_case cases[(CLGEMM_FAMILY_COUNT + 1) * COUNT(ab_types)];
+    size_t n = 0;
+    for (int f = 0; f <= CLGEMM_FAMILY_COUNT; f++)
+        for (size_t t = 0; t < COUNT(ab_types); t++)
+            cases[n++] = (family_case){(clgemm_family)f, ab_types[t]};
+    return cr_make_param_array(family_case, cases, n);
+}
+ParameterizedTest(family_case *fc, types, family, .timeout = 600) {
+    run_family_case(fc);
+}
+
+/* ---- k == 0, alpha == 0, empty C ------------------------------------------------------------- */
+
+Test(types, scale_and_empty, .timeout = 600) {
+    /* k == 0 or alpha == 0 (A and B full of NaN, never read): C = beta * C, rounded to C's type;
+     * beta == 0 gives zeros over a C of NaN. m == 0 or n == 0: nothing written. */
+    tc_env env;
+    TC_OPEN_OR_SKIP(&env);
+    clgemm_handle h;
+    cr_assert_eq(clgemm_create(&h, env.queue), CLGEMM_SUCCESS);
+    static const shape cases[] = {{7, 5, 0}, {33, 17, 0}, {7, 5, 4}, {33, 17, 9},
+                                  {0, 5, 3}, {5, 0, 3},   {0, 0, 0}};
+    static const double betas[][2] = {{0, 0}, {1, 0}, {-2.5, 0.75}, {0.5, -1}};
+    tally t = {0, 0};
+    char msg[2048];
+    uint64_t seed = 500;
+    for (size_t p = 0; p < COUNT(type_pairs); p++) {
+        if (type_pairs[p].ab == CLGEMM_COMPLEX_DOUBLE && !env.has_fp64) continue;
+        for (size_t l = 0; l < COUNT(layouts); l++)
+            for (size_t s = 0; s < COUNT(cases); s++)
+                for (size_t b = 0; b < COUNT(betas); b++) {
+                    /* k == 0 comes with a non-zero alpha, k > 0 with alpha == 0. */
+                    bool k0 = cases[s].k == 0;
+                    tt_gemm g = {.type_ab = type_pairs[p].ab,
+                                 .type_c = type_pairs[p].c,
+                                 .layout = layouts[l],
+                                 .ta = transposes[s % 3],
+                                 .tb = transposes[(s + b) % 3],
+                                 .m = cases[s].m,
+                                 .n = cases[s].n,
+                                 .k = cases[s].k,
+                                 .alpha = {k0 ? 1.5 : 0, k0 ? -0.5 : 0},
+                                 .beta = {betas[b][0], betas[b][1]},
+                                 .tail = 4};
+                    if (s % 2) {
+                        g.ldc = tc_min_ld(g.layout, CLGEMM_NO_TRANS, g.m, g.n) + 3;
+                        g.off_c = 5;
+                        g.off_a = 1;
+                        g.off_b = 2;
+                    }
+                    unsigned api = (seed % 3 == 0) ? TT_RUN_EX : (seed % 3 == 1) ? TT_RUN_HOST : 0;
+                    int rc = tt_run(&env, h, &g, seed++, TC_AB_NAN, api, msg, sizeof msg);
+                    record(&t, rc, "", msg);
+                }
+    }
+    report(&t, "k == 0 / alpha == 0 / empty");
+    clgemm_destroy(h);
+    tc_close(&env);
+}
+
+/* ---- The reference's own rounding ------------------------------------------------------------ */
+
+Test(types, host_encoding) {
+    /* The reference rounds inputs and reads C through these: FP16 against the compiler's
+     * _Float16 over a sweep of float bit patterns (subnormals, ties, overflow), BF16 on ties. */
+#ifdef __FLT16_MAX__
+    for (uint64_t x = 0; x < (UINT64_C(1) << 32); x += 65519) {
+        uint32_t u = (uint32_t)x;
+        float f;
+        memcpy(&f, &u, 4);
+        if (f != f) continue;
+        _Float16 h = (_Float16)f;
+        uint16_t bits;
+        memcpy(&bits, &h, 2);
+        cr_assert_eq(tt_half_from_double(f), bits, "float %08x", u);
+        cr_assert_eq(tt_half_to_double(bits), (double)h, "half %04x", bits);
+    }
+#endif
+    static const struct {
+        float v;
+        uint16_t bits;
+    } bf16[] = {{1.0f + 0x1p-8f, 0x3f80},            /* tie: to even, down */
+                {1.0f + 3 * 0x1p-8f, 0x3f82},        /* tie: to even, up */
+                {1.0f + 0x1p-8f + 0x1p-20f, 0x3f81}, /* above the tie */
+                {-1.0f - 0x1p-7f, 0xbf81},
+                {3.4028235e38f, 0x7f80}, /* the largest float rounds to infinity */
+                {0x1p-133f, 0x0001},     /* the smallest subnormal */
+                {0x1p-134f, 0x0000}};    /* half of it: a tie, to even (zero) */
+    for (size_t i = 0; i < COUNT(bf16); i++) {
+        cr_expect_eq(tt_bf16_from_float(bf16[i].v), bf16[i].bits, "bf16 of %a", bf16[i].v);
+        uint32_t wide = (uint32_t)bf16[i].bits << 16; /* BF16 is the top half of an FP32 */
+        float f;
+        memcpy(&f, &wide, 4);
+        cr_expect_eq(tt_bf16_to_double(bf16[i].bits), (double)f, "bf16 %04x", bf16[i].bits);
+    }
+}
+
+/* ---- Type checks ----------------------------------------------------------------------------- */
+
+/* Calls clgemm_gemm_ex (or its host variant) with these types and scalars on a 6 x 5 x 4
+ * problem whose C holds sentinels everywhere; returns the status and checks that C came back
+ * bit for bit. */
+static clgemm_status call_ex(tc_env *env, clgemm_handle h, clgemm_precision ab, clgemm_precision c,
+                             bool host, bool null_alpha, bool null_beta, clgemm_compute compute) {
+    enum { M = 6, N = 5, K = 4 };
+    /* Room for the widest element (complex double) in each buffer, whatever the types say. */
+    static unsigned char a[M * K * 16], b[K * N * 16], c0[(M * N + 8) * 16], c1[sizeof c0];
+    for (size_t i = 0; i < sizeof c0 / 4; i++)
+        tt_set_sentinel(CLGEMM_SINGLE, c0, i);
+    memset(a, 0, sizeof a);
+    memset(b, 0, sizeof b);
+    memcpy(c1, c0, sizeof c0);
+    cl_double2 one = {{1, 0}};
+    const void *alpha = null_alpha ? NULL : &one, *beta = null_beta ? NULL : &one;
+    clgemm_status st;
+    if (host) {
+        st = clgemm_gemm_ex_host(h, CLGEMM_COL_MAJOR, CLGEMM_NO_TRANS, CLGEMM_NO_TRANS, M, N, K,
+                                 alpha, a, M, b, K, beta, c1, M, ab, c, compute);
+    } else {
+        cl_mem ma = tc_buffer(env->context, sizeof a, a), mb = tc_buffer(env->context, sizeof b, b);
+        cl_mem mc = tc_buffer(env->context, sizeof c0, c0);
+        cr_assert(ma && mb && mc);
+        st =
+            clgemm_gemm_ex(h, CLGEMM_COL_MAJOR, CLGEMM_NO_TRANS, CLGEMM_NO_TRANS, M, N, K, alpha,
+                           ma, 0, M, mb, 0, K, beta, mc, 0, M, ab, c, compute, NULL, 0, NULL, NULL);
+        clFinish(env->queue);
+        cr_assert_eq(tc_read(env->queue, mc, sizeof c1, c1), CL_SUCCESS);
+        clReleaseMemObject(ma);
+        clReleaseMemObject(mb);
+        clReleaseMemObject(mc);
+    }
+    cr_expect(memcmp(c0, c1, sizeof c0) == 0,
+              "types %d -> %d (%s, status %d): C changed although the call failed", (int)ab, (int)c,
+              host ? "host" : "buffers", st);
+    return st;
+}
+
+Test(types, invalid_types_touch_nothing, .timeout = 120) {
+    tc_env env;
+    TC_OPEN_OR_SKIP(&env);
+    clgemm_handle h;
+    cr_assert_eq(clgemm_create(&h, env.queue), CLGEMM_SUCCESS);
+    /* Pairs without a kernel: only FP16/BF16 inputs may have a C of another type (FP32). */
+    static const int bad[][2] = {
+        {CLGEMM_SINGLE, CLGEMM_HALF},
+        {CLGEMM_SINGLE, CLGEMM_BFLOAT16},
+        {CLGEMM_SINGLE, CLGEMM_DOUBLE},
+        {CLGEMM_DOUBLE, CLGEMM_SINGLE},
+        {CLGEMM_COMPLEX_SINGLE, CLGEMM_SINGLE},
+        {CLGEMM_COMPLEX_SINGLE, CLGEMM_COMPLEX_DOUBLE},
+        {CLGEMM_COMPLEX_DOUBLE, CLGEMM_COMPLEX_SINGLE},
+        {CLGEMM_HALF, CLGEMM_BFLOAT16},
+        {CLGEMM_BFLOAT16, CLGEMM_HALF},
+        {CLGEMM_HALF, CLGEMM_DOUBLE},
+        {CLGEMM_HALF, CLGEMM_COMPLEX_SINGLE},
+        {CLGEMM_BFLOAT16, CLGEMM_DOUBLE},
+        {CLGEMM_SINGLE, CLGEMM_COMPLEX_SINGLE},
+        {CLGEMM_PRECISION_COUNT, CLGEMM_PRECISION_COUNT},
+        {CLGEMM_PRECISION_COUNT, CLGEMM_SINGLE},
+        {CLGEMM_SINGLE, CLGEMM_PRECISION_COUNT},
+        {CLGEMM_HALF, 99},
+        {-1, CLGEMM_SINGLE},
+        {CLGEMM_SINGLE, -1},
+    };
+    for (size_t i = 0; i < COUNT(bad); i++)
+        for (int host = 0; host < 2; host++) {
+            clgemm_status st =
+                call_ex(&env, h, (clgemm_precision)bad[i][0], (clgemm_precision)bad[i][1], host,
+                        false, false, CLGEMM_COMPUTE_DEFAULT);
+            cr_expect_eq(st, CLGEMM_ERR_INVALID_TYPE, "types %d -> %d (%s): status %d, want %d",
+                         bad[i][0], bad[i][1], host ? "host" : "buffers", st,
+                         CLGEMM_ERR_INVALID_TYPE);
+        }
+    /* An unknown compute mode is a bad type too. */
+    for (int host = 0; host < 2; host++) {
+        clgemm_status st = call_ex(&env, h, CLGEMM_HALF, CLGEMM_SINGLE, host, false, false,
+                                   (clgemm_compute)(CLGEMM_COMPUTE_FP32_3XTF32 + 1));
+        cr_expect_eq(st, CLGEMM_ERR_INVALID_TYPE, "compute 3 (%s): status %d", host ? "host" : "",
+                     st);
+    }
+    clgemm_destroy(h);
+    tc_close(&env);
+}
+
+Test(types, null_scalars, .timeout = 120) {
+    tc_env env;
+    TC_OPEN_OR_SKIP(&env);
+    clgemm_handle h;
+    cr_assert_eq(clgemm_create(&h, env.queue), CLGEMM_SUCCESS);
+    for (size_t p = 0; p < COUNT(type_pairs); p++)
+        for (int host = 0; host < 2; host++)
+            for (int which = 1; which < 4; which++) {
+                clgemm_status st = call_ex(&env, h, type_pairs[p].ab, type_pairs[p].c, host,
+                                           which & 1, which & 2, CLGEMM_COMPUTE_DEFAULT);
+                cr_expect_eq(st, CLGEMM_ERR_NULL_ARGUMENT, "%s, %s%s NULL (%s): status %d, want %d",
+                             type_text(type_pairs[p]), which & 1 ? "alpha " : "",
+                             which & 2 ? "beta" : "", host ? "host" : "buffers", st,
+                             CLGEMM_ERR_NULL_ARGUMENT);
+            }
+    clgemm_destroy(h);
+    tc_close(&env);
+}
+
+Test(types, bad_transpose, .timeout = 120) {
+    /* Values around CONJ_TRANS that are not transposes: rejected for complex and real types. */
+    tc_env env;
+    TC_OPEN_OR_SKIP(&env);
+    clgemm_handle h;
+    cr_assert_eq(clgemm_create(&h, env.queue), CLGEMM_SUCCESS);
+    static const int bad[] = {110, 114, 0, -1};
+    cl_float2 one = {{1, 0}};
+    cl_mem buf = tc_buffer(env.context, 4096, NULL);
+    cr_assert_not_null(buf);
+    for (size_t i = 0; i < COUNT(bad); i++) {
+        clgemm_transpose t = (clgemm_transpose)bad[i];
+        cr_expect_eq(clgemm_cgemm(h, CLGEMM_COL_MAJOR, t, CLGEMM_NO_TRANS, 4, 4, 4, one, buf, 0, 4,
+                                  buf, 0, 4, one, buf, 0, 4, NULL, 0, NULL, NULL),
+                     CLGEMM_ERR_INVALID_TRANSPOSE, "cgemm trans_a %d", bad[i]);
+        cr_expect_eq(clgemm_hgemm(h, CLGEMM_ROW_MAJOR, CLGEMM_CONJ_TRANS, t, 4, 4, 4, 1.0f, buf, 0,
+                                  4, buf, 0, 4, 0.0f, buf, 0, 4, NULL, 0, NULL, NULL),
+                     CLGEMM_ERR_INVALID_TRANSPOSE, "hgemm trans_b %d", bad[i]);
+    }
+    clReleaseMemObject(buf);
+    clgemm_destroy(h);
+    tc_close(&env);
+}
