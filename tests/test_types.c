@@ -135,6 +135,13 @@ static void choose_config(clgemm_handle h, const family_case *fc, char *text, si
         fill_config(&cfg, fc->family, false);
         if (clgemm_check_config(h, fc->ab, &cfg) != CLGEMM_SUCCESS)
             fill_config(&cfg, fc->family, true);
+        /* A family whose tiles cannot be that small (the tensor-core one): its large-problem
+         * default on this device, if the library would pick that family there. */
+        clgemm_config large;
+        if (clgemm_check_config(h, fc->ab, &cfg) != CLGEMM_SUCCESS &&
+            clgemm_get_config(h, fc->ab, 4096, 4096, 4096, &large, NULL) == CLGEMM_SUCCESS &&
+            large.family == fc->family)
+            cfg = large;
         clgemm_status st = clgemm_check_config(h, fc->ab, &cfg);
         if (st != CLGEMM_SUCCESS)
             cr_skip_test("no small configuration of %s is legal for type %d here (%s)",
