@@ -469,15 +469,15 @@ static json_t *record_json(const device_info *info, const tuning_record *r,
         CLGEMM_VERSION);
 }
 
-/* True if the stored entry (of a schema-2 root) has the record's key: device, types,
- * transposes and shape. */
+/* True if the stored entry (of a schema-2 root) is one the loader uses and has the record's key:
+ * device, types, transposes and shape. An entry the loader skips (a bad parameter, say) guards
+ * nothing: the record is added next to it, and it stays as it is. */
 static bool same_key(const json_t *entry, const device_info *info, const tuning_record *r) {
-    tuning_key key;
-    size_t shape[3];
-    return json_is_object(entry) && device_matches(json_object_get(entry, "device"), info) &&
-           parse_key(entry, SCHEMA_VERSION, &key) == NULL && keys_equal(&key, &r->key) &&
-           parse_dims(json_object_get(entry, "shape"), shape) && shape[0] == r->shape[0] &&
-           shape[1] == r->shape[1] && shape[2] == r->shape[2];
+    tuning_entry e;
+    const char *why;
+    return parse_entry(entry, SCHEMA_VERSION, info, &e, &why) == ENTRY_OK &&
+           keys_equal(&e.key, &r->key) && e.shape[0] == r->shape[0] && e.shape[1] == r->shape[1] &&
+           e.shape[2] == r->shape[2];
 }
 
 /* The stored entry's configuration (family and the parameters it uses). */

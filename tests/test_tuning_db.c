@@ -1168,3 +1168,27 @@ Test(tuning_db, row_major_calls_use_the_swapped_key) {
     clgemm_destroy(h);
     free(path);
 }
+
+/* Found by the fuzzer: an entry the loader skips (here: no "params") must not keep a new result
+ * of its key out of the file; it stays as it was, the result is added next to it. */
+Test(tuning_db, skipped_entry_does_not_block_a_save) {
+    char *path = temp_path("tuning.json");
+    char entry[1024];
+    snprintf(entry, sizeof entry,
+             "{\"device\": %s, \"precision\": \"d\", \"shape\": [96,80,112], \"family\": "
+             "\"tiled\", \"Iparams\": {\"TS\": 4}}",
+             device_json);
+    write_db(path, entry);
+    device_info info = fake_device();
+    tuning_record r = record(CLGEMM_DOUBLE, 96, 80, 112, tiled(8));
+    cr_assert_eq(clgemm__tuning_save(path, &info, &r, 1), CLGEMM_SUCCESS);
+    tuning_table *t = load_ok(path, &info);
+    clgemm_config c;
+    cr_assert(clgemm__tuning_exact(t, NN(CLGEMM_DOUBLE), 96, 80, 112, &c));
+    cr_assert_eq(c.ts, 8);
+    clgemm__tuning_free(t);
+    json_t *root = json_load_file(path, 0, NULL);
+    cr_assert_eq(json_array_size(json_object_get(root, "entries")), 2);
+    json_decref(root);
+    free(path);
+}
