@@ -614,15 +614,7 @@ static clgemm_status upgrade(json_t *root, json_t *entries) {
     for (size_t i = 0; i < json_array_size(entries); i++) {
         json_t *e = json_array_get(entries, i);
         const json_t *precision = json_object_get(e, "precision");
-        if (!json_is_string(precision)) {
-            /* A schema-2 reader would take "type_c" or "trans" of such an entry, which schema 1
-             * ignored; the entry stays unusable either way, so only those two keys go. */
-            if (json_is_object(e)) {
-                json_object_del(e, "type_c");
-                json_object_del(e, "trans");
-            }
-            continue;
-        }
+        if (!json_is_string(precision)) continue; /* unusable in either schema: kept verbatim */
         if (json_object_set_new(e, "type_c", json_string(json_string_value(precision))) != 0 ||
             json_object_set_new(e, "trans", json_string("NN")) != 0)
             return CLGEMM_ERR_OUT_OF_HOST_MEMORY;
