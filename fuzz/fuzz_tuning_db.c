@@ -2,11 +2,14 @@
  * (src/tuning_db.c), on a fake device. Each input is written to a temporary file and loaded.
  * Checks, beyond "no crash, no leak, no undefined behaviour" (ASan, LSan and UBSan do those):
  * a failed load returns no table; a loaded table is non-empty and every entry it accepted has a
- * known precision, a positive shape and a configuration that passes clgemm__config_check on the
- * device; lookups only ever return such configurations. For one input in 16 (chosen by a hash,
- * so runs are reproducible) it also merges a new record with clgemm__tuning_save: a database the
- * loader refused must be refused and left byte for byte alone, an accepted one must take the
- * record, load again, and give the record back for its shape.
+ * valid key (a type pair the kernels compute, transposes its type has: schema 1 entries are NN
+ * with C of their type), a positive shape and a configuration that passes clgemm__config_check
+ * on the device; lookups (with any transposes, which fall back to NN) only ever return such
+ * configurations. For one input in 16 (chosen by a hash, so runs are reproducible) it also
+ * merges new records with clgemm__tuning_save: a database the loader refused must be refused
+ * and left byte for byte alone; an accepted one must take the records, load again as schema 2,
+ * give each record back for its key and shape, and keep every entry the first load accepted
+ * (a schema-1 file's entries included, under the same keys).
  *
  * src/tuning_db.c is included (not linked) so that the table's entries can be inspected; build
  * and run with fuzz/run.sh. */
@@ -89,45 +92,76 @@ static void check_table(const tuning_table *t) {
     CHECK(clgemm__tuning_count(t) == t->count, "count");
     for (size_t i = 0; i < t->count; i++) {
         const tuning_entry *e = &t->entries[i];
-        CHECK(e->precision == CLGEMM_SINGLE || e->precision == CLGEMM_DOUBLE, "entry %zu", i);
+        CHECK(clgemm__tuning_key_ok(&e->key), "entry %zu key", i);
         CHECK(e->shape[0] >= 1 && e->shape[1] >= 1 && e->shape[2] >= 1, "entry %zu shape", i);
-        CHECK(clgemm__config_check(&e->config, &info, e->precision) == CLGEMM_SUCCESS,
+        CHECK(clgemm__config_check(&e->config, &info, e->key.type_ab) == CLGEMM_SUCCESS,
               "entry %zu: accepted configuration fails clgemm__config_check", i);
         clgemm_config c;
-        CHECK(clgemm__tuning_lookup(t, e->precision, e->shape[0], e->shape[1], e->shape[2], &c),
+        CHECK(clgemm__tuning_lookup(t, &e->key, e->shape[0], e->shape[1], e->shape[2], &c),
               "entry %zu not found by its own shape", i);
-        CHECK(clgemm__config_check(&c, &info, e->precision) == CLGEMM_SUCCESS, "lookup %zu", i);
+        CHECK(clgemm__config_check(&c, &info, e->key.type_ab) == CLGEMM_SUCCESS, "lookup %zu", i);
+        CHECK(clgemm__tuning_exact(t, &e->key, e->shape[0], e->shape[1], e->shape[2], &c),
+              "entry %zu not found exactly", i);
     }
     /* Shapes no entry has, including degenerate and huge ones. */
     static const size_t probes[][3] = {
         {0, 0, 0}, {1, 1, 1}, {SIZE_MAX, 1, SIZE_MAX}, {64, 4096, 7}};
+    static const clgemm_transpose trans[] = {CLGEMM_NO_TRANS, CLGEMM_TRANS, CLGEMM_CONJ_TRANS};
     for (size_t i = 0; i < sizeof probes / sizeof probes[0]; i++)
-        for (int p = 0; p < 2; p++) {
-            clgemm_config c;
-            if (clgemm__tuning_lookup(t, (clgemm_precision)p, probes[i][0], probes[i][1],
-                                      probes[i][2], &c))
-                CHECK(clgemm__config_check(&c, &info, (clgemm_precision)p) == CLGEMM_SUCCESS,
-                      "probe %zu", i);
-        }
+        for (int p = 0; p < CLGEMM_PRECISION_COUNT; p++)
+            for (int w = 0; w < 2; w++)
+                for (int ta = 0; ta < 3; ta++) {
+                    clgemm_precision type = (clgemm_precision)p;
+                    tuning_key key = clgemm__tuning_key(type, w ? clgemm__type(type)->wide_c : type,
+                                                        trans[ta], trans[2 - ta]);
+                    clgemm_config c;
+                    if (clgemm__tuning_lookup(t, &key, probes[i][0], probes[i][1], probes[i][2],
+                                              &c))
+                        CHECK(clgemm__config_check(&c, &info, type) == CLGEMM_SUCCESS, "probe %zu",
+                              i);
+                }
 }
 
-/* Merges one record into a copy of the input and checks the outcome against the load's. */
-static void check_save(const uint8_t *data, size_t size, clgemm_status loaded) {
+/* Whether the table holds an entry of this key and shape with this configuration. */
+static bool holds(const tuning_table *t, const tuning_entry *want) {
+    for (size_t i = 0; i < t->count; i++) {
+        const tuning_entry *e = &t->entries[i];
+        if (memcmp(&e->key, &want->key, sizeof e->key) == 0 &&
+            memcmp(e->shape, want->shape, sizeof e->shape) == 0 &&
+            clgemm__config_equal(&e->config, &want->config))
+            return true;
+    }
+    return false;
+}
+
+/* Merges two records (an NN double one, and a complex one with conjugate transposes) into a copy
+ * of the input and checks the outcome against the load's (first: the table it gave). */
+static void check_save(const uint8_t *data, size_t size, clgemm_status loaded,
+                       const tuning_table *first) {
     write_file(save_path, data, size);
-    tuning_record r = {.precision = CLGEMM_DOUBLE,
-                       .shape = {96, 80, 112},
-                       .problem = {96, 80, 112},
-                       .config = {.family = CLGEMM_FAMILY_REGBLOCK,
-                                  .mwg = 16,
-                                  .nwg = 16,
-                                  .kwg = 8,
-                                  .mdimc = 4,
-                                  .ndimc = 4,
-                                  .kwi = 2,
-                                  .vwm = 2,
-                                  .vwn = 2},
-                       .gflops = 3.5};
-    clgemm_status st = clgemm__tuning_save(save_path, &info, &r, 1);
+    tuning_record r[2] = {
+        {.key = clgemm__tuning_key(CLGEMM_DOUBLE, CLGEMM_DOUBLE, CLGEMM_NO_TRANS, CLGEMM_NO_TRANS),
+         .shape = {96, 80, 112},
+         .problem = {96, 80, 112},
+         .config = {.family = CLGEMM_FAMILY_REGBLOCK,
+                    .mwg = 16,
+                    .nwg = 16,
+                    .kwg = 8,
+                    .mdimc = 4,
+                    .ndimc = 4,
+                    .kwi = 2,
+                    .vwm = 2,
+                    .vwn = 2},
+         .gflops = 3.5,
+         .search = {.evaluated = 1, .exhaustive = true}},
+        {.key = clgemm__tuning_key(CLGEMM_COMPLEX_SINGLE, CLGEMM_COMPLEX_SINGLE, CLGEMM_CONJ_TRANS,
+                                   CLGEMM_TRANS),
+         .shape = {33, 1, 7},
+         .problem = {33, 1, 7},
+         .config = {.family = CLGEMM_FAMILY_TILED, .ts = 4},
+         .gflops = 1.0,
+         .search = {.evaluated = 1, .exhaustive = true}}};
+    clgemm_status st = clgemm__tuning_save(save_path, &info, r, 2);
     if (loaded == CLGEMM_ERR_DB_MALFORMED || loaded == CLGEMM_ERR_DB_SCHEMA) {
         CHECK(st == loaded, "save of a refused database: %d, load gave %d", st, loaded);
         size_t now_size;
@@ -141,9 +175,34 @@ static void check_save(const uint8_t *data, size_t size, clgemm_status loaded) {
         st = clgemm__tuning_load(save_path, &info, &t);
         CHECK(st == CLGEMM_SUCCESS && t, "the saved database does not load: %d", st);
         check_table(t);
-        clgemm_config c;
-        CHECK(clgemm__tuning_lookup(t, r.precision, 96, 80, 112, &c), "record not found");
-        CHECK(memcmp(&c, &r.config, sizeof c) == 0, "the lookup does not give the record back");
+        /* A record replaces an entry of its key and shape unless that entry has no search
+         * record (an older clgemm's): then the old configuration stays. */
+        for (int i = 0; i < 2; i++) {
+            clgemm_config c;
+            tuning_entry old = {.key = r[i].key};
+            memcpy(old.shape, r[i].shape, sizeof old.shape);
+            CHECK(
+                clgemm__tuning_exact(t, &r[i].key, r[i].shape[0], r[i].shape[1], r[i].shape[2], &c),
+                "record %d not found", i);
+            old.config = c;
+            CHECK(clgemm__config_equal(&c, &r[i].config) || (first && holds(first, &old)),
+                  "the lookup gives neither record %d nor the entry it met", i);
+        }
+        /* Every entry the first load accepted is still there, under the same key, unless a
+         * record replaced it (same key and shape). */
+        for (size_t i = 0; first && i < first->count; i++) {
+            const tuning_entry *e = &first->entries[i];
+            bool replaced = false;
+            for (int j = 0; j < 2; j++)
+                replaced |= memcmp(&e->key, &r[j].key, sizeof e->key) == 0 &&
+                            memcmp(e->shape, r[j].shape, sizeof e->shape) == 0;
+            CHECK(replaced || holds(t, e), "entry %zu of the first load was lost by a save", i);
+        }
+        size_t text_size;
+        uint8_t *text = read_back(save_path, &text_size);
+        CHECK(text && text_size > 13 && memmem(text, text_size, "\"schema\": 2", 11),
+              "a save does not write schema 2");
+        free(text);
         clgemm__tuning_free(t);
     }
     unlink(save_path);
@@ -164,10 +223,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     } else if (t) {
         check_table(t);
     }
-    clgemm__tuning_free(t);
     uint64_t hash = 14695981039346656037ull;
     for (size_t i = 0; i < size; i++)
         hash = (hash ^ data[i]) * 1099511628211ull;
-    if (hash % 16 == 0) check_save(data, size, st);
+    if (hash % 16 == 0) check_save(data, size, st, st == CLGEMM_SUCCESS ? t : NULL);
+    clgemm__tuning_free(t);
     return 0;
 }

@@ -16,7 +16,9 @@ mkdir -p "$dir/corpus"
 $cc -g -O1 -std=c11 -D_GNU_SOURCE -DCLGEMM_BUILDING \
     -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
     -I"$src/include" -I"$src/src" \
-    "$src/fuzz/fuzz_tuning_db.c" "$src/src/params.c" "$src/src/status.c" "$src/src/log.c" \
+    "$src/fuzz/fuzz_tuning_db.c" "$src/src/status.c" "$src/src/log.c" "$src/src/types.c" \
+    "$src/src/families/registry.c" "$src/src/families/naive.c" "$src/src/families/tiled.c" \
+    "$src/src/families/regblock.c" "$src/src/families/mma.c" \
     "$src/src/fileutil.c" \
     $(pkg-config --cflags --libs jansson) -lm -o "$dir/fuzz_tuning_db"
 echo "fuzz_tuning_db built; fuzzing for $seconds s"

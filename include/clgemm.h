@@ -225,6 +225,19 @@ CLGEMM_API clgemm_status clgemm_get_config(clgemm_handle handle, clgemm_precisio
                                            size_t m, size_t n, size_t k, clgemm_config *config,
                                            const char **source);
 
+/* The same for a call with these layout, transposes, types and compute mode, as
+ * clgemm_gemm_ex would make it (clgemm_get_config is the column-major NN call of C in the type
+ * of A and B). Tuning entries are kept per type pair and per transposes of the column-major
+ * problem; a row-major call is the column-major C^T = op(B)^T op(A)^T, so it uses the entry of
+ * the swapped transposes and the n x m x k shape. A call whose transposes have no entry uses
+ * the NN entries of its types. Status as clgemm_gemm_ex for bad types or arguments. */
+CLGEMM_API clgemm_status clgemm_get_config_ex(clgemm_handle handle, clgemm_layout layout,
+                                              clgemm_transpose trans_a, clgemm_transpose trans_b,
+                                              size_t m, size_t n, size_t k,
+                                              clgemm_precision type_ab, clgemm_precision type_c,
+                                              clgemm_compute compute, clgemm_config *config,
+                                              const char **source);
+
 /* Checks a configuration against its family's rules and this handle's device limits, without
  * building anything. CLGEMM_SUCCESS or CLGEMM_ERR_INVALID_PARAMS / CLGEMM_ERR_INVALID_FAMILY. */
 CLGEMM_API clgemm_status clgemm_check_config(clgemm_handle handle, clgemm_precision precision,
@@ -426,11 +439,14 @@ CLGEMM_API clgemm_status clgemm_gemm_batched_host(
 
 /* ---- Tuning ---------------------------------------------------------------------------------
  * The autotuner behind `clgemm-tune`: it times candidate families and parameters on the
- * handle's device and stores the fastest in the tuning database. Every candidate is first run
- * once and checked against a double-precision host reference; one that fails to build, to
- * launch or to compute the right result is skipped. Timing is the wall time of a whole
- * clgemm_sgemm/dgemm call (column-major, no transposes) up to clFinish, the median of several
- * runs after a warm-up. Each shape starts with the library's own untuned choice (timed even
+ * handle's device and stores the fastest in the tuning database. It searches the families that
+ * compute the type with CLGEMM_COMPUTE_DEFAULT on the device. Every candidate is first run once
+ * and checked against a host reference (computed from the inputs as stored, so FP16 / BF16
+ * inputs after their rounding) within the error bound of its type (see clgemm_compute, complex
+ * types per component); one that fails to build, to launch or to compute the right result is
+ * skipped. Timing is the wall time of a whole clgemm_gemm_ex call (column-major, the options'
+ * types and transposes, alpha 1, beta 0) up to clFinish, the median of several runs after a
+ * warm-up. Each shape starts with the library's own untuned choice (timed even
  * when the budget is spent), so a result is never slower than the default. The search is
  * exhaustive when the space fits the budget and max_evals, else random sampling followed by a
  * local search around the best. While it runs, the tuner forces each candidate on the handle;
@@ -448,7 +464,7 @@ typedef void (*clgemm_tune_progress_fn)(size_t evaluated, size_t total, double b
                                         double elapsed_s, void *user);
 
 typedef struct clgemm_tune_options {
-    clgemm_precision precision;
+    clgemm_precision precision;      /* the type of A and B: any clgemm_precision */
     const clgemm_tune_shape *shapes; /* the shapes to tune (see clgemm_tune_default_shapes) */
     size_t num_shapes;
     double budget_s;                  /* time for the whole call, shared by the shapes; 0: none */
@@ -458,6 +474,15 @@ typedef struct clgemm_tune_options {
     clgemm_tune_progress_fn progress; /* may be NULL */
     void *user;                       /* passed to progress */
     volatile int *cancel; /* may be NULL; once *cancel != 0 the tuner stops between candidates */
+    /* Added in 0.2; zero (clgemm_tune_options_init) keeps 0.1's behaviour: C of precision's
+     * type, no transposes. wide_c nonzero: C holds the wider type clgemm_gemm_ex allows for
+     * precision (FP32 for HALF and BFLOAT16; CLGEMM_ERR_INVALID_TYPE for the other types).
+     * trans_a / trans_b: the transposes of the column-major calls that are timed (0 means
+     * CLGEMM_NO_TRANS; CLGEMM_CONJ_TRANS is CLGEMM_TRANS on real types); the results are stored
+     * for those transposes. Tuning entries are kept per type pair and transposes; a call whose
+     * transposes have no entry uses the NN entries of its types (clgemm_get_config_ex). */
+    int wide_c;
+    clgemm_transpose trans_a, trans_b;
 } clgemm_tune_options;
 
 /* The outcome for one shape. status: CLGEMM_SUCCESS (config is the fastest correct candidate),
@@ -475,6 +500,11 @@ typedef struct clgemm_tune_result {
     size_t evaluated;      /* candidates tried, including the failed ones below */
     size_t failed;         /* did not build or launch */
     size_t wrong;          /* ran but computed a wrong result */
+    /* Added in 0.2: the rest of the key the result is saved under, as in the options (the
+     * transposes folded: 0 becomes CLGEMM_NO_TRANS, CONJ_TRANS of a real type CLGEMM_TRANS). A
+     * result filled in by hand with these zero is a 0.1 result: C of precision's type, NN. */
+    int wide_c;
+    clgemm_transpose trans_a, trans_b;
 } clgemm_tune_result;
 
 /* Fills options with the defaults: single precision, no shapes, a 600 s budget, no limit on
@@ -500,17 +530,18 @@ CLGEMM_API clgemm_status clgemm_tune(clgemm_handle handle, const clgemm_tune_opt
                                      clgemm_tune_result *results);
 
 /* Merges the successful, complete results into the tuning database at path (NULL: the chain
- * of clgemm_load_tuning), keyed by this handle's device identity, precision and shape, with how
+ * of clgemm_load_tuning), keyed by this handle's device identity, types, transposes and shape
+ * (a schema-1 database of clgemm 0.1 is rewritten as schema 2, its entries kept), with how
  * much the search covered. An entry of the same key is replaced only by a result that was
  * measured faster than it in the same run (the tuner also times the configuration the handle's
  * table holds for the shape) or that came from a search at least as full; a shorter search
  * never replaces a longer one. A symlink at path is followed. Safe against concurrent writers;
- * the parent folder is created if missing. A result with an unknown precision gives
- * CLGEMM_ERR_INVALID_ARGUMENT. A malformed database, or one of another schema, is left untouched
- * and its status returned. With nothing to save (count 0, or no complete result) it only checks
- * that the database can be read and written, creating its folder: a tool can find a bad path
- * before tuning. The handle itself keeps its table: call clgemm_load_tuning to use the new
- * entries. */
+ * the parent folder is created if missing. A result with an unknown precision, a wide_c its
+ * type lacks or an unknown transpose gives CLGEMM_ERR_INVALID_ARGUMENT. A malformed database, or
+ * one of another schema, is left untouched and its status returned. With nothing to save (count 0,
+ * or no complete result) it only checks that the database can be read and written, creating its
+ * folder: a tool can find a bad path before tuning. The handle itself keeps its table: call
+ * clgemm_load_tuning to use the new entries. */
 CLGEMM_API clgemm_status clgemm_tune_save(clgemm_handle handle, const char *path,
                                           const clgemm_tune_result *results, size_t count);
 

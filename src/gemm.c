@@ -637,7 +637,7 @@ static clgemm_status enqueue_gemm(struct clgemm_handle_s *h, const gemm_call *c,
         c->compute == CLGEMM_COMPUTE_DEFAULT && c->precision == CLGEMM_SINGLE && h->allow_tf32
             ? CLGEMM_COMPUTE_TF32
             : c->compute;
-    clgemm_config cfg = clgemm__plan(h, c->precision, compute, c->m, c->n, c->k, batch, &source);
+    clgemm_config cfg = clgemm__plan_call(h, c, compute, batch, &source);
     const family_desc *family = clgemm__family(cfg.family);
     int splits = clgemm__plan_splits(&cfg, &h->info, h->ksplit, (size_t)p.m, (size_t)p.n,
                                      (size_t)p.k, batch);

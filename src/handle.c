@@ -225,8 +225,42 @@ clgemm_status clgemm_get_config(clgemm_handle h, clgemm_precision precision, siz
     if (!h || !config) return CLGEMM_ERR_NULL_ARGUMENT;
     if (!precision_ok(precision)) return CLGEMM_ERR_INVALID_ARGUMENT;
     if (clgemm__type(precision)->fp64 && !h->info.has_fp64) return CLGEMM_ERR_NO_FP64;
+    tuning_key key = clgemm__tuning_key(precision, precision, CLGEMM_NO_TRANS, CLGEMM_NO_TRANS);
     pthread_mutex_lock(&h->lock);
-    *config = clgemm__plan(h, precision, CLGEMM_COMPUTE_DEFAULT, m, n, k, 1, source);
+    *config = clgemm__plan(h, &key, CLGEMM_COMPUTE_DEFAULT, m, n, k, 1, source);
+    pthread_mutex_unlock(&h->lock);
+    return CLGEMM_SUCCESS;
+}
+
+static bool trans_ok(clgemm_transpose t) {
+    return t == CLGEMM_NO_TRANS || t == CLGEMM_TRANS || t == CLGEMM_CONJ_TRANS;
+}
+
+clgemm_status clgemm_get_config_ex(clgemm_handle h, clgemm_layout layout, clgemm_transpose trans_a,
+                                   clgemm_transpose trans_b, size_t m, size_t n, size_t k,
+                                   clgemm_precision type_ab, clgemm_precision type_c,
+                                   clgemm_compute compute, clgemm_config *config,
+                                   const char **source) {
+    if (!h || !config) return CLGEMM_ERR_NULL_ARGUMENT;
+    if ((layout != CLGEMM_ROW_MAJOR && layout != CLGEMM_COL_MAJOR) || !trans_ok(trans_a) ||
+        !trans_ok(trans_b))
+        return CLGEMM_ERR_INVALID_ARGUMENT;
+    gemm_call call = {.precision = type_ab,
+                      .type_c = type_c,
+                      .compute = compute,
+                      .layout = layout,
+                      .trans_a = trans_a,
+                      .trans_b = trans_b,
+                      .m = m,
+                      .n = n,
+                      .k = k};
+    clgemm_status st = clgemm__check_types(h, &call);
+    if (st != CLGEMM_SUCCESS) return st;
+    /* As a call does: CLGEMM_ALLOW_TF32 turns the FP32 default into TF32. */
+    if (compute == CLGEMM_COMPUTE_DEFAULT && type_ab == CLGEMM_SINGLE && h->allow_tf32)
+        compute = CLGEMM_COMPUTE_TF32;
+    pthread_mutex_lock(&h->lock);
+    *config = clgemm__plan_call(h, &call, compute, 1, source);
     pthread_mutex_unlock(&h->lock);
     return CLGEMM_SUCCESS;
 }

@@ -138,18 +138,40 @@ void clgemm__kernel_table_free(kernel_table *table);
 
 typedef struct tuning_table tuning_table;
 
+/* What a tuning entry is for besides its shape: the element types and the transposes of the
+ * column-major problem the kernel runs. A row-major call C = op(A) op(B) runs as the
+ * column-major C^T = op(B)^T op(A)^T, so it is keyed with A and B swapped: shape (n, m, k) and
+ * transposes (trans_b, trans_a) of the user's call. The tuner tunes column-major calls, whose
+ * keys are the user's own. On real types CLGEMM_CONJ_TRANS is CLGEMM_TRANS (clgemm__tuning_key
+ * folds it). */
+typedef struct tuning_key {
+    clgemm_precision type_ab, type_c;
+    clgemm_transpose trans_a, trans_b;
+} tuning_key;
+
+/* The key of these types and transposes: 0 counts as CLGEMM_NO_TRANS, and CONJ_TRANS of a real
+ * type as CLGEMM_TRANS. */
+tuning_key clgemm__tuning_key(clgemm_precision type_ab, clgemm_precision type_c,
+                              clgemm_transpose trans_a, clgemm_transpose trans_b);
+/* Whether a key names a type pair the kernels compute and transposes its type has. */
+bool clgemm__tuning_key_ok(const tuning_key *key);
+/* "NN", "NT", "NC", ...: the key's transposes (static storage). */
+const char *clgemm__trans_name(clgemm_transpose trans_a, clgemm_transpose trans_b);
+
 /* Loads the entries for this device from the database at path (NULL: the default path chain).
- * *table is NULL when the file is missing or has no entry for the device. */
+ * *table is NULL when the file is missing or has no entry for the device. Schema-1 files are
+ * read too: their entries are NN entries with C of the A/B type. */
 clgemm_status clgemm__tuning_load(const char *path, const device_info *info, tuning_table **table);
-/* The entry nearest to (m, n, k) for this precision; false if none. */
-bool clgemm__tuning_lookup(const tuning_table *table, clgemm_precision precision, size_t m,
-                           size_t n, size_t k, clgemm_config *config);
+/* The entry nearest to (m, n, k) among those of the key's types and transposes; when there is
+ * none with those transposes, the nearest NN entry of the key's types. False if neither. */
+bool clgemm__tuning_lookup(const tuning_table *table, const tuning_key *key, size_t m, size_t n,
+                           size_t k, clgemm_config *config);
 void clgemm__tuning_free(tuning_table *table);
 /* How many usable entries the table holds (0 for NULL). */
 size_t clgemm__tuning_count(const tuning_table *table);
 
-/* The exact entry for this shape; false if none. */
-bool clgemm__tuning_exact(const tuning_table *table, clgemm_precision precision, size_t m, size_t n,
+/* The exact entry for this key and shape (no NN fallback); false if none. */
+bool clgemm__tuning_exact(const tuning_table *table, const tuning_key *key, size_t m, size_t n,
                           size_t k, clgemm_config *config);
 
 /* The largest database file that is parsed; a larger one gives CLGEMM_ERR_DB_IO. */
@@ -168,7 +190,7 @@ typedef struct tuning_search {
  * in the same run, the configuration `beat` (the stored entry's) was measured too and this
  * result was at least as fast. */
 typedef struct tuning_record {
-    clgemm_precision precision;
+    tuning_key key; /* normalised (clgemm__tuning_key) */
     size_t shape[3];
     size_t problem[3];
     clgemm_config config;
@@ -182,11 +204,12 @@ typedef struct tuning_record {
  * cache root (clgemm__cache_root). */
 clgemm_status clgemm__tuning_path(const char *path, char *buf, size_t size);
 /* Merges records for this device into the database (path NULL: the chain) under a lock file:
- * an entry of the same device, precision and shape is replaced only by a record that beat it in
+ * an entry of the same device, key and shape is replaced only by a record that beat it in
  * the same run or came from a search at least as full (see tuning_db.c), others are kept; the
  * file is replaced atomically (temporary file, fsync, rename). A symlink at the path is
- * followed to its target. A malformed or newer-schema file is left alone and its status
- * returned. With count 0 it only checks that a save would work (a byte is written). */
+ * followed to its target. A schema-1 file is rewritten as schema 2 with its entries kept (as
+ * the NN entries they were read as). A malformed or newer-schema file is left alone and its
+ * status returned. With count 0 it only checks that a save would work (a byte is written). */
 clgemm_status clgemm__tuning_save(const char *path, const device_info *info,
                                   const tuning_record *records, size_t count);
 
@@ -350,10 +373,13 @@ clgemm_status clgemm__gemm(struct clgemm_handle_s *h, const gemm_call *call);
 int clgemm__plan_splits(const clgemm_config *config, const device_info *info, int forced, size_t m,
                         size_t n, size_t k, size_t batch);
 
-/* Picks the configuration for a problem of the user's m x n x k (as clgemm_get_config, which has
- * no layout); the caller holds the lock. */
-clgemm_config clgemm__plan(struct clgemm_handle_s *h, clgemm_precision precision,
-                           clgemm_compute compute, size_t m, size_t n, size_t k, size_t batch,
-                           const char **source);
+/* Picks the configuration for a column-major problem of m x n x k (batch matrices of it) with
+ * this tuning key (see tuning_key); the caller holds the lock. */
+clgemm_config clgemm__plan(struct clgemm_handle_s *h, const tuning_key *key, clgemm_compute compute,
+                           size_t m, size_t n, size_t k, size_t batch, const char **source);
+/* The same for a call: its types, and its transposes and sizes as the kernel runs them (a
+ * row-major call swaps A and B, see tuning_key). */
+clgemm_config clgemm__plan_call(struct clgemm_handle_s *h, const gemm_call *call,
+                                clgemm_compute compute, size_t batch, const char **source);
 
 #endif /* CLGEMM_INTERNAL_H */

@@ -1,6 +1,8 @@
 /* plan.c: which kernel family and parameters one problem uses. In order: the handle's forced
  * configuration > the tuning database's entry nearest to the shape > the built-in default for
- * the device's class > a small tiled configuration every device runs. Each candidate is checked
+ * the device's class > a small tiled configuration every device runs. Tuning entries are
+ * keyed by types and transposes too; a call is planned in the column-major terms its kernel
+ * runs in (a row-major call swaps A and B: tuning_key in internal.h). Each candidate is checked
  * against this device's limits before it is used, so a stale database entry or a default too
  * big for a small device is skipped rather than built. */
 #include "family.h"
@@ -18,18 +20,18 @@ static bool pads_little(const clgemm_config *c, size_t m, size_t n) {
     return padded <= 1.25 * (double)m * (double)n;
 }
 
-clgemm_config clgemm__plan(struct clgemm_handle_s *h, clgemm_precision precision,
-                           clgemm_compute compute, size_t m, size_t n, size_t k, size_t batch,
-                           const char **source) {
+clgemm_config clgemm__plan(struct clgemm_handle_s *h, const tuning_key *key, clgemm_compute compute,
+                           size_t m, size_t n, size_t k, size_t batch, const char **source) {
     const char *from;
     clgemm_config c;
+    clgemm_precision precision = key->type_ab;
     /* A forced or tuned configuration is used only for the compute modes its family computes
      * (a TF32 kernel never serves an FP32 call). */
     if (h->has_override[precision] &&
         clgemm__config_supports(&h->override[precision], &h->info, precision, compute)) {
         c = h->override[precision]; /* checked when it was set */
         from = "override";
-    } else if (h->tuning && clgemm__tuning_lookup(h->tuning, precision, m, n, k, &c) &&
+    } else if (h->tuning && clgemm__tuning_lookup(h->tuning, key, m, n, k, &c) &&
                clgemm__config_supports(&c, &h->info, precision, compute) &&
                clgemm__config_check(&c, &h->info, precision) == CLGEMM_SUCCESS &&
                (batch <= 1 || pads_little(&c, m, n))) {
@@ -45,6 +47,18 @@ clgemm_config clgemm__plan(struct clgemm_handle_s *h, clgemm_precision precision
     }
     if (source) *source = from;
     return c;
+}
+
+/* The kernel runs every call column-major: a row-major call is the column-major C^T =
+ * op(B)^T op(A)^T, so its operands, sizes and transposes swap (tuning_key). */
+clgemm_config clgemm__plan_call(struct clgemm_handle_s *h, const gemm_call *call,
+                                clgemm_compute compute, size_t batch, const char **source) {
+    bool row = call->layout == CLGEMM_ROW_MAJOR;
+    tuning_key key =
+        clgemm__tuning_key(call->precision, call->type_c, row ? call->trans_b : call->trans_a,
+                           row ? call->trans_a : call->trans_b);
+    return clgemm__plan(h, &key, compute, row ? call->n : call->m, row ? call->m : call->n, call->k,
+                        batch, source);
 }
 
 /* The most layers a call splits K into, and the least depth each layer keeps (in slices): more

@@ -1,13 +1,15 @@
 /* tuner.c: the autotuner's search engine, behind the public clgemm_tune* API so that the CLI
- * stays thin. For each shape it times candidate configurations of the tiled and register-blocked
- * families through the library's own public GEMM call (so it measures exactly what users get),
- * after checking each one's result against a double-precision host reference. The search is
- * exhaustive when the space fits the budget, else random sampling followed by a local search
- * (one parameter doubled or halved) around the best so far. */
+ * stays thin. For each shape it times candidate configurations of the families that compute the
+ * type (their supported() accepts it with the default compute mode) through the library's own
+ * public GEMM call, clgemm_gemm_ex with the asked types and transposes (so it measures exactly
+ * what users get), after checking each one's result against a host reference within the type's
+ * error bound (tune_data.c). The search is exhaustive when the space fits the budget, else
+ * random sampling followed by a local search (one parameter doubled or halved) around the best
+ * so far. */
 #include "family.h"
 #include "internal.h"
+#include "tune_data.h"
 
-#include <float.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -111,14 +113,6 @@ static double now_s(void) {
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-/* xorshift64*: reproducible across platforms, unlike rand(). */
-static uint64_t next_random(uint64_t *state) {
-    *state ^= *state >> 12;
-    *state ^= *state << 25;
-    *state ^= *state >> 27;
-    return *state * 2685821657736338717ull;
-}
-
 static int compare_double(const void *a, const void *b) {
     double x = *(const double *)a, y = *(const double *)b;
     return (x > y) - (x < y);
@@ -137,80 +131,21 @@ static bool cancelled(const clgemm_tune_options *o) {
 typedef struct shape_ctx {
     clgemm_handle h;
     const clgemm_tune_options *opt;
-    size_t m, n, k, elem;
-    void *host_a, *host_b, *host_c;
+    size_t m, n, k;
+    tune_problem p; /* data, reference and bounds (tune_data.c) */
     cl_mem a, b, c;
-    size_t *samples; /* indices into C that are checked */
-    double *ref;     /* their double-precision values */
-    size_t sample_count;
-    double tolerance;
     config_list seen;
 } shape_ctx;
-
-static double host_value(const shape_ctx *s, const void *buf, size_t i) {
-    return s->elem == sizeof(double) ? ((const double *)buf)[i] : ((const float *)buf)[i];
-}
-
-static void fill_random(const shape_ctx *s, void *buf, size_t count, uint64_t *rng) {
-    for (size_t i = 0; i < count; i++) {
-        double v = (double)(next_random(rng) >> 11) * 0x1p-53 * 2.0 - 1.0;
-        if (s->elem == sizeof(double))
-            ((double *)buf)[i] = v;
-        else
-            ((float *)buf)[i] = (float)v;
-    }
-}
-
-/* Up to 64 rows (or columns) spread over the matrix, first and last included: the edges are
- * where tiling bugs show. */
-static size_t spread(size_t extent, size_t *out) {
-    size_t count = extent < 64 ? extent : 64;
-    for (size_t r = 0; r < count; r++)
-        out[r] = count > 1 ? r * (extent - 1) / (count - 1) : 0;
-    return count;
-}
-
-/* Which elements of C are checked: all of a small C, else a grid of rows x columns, so the
- * reference costs O(k) per element and stays cheap for the largest shapes. */
-static bool choose_samples(shape_ctx *s) {
-    size_t rows[64], cols[64], nr, nc;
-    bool all = s->m * s->n <= 65536;
-    nr = all ? s->m : spread(s->m, rows);
-    nc = all ? s->n : spread(s->n, cols);
-    s->samples = malloc(nr * nc * sizeof *s->samples);
-    s->ref = malloc(nr * nc * sizeof *s->ref);
-    if (!s->samples || !s->ref) return false;
-    s->sample_count = 0;
-    for (size_t j = 0; j < nc; j++)
-        for (size_t i = 0; i < nr; i++)
-            s->samples[s->sample_count++] = (all ? i : rows[i]) + (all ? j : cols[j]) * s->m;
-    return true;
-}
-
-/* The reference in double precision, and a tolerance scaled by k: rounding errors of a k-term
- * dot product grow with k (inputs lie in [-1, 1]). */
-static void compute_reference(shape_ctx *s) {
-    for (size_t t = 0; t < s->sample_count; t++) {
-        size_t i = s->samples[t] % s->m, j = s->samples[t] / s->m;
-        double sum = 0;
-        for (size_t l = 0; l < s->k; l++)
-            sum += host_value(s, s->host_a, i + l * s->m) * host_value(s, s->host_b, l + j * s->k);
-        s->ref[t] = sum;
-    }
-    double eps = s->elem == sizeof(double) ? DBL_EPSILON : FLT_EPSILON;
-    s->tolerance = 4.0 * (double)s->k * eps;
-}
 
 static clgemm_status create_buffers(shape_ctx *s) {
     cl_context ctx = clgemm_context(s->h);
     cl_int err;
-    s->a = clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, s->m * s->k * s->elem,
-                          s->host_a, &err);
+    s->a = clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, s->p.bytes_a, s->p.host_a,
+                          &err);
     if (err == CL_SUCCESS)
-        s->b = clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, s->k * s->n * s->elem,
-                              s->host_b, &err);
-    if (err == CL_SUCCESS)
-        s->c = clCreateBuffer(ctx, CL_MEM_READ_WRITE, s->m * s->n * s->elem, NULL, &err);
+        s->b = clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, s->p.bytes_b,
+                              s->p.host_b, &err);
+    if (err == CL_SUCCESS) s->c = clCreateBuffer(ctx, CL_MEM_READ_WRITE, s->p.bytes_c, NULL, &err);
     return err;
 }
 
@@ -218,62 +153,45 @@ static void shape_free(shape_ctx *s) {
     if (s->a) clReleaseMemObject(s->a);
     if (s->b) clReleaseMemObject(s->b);
     if (s->c) clReleaseMemObject(s->c);
-    free(s->host_a);
-    free(s->host_b);
-    free(s->host_c);
-    free(s->samples);
-    free(s->ref);
+    clgemm__tune_problem_free(&s->p);
     free(s->seen.items);
 }
 
-static clgemm_status shape_init(shape_ctx *s, uint64_t *rng) {
-    size_t mk, kn, mn, bytes;
-    if (__builtin_mul_overflow(s->m, s->k, &mk) || __builtin_mul_overflow(s->k, s->n, &kn) ||
-        __builtin_mul_overflow(s->m, s->n, &mn) || __builtin_mul_overflow(mk + kn + mn, 8, &bytes))
-        return CLGEMM_ERR_OVERFLOW;
-    s->host_a = malloc(mk * s->elem);
-    s->host_b = malloc(kn * s->elem);
-    s->host_c = malloc(mn * s->elem);
-    if (!s->host_a || !s->host_b || !s->host_c || !choose_samples(s))
-        return CLGEMM_ERR_OUT_OF_HOST_MEMORY;
-    fill_random(s, s->host_a, mk, rng);
-    fill_random(s, s->host_b, kn, rng);
-    compute_reference(s);
-    return create_buffers(s);
+static clgemm_status shape_init(shape_ctx *s, const tuning_key *key, uint64_t *rng) {
+    s->p.key = *key;
+    s->p.m = s->m;
+    s->p.n = s->n;
+    s->p.k = s->k;
+    clgemm_status st = clgemm__tune_problem_init(&s->p, rng);
+    return st == CLGEMM_SUCCESS ? create_buffers(s) : st;
 }
 
-/* One column-major C = A B through the public API, waited for. */
+/* One column-major C = op(A) op(B) through the public API, waited for. */
 static clgemm_status run_once(const shape_ctx *s) {
-    clgemm_status st;
-    if (s->elem == sizeof(double))
-        st = clgemm_dgemm(s->h, CLGEMM_COL_MAJOR, CLGEMM_NO_TRANS, CLGEMM_NO_TRANS, s->m, s->n,
-                          s->k, 1.0, s->a, 0, s->m, s->b, 0, s->k, 0.0, s->c, 0, s->m, NULL, 0,
-                          NULL, NULL);
-    else
-        st = clgemm_sgemm(s->h, CLGEMM_COL_MAJOR, CLGEMM_NO_TRANS, CLGEMM_NO_TRANS, s->m, s->n,
-                          s->k, 1.0f, s->a, 0, s->m, s->b, 0, s->k, 0.0f, s->c, 0, s->m, NULL, 0,
-                          NULL, NULL);
+    unsigned char one[16], zero[16];
+    const tuning_key *key = &s->p.key;
+    clgemm__tune_scalars(key->type_ab, one, zero);
+    clgemm_status st =
+        clgemm_gemm_ex(s->h, CLGEMM_COL_MAJOR, key->trans_a, key->trans_b, s->m, s->n, s->k, one,
+                       s->a, 0, s->p.lda, s->b, 0, s->p.ldb, zero, s->c, 0, s->m, key->type_ab,
+                       key->type_c, CLGEMM_COMPUTE_DEFAULT, NULL, 0, NULL, NULL);
     return st == CLGEMM_SUCCESS ? clFinish(clgemm_queue(s->h)) : st;
 }
 
 /* Fills C with NaN first, so an element the kernel never writes cannot pass the check. */
 static clgemm_status run_checked(const shape_ctx *s, bool *correct) {
-    double nan_d = NAN;
-    float nan_f = NAN;
-    const void *pattern = s->elem == sizeof(double) ? (const void *)&nan_d : (const void *)&nan_f;
+    unsigned char pattern[8];
+    size_t pattern_size;
+    clgemm__tune_nan(s->p.key.type_c, pattern, &pattern_size);
     cl_command_queue q = clgemm_queue(s->h);
     cl_int err =
-        clEnqueueFillBuffer(q, s->c, pattern, s->elem, 0, s->m * s->n * s->elem, 0, NULL, NULL);
+        clEnqueueFillBuffer(q, s->c, pattern, pattern_size, 0, s->p.bytes_c, 0, NULL, NULL);
     if (err != CL_SUCCESS) return err;
     clgemm_status st = run_once(s);
     if (st != CLGEMM_SUCCESS) return st;
-    err = clEnqueueReadBuffer(q, s->c, CL_TRUE, 0, s->m * s->n * s->elem, s->host_c, 0, NULL, NULL);
+    err = clEnqueueReadBuffer(q, s->c, CL_TRUE, 0, s->p.bytes_c, s->p.host_c, 0, NULL, NULL);
     if (err != CL_SUCCESS) return err;
-    *correct = true;
-    for (size_t t = 0; t < s->sample_count && *correct; t++) {
-        double diff = fabs(host_value(s, s->host_c, s->samples[t]) - s->ref[t]);
-        *correct = diff <= s->tolerance; /* false for NaN too */
-    }
+    *correct = clgemm__tune_problem_check(&s->p);
     return CLGEMM_SUCCESS;
 }
 
@@ -329,7 +247,7 @@ static outcome evaluate(const shape_ctx *s, const clgemm_config *c, clgemm_preci
 
 /* What a search learned about one shape, kept on the handle for clgemm_tune_save. */
 typedef struct tune_memo_entry {
-    tuning_record record; /* precision, config, search, beat */
+    tuning_record record; /* key, config, search, beat */
     clgemm_tune_shape shape;
     size_t evaluated;
 } tune_memo_entry;
@@ -489,7 +407,7 @@ static void plan_search(search *x, uint64_t *rng) {
     if (x->sampling) {
         planned = fits;
         for (size_t i = n; i > 1; i--) { /* Fisher-Yates */
-            size_t j = (size_t)(next_random(rng) % i), t = x->order[i - 1];
+            size_t j = (size_t)(clgemm__random(rng) % i), t = x->order[i - 1];
             x->order[i - 1] = x->order[j];
             x->order[j] = t;
         }
@@ -513,7 +431,7 @@ static clgemm_config baseline(const struct clgemm_handle_s *h, clgemm_precision 
 static bool stored_config(const search *x, clgemm_config *c) {
     struct clgemm_handle_s *h = x->s->h;
     pthread_mutex_lock(&h->lock);
-    bool found = clgemm__tuning_exact(h->tuning, x->r->precision, x->s->m, x->s->n, x->s->k, c);
+    bool found = clgemm__tuning_exact(h->tuning, &x->s->p.key, x->s->m, x->s->n, x->s->k, c);
     pthread_mutex_unlock(&h->lock);
     return found;
 }
@@ -565,11 +483,10 @@ size_t clgemm_tune_default_shapes(clgemm_handle h, int quick, clgemm_tune_shape 
 clgemm_status clgemm_tune_space(clgemm_handle h, clgemm_precision precision, int quick,
                                 clgemm_family family, size_t *count) {
     if (!h || !count) return CLGEMM_ERR_NULL_ARGUMENT;
-    if (precision != CLGEMM_SINGLE && precision != CLGEMM_DOUBLE)
-        return CLGEMM_ERR_INVALID_ARGUMENT;
+    if (!clgemm__type(precision)) return CLGEMM_ERR_INVALID_ARGUMENT;
     if (family < CLGEMM_FAMILY_AUTO || family > CLGEMM_FAMILY_COUNT)
         return CLGEMM_ERR_INVALID_FAMILY;
-    if (precision == CLGEMM_DOUBLE && !h->info.has_fp64) return CLGEMM_ERR_NO_FP64;
+    if (clgemm__type(precision)->fp64 && !h->info.has_fp64) return CLGEMM_ERR_NO_FP64;
     config_list l = {0};
     clgemm_status st = build_space(&h->info, precision, quick, family, &l);
     if (quick && family != CLGEMM_FAMILY_AUTO) {
@@ -583,45 +500,60 @@ clgemm_status clgemm_tune_space(clgemm_handle h, clgemm_precision precision, int
     return st;
 }
 
+static bool trans_valid(clgemm_transpose t) {
+    return t == 0 || t == CLGEMM_NO_TRANS || t == CLGEMM_TRANS || t == CLGEMM_CONJ_TRANS;
+}
+
+/* The tuning key of options or a result: precision is the A/B type; wide_c asks for its wider
+ * C type (FP32 for FP16 / BF16), which other types lack (CLGEMM_ERR_INVALID_TYPE). */
+static clgemm_status options_key(clgemm_precision precision, int wide_c, clgemm_transpose trans_a,
+                                 clgemm_transpose trans_b, tuning_key *key) {
+    const type_desc *t = clgemm__type(precision);
+    if (!t || !trans_valid(trans_a) || !trans_valid(trans_b)) return CLGEMM_ERR_INVALID_ARGUMENT;
+    if (wide_c && t->wide_c == precision) return CLGEMM_ERR_INVALID_TYPE;
+    *key = clgemm__tuning_key(precision, wide_c ? t->wide_c : precision, trans_a, trans_b);
+    return CLGEMM_SUCCESS;
+}
+
 static clgemm_status check_options(clgemm_handle h, const clgemm_tune_options *o,
                                    const clgemm_tune_result *results) {
     if (!h || !o || !results || !o->shapes) return CLGEMM_ERR_NULL_ARGUMENT;
-    if (o->precision != CLGEMM_SINGLE && o->precision != CLGEMM_DOUBLE)
-        return CLGEMM_ERR_INVALID_ARGUMENT;
+    tuning_key key;
+    clgemm_status st = options_key(o->precision, o->wide_c, o->trans_a, o->trans_b, &key);
+    if (st != CLGEMM_SUCCESS) return st;
     if (o->num_shapes == 0 || !(o->budget_s >= 0)) return CLGEMM_ERR_INVALID_ARGUMENT;
     for (size_t i = 0; i < o->num_shapes; i++)
         if (o->shapes[i].m == 0 || o->shapes[i].n == 0 || o->shapes[i].k == 0)
             return CLGEMM_ERR_INVALID_ARGUMENT;
-    if (o->precision == CLGEMM_DOUBLE && !h->info.has_fp64) return CLGEMM_ERR_NO_FP64;
+    if (clgemm__type(o->precision)->fp64 && !h->info.has_fp64) return CLGEMM_ERR_NO_FP64;
     return CLGEMM_SUCCESS;
 }
 
-static void init_results(const clgemm_tune_options *o, clgemm_tune_result *results) {
+static void init_results(const clgemm_tune_options *o, const tuning_key *key,
+                         clgemm_tune_result *results) {
     for (size_t i = 0; i < o->num_shapes; i++) {
         memset(&results[i], 0, sizeof results[i]);
         results[i].precision = o->precision;
+        results[i].wide_c = key->type_c != key->type_ab;
+        results[i].trans_a = key->trans_a;
+        results[i].trans_b = key->trans_b;
         results[i].shape = o->shapes[i];
         results[i].status = CLGEMM_ERR_TUNE_NONE_VALID;
     }
 }
 
 /* Tunes one shape; the budget left is shared evenly by the shapes left. */
-static void tune_one(clgemm_handle h, const clgemm_tune_options *o, size_t i, search *x,
-                     uint64_t *rng, tune_memo_entry *memo) {
+static void tune_one(clgemm_handle h, const clgemm_tune_options *o, const tuning_key *key, size_t i,
+                     search *x, uint64_t *rng, tune_memo_entry *memo) {
     clgemm_tune_result *r = x->r;
-    shape_ctx s = {.h = h,
-                   .opt = o,
-                   .m = r->shape.m,
-                   .n = r->shape.n,
-                   .k = r->shape.k,
-                   .elem = clgemm__type(o->precision)->size};
+    shape_ctx s = {.h = h, .opt = o, .m = r->shape.m, .n = r->shape.n, .k = r->shape.k};
     x->s = &s;
     x->deadline = 0;
     if (o->budget_s > 0) {
         double left = o->budget_s - (now_s() - x->tune_start);
         x->deadline = now_s() + (left > 0 ? left : 0) / (double)(o->num_shapes - i);
     }
-    clgemm_status st = shape_init(&s, rng);
+    clgemm_status st = shape_init(&s, key, rng);
     x->shapes_left = o->num_shapes - i - 1;
     if (st == CLGEMM_SUCCESS)
         tune_shape(x, rng, memo);
@@ -642,7 +574,9 @@ clgemm_status clgemm_tune(clgemm_handle h, const clgemm_tune_options *o,
                           clgemm_tune_result *results) {
     clgemm_status st = check_options(h, o, results);
     if (st != CLGEMM_SUCCESS) return st;
-    init_results(o, results);
+    tuning_key key;
+    options_key(o->precision, o->wide_c, o->trans_a, o->trans_b, &key);
+    init_results(o, &key, results);
     config_list space = {0};
     st = build_space(&h->info, o->precision, o->quick, CLGEMM_FAMILY_AUTO, &space);
     size_t *order = malloc((space.count ? space.count : 1) * sizeof *order);
@@ -673,9 +607,9 @@ clgemm_status clgemm_tune(clgemm_handle h, const clgemm_tune_options *o,
     for (size_t i = 0; i < o->num_shapes && !cancelled(o); i++) {
         x.r = &results[i];
         x.next = 0;
-        memo->entries[i].record.precision = o->precision;
+        memo->entries[i].record.key = key;
         memo->entries[i].shape = o->shapes[i];
-        tune_one(h, o, i, &x, &rng, &memo->entries[i]);
+        tune_one(h, o, &key, i, &x, &rng, &memo->entries[i]);
     }
 
     pthread_mutex_lock(&h->lock);
@@ -694,8 +628,9 @@ clgemm_status clgemm_tune(clgemm_handle h, const clgemm_tune_options *o,
 /* What the handle's last search learned about a result: how much it searched, and whether it
  * beat the stored configuration in the same run. A result the handle did not produce (or one
  * changed since) counts only its evaluated candidates. */
-static tuning_record record_of(clgemm_handle h, const clgemm_tune_result *r) {
-    tuning_record rec = {.precision = r->precision,
+static tuning_record record_of(clgemm_handle h, const clgemm_tune_result *r,
+                               const tuning_key *key) {
+    tuning_record rec = {.key = *key,
                          .shape = {r->shape.m, r->shape.n, r->shape.k},
                          .problem = {r->shape.m, r->shape.n, r->shape.k},
                          .config = r->config,
@@ -704,7 +639,7 @@ static tuning_record record_of(clgemm_handle h, const clgemm_tune_result *r) {
     const tune_memo *memo = h->last_tune;
     for (size_t i = 0; memo && i < memo->count; i++) {
         const tune_memo_entry *e = &memo->entries[i];
-        if (e->record.precision == r->precision && e->evaluated == r->evaluated &&
+        if (memcmp(&e->record.key, key, sizeof *key) == 0 && e->evaluated == r->evaluated &&
             e->shape.m == r->shape.m && e->shape.n == r->shape.n && e->shape.k == r->shape.k &&
             config_equal(&e->record.config, &r->config)) {
             rec.search = e->record.search;
@@ -719,21 +654,30 @@ static tuning_record record_of(clgemm_handle h, const clgemm_tune_result *r) {
 clgemm_status clgemm_tune_save(clgemm_handle h, const char *path, const clgemm_tune_result *results,
                                size_t count) {
     if (!h || (!results && count > 0)) return CLGEMM_ERR_NULL_ARGUMENT;
-    for (size_t i = 0; i < count; i++)
-        if (results[i].precision != CLGEMM_SINGLE && results[i].precision != CLGEMM_DOUBLE)
-            return CLGEMM_ERR_INVALID_ARGUMENT;
+    tuning_key *keys = malloc((count ? count : 1) * sizeof *keys);
     tuning_record *records = malloc((count ? count : 1) * sizeof *records);
-    if (!records) return CLGEMM_ERR_OUT_OF_HOST_MEMORY;
+    clgemm_status st = keys && records ? CLGEMM_SUCCESS : CLGEMM_ERR_OUT_OF_HOST_MEMORY;
+    for (size_t i = 0; i < count && st == CLGEMM_SUCCESS; i++) {
+        const clgemm_tune_result *r = &results[i];
+        st = options_key(r->precision, r->wide_c, r->trans_a, r->trans_b, &keys[i]);
+        if (st == CLGEMM_ERR_INVALID_TYPE) st = CLGEMM_ERR_INVALID_ARGUMENT;
+    }
+    if (st != CLGEMM_SUCCESS) {
+        free(keys);
+        free(records);
+        return st;
+    }
     size_t n = 0;
     pthread_mutex_lock(&h->lock);
     for (size_t i = 0; i < count; i++) {
         /* A cancelled search is not saved; a budget-limited one is, with its extent, and only
          * replaces a stored entry it beat in the same run or a less searched one. */
         if (results[i].status != CLGEMM_SUCCESS || !results[i].complete) continue;
-        records[n++] = record_of(h, &results[i]);
+        records[n++] = record_of(h, &results[i], &keys[i]);
     }
     pthread_mutex_unlock(&h->lock);
-    clgemm_status st = clgemm__tuning_save(path, &h->info, records, n);
+    st = clgemm__tuning_save(path, &h->info, records, n);
+    free(keys);
     free(records);
     return st;
 }

@@ -4,9 +4,18 @@
  * with an atomic replace, so that concurrent tuners lose nothing and a killed one leaves the old
  * file whole.
  *
- * Schema 1: {"schema": 1, "entries": [{"device": {"platform", "platform_version", "vendor",
- * "name", "driver"}, "precision": "s"|"d", "shape": [m,n,k], "family": "tiled", "params":
- * {"TS": 16}, "gflops": 12.5, "problem": [m,n,k], "date": "YYYY-MM-DD", "clgemm_version": ...}]}
+ * Schema 2: {"schema": 2, "entries": [{"device": {"platform", "platform_version", "vendor",
+ * "name", "driver"}, "precision": "h" (the type of A and B: s d c z h bf16), "type_c": "s"
+ * (the type of C), "trans": "NT" (of the column-major problem, see tuning_key in internal.h:
+ * N or T for each of A and B, or C for a conjugate transpose of a complex type), "shape":
+ * [m,n,k], "family": "tiled", "params": {"TS": 16}, "gflops": 12.5, "problem": [m,n,k],
+ * "search": {...}, "date": "YYYY-MM-DD", "clgemm_version": ...}]}. An entry without "type_c"
+ * or "trans" has C of its A/B type, or NN.
+ *
+ * Schema 1 (clgemm 0.1) had neither key: its files are read with every entry an NN entry of its
+ * precision (any "type_c" or "trans" in them ignored). A save into a schema-1 file writes it
+ * back as schema 2 with those entries kept, their meaning written out ("type_c" = "precision",
+ * "trans" = "NN"). A file of a newer schema is neither read nor written.
  */
 #include "family.h"
 #include "internal.h"
@@ -25,10 +34,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#define SCHEMA_VERSION 1
+#define SCHEMA_VERSION 2 /* written */
+#define SCHEMA_OLDEST  1 /* the oldest still read */
 
 typedef struct tuning_entry {
-    clgemm_precision precision;
+    tuning_key key;
     size_t shape[3];
     clgemm_config config;
 } tuning_entry;
@@ -68,6 +78,53 @@ static const char *precision_key(clgemm_precision precision) {
     return t ? t->name : "s";
 }
 
+/* ---- Keys: types and transposes ----------------------------------------------------------------
+ */
+
+static bool is_complex(clgemm_precision type) {
+    const type_desc *t = clgemm__type(type);
+    return t && t->complex;
+}
+
+static clgemm_transpose fold_trans(clgemm_transpose t, bool complex) {
+    if (t == 0) return CLGEMM_NO_TRANS;
+    return t == CLGEMM_CONJ_TRANS && !complex ? CLGEMM_TRANS : t;
+}
+
+tuning_key clgemm__tuning_key(clgemm_precision type_ab, clgemm_precision type_c,
+                              clgemm_transpose trans_a, clgemm_transpose trans_b) {
+    bool complex = is_complex(type_ab);
+    return (tuning_key){type_ab, type_c, fold_trans(trans_a, complex),
+                        fold_trans(trans_b, complex)};
+}
+
+static bool trans_ok(clgemm_transpose t, bool complex) {
+    return t == CLGEMM_NO_TRANS || t == CLGEMM_TRANS || (complex && t == CLGEMM_CONJ_TRANS);
+}
+
+bool clgemm__tuning_key_ok(const tuning_key *key) {
+    bool complex = is_complex(key->type_ab);
+    return clgemm__types_ok(key->type_ab, key->type_c) && trans_ok(key->trans_a, complex) &&
+           trans_ok(key->trans_b, complex);
+}
+
+const char *clgemm__trans_name(clgemm_transpose trans_a, clgemm_transpose trans_b) {
+    static const char names[3][3][3] = {{"NN", "NT", "NC"}, {"TN", "TT", "TC"}, {"CN", "CT", "CC"}};
+    int a = trans_a == CLGEMM_TRANS ? 1 : trans_a == CLGEMM_CONJ_TRANS ? 2 : 0;
+    int b = trans_b == CLGEMM_TRANS ? 1 : trans_b == CLGEMM_CONJ_TRANS ? 2 : 0;
+    return names[a][b];
+}
+
+static bool trans_from_letter(char c, clgemm_transpose *t) {
+    *t = c == 'N' ? CLGEMM_NO_TRANS : c == 'T' ? CLGEMM_TRANS : CLGEMM_CONJ_TRANS;
+    return c == 'N' || c == 'T' || c == 'C';
+}
+
+static bool keys_equal(const tuning_key *a, const tuning_key *b) {
+    return a->type_ab == b->type_ab && a->type_c == b->type_c && a->trans_a == b->trans_a &&
+           a->trans_b == b->trans_b;
+}
+
 /* ---- Path ----------------------------------------------------------------------------------- */
 
 clgemm_status clgemm__tuning_path(const char *path, char *buf, size_t size) {
@@ -104,9 +161,11 @@ static clgemm_status check_root(const json_t *root, const char *path) {
         clgemm__log("tuning database %s: no integer \"schema\"", path);
         return CLGEMM_ERR_DB_MALFORMED;
     }
-    if (json_integer_value(schema) != SCHEMA_VERSION) {
-        clgemm__log("tuning database %s: schema %" JSON_INTEGER_FORMAT ", this clgemm reads %d",
-                    path, json_integer_value(schema), SCHEMA_VERSION);
+    json_int_t version = json_integer_value(schema);
+    if (version < SCHEMA_OLDEST || version > SCHEMA_VERSION) {
+        clgemm__log("tuning database %s: schema %" JSON_INTEGER_FORMAT
+                    ", this clgemm reads %d to %d",
+                    path, version, SCHEMA_OLDEST, SCHEMA_VERSION);
         return CLGEMM_ERR_DB_SCHEMA;
     }
     if (!json_is_array(json_object_get(root, "entries"))) {
@@ -162,6 +221,33 @@ static bool parse_precision(const json_t *json, clgemm_precision *precision) {
     return clgemm__type_by_name(json_string_value(json), precision) != NULL;
 }
 
+/* The schema of a root that check_root accepted. */
+static int root_schema(const json_t *root) {
+    return (int)json_integer_value(json_object_get(root, "schema"));
+}
+
+/* The entry's key; NULL, or the reason it has none. Schema 1 knew only NN entries with C of the
+ * A/B type; schema 2 says so by leaving "type_c" and "trans" out. */
+static const char *parse_key(const json_t *entry, int schema, tuning_key *key) {
+    if (!parse_precision(json_object_get(entry, "precision"), &key->type_ab))
+        return "\"precision\" is not a known type (s, d, c, z, h, bf16)";
+    key->type_c = key->type_ab;
+    key->trans_a = key->trans_b = CLGEMM_NO_TRANS;
+    if (schema < 2) return NULL;
+    const json_t *type_c = json_object_get(entry, "type_c");
+    if (type_c && !parse_precision(type_c, &key->type_c))
+        return "\"type_c\" is not a known type (s, d, c, z, h, bf16)";
+    const json_t *trans = json_object_get(entry, "trans");
+    const char *t = json_string_value(trans);
+    if (trans && (!t || strlen(t) != 2 || !trans_from_letter(t[0], &key->trans_a) ||
+                  !trans_from_letter(t[1], &key->trans_b)))
+        return "\"trans\" is not two of N, T, C";
+    if (!clgemm__types_ok(key->type_ab, key->type_c))
+        return "\"type_c\" is not a C type of this \"precision\"";
+    if (!clgemm__tuning_key_ok(key)) return "\"trans\" has C (conjugate) on a real type";
+    return NULL;
+}
+
 static bool parse_dims(const json_t *json, size_t dims[3]) {
     if (!json_is_array(json) || json_array_size(json) != 3) return false;
     for (size_t i = 0; i < 3; i++) {
@@ -189,8 +275,8 @@ static const char *parse_params(const json_t *params, clgemm_config *config) {
 typedef enum entry_kind { ENTRY_OK, ENTRY_OTHER_DEVICE, ENTRY_BAD } entry_kind;
 
 /* Parses one entry; for this device, a reason to reject it is set in *why. */
-static entry_kind parse_entry(const json_t *json, const device_info *info, tuning_entry *entry,
-                              const char **why) {
+static entry_kind parse_entry(const json_t *json, int schema, const device_info *info,
+                              tuning_entry *entry, const char **why) {
     *why = NULL;
     if (!json_is_object(json))
         *why = "not an object";
@@ -201,8 +287,8 @@ static entry_kind parse_entry(const json_t *json, const device_info *info, tunin
 
     memset(entry, 0, sizeof *entry);
     const char *family = json_string_value(json_object_get(json, "family"));
-    if (!parse_precision(json_object_get(json, "precision"), &entry->precision))
-        *why = "\"precision\" is not a known type (s, d, c, z, h, bf16)";
+    if ((*why = parse_key(json, schema, &entry->key)) != NULL)
+        ;
     else if (!parse_dims(json_object_get(json, "shape"), entry->shape))
         *why = "\"shape\" is not three positive integers";
     else if (!family || (entry->config.family = family_from_name(family)) == CLGEMM_FAMILY_AUTO)
@@ -211,7 +297,7 @@ static entry_kind parse_entry(const json_t *json, const device_info *info, tunin
         *why = parse_params(json_object_get(json, "params"), &entry->config);
     if (*why) return ENTRY_BAD;
 
-    clgemm_status status = clgemm__config_check(&entry->config, info, entry->precision);
+    clgemm_status status = clgemm__config_check(&entry->config, info, entry->key.type_ab);
     if (status != CLGEMM_SUCCESS) {
         *why = clgemm_status_string(status);
         return ENTRY_BAD;
@@ -219,7 +305,8 @@ static entry_kind parse_entry(const json_t *json, const device_info *info, tunin
     return ENTRY_OK;
 }
 
-static tuning_table *table_from_entries(const json_t *entries, const device_info *info) {
+static tuning_table *table_from_entries(const json_t *entries, int schema,
+                                        const device_info *info) {
     size_t n = json_array_size(entries);
     if (n > (SIZE_MAX - sizeof(tuning_table)) / sizeof(tuning_entry)) return NULL;
     tuning_table *table = malloc(sizeof *table + n * sizeof table->entries[0]);
@@ -227,8 +314,8 @@ static tuning_table *table_from_entries(const json_t *entries, const device_info
     table->count = 0;
     for (size_t i = 0; i < n; i++) {
         const char *why;
-        entry_kind kind =
-            parse_entry(json_array_get(entries, i), info, &table->entries[table->count], &why);
+        entry_kind kind = parse_entry(json_array_get(entries, i), schema, info,
+                                      &table->entries[table->count], &why);
         if (kind == ENTRY_OK)
             table->count++;
         else if (kind == ENTRY_BAD)
@@ -249,7 +336,7 @@ clgemm_status clgemm__tuning_load(const char *path, const device_info *info, tun
         clgemm__log("tuning database %s: not found, using defaults", resolved);
         return CLGEMM_SUCCESS;
     }
-    tuning_table *t = table_from_entries(json_object_get(root, "entries"), info);
+    tuning_table *t = table_from_entries(json_object_get(root, "entries"), root_schema(root), info);
     json_decref(root);
     if (!t) return CLGEMM_ERR_OUT_OF_HOST_MEMORY;
     clgemm__log("tuning database %s: %zu entries for this device", resolved, t->count);
@@ -273,33 +360,47 @@ static double shape_distance(const size_t shape[3], const double want[3]) {
     return d;
 }
 
-bool clgemm__tuning_lookup(const tuning_table *table, clgemm_precision precision, size_t m,
-                           size_t n, size_t k, clgemm_config *config) {
-    if (!table || !config) return false;
-    size_t dims[3] = {m, n, k};
-    double want[3];
-    for (int i = 0; i < 3; i++)
-        want[i] = log(dims[i] > 0 ? (double)dims[i] : 1.0);
+/* The entry of this key nearest to the shape; NULL if the key has none. */
+static const tuning_entry *nearest(const tuning_table *table, const tuning_key *key,
+                                   const double want[3]) {
     const tuning_entry *best = NULL;
     double best_distance = INFINITY;
     for (size_t i = 0; i < table->count; i++) {
         const tuning_entry *e = &table->entries[i];
-        if (e->precision != precision) continue;
+        if (!keys_equal(&e->key, key)) continue;
         double d = shape_distance(e->shape, want);
         if (d < best_distance) {
             best = e;
             best_distance = d;
         }
     }
+    return best;
+}
+
+bool clgemm__tuning_lookup(const tuning_table *table, const tuning_key *key, size_t m, size_t n,
+                           size_t k, clgemm_config *config) {
+    if (!table || !key || !config) return false;
+    size_t dims[3] = {m, n, k};
+    double want[3];
+    for (int i = 0; i < 3; i++)
+        want[i] = log(dims[i] > 0 ? (double)dims[i] : 1.0);
+    const tuning_entry *best = nearest(table, key, want);
+    if (!best && (key->trans_a != CLGEMM_NO_TRANS || key->trans_b != CLGEMM_NO_TRANS)) {
+        /* No entry for these transposes: the NN entries of the types are the next best guess
+         * (the same kernel reads its operands in another order). */
+        tuning_key nn = *key;
+        nn.trans_a = nn.trans_b = CLGEMM_NO_TRANS;
+        best = nearest(table, &nn, want);
+    }
     if (best) *config = best->config;
     return best != NULL;
 }
 
-bool clgemm__tuning_exact(const tuning_table *table, clgemm_precision precision, size_t m, size_t n,
+bool clgemm__tuning_exact(const tuning_table *table, const tuning_key *key, size_t m, size_t n,
                           size_t k, clgemm_config *config) {
-    for (size_t i = 0; table && i < table->count; i++) {
+    for (size_t i = 0; table && key && i < table->count; i++) {
         const tuning_entry *e = &table->entries[i];
-        if (e->precision == precision && e->shape[0] == m && e->shape[1] == n && e->shape[2] == k) {
+        if (keys_equal(&e->key, key) && e->shape[0] == m && e->shape[1] == n && e->shape[2] == k) {
             *config = e->config;
             return true;
         }
@@ -358,22 +459,25 @@ static json_t *record_json(const device_info *info, const tuning_record *r,
     double gflops = isfinite(r->gflops) && r->gflops > 0 ? r->gflops : 0.0;
     /* "o" steals the references, and json_pack frees them if it fails. */
     return json_pack(
-        "{s:o, s:s, s:[I,I,I], s:s, s:o, s:f, s:[I,I,I], s:o, s:s, s:s}", "device",
-        device_json(info), "precision", precision_key(r->precision), "shape",
-        (json_int_t)r->shape[0], (json_int_t)r->shape[1], (json_int_t)r->shape[2], "family",
-        clgemm_family_name(r->config.family), "params", params_json(&r->config), "gflops", gflops,
-        "problem", (json_int_t)r->problem[0], (json_int_t)r->problem[1], (json_int_t)r->problem[2],
-        "search", search_json(search), "date", date, "clgemm_version", CLGEMM_VERSION);
+        "{s:o, s:s, s:s, s:s, s:[I,I,I], s:s, s:o, s:f, s:[I,I,I], s:o, s:s, s:s}", "device",
+        device_json(info), "precision", precision_key(r->key.type_ab), "type_c",
+        precision_key(r->key.type_c), "trans", clgemm__trans_name(r->key.trans_a, r->key.trans_b),
+        "shape", (json_int_t)r->shape[0], (json_int_t)r->shape[1], (json_int_t)r->shape[2],
+        "family", clgemm_family_name(r->config.family), "params", params_json(&r->config), "gflops",
+        gflops, "problem", (json_int_t)r->problem[0], (json_int_t)r->problem[1],
+        (json_int_t)r->problem[2], "search", search_json(search), "date", date, "clgemm_version",
+        CLGEMM_VERSION);
 }
 
-/* True if the stored entry has the record's key: device, precision and shape. */
+/* True if the stored entry (of a schema-2 root) is one the loader uses and has the record's key:
+ * device, types, transposes and shape. An entry the loader skips (a bad parameter, say) guards
+ * nothing: the record is added next to it, and it stays as it is. */
 static bool same_key(const json_t *entry, const device_info *info, const tuning_record *r) {
-    clgemm_precision precision;
-    size_t shape[3];
-    return json_is_object(entry) && device_matches(json_object_get(entry, "device"), info) &&
-           parse_precision(json_object_get(entry, "precision"), &precision) &&
-           precision == r->precision && parse_dims(json_object_get(entry, "shape"), shape) &&
-           shape[0] == r->shape[0] && shape[1] == r->shape[1] && shape[2] == r->shape[2];
+    tuning_entry e;
+    const char *why;
+    return parse_entry(entry, SCHEMA_VERSION, info, &e, &why) == ENTRY_OK &&
+           keys_equal(&e.key, &r->key) && e.shape[0] == r->shape[0] && e.shape[1] == r->shape[1] &&
+           e.shape[2] == r->shape[2];
 }
 
 /* The stored entry's configuration (family and the parameters it uses). */
@@ -503,6 +607,23 @@ static clgemm_status probe_folder(const char *path) {
     return CLGEMM_SUCCESS;
 }
 
+/* A schema-1 root becomes schema 2 with every entry kept, each entry's schema-1 meaning (an NN
+ * entry with C of its precision) written out so that schema 2 reads it the same way. Entries
+ * that are not objects or have no string "precision" stay as they are (no reader uses them). */
+static clgemm_status upgrade(json_t *root, json_t *entries) {
+    for (size_t i = 0; i < json_array_size(entries); i++) {
+        json_t *e = json_array_get(entries, i);
+        const json_t *precision = json_object_get(e, "precision");
+        if (!json_is_string(precision)) continue; /* unusable in either schema: kept verbatim */
+        if (json_object_set_new(e, "type_c", json_string(json_string_value(precision))) != 0 ||
+            json_object_set_new(e, "trans", json_string("NN")) != 0)
+            return CLGEMM_ERR_OUT_OF_HOST_MEMORY;
+    }
+    return json_object_set_new(root, "schema", json_integer(SCHEMA_VERSION)) == 0
+               ? CLGEMM_SUCCESS
+               : CLGEMM_ERR_OUT_OF_HOST_MEMORY;
+}
+
 /* Under the lock: re-read what other writers saved, merge, replace the file. With nothing to
  * merge, only check that all of this would work. */
 static clgemm_status merge_locked(const char *path, const device_info *info,
@@ -517,6 +638,7 @@ static clgemm_status merge_locked(const char *path, const device_info *info,
     if (!root) root = json_pack("{s:i, s:[]}", "schema", SCHEMA_VERSION, "entries");
     if (!root) return CLGEMM_ERR_OUT_OF_HOST_MEMORY;
     json_t *entries = json_object_get(root, "entries");
+    if (root_schema(root) < SCHEMA_VERSION) status = upgrade(root, entries);
     for (size_t i = 0; i < count && status == CLGEMM_SUCCESS; i++)
         status = merge_record(entries, info, &records[i]);
     if (status == CLGEMM_SUCCESS) status = write_root(path, root);
@@ -560,10 +682,11 @@ clgemm_status clgemm__tuning_save(const char *path, const device_info *info,
     /* Never write what the loader would reject. */
     for (size_t i = 0; i < count; i++) {
         const tuning_record *r = &records[i];
-        if (!clgemm__type(r->precision)) return CLGEMM_ERR_INVALID_ARGUMENT;
+        if (!clgemm__type(r->key.type_ab) || !clgemm__tuning_key_ok(&r->key))
+            return CLGEMM_ERR_INVALID_ARGUMENT;
         if (r->shape[0] < 1 || r->shape[1] < 1 || r->shape[2] < 1)
             return CLGEMM_ERR_INVALID_ARGUMENT;
-        clgemm_status status = clgemm__config_check(&r->config, info, r->precision);
+        clgemm_status status = clgemm__config_check(&r->config, info, r->key.type_ab);
         if (status != CLGEMM_SUCCESS) return status;
     }
     char given[PATH_MAX], resolved[PATH_MAX];

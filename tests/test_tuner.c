@@ -395,3 +395,211 @@ Test(tuner, save_refuses_an_unknown_precision) {
     clgemm_destroy(h);
     free(db);
 }
+
+/* ---- Every type (issue 8 item 7) ------------------------------------------------------------- */
+
+/* Multiples of 1/8 in [-0.75, 0.75]: exact in FP16 and FP32, so the references below are exact
+ * products and only the kernel's accumulation and C's rounding differ from them. */
+static double small_value(size_t i, int salt) {
+    return (double)((i * (7 + 2 * (size_t)salt) + (size_t)salt) % 13) / 8.0 - 0.75;
+}
+
+static cl_half half_of(double v) { /* exact for the values above */
+    if (v == 0) return 0;
+    int e;
+    double m = frexp(fabs(v), &e); /* |v| = m 2^e, m in [0.5, 1) */
+    return (cl_half)((v < 0 ? 0x8000 : 0) | (e - 1 + 15) << 10 | (int)((m * 2 - 1) * 1024));
+}
+
+static double half_value(cl_half h) {
+    int e = (h >> 10) & 0x1f, m = h & 0x3ff;
+    double v = e == 0 ? ldexp(m, -24) : e == 31 ? NAN : ldexp(1024 + m, e - 25);
+    return h & 0x8000 ? -v : v;
+}
+
+static void quick_options(clgemm_tune_options *o, const clgemm_tune_shape *shape) {
+    clgemm_tune_options_init(o);
+    o->quick = 1;
+    o->max_evals = 2; /* the baseline and one quick candidate: two cold builds on PoCL */
+    o->shapes = shape;
+    o->num_shapes = 1;
+}
+
+/* The source and configuration a new handle plans for a column-major call. */
+static const char *planned(clgemm_handle h, clgemm_layout layout, clgemm_transpose ta,
+                           clgemm_transpose tb, const clgemm_tune_shape *s, clgemm_precision ab,
+                           clgemm_precision c, clgemm_config *config) {
+    const char *source = NULL;
+    cr_assert_eq(clgemm_get_config_ex(h, layout, ta, tb, s->m, s->n, s->k, ab, c,
+                                      CLGEMM_COMPUTE_DEFAULT, config, &source),
+                 CLGEMM_SUCCESS);
+    return source;
+}
+
+/* Complex FP32 with a conjugate-transposed A: tuned (each candidate checked per component),
+ * saved under c / CN, used by a new handle for that call (and for the row-major call that runs
+ * as it), not for NN; the call it plans computes the right product. */
+Test(tuner, quick_tune_complex_then_used, .timeout = 300) {
+    char *db = temp_db();
+    clgemm_handle h = open_handle();
+    clgemm_tune_shape shape = {40, 24, 33};
+    clgemm_tune_options o;
+    quick_options(&o, &shape);
+    o.precision = CLGEMM_COMPLEX_SINGLE;
+    o.trans_a = CLGEMM_CONJ_TRANS;
+    clgemm_tune_result r;
+    cr_assert_eq(clgemm_tune(h, &o, &r), CLGEMM_SUCCESS);
+    cr_assert_eq(r.status, CLGEMM_SUCCESS);
+    cr_assert_eq(r.wrong, 0, "a candidate the library accepts computed a wrong complex result");
+    cr_assert_eq(r.precision, CLGEMM_COMPLEX_SINGLE);
+    cr_assert_eq(r.trans_a, CLGEMM_CONJ_TRANS);
+    cr_assert_eq(r.trans_b, CLGEMM_NO_TRANS, "0 is reported as NO_TRANS");
+    cr_assert_eq(r.wide_c, 0);
+    cr_assert_eq(clgemm_tune_save(h, NULL, &r, 1), CLGEMM_SUCCESS);
+    clgemm_destroy(h);
+
+    h = open_handle();
+    clgemm_config c;
+    cr_assert_str_eq(planned(h, CLGEMM_COL_MAJOR, CLGEMM_CONJ_TRANS, CLGEMM_NO_TRANS, &shape,
+                             CLGEMM_COMPLEX_SINGLE, CLGEMM_COMPLEX_SINGLE, &c),
+                     "tuned");
+    cr_assert(same_config(&c, &r.config));
+    clgemm_tune_shape swapped = {shape.n, shape.m, shape.k};
+    cr_assert_str_eq(planned(h, CLGEMM_ROW_MAJOR, CLGEMM_NO_TRANS, CLGEMM_CONJ_TRANS, &swapped,
+                             CLGEMM_COMPLEX_SINGLE, CLGEMM_COMPLEX_SINGLE, &c),
+                     "tuned");
+    cr_assert_str_neq(planned(h, CLGEMM_COL_MAJOR, CLGEMM_NO_TRANS, CLGEMM_NO_TRANS, &shape,
+                              CLGEMM_COMPLEX_SINGLE, CLGEMM_COMPLEX_SINGLE, &c),
+                      "tuned", "no NN entry was saved");
+
+    /* C = A^H B with the tuned kernel (A stored k x m), against an exact host product. */
+    size_t m = shape.m, n = shape.n, k = shape.k;
+    cl_float2 *a = malloc(k * m * sizeof *a), *b = malloc(k * n * sizeof *b);
+    cl_float2 *cm = malloc(m * n * sizeof *cm);
+    for (size_t i = 0; i < k * m; i++)
+        a[i] = (cl_float2){{(float)small_value(i, 0), (float)small_value(i, 1)}};
+    for (size_t i = 0; i < k * n; i++)
+        b[i] = (cl_float2){{(float)small_value(i, 2), (float)small_value(i, 3)}};
+    for (size_t i = 0; i < m * n; i++)
+        cm[i] = (cl_float2){{NAN, NAN}};
+    cl_float2 one = {{1, 0}}, zero = {{0, 0}};
+    cr_assert_eq(clgemm_cgemm_host(h, CLGEMM_COL_MAJOR, CLGEMM_CONJ_TRANS, CLGEMM_NO_TRANS, m, n, k,
+                                   one, a, k, b, k, zero, cm, m),
+                 CLGEMM_SUCCESS);
+    for (size_t j = 0; j < n; j++)
+        for (size_t i = 0; i < m; i++) {
+            double re = 0, im = 0, s = 0;
+            for (size_t l = 0; l < k; l++) {
+                double ar = a[l + i * k].s[0], ai = -a[l + i * k].s[1]; /* conjugate */
+                double br = b[l + j * k].s[0], bi = b[l + j * k].s[1];
+                re += ar * br - ai * bi;
+                im += ar * bi + ai * br;
+                s += hypot(ar, ai) * hypot(br, bi);
+            }
+            double tol = (2.0 * (double)k + 2) * 0x1p-24 * s; /* clgemm.h, per component */
+            cr_assert(fabs(cm[i + j * m].s[0] - re) <= tol && fabs(cm[i + j * m].s[1] - im) <= tol,
+                      "C(%zu,%zu) = %g%+gi, not %g%+gi", i, j, cm[i + j * m].s[0],
+                      cm[i + j * m].s[1], re, im);
+        }
+    free(a);
+    free(b);
+    free(cm);
+    clgemm_destroy(h);
+    free(db);
+}
+
+/* FP16 A, B and C with a transposed B: tuned (results checked with the FP16 output rounding),
+ * saved under h->h / NT, used by a new handle for that call only (not for FP32 C, another
+ * type pair); the call it plans computes the right product. */
+Test(tuner, quick_tune_half_then_used, .timeout = 300) {
+    char *db = temp_db();
+    clgemm_handle h = open_handle();
+    clgemm_tune_shape shape = {64, 48, 40};
+    clgemm_tune_options o;
+    quick_options(&o, &shape);
+    o.precision = CLGEMM_HALF;
+    o.trans_b = CLGEMM_TRANS;
+    clgemm_tune_result r;
+    cr_assert_eq(clgemm_tune(h, &o, &r), CLGEMM_SUCCESS);
+    cr_assert_eq(r.status, CLGEMM_SUCCESS);
+    cr_assert_eq(r.wrong, 0, "a candidate the library accepts computed a wrong FP16 result");
+    cr_assert_eq(r.trans_b, CLGEMM_TRANS);
+    cr_assert_eq(clgemm_tune_save(h, NULL, &r, 1), CLGEMM_SUCCESS);
+    clgemm_destroy(h);
+
+    h = open_handle();
+    clgemm_config c;
+    cr_assert_str_eq(planned(h, CLGEMM_COL_MAJOR, CLGEMM_NO_TRANS, CLGEMM_TRANS, &shape,
+                             CLGEMM_HALF, CLGEMM_HALF, &c),
+                     "tuned");
+    cr_assert(same_config(&c, &r.config));
+    cr_assert_str_neq(planned(h, CLGEMM_COL_MAJOR, CLGEMM_NO_TRANS, CLGEMM_TRANS, &shape,
+                              CLGEMM_HALF, CLGEMM_SINGLE, &c),
+                      "tuned", "an h->h entry served an h->s call");
+
+    size_t m = shape.m, n = shape.n, k = shape.k;
+    cl_half *a = malloc(m * k * sizeof *a), *b = malloc(n * k * sizeof *b);
+    cl_half *cm = malloc(m * n * sizeof *cm);
+    for (size_t i = 0; i < m * k; i++)
+        a[i] = half_of(small_value(i, 4));
+    for (size_t i = 0; i < n * k; i++)
+        b[i] = half_of(small_value(i, 5));
+    for (size_t i = 0; i < m * n; i++)
+        cm[i] = 0x7e00; /* NaN */
+    cr_assert_eq(clgemm_hgemm_host(h, CLGEMM_COL_MAJOR, CLGEMM_NO_TRANS, CLGEMM_TRANS, m, n, k,
+                                   1.0f, a, m, b, n, 0.0f, cm, m),
+                 CLGEMM_SUCCESS);
+    for (size_t j = 0; j < n; j++)
+        for (size_t i = 0; i < m; i++) {
+            double ref = 0;
+            for (size_t l = 0; l < k; l++)
+                ref += half_value(a[i + l * m]) * half_value(b[j + l * n]);
+            double got = half_value(cm[i + j * m]);
+            /* The sums are exact in FP32 (multiples of 1/64 below 2^10): only C's rounding. */
+            cr_assert(fabs(got - ref) <= 0x1p-11 * fabs(ref), "C(%zu,%zu) = %g, not %g", i, j, got,
+                      ref);
+        }
+    free(a);
+    free(b);
+    free(cm);
+    clgemm_destroy(h);
+    free(db);
+}
+
+/* Types, C types and transposes the tuner refuses before it runs anything. */
+Test(tuner, bad_types_and_transposes) {
+    char *db = temp_db();
+    clgemm_handle h = open_handle();
+    clgemm_tune_shape shape = {16, 16, 16};
+    clgemm_tune_options o;
+    quick_options(&o, &shape);
+    clgemm_tune_result r;
+    o.wide_c = 1; /* FP32 has no wider C */
+    cr_assert_eq(clgemm_tune(h, &o, &r), CLGEMM_ERR_INVALID_TYPE);
+    o.wide_c = 0;
+    o.trans_a = (clgemm_transpose)5;
+    cr_assert_eq(clgemm_tune(h, &o, &r), CLGEMM_ERR_INVALID_ARGUMENT);
+    o.trans_a = CLGEMM_NO_TRANS;
+    o.precision = (clgemm_precision)CLGEMM_PRECISION_COUNT;
+    cr_assert_eq(clgemm_tune(h, &o, &r), CLGEMM_ERR_INVALID_ARGUMENT);
+    size_t count;
+    for (int t = 0; t < CLGEMM_PRECISION_COUNT; t++) {
+        clgemm_status st = clgemm_tune_space(h, (clgemm_precision)t, 1, CLGEMM_FAMILY_AUTO, &count);
+        if (st == CLGEMM_ERR_NO_FP64) continue;
+        cr_assert_eq(st, CLGEMM_SUCCESS, "type %d", t);
+        cr_assert_gt(count, 0, "type %d has no quick candidates", t);
+    }
+    clgemm_tune_result bad = {.precision = CLGEMM_DOUBLE,
+                              .shape = {64, 64, 64},
+                              .status = CLGEMM_SUCCESS,
+                              .complete = 1,
+                              .config = {.family = CLGEMM_FAMILY_TILED, .ts = 8},
+                              .wide_c = 1};
+    cr_assert_eq(clgemm_tune_save(h, NULL, &bad, 1), CLGEMM_ERR_INVALID_ARGUMENT);
+    bad.wide_c = 0;
+    bad.trans_b = (clgemm_transpose)200;
+    cr_assert_eq(clgemm_tune_save(h, NULL, &bad, 1), CLGEMM_ERR_INVALID_ARGUMENT);
+    cr_assert_neq(access(db, F_OK), 0, "nothing written");
+    clgemm_destroy(h);
+    free(db);
+}

@@ -94,9 +94,19 @@ static clgemm_config regblock(int mwg, int nwg, int kwg, int mdimc, int ndimc, i
                            .vwn = vwn};
 }
 
-static tuning_record record(clgemm_precision p, size_t m, size_t n, size_t k, clgemm_config c) {
+/* The NN key of a type, C of the same type. */
+static tuning_key nn_key(clgemm_precision p) {
+    return clgemm__tuning_key(p, p, CLGEMM_NO_TRANS, CLGEMM_NO_TRANS);
+}
+#define NN(p) (&(const tuning_key){(p), (p), CLGEMM_NO_TRANS, CLGEMM_NO_TRANS})
+
+static tuning_record record_key(tuning_key key, size_t m, size_t n, size_t k, clgemm_config c) {
     return (tuning_record){
-        .precision = p, .shape = {m, n, k}, .problem = {m, n, k}, .config = c, .gflops = 12.5};
+        .key = key, .shape = {m, n, k}, .problem = {m, n, k}, .config = c, .gflops = 12.5};
+}
+
+static tuning_record record(clgemm_precision p, size_t m, size_t n, size_t k, clgemm_config c) {
+    return record_key(nn_key(p), m, n, k, c);
 }
 
 static bool config_equal(const clgemm_config *a, const clgemm_config *b) {
@@ -131,8 +141,8 @@ Test(tuning_db, round_trip) {
     cr_assert_eq(clgemm__tuning_count(t), 3);
     for (int i = 0; i < 3; i++) {
         clgemm_config c;
-        cr_assert(clgemm__tuning_lookup(t, r[i].precision, r[i].shape[0], r[i].shape[1],
-                                        r[i].shape[2], &c));
+        cr_assert(
+            clgemm__tuning_lookup(t, &r[i].key, r[i].shape[0], r[i].shape[1], r[i].shape[2], &c));
         cr_assert(config_equal(&c, &r[i].config), "entry %d", i);
     }
     clgemm__tuning_free(t);
@@ -148,11 +158,13 @@ Test(tuning_db, file_follows_schema) {
     json_error_t error;
     json_t *root = json_load_file(path, 0, &error);
     cr_assert_not_null(root, "%s", error.text);
-    cr_assert_eq(json_integer_value(json_object_get(root, "schema")), 1);
+    cr_assert_eq(json_integer_value(json_object_get(root, "schema")), 2);
     json_t *entries = json_object_get(root, "entries");
     cr_assert_eq(json_array_size(entries), 2);
     json_t *e = json_array_get(entries, 0);
     cr_assert_str_eq(json_string_value(json_object_get(e, "precision")), "s");
+    cr_assert_str_eq(json_string_value(json_object_get(e, "type_c")), "s");
+    cr_assert_str_eq(json_string_value(json_object_get(e, "trans")), "NN");
     cr_assert_str_eq(json_string_value(json_object_get(e, "family")), "tiled");
     cr_assert_str_eq(json_string_value(json_object_get(json_object_get(e, "device"), "driver")),
                      "1.0");
@@ -233,7 +245,7 @@ Test(tuning_db, truncated_file_at_every_length) {
 
 Test(tuning_db, wrong_schema_version) {
     char *path = temp_path("tuning.json");
-    const char *text = "{\"schema\": 2, \"entries\": \"a future layout\"}";
+    const char *text = "{\"schema\": 3, \"entries\": \"a future layout\"}";
     write_file(path, text, strlen(text));
     assert_load_fails(path, CLGEMM_ERR_DB_SCHEMA);
     /* A writer must not clobber a newer tool's database either. */
@@ -274,8 +286,9 @@ Test(tuning_db, random_corruption_never_crashes) {
                       st == CLGEMM_ERR_DB_SCHEMA,
                   "status %d", st);
         clgemm_config c;
-        clgemm__tuning_lookup(t, CLGEMM_SINGLE, 100, 100, 100, &c);
-        if (t) cr_assert_eq(clgemm__config_check(&c, &info, CLGEMM_SINGLE), CLGEMM_SUCCESS);
+        /* A flip may leave only the "d" entry (schema 2 has more keys to break). */
+        if (clgemm__tuning_lookup(t, NN(CLGEMM_SINGLE), 100, 100, 100, &c))
+            cr_assert_eq(clgemm__config_check(&c, &info, CLGEMM_SINGLE), CLGEMM_SUCCESS);
         clgemm__tuning_free(t);
     }
     free(text);
@@ -335,7 +348,7 @@ Test(tuning_db, entries_breaking_rules_are_skipped) {
     tuning_table *t = load_ok(path, &info);
     cr_assert_eq(clgemm__tuning_count(t), 1);
     clgemm_config c;
-    cr_assert(clgemm__tuning_lookup(t, CLGEMM_SINGLE, 70, 64, 64, &c));
+    cr_assert(clgemm__tuning_lookup(t, NN(CLGEMM_SINGLE), 70, 64, 64, &c));
     clgemm_config want = tiled(8);
     cr_assert(config_equal(&c, &want));
     clgemm__tuning_free(t);
@@ -397,7 +410,7 @@ Test(tuning_db, nearest_shape_in_log_space) {
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         clgemm_config c;
-        cr_assert(clgemm__tuning_lookup(t, cases[i].p, cases[i].m, cases[i].n, cases[i].k, &c));
+        cr_assert(clgemm__tuning_lookup(t, NN(cases[i].p), cases[i].m, cases[i].n, cases[i].k, &c));
         cr_assert_eq(c.ts, cases[i].ts, "case %zu: TS %d", i, c.ts);
     }
     clgemm__tuning_free(t);
@@ -411,8 +424,8 @@ Test(tuning_db, lookup_without_entries) {
     cr_assert_eq(clgemm__tuning_save(path, &info, &r, 1), CLGEMM_SUCCESS);
     tuning_table *t = load_ok(path, &info);
     clgemm_config c;
-    cr_assert_not(clgemm__tuning_lookup(t, CLGEMM_DOUBLE, 128, 128, 128, &c));
-    cr_assert_not(clgemm__tuning_lookup(NULL, CLGEMM_SINGLE, 128, 128, 128, &c));
+    cr_assert_not(clgemm__tuning_lookup(t, NN(CLGEMM_DOUBLE), 128, 128, 128, &c));
+    cr_assert_not(clgemm__tuning_lookup(NULL, NN(CLGEMM_SINGLE), 128, 128, 128, &c));
     clgemm__tuning_free(t);
     clgemm__tuning_free(NULL);
     free(path);
@@ -441,7 +454,7 @@ Test(tuning_db, newer_entry_replaces_and_others_are_kept) {
     tuning_table *t = load_ok(path, &info);
     cr_assert_eq(clgemm__tuning_count(t), 2);
     clgemm_config got;
-    cr_assert(clgemm__tuning_lookup(t, CLGEMM_SINGLE, 256, 256, 256, &got));
+    cr_assert(clgemm__tuning_lookup(t, NN(CLGEMM_SINGLE), 256, 256, 256, &got));
     cr_assert_eq(got.ts, 16, "the newer result replaces the older");
     clgemm__tuning_free(t);
     free(path);
@@ -627,7 +640,7 @@ static clgemm_config stored_for(const char *path, size_t m) {
     device_info info = fake_device();
     tuning_table *t = load_ok(path, &info);
     clgemm_config c = {0};
-    cr_assert(clgemm__tuning_exact(t, CLGEMM_SINGLE, m, m, m, &c));
+    cr_assert(clgemm__tuning_exact(t, NN(CLGEMM_SINGLE), m, m, m, &c));
     clgemm__tuning_free(t);
     return c;
 }
@@ -808,4 +821,374 @@ Test(tuning_db, one_cache_folder_rule) {
     setenv("XDG_CACHE_HOME", "/xdg", 1);
     cr_assert(clgemm__cache_root(buf, sizeof buf));
     cr_assert_str_eq(buf, "/xdg/clgemm");
+}
+
+/* ---- Schema 2: element types and transposes (issue 8 item 7) -------------------------------- */
+
+static clgemm_config naive(int x, int y) {
+    return (clgemm_config){.family = CLGEMM_FAMILY_NAIVE, .mdimc = x, .ndimc = y};
+}
+
+static tuning_key key_of(clgemm_precision ab, clgemm_precision c, clgemm_transpose ta,
+                         clgemm_transpose tb) {
+    return clgemm__tuning_key(ab, c, ta, tb);
+}
+
+static bool lookup(const tuning_table *t, tuning_key key, size_t m, size_t n, size_t k,
+                   clgemm_config *c) {
+    return clgemm__tuning_lookup(t, &key, m, n, k, c);
+}
+
+#define N_ CLGEMM_NO_TRANS
+#define T_ CLGEMM_TRANS
+#define C_ CLGEMM_CONJ_TRANS
+
+/* One entry per type pair and per transposes, all of the same shape and each with its own
+ * configuration: each comes back under its own key, and only under it. */
+Test(tuning_db, schema2_round_trip_every_key) {
+    char *path = temp_path("tuning.json");
+    device_info info = fake_device();
+    tuning_key keys[] = {
+        key_of(CLGEMM_SINGLE, CLGEMM_SINGLE, N_, N_),
+        key_of(CLGEMM_SINGLE, CLGEMM_SINGLE, N_, T_),
+        key_of(CLGEMM_SINGLE, CLGEMM_SINGLE, T_, N_),
+        key_of(CLGEMM_SINGLE, CLGEMM_SINGLE, T_, T_),
+        key_of(CLGEMM_DOUBLE, CLGEMM_DOUBLE, N_, N_),
+        key_of(CLGEMM_COMPLEX_SINGLE, CLGEMM_COMPLEX_SINGLE, N_, N_),
+        key_of(CLGEMM_COMPLEX_SINGLE, CLGEMM_COMPLEX_SINGLE, C_, T_),
+        key_of(CLGEMM_COMPLEX_SINGLE, CLGEMM_COMPLEX_SINGLE, T_, C_),
+        key_of(CLGEMM_COMPLEX_DOUBLE, CLGEMM_COMPLEX_DOUBLE, C_, C_),
+        key_of(CLGEMM_COMPLEX_DOUBLE, CLGEMM_COMPLEX_DOUBLE, N_, C_),
+        key_of(CLGEMM_HALF, CLGEMM_HALF, N_, N_),
+        key_of(CLGEMM_HALF, CLGEMM_SINGLE, N_, N_),
+        key_of(CLGEMM_BFLOAT16, CLGEMM_BFLOAT16, T_, N_),
+        key_of(CLGEMM_BFLOAT16, CLGEMM_SINGLE, T_, N_),
+    };
+    enum { COUNT = sizeof keys / sizeof keys[0] };
+    clgemm_config configs[COUNT] = {tiled(1),    tiled(2),     tiled(4),    tiled(8),
+                                    tiled(16),   naive(1, 1),  naive(2, 2), naive(4, 4),
+                                    naive(8, 8), naive(2, 4),  naive(4, 2), naive(8, 4),
+                                    naive(4, 8), naive(16, 16)};
+    tuning_record r[COUNT];
+    for (int i = 0; i < COUNT; i++)
+        r[i] = record_key(keys[i], 96, 96, 96, configs[i]);
+    cr_assert_eq(clgemm__tuning_save(path, &info, r, COUNT), CLGEMM_SUCCESS);
+    tuning_table *t = load_ok(path, &info);
+    cr_assert_eq(clgemm__tuning_count(t), COUNT, "a key was merged into another");
+    for (int i = 0; i < COUNT; i++) {
+        clgemm_config c;
+        cr_assert(clgemm__tuning_exact(t, &keys[i], 96, 96, 96, &c), "key %d", i);
+        cr_assert(config_equal(&c, &configs[i]), "key %d", i);
+        cr_assert(clgemm__tuning_lookup(t, &keys[i], 50, 200, 7, &c), "key %d", i);
+        cr_assert(config_equal(&c, &configs[i]), "key %d", i);
+    }
+    clgemm__tuning_free(t);
+
+    /* The file says what each entry is for. */
+    json_t *root = json_load_file(path, 0, NULL);
+    cr_assert_not_null(root);
+    cr_assert_eq(json_integer_value(json_object_get(root, "schema")), 2);
+    json_t *e = json_array_get(json_object_get(root, "entries"), 6);
+    cr_assert_str_eq(json_string_value(json_object_get(e, "precision")), "c");
+    cr_assert_str_eq(json_string_value(json_object_get(e, "type_c")), "c");
+    cr_assert_str_eq(json_string_value(json_object_get(e, "trans")), "CT");
+    e = json_array_get(json_object_get(root, "entries"), 13);
+    cr_assert_str_eq(json_string_value(json_object_get(e, "precision")), "bf16");
+    cr_assert_str_eq(json_string_value(json_object_get(e, "type_c")), "s");
+    cr_assert_str_eq(json_string_value(json_object_get(e, "trans")), "TN");
+    json_decref(root);
+    free(path);
+}
+
+/* A real type has no conjugate transpose: the key folds it into T; a record that bypasses the
+ * folding, or pairs types the kernels do not compute, is refused and nothing is written. */
+Test(tuning_db, keys_are_folded_and_checked) {
+    tuning_key k = key_of(CLGEMM_SINGLE, CLGEMM_SINGLE, C_, (clgemm_transpose)0);
+    cr_assert_eq(k.trans_a, CLGEMM_TRANS);
+    cr_assert_eq(k.trans_b, CLGEMM_NO_TRANS);
+    k = key_of(CLGEMM_COMPLEX_DOUBLE, CLGEMM_COMPLEX_DOUBLE, C_, T_);
+    cr_assert_eq(k.trans_a, CLGEMM_CONJ_TRANS);
+    cr_assert_str_eq(clgemm__trans_name(k.trans_a, k.trans_b), "CT");
+
+    char *path = temp_path("tuning.json");
+    device_info info = fake_device();
+    tuning_key bad[] = {
+        {CLGEMM_SINGLE, CLGEMM_SINGLE, C_, N_},     /* conjugate of a real type */
+        {CLGEMM_SINGLE, CLGEMM_DOUBLE, N_, N_},     /* no such type pair */
+        {CLGEMM_DOUBLE, CLGEMM_SINGLE, N_, N_},     /* nor this one */
+        {CLGEMM_HALF, CLGEMM_BFLOAT16, N_, N_},     /* nor this one */
+        {CLGEMM_SINGLE, CLGEMM_SINGLE, 0, N_},      /* unfolded 0 */
+        {CLGEMM_SINGLE, CLGEMM_SINGLE, N_, 114},    /* not a transpose */
+        {CLGEMM_HALF, (clgemm_precision)9, N_, N_}, /* not a type */
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        tuning_record r = record_key(bad[i], 64, 64, 64, tiled(8));
+        cr_assert_eq(clgemm__tuning_save(path, &info, &r, 1), CLGEMM_ERR_INVALID_ARGUMENT,
+                     "key %zu", i);
+    }
+    cr_assert_neq(access(path, F_OK), 0, "nothing written");
+    free(path);
+}
+
+/* A call with transposes uses an entry for them if one exists (even of a farther shape), else the
+ * nearest NN entry of its types; never an entry of other types. */
+Test(tuning_db, transposes_lookup_falls_back_to_nn) {
+    char *path = temp_path("tuning.json");
+    device_info info = fake_device();
+    tuning_record r[] = {
+        record(CLGEMM_SINGLE, 128, 128, 128, tiled(8)),
+        record(CLGEMM_SINGLE, 1024, 1024, 1024, tiled(16)),
+        record_key(key_of(CLGEMM_SINGLE, CLGEMM_SINGLE, N_, T_), 1024, 1024, 1024, tiled(4)),
+        record(CLGEMM_COMPLEX_SINGLE, 256, 256, 256, tiled(2)),
+        record_key(key_of(CLGEMM_COMPLEX_SINGLE, CLGEMM_COMPLEX_SINGLE, C_, T_), 256, 256, 256,
+                   tiled(1)),
+        record_key(key_of(CLGEMM_HALF, CLGEMM_SINGLE, N_, N_), 64, 64, 64, naive(4, 4)),
+    };
+    cr_assert_eq(clgemm__tuning_save(path, &info, r, sizeof r / sizeof r[0]), CLGEMM_SUCCESS);
+    tuning_table *t = load_ok(path, &info);
+    struct {
+        tuning_key key;
+        size_t m;
+        bool found;
+        clgemm_config want;
+    } cases[] = {
+        {key_of(CLGEMM_SINGLE, CLGEMM_SINGLE, N_, T_), 128, true, tiled(4)}, /* its own */
+        {key_of(CLGEMM_SINGLE, CLGEMM_SINGLE, N_, C_), 128, true, tiled(4)}, /* C is T */
+        {key_of(CLGEMM_SINGLE, CLGEMM_SINGLE, T_, N_), 128, true, tiled(8)}, /* NN, nearest */
+        {key_of(CLGEMM_SINGLE, CLGEMM_SINGLE, T_, T_), 1000, true, tiled(16)},
+        {key_of(CLGEMM_SINGLE, CLGEMM_SINGLE, N_, N_), 1000, true, tiled(16)},
+        {key_of(CLGEMM_COMPLEX_SINGLE, CLGEMM_COMPLEX_SINGLE, C_, T_), 64, true, tiled(1)},
+        {key_of(CLGEMM_COMPLEX_SINGLE, CLGEMM_COMPLEX_SINGLE, T_, C_), 64, true, tiled(2)},
+        {key_of(CLGEMM_COMPLEX_SINGLE, CLGEMM_COMPLEX_SINGLE, T_, T_), 64, true, tiled(2)},
+        {key_of(CLGEMM_HALF, CLGEMM_SINGLE, T_, T_), 4096, true, naive(4, 4)},
+        {key_of(CLGEMM_HALF, CLGEMM_HALF, N_, N_), 64, false, {0}}, /* C of another type */
+        {key_of(CLGEMM_BFLOAT16, CLGEMM_SINGLE, N_, N_), 64, false, {0}},
+        {key_of(CLGEMM_DOUBLE, CLGEMM_DOUBLE, N_, T_), 64, false, {0}},
+        {key_of(CLGEMM_COMPLEX_DOUBLE, CLGEMM_COMPLEX_DOUBLE, C_, T_), 256, false, {0}},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        clgemm_config c = {0};
+        bool found = lookup(t, cases[i].key, cases[i].m, cases[i].m, cases[i].m, &c);
+        cr_assert_eq(found, cases[i].found, "case %zu", i);
+        if (found) cr_assert(config_equal(&c, &cases[i].want), "case %zu: TS %d", i, c.ts);
+    }
+    /* The exact lookup (the tuner's stored configuration) never falls back. */
+    clgemm_config c;
+    tuning_key nt = key_of(CLGEMM_SINGLE, CLGEMM_SINGLE, N_, T_),
+               tn = key_of(CLGEMM_SINGLE, CLGEMM_SINGLE, T_, N_);
+    cr_assert(clgemm__tuning_exact(t, &nt, 1024, 1024, 1024, &c));
+    cr_assert_not(clgemm__tuning_exact(t, &nt, 128, 128, 128, &c));
+    cr_assert_not(clgemm__tuning_exact(t, &tn, 128, 128, 128, &c));
+    clgemm__tuning_free(t);
+    free(path);
+}
+
+/* Schema-2 entries with a bad key are skipped, the rest of the file used. */
+Test(tuning_db, schema2_bad_keys_are_skipped) {
+    char *path = temp_path("tuning.json");
+    char text[8192];
+    const char *d = device_json;
+    snprintf(text, sizeof text,
+             "{\"schema\": 2, \"entries\": ["
+             "{\"device\": %s, \"precision\": \"h\", \"type_c\": \"s\", \"trans\": \"TT\", "
+             "\"shape\": [64,64,64], \"family\": \"tiled\", \"params\": {\"TS\": 8}},"
+             "{\"device\": %s, \"precision\": \"s\", \"trans\": \"NC\", \"shape\": [65,64,64], "
+             "\"family\": \"tiled\", \"params\": {\"TS\": 8}},"
+             "{\"device\": %s, \"precision\": \"s\", \"trans\": \"XY\", \"shape\": [66,64,64], "
+             "\"family\": \"tiled\", \"params\": {\"TS\": 8}},"
+             "{\"device\": %s, \"precision\": \"s\", \"trans\": \"NNN\", \"shape\": [67,64,64], "
+             "\"family\": \"tiled\", \"params\": {\"TS\": 8}},"
+             "{\"device\": %s, \"precision\": \"s\", \"trans\": 5, \"shape\": [68,64,64], "
+             "\"family\": \"tiled\", \"params\": {\"TS\": 8}},"
+             "{\"device\": %s, \"precision\": \"s\", \"type_c\": \"d\", \"shape\": [69,64,64], "
+             "\"family\": \"tiled\", \"params\": {\"TS\": 8}},"
+             "{\"device\": %s, \"precision\": \"h\", \"type_c\": \"q\", \"shape\": [70,64,64], "
+             "\"family\": \"tiled\", \"params\": {\"TS\": 8}},"
+             "{\"device\": %s, \"precision\": \"h\", \"type_c\": null, \"shape\": [71,64,64], "
+             "\"family\": \"tiled\", \"params\": {\"TS\": 8}},"
+             "{\"device\": %s, \"precision\": \"c\", \"trans\": \"\", \"shape\": [72,64,64], "
+             "\"family\": \"tiled\", \"params\": {\"TS\": 8}}"
+             "]}",
+             d, d, d, d, d, d, d, d, d);
+    write_file(path, text, strlen(text));
+    device_info info = fake_device();
+    tuning_table *t = load_ok(path, &info);
+    cr_assert_eq(clgemm__tuning_count(t), 1);
+    clgemm_config c;
+    cr_assert(lookup(t, key_of(CLGEMM_HALF, CLGEMM_SINGLE, T_, T_), 70, 64, 64, &c));
+    cr_assert_eq(c.ts, 8);
+    cr_assert_not(lookup(t, key_of(CLGEMM_SINGLE, CLGEMM_SINGLE, N_, N_), 70, 64, 64, &c));
+    clgemm__tuning_free(t);
+    free(path);
+}
+
+/* A schema-1 file (clgemm 0.1) is read, each entry an NN entry of its precision with C of the
+ * same type (any "trans" / "type_c" in it is not schema 1 and ignored). A save rewrites it as
+ * schema 2 with every entry kept and its schema-1 meaning written out, other devices' included;
+ * the upgraded entries keep their keys for the merge (replaced in place, not duplicated). */
+Test(tuning_db, schema1_file_is_read_and_kept_on_merge) {
+    char *path = temp_path("tuning.json");
+    char entries[4096];
+    const char *d = device_json;
+    snprintf(entries, sizeof entries,
+             "{\"device\": %s, \"precision\": \"s\", \"shape\": [64,64,64], \"family\": \"tiled\","
+             " \"params\": {\"TS\": 8}},"
+             "{\"device\": %s, \"precision\": \"d\", \"shape\": [64,64,64], \"family\": \"tiled\","
+             " \"params\": {\"TS\": 4}},"
+             "{\"device\": %s, \"precision\": \"s\", \"trans\": \"TT\", \"type_c\": \"d\", "
+             "\"shape\": [512,512,512], \"family\": \"tiled\", \"params\": {\"TS\": 16}},"
+             "{\"device\": {\"platform\": \"Other\", \"platform_version\": \"x\", \"vendor\": "
+             "\"x\", \"name\": \"x\", \"driver\": \"x\"}, \"precision\": \"s\", \"shape\": "
+             "[64,64,64], \"family\": \"tiled\", \"params\": {\"TS\": 2}},"
+             "42",
+             d, d, d);
+    write_db(path, entries); /* schema 1 */
+    device_info info = fake_device();
+    tuning_table *t = load_ok(path, &info);
+    cr_assert_eq(clgemm__tuning_count(t), 3);
+    clgemm_config c;
+    cr_assert(lookup(t, key_of(CLGEMM_SINGLE, CLGEMM_SINGLE, N_, N_), 64, 64, 64, &c));
+    cr_assert_eq(c.ts, 8);
+    cr_assert(lookup(t, key_of(CLGEMM_SINGLE, CLGEMM_SINGLE, N_, N_), 512, 512, 512, &c));
+    cr_assert_eq(c.ts, 16, "the schema-1 entry with stray keys is an NN entry");
+    cr_assert(lookup(t, key_of(CLGEMM_SINGLE, CLGEMM_SINGLE, T_, T_), 512, 512, 512, &c));
+    cr_assert_eq(c.ts, 16, "TT falls back to it");
+    cr_assert(lookup(t, key_of(CLGEMM_DOUBLE, CLGEMM_DOUBLE, T_, N_), 64, 64, 64, &c));
+    cr_assert_eq(c.ts, 4);
+    clgemm__tuning_free(t);
+
+    /* Merging a schema-2 record keeps everything. */
+    tuning_record add = record_key(key_of(CLGEMM_COMPLEX_SINGLE, CLGEMM_COMPLEX_SINGLE, N_, C_), 32,
+                                   32, 32, tiled(2));
+    cr_assert_eq(clgemm__tuning_save(path, &info, &add, 1), CLGEMM_SUCCESS);
+    json_t *root = json_load_file(path, 0, NULL);
+    cr_assert_not_null(root);
+    cr_assert_eq(json_integer_value(json_object_get(root, "schema")), 2);
+    json_t *all = json_object_get(root, "entries");
+    cr_assert_eq(json_array_size(all), 6, "an entry was dropped or the new one is missing");
+    json_t *e = json_array_get(all, 2);
+    cr_assert_str_eq(json_string_value(json_object_get(e, "type_c")), "s");
+    cr_assert_str_eq(json_string_value(json_object_get(e, "trans")), "NN");
+    e = json_array_get(all, 3);
+    cr_assert_str_eq(json_string_value(json_object_get(json_object_get(e, "device"), "name")), "x");
+    cr_assert_str_eq(json_string_value(json_object_get(e, "trans")), "NN");
+    cr_assert_eq(json_integer_value(json_array_get(all, 4)), 42);
+    json_decref(root);
+    t = load_ok(path, &info);
+    cr_assert_eq(clgemm__tuning_count(t), 4);
+    cr_assert(lookup(t, key_of(CLGEMM_SINGLE, CLGEMM_SINGLE, N_, N_), 512, 512, 512, &c));
+    cr_assert_eq(c.ts, 16);
+    cr_assert(
+        lookup(t, key_of(CLGEMM_COMPLEX_SINGLE, CLGEMM_COMPLEX_SINGLE, N_, C_), 32, 32, 32, &c));
+    cr_assert_eq(c.ts, 2);
+    clgemm__tuning_free(t);
+
+    /* An old entry (no search record) is replaced in place by a result that beat it. */
+    tuning_record beat = record(CLGEMM_SINGLE, 64, 64, 64, tiled(1));
+    beat.beat_valid = true;
+    beat.beat = tiled(8);
+    cr_assert_eq(clgemm__tuning_save(path, &info, &beat, 1), CLGEMM_SUCCESS);
+    root = json_load_file(path, 0, NULL);
+    cr_assert_eq(json_array_size(json_object_get(root, "entries")), 6);
+    json_decref(root);
+    cr_assert_eq(stored_for(path, 64).ts, 1);
+    free(path);
+}
+
+/* Schemas below 1 or above 2 are neither read nor written. */
+Test(tuning_db, unknown_schemas_are_refused) {
+    static const char *texts[] = {"{\"schema\": 0, \"entries\": []}",
+                                  "{\"schema\": -1, \"entries\": []}",
+                                  "{\"schema\": 3, \"entries\": []}"};
+    char *path = temp_path("tuning.json");
+    device_info info = fake_device();
+    for (size_t i = 0; i < 3; i++) {
+        write_file(path, texts[i], strlen(texts[i]));
+        assert_load_fails(path, CLGEMM_ERR_DB_SCHEMA);
+        tuning_record r = record(CLGEMM_SINGLE, 64, 64, 64, tiled(8));
+        cr_assert_eq(clgemm__tuning_save(path, &info, &r, 1), CLGEMM_ERR_DB_SCHEMA);
+        char *after = read_file(path, NULL);
+        cr_assert_str_eq(after, texts[i]);
+        free(after);
+    }
+    free(path);
+}
+
+/* On a device, through the public API: a row-major call is keyed as the column-major problem its
+ * kernel runs (A and B swapped: n x m x k, transposes swapped). */
+Test(tuning_db, row_major_calls_use_the_swapped_key) {
+    char *path = temp_path("tuning.json");
+    clgemm_handle h = open_handle(path);
+    clgemm_config want = tiled(4);
+    tuning_record r = record_key(key_of(CLGEMM_SINGLE, CLGEMM_SINGLE, T_, N_), 300, 200, 100, want);
+    cr_assert_eq(clgemm__tuning_save(path, &h->info, &r, 1), CLGEMM_SUCCESS);
+    cr_assert_eq(clgemm_load_tuning(h, NULL), CLGEMM_SUCCESS);
+    struct {
+        clgemm_layout layout;
+        clgemm_transpose ta, tb;
+        size_t m, n;
+        const char *source;
+    } cases[] = {
+        {CLGEMM_COL_MAJOR, T_, N_, 300, 200, "tuned"},
+        {CLGEMM_ROW_MAJOR, N_, T_, 200, 300, "tuned"},
+        {CLGEMM_COL_MAJOR, N_, T_, 300, 200, "default"}, /* no NT nor NN entry */
+        {CLGEMM_ROW_MAJOR, T_, N_, 200, 300, "default"},
+        {CLGEMM_COL_MAJOR, C_, N_, 300, 200, "tuned"}, /* real: C is T */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        clgemm_config c;
+        const char *source = NULL;
+        cr_assert_eq(clgemm_get_config_ex(h, cases[i].layout, cases[i].ta, cases[i].tb, cases[i].m,
+                                          cases[i].n, 100, CLGEMM_SINGLE, CLGEMM_SINGLE,
+                                          CLGEMM_COMPUTE_DEFAULT, &c, &source),
+                     CLGEMM_SUCCESS);
+        cr_assert_str_eq(source, cases[i].source, "case %zu", i);
+        if (strcmp(source, "tuned") == 0) cr_assert(config_equal(&c, &want), "case %zu", i);
+    }
+    /* Other types never see the entry; bad arguments give their status. */
+    clgemm_config c;
+    const char *source = NULL;
+    cr_assert_eq(clgemm_get_config_ex(h, CLGEMM_COL_MAJOR, T_, N_, 300, 200, 100, CLGEMM_HALF,
+                                      CLGEMM_SINGLE, CLGEMM_COMPUTE_DEFAULT, &c, &source),
+                 CLGEMM_SUCCESS);
+    cr_assert_str_neq(source, "tuned");
+    cr_assert_eq(clgemm_get_config_ex(h, (clgemm_layout)0, N_, N_, 1, 1, 1, CLGEMM_SINGLE,
+                                      CLGEMM_SINGLE, CLGEMM_COMPUTE_DEFAULT, &c, NULL),
+                 CLGEMM_ERR_INVALID_ARGUMENT);
+    cr_assert_eq(clgemm_get_config_ex(h, CLGEMM_COL_MAJOR, N_, (clgemm_transpose)0, 1, 1, 1,
+                                      CLGEMM_SINGLE, CLGEMM_SINGLE, CLGEMM_COMPUTE_DEFAULT, &c,
+                                      NULL),
+                 CLGEMM_ERR_INVALID_ARGUMENT);
+    cr_assert_eq(clgemm_get_config_ex(h, CLGEMM_COL_MAJOR, N_, N_, 1, 1, 1, CLGEMM_SINGLE,
+                                      CLGEMM_DOUBLE, CLGEMM_COMPUTE_DEFAULT, &c, NULL),
+                 CLGEMM_ERR_INVALID_TYPE);
+    cr_assert_eq(clgemm_get_config_ex(NULL, CLGEMM_COL_MAJOR, N_, N_, 1, 1, 1, CLGEMM_SINGLE,
+                                      CLGEMM_SINGLE, CLGEMM_COMPUTE_DEFAULT, &c, NULL),
+                 CLGEMM_ERR_NULL_ARGUMENT);
+    clgemm_destroy(h);
+    free(path);
+}
+
+/* Found by the fuzzer: an entry the loader skips (here: no "params") must not keep a new result
+ * of its key out of the file; it stays as it was, the result is added next to it. */
+Test(tuning_db, skipped_entry_does_not_block_a_save) {
+    char *path = temp_path("tuning.json");
+    char entry[1024];
+    snprintf(entry, sizeof entry,
+             "{\"device\": %s, \"precision\": \"d\", \"shape\": [96,80,112], \"family\": "
+             "\"tiled\", \"Iparams\": {\"TS\": 4}}",
+             device_json);
+    write_db(path, entry);
+    device_info info = fake_device();
+    tuning_record r = record(CLGEMM_DOUBLE, 96, 80, 112, tiled(8));
+    cr_assert_eq(clgemm__tuning_save(path, &info, &r, 1), CLGEMM_SUCCESS);
+    tuning_table *t = load_ok(path, &info);
+    clgemm_config c;
+    cr_assert(clgemm__tuning_exact(t, NN(CLGEMM_DOUBLE), 96, 80, 112, &c));
+    cr_assert_eq(c.ts, 8);
+    clgemm__tuning_free(t);
+    json_t *root = json_load_file(path, 0, NULL);
+    cr_assert_eq(json_array_size(json_object_get(root, "entries")), 2);
+    json_decref(root);
+    free(path);
 }

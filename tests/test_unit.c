@@ -1,9 +1,12 @@
 /* test_unit.c: unit tests that need no OpenCL device: status messages, family names, the
  * parameter rules of each kernel family (clgemm__config_check against made-up devices), the -D
- * build options, the launch geometry, and that the built-in defaults obey the rules. */
+ * build options, the launch geometry, that the built-in defaults obey the rules, and the tuner's
+ * correctness check for every type (FP16 / BF16 rounding, bounds that reject wrong results). */
 #include "internal.h"
+#include "tune_data.h"
 
 #include <criterion/criterion.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -655,4 +658,145 @@ Test(batch_plan, overlap_rule) {
                     cr_expect_eq(clgemm__matrices_overlap(d, inner, outer, ld), want,
                                  "d %zu inner %zu outer %zu ld %zu", d, inner, outer, ld);
                 }
+}
+
+/* ---- The tuner's check (tune_data.c) ----------------------------------------------------------
+ */
+
+Test(tune_data, half_round_trip_and_ties_to_even) {
+    for (uint32_t h = 0; h < 0x10000; h++) {
+        double v = clgemm__half_to_double((uint16_t)h);
+        if (isnan(v)) continue;
+        cr_assert_eq(clgemm__half_from_float((float)v), h, "0x%04x", h);
+    }
+    struct {
+        float in;
+        uint16_t out;
+    } cases[] = {
+        {1.0f + 0x1p-11f, 0x3c00},     /* tie: to the even 1.0 */
+        {1.0f + 3 * 0x1p-11f, 0x3c02}, /* tie: up to the even mantissa 2 */
+        {1.0f + 0x1p-11f + 0x1p-20f, 0x3c01},
+        {65519.0f, 0x7bff},
+        {65520.0f, 0x7c00}, /* rounds to infinity */
+        {0x1p-25f, 0x0000}, /* subnormal tie: to 0 */
+        {3 * 0x1p-25f, 0x0002},
+        {-0x1p-24f, 0x8001},
+        {1e-10f, 0x0000},
+        {-INFINITY, 0xfc00},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        cr_assert_eq(clgemm__half_from_float(cases[i].in), cases[i].out, "case %zu: 0x%04x", i,
+                     clgemm__half_from_float(cases[i].in));
+    cr_assert(isnan(clgemm__half_to_double(clgemm__half_from_float(NAN))));
+}
+
+Test(tune_data, bf16_round_trip_and_ties_to_even) {
+    for (uint32_t b = 0; b < 0x10000; b++) {
+        double v = clgemm__bf16_to_double((uint16_t)b);
+        if (isnan(v)) continue;
+        cr_assert_eq(clgemm__bf16_from_float((float)v), b, "0x%04x", b);
+    }
+    cr_assert_eq(clgemm__bf16_from_float(1.0f + 0x1p-8f), 0x3f80);
+    cr_assert_eq(clgemm__bf16_from_float(1.0f + 3 * 0x1p-8f), 0x3f82);
+    cr_assert_eq(clgemm__bf16_from_float(1.0f + 0x1p-8f + 0x1p-20f), 0x3f81);
+    cr_assert(isnan(clgemm__bf16_to_double(clgemm__bf16_from_float(NAN))));
+}
+
+/* Writes component comp of C's element i in C's type. */
+static void set_c(tune_problem *p, size_t i, int comp, double v) {
+    switch (p->key.type_c) {
+    case CLGEMM_DOUBLE:
+        ((double *)p->host_c)[i] = v;
+        break;
+    case CLGEMM_COMPLEX_SINGLE:
+        ((float *)p->host_c)[2 * i + (size_t)comp] = (float)v;
+        break;
+    case CLGEMM_COMPLEX_DOUBLE:
+        ((double *)p->host_c)[2 * i + (size_t)comp] = v;
+        break;
+    case CLGEMM_HALF:
+        ((uint16_t *)p->host_c)[i] = clgemm__half_from_float((float)v);
+        break;
+    case CLGEMM_BFLOAT16:
+        ((uint16_t *)p->host_c)[i] = clgemm__bf16_from_float((float)v);
+        break;
+    default:
+        ((float *)p->host_c)[i] = (float)v;
+        break;
+    }
+}
+
+/* For every type pair and transposes: the reference stored in C's type passes; one component of
+ * one element off by more than its bound, or NaN, fails (the reference itself is checked in
+ * reference_follows_the_transposes). */
+Test(tune_data, check_accepts_the_reference_and_rejects_errors) {
+    static const clgemm_precision pairs[][2] = {
+        {CLGEMM_SINGLE, CLGEMM_SINGLE},
+        {CLGEMM_DOUBLE, CLGEMM_DOUBLE},
+        {CLGEMM_COMPLEX_SINGLE, CLGEMM_COMPLEX_SINGLE},
+        {CLGEMM_COMPLEX_DOUBLE, CLGEMM_COMPLEX_DOUBLE},
+        {CLGEMM_HALF, CLGEMM_HALF},
+        {CLGEMM_HALF, CLGEMM_SINGLE},
+        {CLGEMM_BFLOAT16, CLGEMM_BFLOAT16},
+        {CLGEMM_BFLOAT16, CLGEMM_SINGLE},
+    };
+    static const clgemm_transpose trans[] = {CLGEMM_NO_TRANS, CLGEMM_TRANS, CLGEMM_CONJ_TRANS};
+    for (size_t t = 0; t < sizeof pairs / sizeof pairs[0]; t++)
+        for (int ta = 0; ta < 3; ta++)
+            for (int tb = 0; tb < 3; tb++) {
+                tune_problem p = {
+                    .key = clgemm__tuning_key(pairs[t][0], pairs[t][1], trans[ta], trans[tb]),
+                    .m = 5,
+                    .n = 4,
+                    .k = 7};
+                uint64_t rng = 42 + t;
+                cr_assert_eq(clgemm__tune_problem_init(&p, &rng), CLGEMM_SUCCESS);
+                cr_assert_eq(p.sample_count, 20, "a small C is checked whole");
+                int comps = clgemm__type(pairs[t][0])->complex ? 2 : 1;
+                for (size_t s = 0; s < p.sample_count; s++)
+                    for (int c = 0; c < comps; c++)
+                        set_c(&p, p.samples[s], c, p.ref[2 * s + c]);
+                cr_assert(clgemm__tune_problem_check(&p), "type %zu, trans %d%d", t, ta, tb);
+                for (int c = 0; c < comps; c++) {
+                    size_t s = 7;
+                    set_c(&p, p.samples[s], c, p.ref[2 * s + c] + 4 * p.tol[s] + 0.1);
+                    cr_assert_not(clgemm__tune_problem_check(&p), "type %zu comp %d", t, c);
+                    set_c(&p, p.samples[s], c, NAN);
+                    cr_assert_not(clgemm__tune_problem_check(&p), "type %zu comp %d: NaN", t, c);
+                    set_c(&p, p.samples[s], c, p.ref[2 * s + c]);
+                }
+                cr_assert(clgemm__tune_problem_check(&p));
+                /* The bound is tight: at most a few times the worst case of an FP32 sum of 7
+                 * terms in [-1, 1] (FP64 far less), plus C's rounding. */
+                for (size_t s = 0; s < p.sample_count; s++)
+                    cr_assert_leq(p.tol[s], 0.03, "type %zu: tolerance %g", t, p.tol[s]);
+                clgemm__tune_problem_free(&p);
+            }
+}
+
+/* The reference is op(A) op(B) of the stored inputs: checked by hand for a complex problem with
+ * both operands conjugate-transposed. */
+Test(tune_data, reference_follows_the_transposes) {
+    tune_problem p = {.key = clgemm__tuning_key(CLGEMM_COMPLEX_DOUBLE, CLGEMM_COMPLEX_DOUBLE,
+                                                CLGEMM_CONJ_TRANS, CLGEMM_TRANS),
+                      .m = 3,
+                      .n = 2,
+                      .k = 4};
+    uint64_t rng = 7;
+    cr_assert_eq(clgemm__tune_problem_init(&p, &rng), CLGEMM_SUCCESS);
+    cr_assert_eq(p.lda, 4);
+    cr_assert_eq(p.ldb, 2);
+    const double *a = p.host_a, *b = p.host_b;
+    for (size_t s = 0; s < p.sample_count; s++) {
+        size_t i = p.samples[s] % 3, j = p.samples[s] / 3;
+        double re = 0, im = 0;
+        for (size_t l = 0; l < 4; l++) {
+            double ar = a[2 * (l + i * 4)], ai = -a[2 * (l + i * 4) + 1]; /* A^H */
+            double br = b[2 * (j + l * 2)], bi = b[2 * (j + l * 2) + 1];  /* B^T */
+            re += ar * br - ai * bi;
+            im += ar * bi + ai * br;
+        }
+        cr_assert(fabs(p.ref[2 * s] - re) < 1e-14 && fabs(p.ref[2 * s + 1] - im) < 1e-14);
+    }
+    clgemm__tune_problem_free(&p);
 }

@@ -1,6 +1,7 @@
 /* clgemm-tune.c: the command-line autotuner. It picks a device, runs the library's tuner
  * (clgemm_tune) over the shapes asked for, shows progress, and merges the results into the
- * tuning database. The search itself lives in the library; this file parses arguments, prints,
+ * tuning database, for one element type and any transposes (one tuning run per pair of
+ * transposes). The search itself lives in the library; this file parses arguments, prints,
  * and turns Ctrl-C into a clean stop that still saves what completed. Only clgemm.h is used. */
 #include "clgemm.h"
 
@@ -16,11 +17,20 @@
 #include <unistd.h>
 
 #define MAX_SHAPES   32
+#define MAX_TRANS    9 /* NN ... CC */
 #define QUICK_BUDGET 45
+
+typedef struct trans_pair {
+    clgemm_transpose a, b;
+} trans_pair;
 
 typedef struct cli {
     const char *device;
-    clgemm_precision precision;
+    clgemm_precision precision; /* of A and B */
+    const char *type_name, *type_c_name;
+    int wide_c;
+    trans_pair trans[MAX_TRANS];
+    size_t num_trans;
     clgemm_tune_shape shapes[MAX_SHAPES];
     size_t num_shapes;
     double budget;
@@ -65,7 +75,13 @@ static void usage(FILE *out) {
           "  --list              list the OpenCL platforms and devices, then exit\n"
           "  --device P:D|NAME   device to tune: platform:device indices or name substrings\n"
           "                      (like CLGEMM_DEVICE), or a substring of the device name\n"
-          "  --precision s|d     single (default) or double precision\n"
+          "  --type T            element type of A and B: s (FP32, default), d (FP64), c, z\n"
+          "                      (complex FP32 / FP64), h (FP16), bf16 (--precision: the same)\n"
+          "  --type-c T          type of C: the type of A and B (default), or s for h and bf16\n"
+          "  --trans LIST        transposes of A and B to tune, comma-separated: NN (default),\n"
+          "                      NT, TN, TT, and for c and z also NC, CN, TC, CT, CC (C:\n"
+          "                      conjugate transpose). A call whose transposes have no entry\n"
+          "                      uses the NN entry of its types\n"
           "  --shape M,N,K       a problem shape to tune (repeatable; M alone means M,M,M);\n"
           "                      default 128/256/512 squares on CPUs, 256/1024/4096 on GPUs\n"
           "  --budget SECONDS    time for the whole search (default 600; 45 with --quick)\n"
@@ -114,6 +130,70 @@ static int parse_shape(const char *s, clgemm_tune_shape *shape) {
     return 0;
 }
 
+static const char *const type_names[] = {
+    [CLGEMM_SINGLE] = "s",         [CLGEMM_DOUBLE] = "d", [CLGEMM_COMPLEX_SINGLE] = "c",
+    [CLGEMM_COMPLEX_DOUBLE] = "z", [CLGEMM_HALF] = "h",   [CLGEMM_BFLOAT16] = "bf16"};
+
+static int type_from_name(const char *name, clgemm_precision *type) {
+    for (int t = 0; t < CLGEMM_PRECISION_COUNT; t++)
+        if (strcmp(name, type_names[t]) == 0) {
+            *type = (clgemm_precision)t;
+            return 0;
+        }
+    return -1;
+}
+
+static int trans_from_letter(char l, clgemm_transpose *t) {
+    *t = l == 'N' ? CLGEMM_NO_TRANS : l == 'T' ? CLGEMM_TRANS : CLGEMM_CONJ_TRANS;
+    return l == 'N' || l == 'T' || l == 'C' ? 0 : -1;
+}
+
+/* "NN,NT,...": each pair once (whether C fits the type is checked once the type is known). */
+static int parse_trans(cli *c, const char *arg) {
+    c->num_trans = 0;
+    for (const char *p = arg;; p += 3) {
+        trans_pair t;
+        if (strlen(p) < 2 || (p[2] != ',' && p[2] != 0) || trans_from_letter(p[0], &t.a) != 0 ||
+            trans_from_letter(p[1], &t.b) != 0)
+            return fail("--trans takes pairs of N, T, C separated by commas (NN,NT,TN,TT), "
+                        "not '%s'",
+                        arg);
+        for (size_t i = 0; i < c->num_trans; i++)
+            if (c->trans[i].a == t.a && c->trans[i].b == t.b)
+                return fail("--trans names a pair twice: '%s'", arg);
+        c->trans[c->num_trans++] = t;
+        if (p[2] == 0) return 0;
+    }
+}
+
+/* After parsing: C's type, and conjugate transposes only for complex types. */
+static int check_types(cli *c) {
+    int complex = c->precision == CLGEMM_COMPLEX_SINGLE || c->precision == CLGEMM_COMPLEX_DOUBLE;
+    int storage = c->precision == CLGEMM_HALF || c->precision == CLGEMM_BFLOAT16;
+    clgemm_precision tc;
+    if (c->type_c_name) {
+        if (type_from_name(c->type_c_name, &tc) != 0)
+            return fail("--type-c takes s, d, c, z, h or bf16, not '%s'", c->type_c_name);
+        if (tc != c->precision && !(storage && tc == CLGEMM_SINGLE))
+            return fail("--type-c: C is the type of A and B, or s when they are h or bf16 "
+                        "(not '%s')",
+                        c->type_c_name);
+        c->wide_c = tc != c->precision;
+    }
+    for (size_t i = 0; i < c->num_trans && !complex; i++)
+        if (c->trans[i].a == CLGEMM_CONJ_TRANS || c->trans[i].b == CLGEMM_CONJ_TRANS)
+            return fail("--trans: C (conjugate transpose) is for the complex types c and z, "
+                        "not '%s'",
+                        type_names[c->precision]);
+    if (c->num_trans == 0)
+        c->trans[c->num_trans++] = (trans_pair){CLGEMM_NO_TRANS, CLGEMM_NO_TRANS};
+    return 0;
+}
+
+static char trans_letter(clgemm_transpose t) {
+    return t == CLGEMM_TRANS ? 'T' : t == CLGEMM_CONJ_TRANS ? 'C' : 'N';
+}
+
 static int parse_option(cli *c, int opt, const char *arg) {
     char *end;
     switch (opt) {
@@ -134,10 +214,15 @@ static int parse_option(cli *c, int opt, const char *arg) {
         c->output = arg;
         return 0;
     case 'p':
-        if (strcmp(arg, "s") != 0 && strcmp(arg, "d") != 0)
-            return fail("--precision takes s or d, not '%s'", arg);
-        c->precision = arg[0] == 'd' ? CLGEMM_DOUBLE : CLGEMM_SINGLE;
+        if (type_from_name(arg, &c->precision) != 0)
+            return fail("--type takes s, d, c, z, h or bf16, not '%s'", arg);
+        c->type_name = arg;
         return 0;
+    case 'c':
+        c->type_c_name = arg;
+        return 0;
+    case 't':
+        return parse_trans(c, arg);
     case 's':
         if (c->num_shapes == MAX_SHAPES) return fail("at most %s shapes", "32");
         if (parse_shape(arg, &c->shapes[c->num_shapes]) != 0)
@@ -167,6 +252,9 @@ static int parse_args(int argc, char **argv, cli *c) {
     static const struct option options[] = {{"list", no_argument, NULL, 'l'},
                                             {"device", required_argument, NULL, 'd'},
                                             {"precision", required_argument, NULL, 'p'},
+                                            {"type", required_argument, NULL, 'p'},
+                                            {"type-c", required_argument, NULL, 'c'},
+                                            {"trans", required_argument, NULL, 't'},
                                             {"shape", required_argument, NULL, 's'},
                                             {"budget", required_argument, NULL, 'b'},
                                             {"max-evals", required_argument, NULL, 'e'},
@@ -179,7 +267,7 @@ static int parse_args(int argc, char **argv, cli *c) {
     while ((opt = getopt_long(argc, argv, "ld:p:s:b:e:qno:h", options, NULL)) != -1)
         if (parse_option(c, opt, optarg) != 0) return 1;
     if (optind < argc) return fail("unexpected argument '%s' (see --help)", argv[optind]);
-    return 0;
+    return check_types(c);
 }
 
 /* ---- Devices -------------------------------------------------------------------------------- */
@@ -286,7 +374,9 @@ static void on_progress(size_t done, size_t total, double best, double elapsed, 
 static size_t print_results(const clgemm_tune_result *r, size_t count) {
     size_t saved = 0;
     for (size_t i = 0; i < count; i++) {
-        printf("%zux%zux%zu: ", r[i].shape.m, r[i].shape.n, r[i].shape.k);
+        printf("%s%s %c%c %zux%zux%zu: ", type_names[r[i].precision], r[i].wide_c ? "->s" : "",
+               trans_letter(r[i].trans_a), trans_letter(r[i].trans_b), r[i].shape.m, r[i].shape.n,
+               r[i].shape.k);
         if (r[i].status == CLGEMM_SUCCESS) {
             char cfg[256];
             format_config(&r[i].config, cfg, sizeof cfg);
@@ -307,16 +397,24 @@ static size_t print_results(const clgemm_tune_result *r, size_t count) {
 /* ---- Main ----------------------------------------------------------------------------------- */
 
 static int dry_run(clgemm_handle h, const cli *c, const char *path) {
-    size_t tiled = 0, regblock = 0, all = 0;
-    clgemm_status st = clgemm_tune_space(h, c->precision, c->quick, CLGEMM_FAMILY_TILED, &tiled);
-    if (st == CLGEMM_SUCCESS)
-        st = clgemm_tune_space(h, c->precision, c->quick, CLGEMM_FAMILY_REGBLOCK, &regblock);
-    if (st == CLGEMM_SUCCESS)
-        st = clgemm_tune_space(h, c->precision, c->quick, CLGEMM_FAMILY_AUTO, &all);
+    size_t all = 0, sum = 0;
+    clgemm_status st = clgemm_tune_space(h, c->precision, c->quick, CLGEMM_FAMILY_AUTO, &all);
     if (st != CLGEMM_SUCCESS)
         return fail("cannot size the search space: %s", clgemm_status_string(st));
-    printf("search space%s: %zu tiled + %zu regblock = %zu candidates per shape\n",
-           c->quick ? " (--quick)" : "", tiled, regblock, all);
+    printf("search space%s for %s:", c->quick ? " (--quick)" : "", type_names[c->precision]);
+    for (int f = 1; f <= CLGEMM_FAMILY_COUNT; f++) {
+        size_t n = 0;
+        if (clgemm_tune_space(h, c->precision, c->quick, (clgemm_family)f, &n) != CLGEMM_SUCCESS ||
+            n == 0)
+            continue;
+        printf("%s %zu %s", sum ? " +" : "", n, clgemm_family_name((clgemm_family)f));
+        sum += n;
+    }
+    printf(" = %zu candidates per shape and transposes\n", all);
+    printf("transposes:");
+    for (size_t i = 0; i < c->num_trans; i++)
+        printf(" %c%c", trans_letter(c->trans[i].a), trans_letter(c->trans[i].b));
+    printf("\n");
     for (size_t i = 0; i < c->num_shapes; i++)
         printf("shape %zux%zux%zu\n", c->shapes[i].m, c->shapes[i].n, c->shapes[i].k);
     printf("tuning database: %s\n", path);
@@ -411,15 +509,18 @@ static void report_saved(clgemm_handle h, const char *path, const clgemm_tune_re
         clgemm_config c;
         const char *source = "";
         char stored[256] = "", found[256];
-        if (clgemm_get_config(h, r[i].precision, r[i].shape.m, r[i].shape.n, r[i].shape.k, &c,
-                              &source) == CLGEMM_SUCCESS &&
+        clgemm_precision type_c = r[i].wide_c ? CLGEMM_SINGLE : r[i].precision;
+        if (clgemm_get_config_ex(h, CLGEMM_COL_MAJOR, r[i].trans_a, r[i].trans_b, r[i].shape.m,
+                                 r[i].shape.n, r[i].shape.k, r[i].precision, type_c,
+                                 CLGEMM_COMPUTE_DEFAULT, &c, &source) == CLGEMM_SUCCESS &&
             strcmp(source, "tuned") == 0)
             format_config(&c, stored, sizeof stored);
         format_config(&r[i].config, found, sizeof found);
         if (strcmp(stored, found) == 0) continue;
-        printf("%zux%zux%zu: kept the stored entry, which came from a fuller search than this "
-               "run's %zu candidates\n",
-               r[i].shape.m, r[i].shape.n, r[i].shape.k, r[i].evaluated);
+        printf("%c%c %zux%zux%zu: kept the stored entry, which came from a fuller search than "
+               "this run's %zu candidates\n",
+               trans_letter(r[i].trans_a), trans_letter(r[i].trans_b), r[i].shape.m, r[i].shape.n,
+               r[i].shape.k, r[i].evaluated);
         (*saved)--;
     }
 }
@@ -444,50 +545,85 @@ static int save(clgemm_handle h, const char *path, const clgemm_tune_result *r, 
     return 0;
 }
 
-static int tune(clgemm_handle h, const cli *c, const char *path) {
+/* Tunes the shapes for one pair of transposes within `budget` seconds, then saves what
+ * completed (SIGINT blocked meanwhile, so the database is never left half-replaced). 0; 1 when
+ * tuning or the save failed; 2 when no candidate ran correctly. Each pair is saved as soon as it
+ * is done: clgemm_tune_save knows how much the handle's last search covered. */
+static int tune_pair(clgemm_handle h, const cli *c, const trans_pair *t, double budget,
+                     const char *path, size_t *saved_total) {
     clgemm_tune_options o;
     clgemm_tune_options_init(&o);
     progress_state p = {isatty(STDERR_FILENO), 0};
     o.precision = c->precision;
+    o.wide_c = c->wide_c;
+    o.trans_a = t->a;
+    o.trans_b = t->b;
     o.shapes = c->shapes;
     o.num_shapes = c->num_shapes;
-    if (c->budget > 0)
-        o.budget_s = c->budget;
-    else if (c->quick)
-        o.budget_s = QUICK_BUDGET; /* a promise: --quick ends within a minute */
+    o.budget_s = budget;
     o.max_evals = c->max_evals;
     o.quick = c->quick;
     o.progress = on_progress;
     o.user = &p;
     o.cancel = &cancel_flag;
     clgemm_tune_result results[MAX_SHAPES];
-    struct sigaction sa = {.sa_handler = on_sigint};
-    sigaction(SIGINT, &sa, NULL);
     clgemm_status st = clgemm_tune(h, &o, results);
     block_sigint(1); /* until the save is done: a Ctrl-C now waits for it */
     if (p.tty) fputc('\n', stderr);
+    int rc = 0;
     if (st != CLGEMM_SUCCESS && st != CLGEMM_ERR_TUNE_NONE_VALID) {
-        block_sigint(0);
         fprintf(stderr, "clgemm-tune: tuning failed: %s\n", clgemm_status_string(st));
-        if (st == CLGEMM_ERR_NO_FP64) fprintf(stderr, "  use --precision s on this device\n");
-        return 1;
+        if (st == CLGEMM_ERR_NO_FP64)
+            fprintf(stderr, "  this device has no double precision: use --type s, c, h or bf16\n");
+        rc = 1;
+    } else {
+        size_t saved = 0;
+        rc = save(h, path, results, c->num_shapes, &saved);
+        *saved_total += saved;
+        if (rc == 0 && st == CLGEMM_ERR_TUNE_NONE_VALID && !cancel_flag) rc = 2;
     }
-    size_t saved = 0;
-    int rc = save(h, path, results, c->num_shapes, &saved);
     fflush(stdout);
-    signal(SIGINT, SIG_DFL);
     block_sigint(0); /* a Ctrl-C pressed during the save ends the program now */
+    return rc;
+}
+
+static int tune(clgemm_handle h, const cli *c, const char *path) {
+    double budget = c->budget > 0 ? c->budget : c->quick ? QUICK_BUDGET : 600;
+    /* --quick's budget is a promise (under a minute) for the whole run, all transposes. */
+    struct sigaction sa = {.sa_handler = on_sigint};
+    sigaction(SIGINT, &sa, NULL);
+    struct timespec t0, now;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    size_t saved = 0;
+    int rc = 0, none_valid = 0;
+    for (size_t i = 0; i < c->num_trans && !cancel_flag && rc == 0; i++) {
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        double used = (double)(now.tv_sec - t0.tv_sec) + 1e-9 * (double)(now.tv_nsec - t0.tv_nsec);
+        double left = budget - used;
+        /* The budget left is shared evenly by the pairs left; each starts at least one
+         * candidate per shape, as the library's tuner does. */
+        double share = (left > 0 ? left : 0) / (double)(c->num_trans - i);
+        if (c->num_trans > 1)
+            printf("transposes %c%c\n", trans_letter(c->trans[i].a), trans_letter(c->trans[i].b));
+        rc = tune_pair(h, c, &c->trans[i], share > 1e-3 ? share : 1e-3, path, &saved);
+        if (rc == 2) {
+            none_valid = 1;
+            rc = 0;
+        }
+    }
+    signal(SIGINT, SIG_DFL);
+    if (rc != 0) return rc;
     if (cancel_flag) {
         fprintf(stderr, "clgemm-tune: interrupted; %s\n",
                 saved ? "the completed shapes were saved" : "no shape was complete to save");
         return 130;
     }
-    if (st == CLGEMM_ERR_TUNE_NONE_VALID) {
-        fprintf(stderr, "clgemm-tune: no candidate ran correctly on this device; run with "
-                        "CLGEMM_LOG=1 to see why each was skipped\n");
+    if (none_valid) {
+        fprintf(stderr, "clgemm-tune: no candidate ran correctly on this device for some "
+                        "transposes; run with CLGEMM_LOG=1 to see why each was skipped\n");
         return 1;
     }
-    return rc;
+    return 0;
 }
 
 int main(int argc, char **argv) {

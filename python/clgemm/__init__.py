@@ -261,13 +261,19 @@ def _gemm_device(a, b, c, alpha, beta, trans_a, trans_b):
     return ev
 
 
+_TUNE_TYPES = {"s": 0, "d": 1, "c": 2, "z": 3, "h": 4, "bf16": 5}
+_TRANS = {"N": _lib.NO_TRANS, "T": _lib.TRANS, "C": _lib.CONJ_TRANS}
+
+
 def tune(precision="s", shapes=None, budget_s=60.0, quick=False, max_evals=0, seed=0,
-         save=True, path=None):
+         save=True, path=None, trans="NN", wide_c=False):
     """Tunes `shapes` ((m, n, k) tuples; None: the device's defaults) on the default device
     within budget_s seconds and, if save, merges the results into the tuning database at
-    path (None: the default one). Returns one dict a shape."""
+    path (None: the default one). precision is the type of A and B (s d c z h bf16), trans
+    the transposes of the column-major calls timed ("NN", "NT", ...; C: conjugate, complex
+    only), wide_c asks for FP32 C with h / bf16. Returns one dict a shape."""
     h = _default_handle()
-    prec = {"s": _lib.SINGLE, "d": _lib.DOUBLE}[precision]
+    prec = _TUNE_TYPES[precision]
     if shapes is None:
         count = _lib.tune_default_shapes(h, int(quick), None, 0)
         arr = (_lib.TuneShape * count)()
@@ -278,6 +284,9 @@ def tune(precision="s", shapes=None, budget_s=60.0, quick=False, max_evals=0, se
     _lib.tune_options_init(ctypes.byref(opts))
     opts.precision, opts.shapes, opts.num_shapes = prec, arr, len(arr)
     opts.budget_s, opts.max_evals, opts.quick, opts.seed = budget_s, max_evals, int(quick), seed
+    if len(trans) != 2 or any(t not in _TRANS for t in trans):
+        raise ValueError("trans takes two of N, T, C, not %r" % (trans,))
+    opts.trans_a, opts.trans_b, opts.wide_c = _TRANS[trans[0]], _TRANS[trans[1]], int(wide_c)
     results = (_lib.TuneResult * len(arr))()
     _check(_lib.tune(h, ctypes.byref(opts), results), "clgemm_tune")
     if save:

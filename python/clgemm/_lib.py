@@ -51,14 +51,16 @@ class TuneOptions(ctypes.Structure):
     _fields_ = [("precision", ctypes.c_int), ("shapes", ctypes.POINTER(TuneShape)),
                 ("num_shapes", c_size), ("budget_s", ctypes.c_double), ("max_evals", c_size),
                 ("quick", ctypes.c_int), ("seed", ctypes.c_uint), ("progress", PROGRESS),
-                ("user", ctypes.c_void_p), ("cancel", ctypes.POINTER(ctypes.c_int))]
+                ("user", ctypes.c_void_p), ("cancel", ctypes.POINTER(ctypes.c_int)),
+                ("wide_c", ctypes.c_int), ("trans_a", ctypes.c_int), ("trans_b", ctypes.c_int)]
 
 
 class TuneResult(ctypes.Structure):
     _fields_ = [("precision", ctypes.c_int), ("shape", TuneShape), ("status", ctypes.c_int),
                 ("complete", ctypes.c_int), ("config", Config), ("gflops", ctypes.c_double),
                 ("default_gflops", ctypes.c_double), ("seconds", ctypes.c_double),
-                ("evaluated", c_size), ("failed", c_size), ("wrong", c_size)]
+                ("evaluated", c_size), ("failed", c_size), ("wrong", c_size),
+                ("wide_c", ctypes.c_int), ("trans_a", ctypes.c_int), ("trans_b", ctypes.c_int)]
 
 
 def _declare(name, restype, *argtypes):

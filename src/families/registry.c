@@ -78,12 +78,18 @@ clgemm_status clgemm_config_get(const clgemm_config *config, const char *name, i
 }
 
 size_t clgemm_config_string(const clgemm_config *config, char *buf, size_t size) {
+    char scratch[1];
+    if (!buf || size == 0) { /* only the length is wanted */
+        buf = scratch;
+        size = 1;
+    }
     const char *name = config ? clgemm_family_name(config->family) : NULL;
     int used = snprintf(buf, size, "%s", name ? name : "unknown");
     const family_desc *f = config ? clgemm__family(config->family) : NULL;
     for (int i = 0; f && i < f->num_params && used >= 0; i++) {
         size_t at = (size_t)used < size ? (size_t)used : size;
-        int w = snprintf(buf ? buf + at : NULL, size - at, " %s=%d", f->params[i].name,
+        if (at == size) at = size - 1; /* truncated: keep counting, write only the NUL */
+        int w = snprintf(buf + at, size - at, " %s=%d", f->params[i].name,
                          config->params[f->params[i].slot]);
         used = w < 0 ? w : used + w;
     }

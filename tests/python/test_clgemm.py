@@ -151,6 +151,16 @@ def test_config_mirrors_header():
     assert ctypes.sizeof(_lib.Config) == 4 * (1 + _lib.MAX_PARAMS)
 
 
+def test_tune_structs_mirror_header():
+    """The tuner's structs end with the fields added in 0.2, in the header's order."""
+    header = open(os.path.join(ROOT, "include", "clgemm.h")).read()
+    for name, struct in (("clgemm_tune_options", _lib.TuneOptions),
+                         ("clgemm_tune_result", _lib.TuneResult)):
+        body = re.search(r"typedef struct %s \{(.*?)\} %s;" % (name, name), header, re.S).group(1)
+        assert re.search(r"int wide_c;\s*clgemm_transpose trans_a, trans_b;\s*$", body), name
+        assert [f[0] for f in struct._fields_[-3:]] == ["wide_c", "trans_a", "trans_b"], name
+
+
 def test_tune_small(tmp_path):
     db = tmp_path / "tuning.json"
     results = clgemm.tune("s", shapes=[(64, 64, 64)], budget_s=20, quick=True, max_evals=2,
