@@ -2,6 +2,7 @@
  * clgemm and CLBlast calls on them, and the checks of the results against each other and
  * against a sample recomputed on the host. */
 #include "bench.h"
+#include "xorshift.h"
 
 #include <clblast_c.h>
 #include <float.h>
@@ -22,11 +23,10 @@ static size_t index_of(const problem *p, size_t r, size_t c, size_t ld) {
     return p->layout == CLGEMM_ROW_MAJOR ? r * ld + c : r + c * ld;
 }
 
-static double next_uniform(unsigned long long *state) { /* xorshift64*, in [-1, 1) */
-    *state ^= *state >> 12;
-    *state ^= *state << 25;
-    *state ^= *state >> 27;
-    unsigned long long x = *state * 0x2545F4914F6CDD1Dull;
+static double next_uniform(unsigned long long *state) { /* in [-1, 1) */
+    uint64_t s = *state;
+    uint64_t x = clgemm_xorshift64s(&s);
+    *state = s;
     return (double)(x >> 11) * (2.0 / 9007199254740992.0) - 1.0;
 }
 

@@ -5,6 +5,8 @@
  * (hs / bs: FP16 / BF16 inputs with FP32 C). Row-major, no transposes, alpha 1, beta 0. Prints
  * one line per problem: the kernel used, the median of N warm calls (host clock around the
  * call and clFinish) in ms and TFLOPS, and the largest sampled error relative to sum |a||b|. */
+#include "xorshift.h"
+
 #include <clgemm.h>
 
 #include <math.h>
@@ -130,15 +132,13 @@ static int run(clgemm_handle h, const mode *md, size_t m, size_t n, size_t k, in
     if (!a || !b || !c) return 1;
     uint64_t state = 88172645463325252ull;
     for (size_t i = 0; i < m * k; i++)
-        for (int j = 0; j < comps(md->ab); j++) {
-            state ^= state << 13, state ^= state >> 7, state ^= state << 17;
-            set(md->ab, a, i, j, (float)((double)(state >> 11) / 9007199254740992.0 - 0.5));
-        }
+        for (int j = 0; j < comps(md->ab); j++)
+            set(md->ab, a, i, j,
+                (float)((double)(clgemm_xorshift64s(&state) >> 11) * 0x1p-53 - 0.5));
     for (size_t i = 0; i < k * n; i++)
-        for (int j = 0; j < comps(md->ab); j++) {
-            state ^= state << 13, state ^= state >> 7, state ^= state << 17;
-            set(md->ab, b, i, j, (float)((double)(state >> 11) / 9007199254740992.0 - 0.5));
-        }
+        for (int j = 0; j < comps(md->ab); j++)
+            set(md->ab, b, i, j,
+                (float)((double)(clgemm_xorshift64s(&state) >> 11) * 0x1p-53 - 0.5));
     cl_int err;
     cl_mem da = clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, m * k * sab, a, &err);
     cl_mem db = clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, k * n * sab, b, &err);

@@ -4,16 +4,14 @@
  * the inputs as stored: so FP16 and BF16 inputs are compared after their own rounding, and only
  * the accumulation and the rounding of C are charged to the kernel. */
 #include "tune_data.h"
+#include "xorshift.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 uint64_t clgemm__random(uint64_t *state) {
-    *state ^= *state >> 12;
-    *state ^= *state << 25;
-    *state ^= *state >> 27;
-    return *state * 2685821657736338717ull;
+    return clgemm_xorshift64s(state);
 }
 
 /* ---- FP16 and BF16 storage ------------------------------------------------------------------- */

@@ -1,6 +1,7 @@
 /* reference.c: host side of the tests: arrays of either precision, poison and sentinel fills,
  * matrix geometry, the long-double reference GEMM with its error bound, and the comparisons. */
 #include "test_common.h"
+#include "xorshift.h"
 
 #include <float.h>
 #include <math.h>
@@ -44,13 +45,8 @@ void tc_set_sentinel(clgemm_precision prec, void *p, size_t i) {
 }
 
 double tc_random(uint64_t *state) {
-    /* xorshift64*: 24 random bits, so the value is exact in float. */
-    uint64_t x = *state ? *state : UINT64_C(0x9e3779b97f4a7c15);
-    x ^= x >> 12;
-    x ^= x << 25;
-    x ^= x >> 27;
-    *state = x;
-    uint64_t r = (x * UINT64_C(2685821657736338717)) >> 40;
+    /* 24 random bits, so the value is exact in float. */
+    uint64_t r = clgemm_xorshift64s(state) >> 40;
     return (double)r / (double)(1u << 23) - 1.0;
 }
 

@@ -109,9 +109,9 @@ static void run_shapes(clgemm_handle h, clgemm_precision prec, const char *confi
                         p.off_a = 3;
                         p.off_b = 5;
                         p.off_c = 7;
-                        p.lda = rel_min_ld(p.layout, p.ta, p.m, p.k) + 3;
-                        p.ldb = rel_min_ld(p.layout, p.tb, p.k, p.n) + 2;
-                        p.ldc = rel_min_ld(p.layout, CLGEMM_NO_TRANS, p.m, p.n) + 1;
+                        p.lda = tc_min_ld(p.layout, p.ta, p.m, p.k) + 3;
+                        p.ldb = tc_min_ld(p.layout, p.tb, p.k, p.n) + 2;
+                        p.ldc = tc_min_ld(p.layout, CLGEMM_NO_TRANS, p.m, p.n) + 1;
                     }
                     run_one(h, &p, config);
                 }
@@ -186,9 +186,9 @@ static void run_scale(clgemm_handle h, clgemm_precision prec) {
                         p.off_a = 2;
                         p.off_b = 4;
                         p.off_c = 6;
-                        p.lda = rel_min_ld(p.layout, p.ta, p.m, p.k) + 1;
-                        p.ldb = rel_min_ld(p.layout, p.tb, p.k, p.n) + 2;
-                        p.ldc = rel_min_ld(p.layout, CLGEMM_NO_TRANS, p.m, p.n) + 3;
+                        p.lda = tc_min_ld(p.layout, p.ta, p.m, p.k) + 1;
+                        p.ldb = tc_min_ld(p.layout, p.tb, p.k, p.n) + 2;
+                        p.ldc = tc_min_ld(p.layout, CLGEMM_NO_TRANS, p.m, p.n) + 3;
                     }
                     run_one(h, &p, "scale");
                 }

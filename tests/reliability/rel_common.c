@@ -1,6 +1,8 @@
 /* rel_common.c: the reliability tests' problem geometry, exact-valued host buffers, host
  * reference and whole-buffer check (see rel_common.h). */
 #include "rel_common.h"
+#include "test_common.h"
+#include "xorshift.h"
 
 #include <dirent.h>
 #include <math.h>
@@ -9,63 +11,12 @@
 #include <string.h>
 #include <unistd.h>
 
-/* Outside its matrix, C holds a signalling NaN: no arithmetic hands it back bit for bit, so a
- * store of any computed value there shows. A and B hold a quiet NaN there, so a read of it that
- * reaches a result shows. */
-static const uint32_t SENTINEL_F = 0x7fa00bad;
-static const uint64_t SENTINEL_D = 0x7ff4000000000badull;
+/* Geometry, element access and the sentinels are the shared test library's (tests/common:
+ * tc_min_ld, tc_extent, tc_index, tc_get, tc_set, tc_set_sentinel); this file adds what the
+ * reliability tests need beyond it: exact-valued data and a whole-buffer check. */
 
 uint64_t rel_rand(uint64_t *state) {
-    uint64_t x = *state ? *state : 0x9e3779b97f4a7c15ull;
-    x ^= x >> 12;
-    x ^= x << 25;
-    x ^= x >> 27;
-    *state = x;
-    return x * 0x2545f4914f6cdd1dull;
-}
-
-size_t rel_real_size(clgemm_precision prec) {
-    return prec == CLGEMM_DOUBLE ? sizeof(double) : sizeof(float);
-}
-
-static double get(clgemm_precision prec, const void *p, size_t i) {
-    return prec == CLGEMM_DOUBLE ? ((const double *)p)[i] : ((const float *)p)[i];
-}
-
-static void set(clgemm_precision prec, void *p, size_t i, double v) {
-    if (prec == CLGEMM_DOUBLE)
-        ((double *)p)[i] = v;
-    else
-        ((float *)p)[i] = (float)v;
-}
-
-static void set_sentinel(clgemm_precision prec, void *p, size_t i) {
-    if (prec == CLGEMM_DOUBLE)
-        memcpy((char *)p + i * 8, &SENTINEL_D, 8);
-    else
-        memcpy((char *)p + i * 4, &SENTINEL_F, 4);
-}
-
-size_t rel_min_ld(clgemm_layout layout, clgemm_transpose trans, size_t rows, size_t cols) {
-    size_t sr = trans == CLGEMM_TRANS ? cols : rows; /* stored rows and columns */
-    size_t sc = trans == CLGEMM_TRANS ? rows : cols;
-    size_t v = layout == CLGEMM_COL_MAJOR ? sr : sc;
-    return v > 1 ? v : 1;
-}
-
-size_t rel_extent(clgemm_layout layout, clgemm_transpose trans, size_t rows, size_t cols,
-                  size_t ld) {
-    if (rows == 0 || cols == 0) return 0;
-    size_t sr = trans == CLGEMM_TRANS ? cols : rows;
-    size_t sc = trans == CLGEMM_TRANS ? rows : cols;
-    return layout == CLGEMM_COL_MAJOR ? (sc - 1) * ld + sr : (sr - 1) * ld + sc;
-}
-
-/* Index (from the offset) of op(X)(i, j). */
-static size_t index_of(clgemm_layout layout, clgemm_transpose trans, size_t i, size_t j,
-                       size_t ld) {
-    size_t r = trans == CLGEMM_TRANS ? j : i, c = trans == CLGEMM_TRANS ? i : j;
-    return layout == CLGEMM_COL_MAJOR ? r + c * ld : r * ld + c;
+    return clgemm_xorshift64s(state);
 }
 
 /* A multiple of 1/4 in [-2, 2]. */
@@ -81,27 +32,27 @@ static void fill_matrix(clgemm_precision prec, void *buf, size_t len, size_t off
                         size_t ld, uint64_t *state, bool nan_inside, bool sentinel_outside) {
     for (size_t i = 0; i < len; i++) {
         if (sentinel_outside)
-            set_sentinel(prec, buf, i);
+            tc_set_sentinel(prec, buf, i);
         else
-            set(prec, buf, i, NAN);
+            tc_set(prec, buf, i, NAN);
     }
     for (size_t i = 0; i < rows; i++)
         for (size_t j = 0; j < cols; j++)
-            set(prec, buf, off + index_of(layout, trans, i, j, ld),
-                nan_inside ? NAN : quarter(state));
+            tc_set(prec, buf, off + tc_index(layout, trans, i, j, ld),
+                   nan_inside ? NAN : quarter(state));
 }
 
 bool rel_make(rel_data *d, const rel_problem *p, uint64_t seed) {
     memset(d, 0, sizeof *d);
     d->p = *p;
     rel_problem *q = &d->p;
-    if (!q->lda) q->lda = rel_min_ld(q->layout, q->ta, q->m, q->k);
-    if (!q->ldb) q->ldb = rel_min_ld(q->layout, q->tb, q->k, q->n);
-    if (!q->ldc) q->ldc = rel_min_ld(q->layout, CLGEMM_NO_TRANS, q->m, q->n);
-    d->na = q->off_a + rel_extent(q->layout, q->ta, q->m, q->k, q->lda) + TAIL;
-    d->nb = q->off_b + rel_extent(q->layout, q->tb, q->k, q->n, q->ldb) + TAIL;
-    d->nc = q->off_c + rel_extent(q->layout, CLGEMM_NO_TRANS, q->m, q->n, q->ldc) + TAIL;
-    size_t rs = rel_real_size(q->prec);
+    if (!q->lda) q->lda = tc_min_ld(q->layout, q->ta, q->m, q->k);
+    if (!q->ldb) q->ldb = tc_min_ld(q->layout, q->tb, q->k, q->n);
+    if (!q->ldc) q->ldc = tc_min_ld(q->layout, CLGEMM_NO_TRANS, q->m, q->n);
+    d->na = q->off_a + tc_extent(q->layout, q->ta, q->m, q->k, q->lda) + TAIL;
+    d->nb = q->off_b + tc_extent(q->layout, q->tb, q->k, q->n, q->ldb) + TAIL;
+    d->nc = q->off_c + tc_extent(q->layout, CLGEMM_NO_TRANS, q->m, q->n, q->ldc) + TAIL;
+    size_t rs = tc_real_size(q->prec);
     d->a = malloc(d->na * rs);
     d->b = malloc(d->nb * rs);
     d->c0 = malloc(d->nc * rs);
@@ -143,7 +94,7 @@ const char *rel_describe(const rel_problem *p) {
 
 size_t rel_check(const rel_data *d, char *msg, size_t size) {
     const rel_problem *p = &d->p;
-    size_t rs = rel_real_size(p->prec), bad = 0;
+    size_t rs = tc_real_size(p->prec), bad = 0;
     bool *inside = calloc(d->nc ? d->nc : 1, sizeof *inside);
     if (!inside) {
         snprintf(msg, size, "out of host memory");
@@ -151,17 +102,18 @@ size_t rel_check(const rel_data *d, char *msg, size_t size) {
     }
     for (size_t i = 0; i < p->m; i++) {
         for (size_t j = 0; j < p->n; j++) {
-            size_t ic = p->off_c + index_of(p->layout, CLGEMM_NO_TRANS, i, j, p->ldc);
+            size_t ic = p->off_c + tc_index(p->layout, CLGEMM_NO_TRANS, i, j, p->ldc);
             inside[ic] = true;
             double acc = 0;
             if (p->alpha != 0)
                 for (size_t q = 0; q < p->k; q++)
-                    acc += get(p->prec, d->a, p->off_a + index_of(p->layout, p->ta, i, q, p->lda)) *
-                           get(p->prec, d->b, p->off_b + index_of(p->layout, p->tb, q, j, p->ldb));
+                    acc +=
+                        tc_get(p->prec, d->a, p->off_a + tc_index(p->layout, p->ta, i, q, p->lda)) *
+                        tc_get(p->prec, d->b, p->off_b + tc_index(p->layout, p->tb, q, j, p->ldb));
             double want = p->alpha * acc;
-            if (p->beta != 0) want += p->beta * get(p->prec, d->c0, ic);
+            if (p->beta != 0) want += p->beta * tc_get(p->prec, d->c0, ic);
             if (p->prec == CLGEMM_SINGLE) want = (float)want;
-            double got = get(p->prec, d->c, ic);
+            double got = tc_get(p->prec, d->c, ic);
             if (!(got == want)) { /* every value is exact: no tolerance (NaN is wrong too) */
                 if (!bad)
                     snprintf(msg, size, "%s: C(%zu, %zu) = %g, want %g", rel_describe(p), i, j, got,
@@ -194,7 +146,7 @@ clgemm_status rel_gemm(clgemm_handle h, const rel_problem *p, cl_mem a, cl_mem b
 }
 
 cl_int rel_upload(cl_context ctx, const rel_data *d, cl_mem mem[3]) {
-    size_t rs = rel_real_size(d->p.prec);
+    size_t rs = tc_real_size(d->p.prec);
     const size_t len[3] = {d->na, d->nb, d->nc};
     void *host[3] = {d->a, d->b, d->c0};
     cl_int err = CL_SUCCESS;
@@ -224,8 +176,8 @@ int rel_run(clgemm_handle h, const rel_problem *p, uint64_t seed, char *msg, siz
     clgemm_status st = CLGEMM_SUCCESS;
     if (err == CL_SUCCESS) st = rel_gemm(h, &d.p, mem[0], mem[1], mem[2], NULL, NULL);
     if (err == CL_SUCCESS && st == CLGEMM_SUCCESS)
-        err = clEnqueueReadBuffer(clgemm_queue(h), mem[2], CL_TRUE, 0,
-                                  d.nc * rel_real_size(p->prec), d.c, 0, NULL, NULL);
+        err = clEnqueueReadBuffer(clgemm_queue(h), mem[2], CL_TRUE, 0, d.nc * tc_real_size(p->prec),
+                                  d.c, 0, NULL, NULL);
     rel_release(mem);
     int fail = 1;
     if (err != CL_SUCCESS)

@@ -6,6 +6,7 @@
 #define CLGEMM_REL_COMMON_H
 
 #include "clgemm.h"
+#include "test_common.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -31,13 +32,7 @@ typedef struct rel_data {
     void *c;           /* room for the result read back */
 } rel_data;
 
-size_t rel_real_size(clgemm_precision prec);
-/* The smallest legal leading dimension of op(X) (rows x cols) stored with trans in layout. */
-size_t rel_min_ld(clgemm_layout layout, clgemm_transpose trans, size_t rows, size_t cols);
-/* Elements from the first to one past the last of op(X); 0 when it is empty. */
-size_t rel_extent(clgemm_layout layout, clgemm_transpose trans, size_t rows, size_t cols,
-                  size_t ld);
-
+/* Sizes and geometry: tc_real_size, tc_min_ld, tc_extent of tests/common/test_common.h. */
 /* Allocates and fills the buffers: every element is a multiple of 1/4 in [-2, 2], so with
  * alpha and beta multiples of 1/4 and k below 2^12 every result is exact in float. false on
  * allocation failure. */
