@@ -4,11 +4,16 @@
  * Usage: clgemm-types-bench [--runs N] MODE:M,N,K ...   MODE: s d c z h hs b bs tf32 3xtf32
  * (hs / bs: FP16 / BF16 inputs with FP32 C). Row-major, no transposes, alpha 1, beta 0. Prints
  * one line per problem: the kernel used, the median of N warm calls (host clock around the
- * call and clFinish) in ms and TFLOPS, and the largest sampled error relative to sum |a||b|. */
+ * call and clFinish) in ms and TFLOPS, and the largest sampled error relative to sum |a||b|;
+ * for s, d, c and z also CLBlast's same call on the same buffers, median of N (built with
+ * CLBlast). */
 #include "xorshift.h"
 
 #include <clgemm.h>
 
+#ifdef HAVE_CLBLAST
+#include <clblast_c.h>
+#endif
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -183,6 +188,38 @@ static int run(clgemm_handle h, const mode *md, size_t m, size_t n, size_t k, in
     }
     qsort(times, (size_t)runs, sizeof *times, cmp);
     double med = times[runs / 2];
+    double clblast = 0; /* CLBlast's median, 0: not timed */
+#ifdef HAVE_CLBLAST
+    if (md->compute == CLGEMM_COMPUTE_DEFAULT && md->ab == md->c &&
+        md->ab <= CLGEMM_COMPLEX_DOUBLE) {
+        CLBlastStatusCode cs = CLBlastSuccess;
+        for (int r = -2; r < runs && cs == CLBlastSuccess; r++) {
+            cl_event ev = NULL;
+            double t0 = now();
+            cl_float2 c1 = {{1, 0}}, c0 = {{0, 0}};
+            cl_double2 z1 = {{1, 0}}, z0 = {{0, 0}};
+            if (md->ab == CLGEMM_SINGLE)
+                cs = CLBlastSgemm(CLBlastLayoutRowMajor, CLBlastTransposeNo, CLBlastTransposeNo, m,
+                                  n, k, 1.0f, da, 0, k, db, 0, n, 0.0f, dc, 0, n, &q, &ev);
+            else if (md->ab == CLGEMM_DOUBLE)
+                cs = CLBlastDgemm(CLBlastLayoutRowMajor, CLBlastTransposeNo, CLBlastTransposeNo, m,
+                                  n, k, 1.0, da, 0, k, db, 0, n, 0.0, dc, 0, n, &q, &ev);
+            else if (md->ab == CLGEMM_COMPLEX_SINGLE)
+                cs = CLBlastCgemm(CLBlastLayoutRowMajor, CLBlastTransposeNo, CLBlastTransposeNo, m,
+                                  n, k, c1, da, 0, k, db, 0, n, c0, dc, 0, n, &q, &ev);
+            else
+                cs = CLBlastZgemm(CLBlastLayoutRowMajor, CLBlastTransposeNo, CLBlastTransposeNo, m,
+                                  n, k, z1, da, 0, k, db, 0, n, z0, dc, 0, n, &q, &ev);
+            clFinish(q);
+            if (ev) clReleaseEvent(ev);
+            if (r >= 0) times[r] = now() - t0;
+        }
+        if (cs == CLBlastSuccess) {
+            qsort(times, (size_t)runs, sizeof *times, cmp);
+            clblast = times[runs / 2];
+        }
+    }
+#endif
     double flops = 2.0 * m * n * k * (comps(md->ab) > 1 ? 4 : 1);
     clgemm_config cfg;
     char kernel[200] = "?";
@@ -191,6 +228,9 @@ static int run(clgemm_handle h, const mode *md, size_t m, size_t n, size_t k, in
     printf("%-7s %6zu %6zu %6zu  median %9.3f ms  %8.2f TFLOPS  err %.2e  (%s%s)\n", md->name, m, n,
            k, med * 1e3, flops / med * 1e-12, worst, kernel,
            md->compute ? "; planned for FP32 default, TF32 modes use mma where supported" : "");
+    if (clblast > 0)
+        printf("%-7s %6zu %6zu %6zu  CLBlast %8.3f ms  %8.2f TFLOPS  (clgemm / CLBlast %.2f)\n",
+               md->name, m, n, k, clblast * 1e3, flops / clblast * 1e-12, clblast / med);
     fflush(stdout);
     clReleaseMemObject(da);
     clReleaseMemObject(db);
