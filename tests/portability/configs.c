@@ -7,7 +7,8 @@
  * them on that device. The build options are made as src/gemm.c makes them. Output, one build
  * per line: file TAB kernel TAB options TAB a description of the build.
  *   portability-configs --targets     the compile targets: key TAB compiler TAB board
- *   portability-configs KEY           the builds for the device recorded under KEY */
+ *   portability-configs KEY           the builds for the device recorded under KEY
+ *   portability-configs --pairwise KEY  the same with transpose modes paired (see below) */
 #include "family.h"
 #include "recorded_devices.h"
 
@@ -18,17 +19,21 @@
 typedef struct trans_mode {
     const char *name;
     int ta, tb, ca, cb;
-    bool complex_only;
 } trans_mode;
 
 static const trans_mode modes[] = {
-    {"NN", 0, 0, 0, 0, false},
-    {"TT", 1, 1, 0, 0, false},
-    {"CC", 1, 1, 1, 1, true},
+    {"NN", 0, 0, 0, 0},
+    {"TT", 1, 1, 0, 0},
+    {"CC", 1, 1, 1, 1}, /* complex types only: the last mode */
 };
 
 /* What the tool could not print (an option string too long for its buffer). */
 static int errors;
+/* --pairwise: each configuration of each type pair in one transpose mode, rotating, so that every
+ * configuration still meets every mode (across type pairs) and every type pair every mode
+ * (across configurations): all pairs covered at about half the builds (CI's time budget). */
+static bool pairwise;
+static int type_pair_index, config_index;
 
 static void print_build(const char *file, const char *kernel, const char *options,
                         const char *what) {
@@ -40,9 +45,11 @@ static void print_config(const family_desc *f, const clgemm_config *c, clgemm_pr
                          clgemm_precision ct, const char *origin) {
     char params[256], options[768], what[512];
     clgemm_config_string(c, params, sizeof params);
-    for (size_t i = 0; i < sizeof modes / sizeof modes[0]; i++) {
+    int n_modes = clgemm__type(ab)->complex ? 3 : 2,
+        pick = (config_index++ + type_pair_index) % n_modes;
+    for (int i = 0; i < n_modes; i++) {
         const trans_mode *m = &modes[i];
-        if (m->complex_only && !clgemm__type(ab)->complex) continue;
+        if (pairwise && i != pick) continue;
         int used =
             snprintf(options, sizeof options,
                      "-DTYPE_AB=%d -DTYPE_C=%d -DTRANSA=%d -DTRANSB=%d -DCONJA=%d -DCONJB=%d",
@@ -103,6 +110,8 @@ static void print_device(const recorded_device *d) {
             snprintf(what, sizeof what, "%s->%s", type->name, clgemm__type(cs[i])->name);
             print_build("scale.cl", "clgemm_scale", opts, what);
             print_build("reduce.cl", "clgemm_reduce", opts, what);
+            type_pair_index++;
+            config_index = 0;
             for (const family_desc *const *f = clgemm__families; *f; f++) {
                 if ((*f)->supported && !(*f)->supported(info, ab, CLGEMM__COMPUTE_ANY)) continue;
                 if ((*f)->defaults)
@@ -122,9 +131,12 @@ int main(int argc, char **argv) {
             if (d->compiler) printf("%s\t%s\t%s\n", d->key, d->compiler, d->board);
         return 0;
     }
-    const recorded_device *d = argc == 2 ? clgemm_recorded_device(argv[1]) : NULL;
+    pairwise = argc == 3 && strcmp(argv[1], "--pairwise") == 0;
+    const recorded_device *d =
+        argc == 2 || pairwise ? clgemm_recorded_device(argv[argc - 1]) : NULL;
     if (!d) {
-        fprintf(stderr, "usage: portability-configs --targets | KEY (a recorded device)\n");
+        fprintf(stderr,
+                "usage: portability-configs --targets | [--pairwise] KEY (a recorded device)\n");
         return 2;
     }
     print_device(d);
