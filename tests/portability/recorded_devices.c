@@ -1,0 +1,61 @@
+/* recorded_devices.c: the device descriptions the portability checks plan against: the limits
+ * each chip's OpenCL driver reports (work-group size, local memory, FP64, compute units), so the
+ * configurations the library would build there can be listed, compiled with the vendor's offline
+ * compiler and checked against those limits. Values are from the vendors' published
+ * specifications and the limits named in issue 12; compute units only steer tile choice, never
+ * validity. Nothing here was queried from a device. */
+#include "recorded_devices.h"
+
+#include <string.h>
+
+#define AMD    "Advanced Micro Devices, Inc."
+#define INTEL  "Intel(R) Corporation"
+#define KIB(n) ((cl_ulong)(n)*1024)
+
+#define DEVICE(cls_, vendor_, name_, wg_, item_, local_, cus_, fp64_)                              \
+    {                                                                                              \
+        .vendor = vendor_, .name = name_, .cls = cls_, .max_work_group_size = wg_,                 \
+        .max_work_item_sizes = {item_, item_, item_}, .local_mem_size = local_,                    \
+        .compute_units = cus_, .has_fp64 = fp64_                                                   \
+    }
+
+const recorded_device clgemm_recorded_devices[] = {
+    /* ROCm's OpenCL reports a 256 work-item work-group limit and 64 KiB of LDS on GCN, CDNA
+     * and RDNA alike; every one of these has cl_khr_fp64. */
+    {"gfx906", "amdgcn", "AMD Radeon VII / Instinct MI50 (Vega 20, 60 CUs)",
+     "ROCm OpenCL limits (work-group 256, LDS 64 KiB); AMD Vega 20 specifications",
+     DEVICE(DEVICE_AMD_GPU, AMD, "gfx906:sramecc+:xnack-", 256, 1024, KIB(64), 60, true)},
+    {"gfx90a", "amdgcn", "AMD Instinct MI210 (CDNA2, 104 CUs)",
+     "ROCm OpenCL limits (work-group 256, LDS 64 KiB); AMD CDNA2 specifications",
+     DEVICE(DEVICE_AMD_GPU, AMD, "gfx90a:sramecc+:xnack-", 256, 1024, KIB(64), 104, true)},
+    {"gfx1030", "amdgcn", "AMD Radeon RX 6800 XT (RDNA2, 72 CUs, reported as 36 WGPs)",
+     "ROCm OpenCL limits (work-group 256, LDS 64 KiB); AMD RDNA2 specifications",
+     DEVICE(DEVICE_AMD_GPU, AMD, "gfx1030", 256, 1024, KIB(64), 36, true)},
+    /* Intel's compute runtime: Xe-LP and Arc have no FP64 (no cl_khr_fp64), Ponte Vecchio
+     * does; 64 KiB of SLM per work-group on Xe-LP and Arc, 128 KiB on Ponte Vecchio. */
+    {"tgllp", "ocloc", "Intel Iris Xe Graphics (Tiger Lake, Xe-LP, 96 EUs)",
+     "Intel compute-runtime limits (work-group 512, SLM 64 KiB, no FP64)",
+     DEVICE(DEVICE_INTEL_GPU, INTEL, "Intel(R) Iris(R) Xe Graphics", 512, 512, KIB(64), 96, false)},
+    {"dg2-g10", "ocloc", "Intel Arc A770 (Alchemist, Xe-HPG, 512 EUs)",
+     "Intel compute-runtime limits (work-group 1024, SLM 64 KiB, no FP64); issue 12",
+     DEVICE(DEVICE_INTEL_GPU, INTEL, "Intel(R) Arc(TM) A770 Graphics", 1024, 1024, KIB(64), 512,
+            false)},
+    {"pvc", "ocloc", "Intel Data Center GPU Max 1550 (Ponte Vecchio, Xe-HPC, one stack)",
+     "Intel compute-runtime limits (work-group 1024, SLM 128 KiB, FP64)",
+     DEVICE(DEVICE_INTEL_GPU, INTEL, "Intel(R) Data Center GPU Max 1550", 1024, 1024, KIB(128), 512,
+            true)},
+    /* Limit cases of issue 12, planned against but not compiled for. */
+    {"intel-32k", NULL, "an older Intel GPU: 32 KiB of local memory, work-group 256",
+     "issue 12 (32 KiB local on older Intel)",
+     DEVICE(DEVICE_INTEL_GPU, INTEL, "Intel(R) HD Graphics (32 KiB)", 256, 256, KIB(32), 24, true)},
+    {"small-gpu", NULL, "a made-up small GPU: work-group 64, 16 KiB local memory",
+     "limit case below every device above: makes the planner walk down to small tiles",
+     DEVICE(DEVICE_OTHER_GPU, "Nobody", "small GPU (made up)", 64, 64, KIB(16), 4, true)},
+    {.key = NULL},
+};
+
+const recorded_device *clgemm_recorded_device(const char *key) {
+    for (const recorded_device *d = clgemm_recorded_devices; key && d->key; d++)
+        if (strcmp(d->key, key) == 0) return d;
+    return NULL;
+}
