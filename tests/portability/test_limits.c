@@ -50,7 +50,8 @@ static void check_device(const recorded_device *d) {
             for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
                 size_t m = shapes[s][0], n = shapes[s][1], k = shapes[s][2];
                 const char *from = NULL;
-                clgemm_config cfg = clgemm__plan(&h, type, compute, m, n, k, &from);
+                tuning_key key = clgemm__tuning_key(type, type, CLGEMM_NO_TRANS, CLGEMM_NO_TRANS);
+                clgemm_config cfg = clgemm__plan(&h, &key, compute, m, n, k, 1, &from);
                 char desc[256];
                 clgemm_config_string(&cfg, desc, sizeof desc);
                 cr_expect_eq(clgemm__config_check(&cfg, info, type), CLGEMM_SUCCESS,
@@ -71,7 +72,7 @@ static void check_device(const recorded_device *d) {
                 if (d->compiler) /* a real device: the built-in defaults must fit it */
                     cr_expect_str_eq(from, "default", "%s %s %zux%zux%zu: planned from %s", d->key,
                                      td->name, m, n, k, from);
-                int splits = clgemm__plan_splits(&cfg, info, m, n, k);
+                int splits = clgemm__plan_splits(&cfg, info, 0, m, n, k, 1);
                 cr_expect(splits >= 1 && splits <= 64, "%s: %d splits", d->key, splits);
             }
         }
@@ -112,8 +113,9 @@ Test(limits, check_notices_small_devices) {
     d.info.local_mem_size = 1024;
     struct clgemm_handle_s h = handle_for(&d);
     const char *from = NULL;
-    clgemm_config cfg =
-        clgemm__plan(&h, CLGEMM_SINGLE, CLGEMM_COMPUTE_DEFAULT, 512, 512, 512, &from);
+    tuning_key key =
+        clgemm__tuning_key(CLGEMM_SINGLE, CLGEMM_SINGLE, CLGEMM_NO_TRANS, CLGEMM_NO_TRANS);
+    clgemm_config cfg = clgemm__plan(&h, &key, CLGEMM_COMPUTE_DEFAULT, 512, 512, 512, 1, &from);
     cr_expect_str_neq(from, "default");
     cr_expect_eq(clgemm__config_check(&cfg, &d.info, CLGEMM_SINGLE), CLGEMM_SUCCESS);
 }
