@@ -240,7 +240,8 @@ Test(bad_input, scale_kernel_build_failure) {
     cr_assert_eq(clgemm_set_config(h, CLGEMM_SINGLE, &tiled4), CLGEMM_SUCCESS);
     fixture f;
     make(&f, CLGEMM_SINGLE, 0, 12);
-    broken_kernels("scale.cl", "C += offC;", "C += offC; undeclared_name++;");
+    broken_kernels("scale.cl", "const int at = C_INDEX(i, j);",
+                   "const int at = C_INDEX(i, j); undeclared_name++;");
     clgemm_status st = call(&f);
     cr_expect_eq(st, CLGEMM_ERR_BUILD_FAILED, "scale.cl broken: got %s", clgemm_status_string(st));
     expect_untouched(&f, "scale.cl broken");
