@@ -385,8 +385,7 @@ static double shape_distance(const size_t shape[3], const double want[3]) {
 /* The entry of this key nearest to the shape among those of its class and close enough;
  * NULL if there is none. */
 static const tuning_entry *nearest(const tuning_table *table, const tuning_key *key,
-                                   const double want[3]) {
-    shape_class cls = classify(exp2(want[0]), exp2(want[1]), exp2(want[2]));
+                                   shape_class cls, const double want[3]) {
     const tuning_entry *best = NULL;
     double best_distance = INFINITY;
     for (size_t i = 0; i < table->count; i++) {
@@ -408,15 +407,19 @@ bool clgemm__tuning_lookup(const tuning_table *table, const tuning_key *key, siz
     if (!table || !key || !config) return false;
     size_t dims[3] = {m, n, k};
     double want[3];
-    for (int i = 0; i < 3; i++)
-        want[i] = log2(dims[i] > 0 ? (double)dims[i] : 1.0);
-    const tuning_entry *best = nearest(table, key, want);
+    for (int i = 0; i < 3; i++) {
+        if (dims[i] == 0) dims[i] = 1;
+        want[i] = log2((double)dims[i]);
+    }
+    /* Classified from the sizes themselves, exactly as the entries are. */
+    shape_class cls = classify((double)dims[0], (double)dims[1], (double)dims[2]);
+    const tuning_entry *best = nearest(table, key, cls, want);
     if (!best && (key->trans_a != CLGEMM_NO_TRANS || key->trans_b != CLGEMM_NO_TRANS)) {
         /* No close entry for these transposes: a close NN entry of the types is the next best
          * guess (the same kernel reads its operands in another order). */
         tuning_key nn = *key;
         nn.trans_a = nn.trans_b = CLGEMM_NO_TRANS;
-        best = nearest(table, &nn, want);
+        best = nearest(table, &nn, cls, want);
     }
     if (best) *config = best->config;
     return best != NULL;

@@ -397,6 +397,7 @@ Test(tuning_db, nearest_close_shape_of_its_class) {
         record(CLGEMM_SINGLE, 1024, 1024, 1024, tiled(16)),
         record(CLGEMM_SINGLE, 4096, 64, 4096, tiled(4)),
         record(CLGEMM_SINGLE, 256, 256, 16384, tiled(1)),
+        record(CLGEMM_SINGLE, 1200, 300, 600, tiled(2)), /* M:N exactly 4: long along M */
         record(CLGEMM_DOUBLE, 256, 256, 256, tiled(2)),
     };
     cr_assert_eq(clgemm__tuning_save(path, &info, r, sizeof r / sizeof r[0]), CLGEMM_SUCCESS);
@@ -417,7 +418,9 @@ Test(tuning_db, nearest_close_shape_of_its_class) {
         {CLGEMM_SINGLE, 256, 256, 8192, 1},   {CLGEMM_SINGLE, 200, 300, 16384, 1},
         {CLGEMM_SINGLE, 1024, 1024, 4096, 0}, /* deep in K: not the 1024^3 entry's class */
         {CLGEMM_SINGLE, 1024, 1024, 256, 0},  /* shallow in K */
-        {CLGEMM_SINGLE, 1024, 256, 1024, 0},  /* long along M */
+        {CLGEMM_SINGLE, 1024, 128, 1024, 0},  /* long along M, and far from 1200 x 300 */
+        {CLGEMM_SINGLE, 1200, 300, 600, 2},   {CLGEMM_SINGLE, 1300, 310, 700, 2},
+        {CLGEMM_SINGLE, 1199, 300, 600, 0}, /* just under 4: the other side of the boundary */
         {CLGEMM_SINGLE, 1, 1, 1, 0},          {CLGEMM_SINGLE, 0, 0, 0, 0},
         {CLGEMM_DOUBLE, 300, 200, 256, 2},    {CLGEMM_DOUBLE, 5000, 5000, 5000, 0},
         {CLGEMM_DOUBLE, 1, 2, 3, 0},
