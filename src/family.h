@@ -50,6 +50,9 @@ typedef struct family_desc {
     const clgemm_config *(*defaults)(const device_info *info, clgemm_precision type);
     /* The tuner's --quick candidates, ending with family 0 (NULL: none). */
     const clgemm_config *quick;
+    /* Their CPU set, where each cold compile costs seconds and --quick must finish within its
+     * budget (NULL: the list above). */
+    const clgemm_config *quick_cpu;
 } family_desc;
 
 /* The registered families, in order of preference for defaults; NULL-terminated. */

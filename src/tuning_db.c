@@ -1,8 +1,8 @@
 /* tuning_db.c: the JSON tuning database, and the only code that touches JSON. It resolves the
  * database path, loads the entries of one device (rejecting any the library would refuse),
- * finds the entry nearest to a shape, and merges new tuning results into the file under a lock
- * with an atomic replace, so that concurrent tuners lose nothing and a killed one leaves the old
- * file whole.
+ * finds the entry nearest to a shape (of its class and close, else none), and merges new tuning
+ * results into the file under a lock with an atomic replace, so that concurrent tuners lose nothing
+ * and a killed one leaves the old file whole.
  *
  * Schema 2: {"schema": 2, "entries": [{"device": {"platform", "platform_version", "vendor",
  * "name", "driver"}, "precision": "h" (the type of A and B: s d c z h bf16), "type_c": "s"
@@ -350,26 +350,51 @@ clgemm_status clgemm__tuning_load(const char *path, const device_info *info, tun
 
 /* ---- Lookup --------------------------------------------------------------------------------- */
 
-/* Squared distance in log space: a shape twice as large counts as far as one half as large. */
+/* A tuned configuration suits shapes like the one it was tuned for, and a far one can be much
+ * worse than the built-in default (on the H200, 2047^2 ran slower on the 1024^2 entry's small
+ * tiles, and 8192 x 64 x 8192 borrowed the 4096^2 entry). So an entry is borrowed only by a
+ * shape of its class and near it: within MAX_LOG2_DISTANCE in log2 space, i.e. a factor of two
+ * along one dimension, or about 1.5 along all three. Otherwise the default is used. */
+#define MAX_LOG2_DISTANCE 1.0
+
+/* Long along M, long along N, or neither (a ratio of 4 or more); deep in K as the planner's
+ * split K (K >= 4 max(M, N)), shallow (4 K <= min(M, N)), or neither. */
+typedef struct shape_class {
+    int mn, k;
+} shape_class;
+
+static shape_class classify(double m, double n, double k) {
+    shape_class c = {0, 0};
+    if (m >= 4 * n) c.mn = 1;
+    if (n >= 4 * m) c.mn = -1;
+    if (k >= 4 * (m > n ? m : n)) c.k = 1;
+    if (4 * k <= (m < n ? m : n)) c.k = -1;
+    return c;
+}
+
+/* Squared distance in log2 space: a shape twice as large counts as far as one half as large. */
 static double shape_distance(const size_t shape[3], const double want[3]) {
     double d = 0;
     for (int i = 0; i < 3; i++) {
-        double r = want[i] - log((double)shape[i]);
+        double r = want[i] - log2((double)shape[i]);
         d += r * r;
     }
     return d;
 }
 
-/* The entry of this key nearest to the shape; NULL if the key has none. */
+/* The entry of this key nearest to the shape among those of its class and close enough;
+ * NULL if there is none. */
 static const tuning_entry *nearest(const tuning_table *table, const tuning_key *key,
-                                   const double want[3]) {
+                                   shape_class cls, const double want[3]) {
     const tuning_entry *best = NULL;
     double best_distance = INFINITY;
     for (size_t i = 0; i < table->count; i++) {
         const tuning_entry *e = &table->entries[i];
         if (!keys_equal(&e->key, key)) continue;
+        shape_class ec = classify((double)e->shape[0], (double)e->shape[1], (double)e->shape[2]);
+        if (ec.mn != cls.mn || ec.k != cls.k) continue;
         double d = shape_distance(e->shape, want);
-        if (d < best_distance) {
+        if (d <= MAX_LOG2_DISTANCE * MAX_LOG2_DISTANCE && d < best_distance) {
             best = e;
             best_distance = d;
         }
@@ -382,15 +407,19 @@ bool clgemm__tuning_lookup(const tuning_table *table, const tuning_key *key, siz
     if (!table || !key || !config) return false;
     size_t dims[3] = {m, n, k};
     double want[3];
-    for (int i = 0; i < 3; i++)
-        want[i] = log(dims[i] > 0 ? (double)dims[i] : 1.0);
-    const tuning_entry *best = nearest(table, key, want);
+    for (int i = 0; i < 3; i++) {
+        if (dims[i] == 0) dims[i] = 1;
+        want[i] = log2((double)dims[i]);
+    }
+    /* Classified from the sizes themselves, exactly as the entries are. */
+    shape_class cls = classify((double)dims[0], (double)dims[1], (double)dims[2]);
+    const tuning_entry *best = nearest(table, key, cls, want);
     if (!best && (key->trans_a != CLGEMM_NO_TRANS || key->trans_b != CLGEMM_NO_TRANS)) {
-        /* No entry for these transposes: the NN entries of the types are the next best guess
-         * (the same kernel reads its operands in another order). */
+        /* No close entry for these transposes: a close NN entry of the types is the next best
+         * guess (the same kernel reads its operands in another order). */
         tuning_key nn = *key;
         nn.trans_a = nn.trans_b = CLGEMM_NO_TRANS;
-        best = nearest(table, &nn, want);
+        best = nearest(table, &nn, cls, want);
     }
     if (best) *config = best->config;
     return best != NULL;

@@ -386,32 +386,51 @@ Test(tuning_db, other_device_entries_are_ignored) {
 
 /* ---- Lookup --------------------------------------------------------------------------------- */
 
-Test(tuning_db, nearest_shape_in_log_space) {
+/* The nearest entry of the shape's class within a factor of two (log2 distance 1) is borrowed;
+ * a far entry, or one of another class (long along M or N, deep or shallow in K), never is:
+ * the default serves those shapes (issue 11: 2047^2 and skinny shapes borrowed far entries). */
+Test(tuning_db, nearest_close_shape_of_its_class) {
     char *path = temp_path("tuning.json");
     device_info info = fake_device();
     tuning_record r[] = {
         record(CLGEMM_SINGLE, 128, 128, 128, tiled(8)),
         record(CLGEMM_SINGLE, 1024, 1024, 1024, tiled(16)),
         record(CLGEMM_SINGLE, 4096, 64, 4096, tiled(4)),
+        record(CLGEMM_SINGLE, 256, 256, 16384, tiled(1)),
+        record(CLGEMM_SINGLE, 1200, 300, 600, tiled(2)), /* M:N exactly 4: long along M */
         record(CLGEMM_DOUBLE, 256, 256, 256, tiled(2)),
     };
-    cr_assert_eq(clgemm__tuning_save(path, &info, r, 4), CLGEMM_SUCCESS);
+    cr_assert_eq(clgemm__tuning_save(path, &info, r, sizeof r / sizeof r[0]), CLGEMM_SUCCESS);
     tuning_table *t = load_ok(path, &info);
     struct {
         clgemm_precision p;
         size_t m, n, k;
-        int ts;
+        int ts; /* 0: no entry is close */
     } cases[] = {
-        {CLGEMM_SINGLE, 128, 128, 128, 8},     {CLGEMM_SINGLE, 300, 300, 300, 8},
-        {CLGEMM_SINGLE, 400, 400, 400, 16},    {CLGEMM_SINGLE, 700, 700, 700, 16},
-        {CLGEMM_SINGLE, 9000, 9000, 9000, 16}, {CLGEMM_SINGLE, 3000, 50, 5000, 4},
-        {CLGEMM_SINGLE, 1, 1, 1, 8},           {CLGEMM_SINGLE, 0, 0, 0, 8},
-        {CLGEMM_DOUBLE, 5000, 5000, 5000, 2},  {CLGEMM_DOUBLE, 1, 2, 3, 2},
+        {CLGEMM_SINGLE, 128, 128, 128, 8},    {CLGEMM_SINGLE, 100, 150, 128, 8},
+        {CLGEMM_SINGLE, 256, 128, 128, 8}, /* twice along one dimension: still close */
+        {CLGEMM_SINGLE, 256, 256, 256, 0}, /* twice along all three: far */
+        {CLGEMM_SINGLE, 400, 400, 400, 0},    {CLGEMM_SINGLE, 1000, 1000, 1000, 16},
+        {CLGEMM_SINGLE, 1200, 900, 1024, 16}, {CLGEMM_SINGLE, 2047, 2047, 2047, 0},
+        {CLGEMM_SINGLE, 9000, 9000, 9000, 0}, {CLGEMM_SINGLE, 3000, 50, 5000, 4},
+        {CLGEMM_SINGLE, 4096, 64, 8192, 4},   {CLGEMM_SINGLE, 8192, 64, 8192, 0},
+        {CLGEMM_SINGLE, 4096, 256, 4096, 0}, /* four times along N */
+        {CLGEMM_SINGLE, 256, 256, 8192, 1},   {CLGEMM_SINGLE, 200, 300, 16384, 1},
+        {CLGEMM_SINGLE, 1024, 1024, 4096, 0}, /* deep in K: not the 1024^3 entry's class */
+        {CLGEMM_SINGLE, 1024, 1024, 256, 0},  /* shallow in K */
+        {CLGEMM_SINGLE, 1024, 128, 1024, 0},  /* long along M, and far from 1200 x 300 */
+        {CLGEMM_SINGLE, 1200, 300, 600, 2},   {CLGEMM_SINGLE, 1300, 310, 700, 2},
+        {CLGEMM_SINGLE, 1199, 300, 600, 0}, /* just under 4: the other side of the boundary */
+        {CLGEMM_SINGLE, 1, 1, 1, 0},          {CLGEMM_SINGLE, 0, 0, 0, 0},
+        {CLGEMM_DOUBLE, 300, 200, 256, 2},    {CLGEMM_DOUBLE, 5000, 5000, 5000, 0},
+        {CLGEMM_DOUBLE, 1, 2, 3, 0},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        clgemm_config c;
-        cr_assert(clgemm__tuning_lookup(t, NN(cases[i].p), cases[i].m, cases[i].n, cases[i].k, &c));
-        cr_assert_eq(c.ts, cases[i].ts, "case %zu: TS %d", i, c.ts);
+        clgemm_config c = {0};
+        bool found =
+            clgemm__tuning_lookup(t, NN(cases[i].p), cases[i].m, cases[i].n, cases[i].k, &c);
+        cr_assert_eq(found, cases[i].ts != 0, "case %zu", i);
+        if (found) cr_assert_eq(c.ts, cases[i].ts, "case %zu: TS %d", i, c.ts);
     }
     clgemm__tuning_free(t);
     free(path);
@@ -879,7 +898,7 @@ Test(tuning_db, schema2_round_trip_every_key) {
         clgemm_config c;
         cr_assert(clgemm__tuning_exact(t, &keys[i], 96, 96, 96, &c), "key %d", i);
         cr_assert(config_equal(&c, &configs[i]), "key %d", i);
-        cr_assert(clgemm__tuning_lookup(t, &keys[i], 50, 200, 7, &c), "key %d", i);
+        cr_assert(clgemm__tuning_lookup(t, &keys[i], 80, 110, 96, &c), "key %d", i);
         cr_assert(config_equal(&c, &configs[i]), "key %d", i);
     }
     clgemm__tuning_free(t);
@@ -952,16 +971,20 @@ Test(tuning_db, transposes_lookup_falls_back_to_nn) {
         bool found;
         clgemm_config want;
     } cases[] = {
-        {key_of(CLGEMM_SINGLE, CLGEMM_SINGLE, N_, T_), 128, true, tiled(4)}, /* its own */
-        {key_of(CLGEMM_SINGLE, CLGEMM_SINGLE, N_, C_), 128, true, tiled(4)}, /* C is T */
-        {key_of(CLGEMM_SINGLE, CLGEMM_SINGLE, T_, N_), 128, true, tiled(8)}, /* NN, nearest */
+        {key_of(CLGEMM_SINGLE, CLGEMM_SINGLE, N_, T_), 1000, true, tiled(4)}, /* its own */
+        {key_of(CLGEMM_SINGLE, CLGEMM_SINGLE, N_, C_), 1000, true, tiled(4)}, /* C is T */
+        {key_of(CLGEMM_SINGLE, CLGEMM_SINGLE, T_, N_), 128, true, tiled(8)},  /* NN, nearest */
+        /* its own entry is far (1024), the NN one close */
+        {key_of(CLGEMM_SINGLE, CLGEMM_SINGLE, N_, T_), 128, true, tiled(8)},
         {key_of(CLGEMM_SINGLE, CLGEMM_SINGLE, T_, T_), 1000, true, tiled(16)},
         {key_of(CLGEMM_SINGLE, CLGEMM_SINGLE, N_, N_), 1000, true, tiled(16)},
-        {key_of(CLGEMM_COMPLEX_SINGLE, CLGEMM_COMPLEX_SINGLE, C_, T_), 64, true, tiled(1)},
-        {key_of(CLGEMM_COMPLEX_SINGLE, CLGEMM_COMPLEX_SINGLE, T_, C_), 64, true, tiled(2)},
-        {key_of(CLGEMM_COMPLEX_SINGLE, CLGEMM_COMPLEX_SINGLE, T_, T_), 64, true, tiled(2)},
-        {key_of(CLGEMM_HALF, CLGEMM_SINGLE, T_, T_), 4096, true, naive(4, 4)},
-        {key_of(CLGEMM_HALF, CLGEMM_HALF, N_, N_), 64, false, {0}}, /* C of another type */
+        {key_of(CLGEMM_SINGLE, CLGEMM_SINGLE, T_, T_), 400, false, {0}}, /* none close */
+        {key_of(CLGEMM_COMPLEX_SINGLE, CLGEMM_COMPLEX_SINGLE, C_, T_), 256, true, tiled(1)},
+        {key_of(CLGEMM_COMPLEX_SINGLE, CLGEMM_COMPLEX_SINGLE, T_, C_), 200, true, tiled(2)},
+        {key_of(CLGEMM_COMPLEX_SINGLE, CLGEMM_COMPLEX_SINGLE, T_, T_), 300, true, tiled(2)},
+        {key_of(CLGEMM_HALF, CLGEMM_SINGLE, T_, T_), 64, true, naive(4, 4)},
+        {key_of(CLGEMM_HALF, CLGEMM_SINGLE, T_, T_), 4096, false, {0}}, /* far */
+        {key_of(CLGEMM_HALF, CLGEMM_HALF, N_, N_), 64, false, {0}},     /* C of another type */
         {key_of(CLGEMM_BFLOAT16, CLGEMM_SINGLE, N_, N_), 64, false, {0}},
         {key_of(CLGEMM_DOUBLE, CLGEMM_DOUBLE, N_, T_), 64, false, {0}},
         {key_of(CLGEMM_COMPLEX_DOUBLE, CLGEMM_COMPLEX_DOUBLE, C_, T_), 256, false, {0}},
