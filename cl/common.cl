@@ -68,8 +68,8 @@
     const int M, const int N, const int K, const REAL alpha_arg, const REAL beta_arg,              \
         const __global AB_T *restrict A, const ulong offA, const int lda,                          \
         const __global AB_T *restrict B, const ulong offB, const int ldb,                          \
-        __global C_T *restrict C, const ulong offC, const int ldc, const ulong strideA,           \
-        const ulong strideB, const ulong strideC, const int layers,                               \
+        __global C_T *restrict C, const ulong offC, const int ldc, const ulong strideA,            \
+        const ulong strideB, const ulong strideC, const int layers,                                \
         const __global ulong *restrict table
 
 #ifndef BATCH_TABLE

@@ -30,12 +30,11 @@
  *             0 = cvt.rna.tf32.f32 (a conversion-pipe instruction);
  *             1 = integer rounding: + 0x1000 to the bits of finite values (inf and NaN kept;
  *                 a NaN whose payload lies only in the low 13 bits reads as inf there, where
- *                 cvt.rna gives NaN); the mma ignores the low 13 bits (3xTF32: big = that with the low bits
- *                 cleared, small = x - big, exact in FP32, passed as is, i.e. truncated);
- *             2 = as 1 for TF32, written as a predicated add in PTX.
- *   TF32_LDS  types 2/3: 1 = fragments by ldmatrix (k-contiguous sides: 32-bit elements as
- *             pairs of b16) and 16-byte local loads (m/n-contiguous sides, rows permuted over
- *             pairs of m tiles / quads of n tiles); 0 = 8-byte local loads.
+ *                 cvt.rna gives NaN); the mma ignores the low 13 bits (3xTF32: big = that with the
+ * low bits cleared, small = x - big, exact in FP32, passed as is, i.e. truncated); 2 = as 1 for
+ * TF32, written as a predicated add in PTX. TF32_LDS  types 2/3: 1 = fragments by ldmatrix
+ * (k-contiguous sides: 32-bit elements as pairs of b16) and 16-byte local loads (m/n-contiguous
+ * sides, rows permuted over pairs of m tiles / quads of n tiles); 0 = 8-byte local loads.
  *   DIAG_NO_CVT  diagnostic only, never for results: TF32 inputs truncated instead of rounded.
  *
  * Legality (the family's constraint check):
@@ -107,8 +106,8 @@
 #endif
 
 #if MMA_TYPE <= 1
-#define MT ushort /* element as stored: FP16 / BF16 bits */
-#define ACC float
+#define MT   ushort /* element as stored: FP16 / BF16 bits */
+#define ACC  float
 #define SCAL float
 #if C_INPUT
 #define CT ushort
@@ -118,18 +117,18 @@
 #define ESIZE 2
 #define KSTEP 16
 #elif MMA_TYPE <= 3
-#define MT float
-#define ACC float
-#define SCAL float
-#define CT float
+#define MT    float
+#define ACC   float
+#define SCAL  float
+#define CT    float
 #define ESIZE 4
 #define KSTEP 8
 #else
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
-#define MT double
-#define ACC double
-#define SCAL double
-#define CT double
+#define MT    double
+#define ACC   double
+#define SCAL  double
+#define CT    double
 #define ESIZE 8
 #if F64_K16
 #define KSTEP 16
@@ -141,12 +140,12 @@
 /* helpers are forced inline: fragments must stay in registers */
 #define DEV static inline __attribute__((always_inline))
 
-#define VW (16 / ESIZE)       /* elements per 16-byte chunk */
-#define WARPS_M (MWG / WM)
-#define WARPS_N (NWG / WN)
+#define VW       (16 / ESIZE) /* elements per 16-byte chunk */
+#define WARPS_M  (MWG / WM)
+#define WARPS_N  (NWG / WN)
 #define NTHREADS (32 * WARPS_M * WARPS_N)
-#define MTILES (WM / 16) /* mma tiles per warp along M */
-#define NTILES (WN / 8)  /* ... along N */
+#define MTILES   (WM / 16) /* mma tiles per warp along M */
+#define NTILES   (WN / 8)  /* ... along N */
 
 /* Local layouts: the side that is contiguous in global memory stays contiguous here, so one
  * 16-byte chunk of global memory is one chunk of local memory.
@@ -188,88 +187,83 @@
 #endif
 
 /* Chunk position of (row, chunk) in a buffer with CPR chunks per row. */
-DEV uint swz(const uint row, const uint c, const uint CPR, const uint S)
-{
+DEV uint swz(const uint row, const uint c, const uint CPR, const uint S) {
 #if SWIZZLE
-  if (CPR >= 8)
-    return row * CPR + (c ^ ((row & (8 / S - 1)) * S));
-  const uint q = row * CPR + c;
-  return q ^ (((q >> 3) & (8 / S - 1)) * S);
+    if (CPR >= 8) return row * CPR + (c ^ ((row & (8 / S - 1)) * S));
+    const uint q = row * CPR + c;
+    return q ^ (((q >> 3) & (8 / S - 1)) * S);
 #else
-  return row * CPR + c;
+    return row * CPR + c;
 #endif
 }
 /* Element index of (row, col) where col runs along the contiguous side. */
 #define A_IDX(r, col) (swz((r), (col) / VW, A_CPR, A_S) * VW + (col) % VW)
 #define B_IDX(r, col) (swz((r), (col) / VW, B_CPR, B_S) * VW + (col) % VW)
 
-DEV uint lds_addr(__local const void *p)
-{
-  return (uint)(size_t)p;
+DEV uint lds_addr(__local const void *p) {
+    return (uint)(size_t)p;
 }
 
 /* 16-byte asynchronous copy; bytes past src_bytes (0..16) are zero-filled, none are read. */
-DEV void cp_async16(__local void *dst, const __global void *src, const uint src_bytes)
-{
-  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(lds_addr(dst)), "l"(src),
-               "r"(src_bytes)
-               : "memory");
+DEV void cp_async16(__local void *dst, const __global void *src, const uint src_bytes) {
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(lds_addr(dst)), "l"(src),
+                 "r"(src_bytes)
+                 : "memory");
 }
-DEV void cp_async_commit(void)
-{
-  asm volatile("cp.async.commit_group;\n" ::: "memory");
+DEV void cp_async_commit(void) {
+    asm volatile("cp.async.commit_group;\n" ::: "memory");
 }
 #define CP_ASYNC_WAIT(n) asm volatile("cp.async.wait_group %0;\n" ::"n"(n) : "memory")
 
 /* ---- loading one K slice of op(A) and op(B) into local memory --------------------------- */
 #define A_CHUNKS (MWG * KWG / VW)
 #define B_CHUNKS (NWG * KWG / VW)
-#define A_PER_T (A_CHUNKS / NTHREADS)
-#define B_PER_T (B_CHUNKS / NTHREADS)
+#define A_PER_T  (A_CHUNKS / NTHREADS)
+#define B_PER_T  (B_CHUNKS / NTHREADS)
 
 /* Chunk q of the A slice at k0: its row/chunk in the local layout, global element index of its
  * first element and how many of its VW elements lie inside op(A) (0..VW). */
-#define A_CHUNK_COORDS(q, k0)                                                                    \
-  const uint r_ = (q) / A_CPR, c_ = (q) % A_CPR;                                                 \
-  int gm_, gk_, valid_;                                                                          \
-  if (TRANSA == 0) {                                                                             \
-    gm_ = m0 + (int)c_ * VW;                                                                     \
-    gk_ = (k0) + (int)r_;                                                                        \
-    valid_ = gk_ < K ? clamp(M - gm_, 0, VW) : 0;                                                \
-  } else {                                                                                       \
-    gm_ = m0 + (int)r_;                                                                          \
-    gk_ = (k0) + (int)c_ * VW;                                                                   \
-    valid_ = gm_ < M ? clamp(K - gk_, 0, VW) : 0;                                                \
-  }                                                                                              \
-  const ulong gidx_ = TRANSA == 0 ? (ulong)gm_ + (ulong)gk_ * (ulong)lda                         \
-                                  : (ulong)gk_ + (ulong)gm_ * (ulong)lda;                        \
-  const uint lidx_ = swz(r_, c_, A_CPR, A_S) * VW;
+#define A_CHUNK_COORDS(q, k0)                                                                      \
+    const uint r_ = (q) / A_CPR, c_ = (q) % A_CPR;                                                 \
+    int gm_, gk_, valid_;                                                                          \
+    if (TRANSA == 0) {                                                                             \
+        gm_ = m0 + (int)c_ * VW;                                                                   \
+        gk_ = (k0) + (int)r_;                                                                      \
+        valid_ = gk_ < K ? clamp(M - gm_, 0, VW) : 0;                                              \
+    } else {                                                                                       \
+        gm_ = m0 + (int)r_;                                                                        \
+        gk_ = (k0) + (int)c_ * VW;                                                                 \
+        valid_ = gm_ < M ? clamp(K - gk_, 0, VW) : 0;                                              \
+    }                                                                                              \
+    const ulong gidx_ =                                                                            \
+        TRANSA == 0 ? (ulong)gm_ + (ulong)gk_ * (ulong)lda : (ulong)gk_ + (ulong)gm_ * (ulong)lda; \
+    const uint lidx_ = swz(r_, c_, A_CPR, A_S) * VW;
 
-#define B_CHUNK_COORDS(q, k0)                                                                    \
-  const uint r_ = (q) / B_CPR, c_ = (q) % B_CPR;                                                 \
-  int gn_, gk_, valid_;                                                                          \
-  if (TRANSB == 0) {                                                                             \
-    gn_ = n0 + (int)r_;                                                                          \
-    gk_ = (k0) + (int)c_ * VW;                                                                   \
-    valid_ = gn_ < N ? clamp(K - gk_, 0, VW) : 0;                                                \
-  } else {                                                                                       \
-    gn_ = n0 + (int)c_ * VW;                                                                     \
-    gk_ = (k0) + (int)r_;                                                                        \
-    valid_ = gk_ < K ? clamp(N - gn_, 0, VW) : 0;                                                \
-  }                                                                                              \
-  const ulong gidx_ = TRANSB == 0 ? (ulong)gk_ + (ulong)gn_ * (ulong)ldb                         \
-                                  : (ulong)gn_ + (ulong)gk_ * (ulong)ldb;                        \
-  const uint lidx_ = swz(r_, c_, B_CPR, B_S) * VW;
+#define B_CHUNK_COORDS(q, k0)                                                                      \
+    const uint r_ = (q) / B_CPR, c_ = (q) % B_CPR;                                                 \
+    int gn_, gk_, valid_;                                                                          \
+    if (TRANSB == 0) {                                                                             \
+        gn_ = n0 + (int)r_;                                                                        \
+        gk_ = (k0) + (int)c_ * VW;                                                                 \
+        valid_ = gn_ < N ? clamp(K - gk_, 0, VW) : 0;                                              \
+    } else {                                                                                       \
+        gn_ = n0 + (int)c_ * VW;                                                                   \
+        gk_ = (k0) + (int)r_;                                                                      \
+        valid_ = gk_ < K ? clamp(N - gn_, 0, VW) : 0;                                              \
+    }                                                                                              \
+    const ulong gidx_ =                                                                            \
+        TRANSB == 0 ? (ulong)gk_ + (ulong)gn_ * (ulong)ldb : (ulong)gn_ + (ulong)gk_ * (ulong)ldb; \
+    const uint lidx_ = swz(r_, c_, B_CPR, B_S) * VW;
 
 #if MMA_TYPE <= 3
-#define LDSM_X4(r, addr)                                                                         \
-  asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\n"                 \
-               : "=r"((r)[0]), "=r"((r)[1]), "=r"((r)[2]), "=r"((r)[3])                          \
-               : "r"(addr))
-#define LDSM_X4_T(r, addr)                                                                       \
-  asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];\n"           \
-               : "=r"((r)[0]), "=r"((r)[1]), "=r"((r)[2]), "=r"((r)[3])                          \
-               : "r"(addr))
+#define LDSM_X4(r, addr)                                                                           \
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\n"                 \
+                 : "=r"((r)[0]), "=r"((r)[1]), "=r"((r)[2]), "=r"((r)[3])                          \
+                 : "r"(addr))
+#define LDSM_X4_T(r, addr)                                                                         \
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];\n"           \
+                 : "=r"((r)[0]), "=r"((r)[1]), "=r"((r)[2]), "=r"((r)[3])                          \
+                 : "r"(addr))
 #endif
 
 /* ---- the fragment products -------------------------------------------------------------- */
@@ -279,212 +273,199 @@ DEV void cp_async_commit(void)
 #else
 #define MMA_NAME "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32"
 #endif
-DEV void mma16(float *d, const uint *a, const uint b0, const uint b1)
-{
-  asm(MMA_NAME " {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
-      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
-      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
+DEV void mma16(float *d, const uint *a, const uint b0, const uint b1) {
+    asm(MMA_NAME " {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
 }
 #elif MMA_TYPE <= 3
-DEV uint to_tf32(const float x)
-{
-#if DIAG_NO_CVT /* diagnostic only (measures the conversion's cost): truncates instead of rounding */
-  return as_uint(x);
+DEV uint to_tf32(const float x) {
+#if DIAG_NO_CVT /* diagnostic only (measures the conversion's cost): truncates instead of rounding \
+                 */
+    return as_uint(x);
 #elif TF32_CVT == 0
-  uint r;
-  asm("cvt.rna.tf32.f32 %0, %1;\n" : "=r"(r) : "f"(x));
-  return r;
+    uint r;
+    asm("cvt.rna.tf32.f32 %0, %1;\n" : "=r"(r) : "f"(x));
+    return r;
 #elif TF32_CVT == 2
-  uint r;
-  asm("{\n .reg .pred p;\n .reg .f32 t;\n abs.f32 t, %1;\n setp.lt.f32 p, t, 0f7F800000;\n"
-      " mov.b32 %0, %1;\n @p add.u32 %0, %0, 4096;\n}\n"
-      : "=r"(r)
-      : "f"(x));
-  return r;
+    uint r;
+    asm("{\n .reg .pred p;\n .reg .f32 t;\n abs.f32 t, %1;\n setp.lt.f32 p, t, 0f7F800000;\n"
+        " mov.b32 %0, %1;\n @p add.u32 %0, %0, 4096;\n}\n"
+        : "=r"(r)
+        : "f"(x));
+    return r;
 #else
-  /* round to nearest, ties away: + half a TF32 ulp to the magnitude's bits; the mma reads only
-   * the top 19 bits. Inf and NaN are left alone (+0x1000 would turn inf into NaN). */
-  const uint u = as_uint(x);
-  return fabs(x) < INFINITY ? u + 0x1000u : u;
+    /* round to nearest, ties away: + half a TF32 ulp to the magnitude's bits; the mma reads only
+     * the top 19 bits. Inf and NaN are left alone (+0x1000 would turn inf into NaN). */
+    const uint u = as_uint(x);
+    return fabs(x) < INFINITY ? u + 0x1000u : u;
 #endif
 }
 /* 3xTF32: x = big + small. big is x rounded to TF32 (low bits cleared), small = x - big is
  * exact in FP32. TF32_CVT 1 passes small as is (the mma truncates it: |error| <= 2^-21 |x|);
  * inf gives small = NaN and a NaN stays NaN in small, as with cvt.rna (0). */
-DEV void split3(const float x, uint *big, uint *small)
-{
+DEV void split3(const float x, uint *big, uint *small) {
 #if TF32_CVT == 0 || DIAG_NO_CVT
-  *big = to_tf32(x);
-  *small = to_tf32(x - as_float(*big));
+    *big = to_tf32(x);
+    *small = to_tf32(x - as_float(*big));
 #else
-  *big = (as_uint(x) + 0x1000u) & 0xffffe000u;
-  *small = as_uint(x - as_float(*big));
+    *big = (as_uint(x) + 0x1000u) & 0xffffe000u;
+    *small = as_uint(x - as_float(*big));
 #endif
 }
-DEV void mma_tf32(float *d, const uint *a, const uint b0, const uint b1)
-{
-  asm("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, "
-      "{%8,%9}, {%0,%1,%2,%3};\n"
-      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
-      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
+DEV void mma_tf32(float *d, const uint *a, const uint b0, const uint b1) {
+    asm("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, "
+        "{%8,%9}, {%0,%1,%2,%3};\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
 }
 #else
 #if F64_K16
-DEV void mma_f64(double *d, const double *a, const double *b)
-{
-  asm("mma.sync.aligned.m16n8k16.row.col.f64.f64.f64.f64 {%0,%1,%2,%3}, "
-      "{%4,%5,%6,%7,%8,%9,%10,%11}, {%12,%13,%14,%15}, {%0,%1,%2,%3};\n"
-      : "+d"(d[0]), "+d"(d[1]), "+d"(d[2]), "+d"(d[3])
-      : "d"(a[0]), "d"(a[1]), "d"(a[2]), "d"(a[3]), "d"(a[4]), "d"(a[5]), "d"(a[6]), "d"(a[7]),
-        "d"(b[0]), "d"(b[1]), "d"(b[2]), "d"(b[3]));
+DEV void mma_f64(double *d, const double *a, const double *b) {
+    asm("mma.sync.aligned.m16n8k16.row.col.f64.f64.f64.f64 {%0,%1,%2,%3}, "
+        "{%4,%5,%6,%7,%8,%9,%10,%11}, {%12,%13,%14,%15}, {%0,%1,%2,%3};\n"
+        : "+d"(d[0]), "+d"(d[1]), "+d"(d[2]), "+d"(d[3])
+        : "d"(a[0]), "d"(a[1]), "d"(a[2]), "d"(a[3]), "d"(a[4]), "d"(a[5]), "d"(a[6]), "d"(a[7]),
+          "d"(b[0]), "d"(b[1]), "d"(b[2]), "d"(b[3]));
 }
 #else
-DEV void mma_f64(double *d, const double *a, const double *b)
-{
-  asm("mma.sync.aligned.m16n8k8.row.col.f64.f64.f64.f64 {%0,%1,%2,%3}, {%4,%5,%6,%7}, "
-      "{%8,%9}, {%0,%1,%2,%3};\n"
-      : "+d"(d[0]), "+d"(d[1]), "+d"(d[2]), "+d"(d[3])
-      : "d"(a[0]), "d"(a[1]), "d"(a[2]), "d"(a[3]), "d"(b[0]), "d"(b[1]));
+DEV void mma_f64(double *d, const double *a, const double *b) {
+    asm("mma.sync.aligned.m16n8k8.row.col.f64.f64.f64.f64 {%0,%1,%2,%3}, {%4,%5,%6,%7}, "
+        "{%8,%9}, {%0,%1,%2,%3};\n"
+        : "+d"(d[0]), "+d"(d[1]), "+d"(d[2]), "+d"(d[3])
+        : "d"(a[0]), "d"(a[1]), "d"(a[2]), "d"(a[3]), "d"(b[0]), "d"(b[1]));
 }
 #endif
 #endif
 
 /* ---- C element conversions (types 0/1 with C_INPUT) -------------------------------------- */
 #if MMA_TYPE <= 1 && C_INPUT
-DEV float c_load(const ushort h)
-{
+DEV float c_load(const ushort h) {
 #if MMA_TYPE == 0
-  float f;
-  asm("{ .reg .b16 lo, hi; mov.b32 {lo, hi}, %1; cvt.f32.f16 %0, lo; }\n"
-      : "=f"(f)
-      : "r"((uint)h));
-  return f;
+    float f;
+    asm("{ .reg .b16 lo, hi; mov.b32 {lo, hi}, %1; cvt.f32.f16 %0, lo; }\n"
+        : "=f"(f)
+        : "r"((uint)h));
+    return f;
 #else
-  return as_float((uint)h << 16);
+    return as_float((uint)h << 16);
 #endif
 }
-DEV ushort c_store(const float f)
-{
-  uint r;
+DEV ushort c_store(const float f) {
+    uint r;
 #if MMA_TYPE == 0
-  asm("cvt.rn.f16x2.f32 %0, %1, %2;\n" : "=r"(r) : "f"(0.0f), "f"(f));
+    asm("cvt.rn.f16x2.f32 %0, %1, %2;\n" : "=r"(r) : "f"(0.0f), "f"(f));
 #else
-  asm("cvt.rn.bf16x2.f32 %0, %1, %2;\n" : "=r"(r) : "f"(0.0f), "f"(f));
+    asm("cvt.rn.bf16x2.f32 %0, %1, %2;\n" : "=r"(r) : "f"(0.0f), "f"(f));
 #endif
-  return (ushort)(r & 0xffffu);
+    return (ushort)(r & 0xffffu);
 }
 #else
-#define c_load(x) ((SCAL)(x))
+#define c_load(x)  ((SCAL)(x))
 #define c_store(x) (x)
 #endif
-
 
 __attribute__((reqd_work_group_size(NTHREADS, 1, 1))) __kernel void
 clgemm_mma(const int M, const int N, const int K, const SCAL alpha_arg, const SCAL beta_arg,
            const __global MT *restrict A, const ulong offA, const int lda,
            const __global MT *restrict B, const ulong offB, const int ldb, __global CT *C,
            const ulong offC, const int ldc, const ulong strideA, const ulong strideB,
-           const ulong strideC, const int layers, const __global ulong *restrict table)
-{
-  __local MT As[STAGES * A_STAGE] __attribute__((aligned(128)));
-  __local MT Bs[STAGES * B_STAGE] __attribute__((aligned(128)));
+           const ulong strideC, const int layers, const __global ulong *restrict table) {
+    __local MT As[STAGES * A_STAGE] __attribute__((aligned(128)));
+    __local MT Bs[STAGES * B_STAGE] __attribute__((aligned(128)));
 
-  const uint tid = get_local_id(0);
-  const uint lane = tid & 31u, warp = tid >> 5;
-  const uint wm = warp % WARPS_M, wn = warp / WARPS_M;
-  const int m0 = (int)get_group_id(0) * MWG, n0 = (int)get_group_id(1) * NWG;
-  /* The batch (common.cl's GEMM_ARGS; this family never splits K, so layers is 1). */
-  const ulong batch = get_global_id(2);
+    const uint tid = get_local_id(0);
+    const uint lane = tid & 31u, warp = tid >> 5;
+    const uint wm = warp % WARPS_M, wn = warp / WARPS_M;
+    const int m0 = (int)get_group_id(0) * MWG, n0 = (int)get_group_id(1) * NWG;
+    /* The batch (common.cl's GEMM_ARGS; this family never splits K, so layers is 1). */
+    const ulong batch = get_global_id(2);
 #if BATCH_TABLE
-  const __global ulong *rec = table + 8 * batch;
-  A += offA + rec[0];
-  B += offB + rec[1];
-  const SCAL alpha = *(const __global SCAL *)(rec + 4);
+    const __global ulong *rec = table + 8 * batch;
+    A += offA + rec[0];
+    B += offB + rec[1];
+    const SCAL alpha = *(const __global SCAL *)(rec + 4);
 #if TABLE_C
-  C += offC + rec[2];
-  const SCAL beta = *(const __global SCAL *)(rec + 6);
+    C += offC + rec[2];
+    const SCAL beta = *(const __global SCAL *)(rec + 6);
 #else
-  C += offC + batch * strideC;
-  const SCAL beta = beta_arg;
+    C += offC + batch * strideC;
+    const SCAL beta = beta_arg;
 #endif
 #else
-  A += offA + batch * strideA;
-  B += offB + batch * strideB;
-  C += offC + batch * strideC;
-  const SCAL alpha = alpha_arg, beta = beta_arg;
+    A += offA + batch * strideA;
+    B += offB + batch * strideB;
+    C += offC + batch * strideC;
+    const SCAL alpha = alpha_arg, beta = beta_arg;
 #endif
-  const int nk = (K + KWG - 1) / KWG;
+    const int nk = (K + KWG - 1) / KWG;
 
-  ACC acc[MTILES][NTILES][4];
+    ACC acc[MTILES][NTILES][4];
 #pragma unroll
-  for (int i = 0; i < MTILES; i++)
+    for (int i = 0; i < MTILES; i++)
 #pragma unroll
-    for (int j = 0; j < NTILES; j++)
+        for (int j = 0; j < NTILES; j++)
 #pragma unroll
-      for (int e = 0; e < 4; e++)
-        acc[i][j][e] = 0;
+            for (int e = 0; e < 4; e++)
+                acc[i][j][e] = 0;
 
 #if !ALIGNED_A
-  MT ra[A_PER_T][VW]; /* the next A slice, on its way from global to local memory */
+    MT ra[A_PER_T][VW]; /* the next A slice, on its way from global to local memory */
 #endif
 #if !ALIGNED_B
-  MT rb[B_PER_T][VW];
+    MT rb[B_PER_T][VW];
 #endif
 
-  /* Issue the loads of slice kt (cp.async, or global loads into registers). */
-#define LOAD_SLICE(kt)                                                                           \
-  do {                                                                                           \
-    const int k0 = (kt) * KWG;                                                                   \
-    __local MT *as = As + ((kt) % STAGES) * A_STAGE;                                             \
-    __local MT *bs = Bs + ((kt) % STAGES) * B_STAGE;                                             \
-    (void)as;                                                                                    \
-    (void)bs;                                                                                    \
-    _Pragma("unroll") for (int l = 0; l < A_PER_T; l++)                                          \
-    {                                                                                            \
-      A_CHUNK_COORDS(tid + l * NTHREADS, k0)                                                     \
-      if (ALIGNED_A) {                                                                           \
-        cp_async16(as + lidx_, valid_ ? A + gidx_ : A, (uint)valid_ * ESIZE);                    \
-      } else {                                                                                   \
-        _Pragma("unroll") for (int e = 0; e < VW; e++) RA_(l, e) =                               \
-            e < valid_ ? A[gidx_ + (TRANSA == 0 ? (ulong)e : (ulong)e)] : (MT)0;                 \
-      }                                                                                          \
-    }                                                                                            \
-    _Pragma("unroll") for (int l = 0; l < B_PER_T; l++)                                          \
-    {                                                                                            \
-      B_CHUNK_COORDS(tid + l * NTHREADS, k0)                                                     \
-      if (ALIGNED_B) {                                                                           \
-        cp_async16(bs + lidx_, valid_ ? B + gidx_ : B, (uint)valid_ * ESIZE);                    \
-      } else {                                                                                   \
-        _Pragma("unroll") for (int e = 0; e < VW; e++) RB_(l, e) =                               \
-            e < valid_ ? B[gidx_ + (ulong)e] : (MT)0;                                            \
-      }                                                                                          \
-    }                                                                                            \
-  } while (0)
+    /* Issue the loads of slice kt (cp.async, or global loads into registers). */
+#define LOAD_SLICE(kt)                                                                             \
+    do {                                                                                           \
+        const int k0 = (kt)*KWG;                                                                   \
+        __local MT *as = As + ((kt) % STAGES) * A_STAGE;                                           \
+        __local MT *bs = Bs + ((kt) % STAGES) * B_STAGE;                                           \
+        (void)as;                                                                                  \
+        (void)bs;                                                                                  \
+        _Pragma("unroll") for (int l = 0; l < A_PER_T; l++) {                                      \
+            A_CHUNK_COORDS(tid + l * NTHREADS, k0)                                                 \
+            if (ALIGNED_A) {                                                                       \
+                cp_async16(as + lidx_, valid_ ? A + gidx_ : A, (uint)valid_ * ESIZE);              \
+            } else {                                                                               \
+                _Pragma("unroll") for (int e = 0; e < VW; e++) RA_(l, e) =                         \
+                    e < valid_ ? A[gidx_ + (TRANSA == 0 ? (ulong)e : (ulong)e)] : (MT)0;           \
+            }                                                                                      \
+        }                                                                                          \
+        _Pragma("unroll") for (int l = 0; l < B_PER_T; l++) {                                      \
+            B_CHUNK_COORDS(tid + l * NTHREADS, k0)                                                 \
+            if (ALIGNED_B) {                                                                       \
+                cp_async16(bs + lidx_, valid_ ? B + gidx_ : B, (uint)valid_ * ESIZE);              \
+            } else {                                                                               \
+                _Pragma("unroll") for (int e = 0; e < VW; e++) RB_(l, e) =                         \
+                    e < valid_ ? B[gidx_ + (ulong)e] : (MT)0;                                      \
+            }                                                                                      \
+        }                                                                                          \
+    } while (0)
 
-  /* Move register-staged slice kt (scalar path) into local memory. */
-#define STORE_SLICE(kt)                                                                          \
-  do {                                                                                           \
-    __local MT *as = As + ((kt) % STAGES) * A_STAGE;                                             \
-    __local MT *bs = Bs + ((kt) % STAGES) * B_STAGE;                                             \
-    (void)as;                                                                                    \
-    (void)bs;                                                                                    \
-    if (!ALIGNED_A) {                                                                            \
-      _Pragma("unroll") for (int l = 0; l < A_PER_T; l++)                                        \
-      {                                                                                          \
-        const uint q = tid + l * NTHREADS;                                                       \
-        const uint li = swz(q / A_CPR, q % A_CPR, A_CPR, A_S) * VW;                              \
-        _Pragma("unroll") for (int e = 0; e < VW; e++) as[li + e] = RA_(l, e);                   \
-      }                                                                                          \
-    }                                                                                            \
-    if (!ALIGNED_B) {                                                                            \
-      _Pragma("unroll") for (int l = 0; l < B_PER_T; l++)                                        \
-      {                                                                                          \
-        const uint q = tid + l * NTHREADS;                                                       \
-        const uint li = swz(q / B_CPR, q % B_CPR, B_CPR, B_S) * VW;                              \
-        _Pragma("unroll") for (int e = 0; e < VW; e++) bs[li + e] = RB_(l, e);                   \
-      }                                                                                          \
-    }                                                                                            \
-  } while (0)
+    /* Move register-staged slice kt (scalar path) into local memory. */
+#define STORE_SLICE(kt)                                                                            \
+    do {                                                                                           \
+        __local MT *as = As + ((kt) % STAGES) * A_STAGE;                                           \
+        __local MT *bs = Bs + ((kt) % STAGES) * B_STAGE;                                           \
+        (void)as;                                                                                  \
+        (void)bs;                                                                                  \
+        if (!ALIGNED_A) {                                                                          \
+            _Pragma("unroll") for (int l = 0; l < A_PER_T; l++) {                                  \
+                const uint q = tid + l * NTHREADS;                                                 \
+                const uint li = swz(q / A_CPR, q % A_CPR, A_CPR, A_S) * VW;                        \
+                _Pragma("unroll") for (int e = 0; e < VW; e++) as[li + e] = RA_(l, e);             \
+            }                                                                                      \
+        }                                                                                          \
+        if (!ALIGNED_B) {                                                                          \
+            _Pragma("unroll") for (int l = 0; l < B_PER_T; l++) {                                  \
+                const uint q = tid + l * NTHREADS;                                                 \
+                const uint li = swz(q / B_CPR, q % B_CPR, B_CPR, B_S) * VW;                        \
+                _Pragma("unroll") for (int e = 0; e < VW; e++) bs[li + e] = RB_(l, e);             \
+            }                                                                                      \
+        }                                                                                          \
+    } while (0)
 
 #if ALIGNED_A
 #define RA_(l, e) dummy_
@@ -496,299 +477,301 @@ clgemm_mma(const int M, const int N, const int K, const SCAL alpha_arg, const SC
 #else
 #define RB_(l, e) rb[l][e]
 #endif
-  MT dummy_;
-  (void)dummy_;
+    MT dummy_;
+    (void)dummy_;
 
-  /* Prologue: slices 0 .. STAGES-2 in flight. */
+    /* Prologue: slices 0 .. STAGES-2 in flight. */
 #pragma unroll
-  for (int s = 0; s < STAGES - 1; s++) {
-    if (s < nk) {
-      LOAD_SLICE(s);
-      STORE_SLICE(s);
+    for (int s = 0; s < STAGES - 1; s++) {
+        if (s < nk) {
+            LOAD_SLICE(s);
+            STORE_SLICE(s);
+        }
+        cp_async_commit();
     }
-    cp_async_commit();
-  }
 
-  for (int kt = 0; kt < nk; kt++) {
-    CP_ASYNC_WAIT(STAGES - 2);
-    barrier(CLK_LOCAL_MEM_FENCE);
-    const int kn = kt + STAGES - 1;
-    if (kn < nk)
-      LOAD_SLICE(kn);
-    cp_async_commit();
+    for (int kt = 0; kt < nk; kt++) {
+        CP_ASYNC_WAIT(STAGES - 2);
+        barrier(CLK_LOCAL_MEM_FENCE);
+        const int kn = kt + STAGES - 1;
+        if (kn < nk) LOAD_SLICE(kn);
+        cp_async_commit();
 
-    __local const MT *as = As + (kt % STAGES) * A_STAGE;
-    __local const MT *bs = Bs + (kt % STAGES) * B_STAGE;
+        __local const MT *as = As + (kt % STAGES) * A_STAGE;
+        __local const MT *bs = Bs + (kt % STAGES) * B_STAGE;
 
 #if MMA_TYPE <= 1
-    /* ldmatrix: lane l gives the address of row (l & 7) of 8x8 matrix (l >> 3). */
+        /* ldmatrix: lane l gives the address of row (l & 7) of 8x8 matrix (l >> 3). */
 #pragma unroll
-    for (int kk = 0; kk < KWG; kk += 16) {
-      uint af[MTILES][4], bf[NTILES / 2][4];
+        for (int kk = 0; kk < KWG; kk += 16) {
+            uint af[MTILES][4], bf[NTILES / 2][4];
 #pragma unroll
-      for (int i = 0; i < MTILES; i++) {
-        const uint mrow = wm * WM + i * 16;
+            for (int i = 0; i < MTILES; i++) {
+                const uint mrow = wm * WM + i * 16;
 #if TRANSA == 1 /* [m][k]: matrices (m0-7,k0-7) (m8-15,k0-7) (m0-7,k8-15) (m8-15,k8-15) */
-        const uint r = mrow + (lane & 7) + ((lane >> 3) & 1) * 8;
-        const uint c = kk / 8 + (lane >> 4);
-        LDSM_X4(af[i], lds_addr(as + swz(r, c, A_CPR, 1) * 8));
+                const uint r = mrow + (lane & 7) + ((lane >> 3) & 1) * 8;
+                const uint c = kk / 8 + (lane >> 4);
+                LDSM_X4(af[i], lds_addr(as + swz(r, c, A_CPR, 1) * 8));
 #else /* [k][m], transposed on load */
-        const uint r = kk + (lane & 7) + (lane >> 4) * 8;
-        const uint c = mrow / 8 + ((lane >> 3) & 1);
-        LDSM_X4_T(af[i], lds_addr(as + swz(r, c, A_CPR, 1) * 8));
+                const uint r = kk + (lane & 7) + (lane >> 4) * 8;
+                const uint c = mrow / 8 + ((lane >> 3) & 1);
+                LDSM_X4_T(af[i], lds_addr(as + swz(r, c, A_CPR, 1) * 8));
 #endif
-      }
+            }
 #pragma unroll
-      for (int jp = 0; jp < NTILES / 2; jp++) {
-        const uint ncol = wn * WN + jp * 16;
+            for (int jp = 0; jp < NTILES / 2; jp++) {
+                const uint ncol = wn * WN + jp * 16;
 #if TRANSB == 0 /* [n][k]: matrices (n0-7,k0-7) (n0-7,k8-15) (n8-15,k0-7) (n8-15,k8-15) */
-        const uint r = ncol + (lane & 7) + (lane >> 4) * 8;
-        const uint c = kk / 8 + ((lane >> 3) & 1);
-        LDSM_X4(bf[jp], lds_addr(bs + swz(r, c, B_CPR, 1) * 8));
+                const uint r = ncol + (lane & 7) + (lane >> 4) * 8;
+                const uint c = kk / 8 + ((lane >> 3) & 1);
+                LDSM_X4(bf[jp], lds_addr(bs + swz(r, c, B_CPR, 1) * 8));
 #else /* [k][n], transposed on load */
-        const uint r = kk + (lane & 7) + ((lane >> 3) & 1) * 8;
-        const uint c = ncol / 8 + (lane >> 4);
-        LDSM_X4_T(bf[jp], lds_addr(bs + swz(r, c, B_CPR, 1) * 8));
+                const uint r = kk + (lane & 7) + ((lane >> 3) & 1) * 8;
+                const uint c = ncol / 8 + (lane >> 4);
+                LDSM_X4_T(bf[jp], lds_addr(bs + swz(r, c, B_CPR, 1) * 8));
 #endif
-      }
+            }
 #pragma unroll
-      for (int i = 0; i < MTILES; i++)
+            for (int i = 0; i < MTILES; i++)
 #pragma unroll
-        for (int j = 0; j < NTILES; j++)
-          mma16(acc[i][j], af[i], bf[j / 2][(j & 1) * 2], bf[j / 2][(j & 1) * 2 + 1]);
-    }
+                for (int j = 0; j < NTILES; j++)
+                    mma16(acc[i][j], af[i], bf[j / 2][(j & 1) * 2], bf[j / 2][(j & 1) * 2 + 1]);
+        }
 #elif MMA_TYPE <= 3
-    const uint g = lane >> 2, t = lane & 3;
+        const uint g = lane >> 2, t = lane & 3;
 #if !TF32_LDS
-    /* TF32, 8-byte local loads: every fragment register pair is one load. Within a k8 step, mma
-     * slot k=t holds k = 2t and slot t+4 holds k = 2t+1 (same order for A and B, so the sum is
-     * unchanged): on a k-contiguous side (a0,a2), (a1,a3) and (b0,b1) are adjacent. On an
-     * m-contiguous A, mma row g of a tile is m = 2g and row g+8 is m = 2g+1, so (a0,a1) and
-     * (a2,a3) are adjacent; on an n-contiguous B, column g of tiles 2jp / 2jp+1 is n = 2g / 2g+1
-     * of their 16 columns, so the b0 of both tiles are adjacent. The epilogue maps rows back. */
+        /* TF32, 8-byte local loads: every fragment register pair is one load. Within a k8 step, mma
+         * slot k=t holds k = 2t and slot t+4 holds k = 2t+1 (same order for A and B, so the sum is
+         * unchanged): on a k-contiguous side (a0,a2), (a1,a3) and (b0,b1) are adjacent. On an
+         * m-contiguous A, mma row g of a tile is m = 2g and row g+8 is m = 2g+1, so (a0,a1) and
+         * (a2,a3) are adjacent; on an n-contiguous B, column g of tiles 2jp / 2jp+1 is n = 2g /
+         * 2g+1 of their 16 columns, so the b0 of both tiles are adjacent. The epilogue maps rows
+         * back. */
 #pragma unroll
-    for (int kk = 0; kk < KWG; kk += 8) {
-      MT av[MTILES][4], bv[NTILES][2];
+        for (int kk = 0; kk < KWG; kk += 8) {
+            MT av[MTILES][4], bv[NTILES][2];
 #pragma unroll
-      for (int i = 0; i < MTILES; i++) {
-        const uint mb = wm * WM + i * 16;
+            for (int i = 0; i < MTILES; i++) {
+                const uint mb = wm * WM + i * 16;
 #if TRANSA == 1
-        const float2 p0 = *(__local const float2 *)(as + A_IDX(mb + g, kk + 2 * t));
-        const float2 p1 = *(__local const float2 *)(as + A_IDX(mb + g + 8, kk + 2 * t));
-        av[i][0] = p0.x, av[i][2] = p0.y, av[i][1] = p1.x, av[i][3] = p1.y;
+                const float2 p0 = *(__local const float2 *)(as + A_IDX(mb + g, kk + 2 * t));
+                const float2 p1 = *(__local const float2 *)(as + A_IDX(mb + g + 8, kk + 2 * t));
+                av[i][0] = p0.x, av[i][2] = p0.y, av[i][1] = p1.x, av[i][3] = p1.y;
 #else
-        const float2 p0 = *(__local const float2 *)(as + A_IDX(kk + 2 * t, mb + 2 * g));
-        const float2 p1 = *(__local const float2 *)(as + A_IDX(kk + 2 * t + 1, mb + 2 * g));
-        av[i][0] = p0.x, av[i][1] = p0.y, av[i][2] = p1.x, av[i][3] = p1.y;
+                const float2 p0 = *(__local const float2 *)(as + A_IDX(kk + 2 * t, mb + 2 * g));
+                const float2 p1 = *(__local const float2 *)(as + A_IDX(kk + 2 * t + 1, mb + 2 * g));
+                av[i][0] = p0.x, av[i][1] = p0.y, av[i][2] = p1.x, av[i][3] = p1.y;
 #endif
-      }
+            }
 #if TRANSB == 0
 #pragma unroll
-      for (int j = 0; j < NTILES; j++) {
-        const float2 p = *(__local const float2 *)(bs + B_IDX(wn * WN + j * 8 + g, kk + 2 * t));
-        bv[j][0] = p.x, bv[j][1] = p.y;
-      }
+            for (int j = 0; j < NTILES; j++) {
+                const float2 p =
+                    *(__local const float2 *)(bs + B_IDX(wn * WN + j * 8 + g, kk + 2 * t));
+                bv[j][0] = p.x, bv[j][1] = p.y;
+            }
 #else
 #pragma unroll
-      for (int jp = 0; jp < NTILES / 2; jp++) {
-        const uint nb = wn * WN + jp * 16 + 2 * g;
-        const float2 p0 = *(__local const float2 *)(bs + B_IDX(kk + 2 * t, nb));
-        const float2 p1 = *(__local const float2 *)(bs + B_IDX(kk + 2 * t + 1, nb));
-        bv[2 * jp][0] = p0.x, bv[2 * jp + 1][0] = p0.y, bv[2 * jp][1] = p1.x,
-                 bv[2 * jp + 1][1] = p1.y;
-      }
+            for (int jp = 0; jp < NTILES / 2; jp++) {
+                const uint nb = wn * WN + jp * 16 + 2 * g;
+                const float2 p0 = *(__local const float2 *)(bs + B_IDX(kk + 2 * t, nb));
+                const float2 p1 = *(__local const float2 *)(bs + B_IDX(kk + 2 * t + 1, nb));
+                bv[2 * jp][0] = p0.x, bv[2 * jp + 1][0] = p0.y, bv[2 * jp][1] = p1.x,
+                       bv[2 * jp + 1][1] = p1.y;
+            }
 #endif
 #else
-    /* TF32, ldmatrix and 16-byte loads; mma k slot t holds k = t, slot t+4 holds k = t+4.
-     * k-contiguous sides: ldmatrix .b16 moves 8 rows of 16 bytes per matrix and gives lane l the
-     * 32-bit word l%4 of row l/4, i.e. (row g, k t) of an 8 x 4 block of FP32 elements: A [m][k]
-     * takes matrices (m0-7,k0-3) (m8-15,k0-3) (m0-7,k4-7) (m8-15,k4-7) = a0..a3, B [n][k] takes
-     * (n0-7,k0-3) (n0-7,k4-7) of two n tiles = their b0, b1. m-contiguous A [k][m]: with an even
-     * number of m tiles, rows g and g+8 of tile 2ip+h are m = 4g+2h and 4g+2h+1 of the pair's 32
-     * rows, so one 16-byte load at (k t, m 4g) gives a0, a1 of both tiles; odd counts use pairs
-     * of rows (m = 2g, 2g+1) and 8-byte loads. n-contiguous B [k][n]: column g of tile 4jq+h is
-     * n = 4g+h of the quad's 32 columns (NTILES % 4 == 0), else column g of tile 2jp+h is
-     * n = 2g+h of the pair's 16. The epilogue maps rows and columns back. */
+        /* TF32, ldmatrix and 16-byte loads; mma k slot t holds k = t, slot t+4 holds k = t+4.
+         * k-contiguous sides: ldmatrix .b16 moves 8 rows of 16 bytes per matrix and gives lane l
+         * the 32-bit word l%4 of row l/4, i.e. (row g, k t) of an 8 x 4 block of FP32 elements: A
+         * [m][k] takes matrices (m0-7,k0-3) (m8-15,k0-3) (m0-7,k4-7) (m8-15,k4-7) = a0..a3, B
+         * [n][k] takes (n0-7,k0-3) (n0-7,k4-7) of two n tiles = their b0, b1. m-contiguous A
+         * [k][m]: with an even number of m tiles, rows g and g+8 of tile 2ip+h are m = 4g+2h and
+         * 4g+2h+1 of the pair's 32 rows, so one 16-byte load at (k t, m 4g) gives a0, a1 of both
+         * tiles; odd counts use pairs of rows (m = 2g, 2g+1) and 8-byte loads. n-contiguous B
+         * [k][n]: column g of tile 4jq+h is n = 4g+h of the quad's 32 columns (NTILES % 4 == 0),
+         * else column g of tile 2jp+h is n = 2g+h of the pair's 16. The epilogue maps rows and
+         * columns back. */
 #pragma unroll
-    for (int kk = 0; kk < KWG; kk += 8) {
-      MT av[MTILES][4], bv[NTILES][2];
+        for (int kk = 0; kk < KWG; kk += 8) {
+            MT av[MTILES][4], bv[NTILES][2];
 #if TRANSA == 1
 #pragma unroll
-      for (int i = 0; i < MTILES; i++) {
-        const uint r = wm * WM + i * 16 + (lane & 7) + ((lane >> 3) & 1) * 8;
-        const uint c = kk / 4 + (lane >> 4);
-        uint x[4];
-        LDSM_X4(x, lds_addr(as + swz(r, c, A_CPR, A_S) * 4));
-        av[i][0] = as_float(x[0]), av[i][1] = as_float(x[1]), av[i][2] = as_float(x[2]),
-        av[i][3] = as_float(x[3]);
-      }
+            for (int i = 0; i < MTILES; i++) {
+                const uint r = wm * WM + i * 16 + (lane & 7) + ((lane >> 3) & 1) * 8;
+                const uint c = kk / 4 + (lane >> 4);
+                uint x[4];
+                LDSM_X4(x, lds_addr(as + swz(r, c, A_CPR, A_S) * 4));
+                av[i][0] = as_float(x[0]), av[i][1] = as_float(x[1]), av[i][2] = as_float(x[2]),
+                av[i][3] = as_float(x[3]);
+            }
 #elif MTILES % 2 == 0
 #pragma unroll
-      for (int ip = 0; ip < MTILES / 2; ip++) {
-        const uint mb = wm * WM + ip * 32 + 4 * g;
-        const float4 p0 = *(__local const float4 *)(as + A_IDX(kk + t, mb));
-        const float4 p1 = *(__local const float4 *)(as + A_IDX(kk + t + 4, mb));
-        av[2 * ip][0] = p0.x, av[2 * ip][1] = p0.y, av[2 * ip][2] = p1.x, av[2 * ip][3] = p1.y;
-        av[2 * ip + 1][0] = p0.z, av[2 * ip + 1][1] = p0.w, av[2 * ip + 1][2] = p1.z,
-                       av[2 * ip + 1][3] = p1.w;
-      }
+            for (int ip = 0; ip < MTILES / 2; ip++) {
+                const uint mb = wm * WM + ip * 32 + 4 * g;
+                const float4 p0 = *(__local const float4 *)(as + A_IDX(kk + t, mb));
+                const float4 p1 = *(__local const float4 *)(as + A_IDX(kk + t + 4, mb));
+                av[2 * ip][0] = p0.x, av[2 * ip][1] = p0.y, av[2 * ip][2] = p1.x,
+                       av[2 * ip][3] = p1.y;
+                av[2 * ip + 1][0] = p0.z, av[2 * ip + 1][1] = p0.w, av[2 * ip + 1][2] = p1.z,
+                            av[2 * ip + 1][3] = p1.w;
+            }
 #else
 #pragma unroll
-      for (int i = 0; i < MTILES; i++) {
-        const uint mb = wm * WM + i * 16 + 2 * g;
-        const float2 p0 = *(__local const float2 *)(as + A_IDX(kk + t, mb));
-        const float2 p1 = *(__local const float2 *)(as + A_IDX(kk + t + 4, mb));
-        av[i][0] = p0.x, av[i][1] = p0.y, av[i][2] = p1.x, av[i][3] = p1.y;
-      }
+            for (int i = 0; i < MTILES; i++) {
+                const uint mb = wm * WM + i * 16 + 2 * g;
+                const float2 p0 = *(__local const float2 *)(as + A_IDX(kk + t, mb));
+                const float2 p1 = *(__local const float2 *)(as + A_IDX(kk + t + 4, mb));
+                av[i][0] = p0.x, av[i][1] = p0.y, av[i][2] = p1.x, av[i][3] = p1.y;
+            }
 #endif
 #if TRANSB == 0
 #pragma unroll
-      for (int jp = 0; jp < NTILES / 2; jp++) {
-        const uint r = wn * WN + jp * 16 + (lane & 7) + (lane >> 4) * 8;
-        const uint c = kk / 4 + ((lane >> 3) & 1);
-        uint x[4];
-        LDSM_X4(x, lds_addr(bs + swz(r, c, B_CPR, B_S) * 4));
-        bv[2 * jp][0] = as_float(x[0]), bv[2 * jp][1] = as_float(x[1]);
-        bv[2 * jp + 1][0] = as_float(x[2]), bv[2 * jp + 1][1] = as_float(x[3]);
-      }
+            for (int jp = 0; jp < NTILES / 2; jp++) {
+                const uint r = wn * WN + jp * 16 + (lane & 7) + (lane >> 4) * 8;
+                const uint c = kk / 4 + ((lane >> 3) & 1);
+                uint x[4];
+                LDSM_X4(x, lds_addr(bs + swz(r, c, B_CPR, B_S) * 4));
+                bv[2 * jp][0] = as_float(x[0]), bv[2 * jp][1] = as_float(x[1]);
+                bv[2 * jp + 1][0] = as_float(x[2]), bv[2 * jp + 1][1] = as_float(x[3]);
+            }
 #elif NTILES % 4 == 0
 #pragma unroll
-      for (int jq = 0; jq < NTILES / 4; jq++) {
-        const uint nb = wn * WN + jq * 32 + 4 * g;
-        const float4 p0 = *(__local const float4 *)(bs + B_IDX(kk + t, nb));
-        const float4 p1 = *(__local const float4 *)(bs + B_IDX(kk + t + 4, nb));
-        bv[4 * jq][0] = p0.x, bv[4 * jq + 1][0] = p0.y, bv[4 * jq + 2][0] = p0.z,
-                   bv[4 * jq + 3][0] = p0.w;
-        bv[4 * jq][1] = p1.x, bv[4 * jq + 1][1] = p1.y, bv[4 * jq + 2][1] = p1.z,
-                   bv[4 * jq + 3][1] = p1.w;
-      }
+            for (int jq = 0; jq < NTILES / 4; jq++) {
+                const uint nb = wn * WN + jq * 32 + 4 * g;
+                const float4 p0 = *(__local const float4 *)(bs + B_IDX(kk + t, nb));
+                const float4 p1 = *(__local const float4 *)(bs + B_IDX(kk + t + 4, nb));
+                bv[4 * jq][0] = p0.x, bv[4 * jq + 1][0] = p0.y, bv[4 * jq + 2][0] = p0.z,
+                       bv[4 * jq + 3][0] = p0.w;
+                bv[4 * jq][1] = p1.x, bv[4 * jq + 1][1] = p1.y, bv[4 * jq + 2][1] = p1.z,
+                       bv[4 * jq + 3][1] = p1.w;
+            }
 #else
 #pragma unroll
-      for (int jp = 0; jp < NTILES / 2; jp++) {
-        const uint nb = wn * WN + jp * 16 + 2 * g;
-        const float2 p0 = *(__local const float2 *)(bs + B_IDX(kk + t, nb));
-        const float2 p1 = *(__local const float2 *)(bs + B_IDX(kk + t + 4, nb));
-        bv[2 * jp][0] = p0.x, bv[2 * jp + 1][0] = p0.y, bv[2 * jp][1] = p1.x,
-                 bv[2 * jp + 1][1] = p1.y;
-      }
+            for (int jp = 0; jp < NTILES / 2; jp++) {
+                const uint nb = wn * WN + jp * 16 + 2 * g;
+                const float2 p0 = *(__local const float2 *)(bs + B_IDX(kk + t, nb));
+                const float2 p1 = *(__local const float2 *)(bs + B_IDX(kk + t + 4, nb));
+                bv[2 * jp][0] = p0.x, bv[2 * jp + 1][0] = p0.y, bv[2 * jp][1] = p1.x,
+                       bv[2 * jp + 1][1] = p1.y;
+            }
 #endif
 #endif /* TF32_LDS */
 #if MMA_TYPE == 2
-      uint ab[MTILES][4], bb[NTILES][2];
+            uint ab[MTILES][4], bb[NTILES][2];
 #pragma unroll
-      for (int i = 0; i < MTILES; i++)
+            for (int i = 0; i < MTILES; i++)
 #pragma unroll
-        for (int h = 0; h < 4; h++)
-          ab[i][h] = to_tf32(av[i][h]);
+                for (int h = 0; h < 4; h++)
+                    ab[i][h] = to_tf32(av[i][h]);
 #pragma unroll
-      for (int j = 0; j < NTILES; j++)
+            for (int j = 0; j < NTILES; j++)
 #pragma unroll
-        for (int h = 0; h < 2; h++)
-          bb[j][h] = to_tf32(bv[j][h]);
+                for (int h = 0; h < 2; h++)
+                    bb[j][h] = to_tf32(bv[j][h]);
 #pragma unroll
-      for (int i = 0; i < MTILES; i++)
+            for (int i = 0; i < MTILES; i++)
 #pragma unroll
-        for (int j = 0; j < NTILES; j++)
-          mma_tf32(acc[i][j], ab[i], bb[j][0], bb[j][1]);
+                for (int j = 0; j < NTILES; j++)
+                    mma_tf32(acc[i][j], ab[i], bb[j][0], bb[j][1]);
 #elif MMA_TYPE == 3
-      uint ab[MTILES][4], as_[MTILES][4], bb[NTILES][2], bs_[NTILES][2];
+            uint ab[MTILES][4], as_[MTILES][4], bb[NTILES][2], bs_[NTILES][2];
 #pragma unroll
-      for (int i = 0; i < MTILES; i++)
+            for (int i = 0; i < MTILES; i++)
 #pragma unroll
-        for (int h = 0; h < 4; h++)
-          split3(av[i][h], &ab[i][h], &as_[i][h]);
+                for (int h = 0; h < 4; h++)
+                    split3(av[i][h], &ab[i][h], &as_[i][h]);
 #pragma unroll
-      for (int j = 0; j < NTILES; j++)
+            for (int j = 0; j < NTILES; j++)
 #pragma unroll
-        for (int h = 0; h < 2; h++)
-          split3(bv[j][h], &bb[j][h], &bs_[j][h]);
-      /* small terms first (added while the accumulator is still small); each pass over the
-       * tiles issues independent mma, one accumulator is not updated twice in a row */
+                for (int h = 0; h < 2; h++)
+                    split3(bv[j][h], &bb[j][h], &bs_[j][h]);
+                    /* small terms first (added while the accumulator is still small); each pass
+                     * over the tiles issues independent mma, one accumulator is not updated twice
+                     * in a row */
 #pragma unroll
-      for (int i = 0; i < MTILES; i++)
+            for (int i = 0; i < MTILES; i++)
 #pragma unroll
-        for (int j = 0; j < NTILES; j++)
-          mma_tf32(acc[i][j], as_[i], bb[j][0], bb[j][1]);
+                for (int j = 0; j < NTILES; j++)
+                    mma_tf32(acc[i][j], as_[i], bb[j][0], bb[j][1]);
 #pragma unroll
-      for (int i = 0; i < MTILES; i++)
+            for (int i = 0; i < MTILES; i++)
 #pragma unroll
-        for (int j = 0; j < NTILES; j++)
-          mma_tf32(acc[i][j], ab[i], bs_[j][0], bs_[j][1]);
+                for (int j = 0; j < NTILES; j++)
+                    mma_tf32(acc[i][j], ab[i], bs_[j][0], bs_[j][1]);
 #pragma unroll
-      for (int i = 0; i < MTILES; i++)
+            for (int i = 0; i < MTILES; i++)
 #pragma unroll
-        for (int j = 0; j < NTILES; j++)
-          mma_tf32(acc[i][j], ab[i], bb[j][0], bb[j][1]);
+                for (int j = 0; j < NTILES; j++)
+                    mma_tf32(acc[i][j], ab[i], bb[j][0], bb[j][1]);
 #endif
-    }
+        }
 #else
-    /* FP64: a_i at (row g [+8], k t [+4, +8, +12]); b_i at (k t [+4, ...], n g). */
-    const uint g = lane >> 2, t = lane & 3;
+        /* FP64: a_i at (row g [+8], k t [+4, +8, +12]); b_i at (k t [+4, ...], n g). */
+        const uint g = lane >> 2, t = lane & 3;
 #pragma unroll
-    for (int kk = 0; kk < KWG; kk += KSTEP) {
-      MT av[MTILES][KSTEP / 2], bv[NTILES][KSTEP / 4];
+        for (int kk = 0; kk < KWG; kk += KSTEP) {
+            MT av[MTILES][KSTEP / 2], bv[NTILES][KSTEP / 4];
 #pragma unroll
-      for (int i = 0; i < MTILES; i++)
+            for (int i = 0; i < MTILES; i++)
 #pragma unroll
-        for (int h = 0; h < KSTEP / 2; h++) {
-          const uint m = wm * WM + i * 16 + g + (h & 1) * 8, k = kk + t + (h >> 1) * 4;
-          av[i][h] = TRANSA == 0 ? as[A_IDX(k, m)] : as[A_IDX(m, k)];
+                for (int h = 0; h < KSTEP / 2; h++) {
+                    const uint m = wm * WM + i * 16 + g + (h & 1) * 8, k = kk + t + (h >> 1) * 4;
+                    av[i][h] = TRANSA == 0 ? as[A_IDX(k, m)] : as[A_IDX(m, k)];
+                }
+#pragma unroll
+            for (int j = 0; j < NTILES; j++)
+#pragma unroll
+                for (int h = 0; h < KSTEP / 4; h++) {
+                    const uint n = wn * WN + j * 8 + g, k = kk + t + h * 4;
+                    bv[j][h] = TRANSB == 0 ? bs[B_IDX(n, k)] : bs[B_IDX(k, n)];
+                }
+#pragma unroll
+            for (int i = 0; i < MTILES; i++)
+#pragma unroll
+                for (int j = 0; j < NTILES; j++)
+                    mma_f64(acc[i][j], av[i], bv[j]);
         }
-#pragma unroll
-      for (int j = 0; j < NTILES; j++)
-#pragma unroll
-        for (int h = 0; h < KSTEP / 4; h++) {
-          const uint n = wn * WN + j * 8 + g, k = kk + t + h * 4;
-          bv[j][h] = TRANSB == 0 ? bs[B_IDX(n, k)] : bs[B_IDX(k, n)];
-        }
-#pragma unroll
-      for (int i = 0; i < MTILES; i++)
-#pragma unroll
-        for (int j = 0; j < NTILES; j++)
-          mma_f64(acc[i][j], av[i], bv[j]);
-    }
 #endif
 
 #if !ALIGNED_A || !ALIGNED_B
-    if (kn < nk)
-      STORE_SLICE(kn);
+        if (kn < nk) STORE_SLICE(kn);
 #endif
-  }
-  CP_ASYNC_WAIT(0);
+    }
+    CP_ASYNC_WAIT(0);
 
-  /* Epilogue: c0,c1 at (row g, cols 2t, 2t+1), c2,c3 at row g+8 of each 16x8 tile. */
-  const uint g = lane >> 2, t = lane & 3;
+    /* Epilogue: c0,c1 at (row g, cols 2t, 2t+1), c2,c3 at row g+8 of each 16x8 tile. */
+    const uint g = lane >> 2, t = lane & 3;
 #pragma unroll
-  for (int i = 0; i < MTILES; i++)
+    for (int i = 0; i < MTILES; i++)
 #pragma unroll
-    for (int j = 0; j < NTILES; j++)
+        for (int j = 0; j < NTILES; j++)
 #pragma unroll
-      for (int e = 0; e < 4; e++) {
+            for (int e = 0; e < 4; e++) {
 #if (MMA_TYPE == 2 || MMA_TYPE == 3) && TRANSA == 0 && TF32_LDS && MTILES % 2 == 0
-        /* rows permuted over pairs of tiles, see the TF32 loads */
-        const int m = m0 + (int)(wm * WM + (i >> 1) * 32 + 4 * g + 2 * (i & 1) + (e >> 1));
+                /* rows permuted over pairs of tiles, see the TF32 loads */
+                const int m = m0 + (int)(wm * WM + (i >> 1) * 32 + 4 * g + 2 * (i & 1) + (e >> 1));
 #elif (MMA_TYPE == 2 || MMA_TYPE == 3) && TRANSA == 0 /* rows permuted within a tile */
-        const int m = m0 + (int)(wm * WM + i * 16 + 2 * g + (e >> 1));
+                const int m = m0 + (int)(wm * WM + i * 16 + 2 * g + (e >> 1));
 #else
-        const int m = m0 + (int)(wm * WM + i * 16 + g + (e >> 1) * 8);
+                const int m = m0 + (int)(wm * WM + i * 16 + g + (e >> 1) * 8);
 #endif
 #if (MMA_TYPE == 2 || MMA_TYPE == 3) && TRANSB == 1 && TF32_LDS && NTILES % 4 == 0
-        const int n = n0 + (int)(wn * WN + (j >> 2) * 32 + 4 * (t * 2 + (e & 1)) + (j & 3));
+                const int n = n0 + (int)(wn * WN + (j >> 2) * 32 + 4 * (t * 2 + (e & 1)) + (j & 3));
 #elif (MMA_TYPE == 2 || MMA_TYPE == 3) && TRANSB == 1
-        const int n = n0 + (int)(wn * WN + (j >> 1) * 16 + 2 * (t * 2 + (e & 1)) + (j & 1));
+                const int n = n0 + (int)(wn * WN + (j >> 1) * 16 + 2 * (t * 2 + (e & 1)) + (j & 1));
 #else
-        const int n = n0 + (int)(wn * WN + j * 8 + t * 2 + (e & 1));
+                const int n = n0 + (int)(wn * WN + j * 8 + t * 2 + (e & 1));
 #endif
-        if (m < M && n < N) {
-          const ulong ci = (ulong)m + (ulong)n * (ulong)ldc;
+                if (m < M && n < N) {
+                    const ulong ci = (ulong)m + (ulong)n * (ulong)ldc;
 #if BATCH_TABLE /* alpha 0: A and B must not reach C (BLAS), NaN included */
-          SCAL v = alpha == (SCAL)0 ? (SCAL)0 : alpha * (SCAL)acc[i][j][e];
+                    SCAL v = alpha == (SCAL)0 ? (SCAL)0 : alpha * (SCAL)acc[i][j][e];
 #else
-          SCAL v = alpha * (SCAL)acc[i][j][e];
+                    SCAL v = alpha * (SCAL)acc[i][j][e];
 #endif
-          if (beta != (SCAL)0)
-            v += beta * c_load(C[ci]);
-          C[ci] = c_store(v);
-        }
-      }
+                    if (beta != (SCAL)0) v += beta * c_load(C[ci]);
+                    C[ci] = c_store(v);
+                }
+            }
 }

@@ -56,28 +56,28 @@ inline ushort clgemm_to_bf16(float v) {
 /* Storage of A and B: AB_T, and LOAD_AB(p, i) the element p[i] as a REAL. FP16 needs no
  * cl_khr_fp16: half pointers and vload_half are core OpenCL. */
 #if TYPE_AB == TYPE_F16
-#define AB_T            half
-#define LOAD_AB(p, i)   vload_half((i), (p))
+#define AB_T          half
+#define LOAD_AB(p, i) vload_half((i), (p))
 #elif TYPE_AB == TYPE_BF16
-#define AB_T            ushort
-#define LOAD_AB(p, i)   CLGEMM_FROM_BF16((p)[i])
+#define AB_T          ushort
+#define LOAD_AB(p, i) CLGEMM_FROM_BF16((p)[i])
 #else
-#define AB_T            REAL
-#define LOAD_AB(p, i)   ((p)[i])
+#define AB_T          REAL
+#define LOAD_AB(p, i) ((p)[i])
 #endif
 
 /* Storage of C: C_T, LOAD_C(p, i), STORE_ELEM(p, i, v). C is TYPE_AB, or FP32 (the arithmetic
  * type) for FP16 and BF16 inputs. */
 #if TYPE_C == TYPE_F16
-#define C_T                  half
-#define LOAD_C(p, i)         vload_half((i), (p))
-#define STORE_ELEM(p, i, v)  vstore_half_rte((v), (i), (p))
+#define C_T                 half
+#define LOAD_C(p, i)        vload_half((i), (p))
+#define STORE_ELEM(p, i, v) vstore_half_rte((v), (i), (p))
 #elif TYPE_C == TYPE_BF16
-#define C_T                  ushort
-#define LOAD_C(p, i)         CLGEMM_FROM_BF16((p)[i])
-#define STORE_ELEM(p, i, v)  ((p)[i] = clgemm_to_bf16(v))
+#define C_T                 ushort
+#define LOAD_C(p, i)        CLGEMM_FROM_BF16((p)[i])
+#define STORE_ELEM(p, i, v) ((p)[i] = clgemm_to_bf16(v))
 #else
-#define C_T                  REAL
-#define LOAD_C(p, i)         ((p)[i])
-#define STORE_ELEM(p, i, v)  ((p)[i] = (v))
+#define C_T                 REAL
+#define LOAD_C(p, i)        ((p)[i])
+#define STORE_ELEM(p, i, v) ((p)[i] = (v))
 #endif
