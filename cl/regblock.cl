@@ -109,22 +109,45 @@ typedef union {
 #define B_P(idx) ((idx) % BPL + ((idx) / (BPL * NWG)) * BPL)
 #endif
 
-__kernel __attribute__((reqd_work_group_size(MDIMC, NDIMC, 1))) void clgemm_regblock(GEMM_ARGS) {
+#ifndef STREAMK
+#define STREAMK 0
+#endif
+#if STREAMK
+#define STREAMK_ARGS , __global REAL *restrict work
+#else
+#define STREAMK_ARGS
+#endif
+
+__kernel __attribute__((reqd_work_group_size(MDIMC, NDIMC, 1))) void clgemm_regblock(GEMM_ARGS
+                                                                                     STREAMK_ARGS) {
     __local realM Alm[KWG * ASTRIDE / VWM]; /* Alm row p holds op(A)(i0 .. i0 + MWG - 1, p0 + p) */
     __local realN Blm[KWG * BSTRIDE / VWN]; /* Blm row p holds op(B)(p0 + p, j0 .. j0 + NWG - 1) */
     __local REAL *Als = (__local REAL *)Alm;
     __local REAL *Bls = (__local REAL *)Blm;
     GEMM_BEGIN
-    /* Split K: layer kz of the batch's matrix sums slices [kbeg, kend) into its own M x N block
-     * of C (a workspace the host then reduces). With one layer this is all of K. The chunk
-     * arithmetic runs in long: near the largest K it would overflow an int. */
-    const int kz = layer, nz = layers;
-    const long kchunk = ((long)K + nz * KWG - 1) / (nz * KWG) * KWG;
-    const int kbeg = (int)min((long)K, kz * kchunk), kend = (int)min((long)K, kbeg + kchunk);
-    C += (ulong)kz * (ulong)ldc * (ulong)N; /* with layers, C is the REAL workspace */
     const int tm = get_local_id(0), tn = get_local_id(1);
     const int tid = tm + tn * MDIMC;
-    const int i0 = get_group_id(0) * MWG, j0 = get_group_id(1) * NWG;
+#if STREAMK
+    /* Stream-K (common.cl): this work-group's tiles and K ranges, one segment at a time. */
+    const sk_schedule sk = sk_make(M, N, K, MWG, NWG, KWG, get_num_groups(0));
+    const long g = get_group_id(0), sk_first = sk_beg(&sk, g);
+    long sk_it = sk_first, start;
+    int dp = 0, tile, kb, ke;
+    while (sk_next(&sk, g, &dp, &sk_it, &tile, &kb, &ke, &start)) {
+        const bool partial = kb > 0 || ke < sk.iters;
+        const int i0 = (tile % sk.tiles_m) * MWG, j0 = (tile / sk.tiles_m) * NWG;
+        const int kbeg = kb * KWG, kend = min(K, ke * KWG);
+#else
+    {
+        /* Split K: layer kz of the batch's matrix sums slices [kbeg, kend) into its own M x N
+         * block of C (a workspace the host then reduces). With one layer this is all of K. The
+         * chunk arithmetic runs in long: near the largest K it would overflow an int. */
+        const int kz = layer, nz = layers;
+        const long kchunk = ((long)K + nz * KWG - 1) / (nz * KWG) * KWG;
+        const int kbeg = (int)min((long)K, kz * kchunk), kend = (int)min((long)K, kbeg + kchunk);
+        C += (ulong)kz * (ulong)ldc * (ulong)N; /* with layers, C is the REAL workspace */
+        const int i0 = get_group_id(0) * MWG, j0 = get_group_id(1) * NWG;
+#endif
 
     REAL acc[MWI][NWI];
 #pragma unroll
@@ -207,13 +230,25 @@ __kernel __attribute__((reqd_work_group_size(MDIMC, NDIMC, 1))) void clgemm_regb
         barrier(CLK_LOCAL_MEM_FENCE); /* the next slice overwrites the tiles */
     }
 
+#if STREAMK
+        /* A tile this work-group did in part goes to its slot of the workspace (raw sums, tile
+         * coordinates); the fix-up kernel adds the slots of every tile in order. */
+        __global REAL *slot = work + ((ulong)g * 2 + (start == sk_first ? 0 : 1)) * (MWG * NWG);
+#endif
 #pragma unroll
-    for (int mi = 0; mi < MWI; mi++) {
-        const int i = i0 + (tm + (mi / VWM) * MDIMC) * VWM + mi % VWM;
+        for (int mi = 0; mi < MWI; mi++) {
+            const int ii = (tm + (mi / VWM) * MDIMC) * VWM + mi % VWM, i = i0 + ii;
 #pragma unroll
-        for (int ni = 0; ni < NWI; ni++) {
-            const int j = j0 + (tn + (ni / VWN) * NDIMC) * VWN + ni % VWN;
-            if (i < M && j < N) STORE_C(i, j, acc[mi][ni]);
+            for (int ni = 0; ni < NWI; ni++) {
+                const int jj = (tn + (ni / VWN) * NDIMC) * VWN + ni % VWN, j = j0 + jj;
+#if STREAMK
+                if (partial)
+                    slot[ii + jj * MWG] = acc[mi][ni];
+                else
+#endif
+                    if (i < M && j < N)
+                    STORE_C(i, j, acc[mi][ni]);
+            }
         }
     }
 }

@@ -32,6 +32,7 @@ typedef struct family_desc {
     int num_params;
     bool searched; /* the tuner searches it (naive never wins, so it only costs time) */
     bool split_k;  /* the kernel sums the K range of its z layer (work-group layers) */
+    bool stream_k; /* built with STREAMK, it runs the stream-K schedule (cl/common.cl) */
     /* The family's own rules for a configuration on this device and arithmetic type (the
      * registry has checked the family, the type and that every parameter is in 1..1024). */
     bool (*rules)(const clgemm_config *c, const device_info *info, const type_desc *t);

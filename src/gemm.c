@@ -323,9 +323,11 @@ static clgemm_status elementwise_kernel(struct clgemm_handle_s *h, int which,
     key.type_ab = (unsigned char)type_ab;
     key.type_c = (unsigned char)type_c;
     if (table) key.flags = KEY_TABLE | KEY_TABLE_C;
-    return which == KERNEL_SCALE
-               ? kernel_for(h, &key, "clgemm_scale", "scale.cl", type_options_fn, &key, kernel)
-               : kernel_for(h, &key, "clgemm_reduce", "reduce.cl", type_options_fn, &key, kernel);
+    if (which == KERNEL_SCALE)
+        return kernel_for(h, &key, "clgemm_scale", "scale.cl", type_options_fn, &key, kernel);
+    if (which == KERNEL_REDUCE)
+        return kernel_for(h, &key, "clgemm_reduce", "reduce.cl", type_options_fn, &key, kernel);
+    return kernel_for(h, &key, "clgemm_streamk_fixup", "streamk.cl", type_options_fn, &key, kernel);
 }
 
 /* The largest third grid dimension one launch uses: CUDA's grid limit, which NVIDIA's OpenCL
@@ -599,6 +601,38 @@ static clgemm_status enqueue_reduce(struct clgemm_handle_s *h, cl_kernel kernel,
     return err;
 }
 
+/* Second step of a stream-K call: the tiles that range boundaries cut are summed from the
+ * workspace and stored (cl/streamk.cl), one layer per boundary. Waits for the first step's
+ * event; its own event is the call's. */
+static clgemm_status enqueue_fixup(struct clgemm_handle_s *h, cl_kernel kernel, const gemm_call *c,
+                                   const colmajor *p, const clgemm_config *cfg, cl_int groups,
+                                   cl_mem work, cl_command_queue queue, cl_event partial,
+                                   cl_event *done) {
+    size_t mt, nt, kt;
+    clgemm__family(cfg->family)->tile(cfg, &mt, &nt, &kt);
+    cl_int tile_m = (cl_int)mt, tile_n = (cl_int)nt, tile_k = (cl_int)kt, ldc = (cl_int)c->ldc;
+    cl_ulong off = c->off_c;
+    cl_int err = CL_SUCCESS;
+    SET_ARG(kernel, 0, p->m, err);
+    SET_ARG(kernel, 1, p->n, err);
+    SET_ARG(kernel, 2, p->k, err);
+    SET_ARG(kernel, 3, tile_m, err);
+    SET_ARG(kernel, 4, tile_n, err);
+    SET_ARG(kernel, 5, tile_k, err);
+    SET_ARG(kernel, 6, groups, err);
+    if (err == CL_SUCCESS) err = set_scalar_arg(kernel, 7, c->precision, c->alpha, c->alpha_im);
+    if (err == CL_SUCCESS) err = set_scalar_arg(kernel, 8, c->precision, c->beta, c->beta_im);
+    SET_ARG(kernel, 9, work, err);
+    SET_ARG(kernel, 10, c->c, err);
+    SET_ARG(kernel, 11, off, err);
+    SET_ARG(kernel, 12, ldc, err);
+    size_t local[2], global[2];
+    elementwise_launch(h, tile_m, tile_n, local, global);
+    if (err == CL_SUCCESS)
+        err = enqueue_layers(h, queue, kernel, global, local, (size_t)groups - 1, 1, &partial, done);
+    return err;
+}
+
 /* A GEMM kernel's key and what its build options are made from. */
 typedef struct gemm_kernel {
     kernel_key key;
@@ -616,6 +650,10 @@ static int gemm_options_fn(const void *arg, char *buf, size_t size) {
                      " -DTRANSA=%d -DTRANSB=%d -DCONJA=%d -DCONJB=%d", !!(k->flags & KEY_TRANSA),
                      !!(k->flags & KEY_TRANSB), !!(k->flags & KEY_CONJA), !!(k->flags & KEY_CONJB));
     if (w < 0 || (size_t)(used += w) >= size) return -1;
+    if (k->flags & KEY_STREAMK) {
+        w = snprintf(buf + used, size - (size_t)used, " -DSTREAMK=1");
+        if (w < 0 || (size_t)(used += w) >= size) return -1;
+    }
     if ((w = clgemm__config_options(g->cfg, buf + used, size - (size_t)used)) < 0) return -1;
     used += w;
     if (g->family->call_options) {
@@ -641,6 +679,11 @@ static clgemm_status enqueue_gemm(struct clgemm_handle_s *h, const gemm_call *c,
     const family_desc *family = clgemm__family(cfg.family);
     int splits = clgemm__plan_splits(&cfg, &h->info, h->ksplit, (size_t)p.m, (size_t)p.n,
                                      (size_t)p.k, batch);
+    /* Stream-K only for one matrix without a split (the planner says which, if either). */
+    int groups = splits == 1 && !table
+                     ? clgemm__plan_streamk(&cfg, &h->info, h->streamk, c->precision, (size_t)p.m,
+                                            (size_t)p.n, (size_t)p.k, batch)
+                     : 0;
     /* Kernels first: finding one may release the lock (a build), and the workspace taken below
      * must stay ours from taking to enqueueing. Partial products of a split stay in the
      * arithmetic type; the reduction rounds them to C's. */
@@ -651,46 +694,53 @@ static clgemm_status enqueue_gemm(struct clgemm_handle_s *h, const gemm_call *c,
         gk.key.params[family->params[i].slot] = cfg.params[family->params[i].slot];
     gk.key.type_ab = (unsigned char)c->precision;
     gk.key.compute = (unsigned char)(family->call_options ? compute : 0);
-    gk.key.flags = (unsigned char)((p.trans_a ? KEY_TRANSA : 0) | (p.trans_b ? KEY_TRANSB : 0) |
-                                   (p.conj_a ? KEY_CONJA : 0) | (p.conj_b ? KEY_CONJB : 0) |
-                                   (table ? KEY_TABLE : 0));
+    gk.key.flags = (unsigned short)((p.trans_a ? KEY_TRANSA : 0) | (p.trans_b ? KEY_TRANSB : 0) |
+                                    (p.conj_a ? KEY_CONJA : 0) | (p.conj_b ? KEY_CONJB : 0) |
+                                    (table ? KEY_TABLE : 0));
     if (family->call_options) {
         bool swap = c->layout == CLGEMM_ROW_MAJOR;
         gk.key.flags |=
-            (unsigned char)((aligned16(c, !swap, p.off_a, p.lda, p.stride_a) ? KEY_ALIGNED_A : 0) |
-                            (aligned16(c, swap, p.off_b, p.ldb, p.stride_b) ? KEY_ALIGNED_B : 0));
+            (unsigned short)((aligned16(c, !swap, p.off_a, p.lda, p.stride_a) ? KEY_ALIGNED_A : 0) |
+                             (aligned16(c, swap, p.off_b, p.ldb, p.stride_b) ? KEY_ALIGNED_B : 0));
     }
-    /* The workspace is strided: C's table offsets and beta then serve the reduction. */
+    /* A split's workspace is strided: C's table offsets and beta then serve the reduction. */
     if (splits > 1) {
         gk.key.type_c = (unsigned char)clgemm__type(c->precision)->compute;
     } else {
         gk.key.type_c = (unsigned char)c->type_c;
         if (table) gk.key.flags |= KEY_TABLE_C;
+        if (groups > 0) gk.key.flags |= KEY_STREAMK;
     }
-    cl_kernel kernel, reduce = NULL;
+    cl_kernel kernel, second = NULL;
     clgemm_status st =
         kernel_for(h, &gk.key, family->kernel, family->file, gemm_options_fn, &gk, &kernel);
-    /* The reduction is built before anything is enqueued, so a failed build leaves no partial
+    /* The second step is built before anything is enqueued, so a failed build leaves no partial
      * products running. */
-    if (st == CLGEMM_SUCCESS && splits > 1)
-        st = elementwise_kernel(h, KERNEL_REDUCE, c->precision, c->type_c, table != NULL, &reduce);
+    if (st == CLGEMM_SUCCESS && (splits > 1 || groups > 0))
+        st = elementwise_kernel(h, splits > 1 ? KERNEL_REDUCE : KERNEL_FIXUP, c->precision,
+                                c->type_c, table != NULL, &second);
     if (st != CLGEMM_SUCCESS) return st;
     cl_mem work = NULL;
     int slot = -1;
     size_t layers_total = batch;
-    if (splits > 1) {
-        size_t bytes, depth;
-        if (!__builtin_mul_overflow(batch, (size_t)splits, &depth) &&
-            !__builtin_mul_overflow(depth, (size_t)p.m * (size_t)p.n, &bytes) &&
+    if (splits > 1 || groups > 0) {
+        /* Split: batch * splits blocks of m x n; stream-K: two tile-sized slots per work-group. */
+        size_t mt, nt, kt, bytes, depth = 2 * (size_t)groups;
+        family->tile(&cfg, &mt, &nt, &kt);
+        size_t block = splits > 1 ? (size_t)p.m * (size_t)p.n : mt * nt;
+        if ((splits == 1 || !__builtin_mul_overflow(batch, (size_t)splits, &depth)) &&
+            !__builtin_mul_overflow(depth, block, &bytes) &&
             !__builtin_mul_overflow(bytes, clgemm__type(c->precision)->compute_size, &bytes)) {
             work = workspace_acquire(h, bytes, &slot);
-            layers_total = depth;
+            if (splits > 1) layers_total = depth;
         }
         if (!work) {
             /* No room for a workspace: the plain kernel still works (its C type may differ). */
             splits = 1;
+            groups = 0;
             layers_total = batch;
             gk.key.type_c = (unsigned char)c->type_c;
+            gk.key.flags &= (unsigned short)~KEY_STREAMK;
             if (table) gk.key.flags |= KEY_TABLE_C;
             st =
                 kernel_for(h, &gk.key, family->kernel, family->file, gemm_options_fn, &gk, &kernel);
@@ -698,19 +748,21 @@ static clgemm_status enqueue_gemm(struct clgemm_handle_s *h, const gemm_call *c,
         }
     }
     /* With a split, the partial products go to the workspace (ldc = m, beta = 0; matrix b's
-     * layers from b * splits * m * n) and the reduction applies beta to C. */
-    cl_mem out = work ? work : c->c;
-    cl_ulong off_c = work ? 0 : c->off_c;
+     * layers from b * splits * m * n) and the reduction applies beta to C. Stream-K writes C
+     * itself and only the parts of cut tiles to the workspace (argument 19). */
+    bool split = splits > 1;
+    cl_mem out = split ? work : c->c;
+    cl_ulong off_c = split ? 0 : c->off_c;
     cl_ulong stride_c =
-        work ? (cl_ulong)splits * (cl_ulong)p.m * (cl_ulong)p.n : (c->batched ? c->stride_c : 0);
-    cl_int ldc = work ? p.m : (cl_int)c->ldc, err = CL_SUCCESS;
+        split ? (cl_ulong)splits * (cl_ulong)p.m * (cl_ulong)p.n : (c->batched ? c->stride_c : 0);
+    cl_int ldc = split ? p.m : (cl_int)c->ldc, err = CL_SUCCESS;
     SET_ARG(kernel, 0, p.m, err);
     SET_ARG(kernel, 1, p.n, err);
     SET_ARG(kernel, 2, p.k, err);
     if (err == CL_SUCCESS) err = set_scalar_arg(kernel, 3, c->precision, c->alpha, c->alpha_im);
     if (err == CL_SUCCESS)
         err =
-            set_scalar_arg(kernel, 4, c->precision, work ? 0.0 : c->beta, work ? 0.0 : c->beta_im);
+            set_scalar_arg(kernel, 4, c->precision, split ? 0.0 : c->beta, split ? 0.0 : c->beta_im);
     SET_ARG(kernel, 5, p.a, err);
     SET_ARG(kernel, 6, p.off_a, err);
     SET_ARG(kernel, 7, p.lda, err);
@@ -725,22 +777,34 @@ static clgemm_status enqueue_gemm(struct clgemm_handle_s *h, const gemm_call *c,
     SET_ARG(kernel, 16, stride_c, err);
     SET_ARG(kernel, 17, splits, err);
     SET_ARG(kernel, 18, table, err);
+    if (groups > 0) SET_ARG(kernel, 19, work, err);
     size_t local[2], global[2];
     clgemm__config_launch(&cfg, (size_t)p.m, (size_t)p.n, local, global);
+    if (groups > 0) { /* a stream-K grid: `groups` work-groups along the first dimension */
+        global[0] = (size_t)groups * local[0];
+        global[1] = local[1];
+    }
     if (!work) {
         if (err == CL_SUCCESS)
             err = enqueue_layers(h, queue, kernel, global, local, layers_total, c->num_wait,
                                  c->wait, c->event);
         return err;
     }
-    /* The workspace is used by no call in flight, so only the caller's events gate this one. */
+    /* The workspace is used by no call in flight, so only the caller's events gate this one. A
+     * stream-K grid of one work-group cuts no tile and needs no second step. */
     cl_event partial = NULL, done = NULL;
     if (err == CL_SUCCESS)
         err = enqueue_layers(h, queue, kernel, global, local, layers_total, c->num_wait, c->wait,
                              &partial);
-    if (err == CL_SUCCESS)
-        err = enqueue_reduce(h, reduce, c, &p, splits, work, table, queue, partial, &done);
-    /* Busy until the reduction is done, or (if it failed to enqueue) the partial products. */
+    if (err == CL_SUCCESS && split)
+        err = enqueue_reduce(h, second, c, &p, splits, work, table, queue, partial, &done);
+    else if (err == CL_SUCCESS && groups > 1)
+        err = enqueue_fixup(h, second, c, &p, &cfg, groups, work, queue, partial, &done);
+    else if (err == CL_SUCCESS) {
+        done = partial;
+        partial = NULL;
+    }
+    /* Busy until the second step is done, or (if it failed to enqueue) the first. */
     workspace_release(h, slot, work, done ? done : partial);
     if (err == CL_SUCCESS && c->event) {
         *c->event = done;

@@ -31,6 +31,12 @@ static clgemm_status handle_init(clgemm_handle h, cl_command_queue queue) {
         long forced = strtol(ksplit, NULL, 10);
         h->ksplit = forced < 1 ? 1 : forced > 64 ? 64 : (int)forced;
     }
+    const char *streamk = getenv("CLGEMM_STREAMK");
+    h->streamk = -1;
+    if (streamk && *streamk) {
+        long forced = strtol(streamk, NULL, 10);
+        h->streamk = forced < 0 ? 0 : forced > 65535 ? 65535 : (int)forced;
+    }
     const char *chunk = getenv("CLGEMM_BATCH_CHUNK");
     if (chunk && *chunk) h->batch_chunk = strtol(chunk, NULL, 10);
     h->queue = queue;

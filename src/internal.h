@@ -105,11 +105,12 @@ void clgemm__program_cache_free(program_cache *cache);
 
 /* Everything that makes one kernel differ from another (zero-initialise, then fill). */
 typedef struct kernel_key {
-    int family; /* a clgemm_family, or KERNEL_SCALE / KERNEL_REDUCE */
+    int family; /* a clgemm_family, or KERNEL_SCALE / KERNEL_REDUCE / KERNEL_FIXUP */
     int params[CLGEMM_MAX_PARAMS];
-    unsigned char type_ab, type_c, compute, flags; /* flags: KEY_* bits */
+    unsigned char type_ab, type_c, compute;
+    unsigned short flags; /* KEY_* bits */
 } kernel_key;
-enum { KERNEL_SCALE = -1, KERNEL_REDUCE = -2 };
+enum { KERNEL_SCALE = -1, KERNEL_REDUCE = -2, KERNEL_FIXUP = -3 };
 enum {
     KEY_TRANSA = 1,
     KEY_TRANSB = 2,
@@ -118,7 +119,8 @@ enum {
     KEY_ALIGNED_A = 16,
     KEY_ALIGNED_B = 32,
     KEY_TABLE = 64,   /* a batch with per-matrix offsets and scalars (BATCH_TABLE) */
-    KEY_TABLE_C = 128 /* ... whose C offsets and beta the kernel applies (TABLE_C) */
+    KEY_TABLE_C = 128, /* ... whose C offsets and beta the kernel applies (TABLE_C) */
+    KEY_STREAMK = 256  /* the stream-K schedule (STREAMK) */
 };
 
 typedef struct kernel_slot {
@@ -312,6 +314,7 @@ struct clgemm_handle_s {
     kernel_table kernels;
     int ksplit;       /* CLGEMM_KSPLIT when the handle was made (0: unset) */
     long batch_chunk; /* CLGEMM_BATCH_CHUNK when the handle was made (0: unset) */
+    int streamk;      /* CLGEMM_STREAMK when the handle was made (-1: unset, 0: off, n: groups) */
     char *build_log;
     struct tune_memo *last_tune; /* what the last clgemm_tune searched (tuner.c) */
     bool has_override[CLGEMM_PRECISION_COUNT];
@@ -372,6 +375,13 @@ clgemm_status clgemm__gemm(struct clgemm_handle_s *h, const gemm_call *call);
  * was made; tests, benches) forces that many. */
 int clgemm__plan_splits(const clgemm_config *config, const device_info *info, int forced, size_t m,
                         size_t n, size_t k, size_t batch);
+
+/* How many work-groups share the tiles of this problem in a stream-K schedule (0: the plain
+ * data-parallel grid; see cl/common.cl). Only for one matrix without a split K, on families
+ * that have the schedule. forced (CLGEMM_STREAMK=<n> when the handle was made; tests, benches)
+ * is -1 when unset, 0 for never, else that many work-groups. */
+int clgemm__plan_streamk(const clgemm_config *config, const device_info *info, int forced,
+                         clgemm_precision type, size_t m, size_t n, size_t k, size_t batch);
 
 /* Picks the configuration for a column-major problem of m x n x k (batch matrices of it) with
  * this tuning key (see tuning_key); the caller holds the lock. */

@@ -8,6 +8,7 @@
 #include "family.h"
 #include "internal.h"
 
+#include <limits.h>
 #include <stdlib.h>
 
 /* Whether a configuration's tile pads an m x n matrix by at most a quarter: the tuning database
@@ -97,4 +98,51 @@ int clgemm__plan_splits(const clgemm_config *config, const device_info *info, in
     if (want > most) want = most;
     if (want > MAX_SPLITS) want = MAX_SPLITS;
     return nonempty_layers((long)want, k, kwg);
+}
+
+/* The least K-slices a stream-K work-group should get: fewer, and the fix-up's traffic and the
+ * pipeline's start-up outweigh the better balance. */
+#define MIN_SLICES_PER_GROUP 4
+/* Data-parallel grids that keep at least this share of the device's work-group slots busy over
+ * their waves stay data-parallel (4096^2 on the H200: 512 tiles of 256 x 128 on 132 slots, 97%). */
+#define DP_ENOUGH 0.9
+
+/* How many work-groups of this configuration an NVIDIA compute unit holds at once: 2048
+ * work-items and 64 Ki 32-bit registers per SM on every architecture since Kepler. The register
+ * count is an estimate (accumulators, one column of each operand, the staged loads and about
+ * 16 for addresses), enough to tell one resident work-group from two or four. Elsewhere the
+ * register files differ and nothing was measured: one. */
+static size_t resident_groups(const clgemm_config *c, const device_info *info,
+                              clgemm_precision type) {
+    if (info->cls != DEVICE_NVIDIA_GPU) return 1;
+    size_t mt, nt, kt, local[2], global[2];
+    clgemm__family(c->family)->tile(c, &mt, &nt, &kt);
+    clgemm__config_launch(c, mt, nt, local, global);
+    size_t threads = local[0] * local[1];
+    size_t words = clgemm__type(type)->compute_size / 4;
+    size_t mwi = mt / local[0], nwi = nt / local[1];
+    size_t regs = (mwi * nwi + mwi + nwi) * words + (mt + nt) * kt / threads * words + 16;
+    regs = (regs + 7) / 8 * 8;
+    size_t by_regs = 65536 / (threads * regs), by_threads = 2048 / threads;
+    size_t n = by_regs < by_threads ? by_regs : by_threads;
+    return n < 1 ? 1 : n;
+}
+
+int clgemm__plan_streamk(const clgemm_config *config, const device_info *info, int forced,
+                         clgemm_precision type, size_t m, size_t n, size_t k, size_t batch) {
+    const family_desc *f = clgemm__family(config->family);
+    if (!f || !f->stream_k || batch != 1 || k == 0 || forced == 0) return 0;
+    size_t mt, nt, kt;
+    f->tile(config, &mt, &nt, &kt);
+    size_t tiles = ((m + mt - 1) / mt) * ((n + nt - 1) / nt), iters = (k + kt - 1) / kt, slices;
+    /* The kernel numbers tiles in an int and slices in a long. */
+    if (tiles > INT_MAX || __builtin_mul_overflow(tiles, iters, &slices) || slices > LONG_MAX / 65536)
+        return 0;
+    if (forced > 0) return forced;
+    if (info->cls != DEVICE_NVIDIA_GPU) return 0; /* measured on the H200 only */
+    size_t groups = info->compute_units * resident_groups(config, info, type);
+    size_t waves = (tiles + groups - 1) / groups;
+    if ((double)tiles >= DP_ENOUGH * (double)(waves * groups)) return 0;
+    if (slices / groups < MIN_SLICES_PER_GROUP) return 0;
+    return (int)groups;
 }

@@ -1,9 +1,11 @@
-/* test_split.c: split K. When the tiles of C alone cannot fill the device, the register-blocked
- * kernel splits K across work-group layers into a workspace and a second kernel adds the
- * partial products and applies beta. CLGEMM_KSPLIT forces the number of layers, so these cases
- * run split on any device: several layer counts (more layers than slices included, which leaves
- * some layers empty), both precisions and layouts, all transposes, beta = 0 with NaN in C and
- * beta != 0, compared with the host reference and CLBlast; then the planner's own choice and an
+/* test_split.c: the schedules that cut K. Split K: when the tiles of C alone cannot fill the
+ * device, the register-blocked kernel splits K across work-group layers into a workspace and a
+ * second kernel adds the partial products and applies beta. Stream-K: a fixed grid of
+ * work-groups shares all tiles' K-slices evenly, and a fix-up kernel adds the parts of the tiles
+ * that range boundaries cut. CLGEMM_KSPLIT and CLGEMM_STREAMK force either on any device:
+ * several layer and work-group counts (more than there are slices included, which leaves some
+ * empty), both precisions and layouts, all transposes, beta = 0 with NaN in C and beta != 0,
+ * compared with the host reference and CLBlast; then the planner's own choice and an
  * out-of-order queue, where only the event orders the two kernels. */
 #include "test_common.h"
 
@@ -22,25 +24,25 @@ static const clgemm_config small_tiles = {.family = CLGEMM_FAMILY_REGBLOCK,
                                           .vwm = 2,
                                           .vwn = 2};
 
-static void run_grid(clgemm_precision prec) {
+/* Every case below with `variable` (read when a handle is made) set to each of `values`. */
+static void run_grid(clgemm_precision prec, const char *variable, const char *const *values,
+                     size_t count) {
     tc_env env;
     TC_OPEN_OR_SKIP(&env);
     if (prec == CLGEMM_DOUBLE && !env.has_fp64) cr_skip_test("no fp64 on %s", env.device_name);
     clgemm_handle h = NULL;
-    static const char *const splits[] = {"2", "3", "64"};
-    static const size_t shapes[][3] = {{1, 1, 40}, {33, 17, 100}, {16, 16, 7}};
+    static const size_t shapes[][3] = {{1, 1, 40}, {33, 17, 100}, {16, 16, 7}, {50, 70, 301}};
     static const double scalars[][2] = {{1.0, 0.0}, {-1.5, 0.5}};
     unsigned cases = 0, failed = 0;
     char msg[1024];
-    for (size_t s = 0; s < 3; s++) {
-        /* A handle reads CLGEMM_KSPLIT when it is made. */
-        setenv("CLGEMM_KSPLIT", splits[s], 1);
+    for (size_t s = 0; s < count; s++) {
+        setenv(variable, values[s], 1);
         clgemm_destroy(h);
         cr_assert_eq(clgemm_create(&h, env.queue), CLGEMM_SUCCESS);
         cr_assert_eq(clgemm_set_config(h, prec, &small_tiles), CLGEMM_SUCCESS);
         for (int layout = 0; layout < 2; layout++)
             for (int t = 0; t < 4; t++)
-                for (size_t p = 0; p < 3; p++)
+                for (size_t p = 0; p < 4; p++)
                     for (size_t a = 0; a < 2; a++) {
                         tc_gemm g = {.prec = prec,
                                      .layout = layout ? CLGEMM_ROW_MAJOR : CLGEMM_COL_MAJOR,
@@ -58,21 +60,35 @@ static void run_grid(clgemm_precision prec) {
                         if (tc_run(&env, h, &g, 7 + cases, 0, TC_RUN_CLBLAST | TC_RUN_EVENT, msg,
                                    sizeof msg) != 0 &&
                             ++failed <= 5)
-                            cr_expect(0, "CLGEMM_KSPLIT=%s: %s", splits[s], msg);
+                            cr_expect(0, "%s=%s: %s", variable, values[s], msg);
                     }
     }
-    unsetenv("CLGEMM_KSPLIT");
-    cr_expect_eq(failed, 0u, "%u of %u split-K cases failed", failed, cases);
+    unsetenv(variable);
+    cr_expect_eq(failed, 0u, "%u of %u %s cases failed", failed, cases, variable);
     clgemm_destroy(h);
     tc_close(&env);
 }
 
+static const char *const splits[] = {"2", "3", "64"};
+/* 1: one work-group does every tile whole; 2, 3, 7: ranges cut tiles at varied points (a
+ * 50 x 70 x 301 problem in 16 x 16 tiles is 20 tiles of 38 slices); 5000: most ranges hold
+ * one slice or none, and several boundaries fall in one tile. */
+static const char *const streamk_groups[] = {"1", "2", "3", "7", "5000"};
+
 Test(split, sgemm_forced_splits, .timeout = 600) {
-    run_grid(CLGEMM_SINGLE);
+    run_grid(CLGEMM_SINGLE, "CLGEMM_KSPLIT", splits, 3);
 }
 
 Test(split, dgemm_forced_splits, .timeout = 600) {
-    run_grid(CLGEMM_DOUBLE);
+    run_grid(CLGEMM_DOUBLE, "CLGEMM_KSPLIT", splits, 3);
+}
+
+Test(split, sgemm_forced_streamk, .timeout = 600) {
+    run_grid(CLGEMM_SINGLE, "CLGEMM_STREAMK", streamk_groups, 5);
+}
+
+Test(split, dgemm_forced_streamk, .timeout = 600) {
+    run_grid(CLGEMM_DOUBLE, "CLGEMM_STREAMK", streamk_groups, 5);
 }
 
 /* Without CLGEMM_KSPLIT the planner splits a long K under a single tile, and the result is the

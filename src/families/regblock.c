@@ -150,6 +150,7 @@ const family_desc clgemm__family_regblock = {
     .num_params = 8,
     .searched = true,
     .split_k = true,
+    .stream_k = true,
     .rules = rules,
     .launch = launch,
     .tile = tile,

@@ -6,9 +6,11 @@
  * REL_ANY_DEVICE=1, so the suite cannot pass without oclgrind having seen the kernels.
  *
  * ksplit is the register-blocked family with K split across work-group layers (CLGEMM_KSPLIT=2
- * or 3, so some layers are empty for small K) and the reduction kernel that sums the layers.
+ * or 3, so some layers are empty for small K) and the reduction kernel that sums the layers;
+ * streamk is it in the stream-K schedule (CLGEMM_STREAMK=3 or 7 work-groups, cutting tiles at
+ * varied points) and the fix-up kernel.
  *
- * Usage: oclgrind_driver naive|tiled|regblock|ksplit|scale [PRECISIONS [SHAPES]]
+ * Usage: oclgrind_driver naive|tiled|regblock|ksplit|streamk|scale [PRECISIONS [SHAPES]]
  *   PRECISIONS: s, d or sd (default); SHAPES: indices into shapes[] below, e.g. 012 (default: all).
  * Exit status 0 when every result is right. */
 #include "rel_common.h"
@@ -117,22 +119,30 @@ static void run_shapes(clgemm_handle h, clgemm_precision prec, const char *confi
                 }
 }
 
-/* The handles made with CLGEMM_KSPLIT=2 and =3 (kept for the whole run: Oclgrind 21.10 reports
- * reads of a split-K workspace as uninitialised once buffers of released handles are
- * replaced, see docs/RELIABILITY.md "Open questions"). */
+/* A schedule forced through the environment: the variable and its two settings. */
+typedef struct schedule {
+    const char *variable, *second_kernel, *values[2];
+} schedule;
+static const schedule ksplit_schedule = {"CLGEMM_KSPLIT", "reduce.cl", {"2", "3"}};
+static const schedule streamk_schedule = {"CLGEMM_STREAMK", "streamk.cl", {"3", "7"}};
+
+/* The handles made with each setting (kept for the whole run: Oclgrind 21.10 reports reads of
+ * a split-K workspace as uninitialised once buffers of released handles are replaced, see
+ * docs/RELIABILITY.md "Open questions"). */
 static clgemm_handle split_handles[2];
 
 static int run_family(clgemm_handle shared, const family_set *f, clgemm_precision prec,
-                      bool ksplit) {
+                      const schedule *forced) {
     for (size_t i = 0; i < f->count; i++) {
         clgemm_handle h = shared;
         char config[192];
         describe_config(&f->configs[i], config, sizeof config);
-        if (ksplit) {
+        if (forced) {
             /* Read by the library when a handle is made: one on the same queue per setting. */
-            const char *splits = i % 2 ? "3" : "2";
-            setenv("CLGEMM_KSPLIT", splits, 1);
-            snprintf(config + strlen(config), sizeof config - strlen(config), " KSPLIT=%s", splits);
+            const char *value = forced->values[i % 2];
+            setenv(forced->variable, value, 1);
+            snprintf(config + strlen(config), sizeof config - strlen(config), " %s=%s",
+                     forced->variable, value);
             if (!split_handles[i % 2] &&
                 clgemm_create(&split_handles[i % 2], clgemm_queue(shared)) != CLGEMM_SUCCESS) {
                 fprintf(stdout, "FAIL [%s] clgemm_create\n", config);
@@ -198,7 +208,8 @@ static void run_scale(clgemm_handle h, clgemm_precision prec) {
 
 int main(int argc, char **argv) {
     if (argc < 2 || argc > 4) {
-        fprintf(stderr, "usage: %s naive|tiled|regblock|ksplit|scale [s|d|sd [SHAPES]]\n", argv[0]);
+        fprintf(stderr, "usage: %s naive|tiled|regblock|ksplit|streamk|scale [s|d|sd [SHAPES]]\n",
+                argv[0]);
         return 2;
     }
     const char *precs = argc >= 3 ? argv[2] : "sd";
@@ -223,20 +234,23 @@ int main(int argc, char **argv) {
     }
     fprintf(stdout, "device: %s\n", name);
     const family_set *f = NULL;
-    bool ksplit = strcmp(argv[1], "ksplit") == 0;
+    const schedule *forced = strcmp(argv[1], "ksplit") == 0    ? &ksplit_schedule
+                             : strcmp(argv[1], "streamk") == 0 ? &streamk_schedule
+                                                               : NULL;
     unsetenv("CLGEMM_KSPLIT");
+    unsetenv("CLGEMM_STREAMK");
     for (size_t i = 0; i < sizeof families / sizeof families[0]; i++)
-        if (strcmp(ksplit ? "regblock" : argv[1], families[i].name) == 0) f = &families[i];
+        if (strcmp(forced ? "regblock" : argv[1], families[i].name) == 0) f = &families[i];
     if (!f && strcmp(argv[1], "scale") != 0) {
         fprintf(stderr, "unknown family %s\n", argv[1]);
         clgemm_destroy(h);
         return 2;
     }
-    if (ksplit) {
-        /* Make sure the calls below really split K (and so run the reduction kernel). */
+    if (forced) {
+        /* Make sure the calls below really take the schedule (and so run its second kernel). */
         char msg[512] = "";
-        setenv("CLGEMM_KSPLIT", "2", 1);
-        if (!rel_split_taken(h, msg, sizeof msg)) {
+        setenv(forced->variable, "2", 1);
+        if (!rel_split_taken(h, forced->second_kernel, msg, sizeof msg)) {
             fprintf(stdout, "FAIL %s\n", msg);
             failures++;
         }
@@ -244,7 +258,7 @@ int main(int argc, char **argv) {
     for (const char *c = precs; *c; c++) {
         clgemm_precision prec = *c == 'd' ? CLGEMM_DOUBLE : CLGEMM_SINGLE;
         if (f)
-            run_family(h, f, prec, ksplit);
+            run_family(h, f, prec, forced);
         else
             run_scale(h, prec);
     }

@@ -190,7 +190,7 @@ int rel_run(clgemm_handle h, const rel_problem *p, uint64_t seed, char *msg, siz
     return fail;
 }
 
-bool rel_split_taken(clgemm_handle h, char *msg, size_t size) {
+bool rel_split_taken(clgemm_handle h, const char *second, char *msg, size_t size) {
     const char *src = getenv("REL_KERNEL_SRC");
     char dir[64] = "/tmp/clgemm-no-reduce-XXXXXX", path[600], target[600];
     DIR *d = src ? opendir(src) : NULL;
@@ -201,7 +201,7 @@ bool rel_split_taken(clgemm_handle h, char *msg, size_t size) {
     }
     for (struct dirent *e; (e = readdir(d));) {
         size_t n = strlen(e->d_name);
-        if (n < 4 || strcmp(e->d_name + n - 3, ".cl") != 0 || strcmp(e->d_name, "reduce.cl") == 0)
+        if (n < 4 || strcmp(e->d_name + n - 3, ".cl") != 0 || strcmp(e->d_name, second) == 0)
             continue;
         snprintf(target, sizeof target, "%s/%s", src, e->d_name);
         snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
@@ -236,7 +236,7 @@ bool rel_split_taken(clgemm_handle h, char *msg, size_t size) {
         unsetenv("CLGEMM_KERNEL_DIR");
         ok = failed && strstr(inner, clgemm_status_string(CLGEMM_ERR_KERNEL_SOURCE)) != NULL;
         if (!ok)
-            snprintf(msg, size, "K is not split: without reduce.cl the call gave \"%s\"",
+            snprintf(msg, size, "K is not split: without %s the call gave \"%s\"", second,
                      failed ? inner : "success");
     } else {
         snprintf(msg, size, "split probe: cannot create a handle: %s", clgemm_status_string(st));
