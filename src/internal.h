@@ -66,13 +66,16 @@ clgemm_status clgemm__config_check(const clgemm_config *config, const device_inf
 /* The built-in default for the device's class, for large problems (not yet checked against the
  * device). */
 clgemm_config clgemm__config_default(const device_info *info, clgemm_precision precision);
-/* The built-in default for a batch of m x n problems on this device: the largest-tiled of the
- * class's defaults that the device accepts and whose tiles (over the whole batch) still give
- * every compute unit a work-group, else the smallest it accepts. In a batch (batch > 1) a tile
- * that pads a matrix by more than a quarter is passed over: many small matrices fill the device
- * anyway, and padding is pure waste. */
+/* The built-in default for a batch of m x n x k problems on this device: the largest-tiled of
+ * the class's defaults that the device accepts and whose tiles (over the whole batch) still give
+ * every compute unit a work-group (or, for one skinny or long-K matrix, enough K-slices to share
+ * out), else the smallest it accepts. In a batch (batch > 1) a tile that pads a matrix by more
+ * than a quarter is passed over: many small matrices fill the device anyway, and padding is pure
+ * waste. A family that can neither split K nor stream it is passed over for a long K that its
+ * tiles leave on a few compute units. */
 clgemm_config clgemm__config_default_for(const device_info *info, clgemm_precision precision,
-                                         clgemm_compute compute, size_t m, size_t n, size_t batch);
+                                         clgemm_compute compute, size_t m, size_t n, size_t k,
+                                         size_t batch);
 /* Whether the configuration's family computes this type in this compute mode on the device. */
 bool clgemm__config_supports(const clgemm_config *config, const device_info *info,
                              clgemm_precision precision, clgemm_compute compute);

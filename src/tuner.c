@@ -422,9 +422,9 @@ static void plan_search(search *x, uint64_t *rng) {
 /* The baseline first: the library's own choice for this shape without tuning, so tuning never
  * loses to it, and its speed tells what tuning gained. */
 static clgemm_config baseline(const struct clgemm_handle_s *h, clgemm_precision precision, size_t m,
-                              size_t n) {
+                              size_t n, size_t k) {
     clgemm_config c =
-        clgemm__config_default_for(&h->info, precision, CLGEMM_COMPUTE_DEFAULT, m, n, 1);
+        clgemm__config_default_for(&h->info, precision, CLGEMM_COMPUTE_DEFAULT, m, n, k, 1);
     return clgemm__config_check(&c, &h->info, precision) == CLGEMM_SUCCESS
                ? c
                : clgemm__config_fallback();
@@ -445,7 +445,7 @@ static bool stored_config(const search *x, clgemm_config *c) {
 static void tune_shape(search *x, uint64_t *rng, tune_memo_entry *memo) {
     x->start = now_s();
     x->planned = false;
-    clgemm_config base = baseline(x->s->h, x->r->precision, x->s->m, x->s->n);
+    clgemm_config base = baseline(x->s->h, x->r->precision, x->s->m, x->s->n, x->s->k);
     bool first = *x->evaluated_total == 0;
     if (!cancelled(x->s->opt) && (first || !should_stop(x))) try_candidate(x, &base);
     if (x->r->status == CLGEMM_SUCCESS) x->r->default_gflops = x->r->gflops;

@@ -522,8 +522,7 @@ Test(defaults, size_aware_defaults_obey_the_rules) {
             const char *cls = clgemm__device_class_name(info->cls);
             size_t last_area = 0;
             for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
-                clgemm_config c = clgemm__config_default_for(
-                    info, (clgemm_precision)prec, CLGEMM_COMPUTE_DEFAULT, sizes[s], sizes[s], 1);
+                clgemm_config c = clgemm__config_default_for(info, (clgemm_precision)prec, CLGEMM_COMPUTE_DEFAULT, sizes[s], sizes[s], sizes[s], 1);
                 cr_expect_eq(clgemm__config_check(&c, info, (clgemm_precision)prec), OK,
                              "%s, %zu^2: default breaks a rule: %s", cls, sizes[s], describe(&c));
                 size_t area = c.family == CLGEMM_FAMILY_REGBLOCK ? (size_t)c.mwg * c.nwg : 1;
@@ -531,8 +530,7 @@ Test(defaults, size_aware_defaults_obey_the_rules) {
                               sizes[s]);
                 last_area = area;
             }
-            clgemm_config big = clgemm__config_default_for(
-                info, (clgemm_precision)prec, CLGEMM_COMPUTE_DEFAULT, 1 << 16, 1 << 16, 1);
+            clgemm_config big = clgemm__config_default_for(info, (clgemm_precision)prec, CLGEMM_COMPUTE_DEFAULT, 1 << 16, 1 << 16, 1 << 16, 1);
             clgemm_config large = clgemm__config_default(info, (clgemm_precision)prec);
             if (clgemm__config_check(&large, info, (clgemm_precision)prec) == OK)
                 cr_expect(memcmp(&big, &large, sizeof big) == 0,
@@ -573,7 +571,7 @@ Test(mma_guard, chosen_only_where_the_device_has_the_instructions) {
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         clgemm_config c =
-            clgemm__config_default_for(&h200, cases[i].type, cases[i].compute, 4096, 4096, 1);
+            clgemm__config_default_for(&h200, cases[i].type, cases[i].compute, 4096, 4096, 4096, 1);
         cr_expect_eq(c.family == CLGEMM_FAMILY_MMA, cases[i].mma, "type %d compute %d: %s",
                      cases[i].type, cases[i].compute, describe(&c));
         cr_expect_eq(clgemm__config_check(&c, &h200, cases[i].type), OK, "%s", describe(&c));
@@ -591,7 +589,7 @@ Test(mma_guard, chosen_only_where_the_device_has_the_instructions) {
         const device_info *others[] = {&older, &amd, &cpu};
         for (int d = 0; d < 3; d++) {
             clgemm_config c =
-                clgemm__config_default_for(others[d], t, CLGEMM_COMPUTE_TF32, 64, 64, 1);
+                clgemm__config_default_for(others[d], t, CLGEMM_COMPUTE_TF32, 64, 64, 64, 1);
             cr_expect_neq(c.family, CLGEMM_FAMILY_MMA, "device %d type %d got mma", d, t);
             clgemm_config forced = {.family = CLGEMM_FAMILY_MMA,
                                     .params = {128, 128, 32, 64, 64, 3}};
@@ -599,7 +597,7 @@ Test(mma_guard, chosen_only_where_the_device_has_the_instructions) {
                           "device %d type %d accepts a forced mma config", d, t);
         }
     }
-    clgemm_config d = clgemm__config_default_for(&ampere, CLGEMM_DOUBLE, 0, 4096, 4096, 1);
+    clgemm_config d = clgemm__config_default_for(&ampere, CLGEMM_DOUBLE, 0, 4096, 4096, 4096, 1);
     cr_expect_neq(d.family, CLGEMM_FAMILY_MMA, "FP64 mma needs sm_90");
 }
 
@@ -616,16 +614,16 @@ Test(batch_plan, small_matrices_in_large_batches_get_small_tiles) {
     h200.cls = DEVICE_NVIDIA_GPU;
     h200.compute_units = 132;
     h200.nv_compute_capability = 90;
-    clgemm_config c = clgemm__config_default_for(&h200, S, CLGEMM_COMPUTE_DEFAULT, 32, 32, 10000);
+    clgemm_config c = clgemm__config_default_for(&h200, S, CLGEMM_COMPUTE_DEFAULT, 32, 32, 32, 10000);
     cr_expect_eq(tile_area(&c), 32u * 32u, "10000 x 32^2: %s", describe(&c));
-    c = clgemm__config_default_for(&h200, S, CLGEMM_COMPUTE_DEFAULT, 64, 64, 10000);
+    c = clgemm__config_default_for(&h200, S, CLGEMM_COMPUTE_DEFAULT, 64, 64, 64, 10000);
     cr_expect_eq(tile_area(&c), 64u * 64u, "10000 x 64^2: %s", describe(&c));
-    c = clgemm__config_default_for(&h200, S, CLGEMM_COMPUTE_DEFAULT, 128, 128, 1000);
+    c = clgemm__config_default_for(&h200, S, CLGEMM_COMPUTE_DEFAULT, 128, 128, 128, 1000);
     cr_expect_eq(tile_area(&c), 128u * 128u, "1000 x 128^2: %s", describe(&c));
-    c = clgemm__config_default_for(&h200, S, CLGEMM_COMPUTE_DEFAULT, 512, 512, 100);
+    c = clgemm__config_default_for(&h200, S, CLGEMM_COMPUTE_DEFAULT, 512, 512, 512, 100);
     cr_expect_eq(tile_area(&c), 256u * 128u, "100 x 512^2: %s", describe(&c));
     /* Batch 1: the tiles that fill the device, as before (smallest for a small C). */
-    c = clgemm__config_default_for(&h200, S, CLGEMM_COMPUTE_DEFAULT, 512, 512, 1);
+    c = clgemm__config_default_for(&h200, S, CLGEMM_COMPUTE_DEFAULT, 512, 512, 512, 1);
     cr_expect_eq(tile_area(&c), 32u * 32u, "1 x 512^2: %s", describe(&c));
     /* Split K: 2 tiles of 256 x 256 x 16384 are split alone, not in a batch of 100. */
     clgemm_config rb = clgemm__config_default(&h200, S);
@@ -799,4 +797,46 @@ Test(tune_data, reference_follows_the_transposes) {
         cr_assert(fabs(p.ref[2 * s] - re) < 1e-14 && fabs(p.ref[2 * s + 1] - im) < 1e-14);
     }
     clgemm__tune_problem_free(&p);
+}
+
+/* The schedules the planner gives the shapes of issue 11 on an H200 (measured choices,
+ * docs/PERFORMANCE.md): squares keep their data-parallel grid unless its last wave is mostly
+ * empty, narrow shapes get 64 x 64 tiles and stream-K, long K gets 64 x 64 tiles split about
+ * two work-groups per SM, and FP64 long K leaves the tensor-core family (no split) for one that
+ * splits. Column-major m x n x k. */
+Test(schedule_plan, h200_shapes) {
+    device_info h200 = fake_device(1024, 1024, 1024, 49152, true);
+    h200.cls = DEVICE_NVIDIA_GPU;
+    h200.compute_units = 132;
+    h200.nv_compute_capability = 90;
+    const clgemm_compute DEF = CLGEMM_COMPUTE_DEFAULT;
+    clgemm_config c = clgemm__config_default_for(&h200, S, DEF, 4096, 4096, 4096, 1);
+    cr_expect_eq(tile_area(&c), 256u * 128u, "4096^2: %s", describe(&c));
+    cr_expect_eq(clgemm__plan_streamk(&c, &h200, -1, S, 4096, 4096, 4096, 1), 0);
+    c = clgemm__config_default_for(&h200, S, DEF, 4097, 4097, 4097, 1);
+    cr_expect_eq(tile_area(&c), 256u * 128u, "4097^2: %s", describe(&c));
+    cr_expect_eq(clgemm__plan_streamk(&c, &h200, -1, S, 4097, 4097, 4097, 1), 132);
+    cr_expect_eq(clgemm__plan_streamk(&c, &h200, 0, S, 4097, 4097, 4097, 1), 0, "forced off");
+    cr_expect_eq(clgemm__plan_streamk(&c, &h200, -1, S, 4097, 4097, 4097, 2), 0, "a batch");
+    for (int narrow = 0; narrow < 2; narrow++) {
+        size_t m = narrow ? 8192 : 64, n = narrow ? 64 : 8192;
+        c = clgemm__config_default_for(&h200, S, DEF, m, n, 8192, 1);
+        cr_expect_eq(tile_area(&c), 64u * 64u, "%zu x %zu x 8192: %s", m, n, describe(&c));
+        cr_expect_eq(clgemm__plan_splits(&c, &h200, 0, m, n, 8192, 1), 1);
+        cr_expect_eq(clgemm__plan_streamk(&c, &h200, -1, S, m, n, 8192, 1), 264);
+    }
+    c = clgemm__config_default_for(&h200, S, DEF, 256, 256, 16384, 1);
+    cr_expect_eq(tile_area(&c), 64u * 64u, "256 x 256 x 16384: %s", describe(&c));
+    cr_expect_eq(clgemm__plan_splits(&c, &h200, 0, 256, 256, 16384, 1), 17);
+    c = clgemm__config_default_for(&h200, CLGEMM_DOUBLE, DEF, 256, 256, 16384, 1);
+    cr_expect_eq(c.family, CLGEMM_FAMILY_REGBLOCK, "FP64 long K: %s", describe(&c));
+    c = clgemm__config_default_for(&h200, CLGEMM_DOUBLE, DEF, 4096, 4096, 4096, 1);
+    cr_expect_eq(c.family, CLGEMM_FAMILY_MMA, "FP64 4096^2: %s", describe(&c));
+    /* Not on a CPU unless forced. */
+    device_info cpu = fake_device(4096, 4096, 4096, 1 << 21, true);
+    cpu.cls = DEVICE_CPU;
+    cpu.compute_units = 2;
+    c = clgemm__config_default_for(&cpu, S, DEF, 4097, 4097, 4097, 1);
+    cr_expect_eq(clgemm__plan_streamk(&c, &cpu, -1, S, 4097, 4097, 4097, 1), 0);
+    cr_expect_eq(clgemm__plan_streamk(&c, &cpu, 7, S, 4097, 4097, 4097, 1), 7);
 }

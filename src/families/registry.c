@@ -146,18 +146,45 @@ clgemm_config clgemm__config_default(const device_info *info, clgemm_precision p
 }
 
 /* Whether tiles of mt x nt over a batch of m x n matrices give every compute unit a work-group
- * and, in a batch, pad each matrix by at most a quarter. */
-static bool tile_suits(size_t mt, size_t nt, const device_info *info, size_t m, size_t n,
-                       size_t batch) {
-    size_t tm = (m + mt - 1) / mt, tn = (n + nt - 1) / nt, groups;
-    if (batch > 1 && (double)(tm * mt) * (double)(tn * nt) > 1.25 * (double)m * (double)n)
-        return false;
+ * and, in a batch, pad each matrix by at most a quarter. One matrix with a narrow side (<= 256)
+ * or a long K (>= 4 x its longer side) need not have a tile per compute unit when the family
+ * splits K or runs stream-K: those share its K-slices across the device, so larger tiles that
+ * pad little win (H200, docs/PERFORMANCE.md: 64 x 8192 x 8192 ran 28.7 TFLOPS in 64 x 64 tiles
+ * with stream-K, 20.3 in the 32 x 32 tiles this rule gave before; 256 x 256 x 16384 24.7 in
+ * 64 x 64 tiles split 16 ways, 9.4 in 32 x 32 ones). */
+static bool tile_suits(const family_desc *f, const clgemm_config *c, const device_info *info,
+                       size_t m, size_t n, size_t k, size_t batch) {
+    size_t mt, nt, kt;
+    f->tile(c, &mt, &nt, &kt);
+    size_t tm = (m + mt - 1) / mt, tn = (n + nt - 1) / nt, groups, slices;
+    bool pads_little = (double)(tm * mt) * (double)(tn * nt) <= 1.25 * (double)m * (double)n;
+    if (batch > 1 && !pads_little) return false;
     if (__builtin_mul_overflow(tm * tn, batch, &groups)) return true;
-    return groups >= info->compute_units;
+    if (groups >= info->compute_units) return true;
+    size_t longer = m > n ? m : n, shorter = m < n ? m : n;
+    bool skinny = shorter <= 256, long_k = k / 4 >= longer;
+    return batch == 1 && (f->split_k || f->stream_k) && (skinny || long_k) && pads_little &&
+           16 * groups >= info->compute_units &&
+           !__builtin_mul_overflow(groups, (k + kt - 1) / kt, &slices) &&
+           slices >= 8 * (size_t)info->compute_units;
+}
+
+/* Whether a family without split K or stream-K would leave a long-K problem on fewer
+ * work-groups than compute units (H200 FP64 256 x 256 x 16384: the tensor-core family's 16
+ * tiles ran 2.7 TFLOPS, the register-blocked one split K ran 8.5). */
+static bool starves(const family_desc *f, const clgemm_config *c, const device_info *info,
+                    size_t m, size_t n, size_t k, size_t batch) {
+    size_t mt, nt, kt;
+    f->tile(c, &mt, &nt, &kt);
+    size_t longer = m > n ? m : n, tiles = ((m + mt - 1) / mt) * ((n + nt - 1) / nt);
+    return !f->split_k && !f->stream_k && batch == 1 && k / 4 >= longer &&
+           tiles < info->compute_units;
 }
 
 clgemm_config clgemm__config_default_for(const device_info *info, clgemm_precision precision,
-                                         clgemm_compute compute, size_t m, size_t n, size_t batch) {
+                                         clgemm_compute compute, size_t m, size_t n, size_t k,
+                                         size_t batch) {
+    clgemm_config starved = {.family = CLGEMM_FAMILY_AUTO};
     for (const family_desc *const *f = clgemm__families; *f; f++) {
         if (!(*f)->defaults) continue;
         if ((*f)->supported && !(*f)->supported(info, precision, compute)) continue;
@@ -165,14 +192,17 @@ clgemm_config clgemm__config_default_for(const device_info *info, clgemm_precisi
         for (const clgemm_config *c = (*f)->defaults(info, precision); c->family; c++) {
             if (clgemm__config_check(c, info, precision) != CLGEMM_SUCCESS) continue;
             pick = c; /* the smallest legal one, unless a larger one suits the problem */
-            size_t mt, nt, kt;
-            (*f)->tile(c, &mt, &nt, &kt);
-            if (tile_suits(mt, nt, info, m, n, batch)) break;
+            if (tile_suits(*f, c, info, m, n, k, batch)) break;
         }
-        if (pick) return *pick;
+        if (!pick) continue;
+        /* A later family that can share K does better; this one stays if none can. */
+        if (starves(*f, pick, info, m, n, k, batch)) {
+            if (starved.family == CLGEMM_FAMILY_AUTO) starved = *pick;
+            continue;
+        }
+        return *pick;
     }
-    return (clgemm_config){.family =
-                               CLGEMM_FAMILY_AUTO}; /* none fits: the caller's check says so */
+    return starved; /* AUTO when none fits: the caller's check says so */
 }
 
 clgemm_config clgemm__config_fallback(void) {
