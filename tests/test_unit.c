@@ -813,6 +813,9 @@ Test(schedule_plan, h200_shapes) {
     clgemm_config c = clgemm__config_default_for(&h200, S, DEF, 4096, 4096, 4096, 1);
     cr_expect_eq(tile_area(&c), 256u * 128u, "4096^2: %s", describe(&c));
     cr_expect_eq(clgemm__plan_streamk(&c, &h200, -1, S, 4096, 4096, 4096, 1), 0);
+    c = clgemm__config_default_for(&h200, S, DEF, 2047, 2047, 2047, 1);
+    cr_expect_eq(tile_area(&c), 256u * 128u, "2047^2 (128 tiles, 97%% of a wave): %s", describe(&c));
+    cr_expect_eq(clgemm__plan_streamk(&c, &h200, -1, S, 2047, 2047, 2047, 1), 0);
     c = clgemm__config_default_for(&h200, S, DEF, 4097, 4097, 4097, 1);
     cr_expect_eq(tile_area(&c), 256u * 128u, "4097^2: %s", describe(&c));
     cr_expect_eq(clgemm__plan_streamk(&c, &h200, -1, S, 4097, 4097, 4097, 1), 132);
