@@ -137,6 +137,10 @@
  * a workspace (slot 0 for a part that starts its range, slot 1 for one that ends it) and the
  * fix-up kernel (streamk.cl) adds them in work-group order, so results are the same run to run.
  * Nothing waits on another work-group, so no forward-progress guarantee is needed. */
+/* How many waves' worth of tiles, at most, the stream-K part shares out (the rest run whole). */
+#ifndef SK_TAIL_WAVES
+#define SK_TAIL_WAVES 2
+#endif
 typedef struct sk_schedule {
     long groups;
     int tiles_m, iters, dp_waves;
@@ -150,7 +154,7 @@ sk_schedule sk_make(int M, int N, int K, int mt, int nt, int kt, long groups) {
     const long tiles = (long)s.tiles_m * ((N + nt - 1) / nt);
     s.iters = (K + kt - 1) / kt;
     const long full = tiles / groups;
-    s.dp_waves = full > 0 ? (int)(full - 1) : 0;
+    s.dp_waves = full >= SK_TAIL_WAVES ? (int)(full - (SK_TAIL_WAVES - 1)) : 0;
     s.sk_start = s.dp_waves * groups * s.iters;
     s.sk_total = (tiles - s.dp_waves * groups) * s.iters;
     return s;

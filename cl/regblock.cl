@@ -118,8 +118,8 @@ typedef union {
 #define STREAMK_ARGS
 #endif
 
-__kernel __attribute__((reqd_work_group_size(MDIMC, NDIMC, 1))) void clgemm_regblock(GEMM_ARGS
-                                                                                     STREAMK_ARGS) {
+__kernel __attribute__((reqd_work_group_size(MDIMC, NDIMC, 1))) void
+clgemm_regblock(GEMM_ARGS STREAMK_ARGS) {
     __local realM Alm[KWG * ASTRIDE / VWM]; /* Alm row p holds op(A)(i0 .. i0 + MWG - 1, p0 + p) */
     __local realN Blm[KWG * BSTRIDE / VWN]; /* Blm row p holds op(B)(p0 + p, j0 .. j0 + NWG - 1) */
     __local REAL *Als = (__local REAL *)Alm;
@@ -149,23 +149,23 @@ __kernel __attribute__((reqd_work_group_size(MDIMC, NDIMC, 1))) void clgemm_regb
         const int i0 = get_group_id(0) * MWG, j0 = get_group_id(1) * NWG;
 #endif
 
-    REAL acc[MWI][NWI];
+        REAL acc[MWI][NWI];
 #pragma unroll
-    for (int mi = 0; mi < MWI; mi++)
+        for (int mi = 0; mi < MWI; mi++)
 #pragma unroll
-        for (int ni = 0; ni < NWI; ni++)
-            acc[mi][ni] = (REAL)0;
+            for (int ni = 0; ni < NWI; ni++)
+                acc[mi][ni] = (REAL)0;
 
-    /* Rows past M and columns past N are clamped (they only feed elements of C that are never
-     * stored); depth past K is zero, or it would add to every element. */
-    /* Three ways to load a slice, chosen per work-group and slice (uniform branches):
-     * - inside the matrices (most work-groups, all but the last slice): no checks, so the loads
-     *   of a work-item share one base address with constant offsets;
-     * - at the M or N edge: rows past M and columns past N are clamped (they only feed elements
-     *   of C that are never stored), so edge work-groups keep pace with the others;
-     * - the last, partial slice: depth past K is zero, or it would add to every element. */
-    REAL ra[ALOADS], rb[BLOADS];
-    const bool inside_mn = i0 + MWG <= M && j0 + NWG <= N;
+        /* Rows past M and columns past N are clamped (they only feed elements of C that are never
+         * stored); depth past K is zero, or it would add to every element. */
+        /* Three ways to load a slice, chosen per work-group and slice (uniform branches):
+         * - inside the matrices (most work-groups, all but the last slice): no checks, so the loads
+         *   of a work-item share one base address with constant offsets;
+         * - at the M or N edge: rows past M and columns past N are clamped (they only feed elements
+         *   of C that are never stored), so edge work-groups keep pace with the others;
+         * - the last, partial slice: depth past K is zero, or it would add to every element. */
+        REAL ra[ALOADS], rb[BLOADS];
+        const bool inside_mn = i0 + MWG <= M && j0 + NWG <= N;
 #define LOAD_A(p0, check_k)                                                                        \
     _Pragma("unroll") for (int r = 0; r < ALOADS; r++) {                                           \
         const int idx = tid + r * WGS, gp = (p0) + A_P(idx);                                       \
@@ -192,43 +192,43 @@ __kernel __attribute__((reqd_work_group_size(MDIMC, NDIMC, 1))) void clgemm_regb
         LOAD_A(p0, true) LOAD_B(p0, true)                                                          \
     }
 
-    LOAD_SLICE(kbeg)
-    for (int p0 = kbeg; p0 < kend; p0 += KWG) {
+        LOAD_SLICE(kbeg)
+        for (int p0 = kbeg; p0 < kend; p0 += KWG) {
 #pragma unroll
-        for (int r = 0; r < ALOADS; r++) {
-            const int idx = tid + r * WGS;
-            Als[A_P(idx) * ASTRIDE + A_X(idx)] = ra[r];
-        }
-#pragma unroll
-        for (int r = 0; r < BLOADS; r++) {
-            const int idx = tid + r * WGS;
-            Bls[B_P(idx) * BSTRIDE + B_X(idx)] = rb[r];
-        }
-        barrier(CLK_LOCAL_MEM_FENCE);
-        if (p0 + KWG < kend) {
-            LOAD_SLICE(p0 + KWG) /* in flight while this slice is multiplied */
-        }
-
-        for (int p = 0; p < KWG; p += KWI) {
-#pragma unroll
-            for (int pi = 0; pi < KWI; pi++) {
-                unionM a[MWIV];
-                unionN b[NWIV];
-#pragma unroll
-                for (int mv = 0; mv < MWIV; mv++)
-                    a[mv].v = Alm[(p + pi) * (ASTRIDE / VWM) + tm + mv * MDIMC];
-#pragma unroll
-                for (int nv = 0; nv < NWIV; nv++)
-                    b[nv].v = Blm[(p + pi) * (BSTRIDE / VWN) + tn + nv * NDIMC];
-#pragma unroll
-                for (int mi = 0; mi < MWI; mi++)
-#pragma unroll
-                    for (int ni = 0; ni < NWI; ni++)
-                        MADD(acc[mi][ni], a[mi / VWM].s[mi % VWM], b[ni / VWN].s[ni % VWN]);
+            for (int r = 0; r < ALOADS; r++) {
+                const int idx = tid + r * WGS;
+                Als[A_P(idx) * ASTRIDE + A_X(idx)] = ra[r];
             }
+#pragma unroll
+            for (int r = 0; r < BLOADS; r++) {
+                const int idx = tid + r * WGS;
+                Bls[B_P(idx) * BSTRIDE + B_X(idx)] = rb[r];
+            }
+            barrier(CLK_LOCAL_MEM_FENCE);
+            if (p0 + KWG < kend) {
+                LOAD_SLICE(p0 + KWG) /* in flight while this slice is multiplied */
+            }
+
+            for (int p = 0; p < KWG; p += KWI) {
+#pragma unroll
+                for (int pi = 0; pi < KWI; pi++) {
+                    unionM a[MWIV];
+                    unionN b[NWIV];
+#pragma unroll
+                    for (int mv = 0; mv < MWIV; mv++)
+                        a[mv].v = Alm[(p + pi) * (ASTRIDE / VWM) + tm + mv * MDIMC];
+#pragma unroll
+                    for (int nv = 0; nv < NWIV; nv++)
+                        b[nv].v = Blm[(p + pi) * (BSTRIDE / VWN) + tn + nv * NDIMC];
+#pragma unroll
+                    for (int mi = 0; mi < MWI; mi++)
+#pragma unroll
+                        for (int ni = 0; ni < NWI; ni++)
+                            MADD(acc[mi][ni], a[mi / VWM].s[mi % VWM], b[ni / VWN].s[ni % VWN]);
+                }
+            }
+            barrier(CLK_LOCAL_MEM_FENCE); /* the next slice overwrites the tiles */
         }
-        barrier(CLK_LOCAL_MEM_FENCE); /* the next slice overwrites the tiles */
-    }
 
 #if STREAMK
         /* A tile this work-group did in part goes to its slot of the workspace (raw sums, tile

@@ -121,7 +121,7 @@ enum {
     KEY_CONJB = 8,
     KEY_ALIGNED_A = 16,
     KEY_ALIGNED_B = 32,
-    KEY_TABLE = 64,   /* a batch with per-matrix offsets and scalars (BATCH_TABLE) */
+    KEY_TABLE = 64,    /* a batch with per-matrix offsets and scalars (BATCH_TABLE) */
     KEY_TABLE_C = 128, /* ... whose C offsets and beta the kernel applies (TABLE_C) */
     KEY_STREAMK = 256  /* the stream-K schedule (STREAMK) */
 };

@@ -138,7 +138,8 @@ int clgemm__plan_streamk(const clgemm_config *config, const device_info *info, i
     f->tile(config, &mt, &nt, &kt);
     size_t tiles = ((m + mt - 1) / mt) * ((n + nt - 1) / nt), iters = (k + kt - 1) / kt, slices;
     /* The kernel numbers tiles in an int and slices in a long. */
-    if (tiles > INT_MAX || __builtin_mul_overflow(tiles, iters, &slices) || slices > LONG_MAX / 65536)
+    if (tiles > INT_MAX || __builtin_mul_overflow(tiles, iters, &slices) ||
+        slices > LONG_MAX / 65536)
         return 0;
     if (forced > 0) return forced;
     if (info->cls != DEVICE_NVIDIA_GPU) return 0; /* measured on the H200 only */

@@ -522,7 +522,9 @@ Test(defaults, size_aware_defaults_obey_the_rules) {
             const char *cls = clgemm__device_class_name(info->cls);
             size_t last_area = 0;
             for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
-                clgemm_config c = clgemm__config_default_for(info, (clgemm_precision)prec, CLGEMM_COMPUTE_DEFAULT, sizes[s], sizes[s], sizes[s], 1);
+                clgemm_config c =
+                    clgemm__config_default_for(info, (clgemm_precision)prec, CLGEMM_COMPUTE_DEFAULT,
+                                               sizes[s], sizes[s], sizes[s], 1);
                 cr_expect_eq(clgemm__config_check(&c, info, (clgemm_precision)prec), OK,
                              "%s, %zu^2: default breaks a rule: %s", cls, sizes[s], describe(&c));
                 size_t area = c.family == CLGEMM_FAMILY_REGBLOCK ? (size_t)c.mwg * c.nwg : 1;
@@ -530,7 +532,8 @@ Test(defaults, size_aware_defaults_obey_the_rules) {
                               sizes[s]);
                 last_area = area;
             }
-            clgemm_config big = clgemm__config_default_for(info, (clgemm_precision)prec, CLGEMM_COMPUTE_DEFAULT, 1 << 16, 1 << 16, 1 << 16, 1);
+            clgemm_config big = clgemm__config_default_for(
+                info, (clgemm_precision)prec, CLGEMM_COMPUTE_DEFAULT, 1 << 16, 1 << 16, 1 << 16, 1);
             clgemm_config large = clgemm__config_default(info, (clgemm_precision)prec);
             if (clgemm__config_check(&large, info, (clgemm_precision)prec) == OK)
                 cr_expect(memcmp(&big, &large, sizeof big) == 0,
@@ -614,7 +617,8 @@ Test(batch_plan, small_matrices_in_large_batches_get_small_tiles) {
     h200.cls = DEVICE_NVIDIA_GPU;
     h200.compute_units = 132;
     h200.nv_compute_capability = 90;
-    clgemm_config c = clgemm__config_default_for(&h200, S, CLGEMM_COMPUTE_DEFAULT, 32, 32, 32, 10000);
+    clgemm_config c =
+        clgemm__config_default_for(&h200, S, CLGEMM_COMPUTE_DEFAULT, 32, 32, 32, 10000);
     cr_expect_eq(tile_area(&c), 32u * 32u, "10000 x 32^2: %s", describe(&c));
     c = clgemm__config_default_for(&h200, S, CLGEMM_COMPUTE_DEFAULT, 64, 64, 64, 10000);
     cr_expect_eq(tile_area(&c), 64u * 64u, "10000 x 64^2: %s", describe(&c));
@@ -814,7 +818,8 @@ Test(schedule_plan, h200_shapes) {
     cr_expect_eq(tile_area(&c), 256u * 128u, "4096^2: %s", describe(&c));
     cr_expect_eq(clgemm__plan_streamk(&c, &h200, -1, S, 4096, 4096, 4096, 1), 0);
     c = clgemm__config_default_for(&h200, S, DEF, 2047, 2047, 2047, 1);
-    cr_expect_eq(tile_area(&c), 256u * 128u, "2047^2 (128 tiles, 97%% of a wave): %s", describe(&c));
+    cr_expect_eq(tile_area(&c), 256u * 128u, "2047^2 (128 tiles, 97%% of a wave): %s",
+                 describe(&c));
     cr_expect_eq(clgemm__plan_streamk(&c, &h200, -1, S, 2047, 2047, 2047, 1), 0);
     c = clgemm__config_default_for(&h200, S, DEF, 4097, 4097, 4097, 1);
     cr_expect_eq(tile_area(&c), 256u * 128u, "4097^2: %s", describe(&c));

@@ -146,10 +146,10 @@ clgemm_config clgemm__config_default(const device_info *info, clgemm_precision p
 }
 
 /* Whether tiles of mt x nt over a batch of m x n matrices give (nearly) every compute unit a
- * work-group and, in a batch, pad each matrix by at most a quarter. One matrix with a narrow side (<= 256)
- * or a long K (>= 4 x its longer side) need not have a tile per compute unit when the family
- * splits K or runs stream-K: those share its K-slices across the device, so larger tiles that
- * pad little win (H200, docs/PERFORMANCE.md: 64 x 8192 x 8192 ran 28.7 TFLOPS in 64 x 64 tiles
+ * work-group and, in a batch, pad each matrix by at most a quarter. One matrix with a narrow side
+ * (<= 256) or a long K (>= 4 x its longer side) need not have a tile per compute unit when the
+ * family splits K or runs stream-K: those share its K-slices across the device, so larger tiles
+ * that pad little win (H200, docs/PERFORMANCE.md: 64 x 8192 x 8192 ran 28.7 TFLOPS in 64 x 64 tiles
  * with stream-K, 20.3 in the 32 x 32 tiles this rule gave before; 256 x 256 x 16384 24.7 in
  * 64 x 64 tiles split 16 ways, 9.4 in 32 x 32 ones). */
 static bool tile_suits(const family_desc *f, const clgemm_config *c, const device_info *info,
@@ -174,8 +174,8 @@ static bool tile_suits(const family_desc *f, const clgemm_config *c, const devic
 /* Whether a family without split K or stream-K would leave a long-K problem on fewer
  * work-groups than compute units (H200 FP64 256 x 256 x 16384: the tensor-core family's 16
  * tiles ran 2.7 TFLOPS, the register-blocked one split K ran 8.5). */
-static bool starves(const family_desc *f, const clgemm_config *c, const device_info *info,
-                    size_t m, size_t n, size_t k, size_t batch) {
+static bool starves(const family_desc *f, const clgemm_config *c, const device_info *info, size_t m,
+                    size_t n, size_t k, size_t batch) {
     size_t mt, nt, kt;
     f->tile(c, &mt, &nt, &kt);
     size_t longer = m > n ? m : n, tiles = ((m + mt - 1) / mt) * ((n + nt - 1) / nt);

@@ -34,7 +34,8 @@ int main(int argc, char **argv) {
     cl_device_id dev = NULL;
     clGetPlatformIDs(8, platforms, &np);
     for (cl_uint i = 0; i < np && !dev; i++)
-        if (clGetDeviceIDs(platforms[i], CL_DEVICE_TYPE_GPU, 1, &dev, NULL) != CL_SUCCESS) dev = NULL;
+        if (clGetDeviceIDs(platforms[i], CL_DEVICE_TYPE_GPU, 1, &dev, NULL) != CL_SUCCESS)
+            dev = NULL;
     if (!source || !dev) return fprintf(stderr, "no source or no GPU\n"), 1;
     cl_int err;
     cl_context ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
