@@ -1,8 +1,7 @@
 #!/bin/sh
 # streamk_lab.sh: where stream-K's time goes on the H200 (issue 11; run like streamk_check.sh).
-# 4096^2 in 256 x 128 tiles is 512 tiles: 128 groups give four whole waves (the persistent loop
-# alone), 132 cut tiles (the fix-up too). SK_TAIL_WAVES=1 shares out only the last partial
-# wave's tiles, 2 (the default) one whole wave more.
+# 4096^2 in 256 x 128 tiles is 512 tiles, 4097^2 561: data-parallel, the planner (stream-K at
+# 4097^2), and stream-K forced with one and two work-groups per SM.
 B=build-gpu/bench/clgemm-bench
 export CLGEMM_TUNING_DB=/tmp/none.json CLGEMM_CACHE_DIR=/tmp/clgemm-kernels
 run() { # label, shapes and options...
@@ -13,19 +12,10 @@ run() { # label, shapes and options...
 }
 S1="--shape 4096,4096,4096 --shape 4097,4097,4097 --shape 8192,8192,8192"
 CLGEMM_STREAMK=0 run "data-parallel" $S1
-for g in 128 132 264; do
-    for t in 1 2; do
-        CLGEMM_STREAMK=$g CLGEMM_BUILD_OPTIONS=-DSK_TAIL_WAVES=$t run "streamk $g tail $t" $S1
-    done
+run "planner" $S1
+for g in 132 264; do
+    CLGEMM_STREAMK=$g run "streamk $g" $S1
 done
 P128="--family regblock --params MWG=128,NWG=128,KWG=8,MDIMC=16,NDIMC=16,KWI=8,VWM=4,VWN=4"
 CLGEMM_STREAMK=0 run "128x128 data-parallel" $S1 $P128
-for g in 132 264; do
-    for t in 1 2; do
-        CLGEMM_STREAMK=$g CLGEMM_BUILD_OPTIONS=-DSK_TAIL_WAVES=$t run "128x128 streamk $g tail $t" \
-            $S1 $P128
-    done
-done
-echo "== test_split with SK_TAIL_WAVES=1"
-CLGEMM_BUILD_OPTIONS=-DSK_TAIL_WAVES=1 timeout 300 build-gpu/tests/test_split 2>&1 |
-    grep -E "FAIL|Synthesis|Assert" | head
+CLGEMM_STREAMK=264 run "128x128 streamk 264" $S1 $P128
