@@ -708,9 +708,9 @@ static cl_int enqueue_streamk(struct clgemm_handle_s *h, const gemm_call *c, con
     size_t mt, nt, kt, local[2], global[2];
     clgemm__family(cfg->family)->tile(cfg, &mt, &nt, &kt);
     size_t tiles_m = ((size_t)p->m + mt - 1) / mt, tiles_n = ((size_t)p->n + nt - 1) / nt;
-    size_t full = tiles_m * tiles_n / (size_t)groups;
-    size_t dp_cols = full >= 2 ? (full - 1) * (size_t)groups / tiles_m : 0;
-    if (dp_cols >= tiles_n) dp_cols = 0;
+    size_t full = tiles_m * tiles_n / (size_t)groups, tail = h->streamk_tail ? h->streamk_tail : 2;
+    size_t dp_cols = full >= tail ? (full - (tail - 1)) * (size_t)groups / tiles_m : 0;
+    if (dp_cols >= tiles_n) dp_cols = tiles_n - 1;
     cl_int err = CL_SUCCESS;
     cl_uint num_wait = c->num_wait;
     const cl_event *wait = c->wait;

@@ -34,8 +34,10 @@ static clgemm_status handle_init(clgemm_handle h, cl_command_queue queue) {
     const char *streamk = getenv("CLGEMM_STREAMK");
     h->streamk = -1;
     if (streamk && *streamk) {
-        long forced = strtol(streamk, NULL, 10);
+        char *rest;
+        long forced = strtol(streamk, &rest, 10);
         h->streamk = forced < 0 ? 0 : forced > 65535 ? 65535 : (int)forced;
+        if (*rest == ',') h->streamk_tail = strtol(rest + 1, NULL, 10) == 1 ? 1 : 2;
     }
     const char *chunk = getenv("CLGEMM_BATCH_CHUNK");
     if (chunk && *chunk) h->batch_chunk = strtol(chunk, NULL, 10);

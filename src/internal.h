@@ -318,6 +318,7 @@ struct clgemm_handle_s {
     int ksplit;       /* CLGEMM_KSPLIT when the handle was made (0: unset) */
     long batch_chunk; /* CLGEMM_BATCH_CHUNK when the handle was made (0: unset) */
     int streamk;      /* CLGEMM_STREAMK when the handle was made (-1: unset, 0: off, n: groups) */
+    int streamk_tail; /* its ",1" or ",2": waves' worth of tiles stream-K shares (0: default) */
     char *build_log;
     struct tune_memo *last_tune; /* what the last clgemm_tune searched (tuner.c) */
     bool has_override[CLGEMM_PRECISION_COUNT];

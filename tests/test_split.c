@@ -71,9 +71,10 @@ static void run_grid(clgemm_precision prec, const char *variable, const char *co
 
 static const char *const splits[] = {"2", "3", "64"};
 /* 1: one work-group does every tile whole; 2, 3, 7: ranges cut tiles at varied points (a
- * 50 x 70 x 301 problem in 16 x 16 tiles is 20 tiles of 38 slices); 5000: most ranges hold
- * one slice or none, and several boundaries fall in one tile. */
-static const char *const streamk_groups[] = {"1", "2", "3", "7", "5000"};
+ * 50 x 70 x 301 problem in 16 x 16 tiles is 20 tiles of 38 slices) after whole waves in the
+ * plain kernel; 5000: most ranges hold one slice or none, and several boundaries fall in one
+ * tile; ",1": only the last partial wave's tiles are shared out. */
+static const char *const streamk_groups[] = {"1", "2", "3", "7", "5000", "3,1", "7,1"};
 
 Test(split, sgemm_forced_splits, .timeout = 600) {
     run_grid(CLGEMM_SINGLE, "CLGEMM_KSPLIT", splits, 3);
@@ -84,11 +85,11 @@ Test(split, dgemm_forced_splits, .timeout = 600) {
 }
 
 Test(split, sgemm_forced_streamk, .timeout = 600) {
-    run_grid(CLGEMM_SINGLE, "CLGEMM_STREAMK", streamk_groups, 5);
+    run_grid(CLGEMM_SINGLE, "CLGEMM_STREAMK", streamk_groups, 7);
 }
 
 Test(split, dgemm_forced_streamk, .timeout = 600) {
-    run_grid(CLGEMM_DOUBLE, "CLGEMM_STREAMK", streamk_groups, 5);
+    run_grid(CLGEMM_DOUBLE, "CLGEMM_STREAMK", streamk_groups, 7);
 }
 
 /* Without CLGEMM_KSPLIT the planner splits a long K under a single tile, and the result is the
