@@ -577,12 +577,35 @@ static void workspace_release(struct clgemm_handle_s *h, int slot, cl_mem mem, c
     if (until) clRetainEvent(until);
 }
 
-/* Second step of a split-K call: C = sum of the partial products + beta * C. Waits for the
- * partial products' event even on an out-of-order queue; its own event is the call's. */
-static clgemm_status enqueue_reduce(struct clgemm_handle_s *h, cl_kernel kernel, const gemm_call *c,
-                                    const colmajor *p, cl_int splits, cl_mem work, cl_mem table,
-                                    cl_command_queue queue, cl_event partial, cl_event *done) {
-    cl_ulong off = c->off_c, stride = c->stride_c;
+/* One launch after another: each waits for the one before (the first for the caller's wait
+ * list), so the last one's event covers the call on any queue. */
+typedef struct launch_chain {
+    cl_uint num_wait;
+    const cl_event *wait;
+    cl_event last;
+} launch_chain;
+
+static cl_int chain_launch(const struct clgemm_handle_s *h, cl_command_queue queue,
+                           cl_kernel kernel, const size_t global[2], const size_t local[2],
+                           size_t depth, launch_chain *ch) {
+    cl_event ev = NULL;
+    cl_int err =
+        ch->last
+            ? enqueue_layers(h, queue, kernel, global, local, depth, 1, &ch->last, &ev)
+            : enqueue_layers(h, queue, kernel, global, local, depth, ch->num_wait, ch->wait, &ev);
+    if (err == CL_SUCCESS) {
+        if (ch->last) clReleaseEvent(ch->last);
+        ch->last = ev;
+    }
+    return err;
+}
+
+/* Second step of a split-K launch (C at off): C = sum of the partial products + beta * C, after
+ * the chain's last launch (the partial products) even on an out-of-order queue. */
+static cl_int enqueue_reduce(struct clgemm_handle_s *h, cl_kernel kernel, const gemm_call *c,
+                             const colmajor *p, cl_ulong off, cl_int splits, cl_mem work,
+                             cl_mem table, size_t batch, cl_command_queue queue, launch_chain *ch) {
+    cl_ulong stride = c->stride_c;
     cl_int ldc = (cl_int)c->ldc, err = CL_SUCCESS;
     SET_ARG(kernel, 0, p->m, err);
     SET_ARG(kernel, 1, p->n, err);
@@ -596,18 +619,16 @@ static clgemm_status enqueue_reduce(struct clgemm_handle_s *h, cl_kernel kernel,
     SET_ARG(kernel, 9, table, err);
     size_t local[2], global[2];
     elementwise_launch(h, p->m, p->n, local, global);
-    if (err == CL_SUCCESS)
-        err = enqueue_layers(h, queue, kernel, global, local, batch_of(c), 1, &partial, done);
+    if (err == CL_SUCCESS) err = chain_launch(h, queue, kernel, global, local, batch, ch);
     return err;
 }
 
-/* Second step of a stream-K call: the tiles that range boundaries cut are summed from the
- * workspace and stored (cl/streamk.cl), one layer per boundary. Waits for the first step's
- * event; its own event is the call's. */
-static clgemm_status enqueue_fixup(struct clgemm_handle_s *h, cl_kernel kernel, const gemm_call *c,
-                                   const colmajor *p, cl_ulong off, const clgemm_config *cfg,
-                                   cl_int groups, cl_mem work, cl_command_queue queue,
-                                   cl_event partial, cl_event *done) {
+/* Second step of a stream-K launch over the sub-problem p (C at off): the tiles that range
+ * boundaries cut are summed from the workspace and stored (cl/streamk.cl), one layer per
+ * boundary. */
+static cl_int enqueue_fixup(struct clgemm_handle_s *h, cl_kernel kernel, const gemm_call *c,
+                            const colmajor *p, cl_ulong off, const clgemm_config *cfg,
+                            cl_int groups, cl_mem work, cl_command_queue queue, launch_chain *ch) {
     size_t mt, nt, kt;
     clgemm__family(cfg->family)->tile(cfg, &mt, &nt, &kt);
     cl_int tile_m = (cl_int)mt, tile_n = (cl_int)nt, tile_k = (cl_int)kt, ldc = (cl_int)c->ldc;
@@ -628,8 +649,7 @@ static clgemm_status enqueue_fixup(struct clgemm_handle_s *h, cl_kernel kernel, 
     size_t local[2], global[2];
     elementwise_launch(h, tile_m, tile_n, local, global);
     if (err == CL_SUCCESS)
-        err =
-            enqueue_layers(h, queue, kernel, global, local, (size_t)groups - 1, 1, &partial, done);
+        err = chain_launch(h, queue, kernel, global, local, (size_t)groups - 1, ch);
     return err;
 }
 
@@ -695,58 +715,149 @@ static cl_int set_gemm_args(cl_kernel kernel, const gemm_call *c, const colmajor
     return err;
 }
 
-/* A stream-K call (one matrix, no table). The whole waves of tiles but the last run as a plain
- * data-parallel launch over C's first columns of tiles; the stream-K kernel shares out the rest
- * (one to two waves' worth) among `groups` work-groups; the fix-up adds the parts of cut tiles.
- * (On the H200 the persistent loop ran 7% slower per tile than the device's own grid, 41.4
- * against 44.6 TFLOPS at 4096^2 with no tile cut, so only the tail runs in it.) Each launch
- * waits for the one before. *last is the last launch's event, *done the call's. */
-static cl_int enqueue_streamk(struct clgemm_handle_s *h, const gemm_call *c, const colmajor *p,
-                              const clgemm_config *cfg, cl_kernel plain, cl_kernel sk,
-                              cl_kernel fixup, int groups, cl_mem work, cl_command_queue queue,
-                              cl_event *last, cl_event *done) {
+/* The kernel key of configuration cfg for call c (column-major p): its parameters, types,
+ * transposes, alignment and, with a batch table, the table flags. */
+static void gemm_kernel_key(kernel_key *key, const clgemm_config *cfg, const gemm_call *c,
+                            const colmajor *p, clgemm_compute compute, cl_mem table) {
+    const family_desc *family = clgemm__family(cfg->family);
+    memset(key, 0, sizeof *key);
+    key->family = cfg->family;
+    for (int i = 0; i < family->num_params; i++) /* only the family's own slots */
+        key->params[family->params[i].slot] = cfg->params[family->params[i].slot];
+    key->type_ab = (unsigned char)c->precision;
+    key->type_c = (unsigned char)c->type_c;
+    key->compute = (unsigned char)(family->call_options ? compute : 0);
+    key->flags = (unsigned short)((p->trans_a ? KEY_TRANSA : 0) | (p->trans_b ? KEY_TRANSB : 0) |
+                                  (p->conj_a ? KEY_CONJA : 0) | (p->conj_b ? KEY_CONJB : 0) |
+                                  (table ? KEY_TABLE | KEY_TABLE_C : 0));
+    if (family->call_options) {
+        bool swap = c->layout == CLGEMM_ROW_MAJOR;
+        key->flags |=
+            (unsigned short)((aligned16(c, !swap, p->off_a, p->lda, p->stride_a) ? KEY_ALIGNED_A
+                                                                                 : 0) |
+                             (aligned16(c, swap, p->off_b, p->ldb, p->stride_b) ? KEY_ALIGNED_B
+                                                                                : 0));
+    }
+}
+
+/* The sub-problem of C's rows i0 .. i0 + m - 1 and columns j0 .. j0 + n - 1: op(A)'s rows and
+ * op(B)'s columns move with them; *off_c is where it starts in C. */
+static colmajor sub_problem(const colmajor *p, const gemm_call *c, size_t i0, size_t j0, size_t m,
+                            size_t n, cl_ulong *off_c) {
+    colmajor q = *p;
+    q.m = (cl_int)m;
+    q.n = (cl_int)n;
+    q.off_a += (cl_ulong)i0 * (p->trans_a ? (cl_ulong)p->lda : 1);
+    q.off_b += (cl_ulong)j0 * (p->trans_b ? 1 : (cl_ulong)p->ldb);
+    *off_c = c->off_c + (cl_ulong)i0 + (cl_ulong)j0 * (cl_ulong)c->ldc;
+    return q;
+}
+
+/* The plain data-parallel kernel of configuration cfg over the sub-problem q (C at off_c). */
+static cl_int launch_plain(struct clgemm_handle_s *h, const gemm_call *c, const colmajor *q,
+                           cl_ulong off_c, const clgemm_config *cfg, cl_kernel kernel,
+                           cl_command_queue queue, launch_chain *ch) {
+    size_t local[2], global[2];
+    cl_int err = set_gemm_args(kernel, c, q, c->c, off_c, (cl_int)c->ldc, 0, true, 1, NULL);
+    clgemm__config_launch(cfg, (size_t)q->m, (size_t)q->n, local, global);
+    return err == CL_SUCCESS ? chain_launch(h, queue, kernel, global, local, 1, ch) : err;
+}
+
+/* How one matrix (no table, no split K) is scheduled: its main part, main_m x main_n from the
+ * top left, in cfg's tiles, data-parallel or (groups > 0) stream-K; the peeled rows and columns
+ * beyond it in the small configuration, K split strip_splits ways (reduce: their sum). */
+typedef struct single_plan {
+    const clgemm_config *cfg, *small;
+    cl_kernel plain, sk, fixup, strips, reduce;
+    int groups, strip_splits;
+    size_t main_m, main_n;
+    cl_mem work;
+} single_plan;
+
+/* The layers a peeled strip's K is split into: strips are a few rows or columns deep, so only K
+ * gives their work-groups parallel work. */
+#define STRIP_SPLITS 32
+
+/* Waves' worth of tiles stream-K shares out unless CLGEMM_STREAMK says otherwise: one (H200
+ * 4097^2: 40.4 TFLOPS with one, 39.2 with two). */
+#define STREAMK_TAIL_WAVES 1
+
+/* Stream-K over the main part: the whole waves of tiles run as a plain launch over its first
+ * columns of tiles and the stream-K kernel shares out the rest (one or two waves' worth) among
+ * the work-groups; the fix-up adds the parts of cut tiles. (On the H200 the persistent loop ran
+ * 7% slower per tile than the device's own grid, 41.4 against 44.6 TFLOPS at 4096^2 with no tile
+ * cut, so only the tail runs in it.) */
+static cl_int launch_streamk(struct clgemm_handle_s *h, const gemm_call *c, const colmajor *p,
+                             const single_plan *s, cl_command_queue queue, launch_chain *ch) {
     size_t mt, nt, kt, local[2], global[2];
-    clgemm__family(cfg->family)->tile(cfg, &mt, &nt, &kt);
-    size_t tiles_m = ((size_t)p->m + mt - 1) / mt, tiles_n = ((size_t)p->n + nt - 1) / nt;
-    size_t full = tiles_m * tiles_n / (size_t)groups, tail = h->streamk_tail ? h->streamk_tail : 2;
-    size_t dp_cols = full >= tail ? (full - (tail - 1)) * (size_t)groups / tiles_m : 0;
+    clgemm__family(s->cfg->family)->tile(s->cfg, &mt, &nt, &kt);
+    size_t tiles_m = (s->main_m + mt - 1) / mt, tiles_n = (s->main_n + nt - 1) / nt;
+    size_t full = tiles_m * tiles_n / (size_t)s->groups;
+    size_t tail = h->streamk_tail ? (size_t)h->streamk_tail : STREAMK_TAIL_WAVES;
+    size_t dp_cols = full >= tail ? (full - (tail - 1)) * (size_t)s->groups / tiles_m : 0;
     if (dp_cols >= tiles_n) dp_cols = tiles_n - 1;
+    size_t head_n = dp_cols * nt;
+    cl_ulong off;
     cl_int err = CL_SUCCESS;
-    cl_uint num_wait = c->num_wait;
-    const cl_event *wait = c->wait;
-    cl_event dp_done = NULL;
-    colmajor rest = *p;
-    cl_ulong off_c = c->off_c;
-    if (dp_cols > 0) {
-        colmajor head = *p;
-        head.n = (cl_int)(dp_cols * nt);
-        err = set_gemm_args(plain, c, &head, c->c, c->off_c, (cl_int)c->ldc, 0, true, 1, NULL);
-        clgemm__config_launch(cfg, (size_t)head.m, (size_t)head.n, local, global);
-        if (err == CL_SUCCESS)
-            err = enqueue_layers(h, queue, plain, global, local, 1, num_wait, wait, &dp_done);
-        if (err != CL_SUCCESS) return err;
-        /* The rest: C's and op(B)'s columns from head.n on. */
-        rest.n = p->n - head.n;
-        rest.off_b += (cl_ulong)head.n * (p->trans_b ? 1 : (cl_ulong)p->ldb);
-        off_c += (cl_ulong)head.n * (cl_ulong)c->ldc;
-        num_wait = 1;
-        wait = &dp_done;
+    if (head_n > 0) {
+        colmajor head = sub_problem(p, c, 0, 0, s->main_m, head_n, &off);
+        err = launch_plain(h, c, &head, off, s->cfg, s->plain, queue, ch);
     }
-    err = set_gemm_args(sk, c, &rest, c->c, off_c, (cl_int)c->ldc, 0, true, 1, NULL);
-    SET_ARG(sk, 19, work, err);
-    clgemm__config_launch(cfg, (size_t)rest.m, (size_t)rest.n, local, global);
-    global[0] = (size_t)groups * local[0]; /* `groups` work-groups along the first dimension */
-    global[1] = local[1];
+    colmajor rest = sub_problem(p, c, 0, head_n, s->main_m, s->main_n - head_n, &off);
     if (err == CL_SUCCESS)
-        err = enqueue_layers(h, queue, sk, global, local, 1, num_wait, wait, last);
-    if (dp_done) clReleaseEvent(dp_done);
+        err = set_gemm_args(s->sk, c, &rest, c->c, off, (cl_int)c->ldc, 0, true, 1, NULL);
+    SET_ARG(s->sk, 19, s->work, err);
+    clgemm__config_launch(s->cfg, (size_t)rest.m, (size_t)rest.n, local, global);
+    global[0] = (size_t)s->groups * local[0]; /* `groups` work-groups along the first dimension */
+    global[1] = local[1];
+    if (err == CL_SUCCESS) err = chain_launch(h, queue, s->sk, global, local, 1, ch);
     /* One work-group cuts no tile and needs no fix-up. */
-    if (err == CL_SUCCESS && groups > 1)
-        err = enqueue_fixup(h, fixup, c, &rest, off_c, cfg, groups, work, queue, *last, done);
-    else if (err == CL_SUCCESS) {
-        *done = *last;
-        *last = NULL;
+    if (err == CL_SUCCESS && s->groups > 1)
+        err = enqueue_fixup(h, s->fixup, c, &rest, off, s->cfg, s->groups, s->work, queue, ch);
+    return err;
+}
+
+/* A peeled strip q (C at off): a few rows or columns of C with all of K, so K is split across
+ * work-group layers into the workspace (each strip after the one before, so they share it) and
+ * reduced into C; without the split its work-groups walk K one slice at a time (H200 4097^2:
+ * two such strips took 0.4 ms beside 3.06 ms for the 4096^2 rest). */
+static cl_int launch_strip(struct clgemm_handle_s *h, const gemm_call *c, const colmajor *q,
+                           cl_ulong off, const single_plan *s, cl_command_queue queue,
+                           launch_chain *ch) {
+    size_t local[2], global[2];
+    cl_int splits = s->strip_splits;
+    cl_int err =
+        set_gemm_args(s->strips, c, q, s->work, 0, q->m,
+                      (cl_ulong)splits * (cl_ulong)q->m * (cl_ulong)q->n, false, splits, NULL);
+    clgemm__config_launch(s->small, (size_t)q->m, (size_t)q->n, local, global);
+    if (err == CL_SUCCESS)
+        err = chain_launch(h, queue, s->strips, global, local, (size_t)splits, ch);
+    if (err == CL_SUCCESS)
+        err = enqueue_reduce(h, s->reduce, c, q, off, splits, s->work, NULL, 1, queue, ch);
+    return err;
+}
+
+/* One matrix by its single_plan; *done is the last launch's event (NULL if none was made). */
+static cl_int enqueue_single(struct clgemm_handle_s *h, const gemm_call *c, const colmajor *p,
+                             const single_plan *s, cl_command_queue queue, cl_event *done) {
+    launch_chain ch = {c->num_wait, c->wait, NULL};
+    cl_ulong off;
+    cl_int err;
+    if (s->groups > 0) {
+        err = launch_streamk(h, c, p, s, queue, &ch);
+    } else {
+        colmajor whole = sub_problem(p, c, 0, 0, s->main_m, s->main_n, &off);
+        err = launch_plain(h, c, &whole, off, s->cfg, s->plain, queue, &ch);
     }
+    if (err == CL_SUCCESS && s->main_n < (size_t)p->n) { /* the columns past the main part */
+        colmajor right = sub_problem(p, c, 0, s->main_n, (size_t)p->m, p->n - s->main_n, &off);
+        err = launch_strip(h, c, &right, off, s, queue, &ch);
+    }
+    if (err == CL_SUCCESS && s->main_m < (size_t)p->m) { /* the rows below it */
+        colmajor below = sub_problem(p, c, s->main_m, 0, p->m - s->main_m, s->main_n, &off);
+        err = launch_strip(h, c, &below, off, s, queue, &ch);
+    }
+    *done = ch.last;
     return err;
 }
 
@@ -764,39 +875,27 @@ static clgemm_status enqueue_gemm(struct clgemm_handle_s *h, const gemm_call *c,
     const family_desc *family = clgemm__family(cfg.family);
     int splits = clgemm__plan_splits(&cfg, &h->info, h->ksplit, (size_t)p.m, (size_t)p.n,
                                      (size_t)p.k, batch);
-    /* Stream-K only for one matrix without a split (the planner says which, if either). */
-    int groups = splits == 1 && !table
-                     ? clgemm__plan_streamk(&cfg, &h->info, h->streamk, c->precision, (size_t)p.m,
-                                            (size_t)p.n, (size_t)p.k, batch)
-                     : 0;
+    /* One matrix without a split may peel a mostly empty last row or column of tiles and run
+     * stream-K over the rest (the planner says which, if either). */
+    size_t main_m = (size_t)p.m, main_n = (size_t)p.n;
+    int groups = 0;
+    if (splits == 1 && !table) {
+        clgemm__plan_peel(&cfg, &h->info, h->peel, main_m, main_n, batch, &main_m, &main_n);
+        groups = clgemm__plan_streamk(&cfg, &h->info, h->streamk, c->precision, main_m, main_n,
+                                      (size_t)p.k, batch);
+    }
+    bool peeled = main_m < (size_t)p.m || main_n < (size_t)p.n;
     /* Kernels first: finding one may release the lock (a build), and the workspace taken below
      * must stay ours from taking to enqueueing. Partial products of a split stay in the
      * arithmetic type; the reduction rounds them to C's. */
     gemm_kernel gk = {.family = family, .cfg = &cfg};
-    memset(&gk.key, 0, sizeof gk.key);
-    gk.key.family = cfg.family;
-    for (int i = 0; i < family->num_params; i++) /* only the family's own slots */
-        gk.key.params[family->params[i].slot] = cfg.params[family->params[i].slot];
-    gk.key.type_ab = (unsigned char)c->precision;
-    gk.key.compute = (unsigned char)(family->call_options ? compute : 0);
-    gk.key.flags = (unsigned short)((p.trans_a ? KEY_TRANSA : 0) | (p.trans_b ? KEY_TRANSB : 0) |
-                                    (p.conj_a ? KEY_CONJA : 0) | (p.conj_b ? KEY_CONJB : 0) |
-                                    (table ? KEY_TABLE : 0));
-    if (family->call_options) {
-        bool swap = c->layout == CLGEMM_ROW_MAJOR;
-        gk.key.flags |=
-            (unsigned short)((aligned16(c, !swap, p.off_a, p.lda, p.stride_a) ? KEY_ALIGNED_A : 0) |
-                             (aligned16(c, swap, p.off_b, p.ldb, p.stride_b) ? KEY_ALIGNED_B : 0));
-    }
+    gemm_kernel_key(&gk.key, &cfg, c, &p, compute, table);
     /* A split's workspace is strided: C's table offsets and beta then serve the reduction. */
     if (splits > 1) {
         gk.key.type_c = (unsigned char)clgemm__type(c->precision)->compute;
-    } else {
-        gk.key.type_c = (unsigned char)c->type_c;
-        if (table) gk.key.flags |= KEY_TABLE_C;
-        if (groups > 0) gk.key.flags |= KEY_STREAMK;
+        gk.key.flags &= (unsigned short)~KEY_TABLE_C;
     }
-    cl_kernel kernel, second = NULL;
+    cl_kernel kernel, second = NULL, sk = NULL, strips = NULL;
     clgemm_status st =
         kernel_for(h, &gk.key, family->kernel, family->file, gemm_options_fn, &gk, &kernel);
     /* The second step is built before anything is enqueued, so a failed build leaves no partial
@@ -804,51 +903,74 @@ static clgemm_status enqueue_gemm(struct clgemm_handle_s *h, const gemm_call *c,
     if (st == CLGEMM_SUCCESS && (splits > 1 || groups > 0))
         st = elementwise_kernel(h, splits > 1 ? KERNEL_REDUCE : KERNEL_FIXUP, c->precision,
                                 c->type_c, table != NULL, &second);
-    /* Stream-K runs its whole waves in the plain kernel. */
-    cl_kernel plain = kernel;
     if (st == CLGEMM_SUCCESS && groups > 0) {
-        gemm_kernel whole = gk;
-        whole.key.flags &= (unsigned short)~KEY_STREAMK;
-        st = kernel_for(h, &whole.key, family->kernel, family->file, gemm_options_fn, &whole,
-                        &plain);
+        gemm_kernel streamk = gk;
+        streamk.key.flags |= KEY_STREAMK;
+        st = kernel_for(h, &streamk.key, family->kernel, family->file, gemm_options_fn, &streamk,
+                        &sk);
+    }
+    /* Peeled strips: the family's smallest tiles, K split (their partial products in the
+     * arithmetic type), and the reduction. */
+    clgemm_config small = peeled ? clgemm__config_smallest(&cfg, &h->info, c->precision) : cfg;
+    int strip_splits = 1;
+    cl_kernel reduce = NULL;
+    if (st == CLGEMM_SUCCESS && peeled) {
+        gemm_kernel edge = {.family = clgemm__family(small.family), .cfg = &small};
+        gemm_kernel_key(&edge.key, &small, c, &p, compute, table);
+        edge.key.type_c = (unsigned char)clgemm__type(c->precision)->compute;
+        strip_splits = clgemm__plan_splits(&small, &h->info, STRIP_SPLITS, 1, 1, (size_t)p.k, 1);
+        st = kernel_for(h, &edge.key, edge.family->kernel, edge.family->file, gemm_options_fn,
+                        &edge, &strips);
+        if (st == CLGEMM_SUCCESS)
+            st = elementwise_kernel(h, KERNEL_REDUCE, c->precision, c->type_c, false, &reduce);
     }
     if (st != CLGEMM_SUCCESS) return st;
     cl_mem work = NULL;
     int slot = -1;
     size_t layers_total = batch;
-    if (splits > 1 || groups > 0) {
-        /* Split: batch * splits blocks of m x n; stream-K: two tile-sized slots per work-group. */
+    if (splits > 1 || groups > 0 || peeled) {
+        /* Split: batch * splits blocks of m x n; stream-K: two tile-sized slots per work-group;
+         * peeled strips: strip_splits blocks of the larger strip (they run one after the other,
+         * after stream-K's fix-up, so they share one workspace). */
         size_t mt, nt, kt, bytes, depth = 2 * (size_t)groups;
         family->tile(&cfg, &mt, &nt, &kt);
         size_t block = splits > 1 ? (size_t)p.m * (size_t)p.n : mt * nt;
+        size_t strip = (size_t)p.m * ((size_t)p.n - main_n),
+               below = ((size_t)p.m - main_m) * main_n;
+        strip = (strip > below ? strip : below) * (size_t)strip_splits;
         if ((splits == 1 || !__builtin_mul_overflow(batch, (size_t)splits, &depth)) &&
             !__builtin_mul_overflow(depth, block, &bytes) &&
-            !__builtin_mul_overflow(bytes, clgemm__type(c->precision)->compute_size, &bytes)) {
+            !__builtin_mul_overflow(bytes > strip ? bytes : strip,
+                                    clgemm__type(c->precision)->compute_size, &bytes)) {
             work = workspace_acquire(h, bytes, &slot);
             if (splits > 1) layers_total = depth;
         }
-        if (!work) {
+        if (!work && splits > 1) {
             /* No room for a workspace: the plain kernel still works (its C type may differ). */
             splits = 1;
-            groups = 0;
             layers_total = batch;
-            gk.key.type_c = (unsigned char)c->type_c;
-            gk.key.flags &= (unsigned short)~KEY_STREAMK;
-            if (table) gk.key.flags |= KEY_TABLE_C;
+            gemm_kernel_key(&gk.key, &cfg, c, &p, compute, table);
             st =
                 kernel_for(h, &gk.key, family->kernel, family->file, gemm_options_fn, &gk, &kernel);
             if (st != CLGEMM_SUCCESS) return st;
         }
+        if (!work) { /* stream-K falls back to data-parallel, peeling to nothing */
+            groups = 0;
+            peeled = false;
+            main_m = (size_t)p.m;
+            main_n = (size_t)p.n;
+        }
     }
-    /* With a split, the partial products go to the workspace (ldc = m, beta = 0; matrix b's
-     * layers from b * splits * m * n) and the reduction applies beta to C. */
-    bool split = splits > 1;
     cl_event partial = NULL, done = NULL;
     cl_int err;
-    if (groups > 0) {
-        err = enqueue_streamk(h, c, &p, &cfg, plain, kernel, second, groups, work, queue, &partial,
-                              &done);
+    if (groups > 0 || peeled) {
+        single_plan s = {&cfg,   &small, kernel,       sk,     second, strips,
+                         reduce, groups, strip_splits, main_m, main_n, work};
+        err = enqueue_single(h, c, &p, &s, queue, &done);
     } else {
+        /* With a split, the partial products go to the workspace (ldc = m, beta = 0; matrix b's
+         * layers from b * splits * m * n) and the reduction applies beta to C. */
+        bool split = splits > 1;
         err = set_gemm_args(kernel, c, &p, split ? work : c->c, split ? 0 : c->off_c,
                             split ? p.m : (cl_int)c->ldc,
                             split ? (cl_ulong)splits * (cl_ulong)p.m * (cl_ulong)p.n
@@ -866,11 +988,14 @@ static clgemm_status enqueue_gemm(struct clgemm_handle_s *h, const gemm_call *c,
         if (err == CL_SUCCESS)
             err = enqueue_layers(h, queue, kernel, global, local, layers_total, c->num_wait,
                                  c->wait, &partial);
+        launch_chain ch = {1, &partial, NULL};
         if (err == CL_SUCCESS)
-            err = enqueue_reduce(h, second, c, &p, splits, work, table, queue, partial, &done);
+            err =
+                enqueue_reduce(h, second, c, &p, c->off_c, splits, work, table, batch, queue, &ch);
+        done = ch.last;
     }
-    /* Busy until the second step is done, or (if it failed to enqueue) the first. */
-    workspace_release(h, slot, work, done ? done : partial);
+    /* Busy until the last launch is done, or (if it failed to enqueue) the first. */
+    if (work) workspace_release(h, slot, work, done ? done : partial);
     if (err == CL_SUCCESS && c->event) {
         *c->event = done;
         done = NULL;

@@ -39,6 +39,8 @@ static clgemm_status handle_init(clgemm_handle h, cl_command_queue queue) {
         h->streamk = forced < 0 ? 0 : forced > 65535 ? 65535 : (int)forced;
         if (*rest == ',') h->streamk_tail = strtol(rest + 1, NULL, 10) == 1 ? 1 : 2;
     }
+    const char *peel = getenv("CLGEMM_PEEL");
+    h->peel = peel && *peel ? (strcmp(peel, "0") == 0 ? 0 : 1) : -1;
     const char *chunk = getenv("CLGEMM_BATCH_CHUNK");
     if (chunk && *chunk) h->batch_chunk = strtol(chunk, NULL, 10);
     h->queue = queue;

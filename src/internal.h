@@ -79,6 +79,10 @@ clgemm_config clgemm__config_default_for(const device_info *info, clgemm_precisi
 /* Whether the configuration's family computes this type in this compute mode on the device. */
 bool clgemm__config_supports(const clgemm_config *config, const device_info *info,
                              clgemm_precision precision, clgemm_compute compute);
+/* The smallest-tiled built-in default of the configuration's family that the device accepts
+ * (the configuration itself if there is none). */
+clgemm_config clgemm__config_smallest(const clgemm_config *config, const device_info *info,
+                                      clgemm_precision precision);
 /* A small configuration every OpenCL 1.2 device can run. */
 clgemm_config clgemm__config_fallback(void);
 /* Appends "-DNAME=value" for each parameter the family uses. Returns the length written, or a
@@ -319,6 +323,7 @@ struct clgemm_handle_s {
     long batch_chunk; /* CLGEMM_BATCH_CHUNK when the handle was made (0: unset) */
     int streamk;      /* CLGEMM_STREAMK when the handle was made (-1: unset, 0: off, n: groups) */
     int streamk_tail; /* its ",1" or ",2": waves' worth of tiles stream-K shares (0: default) */
+    int peel;         /* CLGEMM_PEEL when the handle was made (-1: unset, 0: never, 1: always) */
     char *build_log;
     struct tune_memo *last_tune; /* what the last clgemm_tune searched (tuner.c) */
     bool has_override[CLGEMM_PRECISION_COUNT];
@@ -386,6 +391,12 @@ int clgemm__plan_splits(const clgemm_config *config, const device_info *info, in
  * is -1 when unset, 0 for never, else that many work-groups. */
 int clgemm__plan_streamk(const clgemm_config *config, const device_info *info, int forced,
                          clgemm_precision type, size_t m, size_t n, size_t k, size_t batch);
+
+/* How much of one m x n matrix the configuration's tiles cover before a mostly empty last row
+ * or column of tiles, which then runs apart in small tiles (*main_m, *main_n: m, n when nothing
+ * is peeled). forced: -1 unset, 0 never, 1 whenever a partial tile is left (tests). */
+void clgemm__plan_peel(const clgemm_config *config, const device_info *info, int forced, size_t m,
+                       size_t n, size_t batch, size_t *main_m, size_t *main_n);
 
 /* Picks the configuration for a column-major problem of m x n x k (batch matrices of it) with
  * this tuning key (see tuning_key); the caller holds the lock. */

@@ -152,3 +152,25 @@ int clgemm__plan_streamk(const clgemm_config *config, const device_info *info, i
     if (slices / groups < MIN_SLICES_PER_GROUP) return 0;
     return (int)groups;
 }
+
+/* Peeling pays where the last tile holds at most a quarter of its rows or columns (H200 4097^2 in
+ * 256 x 128 tiles: 561 tiles, 49 of them nearly empty, for 512 tiles' work) and the rest still
+ * fills the device. */
+void clgemm__plan_peel(const clgemm_config *config, const device_info *info, int forced, size_t m,
+                       size_t n, size_t batch, size_t *main_m, size_t *main_n) {
+    const family_desc *f = clgemm__family(config->family);
+    *main_m = m;
+    *main_n = n;
+    if (!f || !f->stream_k || batch != 1 || forced == 0) return;
+    if (forced < 0 && info->cls != DEVICE_NVIDIA_GPU) return; /* measured on the H200 only */
+    size_t mt, nt, kt;
+    f->tile(config, &mt, &nt, &kt);
+    size_t rem_m = m % mt, rem_n = n % nt;
+    bool peel_m = m > mt && rem_m > 0 && (forced > 0 || 4 * rem_m <= mt);
+    bool peel_n = n > nt && rem_n > 0 && (forced > 0 || 4 * rem_n <= nt);
+    size_t keep_m = peel_m ? m - rem_m : m, keep_n = peel_n ? n - rem_n : n;
+    size_t tiles = ((keep_m + mt - 1) / mt) * ((keep_n + nt - 1) / nt);
+    if (forced < 0 && tiles < info->compute_units) return;
+    *main_m = keep_m;
+    *main_n = keep_n;
+}

@@ -2,7 +2,8 @@
  * device, the register-blocked kernel splits K across work-group layers into a workspace and a
  * second kernel adds the partial products and applies beta. Stream-K: a fixed grid of
  * work-groups shares all tiles' K-slices evenly, and a fix-up kernel adds the parts of the tiles
- * that range boundaries cut. CLGEMM_KSPLIT and CLGEMM_STREAMK force either on any device:
+ * that range boundaries cut; a mostly empty last row or column of tiles may be peeled off and
+ * run in small tiles. CLGEMM_KSPLIT, CLGEMM_STREAMK and CLGEMM_PEEL force them on any device:
  * several layer and work-group counts (more than there are slices included, which leaves some
  * empty), both precisions and layouts, all transposes, beta = 0 with NaN in C and beta != 0,
  * compared with the host reference and CLBlast; then the planner's own choice and an
@@ -82,6 +83,24 @@ Test(split, sgemm_forced_splits, .timeout = 600) {
 
 Test(split, dgemm_forced_splits, .timeout = 600) {
     run_grid(CLGEMM_DOUBLE, "CLGEMM_KSPLIT", splits, 3);
+}
+
+/* CLGEMM_PEEL=1: every last partial row and column of tiles runs apart in the family's smallest
+ * default tiles, alone and under stream-K. */
+static void run_peeled(clgemm_precision prec) {
+    static const char *const on[] = {"1"}, *const streamk[] = {"3", "7,1"};
+    run_grid(prec, "CLGEMM_PEEL", on, 1);
+    setenv("CLGEMM_PEEL", "1", 1);
+    run_grid(prec, "CLGEMM_STREAMK", streamk, 2);
+    unsetenv("CLGEMM_PEEL");
+}
+
+Test(split, sgemm_forced_peel, .timeout = 600) {
+    run_peeled(CLGEMM_SINGLE);
+}
+
+Test(split, dgemm_forced_peel, .timeout = 600) {
+    run_peeled(CLGEMM_DOUBLE);
 }
 
 Test(split, sgemm_forced_streamk, .timeout = 600) {

@@ -823,7 +823,16 @@ Test(schedule_plan, h200_shapes) {
     cr_expect_eq(clgemm__plan_streamk(&c, &h200, -1, S, 2047, 2047, 2047, 1), 0);
     c = clgemm__config_default_for(&h200, S, DEF, 4097, 4097, 4097, 1);
     cr_expect_eq(tile_area(&c), 256u * 128u, "4097^2: %s", describe(&c));
-    cr_expect_eq(clgemm__plan_streamk(&c, &h200, -1, S, 4097, 4097, 4097, 1), 132);
+    size_t main_m, main_n;
+    clgemm__plan_peel(&c, &h200, -1, 4097, 4097, 1, &main_m, &main_n);
+    cr_expect(main_m == 4096 && main_n == 4096, "4097^2 keeps %zu x %zu", main_m, main_n);
+    clgemm__plan_peel(&c, &h200, -1, 4097, 4097, 2, &main_m, &main_n);
+    cr_expect(main_m == 4097 && main_n == 4097, "no peeling in a batch");
+    clgemm__plan_peel(&c, &h200, -1, 2047, 2047, 1, &main_m, &main_n);
+    cr_expect(main_m == 2047 && main_n == 2047, "2047^2: last tiles mostly full");
+    cr_expect_eq(clgemm__plan_streamk(&c, &h200, -1, S, 4096, 4096, 4097, 1), 0);
+    cr_expect_eq(clgemm__plan_streamk(&c, &h200, -1, S, 4097, 4097, 4097, 1), 132,
+                 "unpeeled 4097^2: 561 tiles, 85%% of 5 waves");
     cr_expect_eq(clgemm__plan_streamk(&c, &h200, 0, S, 4097, 4097, 4097, 1), 0, "forced off");
     cr_expect_eq(clgemm__plan_streamk(&c, &h200, -1, S, 4097, 4097, 4097, 2), 0, "a batch");
     for (int narrow = 0; narrow < 2; narrow++) {
@@ -847,4 +856,8 @@ Test(schedule_plan, h200_shapes) {
     c = clgemm__config_default_for(&cpu, S, DEF, 4097, 4097, 4097, 1);
     cr_expect_eq(clgemm__plan_streamk(&c, &cpu, -1, S, 4097, 4097, 4097, 1), 0);
     cr_expect_eq(clgemm__plan_streamk(&c, &cpu, 7, S, 4097, 4097, 4097, 1), 7);
+    clgemm__plan_peel(&c, &cpu, -1, 4097, 4097, 1, &main_m, &main_n);
+    cr_expect(main_m == 4097 && main_n == 4097, "no peeling on a CPU unless forced");
+    clgemm__plan_peel(&c, &cpu, 1, 4097, 4097, 1, &main_m, &main_n);
+    cr_expect(main_m < 4097 && main_n < 4097, "CLGEMM_PEEL=1 peels");
 }

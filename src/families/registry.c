@@ -207,6 +207,16 @@ clgemm_config clgemm__config_default_for(const device_info *info, clgemm_precisi
     return starved; /* AUTO when none fits: the caller's check says so */
 }
 
+clgemm_config clgemm__config_smallest(const clgemm_config *config, const device_info *info,
+                                      clgemm_precision precision) {
+    const family_desc *f = clgemm__family(config->family);
+    clgemm_config pick = *config;
+    if (f && f->defaults)
+        for (const clgemm_config *c = f->defaults(info, precision); c->family; c++)
+            if (clgemm__config_check(c, info, precision) == CLGEMM_SUCCESS) pick = *c;
+    return pick;
+}
+
 clgemm_config clgemm__config_fallback(void) {
     /* 8x8 = 64 work-items and 512 bytes of local memory (1 KiB complex double): below OpenCL
      * 1.2's minimums. */
