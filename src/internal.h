@@ -314,6 +314,16 @@ typedef struct split_workspace {
     cl_event busy; /* NULL, or completes when the last call using `mem` is done */
 } split_workspace;
 
+/* The scalar arguments last set on one GEMM kernel (gemm.c): an argument keeps its value from
+ * launch to launch, and warm calls of one shape repeat all of them. Buffers are not kept (a
+ * released buffer's address may come back as another buffer). */
+#define CLGEMM__CACHED_ARGS 24
+typedef struct arg_cache {
+    cl_kernel kernel;                        /* whose arguments these are; NULL: none */
+    unsigned char size[CLGEMM__CACHED_ARGS]; /* of the value set; 0: unknown */
+    unsigned char value[CLGEMM__CACHED_ARGS][16];
+} arg_cache;
+
 struct clgemm_handle_s {
     cl_context context;
     cl_device_id device;
@@ -332,6 +342,7 @@ struct clgemm_handle_s {
     shared_tuning *tuning_ref; /* the table in use (the device's default, or one loaded) */
     tuning_table *tuning;      /* tuning_ref->table, or NULL */
     split_workspace work[CLGEMM__WORKSPACES];
+    arg_cache args; /* of the last GEMM kernel whose arguments a call set */
 };
 
 /* ---- gemm.c: one GEMM call ------------------------------------------------------------------ */

@@ -43,10 +43,20 @@
 #define SCHEMA_VERSION 3 /* written */
 #define SCHEMA_OLDEST  1 /* the oldest still read */
 
+/* Long along M, long along N, or neither (a ratio of 4 or more); deep in K as the planner's
+ * split K (K >= 4 max(M, N)), shallow (4 K <= min(M, N)), or neither. */
+typedef struct shape_class {
+    int mn, k;
+} shape_class;
+
 typedef struct tuning_entry {
     tuning_key key;
     size_t shape[3];
     clgemm_config config;
+    /* For the lookup, worked out once when loaded: every call plans, and the logarithms of a
+     * few dozen entries cost more than the rest of the planning (PoCL, 40 entries: 0.55 us). */
+    double log_shape[3];
+    shape_class cls;
 } tuning_entry;
 
 struct tuning_table {
@@ -351,6 +361,8 @@ static entry_kind parse_entry(const json_t *json, int schema, const device_info 
     return ENTRY_OK;
 }
 
+static void index_entry(tuning_entry *e); /* the lookup's (below) */
+
 static tuning_table *table_from_entries(const json_t *entries, int schema,
                                         const device_info *info) {
     size_t n = json_array_size(entries);
@@ -363,7 +375,7 @@ static tuning_table *table_from_entries(const json_t *entries, int schema,
         entry_kind kind = parse_entry(json_array_get(entries, i), schema, info,
                                       &table->entries[table->count], &why);
         if (kind == ENTRY_OK)
-            table->count++;
+            index_entry(&table->entries[table->count++]);
         else if (kind == ENTRY_BAD)
             clgemm__log("tuning database entry %zu skipped: %s", i, why);
     }
@@ -403,12 +415,6 @@ clgemm_status clgemm__tuning_load(const char *path, const device_info *info, tun
  * along one dimension, or about 1.5 along all three. Otherwise the default is used. */
 #define MAX_LOG2_DISTANCE 1.0
 
-/* Long along M, long along N, or neither (a ratio of 4 or more); deep in K as the planner's
- * split K (K >= 4 max(M, N)), shallow (4 K <= min(M, N)), or neither. */
-typedef struct shape_class {
-    int mn, k;
-} shape_class;
-
 static shape_class classify(double m, double n, double k) {
     shape_class c = {0, 0};
     if (m >= 4 * n) c.mn = 1;
@@ -418,11 +424,18 @@ static shape_class classify(double m, double n, double k) {
     return c;
 }
 
+/* Fills in what the lookup needs of a loaded entry. */
+static void index_entry(tuning_entry *e) {
+    for (int i = 0; i < 3; i++)
+        e->log_shape[i] = log2((double)e->shape[i]);
+    e->cls = classify((double)e->shape[0], (double)e->shape[1], (double)e->shape[2]);
+}
+
 /* Squared distance in log2 space: a shape twice as large counts as far as one half as large. */
-static double shape_distance(const size_t shape[3], const double want[3]) {
+static double shape_distance(const double log_shape[3], const double want[3]) {
     double d = 0;
     for (int i = 0; i < 3; i++) {
-        double r = want[i] - log2((double)shape[i]);
+        double r = want[i] - log_shape[i];
         d += r * r;
     }
     return d;
@@ -437,9 +450,8 @@ static const tuning_entry *nearest(const tuning_table *table, const tuning_key *
     for (size_t i = 0; i < table->count; i++) {
         const tuning_entry *e = &table->entries[i];
         if (!keys_equal(&e->key, key)) continue;
-        shape_class ec = classify((double)e->shape[0], (double)e->shape[1], (double)e->shape[2]);
-        if (ec.mn != cls.mn || ec.k != cls.k) continue;
-        double d = shape_distance(e->shape, want);
+        if (e->cls.mn != cls.mn || e->cls.k != cls.k) continue;
+        double d = shape_distance(e->log_shape, want);
         if (d <= MAX_LOG2_DISTANCE * MAX_LOG2_DISTANCE && d < best_distance) {
             best = e;
             best_distance = d;
