@@ -147,7 +147,8 @@ typedef struct shape_ctx {
 static cl_mem copies(const shape_ctx *s, cl_mem_flags flags, size_t bytes, void *host,
                      cl_int *err) {
     cl_context ctx = clgemm_context(s->h);
-    if (s->batch == 1) return clCreateBuffer(ctx, flags | CL_MEM_COPY_HOST_PTR, bytes, host, err);
+    if (s->batch == 1)
+        return clCreateBuffer(ctx, host ? flags | CL_MEM_COPY_HOST_PTR : flags, bytes, host, err);
     cl_mem m = clCreateBuffer(ctx, flags, bytes * s->batch, NULL, err);
     for (size_t i = 0; host && *err == CL_SUCCESS && i < s->batch; i++)
         *err = clEnqueueWriteBuffer(clgemm_queue(s->h), m, CL_FALSE, i * bytes, bytes, host, 0,
