@@ -445,8 +445,9 @@ CLGEMM_API clgemm_status clgemm_gemm_batched_host(
  * inputs after their rounding) within the error bound of its type (see clgemm_compute, complex
  * types per component); one that fails to build, to launch or to compute the right result is
  * skipped. Timing is the wall time of a whole clgemm_gemm_ex call (column-major, the options'
- * types and transposes, alpha 1, beta 0) up to clFinish, the median of several runs after a
- * warm-up. Each shape starts with the library's own untuned choice (timed even
+ * types and transposes, alpha 1, beta 0; clgemm_gemm_strided_batched of options->batch packed
+ * matrices when it is above 1, checked on the first and the last) up to clFinish, the median of
+ * several runs after a warm-up. Each shape starts with the library's own untuned choice (timed even
  * when the budget is spent), so a result is never slower than the default. The search is
  * exhaustive when the space fits the budget and max_evals, else random sampling followed by a
  * local search around the best. While it runs, the tuner forces each candidate on the handle;
