@@ -3,6 +3,7 @@
 #ifndef CLGEMM_BENCH_H
 #define CLGEMM_BENCH_H
 
+#include "batched.h"
 #include "clgemm.h"
 
 #include <stdbool.h>
@@ -58,6 +59,7 @@ const char *layout_string(clgemm_layout layout);
 
 #define MAX_TRANS          4
 #define MAX_CLBLAST_PARAMS 32
+#define MAX_BATCHED        32
 
 typedef struct name_values {
     size_t count;
@@ -79,6 +81,9 @@ typedef struct options {
     bool clblast_tuned[2];  /* per precision: time CLBlast with the overrides too */
     const char *csv, *json;
     bool no_clblast, quiet;
+    /* --batched BATCH,N: strided batches (batched.c) in each precision wanted, in the layout */
+    size_t batched_count;
+    batched_problem batched[MAX_BATCHED];
 } options;
 
 /* The most timed runs per measurement --runs accepts. */

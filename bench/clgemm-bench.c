@@ -153,6 +153,24 @@ static bool fits(const bench_ctx *bc, const problem *p) {
     return !why;
 }
 
+/* --batched: each problem in each precision wanted and the layout asked for, as a table of its
+ * own on stdout (--quiet too: it has no CSV or JSON) before the other problems; the work is
+ * batched.c's, which clgemm-batched-bench shares. 0, or 1 when the buffers of one could not be
+ * made. */
+static int run_batched(const bench_ctx *bc, const options *opt) {
+    int status = 0;
+    if (opt->batched_count) batched_header(stdout, bc->handle);
+    for (int pr = 0; pr < 2; pr++)
+        for (size_t i = 0; opt->want[pr] && i < opt->batched_count; i++) {
+            batched_problem p = opt->batched[i];
+            p.mode = precision_char((clgemm_precision)pr);
+            p.layout = opt->layout;
+            status |= batched_run(stdout, bc->handle, &p, opt->runs, !opt->no_clblast);
+        }
+    if (opt->batched_count) printf("\n");
+    return status;
+}
+
 static FILE *open_output(const char *path) {
     FILE *f = path ? fopen(path, "w") : NULL;
     if (path && !f) perror(path);
@@ -189,7 +207,9 @@ int main(int argc, char **argv) {
     if ((opt.csv && !(out.csv = open_output(opt.csv))) ||
         (opt.json && !(out.json = open_output(opt.json))))
         return 1;
-    if (out.table) report_header(out.table, &info, &opt);
+    int batched_status = run_batched(&bc, &opt);
+    bool batched_only = opt.batched_count && opt.shapes.count == 0;
+    if (out.table && !batched_only) report_header(out.table, &info, &opt);
     if (out.csv) csv_header(out.csv);
     if (out.json) json_begin(out.json, &info, &opt);
 
@@ -200,7 +220,7 @@ int main(int argc, char **argv) {
     bool all_fit = true;
     for (int pr = 0; pr < 2; pr++) {
         shapes[pr] = &opt.shapes;
-        if (opt.shapes.count == 0) {
+        if (opt.shapes.count == 0 && opt.batched_count == 0) {
             preset_shapes(preset, (clgemm_precision)pr, &preset_list[pr]);
             shapes[pr] = &preset_list[pr];
         }
@@ -229,6 +249,6 @@ int main(int argc, char **argv) {
     if (out.json) fclose(out.json);
     free(opt.shapes.items);
     clgemm_destroy(bc.handle);
-    if (!all_fit) return 2;
+    if (!all_fit || batched_status) return 2;
     return all_ok ? 0 : 3;
 }

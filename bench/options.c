@@ -22,6 +22,9 @@ static const char usage[] =
     "  --params MWG=128,...   its parameters (the family's names; others kept)\n"
     "  --clblast-params KWG=32,KWI=2,...    also time CLBlast with these Xgemm parameters\n"
     "  --clblast-params-d ... the same for FP64 only ('none': not for FP64; default: as FP32)\n"
+    "  --batched BATCH,N      BATCH packed N x N x N products per call (strided batched,\n"
+    "                         beside CLBlast's XgemmStridedBatched; repeatable); alone it\n"
+    "                         replaces the preset; a table of its own, not in CSV/JSON\n"
     "  --no-clblast           time clgemm only (checked against a host-computed sample)\n"
     "  --csv FILE, --json FILE  also write the results there\n"
     "  --quiet                no table on stdout (use with --csv/--json)\n";
@@ -153,6 +156,7 @@ enum {
     O_PARAMS,
     O_CLBLAST_PARAMS,
     O_CLBLAST_PARAMS_D,
+    O_BATCHED,
     O_HELP
 };
 
@@ -172,6 +176,7 @@ static const struct option long_options[] = {
     {"params", required_argument, 0, O_PARAMS},
     {"clblast-params", required_argument, 0, O_CLBLAST_PARAMS},
     {"clblast-params-d", required_argument, 0, O_CLBLAST_PARAMS_D},
+    {"batched", required_argument, 0, O_BATCHED},
     {"help", no_argument, 0, O_HELP},
     {0, 0, 0, 0}};
 
@@ -231,6 +236,9 @@ static bool handle_option(int c, const char *arg, options *opt, shape_list *give
         if (strcmp(arg, "none") == 0) return true;
         *d_params = 2;
         return opt->clblast_tuned[1] = parse_pairs(strdup(arg), &opt->clblast[1]);
+    case O_BATCHED: /* the mode (precision) and layout are set per run */
+        return opt->batched_count < MAX_BATCHED && !strchr(arg, ':') &&
+               batched_parse(arg, 's', &opt->batched[opt->batched_count++]);
     default:
         return false;
     }
@@ -245,6 +253,8 @@ static const char *range_hint(int c) {
         return " (M,N,K: integers from 1 to 2147482623)";
     case O_RUNS:
         return " (an integer from 1 to 100000)";
+    case O_BATCHED:
+        return " (BATCH,N: positive integers, at most 32 problems)";
     default:
         return "";
     }

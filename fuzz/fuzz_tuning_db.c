@@ -2,14 +2,15 @@
  * (src/tuning_db.c), on a fake device. Each input is written to a temporary file and loaded.
  * Checks, beyond "no crash, no leak, no undefined behaviour" (ASan, LSan and UBSan do those):
  * a failed load returns no table; a loaded table is non-empty and every entry it accepted has a
- * valid key (a type pair the kernels compute, transposes its type has: schema 1 entries are NN
- * with C of their type), a positive shape and a configuration that passes clgemm__config_check
- * on the device; lookups (with any transposes, which fall back to NN) only ever return such
- * configurations. For one input in 16 (chosen by a hash, so runs are reproducible) it also
- * merges new records with clgemm__tuning_save: a database the loader refused must be refused
- * and left byte for byte alone; an accepted one must take the records, load again as schema 2,
- * give each record back for its key and shape, and keep every entry the first load accepted
- * (a schema-1 file's entries included, under the same keys).
+ * valid key (a type pair the kernels compute, transposes its type has, a batch class: schema 1
+ * entries are NN with C of their type, schema 1 and 2 entries single-matrix ones), a positive shape
+ * and a configuration that passes clgemm__config_check on the device; lookups (with any transposes,
+ * which fall back to NN) only ever return such configurations. For one input in 16 (chosen by a
+ * hash, so runs are reproducible) it also merges new records with clgemm__tuning_save: a database
+ * the loader refused must be refused and left byte for byte alone; an accepted one must take the
+ * records, load again as schema 3, give each record back for its key and shape, and keep every
+ * entry the first load accepted (a schema-1 or schema-2 file's entries included, under the same
+ * keys).
  *
  * src/tuning_db.c is included (not linked) so that the table's entries can be inspected; build
  * and run with fuzz/run.sh. */
@@ -110,10 +111,11 @@ static void check_table(const tuning_table *t) {
     for (size_t i = 0; i < sizeof probes / sizeof probes[0]; i++)
         for (int p = 0; p < CLGEMM_PRECISION_COUNT; p++)
             for (int w = 0; w < 2; w++)
-                for (int ta = 0; ta < 3; ta++) {
+                for (int ta = 0; ta < 12; ta++) {
                     clgemm_precision type = (clgemm_precision)p;
                     tuning_key key = clgemm__tuning_key(type, w ? clgemm__type(type)->wide_c : type,
-                                                        trans[ta], trans[2 - ta]);
+                                                        trans[ta % 3], trans[2 - ta % 3]);
+                    key.batch_class = ta / 3; /* every batch class */
                     clgemm_config c;
                     if (clgemm__tuning_lookup(t, &key, probes[i][0], probes[i][1], probes[i][2],
                                               &c))
@@ -134,8 +136,8 @@ static bool holds(const tuning_table *t, const tuning_entry *want) {
     return false;
 }
 
-/* Merges two records (an NN double one, and a complex one with conjugate transposes) into a copy
- * of the input and checks the outcome against the load's (first: the table it gave). */
+/* Merges two records (an NN double one, and a complex batch one with conjugate transposes) into a
+ * copy of the input and checks the outcome against the load's (first: the table it gave). */
 static void check_save(const uint8_t *data, size_t size, clgemm_status loaded,
                        const tuning_table *first) {
     write_file(save_path, data, size);
@@ -161,6 +163,8 @@ static void check_save(const uint8_t *data, size_t size, clgemm_status loaded,
          .config = {.family = CLGEMM_FAMILY_TILED, .ts = 4},
          .gflops = 1.0,
          .search = {.evaluated = 1, .exhaustive = true}}};
+    r[1].batch = 40; /* a batch entry: class 16-255 */
+    r[1].key.batch_class = clgemm__batch_class(r[1].batch);
     clgemm_status st = clgemm__tuning_save(save_path, &info, r, 2);
     if (loaded == CLGEMM_ERR_DB_MALFORMED || loaded == CLGEMM_ERR_DB_SCHEMA) {
         CHECK(st == loaded, "save of a refused database: %d, load gave %d", st, loaded);
@@ -200,8 +204,8 @@ static void check_save(const uint8_t *data, size_t size, clgemm_status loaded,
         }
         size_t text_size;
         uint8_t *text = read_back(save_path, &text_size);
-        CHECK(text && text_size > 13 && memmem(text, text_size, "\"schema\": 2", 11),
-              "a save does not write schema 2");
+        CHECK(text && text_size > 13 && memmem(text, text_size, "\"schema\": 3", 11),
+              "a save does not write schema 3");
         free(text);
         clgemm__tuning_free(t);
     }

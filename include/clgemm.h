@@ -445,8 +445,9 @@ CLGEMM_API clgemm_status clgemm_gemm_batched_host(
  * inputs after their rounding) within the error bound of its type (see clgemm_compute, complex
  * types per component); one that fails to build, to launch or to compute the right result is
  * skipped. Timing is the wall time of a whole clgemm_gemm_ex call (column-major, the options'
- * types and transposes, alpha 1, beta 0) up to clFinish, the median of several runs after a
- * warm-up. Each shape starts with the library's own untuned choice (timed even
+ * types and transposes, alpha 1, beta 0; clgemm_gemm_strided_batched of options->batch packed
+ * matrices when it is above 1, checked on the first and the last) up to clFinish, the median of
+ * several runs after a warm-up. Each shape starts with the library's own untuned choice (timed even
  * when the budget is spent), so a result is never slower than the default. The search is
  * exhaustive when the space fits the budget and max_evals, else random sampling followed by a
  * local search around the best. While it runs, the tuner forces each candidate on the handle;
@@ -483,6 +484,13 @@ typedef struct clgemm_tune_options {
      * transposes have no entry uses the NN entries of its types (clgemm_get_config_ex). */
     int wide_c;
     clgemm_transpose trans_a, trans_b;
+    /* Added in 0.2 too; 0 or 1: one matrix per timed call, as before. batch > 1 times
+     * clgemm_gemm_strided_batched calls of that many packed matrices (each its own A, B and C;
+     * GFLOPS count them all) and stores the results for the batch's class (one matrix, 2-15,
+     * 16-255, 256 or more): calls of a batch of that class use them first, and a batch with no
+     * entry of its class uses a single-matrix entry only if its tiles pad the matrices by at
+     * most a quarter. */
+    size_t batch;
 } clgemm_tune_options;
 
 /* The outcome for one shape. status: CLGEMM_SUCCESS (config is the fastest correct candidate),
@@ -505,6 +513,7 @@ typedef struct clgemm_tune_result {
      * result filled in by hand with these zero is a 0.1 result: C of precision's type, NN. */
     int wide_c;
     clgemm_transpose trans_a, trans_b;
+    size_t batch; /* added in 0.2 too, as in the options (0: one matrix) */
 } clgemm_tune_result;
 
 /* Fills options with the defaults: single precision, no shapes, a 600 s budget, no limit on
@@ -530,8 +539,9 @@ CLGEMM_API clgemm_status clgemm_tune(clgemm_handle handle, const clgemm_tune_opt
                                      clgemm_tune_result *results);
 
 /* Merges the successful, complete results into the tuning database at path (NULL: the chain
- * of clgemm_load_tuning), keyed by this handle's device identity, types, transposes and shape
- * (a schema-1 database of clgemm 0.1 is rewritten as schema 2, its entries kept), with how
+ * of clgemm_load_tuning), keyed by this handle's device identity, types, transposes, shape and
+ * batch class (one matrix, 2-15, 16-255, 256 or more; an older database, schema 1 or 2, is
+ * rewritten as schema 3, its entries kept as single-matrix entries), with how
  * much the search covered. An entry of the same key is replaced only by a result that was
  * measured faster than it in the same run (the tuner also times the configuration the handle's
  * table holds for the shape) or that came from a search at least as full; a shorter search

@@ -67,7 +67,9 @@ clgemm_status clgemm__check_shape(const gemm_call *c, size_t extent[3]) {
 }
 
 /* Checks that buffer `mem` exists, belongs to the handle's context and holds `extent`
- * elements from `offset`. */
+ * elements from `offset`. Asked every call, never remembered: a buffer the caller released may
+ * come back at the same address as another one. Only C's flags matter (it is written), so A's
+ * and B's are not asked for (each query is a call into the driver on every GEMM). */
 static clgemm_status check_buffer(const struct clgemm_handle_s *h, cl_mem mem, size_t offset,
                                   size_t extent, size_t real_size, clgemm_status too_small,
                                   bool written) {
@@ -75,11 +77,12 @@ static clgemm_status check_buffer(const struct clgemm_handle_s *h, cl_mem mem, s
     cl_context ctx;
     size_t size;
     cl_mem_object_type type;
-    cl_mem_flags flags;
+    cl_mem_flags flags = 0;
     cl_int err = clGetMemObjectInfo(mem, CL_MEM_CONTEXT, sizeof ctx, &ctx, NULL);
     if (err == CL_SUCCESS) err = clGetMemObjectInfo(mem, CL_MEM_SIZE, sizeof size, &size, NULL);
     if (err == CL_SUCCESS) err = clGetMemObjectInfo(mem, CL_MEM_TYPE, sizeof type, &type, NULL);
-    if (err == CL_SUCCESS) err = clGetMemObjectInfo(mem, CL_MEM_FLAGS, sizeof flags, &flags, NULL);
+    if (err == CL_SUCCESS && written)
+        err = clGetMemObjectInfo(mem, CL_MEM_FLAGS, sizeof flags, &flags, NULL);
     if (err != CL_SUCCESS) return err;
     if (ctx != h->context) return CLGEMM_ERR_WRONG_CONTEXT;
     /* Kernels take plain buffers; writing a read-only one is undefined in OpenCL. */
@@ -229,26 +232,68 @@ static clgemm_status check_call(const struct clgemm_handle_s *h, const gemm_call
 #define SET_ARG(kernel, index, value, err)                                                         \
     if ((err) == CL_SUCCESS) (err) = clSetKernelArg(kernel, index, sizeof(value), &(value))
 
-/* Sets a scalar argument in the arithmetic type of `type` (float, double, float2, double2). */
-static cl_int set_scalar_arg(cl_kernel kernel, cl_uint index, clgemm_precision type, double re,
-                             double im) {
+/* Sets a scalar argument in the arithmetic type of `type` (float, double, float2, double2), with
+ * `set` (clSetKernelArg's signature). */
+typedef cl_int (*arg_setter)(struct clgemm_handle_s *h, cl_kernel kernel, cl_uint index,
+                             size_t size, const void *value);
+
+static cl_int scalar_arg(struct clgemm_handle_s *h, arg_setter set, cl_kernel kernel, cl_uint index,
+                         clgemm_precision type, double re, double im) {
     switch (clgemm__type(type)->compute) {
     case CLGEMM_DOUBLE:
-        return clSetKernelArg(kernel, index, sizeof re, &re);
+        return set(h, kernel, index, sizeof re, &re);
     case CLGEMM_COMPLEX_SINGLE: {
         cl_float2 v = {{(float)re, (float)im}};
-        return clSetKernelArg(kernel, index, sizeof v, &v);
+        return set(h, kernel, index, sizeof v, &v);
     }
     case CLGEMM_COMPLEX_DOUBLE: {
         cl_double2 v = {{re, im}};
-        return clSetKernelArg(kernel, index, sizeof v, &v);
+        return set(h, kernel, index, sizeof v, &v);
     }
     default: {
         float f = (float)re;
-        return clSetKernelArg(kernel, index, sizeof f, &f);
+        return set(h, kernel, index, sizeof f, &f);
     }
     }
 }
+
+static cl_int plain_arg(struct clgemm_handle_s *h, cl_kernel kernel, cl_uint index, size_t size,
+                        const void *value) {
+    (void)h;
+    return clSetKernelArg(kernel, index, size, value);
+}
+
+static cl_int set_scalar_arg(cl_kernel kernel, cl_uint index, clgemm_precision type, double re,
+                             double im) {
+    return scalar_arg(NULL, plain_arg, kernel, index, type, re, im);
+}
+
+/* Sets a scalar argument of a GEMM kernel unless the handle knows that it holds this value
+ * already. An argument keeps its value from launch to launch, and the handle's kernels get
+ * arguments only under its lock, here alone for GEMM kernels. On PoCL the 19 clSetKernelArg of
+ * a call were a tenth of its host time; warm calls of one shape now set only the buffers. */
+static cl_int cached_arg(struct clgemm_handle_s *h, cl_kernel kernel, cl_uint index, size_t size,
+                         const void *value) {
+    arg_cache *a = &h->args;
+    if (a->kernel != kernel) {
+        memset(a, 0, sizeof *a);
+        a->kernel = kernel;
+    }
+    bool kept = index < CLGEMM__CACHED_ARGS && size <= sizeof a->value[0];
+    if (kept && a->size[index] == size && memcmp(a->value[index], value, size) == 0)
+        return CL_SUCCESS;
+    cl_int err = clSetKernelArg(kernel, index, size, value);
+    if (kept) {
+        a->size[index] = err == CL_SUCCESS ? (unsigned char)size : 0;
+        memcpy(a->value[index], value, size);
+    }
+    return err;
+}
+
+/* A scalar of a GEMM kernel, through the cache (never a buffer: a released buffer's address
+ * may come back as another buffer, which the kernel must be told). */
+#define SET_SCALAR(kernel, index, value, err)                                                      \
+    if ((err) == CL_SUCCESS) (err) = cached_arg(h, kernel, index, sizeof(value), &(value))
 
 /* Launch geometry of the one-work-item-per-element kernels (scale, reduce): a fixed 8 x 8
  * work-group, so a runtime that compiles per work-group size (PoCL) builds them once, not once
@@ -686,31 +731,33 @@ static int gemm_options_fn(const void *arg, char *buf, size_t size) {
 }
 
 /* Sets a GEMM kernel's arguments 0-18 for the (column-major) problem p: C is `out` at off_c with
- * leading dimension ldc and batch stride stride_c; with_beta false gives beta 0 (a workspace). */
-static cl_int set_gemm_args(cl_kernel kernel, const gemm_call *c, const colmajor *p, cl_mem out,
-                            cl_ulong off_c, cl_int ldc, cl_ulong stride_c, bool with_beta,
-                            cl_int layers, cl_mem table) {
+ * leading dimension ldc and batch stride stride_c; with_beta false gives beta 0 (a workspace).
+ * Every argument of a GEMM kernel is set here, so the handle's argument cache stays true. */
+static cl_int set_gemm_args(struct clgemm_handle_s *h, cl_kernel kernel, const gemm_call *c,
+                            const colmajor *p, cl_mem out, cl_ulong off_c, cl_int ldc,
+                            cl_ulong stride_c, bool with_beta, cl_int layers, cl_mem table) {
     cl_int err = CL_SUCCESS;
-    SET_ARG(kernel, 0, p->m, err);
-    SET_ARG(kernel, 1, p->n, err);
-    SET_ARG(kernel, 2, p->k, err);
-    if (err == CL_SUCCESS) err = set_scalar_arg(kernel, 3, c->precision, c->alpha, c->alpha_im);
+    SET_SCALAR(kernel, 0, p->m, err);
+    SET_SCALAR(kernel, 1, p->n, err);
+    SET_SCALAR(kernel, 2, p->k, err);
     if (err == CL_SUCCESS)
-        err = set_scalar_arg(kernel, 4, c->precision, with_beta ? c->beta : 0.0,
-                             with_beta ? c->beta_im : 0.0);
+        err = scalar_arg(h, cached_arg, kernel, 3, c->precision, c->alpha, c->alpha_im);
+    if (err == CL_SUCCESS)
+        err = scalar_arg(h, cached_arg, kernel, 4, c->precision, with_beta ? c->beta : 0.0,
+                         with_beta ? c->beta_im : 0.0);
     SET_ARG(kernel, 5, p->a, err);
-    SET_ARG(kernel, 6, p->off_a, err);
-    SET_ARG(kernel, 7, p->lda, err);
+    SET_SCALAR(kernel, 6, p->off_a, err);
+    SET_SCALAR(kernel, 7, p->lda, err);
     SET_ARG(kernel, 8, p->b, err);
-    SET_ARG(kernel, 9, p->off_b, err);
-    SET_ARG(kernel, 10, p->ldb, err);
+    SET_SCALAR(kernel, 9, p->off_b, err);
+    SET_SCALAR(kernel, 10, p->ldb, err);
     SET_ARG(kernel, 11, out, err);
-    SET_ARG(kernel, 12, off_c, err);
-    SET_ARG(kernel, 13, ldc, err);
-    SET_ARG(kernel, 14, p->stride_a, err);
-    SET_ARG(kernel, 15, p->stride_b, err);
-    SET_ARG(kernel, 16, stride_c, err);
-    SET_ARG(kernel, 17, layers, err);
+    SET_SCALAR(kernel, 12, off_c, err);
+    SET_SCALAR(kernel, 13, ldc, err);
+    SET_SCALAR(kernel, 14, p->stride_a, err);
+    SET_SCALAR(kernel, 15, p->stride_b, err);
+    SET_SCALAR(kernel, 16, stride_c, err);
+    SET_SCALAR(kernel, 17, layers, err);
     SET_ARG(kernel, 18, table, err);
     return err;
 }
@@ -758,7 +805,7 @@ static cl_int launch_plain(struct clgemm_handle_s *h, const gemm_call *c, const 
                            cl_ulong off_c, const clgemm_config *cfg, cl_kernel kernel,
                            cl_command_queue queue, launch_chain *ch) {
     size_t local[2], global[2];
-    cl_int err = set_gemm_args(kernel, c, q, c->c, off_c, (cl_int)c->ldc, 0, true, 1, NULL);
+    cl_int err = set_gemm_args(h, kernel, c, q, c->c, off_c, (cl_int)c->ldc, 0, true, 1, NULL);
     clgemm__config_launch(cfg, (size_t)q->m, (size_t)q->n, local, global);
     return err == CL_SUCCESS ? chain_launch(h, queue, kernel, global, local, 1, ch) : err;
 }
@@ -805,7 +852,7 @@ static cl_int launch_streamk(struct clgemm_handle_s *h, const gemm_call *c, cons
     }
     colmajor rest = sub_problem(p, c, 0, head_n, s->main_m, s->main_n - head_n, &off);
     if (err == CL_SUCCESS)
-        err = set_gemm_args(s->sk, c, &rest, c->c, off, (cl_int)c->ldc, 0, true, 1, NULL);
+        err = set_gemm_args(h, s->sk, c, &rest, c->c, off, (cl_int)c->ldc, 0, true, 1, NULL);
     SET_ARG(s->sk, 19, s->work, err);
     clgemm__config_launch(s->cfg, (size_t)rest.m, (size_t)rest.n, local, global);
     global[0] = (size_t)s->groups * local[0]; /* `groups` work-groups along the first dimension */
@@ -827,7 +874,7 @@ static cl_int launch_strip(struct clgemm_handle_s *h, const gemm_call *c, const 
     size_t local[2], global[2];
     cl_int splits = s->strip_splits;
     cl_int err =
-        set_gemm_args(s->strips, c, q, s->work, 0, q->m,
+        set_gemm_args(h, s->strips, c, q, s->work, 0, q->m,
                       (cl_ulong)splits * (cl_ulong)q->m * (cl_ulong)q->n, false, splits, NULL);
     clgemm__config_launch(s->small, (size_t)q->m, (size_t)q->n, local, global);
     if (err == CL_SUCCESS)
@@ -971,7 +1018,7 @@ static clgemm_status enqueue_gemm(struct clgemm_handle_s *h, const gemm_call *c,
         /* With a split, the partial products go to the workspace (ldc = m, beta = 0; matrix b's
          * layers from b * splits * m * n) and the reduction applies beta to C. */
         bool split = splits > 1;
-        err = set_gemm_args(kernel, c, &p, split ? work : c->c, split ? 0 : c->off_c,
+        err = set_gemm_args(h, kernel, c, &p, split ? work : c->c, split ? 0 : c->off_c,
                             split ? p.m : (cl_int)c->ldc,
                             split ? (cl_ulong)splits * (cl_ulong)p.m * (cl_ulong)p.n
                                   : (c->batched ? c->stride_c : 0),

@@ -156,12 +156,18 @@ typedef struct tuning_table tuning_table;
 typedef struct tuning_key {
     clgemm_precision type_ab, type_c;
     clgemm_transpose trans_a, trans_b;
+    int batch_class; /* clgemm__batch_class of the batch; 0 (one matrix) in a zeroed key */
 } tuning_key;
 
-/* The key of these types and transposes: 0 counts as CLGEMM_NO_TRANS, and CONJ_TRANS of a real
- * type as CLGEMM_TRANS. */
+/* The key of these types and transposes, for one matrix: 0 counts as CLGEMM_NO_TRANS, and
+ * CONJ_TRANS of a real type as CLGEMM_TRANS. */
 tuning_key clgemm__tuning_key(clgemm_precision type_ab, clgemm_precision type_c,
                               clgemm_transpose trans_a, clgemm_transpose trans_b);
+/* The class of a batch of this many matrices (0 and 1: one matrix, class 0; then 2-15, 16-255
+ * and 256 or more: classes 1 to 3; why these bounds: tuning_db.c), and the least batch of a
+ * class. */
+int clgemm__batch_class(size_t batch);
+size_t clgemm__batch_class_least(int batch_class);
 /* Whether a key names a type pair the kernels compute and transposes its type has. */
 bool clgemm__tuning_key_ok(const tuning_key *key);
 /* "NN", "NT", "NC", ...: the key's transposes (static storage). */
@@ -169,17 +175,21 @@ const char *clgemm__trans_name(clgemm_transpose trans_a, clgemm_transpose trans_
 
 /* Loads the entries for this device from the database at path (NULL: the default path chain).
  * *table is NULL when the file is missing or has no entry for the device. Schema-1 files are
- * read too: their entries are NN entries with C of the A/B type. */
+ * read too: their entries are NN entries with C of the A/B type; entries of schemas 1 and 2
+ * (which had no "batch") are single-matrix entries (batch class 0). */
 clgemm_status clgemm__tuning_load(const char *path, const device_info *info, tuning_table **table);
-/* The entry nearest to (m, n, k) among those of the key's types and transposes; when there is
- * none with those transposes, the nearest NN entry of the key's types. False if neither. */
+/* The entry nearest to (m, n, k) among those of the key's types, transposes and batch class;
+ * when there is none with those transposes, the nearest NN entry of the key's types and batch
+ * class. False if neither (entries of another batch class are never used: clgemm__plan decides
+ * when a single-matrix entry may serve a batch). */
 bool clgemm__tuning_lookup(const tuning_table *table, const tuning_key *key, size_t m, size_t n,
                            size_t k, clgemm_config *config);
 void clgemm__tuning_free(tuning_table *table);
 /* How many usable entries the table holds (0 for NULL). */
 size_t clgemm__tuning_count(const tuning_table *table);
 
-/* The exact entry for this key and shape (no NN fallback); false if none. */
+/* The exact entry for this key (batch class included) and shape (no NN fallback); false if
+ * none. */
 bool clgemm__tuning_exact(const tuning_table *table, const tuning_key *key, size_t m, size_t n,
                           size_t k, clgemm_config *config);
 
@@ -199,9 +209,10 @@ typedef struct tuning_search {
  * in the same run, the configuration `beat` (the stored entry's) was measured too and this
  * result was at least as fast. */
 typedef struct tuning_record {
-    tuning_key key; /* normalised (clgemm__tuning_key) */
+    tuning_key key; /* normalised (clgemm__tuning_key), its batch class that of batch */
     size_t shape[3];
     size_t problem[3];
+    size_t batch; /* the matrices each timed call computed (0 counts as 1) */
     clgemm_config config;
     double gflops;
     tuning_search search;
@@ -216,9 +227,11 @@ clgemm_status clgemm__tuning_path(const char *path, char *buf, size_t size);
  * an entry of the same device, key and shape is replaced only by a record that beat it in
  * the same run or came from a search at least as full (see tuning_db.c), others are kept; the
  * file is replaced atomically (temporary file, fsync, rename). A symlink at the path is
- * followed to its target. A schema-1 file is rewritten as schema 2 with its entries kept (as
- * the NN entries they were read as). A malformed or newer-schema file is left alone and its
- * status returned. With count 0 it only checks that a save would work (a byte is written). */
+ * followed to its target. An older file (schema 1 or 2) is rewritten as schema 3 with its
+ * entries kept (as the NN or single-matrix entries they were read as). A record whose key's
+ * batch class is not that of its batch is refused (CLGEMM_ERR_INVALID_ARGUMENT). A malformed or
+ * newer-schema file is left alone and its status returned. With count 0 it only checks that a save
+ * would work (a byte is written). */
 clgemm_status clgemm__tuning_save(const char *path, const device_info *info,
                                   const tuning_record *records, size_t count);
 
@@ -310,6 +323,16 @@ typedef struct split_workspace {
     cl_event busy; /* NULL, or completes when the last call using `mem` is done */
 } split_workspace;
 
+/* The scalar arguments last set on one GEMM kernel (gemm.c): an argument keeps its value from
+ * launch to launch, and warm calls of one shape repeat all of them. Buffers are not kept (a
+ * released buffer's address may come back as another buffer). */
+#define CLGEMM__CACHED_ARGS 24
+typedef struct arg_cache {
+    cl_kernel kernel;                        /* whose arguments these are; NULL: none */
+    unsigned char size[CLGEMM__CACHED_ARGS]; /* of the value set; 0: unknown */
+    unsigned char value[CLGEMM__CACHED_ARGS][16];
+} arg_cache;
+
 struct clgemm_handle_s {
     cl_context context;
     cl_device_id device;
@@ -331,6 +354,7 @@ struct clgemm_handle_s {
     shared_tuning *tuning_ref; /* the table in use (the device's default, or one loaded) */
     tuning_table *tuning;      /* tuning_ref->table, or NULL */
     split_workspace work[CLGEMM__WORKSPACES];
+    arg_cache args; /* of the last GEMM kernel whose arguments a call set */
 };
 
 /* ---- gemm.c: one GEMM call ------------------------------------------------------------------ */

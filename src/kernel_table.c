@@ -7,12 +7,20 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Eight bytes a step, each mixed into the low bits the slot index takes: hashing the 72-byte key
+ * a byte at a time (FNV-1a) took about 0.1 us, a tenth of a warm call's host time on PoCL. */
 static uint64_t hash_key(const kernel_key *k) {
     const unsigned char *p = (const unsigned char *)k;
-    uint64_t h = 14695981039346656037ull;
-    for (size_t i = 0; i < sizeof *k; i++)
+    uint64_t h = 14695981039346656037ull, w;
+    size_t i = 0;
+    for (; i + sizeof w <= sizeof *k; i += sizeof w) {
+        memcpy(&w, p + i, sizeof w);
+        h = (h ^ w) * 0x9E3779B97F4A7C15ull;
+        h ^= h >> 29;
+    }
+    for (; i < sizeof *k; i++)
         h = (h ^ p[i]) * 1099511628211ull;
-    return h;
+    return h ^ (h >> 32);
 }
 
 cl_kernel clgemm__kernel_find(const kernel_table *t, const kernel_key *k) {

@@ -1,7 +1,8 @@
 /* plan.c: which kernel family and parameters one problem uses. In order: the handle's forced
- * configuration > the tuning database's entry nearest to the shape > the built-in default for
- * the device's class > a small tiled configuration every device runs. Tuning entries are
- * keyed by types and transposes too; a call is planned in the column-major terms its kernel
+ * configuration > the tuning database's entry nearest to the shape (of the batch's class, else
+ * for a batch a single-matrix one that pads little) > the built-in default for the device's
+ * class > a small tiled configuration every device runs. Tuning entries are keyed by types,
+ * transposes and batch class too; a call is planned in the column-major terms its kernel
  * runs in (a row-major call swaps A and B: tuning_key in internal.h). Each candidate is checked
  * against this device's limits before it is used, so a stale database entry or a default too
  * big for a small device is skipped rather than built. */
@@ -11,14 +12,34 @@
 #include <limits.h>
 #include <stdlib.h>
 
-/* Whether a configuration's tile pads an m x n matrix by at most a quarter: the tuning database
- * is keyed by shape alone (tuned one matrix at a time), so in a batch of small matrices an entry
- * tuned for a nearby but larger shape may carry tiles that are mostly padding. */
+/* Whether a configuration's tile pads an m x n matrix by at most a quarter: a single-matrix
+ * entry tuned for a nearby but larger shape may carry tiles that are mostly padding, which a
+ * lone matrix pays for in occupancy it needs anyway but a batch of small matrices pays in full. */
 static bool pads_little(const clgemm_config *c, size_t m, size_t n) {
     size_t mt, nt, kt;
     clgemm__family(c->family)->tile(c, &mt, &nt, &kt);
     double padded = (double)((m + mt - 1) / mt * mt) * (double)((n + nt - 1) / nt * nt);
     return padded <= 1.25 * (double)m * (double)n;
+}
+
+/* The nearest entry of this key, if the device runs it for this compute mode. */
+static bool usable_entry(struct clgemm_handle_s *h, const tuning_key *key, clgemm_compute compute,
+                         size_t m, size_t n, size_t k, clgemm_config *c) {
+    return clgemm__tuning_lookup(h->tuning, key, m, n, k, c) &&
+           clgemm__config_supports(c, &h->info, key->type_ab, compute) &&
+           clgemm__config_check(c, &h->info, key->type_ab) == CLGEMM_SUCCESS;
+}
+
+/* The tuned configuration: the nearest entry of the batch's class, else (for a batch without
+ * one) the nearest single-matrix entry if its tiles pad little. */
+static bool tuned(struct clgemm_handle_s *h, const tuning_key *key, clgemm_compute compute,
+                  size_t m, size_t n, size_t k, size_t batch, clgemm_config *c) {
+    tuning_key want = *key;
+    want.batch_class = clgemm__batch_class(batch);
+    if (usable_entry(h, &want, compute, m, n, k, c)) return true;
+    if (want.batch_class == 0) return false;
+    want.batch_class = 0;
+    return usable_entry(h, &want, compute, m, n, k, c) && pads_little(c, m, n);
 }
 
 clgemm_config clgemm__plan(struct clgemm_handle_s *h, const tuning_key *key, clgemm_compute compute,
@@ -32,10 +53,7 @@ clgemm_config clgemm__plan(struct clgemm_handle_s *h, const tuning_key *key, clg
         clgemm__config_supports(&h->override[precision], &h->info, precision, compute)) {
         c = h->override[precision]; /* checked when it was set */
         from = "override";
-    } else if (h->tuning && clgemm__tuning_lookup(h->tuning, key, m, n, k, &c) &&
-               clgemm__config_supports(&c, &h->info, precision, compute) &&
-               clgemm__config_check(&c, &h->info, precision) == CLGEMM_SUCCESS &&
-               (batch <= 1 || pads_little(&c, m, n))) {
+    } else if (h->tuning && tuned(h, key, compute, m, n, k, batch, &c)) {
         from = "tuned";
     } else if (c = clgemm__config_default_for(&h->info, precision, compute, m, n, k, batch),
                clgemm__config_check(&c, &h->info, precision) == CLGEMM_SUCCESS) {

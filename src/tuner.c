@@ -1,8 +1,9 @@
 /* tuner.c: the autotuner's search engine, behind the public clgemm_tune* API so that the CLI
  * stays thin. For each shape it times candidate configurations of the families that compute the
  * type (their supported() accepts it with the default compute mode) through the library's own
- * public GEMM call, clgemm_gemm_ex with the asked types and transposes (so it measures exactly
- * what users get), after checking each one's result against a host reference within the type's
+ * public GEMM call, clgemm_gemm_ex with the asked types and transposes, or for a batch
+ * clgemm_gemm_strided_batched of that many packed matrices (so it measures exactly what users
+ * get), after checking each one's result against a host reference within the type's
  * error bound (tune_data.c). The search is exhaustive when the space fits the budget, else
  * random sampling followed by a local search (one parameter doubled or halved) around the best
  * so far. */
@@ -135,20 +136,35 @@ typedef struct shape_ctx {
     clgemm_handle h;
     const clgemm_tune_options *opt;
     size_t m, n, k;
+    size_t batch;   /* matrices per call: 1, or strided-batched calls of this many */
     tune_problem p; /* data, reference and bounds (tune_data.c) */
     cl_mem a, b, c;
     config_list seen;
 } shape_ctx;
 
-static clgemm_status create_buffers(shape_ctx *s) {
+/* A buffer of `batch` copies of one matrix (each matrix of a batch reads its own, as in real
+ * use: one shared copy would sit in cache). */
+static cl_mem copies(const shape_ctx *s, cl_mem_flags flags, size_t bytes, void *host,
+                     cl_int *err) {
     cl_context ctx = clgemm_context(s->h);
+    if (s->batch == 1)
+        return clCreateBuffer(ctx, host ? flags | CL_MEM_COPY_HOST_PTR : flags, bytes, host, err);
+    cl_mem m = clCreateBuffer(ctx, flags, bytes * s->batch, NULL, err);
+    for (size_t i = 0; host && *err == CL_SUCCESS && i < s->batch; i++)
+        *err = clEnqueueWriteBuffer(clgemm_queue(s->h), m, CL_FALSE, i * bytes, bytes, host, 0,
+                                    NULL, NULL);
+    if (*err == CL_SUCCESS) *err = clFinish(clgemm_queue(s->h));
+    return m;
+}
+
+static clgemm_status create_buffers(shape_ctx *s) {
+    size_t most = s->p.bytes_a > s->p.bytes_b ? s->p.bytes_a : s->p.bytes_b, all;
+    if (most < s->p.bytes_c) most = s->p.bytes_c;
+    if (__builtin_mul_overflow(most, s->batch, &all)) return CLGEMM_ERR_OVERFLOW;
     cl_int err;
-    s->a = clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, s->p.bytes_a, s->p.host_a,
-                          &err);
-    if (err == CL_SUCCESS)
-        s->b = clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, s->p.bytes_b,
-                              s->p.host_b, &err);
-    if (err == CL_SUCCESS) s->c = clCreateBuffer(ctx, CL_MEM_READ_WRITE, s->p.bytes_c, NULL, &err);
+    s->a = copies(s, CL_MEM_READ_ONLY, s->p.bytes_a, s->p.host_a, &err);
+    if (err == CL_SUCCESS) s->b = copies(s, CL_MEM_READ_ONLY, s->p.bytes_b, s->p.host_b, &err);
+    if (err == CL_SUCCESS) s->c = copies(s, CL_MEM_READ_WRITE, s->p.bytes_c, NULL, &err);
     return err;
 }
 
@@ -169,32 +185,46 @@ static clgemm_status shape_init(shape_ctx *s, const tuning_key *key, uint64_t *r
     return st == CLGEMM_SUCCESS ? create_buffers(s) : st;
 }
 
-/* One column-major C = op(A) op(B) through the public API, waited for. */
+/* One column-major C = op(A) op(B) (a packed strided batch of them) through the public API,
+ * waited for. Strides are in elements: a matrix's bytes over its type's size. */
 static clgemm_status run_once(const shape_ctx *s) {
     unsigned char one[16], zero[16];
     const tuning_key *key = &s->p.key;
     clgemm__tune_scalars(key->type_ab, one, zero);
+    size_t size_ab = clgemm__type(key->type_ab)->size, size_c = clgemm__type(key->type_c)->size;
     clgemm_status st =
-        clgemm_gemm_ex(s->h, CLGEMM_COL_MAJOR, key->trans_a, key->trans_b, s->m, s->n, s->k, one,
-                       s->a, 0, s->p.lda, s->b, 0, s->p.ldb, zero, s->c, 0, s->m, key->type_ab,
-                       key->type_c, CLGEMM_COMPUTE_DEFAULT, NULL, 0, NULL, NULL);
+        s->batch == 1
+            ? clgemm_gemm_ex(s->h, CLGEMM_COL_MAJOR, key->trans_a, key->trans_b, s->m, s->n, s->k,
+                             one, s->a, 0, s->p.lda, s->b, 0, s->p.ldb, zero, s->c, 0, s->m,
+                             key->type_ab, key->type_c, CLGEMM_COMPUTE_DEFAULT, NULL, 0, NULL, NULL)
+            : clgemm_gemm_strided_batched(
+                  s->h, CLGEMM_COL_MAJOR, key->trans_a, key->trans_b, s->m, s->n, s->k, one, s->a,
+                  0, s->p.lda, s->p.bytes_a / size_ab, s->b, 0, s->p.ldb, s->p.bytes_b / size_ab,
+                  zero, s->c, 0, s->m, s->p.bytes_c / size_c, s->batch, key->type_ab, key->type_c,
+                  CLGEMM_COMPUTE_DEFAULT, NULL, 0, NULL, NULL);
     return st == CLGEMM_SUCCESS ? clFinish(clgemm_queue(s->h)) : st;
 }
 
-/* Fills C with NaN first, so an element the kernel never writes cannot pass the check. */
+/* Fills C with NaN first, so an element the kernel never writes cannot pass the check. Of a
+ * batch, the first and the last matrix are checked (a wrong batch index misses one of them). */
 static clgemm_status run_checked(const shape_ctx *s, bool *correct) {
     unsigned char pattern[8];
     size_t pattern_size;
     clgemm__tune_nan(s->p.key.type_c, pattern, &pattern_size);
     cl_command_queue q = clgemm_queue(s->h);
-    cl_int err =
-        clEnqueueFillBuffer(q, s->c, pattern, pattern_size, 0, s->p.bytes_c, 0, NULL, NULL);
+    cl_int err = clEnqueueFillBuffer(q, s->c, pattern, pattern_size, 0, s->p.bytes_c * s->batch, 0,
+                                     NULL, NULL);
     if (err != CL_SUCCESS) return err;
     clgemm_status st = run_once(s);
     if (st != CLGEMM_SUCCESS) return st;
-    err = clEnqueueReadBuffer(q, s->c, CL_TRUE, 0, s->p.bytes_c, s->p.host_c, 0, NULL, NULL);
-    if (err != CL_SUCCESS) return err;
-    *correct = clgemm__tune_problem_check(&s->p);
+    *correct = true;
+    size_t last = s->batch - 1;
+    for (size_t i = 0; *correct && i <= last; i += last > 0 ? last : 1) {
+        err = clEnqueueReadBuffer(q, s->c, CL_TRUE, i * s->p.bytes_c, s->p.bytes_c, s->p.host_c, 0,
+                                  NULL, NULL);
+        if (err != CL_SUCCESS) return err;
+        *correct = clgemm__tune_problem_check(&s->p);
+    }
     return CLGEMM_SUCCESS;
 }
 
@@ -328,7 +358,8 @@ static void try_candidate(search *x, const clgemm_config *c) {
         r->status = CLGEMM_SUCCESS;
         r->config = *c;
         r->seconds = seconds;
-        r->gflops = 2.0 * (double)x->s->m * (double)x->s->n * (double)x->s->k / seconds * 1e-9;
+        r->gflops = 2.0 * (double)x->s->m * (double)x->s->n * (double)x->s->k *
+                    (double)x->s->batch / seconds * 1e-9;
     }
     report(x);
 }
@@ -422,9 +453,9 @@ static void plan_search(search *x, uint64_t *rng) {
 /* The baseline first: the library's own choice for this shape without tuning, so tuning never
  * loses to it, and its speed tells what tuning gained. */
 static clgemm_config baseline(const struct clgemm_handle_s *h, clgemm_precision precision, size_t m,
-                              size_t n, size_t k) {
+                              size_t n, size_t k, size_t batch) {
     clgemm_config c =
-        clgemm__config_default_for(&h->info, precision, CLGEMM_COMPUTE_DEFAULT, m, n, k, 1);
+        clgemm__config_default_for(&h->info, precision, CLGEMM_COMPUTE_DEFAULT, m, n, k, batch);
     return clgemm__config_check(&c, &h->info, precision) == CLGEMM_SUCCESS
                ? c
                : clgemm__config_fallback();
@@ -445,7 +476,7 @@ static bool stored_config(const search *x, clgemm_config *c) {
 static void tune_shape(search *x, uint64_t *rng, tune_memo_entry *memo) {
     x->start = now_s();
     x->planned = false;
-    clgemm_config base = baseline(x->s->h, x->r->precision, x->s->m, x->s->n, x->s->k);
+    clgemm_config base = baseline(x->s->h, x->r->precision, x->s->m, x->s->n, x->s->k, x->s->batch);
     bool first = *x->evaluated_total == 0;
     if (!cancelled(x->s->opt) && (first || !should_stop(x))) try_candidate(x, &base);
     if (x->r->status == CLGEMM_SUCCESS) x->r->default_gflops = x->r->gflops;
@@ -508,13 +539,15 @@ static bool trans_valid(clgemm_transpose t) {
 }
 
 /* The tuning key of options or a result: precision is the A/B type; wide_c asks for its wider
- * C type (FP32 for FP16 / BF16), which other types lack (CLGEMM_ERR_INVALID_TYPE). */
+ * C type (FP32 for FP16 / BF16), which other types lack (CLGEMM_ERR_INVALID_TYPE); batch the
+ * matrices per call (its class is part of the key). */
 static clgemm_status options_key(clgemm_precision precision, int wide_c, clgemm_transpose trans_a,
-                                 clgemm_transpose trans_b, tuning_key *key) {
+                                 clgemm_transpose trans_b, size_t batch, tuning_key *key) {
     const type_desc *t = clgemm__type(precision);
     if (!t || !trans_valid(trans_a) || !trans_valid(trans_b)) return CLGEMM_ERR_INVALID_ARGUMENT;
     if (wide_c && t->wide_c == precision) return CLGEMM_ERR_INVALID_TYPE;
     *key = clgemm__tuning_key(precision, wide_c ? t->wide_c : precision, trans_a, trans_b);
+    key->batch_class = clgemm__batch_class(batch);
     return CLGEMM_SUCCESS;
 }
 
@@ -522,7 +555,7 @@ static clgemm_status check_options(clgemm_handle h, const clgemm_tune_options *o
                                    const clgemm_tune_result *results) {
     if (!h || !o || !results || !o->shapes) return CLGEMM_ERR_NULL_ARGUMENT;
     tuning_key key;
-    clgemm_status st = options_key(o->precision, o->wide_c, o->trans_a, o->trans_b, &key);
+    clgemm_status st = options_key(o->precision, o->wide_c, o->trans_a, o->trans_b, o->batch, &key);
     if (st != CLGEMM_SUCCESS) return st;
     if (o->num_shapes == 0 || !(o->budget_s >= 0)) return CLGEMM_ERR_INVALID_ARGUMENT;
     for (size_t i = 0; i < o->num_shapes; i++)
@@ -541,6 +574,7 @@ static void init_results(const clgemm_tune_options *o, const tuning_key *key,
         results[i].trans_a = key->trans_a;
         results[i].trans_b = key->trans_b;
         results[i].shape = o->shapes[i];
+        results[i].batch = o->batch > 1 ? o->batch : 1;
         results[i].status = CLGEMM_ERR_TUNE_NONE_VALID;
     }
 }
@@ -549,7 +583,12 @@ static void init_results(const clgemm_tune_options *o, const tuning_key *key,
 static void tune_one(clgemm_handle h, const clgemm_tune_options *o, const tuning_key *key, size_t i,
                      search *x, uint64_t *rng, tune_memo_entry *memo) {
     clgemm_tune_result *r = x->r;
-    shape_ctx s = {.h = h, .opt = o, .m = r->shape.m, .n = r->shape.n, .k = r->shape.k};
+    shape_ctx s = {.h = h,
+                   .opt = o,
+                   .m = r->shape.m,
+                   .n = r->shape.n,
+                   .k = r->shape.k,
+                   .batch = o->batch > 1 ? o->batch : 1};
     x->s = &s;
     x->deadline = 0;
     if (o->budget_s > 0) {
@@ -578,7 +617,7 @@ clgemm_status clgemm_tune(clgemm_handle h, const clgemm_tune_options *o,
     clgemm_status st = check_options(h, o, results);
     if (st != CLGEMM_SUCCESS) return st;
     tuning_key key;
-    options_key(o->precision, o->wide_c, o->trans_a, o->trans_b, &key);
+    options_key(o->precision, o->wide_c, o->trans_a, o->trans_b, o->batch, &key);
     init_results(o, &key, results);
     config_list space = {0};
     st = build_space(&h->info, o->precision, o->quick, CLGEMM_FAMILY_AUTO, &space);
@@ -636,6 +675,7 @@ static tuning_record record_of(clgemm_handle h, const clgemm_tune_result *r,
     tuning_record rec = {.key = *key,
                          .shape = {r->shape.m, r->shape.n, r->shape.k},
                          .problem = {r->shape.m, r->shape.n, r->shape.k},
+                         .batch = r->batch > 1 ? r->batch : 1,
                          .config = r->config,
                          .gflops = r->gflops,
                          .search = {.evaluated = r->evaluated}};
@@ -662,7 +702,7 @@ clgemm_status clgemm_tune_save(clgemm_handle h, const char *path, const clgemm_t
     clgemm_status st = keys && records ? CLGEMM_SUCCESS : CLGEMM_ERR_OUT_OF_HOST_MEMORY;
     for (size_t i = 0; i < count && st == CLGEMM_SUCCESS; i++) {
         const clgemm_tune_result *r = &results[i];
-        st = options_key(r->precision, r->wide_c, r->trans_a, r->trans_b, &keys[i]);
+        st = options_key(r->precision, r->wide_c, r->trans_a, r->trans_b, r->batch, &keys[i]);
         if (st == CLGEMM_ERR_INVALID_TYPE) st = CLGEMM_ERR_INVALID_ARGUMENT;
     }
     if (st != CLGEMM_SUCCESS) {

@@ -4,18 +4,24 @@
  * results into the file under a lock with an atomic replace, so that concurrent tuners lose nothing
  * and a killed one leaves the old file whole.
  *
- * Schema 2: {"schema": 2, "entries": [{"device": {"platform", "platform_version", "vendor",
+ * Schema 3: {"schema": 3, "entries": [{"device": {"platform", "platform_version", "vendor",
  * "name", "driver"}, "precision": "h" (the type of A and B: s d c z h bf16), "type_c": "s"
  * (the type of C), "trans": "NT" (of the column-major problem, see tuning_key in internal.h:
  * N or T for each of A and B, or C for a conjugate transpose of a complex type), "shape":
- * [m,n,k], "family": "tiled", "params": {"TS": 16}, "gflops": 12.5, "problem": [m,n,k],
- * "search": {...}, "date": "YYYY-MM-DD", "clgemm_version": ...}]}. An entry without "type_c"
- * or "trans" has C of its A/B type, or NN.
+ * [m,n,k], "batch": 64 (the matrices of each timed call: strided-batched calls when > 1),
+ * "family": "tiled", "params": {"TS": 16}, "gflops": 12.5, "problem": [m,n,k], "search": {...},
+ * "date": "YYYY-MM-DD", "clgemm_version": ...}]}. An entry without "type_c", "trans" or "batch"
+ * has C of its A/B type, NN, or one matrix. The key is the device, the types, the transposes,
+ * the shape and the batch's class (clgemm__batch_class): a batch of 100 replaces the entry of a
+ * batch of 64 of the same shape.
  *
- * Schema 1 (clgemm 0.1) had neither key: its files are read with every entry an NN entry of its
- * precision (any "type_c" or "trans" in them ignored). A save into a schema-1 file writes it
- * back as schema 2 with those entries kept, their meaning written out ("type_c" = "precision",
- * "trans" = "NN"). A file of a newer schema is neither read nor written.
+ * Schema 1 (clgemm 0.1) had no "type_c" or "trans": its files are read with every entry an NN
+ * entry of its precision (any "type_c" or "trans" in them ignored). Schemas 1 and 2 had no
+ * "batch": their entries are single-matrix entries (any "batch" in them ignored). A save into
+ * an older file writes it back as schema 3 with its entries kept, their meaning written out
+ * ("type_c" = "precision" and "trans" = "NN" for schema 1, "batch" = 1). Schema 3 is new
+ * because an older clgemm would take a batch entry for a single-matrix one (and its merge
+ * would replace it by one): a file of a newer schema is neither read nor written.
  */
 #include "family.h"
 #include "internal.h"
@@ -34,13 +40,23 @@
 #include <time.h>
 #include <unistd.h>
 
-#define SCHEMA_VERSION 2 /* written */
+#define SCHEMA_VERSION 3 /* written */
 #define SCHEMA_OLDEST  1 /* the oldest still read */
+
+/* Long along M, long along N, or neither (a ratio of 4 or more); deep in K as the planner's
+ * split K (K >= 4 max(M, N)), shallow (4 K <= min(M, N)), or neither. */
+typedef struct shape_class {
+    int mn, k;
+} shape_class;
 
 typedef struct tuning_entry {
     tuning_key key;
     size_t shape[3];
     clgemm_config config;
+    /* For the lookup, worked out once when loaded: every call plans, and the logarithms of a
+     * few dozen entries cost more than the rest of the planning (PoCL, 40 entries: 0.55 us). */
+    double log_shape[3];
+    shape_class cls;
 } tuning_entry;
 
 struct tuning_table {
@@ -94,8 +110,33 @@ static clgemm_transpose fold_trans(clgemm_transpose t, bool complex) {
 tuning_key clgemm__tuning_key(clgemm_precision type_ab, clgemm_precision type_c,
                               clgemm_transpose trans_a, clgemm_transpose trans_b) {
     bool complex = is_complex(type_ab);
-    return (tuning_key){type_ab, type_c, fold_trans(trans_a, complex),
-                        fold_trans(trans_b, complex)};
+    return (tuning_key){type_ab, type_c, fold_trans(trans_a, complex), fold_trans(trans_b, complex),
+                        0};
+}
+
+/* ---- Keys: batch classes -----------------------------------------------------------------------
+ * A batch multiplies the work-groups of one matrix's tiles by its size, and how much of the
+ * device one matrix's tiles must fill decides which tiles are fast: alone (class 0) they must
+ * give every compute unit a work-group, so large matrices only get large tiles; a batch of 2-15
+ * adds less than a factor of 16, too little to fill a large GPU (132 SMs on an H200, 304 CUs on
+ * an MI300X) with matrices of a few tiles, so occupancy still limits the tiles; from 16 a matrix
+ * of 8 to 19 tiles fills those GPUs and the tiles are chosen more for their own speed; from 256
+ * one work-group per matrix fills almost any device, and the tiles are chosen for their speed
+ * and padding alone. Classes a factor of 16 apart keep the occupancy a batch adds within one
+ * class within that factor. They are fixed counts, not fractions of the compute units, so that
+ * an entry means the same whatever a driver reports (a CPU's PoCL is filled by any batch). */
+static const size_t batch_class_least[] = {1, 2, 16, 256};
+#define BATCH_CLASSES ((int)(sizeof batch_class_least / sizeof batch_class_least[0]))
+
+int clgemm__batch_class(size_t batch) {
+    int c = 0;
+    while (c + 1 < BATCH_CLASSES && batch >= batch_class_least[c + 1])
+        c++;
+    return c;
+}
+
+size_t clgemm__batch_class_least(int batch_class) {
+    return batch_class >= 0 && batch_class < BATCH_CLASSES ? batch_class_least[batch_class] : 0;
 }
 
 static bool trans_ok(clgemm_transpose t, bool complex) {
@@ -105,7 +146,8 @@ static bool trans_ok(clgemm_transpose t, bool complex) {
 bool clgemm__tuning_key_ok(const tuning_key *key) {
     bool complex = is_complex(key->type_ab);
     return clgemm__types_ok(key->type_ab, key->type_c) && trans_ok(key->trans_a, complex) &&
-           trans_ok(key->trans_b, complex);
+           trans_ok(key->trans_b, complex) && key->batch_class >= 0 &&
+           key->batch_class < BATCH_CLASSES;
 }
 
 const char *clgemm__trans_name(clgemm_transpose trans_a, clgemm_transpose trans_b) {
@@ -122,7 +164,7 @@ static bool trans_from_letter(char c, clgemm_transpose *t) {
 
 static bool keys_equal(const tuning_key *a, const tuning_key *b) {
     return a->type_ab == b->type_ab && a->type_c == b->type_c && a->trans_a == b->trans_a &&
-           a->trans_b == b->trans_b;
+           a->trans_b == b->trans_b && a->batch_class == b->batch_class;
 }
 
 /* ---- Path ----------------------------------------------------------------------------------- */
@@ -226,14 +268,28 @@ static int root_schema(const json_t *root) {
     return (int)json_integer_value(json_object_get(root, "schema"));
 }
 
+/* The batch class of an entry's "batch" (missing: one matrix); false if it is not a positive
+ * integer. */
+static bool parse_batch(const json_t *batch, int *batch_class) {
+    *batch_class = 0;
+    if (!batch) return true;
+    if (!json_is_integer(batch) || json_integer_value(batch) < 1) return false;
+    *batch_class = clgemm__batch_class((size_t)json_integer_value(batch));
+    return true;
+}
+
 /* The entry's key; NULL, or the reason it has none. Schema 1 knew only NN entries with C of the
- * A/B type; schema 2 says so by leaving "type_c" and "trans" out. */
+ * A/B type; schema 2 says so by leaving "type_c" and "trans" out. Schemas 1 and 2 knew only
+ * single matrices; schema 3 says so by leaving "batch" out. */
 static const char *parse_key(const json_t *entry, int schema, tuning_key *key) {
     if (!parse_precision(json_object_get(entry, "precision"), &key->type_ab))
         return "\"precision\" is not a known type (s, d, c, z, h, bf16)";
     key->type_c = key->type_ab;
     key->trans_a = key->trans_b = CLGEMM_NO_TRANS;
+    key->batch_class = 0;
     if (schema < 2) return NULL;
+    if (schema >= 3 && !parse_batch(json_object_get(entry, "batch"), &key->batch_class))
+        return "\"batch\" is not a positive integer";
     const json_t *type_c = json_object_get(entry, "type_c");
     if (type_c && !parse_precision(type_c, &key->type_c))
         return "\"type_c\" is not a known type (s, d, c, z, h, bf16)";
@@ -305,6 +361,8 @@ static entry_kind parse_entry(const json_t *json, int schema, const device_info 
     return ENTRY_OK;
 }
 
+static void index_entry(tuning_entry *e); /* the lookup's (below) */
+
 static tuning_table *table_from_entries(const json_t *entries, int schema,
                                         const device_info *info) {
     size_t n = json_array_size(entries);
@@ -317,7 +375,7 @@ static tuning_table *table_from_entries(const json_t *entries, int schema,
         entry_kind kind = parse_entry(json_array_get(entries, i), schema, info,
                                       &table->entries[table->count], &why);
         if (kind == ENTRY_OK)
-            table->count++;
+            index_entry(&table->entries[table->count++]);
         else if (kind == ENTRY_BAD)
             clgemm__log("tuning database entry %zu skipped: %s", i, why);
     }
@@ -357,12 +415,6 @@ clgemm_status clgemm__tuning_load(const char *path, const device_info *info, tun
  * along one dimension, or about 1.5 along all three. Otherwise the default is used. */
 #define MAX_LOG2_DISTANCE 1.0
 
-/* Long along M, long along N, or neither (a ratio of 4 or more); deep in K as the planner's
- * split K (K >= 4 max(M, N)), shallow (4 K <= min(M, N)), or neither. */
-typedef struct shape_class {
-    int mn, k;
-} shape_class;
-
 static shape_class classify(double m, double n, double k) {
     shape_class c = {0, 0};
     if (m >= 4 * n) c.mn = 1;
@@ -372,11 +424,18 @@ static shape_class classify(double m, double n, double k) {
     return c;
 }
 
+/* Fills in what the lookup needs of a loaded entry. */
+static void index_entry(tuning_entry *e) {
+    for (int i = 0; i < 3; i++)
+        e->log_shape[i] = log2((double)e->shape[i]);
+    e->cls = classify((double)e->shape[0], (double)e->shape[1], (double)e->shape[2]);
+}
+
 /* Squared distance in log2 space: a shape twice as large counts as far as one half as large. */
-static double shape_distance(const size_t shape[3], const double want[3]) {
+static double shape_distance(const double log_shape[3], const double want[3]) {
     double d = 0;
     for (int i = 0; i < 3; i++) {
-        double r = want[i] - log2((double)shape[i]);
+        double r = want[i] - log_shape[i];
         d += r * r;
     }
     return d;
@@ -391,9 +450,8 @@ static const tuning_entry *nearest(const tuning_table *table, const tuning_key *
     for (size_t i = 0; i < table->count; i++) {
         const tuning_entry *e = &table->entries[i];
         if (!keys_equal(&e->key, key)) continue;
-        shape_class ec = classify((double)e->shape[0], (double)e->shape[1], (double)e->shape[2]);
-        if (ec.mn != cls.mn || ec.k != cls.k) continue;
-        double d = shape_distance(e->shape, want);
+        if (e->cls.mn != cls.mn || e->cls.k != cls.k) continue;
+        double d = shape_distance(e->log_shape, want);
         if (d <= MAX_LOG2_DISTANCE * MAX_LOG2_DISTANCE && d < best_distance) {
             best = e;
             best_distance = d;
@@ -488,19 +546,19 @@ static json_t *record_json(const device_info *info, const tuning_record *r,
     double gflops = isfinite(r->gflops) && r->gflops > 0 ? r->gflops : 0.0;
     /* "o" steals the references, and json_pack frees them if it fails. */
     return json_pack(
-        "{s:o, s:s, s:s, s:s, s:[I,I,I], s:s, s:o, s:f, s:[I,I,I], s:o, s:s, s:s}", "device",
+        "{s:o, s:s, s:s, s:s, s:[I,I,I], s:I, s:s, s:o, s:f, s:[I,I,I], s:o, s:s, s:s}", "device",
         device_json(info), "precision", precision_key(r->key.type_ab), "type_c",
         precision_key(r->key.type_c), "trans", clgemm__trans_name(r->key.trans_a, r->key.trans_b),
-        "shape", (json_int_t)r->shape[0], (json_int_t)r->shape[1], (json_int_t)r->shape[2],
-        "family", clgemm_family_name(r->config.family), "params", params_json(&r->config), "gflops",
-        gflops, "problem", (json_int_t)r->problem[0], (json_int_t)r->problem[1],
-        (json_int_t)r->problem[2], "search", search_json(search), "date", date, "clgemm_version",
-        CLGEMM_VERSION);
+        "shape", (json_int_t)r->shape[0], (json_int_t)r->shape[1], (json_int_t)r->shape[2], "batch",
+        (json_int_t)(r->batch > 1 ? r->batch : 1), "family", clgemm_family_name(r->config.family),
+        "params", params_json(&r->config), "gflops", gflops, "problem", (json_int_t)r->problem[0],
+        (json_int_t)r->problem[1], (json_int_t)r->problem[2], "search", search_json(search), "date",
+        date, "clgemm_version", CLGEMM_VERSION);
 }
 
-/* True if the stored entry (of a schema-2 root) is one the loader uses and has the record's key:
- * device, types, transposes and shape. An entry the loader skips (a bad parameter, say) guards
- * nothing: the record is added next to it, and it stays as it is. */
+/* True if the stored entry (of a root of this schema) is one the loader uses and has the
+ * record's key: device, types, transposes, batch class and shape. An entry the loader skips (a bad
+ * parameter, say) guards nothing: the record is added next to it, and it stays as it is. */
 static bool same_key(const json_t *entry, const device_info *info, const tuning_record *r) {
     tuning_entry e;
     const char *why;
@@ -564,9 +622,10 @@ static clgemm_status merge_record(json_t *entries, const device_info *info,
         i++;
     tuning_search search = r->search;
     if (i < n && !replaces(json_array_get(entries, i), r, &search)) {
-        clgemm__log("tuning database: the entry for %zux%zux%zu is kept: it came from a fuller "
-                    "search than this result's %zu candidates",
-                    r->shape[0], r->shape[1], r->shape[2], r->search.evaluated);
+        clgemm__log("tuning database: the entry for %zux%zux%zu (batch class from %zu) is kept: "
+                    "it came from a fuller search than this result's %zu candidates",
+                    r->shape[0], r->shape[1], r->shape[2],
+                    clgemm__batch_class_least(r->key.batch_class), r->search.evaluated);
         return CLGEMM_SUCCESS;
     }
     json_t *entry = record_json(info, r, &search);
@@ -636,16 +695,20 @@ static clgemm_status probe_folder(const char *path) {
     return CLGEMM_SUCCESS;
 }
 
-/* A schema-1 root becomes schema 2 with every entry kept, each entry's schema-1 meaning (an NN
- * entry with C of its precision) written out so that schema 2 reads it the same way. Entries
- * that are not objects or have no string "precision" stay as they are (no reader uses them). */
-static clgemm_status upgrade(json_t *root, json_t *entries) {
+/* An older root becomes schema 3 with every entry kept, each entry's old meaning written out so
+ * that schema 3 reads it the same way: of schema 1 an NN entry with C of its precision, of
+ * schemas 1 and 2 one matrix (any "batch" there was ignored). Entries that are not objects or
+ * have no string "precision" stay as they are (no reader uses them). */
+static clgemm_status upgrade(json_t *root, json_t *entries, int schema) {
     for (size_t i = 0; i < json_array_size(entries); i++) {
         json_t *e = json_array_get(entries, i);
         const json_t *precision = json_object_get(e, "precision");
-        if (!json_is_string(precision)) continue; /* unusable in either schema: kept verbatim */
-        if (json_object_set_new(e, "type_c", json_string(json_string_value(precision))) != 0 ||
-            json_object_set_new(e, "trans", json_string("NN")) != 0)
+        if (!json_is_string(precision)) continue; /* unusable in any schema: kept verbatim */
+        if (schema < 2 &&
+            (json_object_set_new(e, "type_c", json_string(json_string_value(precision))) != 0 ||
+             json_object_set_new(e, "trans", json_string("NN")) != 0))
+            return CLGEMM_ERR_OUT_OF_HOST_MEMORY;
+        if (json_object_set_new(e, "batch", json_integer(1)) != 0)
             return CLGEMM_ERR_OUT_OF_HOST_MEMORY;
     }
     return json_object_set_new(root, "schema", json_integer(SCHEMA_VERSION)) == 0
@@ -667,7 +730,7 @@ static clgemm_status merge_locked(const char *path, const device_info *info,
     if (!root) root = json_pack("{s:i, s:[]}", "schema", SCHEMA_VERSION, "entries");
     if (!root) return CLGEMM_ERR_OUT_OF_HOST_MEMORY;
     json_t *entries = json_object_get(root, "entries");
-    if (root_schema(root) < SCHEMA_VERSION) status = upgrade(root, entries);
+    if (root_schema(root) < SCHEMA_VERSION) status = upgrade(root, entries, root_schema(root));
     for (size_t i = 0; i < count && status == CLGEMM_SUCCESS; i++)
         status = merge_record(entries, info, &records[i]);
     if (status == CLGEMM_SUCCESS) status = write_root(path, root);
@@ -711,7 +774,8 @@ clgemm_status clgemm__tuning_save(const char *path, const device_info *info,
     /* Never write what the loader would reject. */
     for (size_t i = 0; i < count; i++) {
         const tuning_record *r = &records[i];
-        if (!clgemm__type(r->key.type_ab) || !clgemm__tuning_key_ok(&r->key))
+        if (!clgemm__type(r->key.type_ab) || !clgemm__tuning_key_ok(&r->key) ||
+            r->key.batch_class != clgemm__batch_class(r->batch))
             return CLGEMM_ERR_INVALID_ARGUMENT;
         if (r->shape[0] < 1 || r->shape[1] < 1 || r->shape[2] < 1)
             return CLGEMM_ERR_INVALID_ARGUMENT;

@@ -752,3 +752,75 @@ Test(api, program_caches, .timeout = 600) {
     tc_close(&fx.env);
     remove_dir(dir);
 }
+
+/* ---- Warm calls (issue 10 item 4) ----------------------------------------------------------- */
+
+/* Column-major C = alpha A B + beta C on the host: A m x k at off_a with lda, B k x n, C m x n. */
+static void host_sgemm(size_t m, size_t n, size_t k, float alpha, const float *a, size_t lda,
+                       const float *b, size_t ldb, float beta, float *c, size_t ldc) {
+    for (size_t j = 0; j < n; j++)
+        for (size_t i = 0; i < m; i++) {
+            double s = 0;
+            for (size_t l = 0; l < k; l++)
+                s += (double)a[i + l * lda] * b[l + j * ldb];
+            c[i + j * ldc] = (float)(alpha * s + beta * c[i + j * ldc]);
+        }
+}
+
+/* A warm call sets only the kernel arguments that changed since the last call of its kernel
+ * (gemm.c, cached_arg): calls of one kernel that change one scalar at a time, or that pass a
+ * buffer made after the last one was released (often at its address), must each get theirs. */
+Test(api, warm_calls_take_every_new_argument, .timeout = 600) {
+    api_open(CLGEMM_SINGLE);
+    enum { ELEMS = 64 * 64 };
+    static float a[ELEMS], b[ELEMS], c0[ELEMS], want[ELEMS], got[ELEMS];
+    for (size_t i = 0; i < ELEMS; i++) {
+        a[i] = (float)((int)(i * 7 % 13) - 6) / 8;
+        b[i] = (float)((int)(i * 5 % 11) - 5) / 8;
+        c0[i] = (float)((int)(i % 5) - 2) / 4;
+    }
+    cl_context ctx = fx.env.context;
+    cl_command_queue q = fx.env.queue;
+    cl_mem da = tc_buffer(ctx, sizeof a, a), db = tc_buffer(ctx, sizeof b, b);
+    cl_mem dc = tc_buffer(ctx, sizeof c0, c0);
+    static const struct {
+        size_t m, n, k, off_a, lda, off_b, ldb;
+        float alpha, beta;
+        bool new_b; /* B released and made again before the call */
+    } calls[] = {
+        {16, 12, 8, 0, 16, 0, 8, 1.0f, 0.0f, false}, {16, 12, 8, 0, 16, 0, 8, 2.0f, 0.0f, false},
+        {16, 12, 8, 0, 16, 0, 8, 2.0f, 0.5f, false}, {20, 12, 8, 0, 20, 0, 8, 2.0f, 0.5f, false},
+        {20, 16, 8, 0, 20, 0, 8, 2.0f, 0.5f, false}, {20, 16, 9, 0, 20, 0, 9, 2.0f, 0.5f, false},
+        {20, 16, 9, 5, 20, 0, 9, 2.0f, 0.5f, false}, {20, 16, 9, 5, 24, 0, 9, 2.0f, 0.5f, false},
+        {20, 16, 9, 5, 24, 3, 9, 2.0f, 0.5f, false}, {20, 16, 9, 5, 24, 3, 11, 2.0f, 0.5f, false},
+        {20, 16, 9, 5, 24, 3, 11, 2.0f, 0.5f, true}, {16, 12, 8, 0, 16, 0, 8, 1.0f, 0.0f, true},
+        {16, 12, 8, 0, 16, 0, 8, 1.0f, 0.0f, false},
+    };
+    for (size_t t = 0; t < sizeof calls / sizeof calls[0]; t++) {
+        if (calls[t].new_b) {
+            /* New contents, so that a call still reading the released buffer is caught. */
+            for (size_t i = 0; i < ELEMS; i++)
+                b[i] = -b[i] + 0.25f;
+            clReleaseMemObject(db);
+            db = tc_buffer(ctx, sizeof b, b);
+        }
+        cr_assert_eq(tc_write(q, dc, sizeof c0, c0), CL_SUCCESS);
+        memcpy(want, c0, sizeof c0);
+        size_t m = calls[t].m, n = calls[t].n, k = calls[t].k, ldc = m;
+        host_sgemm(m, n, k, calls[t].alpha, a + calls[t].off_a, calls[t].lda, b + calls[t].off_b,
+                   calls[t].ldb, calls[t].beta, want, ldc);
+        cr_assert_eq(clgemm_sgemm(fx.h, CLGEMM_COL_MAJOR, CLGEMM_NO_TRANS, CLGEMM_NO_TRANS, m, n, k,
+                                  calls[t].alpha, da, calls[t].off_a, calls[t].lda, db,
+                                  calls[t].off_b, calls[t].ldb, calls[t].beta, dc, 0, ldc, NULL, 0,
+                                  NULL, NULL),
+                     CLGEMM_SUCCESS, "call %zu", t);
+        cr_assert_eq(tc_read(q, dc, sizeof got, got), CL_SUCCESS);
+        for (size_t i = 0; i < m * n; i++)
+            cr_assert(fabsf(got[i] - want[i]) <= 1e-4f, "call %zu: C[%zu] = %g, not %g", t, i,
+                      got[i], want[i]);
+    }
+    clReleaseMemObject(da);
+    clReleaseMemObject(db);
+    clReleaseMemObject(dc);
+    api_close();
+}

@@ -603,3 +603,49 @@ Test(tuner, bad_types_and_transposes) {
     clgemm_destroy(h);
     free(db);
 }
+
+/* A batch: the tuner times strided-batched calls of that many matrices (each candidate checked
+ * on the first and last matrix) and stores the result under the batch, which a single-matrix
+ * call of the shape does not use (the planner's side: test_tuning_db.c). */
+Test(tuner, batch_tune_is_stored_for_its_class, .timeout = 300) {
+    char *db = temp_db();
+    clgemm_handle h = open_handle();
+    clgemm_tune_shape shape = {48, 40, 32};
+    clgemm_tune_options o;
+    quick_options(&o, &shape);
+    o.batch = 20;
+    clgemm_tune_result r;
+    cr_assert_eq(clgemm_tune(h, &o, &r), CLGEMM_SUCCESS);
+    cr_assert_eq(r.status, CLGEMM_SUCCESS);
+    cr_assert_eq(r.batch, 20);
+    cr_assert_eq(r.wrong, 0, "a candidate computed a wrong batch");
+    cr_assert_gt(r.gflops, 0);
+    cr_assert_eq(clgemm_tune_save(h, NULL, &r, 1), CLGEMM_SUCCESS);
+
+    json_t *root = json_load_file(db, 0, NULL);
+    cr_assert_not_null(root);
+    cr_assert_eq(json_integer_value(json_object_get(root, "schema")), 3);
+    json_t *entry = json_array_get(json_object_get(root, "entries"), 0);
+    cr_assert_eq(json_integer_value(json_object_get(entry, "batch")), 20);
+    json_decref(root);
+
+    cr_assert_eq(clgemm_load_tuning(h, NULL), CLGEMM_SUCCESS);
+    clgemm_config c;
+    const char *source;
+    cr_assert_eq(clgemm_get_config(h, CLGEMM_SINGLE, 48, 40, 32, &c, &source), CLGEMM_SUCCESS);
+    cr_assert_str_neq(source, "tuned", "one matrix used the batch's entry");
+
+    /* A result with the batch changed after the tune is saved under its own batch: a record of
+     * one matrix goes next to the batch's entry, not over it. */
+    r.batch = 1;
+    cr_assert_eq(clgemm_tune_save(h, NULL, &r, 1), CLGEMM_SUCCESS);
+    root = json_load_file(db, 0, NULL);
+    cr_assert_eq(json_array_size(json_object_get(root, "entries")), 2);
+    json_decref(root);
+
+    /* Buffers for the whole batch are sized before anything is allocated. */
+    o.batch = SIZE_MAX / 1024;
+    cr_assert_eq(clgemm_tune(h, &o, &r), CLGEMM_ERR_OVERFLOW);
+    clgemm_destroy(h);
+    free(db);
+}

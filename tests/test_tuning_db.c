@@ -98,7 +98,7 @@ static clgemm_config regblock(int mwg, int nwg, int kwg, int mdimc, int ndimc, i
 static tuning_key nn_key(clgemm_precision p) {
     return clgemm__tuning_key(p, p, CLGEMM_NO_TRANS, CLGEMM_NO_TRANS);
 }
-#define NN(p) (&(const tuning_key){(p), (p), CLGEMM_NO_TRANS, CLGEMM_NO_TRANS})
+#define NN(p) (&(const tuning_key){(p), (p), CLGEMM_NO_TRANS, CLGEMM_NO_TRANS, 0})
 
 static tuning_record record_key(tuning_key key, size_t m, size_t n, size_t k, clgemm_config c) {
     return (tuning_record){
@@ -158,13 +158,14 @@ Test(tuning_db, file_follows_schema) {
     json_error_t error;
     json_t *root = json_load_file(path, 0, &error);
     cr_assert_not_null(root, "%s", error.text);
-    cr_assert_eq(json_integer_value(json_object_get(root, "schema")), 2);
+    cr_assert_eq(json_integer_value(json_object_get(root, "schema")), 3);
     json_t *entries = json_object_get(root, "entries");
     cr_assert_eq(json_array_size(entries), 2);
     json_t *e = json_array_get(entries, 0);
     cr_assert_str_eq(json_string_value(json_object_get(e, "precision")), "s");
     cr_assert_str_eq(json_string_value(json_object_get(e, "type_c")), "s");
     cr_assert_str_eq(json_string_value(json_object_get(e, "trans")), "NN");
+    cr_assert_eq(json_integer_value(json_object_get(e, "batch")), 1, "one matrix, written out");
     cr_assert_str_eq(json_string_value(json_object_get(e, "family")), "tiled");
     cr_assert_str_eq(json_string_value(json_object_get(json_object_get(e, "device"), "driver")),
                      "1.0");
@@ -245,7 +246,7 @@ Test(tuning_db, truncated_file_at_every_length) {
 
 Test(tuning_db, wrong_schema_version) {
     char *path = temp_path("tuning.json");
-    const char *text = "{\"schema\": 3, \"entries\": \"a future layout\"}";
+    const char *text = "{\"schema\": 4, \"entries\": \"a future layout\"}";
     write_file(path, text, strlen(text));
     assert_load_fails(path, CLGEMM_ERR_DB_SCHEMA);
     /* A writer must not clobber a newer tool's database either. */
@@ -906,7 +907,7 @@ Test(tuning_db, schema2_round_trip_every_key) {
     /* The file says what each entry is for. */
     json_t *root = json_load_file(path, 0, NULL);
     cr_assert_not_null(root);
-    cr_assert_eq(json_integer_value(json_object_get(root, "schema")), 2);
+    cr_assert_eq(json_integer_value(json_object_get(root, "schema")), 3);
     json_t *e = json_array_get(json_object_get(root, "entries"), 6);
     cr_assert_str_eq(json_string_value(json_object_get(e, "precision")), "c");
     cr_assert_str_eq(json_string_value(json_object_get(e, "type_c")), "c");
@@ -932,13 +933,13 @@ Test(tuning_db, keys_are_folded_and_checked) {
     char *path = temp_path("tuning.json");
     device_info info = fake_device();
     tuning_key bad[] = {
-        {CLGEMM_SINGLE, CLGEMM_SINGLE, C_, N_},     /* conjugate of a real type */
-        {CLGEMM_SINGLE, CLGEMM_DOUBLE, N_, N_},     /* no such type pair */
-        {CLGEMM_DOUBLE, CLGEMM_SINGLE, N_, N_},     /* nor this one */
-        {CLGEMM_HALF, CLGEMM_BFLOAT16, N_, N_},     /* nor this one */
-        {CLGEMM_SINGLE, CLGEMM_SINGLE, 0, N_},      /* unfolded 0 */
-        {CLGEMM_SINGLE, CLGEMM_SINGLE, N_, 114},    /* not a transpose */
-        {CLGEMM_HALF, (clgemm_precision)9, N_, N_}, /* not a type */
+        {CLGEMM_SINGLE, CLGEMM_SINGLE, C_, N_, 0},     /* conjugate of a real type */
+        {CLGEMM_SINGLE, CLGEMM_DOUBLE, N_, N_, 0},     /* no such type pair */
+        {CLGEMM_DOUBLE, CLGEMM_SINGLE, N_, N_, 0},     /* nor this one */
+        {CLGEMM_HALF, CLGEMM_BFLOAT16, N_, N_, 0},     /* nor this one */
+        {CLGEMM_SINGLE, CLGEMM_SINGLE, 0, N_, 0},      /* unfolded 0 */
+        {CLGEMM_SINGLE, CLGEMM_SINGLE, N_, 114, 0},    /* not a transpose */
+        {CLGEMM_HALF, (clgemm_precision)9, N_, N_, 0}, /* not a type */
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         tuning_record r = record_key(bad[i], 64, 64, 64, tiled(8));
@@ -1047,7 +1048,7 @@ Test(tuning_db, schema2_bad_keys_are_skipped) {
 
 /* A schema-1 file (clgemm 0.1) is read, each entry an NN entry of its precision with C of the
  * same type (any "trans" / "type_c" in it is not schema 1 and ignored). A save rewrites it as
- * schema 2 with every entry kept and its schema-1 meaning written out, other devices' included;
+ * schema 3 with every entry kept and its schema-1 meaning written out, other devices' included;
  * the upgraded entries keep their keys for the merge (replaced in place, not duplicated). */
 Test(tuning_db, schema1_file_is_read_and_kept_on_merge) {
     char *path = temp_path("tuning.json");
@@ -1086,15 +1087,17 @@ Test(tuning_db, schema1_file_is_read_and_kept_on_merge) {
     cr_assert_eq(clgemm__tuning_save(path, &info, &add, 1), CLGEMM_SUCCESS);
     json_t *root = json_load_file(path, 0, NULL);
     cr_assert_not_null(root);
-    cr_assert_eq(json_integer_value(json_object_get(root, "schema")), 2);
+    cr_assert_eq(json_integer_value(json_object_get(root, "schema")), 3);
     json_t *all = json_object_get(root, "entries");
     cr_assert_eq(json_array_size(all), 6, "an entry was dropped or the new one is missing");
     json_t *e = json_array_get(all, 2);
     cr_assert_str_eq(json_string_value(json_object_get(e, "type_c")), "s");
     cr_assert_str_eq(json_string_value(json_object_get(e, "trans")), "NN");
+    cr_assert_eq(json_integer_value(json_object_get(e, "batch")), 1);
     e = json_array_get(all, 3);
     cr_assert_str_eq(json_string_value(json_object_get(json_object_get(e, "device"), "name")), "x");
     cr_assert_str_eq(json_string_value(json_object_get(e, "trans")), "NN");
+    cr_assert_eq(json_integer_value(json_object_get(e, "batch")), 1);
     cr_assert_eq(json_integer_value(json_array_get(all, 4)), 42);
     json_decref(root);
     t = load_ok(path, &info);
@@ -1118,11 +1121,11 @@ Test(tuning_db, schema1_file_is_read_and_kept_on_merge) {
     free(path);
 }
 
-/* Schemas below 1 or above 2 are neither read nor written. */
+/* Schemas below 1 or above 3 are neither read nor written. */
 Test(tuning_db, unknown_schemas_are_refused) {
     static const char *texts[] = {"{\"schema\": 0, \"entries\": []}",
                                   "{\"schema\": -1, \"entries\": []}",
-                                  "{\"schema\": 3, \"entries\": []}"};
+                                  "{\"schema\": 4, \"entries\": []}"};
     char *path = temp_path("tuning.json");
     device_info info = fake_device();
     for (size_t i = 0; i < 3; i++) {
@@ -1213,5 +1216,178 @@ Test(tuning_db, skipped_entry_does_not_block_a_save) {
     json_t *root = json_load_file(path, 0, NULL);
     cr_assert_eq(json_array_size(json_object_get(root, "entries")), 2);
     json_decref(root);
+    free(path);
+}
+
+/* ---- Schema 3: the batch class (issue 10) --------------------------------------------------- */
+
+static tuning_record batch_record(size_t m, size_t batch, clgemm_config c) {
+    tuning_record r = record(CLGEMM_SINGLE, m, m, m, c);
+    r.batch = batch;
+    r.key.batch_class = clgemm__batch_class(batch);
+    return r;
+}
+
+static tuning_key nn_batch(size_t batch) {
+    tuning_key k = nn_key(CLGEMM_SINGLE);
+    k.batch_class = clgemm__batch_class(batch);
+    return k;
+}
+
+Test(tuning_db, batch_classes_have_their_bounds) {
+    static const struct {
+        size_t batch;
+        int cls;
+    } cases[] = {{0, 0},   {1, 0},   {2, 1},     {15, 1},      {16, 2},
+                 {255, 2}, {256, 3}, {65536, 3}, {SIZE_MAX, 3}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        cr_assert_eq(clgemm__batch_class(cases[i].batch), cases[i].cls, "batch %zu",
+                     cases[i].batch);
+    for (int c = 0; c < 4; c++)
+        cr_assert_eq(clgemm__batch_class(clgemm__batch_class_least(c)), c);
+    cr_assert_eq(clgemm__batch_class_least(4), 0);
+    tuning_key k = nn_key(CLGEMM_SINGLE);
+    k.batch_class = 4;
+    cr_assert_not(clgemm__tuning_key_ok(&k), "no class 4");
+}
+
+/* Entries of one shape in different batch classes are kept apart: each class finds its own,
+ * and a class without an entry finds none (clgemm__plan decides on single-matrix entries). */
+Test(tuning_db, batch_classes_are_kept_apart) {
+    char *path = temp_path("tuning.json");
+    device_info info = fake_device();
+    tuning_record r[] = {batch_record(64, 1, tiled(8)), batch_record(64, 100, tiled(4)),
+                         batch_record(64, 5000, tiled(2))};
+    cr_assert_eq(clgemm__tuning_save(path, &info, r, 3), CLGEMM_SUCCESS);
+    json_t *root = json_load_file(path, 0, NULL);
+    json_t *entries = json_object_get(root, "entries");
+    cr_assert_eq(json_array_size(entries), 3);
+    cr_assert_eq(json_integer_value(json_object_get(json_array_get(entries, 1), "batch")), 100);
+    json_decref(root);
+
+    tuning_table *t = load_ok(path, &info);
+    clgemm_config c;
+    cr_assert(lookup(t, nn_batch(1), 64, 64, 64, &c));
+    cr_assert_eq(c.ts, 8);
+    cr_assert(lookup(t, nn_batch(16), 70, 64, 64, &c));
+    cr_assert_eq(c.ts, 4, "16 is in the class of 100");
+    cr_assert(lookup(t, nn_batch(300), 64, 64, 64, &c));
+    cr_assert_eq(c.ts, 2);
+    cr_assert_not(lookup(t, nn_batch(8), 64, 64, 64, &c), "no entry of class 2-15");
+    cr_assert(clgemm__tuning_exact(t, &r[1].key, 64, 64, 64, &c));
+    cr_assert_eq(c.ts, 4);
+    /* The NN fallback of a transposed key stays in its class. */
+    tuning_key tn = r[1].key;
+    tn.trans_a = CLGEMM_TRANS;
+    cr_assert(lookup(t, tn, 64, 64, 64, &c));
+    cr_assert_eq(c.ts, 4);
+    clgemm__tuning_free(t);
+
+    /* A batch of another size in the same class is the same key: a fuller search replaces it. */
+    tuning_record again = batch_record(64, 200, tiled(1));
+    again.search.exhaustive = true;
+    cr_assert_eq(clgemm__tuning_save(path, &info, &again, 1), CLGEMM_SUCCESS);
+    t = load_ok(path, &info);
+    cr_assert_eq(clgemm__tuning_count(t), 3);
+    cr_assert(lookup(t, nn_batch(100), 64, 64, 64, &c));
+    cr_assert_eq(c.ts, 1);
+    cr_assert(lookup(t, nn_batch(1), 64, 64, 64, &c));
+    cr_assert_eq(c.ts, 8, "the single-matrix entry is untouched");
+    clgemm__tuning_free(t);
+    free(path);
+}
+
+/* Schemas 1 and 2 had no batch: their entries are single-matrix ones (a "batch" in them is
+ * ignored), and a save writes that out. In schema 3 a bad "batch" skips its entry. */
+Test(tuning_db, older_schemas_are_single_matrix_entries) {
+    char *path = temp_path("tuning.json");
+    char text[2048];
+    snprintf(text, sizeof text,
+             "{\"schema\": 2, \"entries\": [{\"device\": %s, \"precision\": \"s\", \"batch\": 500, "
+             "\"shape\": [64,64,64], \"family\": \"tiled\", \"params\": {\"TS\": 8}}]}",
+             device_json);
+    write_file(path, text, strlen(text));
+    device_info info = fake_device();
+    tuning_table *t = load_ok(path, &info);
+    clgemm_config c;
+    cr_assert(lookup(t, nn_batch(1), 64, 64, 64, &c));
+    cr_assert_not(lookup(t, nn_batch(500), 64, 64, 64, &c));
+    clgemm__tuning_free(t);
+    tuning_record add = batch_record(128, 20, tiled(4));
+    cr_assert_eq(clgemm__tuning_save(path, &info, &add, 1), CLGEMM_SUCCESS);
+    json_t *root = json_load_file(path, 0, NULL);
+    cr_assert_eq(json_integer_value(json_object_get(root, "schema")), 3);
+    json_t *old = json_array_get(json_object_get(root, "entries"), 0);
+    cr_assert_eq(json_integer_value(json_object_get(old, "batch")), 1, "its meaning written out");
+    json_decref(root);
+    t = load_ok(path, &info);
+    cr_assert(lookup(t, nn_batch(1), 64, 64, 64, &c));
+    cr_assert_eq(c.ts, 8);
+    cr_assert_not(lookup(t, nn_batch(500), 64, 64, 64, &c));
+    cr_assert(lookup(t, nn_batch(20), 128, 128, 128, &c));
+    cr_assert_eq(c.ts, 4);
+    clgemm__tuning_free(t);
+
+    static const char *bad[] = {"0", "-3", "\"64\"", "1.5", "null", "[2]"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        snprintf(text, sizeof text,
+                 "{\"schema\": 3, \"entries\": [{\"device\": %s, \"precision\": \"s\", \"batch\": "
+                 "%s, \"shape\": [64,64,64], \"family\": \"tiled\", \"params\": {\"TS\": 8}}]}",
+                 device_json, bad[i]);
+        write_file(path, text, strlen(text));
+        tuning_table *none = (tuning_table *)1;
+        cr_assert_eq(clgemm__tuning_load(path, &info, &none), CLGEMM_SUCCESS);
+        cr_assert_null(none, "\"batch\": %s was accepted", bad[i]);
+    }
+    free(path);
+}
+
+/* A record whose key's class is not its batch's would be stored under the wrong key. */
+Test(tuning_db, save_refuses_a_batch_of_another_class) {
+    char *path = temp_path("tuning.json");
+    device_info info = fake_device();
+    tuning_record r = batch_record(64, 100, tiled(4));
+    r.batch = 1;
+    cr_assert_eq(clgemm__tuning_save(path, &info, &r, 1), CLGEMM_ERR_INVALID_ARGUMENT);
+    r = batch_record(64, 100, tiled(4));
+    r.key.batch_class = 7;
+    cr_assert_eq(clgemm__tuning_save(path, &info, &r, 1), CLGEMM_ERR_INVALID_ARGUMENT);
+    cr_assert_eq(access(path, F_OK), -1, "nothing written");
+    free(path);
+}
+
+/* On a device: a batch uses the entry of its class, else a single-matrix entry only if its tiles
+ * pad little, else the default; one matrix never uses a batch entry. */
+Test(tuning_db, planner_prefers_the_batch_class) {
+    char *path = temp_path("tuning.json");
+    clgemm_handle h = open_handle(path);
+    clgemm_config single = regblock(64, 64, 16, 8, 8, 2, 4, 4), batched = tiled(8);
+    tuning_record r[] = {batch_record(64, 1, single), batch_record(64, 1000, batched),
+                         batch_record(40, 1, single)};
+    cr_assert_eq(clgemm__tuning_save(path, &h->info, r, 3), CLGEMM_SUCCESS);
+    cr_assert_eq(clgemm_load_tuning(h, NULL), CLGEMM_SUCCESS);
+    tuning_key key = nn_key(CLGEMM_SINGLE);
+    struct {
+        size_t m, batch;
+        const char *source;
+        const clgemm_config *want;
+    } cases[] = {
+        {64, 1, "tuned", &single},     /* its own */
+        {64, 1000, "tuned", &batched}, /* its class */
+        {64, 300, "tuned", &batched},  /* the same class */
+        {64, 20, "tuned", &single},    /* no entry of class 16-255: 64 x 64 tiles fit 64 */
+        {40, 20, "default", NULL},     /* 64 x 64 tiles on 40 x 40 pad 2.6x */
+        {40, 1, "tuned", &single},     /* one matrix pays no padding rule */
+    };
+    pthread_mutex_lock(&h->lock);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const char *source = NULL;
+        clgemm_config c = clgemm__plan(h, &key, CLGEMM_COMPUTE_DEFAULT, cases[i].m, cases[i].m,
+                                       cases[i].m, cases[i].batch, &source);
+        cr_assert_str_eq(source, cases[i].source, "case %zu", i);
+        if (cases[i].want) cr_assert(config_equal(&c, cases[i].want), "case %zu", i);
+    }
+    pthread_mutex_unlock(&h->lock);
+    clgemm_destroy(h);
     free(path);
 }

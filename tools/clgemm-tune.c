@@ -35,6 +35,7 @@ typedef struct cli {
     size_t num_shapes;
     double budget;
     size_t max_evals;
+    size_t batch; /* 0: one matrix per call */
     int quick, dry_run, list;
     const char *output;
 } cli;
@@ -86,6 +87,8 @@ static void usage(FILE *out) {
           "                      default 128/256/512 squares on CPUs, 256/1024/4096 on GPUs\n"
           "  --budget SECONDS    time for the whole search (default 600; 45 with --quick)\n"
           "  --max-evals N       at most N candidates per shape\n"
+          "  --batch N           time strided-batched calls of N matrices of each shape and\n"
+          "                      store the results for N's batch class (1, 2-15, 16-255, 256+)\n"
           "  --quick             a small curated candidate set on a 256 square (under a minute)\n"
           "  --dry-run           print the search-space sizes and the shapes, tune nothing\n"
           "  --output PATH       tuning database to update (default: $CLGEMM_TUNING_DB, else\n"
@@ -239,6 +242,10 @@ static int parse_option(cli *c, int opt, const char *arg) {
         if (parse_size(arg, &end, &c->max_evals) != 0 || *end != 0)
             return fail("--max-evals takes an integer from 1 to 2147482623, not '%s'", arg);
         return 0;
+    case 'B':
+        if (parse_size(arg, &end, &c->batch) != 0 || *end != 0)
+            return fail("--batch takes an integer from 1 to 2147482623, not '%s'", arg);
+        return 0;
     case 'h':
         usage(stdout);
         exit(0);
@@ -258,6 +265,7 @@ static int parse_args(int argc, char **argv, cli *c) {
                                             {"shape", required_argument, NULL, 's'},
                                             {"budget", required_argument, NULL, 'b'},
                                             {"max-evals", required_argument, NULL, 'e'},
+                                            {"batch", required_argument, NULL, 'B'},
                                             {"quick", no_argument, NULL, 'q'},
                                             {"dry-run", no_argument, NULL, 'n'},
                                             {"output", required_argument, NULL, 'o'},
@@ -374,9 +382,10 @@ static void on_progress(size_t done, size_t total, double best, double elapsed, 
 static size_t print_results(const clgemm_tune_result *r, size_t count) {
     size_t saved = 0;
     for (size_t i = 0; i < count; i++) {
-        printf("%s%s %c%c %zux%zux%zu: ", type_names[r[i].precision], r[i].wide_c ? "->s" : "",
+        printf("%s%s %c%c %zux%zux%zu", type_names[r[i].precision], r[i].wide_c ? "->s" : "",
                trans_letter(r[i].trans_a), trans_letter(r[i].trans_b), r[i].shape.m, r[i].shape.n,
                r[i].shape.k);
+        printf(r[i].batch > 1 ? " batch %zu: " : ": ", r[i].batch);
         if (r[i].status == CLGEMM_SUCCESS) {
             char cfg[256];
             format_config(&r[i].config, cfg, sizeof cfg);
@@ -417,6 +426,7 @@ static int dry_run(clgemm_handle h, const cli *c, const char *path) {
     printf("\n");
     for (size_t i = 0; i < c->num_shapes; i++)
         printf("shape %zux%zux%zu\n", c->shapes[i].m, c->shapes[i].n, c->shapes[i].k);
+    if (c->batch > 1) printf("batch %zu (strided-batched calls)\n", c->batch);
     printf("tuning database: %s\n", path);
     return 0;
 }
@@ -500,12 +510,13 @@ static int check_database(clgemm_handle h, const char *path) {
 }
 
 /* After a save: which results the database now holds, and which met an entry from a fuller
- * search that was kept. */
+ * search that was kept. clgemm_get_config_ex plans one matrix, so a batch's result is counted as
+ * written without this check. */
 static void report_saved(clgemm_handle h, const char *path, const clgemm_tune_result *r,
                          size_t count, size_t *saved) {
     if (clgemm_load_tuning(h, path) != CLGEMM_SUCCESS) return;
     for (size_t i = 0; i < count; i++) {
-        if (r[i].status != CLGEMM_SUCCESS || !r[i].complete) continue;
+        if (r[i].status != CLGEMM_SUCCESS || !r[i].complete || r[i].batch > 1) continue;
         clgemm_config c;
         const char *source = "";
         char stored[256] = "", found[256];
@@ -562,6 +573,7 @@ static int tune_pair(clgemm_handle h, const cli *c, const trans_pair *t, double 
     o.num_shapes = c->num_shapes;
     o.budget_s = budget;
     o.max_evals = c->max_evals;
+    o.batch = c->batch;
     o.quick = c->quick;
     o.progress = on_progress;
     o.user = &p;

@@ -266,12 +266,13 @@ _TRANS = {"N": _lib.NO_TRANS, "T": _lib.TRANS, "C": _lib.CONJ_TRANS}
 
 
 def tune(precision="s", shapes=None, budget_s=60.0, quick=False, max_evals=0, seed=0,
-         save=True, path=None, trans="NN", wide_c=False):
+         save=True, path=None, trans="NN", wide_c=False, batch=1):
     """Tunes `shapes` ((m, n, k) tuples; None: the device's defaults) on the default device
     within budget_s seconds and, if save, merges the results into the tuning database at
     path (None: the default one). precision is the type of A and B (s d c z h bf16), trans
     the transposes of the column-major calls timed ("NN", "NT", ...; C: conjugate, complex
-    only), wide_c asks for FP32 C with h / bf16. Returns one dict a shape."""
+    only), wide_c asks for FP32 C with h / bf16, batch > 1 times strided-batched calls of that
+    many matrices (stored for the batch's class). Returns one dict a shape."""
     h = _default_handle()
     prec = _TUNE_TYPES[precision]
     if shapes is None:
@@ -287,6 +288,7 @@ def tune(precision="s", shapes=None, budget_s=60.0, quick=False, max_evals=0, se
     if len(trans) != 2 or any(t not in _TRANS for t in trans):
         raise ValueError("trans takes two of N, T, C, not %r" % (trans,))
     opts.trans_a, opts.trans_b, opts.wide_c = _TRANS[trans[0]], _TRANS[trans[1]], int(wide_c)
+    opts.batch = int(batch)
     results = (_lib.TuneResult * len(arr))()
     _check(_lib.tune(h, ctypes.byref(opts), results), "clgemm_tune")
     if save:
@@ -299,5 +301,6 @@ def tune(precision="s", shapes=None, budget_s=60.0, quick=False, max_evals=0, se
         out.append({"shape": (r.shape.m, r.shape.n, r.shape.k), "status": r.status,
                     "complete": bool(r.complete), "family": name.decode() if name else None,
                     "params": cfg, "gflops": r.gflops, "default_gflops": r.default_gflops,
-                    "evaluated": r.evaluated, "failed": r.failed, "wrong": r.wrong})
+                    "evaluated": r.evaluated, "failed": r.failed, "wrong": r.wrong,
+                    "batch": r.batch})
     return out

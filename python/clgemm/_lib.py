@@ -52,7 +52,8 @@ class TuneOptions(ctypes.Structure):
                 ("num_shapes", c_size), ("budget_s", ctypes.c_double), ("max_evals", c_size),
                 ("quick", ctypes.c_int), ("seed", ctypes.c_uint), ("progress", PROGRESS),
                 ("user", ctypes.c_void_p), ("cancel", ctypes.POINTER(ctypes.c_int)),
-                ("wide_c", ctypes.c_int), ("trans_a", ctypes.c_int), ("trans_b", ctypes.c_int)]
+                ("wide_c", ctypes.c_int), ("trans_a", ctypes.c_int), ("trans_b", ctypes.c_int),
+                ("batch", c_size)]
 
 
 class TuneResult(ctypes.Structure):
@@ -60,7 +61,8 @@ class TuneResult(ctypes.Structure):
                 ("complete", ctypes.c_int), ("config", Config), ("gflops", ctypes.c_double),
                 ("default_gflops", ctypes.c_double), ("seconds", ctypes.c_double),
                 ("evaluated", c_size), ("failed", c_size), ("wrong", c_size),
-                ("wide_c", ctypes.c_int), ("trans_a", ctypes.c_int), ("trans_b", ctypes.c_int)]
+                ("wide_c", ctypes.c_int), ("trans_a", ctypes.c_int), ("trans_b", ctypes.c_int),
+                ("batch", c_size)]
 
 
 def _declare(name, restype, *argtypes):

@@ -36,6 +36,8 @@ if [ "$bench" != none ]; then
     expect bench-runs-wrap 2 "from 1 to 100000" "$bench" $fast --sizes 8 --runs 4294967297
     expect bench-runs-zero 2 "from 1 to 100000" "$bench" $fast --sizes 8 --runs 0
     expect bench-clblast-param 2 "values are integers" "$bench" --sizes 8 --clblast-params KWG=99999999999999999999
+    expect bench-batched-zero 2 "BATCH,N: positive integers" "$bench" $fast --batched 0,32
+    expect bench-batched-wrap 2 "BATCH,N: positive integers" "$bench" $fast --batched 18446744073709551615,4096
 else
     echo "skip bench cases: clgemm-bench was not built (no CLBlast)"
 fi
@@ -43,6 +45,7 @@ expect tune-output-empty 1 "--output needs a path" "$tune" --dry-run --output ""
 expect tune-budget-inf 1 "--budget takes" "$tune" --dry-run --budget inf
 expect tune-max-evals-wrap 1 "--max-evals takes" "$tune" --dry-run --max-evals 18446744073709551617
 expect tune-shape-large 1 "--shape takes" "$tune" --dry-run --shape 2147482624
+expect tune-batch-zero 1 "--batch takes" "$tune" --dry-run --batch 0
 
 # Item 8: a disk that takes no more bytes (a file size limit of 0) is found before tuning.
 # (Only the tool is limited: its output goes through a pipe, which the limit does not cover.)
