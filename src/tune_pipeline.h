@@ -47,6 +47,9 @@ typedef enum take_result {
 take_result clgemm__pipeline_take(tune_pipeline *p, const clgemm_config *c, clgemm_status *status,
                                   double *waited);
 
+/* The longest preparation a thread has made so far; prior when none has finished. */
+double clgemm__pipeline_build_s(tune_pipeline *p, double prior);
+
 /* Whether c is prepared (so timing it costs no compile). */
 bool clgemm__pipeline_ready(tune_pipeline *p, const clgemm_config *c);
 

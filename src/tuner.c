@@ -305,6 +305,7 @@ typedef struct search {
     double slowest_cold, slowest_warm;        /* slowest evaluation that built / found its build */
     size_t *evaluated_total, *total_estimate; /* over all shapes, for progress */
     tune_pipeline *pipe;                      /* NULL: no compile-ahead threads */
+    const clgemm_config *base;                /* the baseline, timed first */
     const clgemm_config *stored;              /* the tuning table's entry for the shape */
     int threads;
     timed_entry *timed; /* this shape's correct candidates */
@@ -345,20 +346,31 @@ static bool prepared(const search *x, const clgemm_config *c) {
     return clgemm__pipeline_ready(x->pipe, c);
 }
 
+/* What a candidate not yet prepared may cost. With threads, its build is assumed as long as
+ * the longest they have made, or before any has finished, as a cold build of the device class:
+ * a fast first evaluation (a cached baseline) says nothing about the builds to come, and a
+ * build once started cannot be interrupted. */
+static double cold_cost(const search *x) {
+    if (!x->pipe) return x->slowest_cold;
+    double prior = x->s->h->info.cls == DEVICE_CPU ? PRIOR_BUILD_CPU_S : PRIOR_BUILD_S;
+    double build = clgemm__pipeline_build_s(x->pipe, prior) + x->slowest_warm;
+    return build > x->slowest_cold ? build : x->slowest_cold;
+}
+
+static bool out_of_evaluations(const search *x) {
+    return cancelled(x->s->opt) || x->out_of_memory || x->r->evaluated >= x->limit;
+}
+
 /* A candidate is not started if one as slow as the slowest of its kind so far, over all shapes
  * (cold builds dominate; a candidate the threads have prepared costs only its timing), would
  * end past the deadline: the budget is a promise, not a hint. Only the run's very first
  * evaluation starts with nothing measured, so a run ends within its budget plus about one
  * evaluation. */
 static bool should_stop_for(const search *x, const clgemm_config *next) {
-    if (cancelled(x->s->opt) || x->out_of_memory || x->r->evaluated >= x->limit) return true;
+    if (out_of_evaluations(x)) return true;
     double end = search_deadline(x);
-    double cost = next && prepared(x, next) ? x->slowest_warm : x->slowest_cold;
+    double cost = next && prepared(x, next) ? x->slowest_warm : cold_cost(x);
     return end > 0 && now_s() + cost >= end;
-}
-
-static bool should_stop(const search *x) {
-    return should_stop_for(x, NULL);
 }
 
 /* Once the search is planned, what is left of this shape is bounded by the space, the limit
@@ -438,7 +450,7 @@ static void try_candidate(search *x, const clgemm_config *c) {
         x->stats->compiled++;
     }
     if (x->slowest_warm > x->slowest_cold) x->slowest_cold = x->slowest_warm;
-    clgemm__pipeline_pace(x->pipe, search_deadline(x), x->slowest_cold);
+    clgemm__pipeline_pace(x->pipe, search_deadline(x), cold_cost(x) - x->slowest_warm);
     r->evaluated++;
     x->stats->timed++;
     (*x->evaluated_total)++;
@@ -497,13 +509,15 @@ static size_t upcoming(const search *x, clgemm_config *out, size_t max) {
     return n;
 }
 
-/* Tells the compile-ahead threads what comes next: two candidates per thread, the stored
- * configuration first while it is not timed. */
+/* Tells the compile-ahead threads what comes next: two candidates per thread, the baseline
+ * and the stored configuration first while they are not timed (so the builds a thread starts
+ * are in the order of their use, and its pacing sees the baseline's build under way). */
 static void plan_ahead(search *x) {
     if (!x->pipe) return;
     clgemm_config next[2 * 16];
     size_t want = 2 * (size_t)x->threads, n = 0;
     if (want > sizeof next / sizeof next[0]) want = sizeof next / sizeof next[0];
+    if (x->base && !list_contains(&x->s->seen, x->base)) next[n++] = *x->base;
     if (x->stored && !list_contains(&x->s->seen, x->stored)) next[n++] = *x->stored;
     n += upcoming(x, next + n, want - n);
     if (!clgemm__pipeline_plan(x->pipe, next, n)) x->out_of_memory = true;
@@ -524,7 +538,7 @@ static bool next_candidate(search *x, clgemm_config *c) {
 static void run_search(search *x) {
     clgemm_config c;
     x->exhausted = false;
-    while (!should_stop(x)) {
+    while (!out_of_evaluations(x)) {
         if (!next_candidate(x, &c)) {
             x->exhausted = true;
             return;
@@ -638,9 +652,8 @@ static void tune_shape(search *x, uint64_t *rng, tune_memo_entry *memo) {
     const tune_problem *p = &x->s->p;
     tune_call call = {x->r->precision, p->key, x->s->m, x->s->n, x->s->k, p->lda, p->ldb};
     x->pipe = x->threads > 0 ? clgemm__pipeline_start(x->s->h, &call, x->threads) : NULL;
-    double prior = x->s->h->info.cls == DEVICE_CPU ? PRIOR_BUILD_CPU_S : PRIOR_BUILD_S;
-    if (x->slowest_cold > 0) prior = x->slowest_cold;
-    clgemm__pipeline_pace(x->pipe, search_deadline(x), prior);
+    clgemm__pipeline_pace(x->pipe, search_deadline(x), cold_cost(x));
+    x->base = &base;
     x->stored = has_stored && !config_equal(&stored, &base) ? &stored : NULL;
     plan_ahead(x);
     bool first_eval = *x->evaluated_total == 0;
@@ -663,7 +676,7 @@ static void tune_shape(search *x, uint64_t *rng, tune_memo_entry *memo) {
     pipeline_stats ps = {0};
     clgemm__pipeline_stop(x->pipe, &ps);
     x->pipe = NULL;
-    x->stored = NULL;
+    x->base = x->stored = NULL;
     x->stats->compiled_ahead += ps.built;
     x->stats->compile_s += ps.compile_s;
     x->stats->wait_s += ps.abandon_s;
