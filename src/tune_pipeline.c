@@ -319,6 +319,16 @@ double clgemm__pipeline_build_s(tune_pipeline *p, double prior) {
     return s;
 }
 
+size_t clgemm__pipeline_building(tune_pipeline *p, const clgemm_config *c) {
+    if (!p) return 0;
+    pthread_mutex_lock(&p->lock);
+    size_t n = 0;
+    for (size_t i = 0; i < p->count; i++)
+        n += p->items[i].state == ITEM_BUILDING && !clgemm__config_equal(&p->items[i].config, c);
+    pthread_mutex_unlock(&p->lock);
+    return n;
+}
+
 bool clgemm__pipeline_ready(tune_pipeline *p, const clgemm_config *c) {
     if (!p) return false;
     pthread_mutex_lock(&p->lock);

@@ -50,6 +50,9 @@ take_result clgemm__pipeline_take(tune_pipeline *p, const clgemm_config *c, clge
 /* The longest preparation a thread has made so far; prior when none has finished. */
 double clgemm__pipeline_build_s(tune_pipeline *p, double prior);
 
+/* How many builds other than c's are under way. */
+size_t clgemm__pipeline_building(tune_pipeline *p, const clgemm_config *c);
+
 /* Whether c is prepared (so timing it costs no compile). */
 bool clgemm__pipeline_ready(tune_pipeline *p, const clgemm_config *c);
 

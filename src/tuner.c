@@ -369,7 +369,12 @@ static bool out_of_evaluations(const search *x) {
 static bool should_stop_for(const search *x, const clgemm_config *next) {
     if (out_of_evaluations(x)) return true;
     double end = search_deadline(x);
-    double cost = next && prepared(x, next) ? x->slowest_warm : cold_cost(x);
+    double cost = x->slowest_warm;
+    /* Not prepared: its build may have to wait for the ones under way (a compiler that builds
+     * one program at a time, PoCL's, is assumed). */
+    if (!next || !prepared(x, next))
+        cost =
+            cold_cost(x) * (double)(1 + clgemm__pipeline_building(x->pipe, next ? next : x->base));
     return end > 0 && now_s() + cost >= end;
 }
 
