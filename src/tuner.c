@@ -522,8 +522,12 @@ static void plan_ahead(search *x) {
     clgemm_config next[2 * 16];
     size_t want = 2 * (size_t)x->threads, n = 0;
     if (want > sizeof next / sizeof next[0]) want = sizeof next / sizeof next[0];
-    if (x->base && !list_contains(&x->s->seen, x->base)) next[n++] = *x->base;
-    if (x->stored && !list_contains(&x->s->seen, x->stored)) next[n++] = *x->stored;
+    /* Never more than the evaluations left (max_evals): a build nobody times is wasted. */
+    size_t left = x->limit > x->r->evaluated ? x->limit - x->r->evaluated : 0;
+    if (want > left) want = left;
+    if (x->base && n < want && !list_contains(&x->s->seen, x->base)) next[n++] = *x->base;
+    if (x->stored && n < want && !list_contains(&x->s->seen, x->stored)) next[n++] = *x->stored;
+    if (n > want) n = want;
     n += upcoming(x, next + n, want - n);
     if (!clgemm__pipeline_plan(x->pipe, next, n)) x->out_of_memory = true;
 }
