@@ -555,6 +555,31 @@ CLGEMM_API clgemm_status clgemm_tune(clgemm_handle handle, const clgemm_tune_opt
 CLGEMM_API clgemm_status clgemm_tune_save(clgemm_handle handle, const char *path,
                                           const clgemm_tune_result *results, size_t count);
 
+/* What the handle's last clgemm_tune call did, over all its shapes. A cost model ordered each
+ * shape's candidates and pruned clear losers before anything was compiled; build_threads
+ * threads (CLGEMM_TUNE_THREADS, default min(4, cores); 0: none) prepared the next candidates
+ * (build and one tiny run) while the current one was timed; every candidate got a short timing,
+ * then the finalists (the fastest few, the baseline and the stored configuration) were re-timed
+ * with more runs and the best median won. Seconds: compile_s sums the threads' preparations and
+ * the first (building) runs on the timing thread, so with threads it can exceed wall_s. */
+typedef struct clgemm_tune_stats {
+    size_t considered;     /* candidates in the shapes' spaces, before pruning */
+    size_t pruned;         /* dropped by the cost model, never compiled */
+    size_t compiled_ahead; /* prepared by the threads */
+    size_t compiled;       /* timed without being prepared ahead (a cache may have had them) */
+    size_t timed;          /* evaluated: checked and briefly timed (or failed) */
+    size_t finalists;      /* re-timed with more runs */
+    int build_threads;
+    double compile_s;  /* building: threads plus the timing thread's first runs */
+    double wait_s;     /* the timing thread waiting for builds under way (and at the end) */
+    double timing_s;   /* checking and briefly timing */
+    double finalist_s; /* re-timing the finalists */
+    double wall_s;     /* the whole call */
+} clgemm_tune_stats;
+
+/* Fills stats for the handle's last clgemm_tune; CLGEMM_ERR_INVALID_ARGUMENT if it ran none. */
+CLGEMM_API clgemm_status clgemm_tune_stats_get(clgemm_handle handle, clgemm_tune_stats *stats);
+
 /* Writes the path the tuning database has for this path argument (NULL: the default chain)
  * into buf (size bytes). */
 CLGEMM_API clgemm_status clgemm_tuning_path(const char *path, char *buf, size_t size);

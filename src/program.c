@@ -21,13 +21,14 @@
 #include <unistd.h>
 
 typedef struct program_entry {
-    char *key; /* file name + options */
-    cl_program program;
+    char *key;          /* file name + options */
+    cl_program program; /* NULL while its first caller builds it */
     struct program_entry *next;
 } program_entry;
 
 struct program_cache {
     program_entry *head;
+    pthread_cond_t built; /* broadcast when a build ends (with or without a program) */
 };
 
 static const char BINARY_MAGIC[8] = {'C', 'L', 'G', 'E', 'M', 'M', 'B', '1'};
@@ -362,27 +363,48 @@ clgemm_status clgemm__program(struct clgemm_handle_s *h, const char *file_name, 
     if (!key) return CLGEMM_ERR_OUT_OF_HOST_MEMORY;
     snprintf(key, key_size, "%s %s %s", file_name, options, d->extra_options);
     options = key + strlen(file_name) + 1; /* the options proper, extra ones included */
-    /* The device's lock is held through a build: a second thread that needs the same program
-     * waits and finds it built; warm calls never take this lock. */
+    /* Builds of different programs run concurrently (the tuner compiles candidates ahead on
+     * several threads; a runtime that serialises its compiler still overlaps them with the
+     * timing): the first caller of a key inserts a placeholder and builds without the device's
+     * lock; a caller of the same key waits for it and finds it built. Warm calls never take
+     * this lock. */
     pthread_mutex_lock(&d->lock);
     clgemm_status st = CLGEMM_SUCCESS;
-    if (!d->programs && !(d->programs = calloc(1, sizeof *d->programs)))
-        st = CLGEMM_ERR_OUT_OF_HOST_MEMORY;
-    program_entry *e = d->programs ? d->programs->head : NULL;
-    while (e && strcmp(e->key, key) != 0)
-        e = e->next;
-    if (st == CLGEMM_SUCCESS && !e) {
-        cl_program program;
+    if (!d->programs && (d->programs = calloc(1, sizeof *d->programs)) &&
+        pthread_cond_init(&d->programs->built, NULL) != 0) {
+        free(d->programs);
+        d->programs = NULL;
+    }
+    if (!d->programs) st = CLGEMM_ERR_OUT_OF_HOST_MEMORY;
+    program_entry *e = NULL;
+    while (st == CLGEMM_SUCCESS) {
+        e = d->programs->head;
+        while (e && strcmp(e->key, key) != 0)
+            e = e->next;
+        if (!e || e->program) break;
+        pthread_cond_wait(&d->programs->built, &d->lock); /* a build of it is under way */
+    }
+    bool fresh = st == CLGEMM_SUCCESS && !e;
+    if (fresh && !(e = malloc(sizeof *e))) st = CLGEMM_ERR_OUT_OF_HOST_MEMORY;
+    if (st == CLGEMM_SUCCESS && fresh) { /* a new placeholder: this caller builds it */
+        *e = (program_entry){key, NULL, d->programs->head};
+        d->programs->head = e;
+        key = NULL; /* the entry owns it */
+        pthread_mutex_unlock(&d->lock);
+        cl_program program = NULL;
         st = build_program(h, file_name, options, &program);
-        if (st == CLGEMM_SUCCESS && !(e = malloc(sizeof *e))) {
-            clReleaseProgram(program);
-            st = CLGEMM_ERR_OUT_OF_HOST_MEMORY;
-        }
+        pthread_mutex_lock(&d->lock);
         if (st == CLGEMM_SUCCESS) {
-            *e = (program_entry){key, program, d->programs->head};
-            d->programs->head = e;
-            key = NULL; /* the entry owns it */
+            e->program = program;
+        } else { /* removed, so that a later call tries again, as before */
+            program_entry **p = &d->programs->head;
+            while (*p != e)
+                p = &(*p)->next;
+            *p = e->next;
+            free(e->key);
+            free(e);
         }
+        pthread_cond_broadcast(&d->programs->built);
     }
     if (st == CLGEMM_SUCCESS) {
         clRetainProgram(e->program);
@@ -397,9 +419,10 @@ void clgemm__program_cache_free(program_cache *cache) {
     if (!cache) return;
     for (program_entry *e = cache->head, *next; e; e = next) {
         next = e->next;
-        clReleaseProgram(e->program);
+        if (e->program) clReleaseProgram(e->program);
         free(e->key);
         free(e);
     }
+    pthread_cond_destroy(&cache->built);
     free(cache);
 }

@@ -3,13 +3,18 @@
  * type (their supported() accepts it with the default compute mode) through the library's own
  * public GEMM call, clgemm_gemm_ex with the asked types and transposes, or for a batch
  * clgemm_gemm_strided_batched of that many packed matrices (so it measures exactly what users
- * get), after checking each one's result against a host reference within the type's
- * error bound (tune_data.c). The search is exhaustive when the space fits the budget, else
- * random sampling followed by a local search (one parameter doubled or halved) around the best
- * so far. */
+ * get), after checking each one's result against a host reference within the type's error bound
+ * (tune_data.c). A cost model (tune_model.c) orders the candidates and drops clear losers before
+ * anything is compiled; threads compile the next candidates ahead while this one is timed
+ * (tune_pipeline.c). The search is exhaustive when the kept space fits the budget, else the
+ * model's order followed by a local search (one parameter doubled or halved) around the best so
+ * far. Each candidate gets a short timing; the few fastest are then re-timed with more runs, once
+ * no build competes with them, and the best median wins. */
 #include "family.h"
 #include "internal.h"
 #include "tune_data.h"
+#include "tune_model.h"
+#include "tune_pipeline.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -126,9 +131,19 @@ static bool cancelled(const clgemm_tune_options *o) {
     return o->cancel && *o->cancel;
 }
 
-/* Timed runs of one candidate (odd, so the median is one of them). */
-#define MIN_REPS 3
-#define MAX_REPS 15
+/* Timed runs of one candidate (odd, so the median is one of them): a first, short timing of
+ * every candidate (about SHORT_S of runs), then FINAL_S for each finalist. */
+#define SHORT_S    0.03
+#define SHORT_REPS 3, 7
+#define FINAL_S    0.3
+#define FINAL_REPS 7, 31
+#define MAX_REPS   31
+/* How many of the fastest are re-timed (with the baseline and the stored configuration). */
+#define FINALISTS 3
+/* Before anything is measured, a build is assumed to take this long: the compile-ahead threads
+ * start only when the budget covers it (a cold PoCL build took 10-17 s, a GPU's about 2). */
+#define PRIOR_BUILD_CPU_S 20.0
+#define PRIOR_BUILD_S     5.0
 
 /* ---- One shape: data, reference, evaluation ------------------------------------------------- */
 
@@ -228,14 +243,15 @@ static clgemm_status run_checked(const shape_ctx *s, bool *correct) {
     return CLGEMM_SUCCESS;
 }
 
-/* Median wall time of several whole calls after a warm-up; negative on an error. Cheap calls
- * get more runs (about 0.1 s in all), since their times are the noisiest. */
-static double time_calls(const shape_ctx *s) {
+/* Median wall time of several whole calls after a warm-up; negative on an error. Runs for
+ * about `target` seconds in all, between min_reps and max_reps runs (cheap calls get more,
+ * since their times are the noisiest). */
+static double time_calls(const shape_ctx *s, double target, int min_reps, int max_reps) {
     double t0 = now_s();
     if (run_once(s) != CLGEMM_SUCCESS) return -1;
     double warm = now_s() - t0;
-    double want = warm > 0 ? 0.1 / warm : MAX_REPS;
-    int reps = want >= MAX_REPS ? MAX_REPS : want <= MIN_REPS ? MIN_REPS : (int)want | 1;
+    double want = warm > 0 ? target / warm : max_reps;
+    int reps = want >= max_reps ? max_reps : want <= min_reps ? min_reps : (int)want | 1;
     double times[MAX_REPS];
     for (int r = 0; r < reps; r++) {
         t0 = now_s();
@@ -254,12 +270,15 @@ static void log_config(const char *what, const clgemm_config *c, const char *why
     clgemm__log("tuner: %s %s%s: %s", what, clgemm_family_name(c->family), options, why);
 }
 
-/* Forces the candidate on the handle, checks its result, then times it. */
+/* Forces the candidate on the handle, checks its result, then times it briefly. *first is the
+ * checked run's time: with the build and the first launch when nothing was prepared ahead. */
 static outcome evaluate(const shape_ctx *s, const clgemm_config *c, clgemm_precision precision,
-                        double *seconds) {
+                        double *seconds, double *first) {
+    double t0 = now_s();
     clgemm_status st = clgemm_set_config(s->h, precision, c);
     bool correct = false;
     if (st == CLGEMM_SUCCESS) st = run_checked(s, &correct);
+    *first = now_s() - t0;
     if (st != CLGEMM_SUCCESS) {
         log_config("skipped", c, clgemm_status_string(st));
         return OUTCOME_FAILED;
@@ -268,7 +287,7 @@ static outcome evaluate(const shape_ctx *s, const clgemm_config *c, clgemm_preci
         log_config("skipped", c, "wrong result");
         return OUTCOME_WRONG;
     }
-    *seconds = time_calls(s);
+    *seconds = time_calls(s, SHORT_S, SHORT_REPS);
     if (*seconds < 0) {
         log_config("skipped", c, "a timed run failed");
         return OUTCOME_FAILED;
@@ -286,36 +305,107 @@ typedef struct tune_memo_entry {
 } tune_memo_entry;
 
 struct tune_memo {
+    clgemm_tune_stats stats; /* of the whole call, for clgemm_tune_stats_get */
     size_t count;
     tune_memo_entry entries[];
 };
 typedef struct tune_memo tune_memo;
+
+/* A candidate that ran correctly, and its short timing. */
+typedef struct timed_entry {
+    clgemm_config config;
+    double seconds;
+} timed_entry;
 
 typedef struct search {
     shape_ctx *s;
     clgemm_tune_result *r;
     const config_list *space;
     size_t *order;          /* the order in which the space is visited */
+    size_t kept;            /* the model's kept prefix of order */
     size_t next;            /* next index into order */
     size_t limit;           /* most evaluations for this shape */
     size_t shapes_left;     /* shapes after this one */
     double start, deadline; /* of this shape; deadline 0: none */
     double tune_start;      /* of the whole call */
     bool planned;           /* the baseline ran and the strategy is chosen */
-    bool sampling;          /* random order then local search, rather than exhaustive */
+    bool sampling;          /* model order then local search, rather than exhaustive */
     bool out_of_memory;
-    bool exhausted;                           /* every candidate of the space was visited */
-    double slowest;                           /* seconds of the slowest evaluation so far */
+    bool exhausted;                           /* every kept candidate was visited */
+    double slowest_cold, slowest_warm;        /* slowest evaluation that built / found its build */
     size_t *evaluated_total, *total_estimate; /* over all shapes, for progress */
+    tune_pipeline *pipe;                      /* NULL: no compile-ahead threads */
+    const clgemm_config *base;                /* the baseline, timed first */
+    const clgemm_config *stored;              /* the tuning table's entry for the shape */
+    int threads;
+    timed_entry *timed; /* this shape's correct candidates */
+    size_t num_timed, cap_timed;
+    clgemm_tune_stats *stats;
 } search;
 
-/* A candidate is not started if one as slow as the slowest so far, over all shapes (cold
- * builds dominate), would end past the deadline: the budget is a promise, not a hint. Only the
- * run's very first evaluation starts with nothing measured, so a run ends within its budget plus
- * about one evaluation. */
-static bool should_stop(const search *x) {
-    return cancelled(x->s->opt) || x->out_of_memory || x->r->evaluated >= x->limit ||
-           (x->deadline > 0 && now_s() + x->slowest >= x->deadline);
+/* Seconds the finalists' re-timing will take, kept out of the search's time: each of the
+ * FINALISTS fastest so far, and the baseline, gets FINAL_S or its 8 runs, whichever is longer
+ * (the stored configuration, when timed, is among the fastest or costs about as much). */
+static double finalist_reserve(const search *x) {
+    if (x->num_timed < 2) return 0;
+    double fastest[FINALISTS + 1];
+    size_t n = 0;
+    for (size_t i = 0; i < x->num_timed; i++) { /* insertion into the FINALISTS + 1 smallest */
+        double t = x->timed[i].seconds;
+        size_t j = n < FINALISTS + 1 ? n++ : n;
+        if (j == FINALISTS + 1 && t >= fastest[FINALISTS]) continue;
+        if (j == FINALISTS + 1) j = FINALISTS;
+        while (j > 0 && fastest[j - 1] > t) {
+            fastest[j] = fastest[j - 1];
+            j--;
+        }
+        fastest[j] = t;
+    }
+    double total = 0;
+    for (size_t i = 0; i < n; i++)
+        total += 8 * fastest[i] > FINAL_S ? 8 * fastest[i] : FINAL_S;
+    return total;
+}
+
+/* When the search (not the finalists) must end; 0: no deadline. */
+static double search_deadline(const search *x) {
+    return x->deadline > 0 ? x->deadline - finalist_reserve(x) : 0;
+}
+
+static bool prepared(const search *x, const clgemm_config *c) {
+    return clgemm__pipeline_ready(x->pipe, c);
+}
+
+/* What a candidate not yet prepared may cost. With threads, its build is assumed as long as
+ * the longest they have made, or before any has finished, as a cold build of the device class:
+ * a fast first evaluation (a cached baseline) says nothing about the builds to come, and a
+ * build once started cannot be interrupted. */
+static double cold_cost(const search *x) {
+    if (!x->pipe) return x->slowest_cold;
+    double prior = x->s->h->info.cls == DEVICE_CPU ? PRIOR_BUILD_CPU_S : PRIOR_BUILD_S;
+    double build = clgemm__pipeline_build_s(x->pipe, prior) + x->slowest_warm;
+    return build > x->slowest_cold ? build : x->slowest_cold;
+}
+
+static bool out_of_evaluations(const search *x) {
+    return cancelled(x->s->opt) || x->out_of_memory || x->r->evaluated >= x->limit;
+}
+
+/* A candidate is not started if one as slow as the slowest of its kind so far, over all shapes
+ * (cold builds dominate; a candidate the threads have prepared costs only its timing), would
+ * end past the deadline: the budget is a promise, not a hint. Only the run's very first
+ * evaluation starts with nothing measured, so a run ends within its budget plus about one
+ * evaluation. */
+static bool should_stop_for(const search *x, const clgemm_config *next) {
+    if (out_of_evaluations(x)) return true;
+    double end = search_deadline(x);
+    double cost = x->slowest_warm;
+    /* Not prepared: its build may have to wait for the ones under way (a compiler that builds
+     * one program at a time, PoCL's, is assumed). */
+    if (!next || !prepared(x, next))
+        cost =
+            cold_cost(x) * (double)(1 + clgemm__pipeline_building(x->pipe, next ? next : x->base));
+    return end > 0 && now_s() + cost >= end;
 }
 
 /* Once the search is planned, what is left of this shape is bounded by the space, the limit
@@ -323,7 +413,7 @@ static bool should_stop(const search *x) {
 static void update_estimate(const search *x) {
     size_t done = x->r->evaluated;
     if (!x->planned || done == 0) return;
-    size_t left = x->space->count > x->next ? x->space->count - x->next : 0;
+    size_t left = x->kept > x->next ? x->kept - x->next : 0;
     if (x->limit - done < left) left = x->limit - done;
     if (x->deadline > 0) {
         double now = now_s(), by_time = (x->deadline - now) / ((now - x->start) / (double)done);
@@ -341,38 +431,88 @@ static void report(const search *x) {
                     o->user);
 }
 
+/* GFLOPS of one timed call: the whole batch's flops. */
+static double gflops_of(const search *x, double seconds) {
+    return 2.0 * (double)x->s->m * (double)x->s->n * (double)x->s->k * (double)x->s->batch /
+           seconds * 1e-9;
+}
+
+static void keep_timed(search *x, const clgemm_config *c, double seconds) {
+    if (x->num_timed == x->cap_timed) {
+        size_t cap = x->cap_timed ? 2 * x->cap_timed : 32;
+        timed_entry *t = realloc(x->timed, cap * sizeof *t);
+        if (!t) {
+            x->out_of_memory = true;
+            return;
+        }
+        x->timed = t;
+        x->cap_timed = cap;
+    }
+    x->timed[x->num_timed++] = (timed_entry){*c, seconds};
+}
+
+static void plan_ahead(search *x);
+
 static void try_candidate(search *x, const clgemm_config *c) {
     clgemm_tune_result *r = x->r;
     if (!list_push(&x->s->seen, c)) {
         x->out_of_memory = true;
         return;
     }
-    double seconds = 0, t0 = now_s();
-    outcome o = evaluate(x->s, c, r->precision, &seconds);
-    if (now_s() - t0 > x->slowest) x->slowest = now_s() - t0;
+    /* A build the threads found failing is not repeated: it fails the same way here. */
+    clgemm_status built = CLGEMM_SUCCESS;
+    double t0 = now_s(), waited = 0;
+    take_result took = clgemm__pipeline_take(x->pipe, c, &built, &waited);
+    x->stats->wait_s += waited;
+    plan_ahead(x);
+    double seconds = 0, first = 0, t1 = now_s();
+    outcome o = OUTCOME_FAILED;
+    if (took != TAKE_SELF && built == CLGEMM_ERR_BUILD_FAILED)
+        log_config("skipped", c, clgemm_status_string(built));
+    else
+        o = evaluate(x->s, c, r->precision, &seconds, &first);
+    double spent = now_s() - t0, evaluating = now_s() - t1;
+    /* What the next candidate may cost: one found prepared costs its timing, one waited for
+     * or built here its build too. */
+    if (took == TAKE_READY) {
+        if (spent > x->slowest_warm) x->slowest_warm = spent;
+        x->stats->timing_s += evaluating;
+    } else if (took == TAKE_WAITED) {
+        if (spent > x->slowest_cold) x->slowest_cold = spent;
+        x->stats->timing_s += evaluating;
+    } else {
+        if (spent > x->slowest_cold) x->slowest_cold = spent;
+        x->stats->compile_s += first; /* the build and first launch, with one checked run */
+        x->stats->timing_s += evaluating - first;
+        x->stats->compiled++;
+    }
+    if (x->slowest_warm > x->slowest_cold) x->slowest_cold = x->slowest_warm;
+    clgemm__pipeline_pace(x->pipe, search_deadline(x), cold_cost(x) - x->slowest_warm);
     r->evaluated++;
+    x->stats->timed++;
     (*x->evaluated_total)++;
     if (o == OUTCOME_FAILED) r->failed++;
     if (o == OUTCOME_WRONG) r->wrong++;
+    if (o == OUTCOME_TIMED) keep_timed(x, c, seconds);
     if (o == OUTCOME_TIMED && (r->status != CLGEMM_SUCCESS || seconds < r->seconds)) {
         r->status = CLGEMM_SUCCESS;
         r->config = *c;
         r->seconds = seconds;
-        r->gflops = 2.0 * (double)x->s->m * (double)x->s->n * (double)x->s->k *
-                    (double)x->s->batch / seconds * 1e-9;
+        r->gflops = gflops_of(x, seconds);
     }
     report(x);
 }
 
-/* An unseen configuration one step (one parameter doubled or halved) from the best. */
-static bool next_neighbour(search *x, clgemm_config *out) {
-    if (x->r->status != CLGEMM_SUCCESS) return false;
+/* Up to max unseen configurations one step (one parameter doubled or halved) from the best. */
+static size_t neighbours(const search *x, clgemm_config *out, size_t max) {
+    if (x->r->status != CLGEMM_SUCCESS) return 0;
     const clgemm_config *best = &x->r->config;
     const family_desc *f = clgemm__family(best->family);
-    for (int p = 0; f && p < f->num_params; p++) {
+    size_t n = 0;
+    for (int p = 0; f && p < f->num_params && n < max; p++) {
         const family_param *param = &f->params[p];
         if (param->search_lo < 1) continue;
-        for (int up = 1; up >= 0; up--) {
+        for (int up = 1; up >= 0 && n < max; up--) {
             clgemm_config c = *best;
             int *v = &c.params[param->slot];
             *v = up ? *v * 2 : *v / 2;
@@ -380,56 +520,98 @@ static bool next_neighbour(search *x, clgemm_config *out) {
                 continue;
             if (clgemm__config_check(&c, &x->s->h->info, x->r->precision) != CLGEMM_SUCCESS)
                 continue;
-            *out = c;
-            return true;
+            out[n++] = c;
         }
     }
-    return false;
+    return n;
 }
 
-static bool next_in_order(search *x, clgemm_config *out) {
-    while (x->next < x->space->count) {
-        const clgemm_config *c = &x->space->items[x->order[x->next++]];
-        if (!list_contains(&x->s->seen, c)) {
-            *out = *c;
-            return true;
-        }
-    }
-    return false;
-}
-
-/* Random sampling uses the first half of the evaluations or of the time; after that the
- * unseen neighbours of the best come first, and sampling resumes when there are none. */
+/* Model order then local search: sampling uses the first half of the evaluations or of the
+ * time; after that the unseen neighbours of the best come first, and sampling resumes when
+ * there are none. */
 static bool sampling_over(const search *x) {
+    if (x->s->opt->quick) return false; /* --quick is its curated set, no more */
     if (x->limit != SIZE_MAX && x->r->evaluated >= x->limit / 2) return true;
     return x->deadline > 0 && now_s() - x->start >= (x->deadline - x->start) / 2;
 }
 
+/* Up to max candidates to visit next, in order, from x->next on (x unchanged). */
+static size_t upcoming(const search *x, clgemm_config *out, size_t max) {
+    size_t n = 0;
+    if (x->planned && x->sampling && sampling_over(x)) n = neighbours(x, out, max);
+    for (size_t i = x->next; i < x->kept && n < max; i++) {
+        const clgemm_config *c = &x->space->items[x->order[i]];
+        if (!list_contains(&x->s->seen, c)) out[n++] = *c;
+    }
+    return n;
+}
+
+/* Tells the compile-ahead threads what comes next: two candidates per thread, the baseline
+ * and the stored configuration first while they are not timed (so the builds a thread starts
+ * are in the order of their use, and its pacing sees the baseline's build under way). */
+static void plan_ahead(search *x) {
+    if (!x->pipe) return;
+    clgemm_config next[2 * 16];
+    size_t want = 2 * (size_t)x->threads, n = 0;
+    if (want > sizeof next / sizeof next[0]) want = sizeof next / sizeof next[0];
+    /* Never more than the evaluations left (max_evals): a build nobody times is wasted. */
+    size_t left = x->limit > x->r->evaluated ? x->limit - x->r->evaluated : 0;
+    if (want > left) want = left;
+    if (x->base && n < want && !list_contains(&x->s->seen, x->base)) next[n++] = *x->base;
+    if (x->stored && n < want && !list_contains(&x->s->seen, x->stored)) next[n++] = *x->stored;
+    if (n > want) n = want;
+    n += upcoming(x, next + n, want - n);
+    if (!clgemm__pipeline_plan(x->pipe, next, n)) x->out_of_memory = true;
+}
+
 static bool next_candidate(search *x, clgemm_config *c) {
-    if (x->sampling && sampling_over(x) && next_neighbour(x, c)) return true;
-    return next_in_order(x, c);
+    if (x->sampling && sampling_over(x) && neighbours(x, c, 1)) return true;
+    while (x->next < x->kept) {
+        const clgemm_config *n = &x->space->items[x->order[x->next++]];
+        if (!list_contains(&x->s->seen, n)) {
+            *c = *n;
+            return true;
+        }
+    }
+    return false;
 }
 
 static void run_search(search *x) {
     clgemm_config c;
     x->exhausted = false;
-    while (!should_stop(x)) {
+    while (!out_of_evaluations(x)) {
         if (!next_candidate(x, &c)) {
             x->exhausted = true;
             return;
         }
+        if (should_stop_for(x, &c)) return;
         try_candidate(x, &c);
     }
 }
 
-/* Exhaustive when the whole space fits the evaluation limit and (at the cost measured for the
- * first candidate) the time budget; otherwise sampling in a random order, then local search. */
-static void plan_search(search *x, uint64_t *rng) {
-    size_t n = x->space->count, unseen = 0;
-    for (size_t i = 0; i < n; i++) {
+/* The model's order of the space for this shape, ties broken at random, and its kept prefix.
+ * Everything the threads build ahead comes from it. */
+static void order_space(search *x, uint64_t *rng) {
+    size_t n = x->space->count;
+    for (size_t i = 0; i < n; i++)
         x->order[i] = i;
-        unseen += !list_contains(&x->s->seen, &x->space->items[i]);
+    for (size_t i = n; i > 1; i--) { /* Fisher-Yates */
+        size_t j = (size_t)(clgemm__random(rng) % i), t = x->order[i - 1];
+        x->order[i - 1] = x->order[j];
+        x->order[j] = t;
     }
+    x->kept = clgemm__tune_model_order(x->space->items, x->order, n, &x->s->h->info,
+                                       x->r->precision, x->s->m, x->s->n, x->s->k);
+    x->stats->considered += n;
+    x->stats->pruned += n - x->kept;
+}
+
+/* Exhaustive when the kept space fits the evaluation limit and (at the cost measured for the
+ * first candidate) the time budget; otherwise the model's order, then local search. */
+static void plan_search(search *x) {
+    size_t unseen = 0;
+    for (size_t i = 0; i < x->kept; i++)
+        unseen += !list_contains(&x->s->seen, &x->space->items[x->order[i]]);
     double per_eval = now_s() - x->start;
     size_t fits = x->limit;
     if (x->deadline > 0 && per_eval > 0) {
@@ -438,14 +620,7 @@ static void plan_search(search *x, uint64_t *rng) {
     }
     size_t planned = x->r->evaluated + unseen;
     x->sampling = planned > fits;
-    if (x->sampling) {
-        planned = fits;
-        for (size_t i = n; i > 1; i--) { /* Fisher-Yates */
-            size_t j = (size_t)(clgemm__random(rng) % i), t = x->order[i - 1];
-            x->order[i - 1] = x->order[j];
-            x->order[j] = t;
-        }
-    }
+    if (x->sampling) planned = fits;
     *x->total_estimate = *x->evaluated_total - x->r->evaluated + planned * (1 + x->shapes_left);
     x->planned = true;
 }
@@ -470,26 +645,84 @@ static bool stored_config(const search *x, clgemm_config *c) {
     return found;
 }
 
+static int by_seconds(const void *a, const void *b) {
+    return compare_double(&((const timed_entry *)a)->seconds, &((const timed_entry *)b)->seconds);
+}
+
+/* Re-times the FINALISTS fastest (and the baseline and the stored configuration, so the gain
+ * over them is measured alike) with more runs, now that no build competes, and keeps the best
+ * median. Nothing to choose among one candidate; a cancelled search keeps its short timings. */
+static void finalists(search *x, const clgemm_config *base, const clgemm_config *stored) {
+    if (x->num_timed < 2 || cancelled(x->s->opt)) return;
+    double t0 = now_s();
+    qsort(x->timed, x->num_timed, sizeof *x->timed, by_seconds);
+    clgemm_tune_result *r = x->r;
+    bool first = true;
+    for (size_t i = 0; i < x->num_timed; i++) {
+        const clgemm_config *c = &x->timed[i].config;
+        bool is_base = config_equal(c, base);
+        if (i >= FINALISTS && !is_base && !(stored && config_equal(c, stored))) continue;
+        double seconds = -1;
+        if (clgemm_set_config(x->s->h, r->precision, c) == CLGEMM_SUCCESS)
+            seconds = time_calls(x->s, FINAL_S, FINAL_REPS);
+        x->stats->finalists++;
+        if (seconds <= 0) continue;
+        if (is_base) r->default_gflops = gflops_of(x, seconds);
+        if (first || seconds < r->seconds) {
+            r->config = *c;
+            r->seconds = seconds;
+            r->gflops = gflops_of(x, seconds);
+            first = false;
+        }
+    }
+    x->stats->finalist_s += now_s() - t0;
+}
+
 /* The baseline, then the stored entry's configuration (so that a result measured faster than
- * it in this run may replace it), then the search. The first evaluation of the run always
- * starts; every later one only if the budget can still cover it. */
+ * it in this run may replace it), then the search, then the finalists. The first evaluation of
+ * the run always starts; every later one only if the budget can still cover it. */
 static void tune_shape(search *x, uint64_t *rng, tune_memo_entry *memo) {
     x->start = now_s();
-    x->planned = false;
-    clgemm_config base = baseline(x->s->h, x->r->precision, x->s->m, x->s->n, x->s->k, x->s->batch);
-    bool first = *x->evaluated_total == 0;
-    if (!cancelled(x->s->opt) && (first || !should_stop(x))) try_candidate(x, &base);
+    x->planned = x->sampling = false;
+    x->num_timed = 0;
+    clgemm_config base = baseline(x->s->h, x->r->precision, x->s->m, x->s->n, x->s->k, x->s->batch),
+                  stored;
+    bool has_stored = stored_config(x, &stored);
+    order_space(x, rng);
+    /* The threads start on the stored configuration and the model's first choices while the
+     * baseline is timed; before anything is measured only if the budget covers a cold build. */
+    const tune_problem *p = &x->s->p;
+    tune_call call = {x->r->precision, p->key, x->s->m, x->s->n, x->s->k, p->lda, p->ldb};
+    x->pipe = x->threads > 0 ? clgemm__pipeline_start(x->s->h, &call, x->threads) : NULL;
+    clgemm__pipeline_pace(x->pipe, search_deadline(x), cold_cost(x));
+    x->base = &base;
+    x->stored = has_stored && !config_equal(&stored, &base) ? &stored : NULL;
+    plan_ahead(x);
+    bool first_eval = *x->evaluated_total == 0;
+    if (!cancelled(x->s->opt) && (first_eval || !should_stop_for(x, &base)))
+        try_candidate(x, &base);
     if (x->r->status == CLGEMM_SUCCESS) x->r->default_gflops = x->r->gflops;
-    if (stored_config(x, &memo->record.beat)) {
-        if (config_equal(&memo->record.beat, &base))
+    if (has_stored) {
+        memo->record.beat = stored;
+        if (config_equal(&stored, &base))
             memo->record.beat_valid = x->r->evaluated > 0;
-        else if (!should_stop(x)) {
-            try_candidate(x, &memo->record.beat);
+        else if (!should_stop_for(x, &stored)) {
+            try_candidate(x, &stored);
             memo->record.beat_valid = true;
         }
     }
-    plan_search(x, rng);
+    plan_search(x);
+    plan_ahead(x);
     run_search(x);
+    /* Builds under way finish (one cannot be interrupted safely); queued ones never start. */
+    pipeline_stats ps = {0};
+    clgemm__pipeline_stop(x->pipe, &ps);
+    x->pipe = NULL;
+    x->base = x->stored = NULL;
+    x->stats->compiled_ahead += ps.built;
+    x->stats->compile_s += ps.compile_s;
+    x->stats->wait_s += ps.abandon_s;
+    finalists(x, &base, has_stored ? &stored : NULL);
     /* The result is the fastest of all it timed, the stored configuration included. */
     memo->record.beat_valid = memo->record.beat_valid && x->r->status == CLGEMM_SUCCESS;
 }
@@ -645,7 +878,10 @@ clgemm_status clgemm_tune(clgemm_handle h, const clgemm_tune_options *o,
                 .limit = o->max_evals ? o->max_evals : SIZE_MAX,
                 .tune_start = now_s(),
                 .evaluated_total = &evaluated_total,
-                .total_estimate = &total_estimate};
+                .total_estimate = &total_estimate,
+                .threads = clgemm__pipeline_threads(&h->info),
+                .stats = &memo->stats};
+    memo->stats.build_threads = x.threads;
     for (size_t i = 0; i < o->num_shapes && !cancelled(o); i++) {
         x.r = &results[i];
         x.next = 0;
@@ -654,6 +890,8 @@ clgemm_status clgemm_tune(clgemm_handle h, const clgemm_tune_options *o,
         tune_one(h, o, &key, i, &x, &rng, &memo->entries[i]);
     }
 
+    free(x.timed);
+    memo->stats.wall_s = now_s() - x.tune_start;
     pthread_mutex_lock(&h->lock);
     h->has_override[o->precision] = had_override;
     h->override[o->precision] = saved;
@@ -723,6 +961,15 @@ clgemm_status clgemm_tune_save(clgemm_handle h, const char *path, const clgemm_t
     free(keys);
     free(records);
     return st;
+}
+
+clgemm_status clgemm_tune_stats_get(clgemm_handle h, clgemm_tune_stats *stats) {
+    if (!h || !stats) return CLGEMM_ERR_NULL_ARGUMENT;
+    pthread_mutex_lock(&h->lock);
+    const tune_memo *memo = h->last_tune;
+    if (memo) *stats = memo->stats;
+    pthread_mutex_unlock(&h->lock);
+    return memo ? CLGEMM_SUCCESS : CLGEMM_ERR_INVALID_ARGUMENT;
 }
 
 clgemm_status clgemm_tuning_path(const char *path, char *buf, size_t size) {

@@ -556,6 +556,20 @@ static int save(clgemm_handle h, const char *path, const clgemm_tune_result *r, 
     return 0;
 }
 
+/* What the search did: how many candidates the cost model kept, how many were compiled ahead
+ * and timed, and where the time went (compiling on the threads overlaps the timing). */
+static void report_stats(clgemm_handle h) {
+    clgemm_tune_stats s;
+    if (clgemm_tune_stats_get(h, &s) != CLGEMM_SUCCESS) return;
+    printf("search: %zu candidates considered, %zu pruned by the cost model, %zu compiled ahead "
+           "(%d thread%s), %zu built while timing, %zu timed, %zu finalists re-timed\n",
+           s.considered, s.pruned, s.compiled_ahead, s.build_threads,
+           s.build_threads == 1 ? "" : "s", s.compiled, s.timed, s.finalists);
+    printf("time: %.1f s in all: compiling %.1f s (threads and first runs), waiting for builds "
+           "%.1f s, timing %.1f s, finalists %.1f s\n",
+           s.wall_s, s.compile_s, s.wait_s, s.timing_s, s.finalist_s);
+}
+
 /* Tunes the shapes for one pair of transposes within `budget` seconds, then saves what
  * completed (SIGINT blocked meanwhile, so the database is never left half-replaced). 0; 1 when
  * tuning or the save failed; 2 when no candidate ran correctly. Each pair is saved as soon as it
@@ -582,6 +596,7 @@ static int tune_pair(clgemm_handle h, const cli *c, const trans_pair *t, double 
     clgemm_status st = clgemm_tune(h, &o, results);
     block_sigint(1); /* until the save is done: a Ctrl-C now waits for it */
     if (p.tty) fputc('\n', stderr);
+    report_stats(h);
     int rc = 0;
     if (st != CLGEMM_SUCCESS && st != CLGEMM_ERR_TUNE_NONE_VALID) {
         fprintf(stderr, "clgemm-tune: tuning failed: %s\n", clgemm_status_string(st));
