@@ -165,10 +165,12 @@ def main():
                     f.write(text)
             job = jobs.setdefault((compiler, file, options), {
                 "compiler": compiler, "file": file, "kernel": kernel, "options": options,
-                "src": sources[file], "targets": [], "what": set()})
+                "src": sources[file], "targets": [], "what": set(), "default_on": set()})
             if key not in job["targets"]:
                 job["targets"].append(key)
             job["what"].add(what)
+            if "(default" in what:  # a built-in default on this target (not just on another)
+                job["default_on"].add(key)
 
     builds = sum(len(j["targets"]) for j in jobs.values())
     print("portability: %d builds (%d distinct sources+options) for %s, %d at a time"
@@ -200,7 +202,7 @@ def main():
                     failures += 1
                     print("FAILED %s %s %s\n%s" % (t, j["file"], j["options"], r["log"]))
                 spilled = r.get("scratch", "") not in ("", "0") or r.get("spill", "") != ""
-                if spilled and any("(default" in w for w in j["what"]):
+                if spilled and t in j["default_on"]:
                     known = [k for k in KNOWN_SPILLS
                              if k[0] == t and all(x in j["options"] for x in k[1])]
                     if known:
