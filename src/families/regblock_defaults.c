@@ -104,7 +104,7 @@ static const clgemm_config nv_ampere_single[] = {RB(32, 64, 32, 8, 16, 2, 4, 4),
 static const clgemm_config nv_ampere_double[] = {RB(64, 32, 32, 32, 8, 2, 2, 2), NV_SMALL,
                                                  END_OF_LIST};
 /* Ampere GA10x: xgemm_32 "NVIDIA GeForce RTX 3080" (also RTX 3070), then "NVIDIA GeForce RTX
- * 3090" (also RTX A6000; SM8.6's default entry, 16x16 tiles, is an average of small GPUs);
+ * 3090" (also RTX A6000; SM8.6's default entry has 16x16 tiles);
  * xgemm_64 "NVIDIA GeForce RTX 3070", then "NVIDIA GeForce RTX 3090" (FP64 runs at 1/64 of
  * FP32 on these: small tiles lose nothing). */
 static const clgemm_config nv_ga10x_single[] = {
@@ -120,7 +120,7 @@ static const clgemm_config nv_ada_single[] = {
 
 /* 32x32 for small problems (the class list's), and complex double on 16x16 work-items with 2x2
  * blocks (the class list's 64x64, then 32x32): no spills on gfx906, gfx90a or gfx1030, where
- * 8x8 work-items spill 20-60 bytes for complex double. */
+ * 32x32 tiles of 8x8 work-items spill 20-60 bytes for complex double (gfx906, gfx1030). */
 #define AMD_SMALL RB(32, 32, 16, 8, 8, 2, 2, 2)
 static const clgemm_config amd_complex_double[] = {RB(64, 64, 16, 16, 16, 2, 2, 2),
                                                    RB(32, 32, 16, 16, 16, 2, 2, 2), END_OF_LIST};
@@ -131,9 +131,9 @@ static const clgemm_config amd_gcn_single[] = {RB(64, 64, 32, 16, 16, 2, 4, 4), 
                                                END_OF_LIST};
 static const clgemm_config amd_gcn_double[] = {RB(64, 64, 32, 32, 8, 2, 2, 4), AMD_SMALL,
                                                END_OF_LIST};
-/* RDNA: xgemm_32 gfx1030 "default" (the "AMD Radeon RX 6800 XT" entry, 128x64 tiles of 8x8
- * work-items, spills 716 bytes on gfx1030 with our kernel; RX 6900 XT's 128x64 likewise has a
- * 16x8 block); xgemm_64 "AMD Radeon RX 6800 XT". */
+/* RDNA: xgemm_32 gfx1030 "default"; its "AMD Radeon RX 6800 XT" entry (128x64 tiles of 8x8
+ * work-items) spills 716 bytes on gfx1030 with our kernel, "AMD Radeon RX 6900 XT" (128x64 of
+ * 16x8) 332. xgemm_64 "AMD Radeon RX 6800 XT". */
 static const clgemm_config amd_rdna_single[] = {RB(64, 64, 32, 16, 8, 2, 4, 4), AMD_SMALL,
                                                 END_OF_LIST};
 static const clgemm_config amd_rdna_double[] = {RB(32, 64, 32, 16, 8, 2, 2, 4), AMD_SMALL,
@@ -141,10 +141,11 @@ static const clgemm_config amd_rdna_double[] = {RB(32, 64, 32, 16, 8, 2, 2, 4), 
 
 /* ---- Intel tiers -------------------------------------------------------------------------- */
 
-/* Gen9 to Gen11: xgemm_32 Intel "default" (the "Intel(R) HD Graphics 530" entry, 128x64, spills
- * 82 bytes on skl with our kernel, "Intel(R) HD Graphics 620"'s 64x128 68); then, and for FP64,
- * xgemm_64 "Intel(R) HD Graphics 620" ("Intel(R) UHD Graphics 620"'s 64x64 spills 116 bytes).
- * Complex double: 32x32 tiles of 16x16 work-items (8x8 ones spill 188 bytes on skl). */
+/* Gen9 to Gen11: xgemm_32's Intel GPU "default" (its "Intel(R) HD Graphics 530" entry, 128x64,
+ * spills 82 bytes on skl with our kernel, "Intel(R) HD Graphics 620"'s 64x128 68); then, and for
+ * FP64, xgemm_64 "Intel(R) HD Graphics 620" ("Intel(R) UHD Graphics 620"'s and "Intel(R)
+ * Iris(R) Plus Graphics 640"'s 64x64 spill 116 bytes). Complex double: 32x32 tiles of 16x16
+ * work-items (8x8 ones spill 188 bytes on skl). */
 static const clgemm_config intel_gen9_single[] = {RB(64, 64, 32, 16, 8, 2, 4, 2),
                                                   RB(32, 32, 16, 8, 8, 2, 1, 1), END_OF_LIST};
 static const clgemm_config intel_gen9_double[] = {RB(32, 32, 16, 8, 8, 2, 1, 1), END_OF_LIST};
@@ -152,10 +153,10 @@ static const clgemm_config intel_gen9_complex_double[] = {RB(32, 32, 16, 16, 16,
                                                           END_OF_LIST};
 /* Xe-HPC: no entry in CLBlast's database. FP32 keeps the Intel list's 64x64, but its 32x32
  * tiles of 8x8 work-items spill 146-224 bytes on pvc: 16x16 work-items do not. ocloc compiles pvc
- * at SIMD32, where every FP64 build of 16x16 or fewer work-items spilled (2-136 bytes): FP64 and
- * complex single take 32x32 and 16x32 work-items (1024 and 512), which do not. Every complex
- * double build spills on pvc (36-94 bytes); the least is kept (tests/portability/compile.py
- * lists it as a known spill). */
+ * at SIMD32, where every FP64 build we tried of 16x16 or fewer work-items spilled (2-136 bytes):
+ * FP64 and complex single take 32x32 and 16x32 work-items (1024 and 512), which do not. Every
+ * complex double build we tried spills on pvc (36-94 bytes); the least is kept
+ * (tests/portability/compile.py lists it as a known spill). */
 static const clgemm_config intel_hpc_single[] = {RB(64, 64, 8, 16, 16, 2, 2, 2),
                                                  RB(32, 32, 16, 16, 16, 2, 2, 2), END_OF_LIST};
 static const clgemm_config intel_hpc_double[] = {RB(64, 64, 16, 32, 32, 2, 1, 1),
@@ -163,8 +164,8 @@ static const clgemm_config intel_hpc_double[] = {RB(64, 64, 16, 32, 32, 2, 1, 1)
 static const clgemm_config intel_hpc_complex_double[] = {RB(32, 32, 8, 16, 16, 1, 2, 2),
                                                          END_OF_LIST};
 
-#define CLB32 "CLBlast xgemm_32.hpp "
-#define CLB64 "CLBlast xgemm_64.hpp "
+#define CLB32   "CLBlast xgemm_32.hpp "
+#define CLB64   "CLBlast xgemm_64.hpp "
 #define CLB3264 "CLBlast xgemm_32.hpp and xgemm_64.hpp "
 const regblock_tier clgemm__regblock_tiers[] = {
     {TIER_NV_VOLTA, DEVICE_NVIDIA_GPU, nv_volta_single, nv_volta_double, nvidia_complex_double,
