@@ -34,10 +34,38 @@ typedef struct device_info {
     cl_uint compute_units;
     bool has_fp64;
     int nv_compute_capability; /* NVIDIA: major * 10 + minor (90 on Hopper); 0 elsewhere */
+    char board_name[128];      /* AMD: CL_DEVICE_BOARD_NAME_AMD ("AMD Radeon RX 6800 XT"), or "" */
+    cl_uint intel_ip_version;  /* Intel: CL_DEVICE_IP_VERSION_INTEL (major << 22 | minor << 12 |
+                                * revision: 12.55 on Arc), or 0 */
 } device_info;
+
+/* The architecture a device's defaults are chosen by (src/families/regblock_defaults.c): NVIDIA
+ * by compute capability, AMD by gfx target, Intel by graphics generation. TIER_UNKNOWN: none of
+ * these is recognised, the device class's defaults apply. */
+typedef enum device_tier {
+    TIER_UNKNOWN,
+    TIER_NV_VOLTA,        /* compute capability 7.0, 7.2 */
+    TIER_NV_TURING,       /* 7.5 */
+    TIER_NV_AMPERE,       /* 8.0 (A100) */
+    TIER_NV_AMPERE_GA10X, /* 8.6, 8.7 (RTX 30, A6000, Orin) */
+    TIER_NV_ADA,          /* 8.9 */
+    TIER_NV_HOPPER,       /* 9.0 */
+    TIER_AMD_GCN,         /* gfx6 to gfx9 except CDNA: Polaris, Vega, MI50/MI60 */
+    TIER_AMD_CDNA,        /* gfx908, gfx90a, gfx94x, gfx950: Instinct MI100 and later */
+    TIER_AMD_RDNA,        /* gfx10xx, gfx11xx, gfx12xx */
+    TIER_INTEL_GEN9,      /* Gen9 to Gen11 (HD, UHD 6xx, Iris Plus) */
+    TIER_INTEL_XE_LP,     /* Gen12 Xe-LP: Iris Xe, UHD 7xx (tgllp, rkl, adl, dg1) */
+    TIER_INTEL_XE_HPG,    /* Xe-HPG and Xe-LPG: Arc, Data Center GPU Flex (dg2, mtl) */
+    TIER_INTEL_XE_HPC,    /* Xe-HPC: Data Center GPU Max (pvc) */
+    TIER_COUNT
+} device_tier;
 
 clgemm_status clgemm__device_query(cl_device_id device, device_info *info);
 const char *clgemm__device_class_name(device_class cls);
+/* The tier of a device from its class and identity (name, board_name, nv_compute_capability,
+ * intel_ip_version); a pure function, so recorded devices and tests get it as a queried one. */
+device_tier clgemm__device_tier(const device_info *info);
+const char *clgemm__device_tier_name(device_tier tier);
 
 /* ---- types.c: the element types ----------------------------------------------------------- */
 

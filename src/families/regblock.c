@@ -1,8 +1,9 @@
 /* regblock.c: the register-blocked family (cl/regblock.cl): MWG x NWG tiles of C per
  * work-group, KWG-deep slices of op(A) and op(B) staged in local memory, and an MWI x NWI
  * block (MWI = MWG / MDIMC, NWI = NWG / NDIMC) in each work-item's registers. It splits K
- * across work-group layers. Its defaults per device class are the library's defaults. */
+ * across work-group layers. Its defaults (regblock_defaults.c) are the library's defaults. */
 #include "family.h"
+#include "regblock_defaults.h"
 
 /* Registers are finite: a block of more elements than this spills on every device we know
  * (complex elements count twice). */
@@ -64,70 +65,9 @@ static void tile(const clgemm_config *c, size_t *mt, size_t *nt, size_t *kt) {
 #define END_OF_LIST                                                                                \
     { .family = 0 }
 
-/* Large tiles win on large problems, but a problem with fewer tiles than the device has
- * compute units leaves some idle, so the planner walks down these lists for smaller ones. The
- * NVIDIA lists are the H200 measurements of docs/PERFORMANCE.md (complex: the FP64 list, as a
- * complex element is as large as a double); elsewhere, 64x64 suits discrete GPUs. On PoCL
- * (2026-11-30, clgemm-bench, ratios to CLBlast in the same run, 256-1024): FP32 on 64x64 tiles
- * of 8x8 work-items with 8x8 register blocks ran 1.7-3.4x CLBlast where the former 32x32
- * default ran 0.7-1.7x; FP64 on them ran 0.7-1.25x, on 64x32 tiles 1.24-1.42x (complex single
- * follows FP64, as on NVIDIA; complex double keeps the former default, not measured). 32x32
- * stays for problems too small to give each core a tile. */
-static const clgemm_config nvidia_single[] = {
-    RB(256, 128, 8, 16, 16, 8, 4, 4), RB(128, 128, 8, 16, 16, 8, 4, 4),
-    RB(64, 64, 32, 16, 8, 8, 2, 2), RB(32, 32, 16, 8, 8, 4, 2, 2), END_OF_LIST};
-static const clgemm_config nvidia_double[] = {RB(128, 128, 8, 16, 16, 4, 2, 2),
-                                              RB(64, 64, 16, 16, 16, 2, 2, 2),
-                                              RB(32, 32, 16, 8, 8, 4, 2, 2), END_OF_LIST};
-static const clgemm_config nvidia_complex_double[] = {RB(64, 64, 16, 16, 16, 2, 2, 2),
-                                                      RB(32, 32, 16, 8, 8, 4, 2, 2), END_OF_LIST};
-static const clgemm_config amd_gpu[] = {RB(64, 64, 16, 16, 16, 2, 2, 2),
-                                        RB(32, 32, 16, 8, 8, 2, 2, 2), END_OF_LIST};
-/* Intel: 64x64 with 16x16 work-items, vectors of 2 and 8-deep slices. The earlier 8x8
- * work-items with vectors of 4 spilled on every Intel target ocloc compiles for
- * (docs/PORTABILITY.md: dg2-g10 about 29 bytes for FP32, pvc 393); this one compiles without
- * spills for FP32 and FP16 on tgllp, dg2-g10 and pvc, and for complex on tgllp and dg2-g10 (pvc
- * spills about 82 bytes for complex; 16-deep slices spilled 48 for FP32 there). Compiled only:
- * not yet run on Intel hardware. */
-static const clgemm_config intel_gpu[] = {RB(64, 64, 8, 16, 16, 2, 2, 2),
-                                          RB(32, 32, 16, 8, 8, 2, 2, 2), END_OF_LIST};
-static const clgemm_config other_gpu[] = {RB(32, 32, 16, 8, 8, 2, 2, 2), END_OF_LIST};
-static const clgemm_config cpu_single[] = {RB(64, 64, 16, 8, 8, 2, 4, 4),
-                                           RB(32, 32, 32, 4, 8, 4, 4, 4), END_OF_LIST};
-static const clgemm_config cpu_double[] = {RB(64, 32, 16, 8, 8, 2, 4, 4),
-                                           RB(32, 32, 32, 4, 8, 4, 4, 4), END_OF_LIST};
-static const clgemm_config cpu_complex_double[] = {RB(32, 32, 32, 4, 8, 4, 4, 4), END_OF_LIST};
-
+/* The defaults per architecture tier and device class: regblock_defaults.c. */
 static const clgemm_config *defaults(const device_info *info, clgemm_precision type) {
-    switch (info->cls) {
-    case DEVICE_NVIDIA_GPU:
-        switch (type) {
-        case CLGEMM_DOUBLE:
-        case CLGEMM_COMPLEX_SINGLE:
-            return nvidia_double;
-        case CLGEMM_COMPLEX_DOUBLE:
-            return nvidia_complex_double;
-        default:
-            return nvidia_single;
-        }
-    case DEVICE_AMD_GPU:
-        return amd_gpu;
-    case DEVICE_INTEL_GPU:
-        return intel_gpu;
-    case DEVICE_OTHER_GPU:
-        return other_gpu;
-    case DEVICE_CPU:
-    default:
-        switch (type) {
-        case CLGEMM_DOUBLE:
-        case CLGEMM_COMPLEX_SINGLE:
-            return cpu_double;
-        case CLGEMM_COMPLEX_DOUBLE:
-            return cpu_complex_double;
-        default:
-            return cpu_single;
-        }
-    }
+    return clgemm__regblock_defaults(info, type);
 }
 
 static const clgemm_config quick[] = {

@@ -8,7 +8,11 @@
  * per line: file TAB kernel TAB options TAB a description of the build.
  *   portability-configs --targets     the compile targets: key TAB compiler TAB board
  *   portability-configs KEY           the builds for the device recorded under KEY
- *   portability-configs --pairwise KEY  the same with transpose modes paired (see below) */
+ *   portability-configs --pairwise KEY  the same with transpose modes paired (see below)
+ *   portability-configs --tiers       the regblock defaults per architecture tier: tier TAB the
+ *                                     recorded devices of it TAB FP32 TAB FP64 TAB complex double
+ *                                     TAB source (report.py's "Defaults per architecture") */
+#include "families/regblock_defaults.h"
 #include "family.h"
 #include "recorded_devices.h"
 
@@ -125,18 +129,46 @@ static void print_device(const recorded_device *d) {
             d->key, refused);
 }
 
+/* A list as "MWGxNWGxKWG MDIMCxNDIMC KWI VWMxVWN" entries separated by "; ". */
+static void print_tier_list(const clgemm_config *list) {
+    for (const clgemm_config *c = list; c->family; c++)
+        printf("%s%dx%dx%d %dx%d %d %dx%d", c == list ? "" : "; ", c->mwg, c->nwg, c->kwg, c->mdimc,
+               c->ndimc, c->kwi, c->vwm, c->vwn);
+}
+
+static void print_tiers(void) {
+    for (const regblock_tier *t = clgemm__regblock_tiers; t->tier != TIER_UNKNOWN; t++) {
+        printf("%s\t", clgemm__device_tier_name(t->tier));
+        int n = 0;
+        for (const recorded_device *d = clgemm_recorded_devices; d->key; d++)
+            if (clgemm__device_tier(&d->info) == t->tier)
+                printf("%s%s%s", n++ ? ", " : "", d->key, d->compiler ? "" : " (limits only)");
+        printf("\t");
+        print_tier_list(t->single);
+        printf("\t");
+        print_tier_list(t->dbl);
+        printf("\t");
+        print_tier_list(t->complex_double);
+        printf("\t%s\n", t->source);
+    }
+}
+
 int main(int argc, char **argv) {
     if (argc == 2 && strcmp(argv[1], "--targets") == 0) {
         for (const recorded_device *d = clgemm_recorded_devices; d->key; d++)
             if (d->compiler) printf("%s\t%s\t%s\n", d->key, d->compiler, d->board);
         return 0;
     }
+    if (argc == 2 && strcmp(argv[1], "--tiers") == 0) {
+        print_tiers();
+        return 0;
+    }
     pairwise = argc == 3 && strcmp(argv[1], "--pairwise") == 0;
     const recorded_device *d =
         argc == 2 || pairwise ? clgemm_recorded_device(argv[argc - 1]) : NULL;
     if (!d) {
-        fprintf(stderr,
-                "usage: portability-configs --targets | [--pairwise] KEY (a recorded device)\n");
+        fprintf(stderr, "usage: portability-configs --targets | --tiers | [--pairwise] KEY (a "
+                        "recorded device)\n");
         return 2;
     }
     print_device(d);

@@ -10,6 +10,7 @@
 
 #define AMD    "Advanced Micro Devices, Inc."
 #define INTEL  "Intel(R) Corporation"
+#define NVIDIA "NVIDIA Corporation"
 #define KIB(n) ((cl_ulong)(n)*1024)
 
 #define DEVICE(cls_, vendor_, name_, wg_, item_, local_, cus_, fp64_)                              \
@@ -17,6 +18,14 @@
         .vendor = vendor_, .name = name_, .cls = cls_, .max_work_group_size = wg_,                 \
         .max_work_item_sizes = {item_, item_, item_}, .local_mem_size = local_,                    \
         .compute_units = cus_, .has_fp64 = fp64_                                                   \
+    }
+/* NVIDIA's OpenCL driver: work-groups of 1024, 48 KiB of local memory, FP64, on every chip here;
+ * the compute capability picks the tier. */
+#define NV_DEVICE(name_, sms_, cc_)                                                                \
+    {                                                                                              \
+        .vendor = NVIDIA, .name = name_, .cls = DEVICE_NVIDIA_GPU, .max_work_group_size = 1024,    \
+        .max_work_item_sizes = {1024, 1024, 64}, .local_mem_size = KIB(48), .compute_units = sms_, \
+        .has_fp64 = true, .nv_compute_capability = cc_                                             \
     }
 
 const recorded_device clgemm_recorded_devices[] = {
@@ -44,6 +53,23 @@ const recorded_device clgemm_recorded_devices[] = {
      "Intel compute-runtime limits (work-group 1024, SLM 128 KiB, FP64)",
      DEVICE(DEVICE_INTEL_GPU, INTEL, "Intel(R) Data Center GPU Max 1550", 1024, 1024, KIB(128), 512,
             true)},
+    {"skl", "ocloc", "Intel HD Graphics 530 (Skylake GT2, Gen9, 24 EUs)",
+     "Intel compute-runtime limits (work-group 256, SLM 64 KiB, FP64)",
+     DEVICE(DEVICE_INTEL_GPU, INTEL, "Intel(R) HD Graphics 530", 256, 256, KIB(64), 24, true)},
+    /* NVIDIA, one chip per tier: planned against (no offline compiler for them here). */
+    {"sm_70", NULL, "NVIDIA Tesla V100 (Volta, 80 SMs)",
+     "NVIDIA OpenCL limits; V100 specifications", NV_DEVICE("Tesla V100-PCIE-16GB", 80, 70)},
+    {"sm_75", NULL, "NVIDIA Tesla T4 (Turing, 40 SMs)", "NVIDIA OpenCL limits; T4 specifications",
+     NV_DEVICE("Tesla T4", 40, 75)},
+    {"sm_80", NULL, "NVIDIA A100 (Ampere GA100, 108 SMs)",
+     "NVIDIA OpenCL limits; A100 specifications", NV_DEVICE("NVIDIA A100-PCIE-40GB", 108, 80)},
+    {"sm_86", NULL, "NVIDIA GeForce RTX 3080 (Ampere GA102, 68 SMs)",
+     "NVIDIA OpenCL limits; RTX 3080 specifications", NV_DEVICE("NVIDIA GeForce RTX 3080", 68, 86)},
+    {"sm_89", NULL, "NVIDIA GeForce RTX 4090 (Ada, 128 SMs)",
+     "NVIDIA OpenCL limits; RTX 4090 specifications",
+     NV_DEVICE("NVIDIA GeForce RTX 4090", 128, 89)},
+    {"sm_90", NULL, "NVIDIA H200 (Hopper, 132 SMs)", "NVIDIA OpenCL limits; H200 specifications",
+     NV_DEVICE("NVIDIA H200", 132, 90)},
     /* Limit cases of issue 12, planned against but not compiled for. */
     {"intel-32k", NULL, "an older Intel GPU: 32 KiB of local memory, work-group 256",
      "issue 12 (32 KiB local on older Intel)",

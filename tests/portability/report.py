@@ -89,6 +89,34 @@ def main(results, configs, output):
                                                        for t in targets)))
         w("")
 
+    w("## Defaults per architecture\n")
+    w("The register-blocked family's built-in defaults per architecture tier "
+      "(`src/families/regblock_defaults.c`; the tier is `clgemm__device_tier` in `src/device.c`: "
+      "NVIDIA by compute capability, AMD by gfx target or board name, Intel by graphics IP "
+      "version or device name). A device of no known tier gets its class's list. Each entry is "
+      "MWGxNWGxKWG, MDIMCxNDIMC work-items, KWI, VWMxVWN; a list runs from the largest tiles "
+      "down and the planner takes the largest whose tiles still fill the device. FP16 and BF16 "
+      "use the FP32 list (NVIDIA sm_80+ plans the `mma` family for them), complex single the "
+      "FP64 list.\n")
+    w("Sources: CLBlast's tuning database (github.com/CNugteren/CLBlast, "
+      "`src/database/kernels/xgemm/xgemm_32.hpp` and `xgemm_64.hpp`, commit eeff251), whose "
+      "Xgemm parameters are ours by name; only entries with GEMMK=0 carry over, and only where "
+      "our kernel compiles them without spilling for the tier's compile target (the tables "
+      "below; `src/families/regblock_defaults.c` names each entry passed over and why). NVIDIA "
+      "tiers other than Hopper have no offline compiler here: their lists are checked against "
+      "the rules and the recorded limits (`tests/portability/test_limits.c`, `test_tiers.c`) "
+      "only. **Only the Hopper lists ran on their hardware (the H200 of docs/PERFORMANCE.md);** "
+      "the others are published results for those chips with another kernel, compiled but not "
+      "run with ours.\n")
+    w("| tier | recorded devices | FP32 | FP64, complex single | complex double | source |")
+    w("|---|---|---|---|---|---|")
+    for line in sh([configs, "--tiers"]).splitlines():
+        tier, devices, single, dbl, zz, source = line.split("\t")
+        w("| %s | %s | %s | %s | %s | %s |" % (tier, devices, single.replace("; ", "<br>"),
+                                                 dbl.replace("; ", "<br>"),
+                                                 zz.replace("; ", "<br>"), source))
+    w("")
+
     amd = [t for t in boards if boards[t][0] == "amdgcn" and t in by_target]
     if amd:
         w("## AMD (clang-14 %s, libclc-14 %s)\n" % (version("clang-14"), version("libclc-14")))

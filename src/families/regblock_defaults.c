@@ -1,0 +1,220 @@
+/* regblock_defaults.c: the register-blocked family's built-in defaults (the library's
+ * defaults), one set of lists per architecture tier (clgemm__device_tier) and one per device
+ * class for devices of no known tier. Each list runs from the largest tiles down: the planner
+ * takes the largest whose tiles still give every compute unit a work-group.
+ *
+ * Where the values come from. NVIDIA Hopper, the CPU lists and the class lists are this
+ * project's own measurements (docs/PERFORMANCE.md) or compile checks (docs/PORTABILITY.md).
+ * The other tiers take CLBlast's tuning results: its database
+ * (github.com/CNugteren/CLBlast, src/database/kernels/xgemm/xgemm_32.hpp for FP32 and
+ * xgemm_64.hpp for FP64, commit eeff251) holds the best Xgemm parameters found per device, and
+ * they are ours by name (MWG NWG KWG MDIMC NDIMC KWI VWM VWN). Only entries with GEMMK=0 carry
+ * over (GEMMK=1 is a different kernel); MDIMA / NDIMB, SA / SB, STRM / STRN and KREG have no
+ * counterpart here and are dropped. An entry is taken only where our kernel compiles it without
+ * spilling for the tier's compile target (tests/portability, docs/PORTABILITY.md): our kernel
+ * holds more per work-item than CLBlast's, so several of CLBlast's largest register blocks
+ * spill, and the comment beside each list names the entry passed over. NVIDIA tiers have no
+ * offline compiler here: their lists are checked against the rules and the recorded limits only.
+ * Complex single uses the FP64 list (its elements are as large); the smallest entry of each list
+ * is for problems too small to give each compute unit a tile. None of these ran on the tier's
+ * hardware. */
+#include "regblock_defaults.h"
+
+#include "family.h"
+
+/* Parameters in the order MWG NWG KWG MDIMC NDIMC KWI VWM VWN (as regblock.c's RB). */
+#define RB(mwg_, nwg_, kwg_, mdimc_, ndimc_, kwi_, vwm_, vwn_)                                     \
+    {                                                                                              \
+        .family = CLGEMM_FAMILY_REGBLOCK, .mwg = mwg_, .nwg = nwg_, .kwg = kwg_, .mdimc = mdimc_,  \
+        .ndimc = ndimc_, .kwi = kwi_, .vwm = vwm_, .vwn = vwn_                                     \
+    }
+#define END_OF_LIST                                                                                \
+    { .family = 0 }
+
+/* ---- the class lists (and NVIDIA Hopper's) -------------------------------------------------- */
+
+/* NVIDIA: the H200 measurements of docs/PERFORMANCE.md (complex: the FP64 list, as a complex
+ * element is as large as a double); they also serve NVIDIA devices of no known tier. */
+static const clgemm_config nvidia_single[] = {
+    RB(256, 128, 8, 16, 16, 8, 4, 4), RB(128, 128, 8, 16, 16, 8, 4, 4),
+    RB(64, 64, 32, 16, 8, 8, 2, 2), RB(32, 32, 16, 8, 8, 4, 2, 2), END_OF_LIST};
+static const clgemm_config nvidia_double[] = {RB(128, 128, 8, 16, 16, 4, 2, 2),
+                                              RB(64, 64, 16, 16, 16, 2, 2, 2),
+                                              RB(32, 32, 16, 8, 8, 4, 2, 2), END_OF_LIST};
+static const clgemm_config nvidia_complex_double[] = {RB(64, 64, 16, 16, 16, 2, 2, 2),
+                                                      RB(32, 32, 16, 8, 8, 4, 2, 2), END_OF_LIST};
+/* AMD of no known tier: 64x64 suits discrete GPUs; compiles without spills on gfx906, gfx90a
+ * and gfx1030 for every type. */
+static const clgemm_config amd_gpu[] = {RB(64, 64, 16, 16, 16, 2, 2, 2),
+                                        RB(32, 32, 16, 8, 8, 2, 2, 2), END_OF_LIST};
+/* Intel: 64x64 with 16x16 work-items, vectors of 2 and 8-deep slices. The earlier 8x8
+ * work-items with vectors of 4 spilled on every Intel target ocloc compiles for
+ * (docs/PORTABILITY.md: dg2-g10 about 29 bytes for FP32, pvc 393); this one compiles without
+ * spills for FP32 and FP16 on tgllp, dg2-g10 and pvc, and for complex on tgllp and dg2-g10 (pvc
+ * spills about 82 bytes for complex, hence Xe-HPC's own FP64 list; 16-deep slices spilled 48 for
+ * FP32 there). Compiled only: not yet run on Intel hardware. */
+static const clgemm_config intel_gpu[] = {RB(64, 64, 8, 16, 16, 2, 2, 2),
+                                          RB(32, 32, 16, 8, 8, 2, 2, 2), END_OF_LIST};
+static const clgemm_config other_gpu[] = {RB(32, 32, 16, 8, 8, 2, 2, 2), END_OF_LIST};
+/* CPUs: on PoCL (2026-11-30, clgemm-bench, ratios to CLBlast in the same run, 256-1024): FP32
+ * on 64x64 tiles of 8x8 work-items with 8x8 register blocks ran 1.7-3.4x CLBlast where the
+ * former 32x32 default ran 0.7-1.7x; FP64 on them ran 0.7-1.25x, on 64x32 tiles 1.24-1.42x
+ * (complex single follows FP64, as on NVIDIA; complex double keeps the former default, not
+ * measured). 32x32 stays for problems too small to give each core a tile. */
+static const clgemm_config cpu_single[] = {RB(64, 64, 16, 8, 8, 2, 4, 4),
+                                           RB(32, 32, 32, 4, 8, 4, 4, 4), END_OF_LIST};
+static const clgemm_config cpu_double[] = {RB(64, 32, 16, 8, 8, 2, 4, 4),
+                                           RB(32, 32, 32, 4, 8, 4, 4, 4), END_OF_LIST};
+static const clgemm_config cpu_complex_double[] = {RB(32, 32, 32, 4, 8, 4, 4, 4), END_OF_LIST};
+
+static const regblock_tier class_lists[DEVICE_CLASS_COUNT] = {
+    [DEVICE_NVIDIA_GPU] = {TIER_UNKNOWN, DEVICE_NVIDIA_GPU, nvidia_single, nvidia_double,
+                           nvidia_complex_double, "H200 measurements (docs/PERFORMANCE.md)"},
+    [DEVICE_AMD_GPU] = {TIER_UNKNOWN, DEVICE_AMD_GPU, amd_gpu, amd_gpu, amd_gpu,
+                        "compile checks (docs/PORTABILITY.md)"},
+    [DEVICE_INTEL_GPU] = {TIER_UNKNOWN, DEVICE_INTEL_GPU, intel_gpu, intel_gpu, intel_gpu,
+                          "compile checks (docs/PORTABILITY.md)"},
+    [DEVICE_OTHER_GPU] = {TIER_UNKNOWN, DEVICE_OTHER_GPU, other_gpu, other_gpu, other_gpu,
+                          "small enough for any OpenCL 1.2 GPU"},
+    [DEVICE_CPU] = {TIER_UNKNOWN, DEVICE_CPU, cpu_single, cpu_double, cpu_complex_double,
+                    "PoCL measurements (docs/PERFORMANCE.md)"},
+};
+
+/* ---- NVIDIA tiers: CLBlast's SM7.0 to SM8.9 entries --------------------------------------- */
+
+/* The smallest: the H200 list's, for small problems. Complex double takes the H200 list on
+ * every NVIDIA tier: CLBlast's FP64 entries of 32-deep slices need more than the 48 KiB of
+ * local memory NVIDIA's OpenCL gives once an element is 16 bytes. */
+#define NV_SMALL RB(32, 32, 16, 8, 8, 4, 2, 2)
+
+/* Volta: xgemm_32 / xgemm_64 "Tesla V100-PCIE-16GB" (also the SM7.0 default). */
+static const clgemm_config nv_volta_single[] = {RB(64, 32, 32, 16, 8, 2, 4, 4), NV_SMALL,
+                                                END_OF_LIST};
+static const clgemm_config nv_volta_double[] = {RB(32, 64, 32, 8, 8, 2, 2, 4), NV_SMALL,
+                                                END_OF_LIST};
+/* Turing: xgemm_32 "Tesla T4" (also Quadro T2000), then "NVIDIA GeForce RTX 2070 Super".
+ * xgemm_64's "Tesla T4" (128x64 tiles, 32 deep) needs 50 KiB of local memory with our padded
+ * rows, over the 48 KiB NVIDIA's OpenCL gives: "NVIDIA GeForce GTX 1650 SUPER", the next entry
+ * with GEMMK=0 (Turing runs FP64 at 1/32 of FP32: small tiles lose little). */
+static const clgemm_config nv_turing_single[] = {
+    RB(128, 128, 16, 16, 16, 2, 1, 2), RB(64, 64, 32, 16, 8, 2, 4, 4), NV_SMALL, END_OF_LIST};
+static const clgemm_config nv_turing_double[] = {RB(16, 32, 32, 16, 8, 2, 1, 4), END_OF_LIST};
+/* Ampere GA100: xgemm_32 / xgemm_64 "A100-PCIE-40GB" (the one SM8.0 device). */
+static const clgemm_config nv_ampere_single[] = {RB(32, 64, 32, 8, 16, 2, 4, 4), END_OF_LIST};
+static const clgemm_config nv_ampere_double[] = {RB(64, 32, 32, 32, 8, 2, 2, 2), NV_SMALL,
+                                                 END_OF_LIST};
+/* Ampere GA10x: xgemm_32 "NVIDIA GeForce RTX 3080" (also RTX 3070), then "NVIDIA GeForce RTX
+ * 3090" (also RTX A6000; SM8.6's default entry has 16x16 tiles);
+ * xgemm_64 "NVIDIA GeForce RTX 3070", then "NVIDIA GeForce RTX 3090" (FP64 runs at 1/64 of
+ * FP32 on these: small tiles lose nothing). */
+static const clgemm_config nv_ga10x_single[] = {
+    RB(64, 128, 32, 8, 16, 2, 2, 2), RB(64, 64, 32, 16, 8, 2, 4, 4), NV_SMALL, END_OF_LIST};
+static const clgemm_config nv_ga10x_double[] = {RB(16, 64, 16, 16, 8, 2, 1, 4),
+                                                RB(16, 16, 32, 8, 8, 2, 1, 1), END_OF_LIST};
+/* Ada: xgemm_32 "NVIDIA GeForce RTX 4090", then "NVIDIA GeForce RTX 4080" (also RTX 4070 Ti).
+ * Every SM8.9 entry of xgemm_64 is GEMMK=1: FP64 takes GA10x's list, the nearest design. */
+static const clgemm_config nv_ada_single[] = {
+    RB(128, 64, 32, 32, 8, 2, 4, 4), RB(32, 128, 16, 8, 16, 2, 4, 8), NV_SMALL, END_OF_LIST};
+
+/* ---- AMD tiers: CLBlast's gfx906 and gfx1030 entries -------------------------------------- */
+
+/* 32x32 for small problems (the class list's), and complex double on 16x16 work-items with 2x2
+ * blocks (the class list's 64x64, then 32x32): no spills on gfx906, gfx90a or gfx1030, where
+ * 32x32 tiles of 8x8 work-items spill 20-60 bytes for complex double (gfx906, gfx1030). */
+#define AMD_SMALL RB(32, 32, 16, 8, 8, 2, 2, 2)
+static const clgemm_config amd_complex_double[] = {RB(64, 64, 16, 16, 16, 2, 2, 2),
+                                                   RB(32, 32, 16, 16, 16, 2, 2, 2), END_OF_LIST};
+/* GCN: xgemm_32 "AMD Instinct MI50/MI60" (also Radeon VII, the gfx906 default); xgemm_64 "AMD
+ * Instinct MI50/MI60" (the gfx906 default). CDNA has no entry in CLBlast's database: it takes
+ * gfx906's, the GCN5 design CDNA grew from (gfx90a compiles them without spills too). */
+static const clgemm_config amd_gcn_single[] = {RB(64, 64, 32, 16, 16, 2, 4, 4), AMD_SMALL,
+                                               END_OF_LIST};
+static const clgemm_config amd_gcn_double[] = {RB(64, 64, 32, 32, 8, 2, 2, 4), AMD_SMALL,
+                                               END_OF_LIST};
+/* RDNA: xgemm_32 gfx1030 "default"; its "AMD Radeon RX 6800 XT" entry (128x64 tiles of 8x8
+ * work-items) spills 716 bytes on gfx1030 with our kernel, "AMD Radeon RX 6900 XT" (128x64 of
+ * 16x8) 332. xgemm_64 "AMD Radeon RX 6800 XT". */
+static const clgemm_config amd_rdna_single[] = {RB(64, 64, 32, 16, 8, 2, 4, 4), AMD_SMALL,
+                                                END_OF_LIST};
+static const clgemm_config amd_rdna_double[] = {RB(32, 64, 32, 16, 8, 2, 2, 4), AMD_SMALL,
+                                                END_OF_LIST};
+
+/* ---- Intel tiers -------------------------------------------------------------------------- */
+
+/* Gen9 to Gen11: xgemm_32's Intel GPU "default" (its "Intel(R) HD Graphics 530" entry, 128x64,
+ * spills 82 bytes on skl with our kernel, "Intel(R) HD Graphics 620"'s 64x128 68); then, and for
+ * FP64, xgemm_64 "Intel(R) HD Graphics 620" ("Intel(R) UHD Graphics 620"'s and "Intel(R)
+ * Iris(R) Plus Graphics 640"'s 64x64 spill 116 bytes). Complex double: 32x32 tiles of 16x16
+ * work-items (8x8 ones spill 188 bytes on skl). */
+static const clgemm_config intel_gen9_single[] = {RB(64, 64, 32, 16, 8, 2, 4, 2),
+                                                  RB(32, 32, 16, 8, 8, 2, 1, 1), END_OF_LIST};
+static const clgemm_config intel_gen9_double[] = {RB(32, 32, 16, 8, 8, 2, 1, 1), END_OF_LIST};
+static const clgemm_config intel_gen9_complex_double[] = {RB(32, 32, 16, 16, 16, 2, 2, 2),
+                                                          END_OF_LIST};
+/* Xe-HPC: no entry in CLBlast's database. FP32 keeps the Intel list's 64x64, but its 32x32
+ * tiles of 8x8 work-items spill 146-224 bytes on pvc: 16x16 work-items do not. ocloc compiles pvc
+ * at SIMD32, where every FP64 build we tried of 16x16 or fewer work-items spilled (2-136 bytes):
+ * FP64 and complex single take 32x32 and 16x32 work-items (1024 and 512), which do not. Every
+ * complex double build we tried spills on pvc (36-94 bytes); the least is kept
+ * (tests/portability/compile.py lists it as a known spill). */
+static const clgemm_config intel_hpc_single[] = {RB(64, 64, 8, 16, 16, 2, 2, 2),
+                                                 RB(32, 32, 16, 16, 16, 2, 2, 2), END_OF_LIST};
+static const clgemm_config intel_hpc_double[] = {RB(64, 64, 16, 32, 32, 2, 1, 1),
+                                                 RB(32, 64, 16, 16, 32, 2, 2, 2), END_OF_LIST};
+static const clgemm_config intel_hpc_complex_double[] = {RB(32, 32, 8, 16, 16, 1, 2, 2),
+                                                         END_OF_LIST};
+
+#define CLB32   "CLBlast xgemm_32.hpp "
+#define CLB64   "CLBlast xgemm_64.hpp "
+#define CLB3264 "CLBlast xgemm_32.hpp and xgemm_64.hpp "
+const regblock_tier clgemm__regblock_tiers[] = {
+    {TIER_NV_VOLTA, DEVICE_NVIDIA_GPU, nv_volta_single, nv_volta_double, nvidia_complex_double,
+     CLB3264 "Tesla V100-PCIE-16GB"},
+    {TIER_NV_TURING, DEVICE_NVIDIA_GPU, nv_turing_single, nv_turing_double, nvidia_complex_double,
+     CLB32 "Tesla T4, NVIDIA GeForce RTX 2070 Super; " CLB64 "NVIDIA GeForce GTX 1650 SUPER"},
+    {TIER_NV_AMPERE, DEVICE_NVIDIA_GPU, nv_ampere_single, nv_ampere_double, nvidia_complex_double,
+     CLB3264 "A100-PCIE-40GB"},
+    {TIER_NV_AMPERE_GA10X, DEVICE_NVIDIA_GPU, nv_ga10x_single, nv_ga10x_double,
+     nvidia_complex_double,
+     CLB32 "NVIDIA GeForce RTX 3080, RTX 3090; " CLB64 "NVIDIA GeForce RTX 3070, RTX 3090"},
+    {TIER_NV_ADA, DEVICE_NVIDIA_GPU, nv_ada_single, nv_ga10x_double, nvidia_complex_double,
+     CLB32 "NVIDIA GeForce RTX 4090, RTX 4080; FP64: GA10x's (SM8.9 FP64 entries are GEMMK=1)"},
+    {TIER_NV_HOPPER, DEVICE_NVIDIA_GPU, nvidia_single, nvidia_double, nvidia_complex_double,
+     "H200 measurements (docs/PERFORMANCE.md)"},
+    {TIER_AMD_GCN, DEVICE_AMD_GPU, amd_gcn_single, amd_gcn_double, amd_complex_double,
+     CLB3264 "AMD Instinct MI50/MI60 (gfx906)"},
+    {TIER_AMD_CDNA, DEVICE_AMD_GPU, amd_gcn_single, amd_gcn_double, amd_complex_double,
+     "GCN's (no CDNA entry in CLBlast): " CLB3264 "AMD Instinct MI50/MI60 (gfx906)"},
+    {TIER_AMD_RDNA, DEVICE_AMD_GPU, amd_rdna_single, amd_rdna_double, amd_complex_double,
+     CLB32 "gfx1030 default; " CLB64 "AMD Radeon RX 6800 XT (gfx1030)"},
+    {TIER_INTEL_GEN9, DEVICE_INTEL_GPU, intel_gen9_single, intel_gen9_double,
+     intel_gen9_complex_double, CLB32 "Intel default; " CLB64 "Intel(R) HD Graphics 620"},
+    /* Xe-LP: CLBlast's "Intel(R) Iris(R) Xe Graphics" entry (64x64 tiles of 8x8 work-items)
+     * spills 37 bytes on tgllp with our kernel, "Intel(R) UHD Graphics 770" 71, "Intel(R)
+     * RaptorLake-S Mobile Graphics" 13, the Intel default 2: the Intel list stays. Xe-HPG:
+     * CLBlast's "Intel(R) Arc(TM) A770 Graphics" and A750 entries are GEMMK=1: likewise. */
+    {TIER_INTEL_XE_LP, DEVICE_INTEL_GPU, intel_gpu, intel_gpu, intel_gpu,
+     "the Intel list (CLBlast's Iris Xe, UHD 770 and Raptor Lake entries spill on tgllp)"},
+    {TIER_INTEL_XE_HPG, DEVICE_INTEL_GPU, intel_gpu, intel_gpu, intel_gpu,
+     "the Intel list (CLBlast's Arc A770 / A750 entries are GEMMK=1)"},
+    {TIER_INTEL_XE_HPC, DEVICE_INTEL_GPU, intel_hpc_single, intel_hpc_double,
+     intel_hpc_complex_double, "compile checks on pvc (no Xe-HPC entry in CLBlast)"},
+    {TIER_UNKNOWN},
+};
+
+const clgemm_config *clgemm__regblock_defaults(const device_info *info, clgemm_precision type) {
+    device_tier tier = clgemm__device_tier(info);
+    const regblock_tier *lists =
+        &class_lists[info->cls < DEVICE_CLASS_COUNT ? info->cls : DEVICE_OTHER_GPU];
+    for (const regblock_tier *t = clgemm__regblock_tiers; t->tier != TIER_UNKNOWN; t++)
+        if (t->tier == tier) lists = t;
+    switch (type) {
+    case CLGEMM_DOUBLE:
+    case CLGEMM_COMPLEX_SINGLE:
+        return lists->dbl;
+    case CLGEMM_COMPLEX_DOUBLE:
+        return lists->complex_double;
+    default:
+        return lists->single;
+    }
+}

@@ -1,0 +1,23 @@
+/* regblock_defaults.h: the register-blocked family's built-in defaults per architecture tier
+ * (regblock_defaults.c), for its descriptor and for the portability tools that list them. */
+#ifndef CLGEMM_REGBLOCK_DEFAULTS_H
+#define CLGEMM_REGBLOCK_DEFAULTS_H
+
+#include "internal.h"
+
+/* One tier's lists, each largest tiles first and ending with family 0. */
+typedef struct regblock_tier {
+    device_tier tier;
+    device_class cls;            /* the class whose devices fall in the tier */
+    const clgemm_config *single; /* FP32, and FP16 / BF16 (which compute in FP32) */
+    const clgemm_config *dbl;    /* FP64, and complex single (an element as large as a double) */
+    const clgemm_config *complex_double;
+    const char *source; /* where the values come from */
+} regblock_tier;
+
+/* The tiers with lists of their own, ending with tier TIER_UNKNOWN (the class lists). */
+extern const regblock_tier clgemm__regblock_tiers[];
+/* The defaults for a device and type: its tier's, else its class's. */
+const clgemm_config *clgemm__regblock_defaults(const device_info *info, clgemm_precision type);
+
+#endif

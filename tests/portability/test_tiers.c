@@ -1,0 +1,134 @@
+/* test_tiers.c: the architecture tier of a device (clgemm__device_tier) from the identity strings
+ * real drivers report, and the tier defaults (src/families/regblock_defaults.c) against the
+ * recorded devices (recorded_devices.c): every tier with lists of its own has a recorded device,
+ * that device gets its tier's lists, and every entry of them passes the library's check there
+ * (test_limits checks what the planner picks from them). No device needed. */
+#include "families/regblock_defaults.h"
+#include "family.h"
+#include "recorded_devices.h"
+
+#include <criterion/criterion.h>
+#include <string.h>
+
+#define IP(major, minor, rev) (((cl_uint)(major) << 22) | ((cl_uint)(minor) << 12) | (cl_uint)(rev))
+
+typedef struct named_device {
+    device_class cls;
+    const char *name, *board;
+    int cc;
+    cl_uint ip;
+    device_tier tier;
+} named_device;
+
+/* Names as the drivers report them: ROCm (gfx target), Mesa's Clover and rusticl (marketing
+ * name and codename), AMD's board-name query, Intel's compute runtime (with and without the IP
+ * version query) and NVIDIA's compute capability. */
+static const named_device named[] = {
+    {DEVICE_NVIDIA_GPU, "Tesla V100-PCIE-16GB", "", 70, 0, TIER_NV_VOLTA},
+    {DEVICE_NVIDIA_GPU, "Tesla T4", "", 75, 0, TIER_NV_TURING},
+    {DEVICE_NVIDIA_GPU, "NVIDIA A100-SXM4-80GB", "", 80, 0, TIER_NV_AMPERE},
+    {DEVICE_NVIDIA_GPU, "NVIDIA GeForce RTX 3090", "", 86, 0, TIER_NV_AMPERE_GA10X},
+    {DEVICE_NVIDIA_GPU, "Orin", "", 87, 0, TIER_NV_AMPERE_GA10X},
+    {DEVICE_NVIDIA_GPU, "NVIDIA GeForce RTX 4090", "", 89, 0, TIER_NV_ADA},
+    {DEVICE_NVIDIA_GPU, "NVIDIA H200", "", 90, 0, TIER_NV_HOPPER},
+    {DEVICE_NVIDIA_GPU, "NVIDIA GeForce GTX 1080", "", 61, 0, TIER_UNKNOWN},
+    {DEVICE_NVIDIA_GPU, "NVIDIA B200", "", 100, 0, TIER_UNKNOWN},
+    {DEVICE_NVIDIA_GPU, "NVIDIA GeForce RTX 3090", "", 0, 0, TIER_UNKNOWN}, /* no cc query */
+    {DEVICE_AMD_GPU, "gfx906:sramecc+:xnack-", "AMD Radeon VII", 0, 0, TIER_AMD_GCN},
+    {DEVICE_AMD_GPU, "gfx900:xnack-", "", 0, 0, TIER_AMD_GCN},
+    {DEVICE_AMD_GPU, "gfx90c:xnack-", "AMD Radeon Graphics", 0, 0, TIER_AMD_GCN},
+    {DEVICE_AMD_GPU, "gfx803", "", 0, 0, TIER_AMD_GCN},
+    {DEVICE_AMD_GPU, "gfx908:sramecc+:xnack-", "AMD Instinct MI100", 0, 0, TIER_AMD_CDNA},
+    {DEVICE_AMD_GPU, "gfx90a:sramecc+:xnack-", "AMD Instinct MI210", 0, 0, TIER_AMD_CDNA},
+    {DEVICE_AMD_GPU, "gfx942:sramecc+:xnack-", "AMD Instinct MI300X", 0, 0, TIER_AMD_CDNA},
+    {DEVICE_AMD_GPU, "gfx1030", "AMD Radeon RX 6800 XT", 0, 0, TIER_AMD_RDNA},
+    {DEVICE_AMD_GPU, "gfx1100", "Radeon RX 7900 XTX", 0, 0, TIER_AMD_RDNA},
+    {DEVICE_AMD_GPU, "gfx1201", "AMD Radeon RX 9070 XT", 0, 0, TIER_AMD_RDNA},
+    {DEVICE_AMD_GPU, "Ellesmere", "AMD Radeon RX 480 Graphics", 0, 0, TIER_AMD_GCN},
+    {DEVICE_AMD_GPU, "Tahiti", "", 0, 0, TIER_AMD_GCN},
+    {DEVICE_AMD_GPU, "AMD Radeon RX 580 Series (polaris10, LLVM 15.0.6, DRM 3.49, 6.1.0)", "", 0, 0,
+     TIER_AMD_GCN},
+    {DEVICE_AMD_GPU, "AMD Radeon RX 6800 XT (radeonsi, navi21, LLVM 15.0.7, DRM 3.52)", "", 0, 0,
+     TIER_AMD_RDNA},
+    {DEVICE_AMD_GPU, "AMD Radeon RX Vega (radeonsi, vega10)", "", 0, 0, TIER_AMD_GCN},
+    {DEVICE_AMD_GPU, "AMD Radeon Pro W6800", "", 0, 0, TIER_AMD_RDNA},
+    {DEVICE_AMD_GPU, "AMD Instinct MI50", "", 0, 0, TIER_AMD_GCN},
+    {DEVICE_AMD_GPU, "Some AMD GPU", "", 0, 0, TIER_UNKNOWN},
+    {DEVICE_INTEL_GPU, "Intel(R) HD Graphics 530", "", 0, 0, TIER_INTEL_GEN9},
+    {DEVICE_INTEL_GPU, "Intel(R) UHD Graphics 620", "", 0, 0, TIER_INTEL_GEN9},
+    {DEVICE_INTEL_GPU, "Intel(R) Iris(R) Plus Graphics", "", 0, 0, TIER_INTEL_GEN9},
+    {DEVICE_INTEL_GPU, "Intel(R) Iris(R) Xe Graphics", "", 0, 0, TIER_INTEL_XE_LP},
+    {DEVICE_INTEL_GPU, "Intel(R) UHD Graphics 770", "", 0, 0, TIER_INTEL_XE_LP},
+    {DEVICE_INTEL_GPU, "Intel(R) Arc(TM) A770 Graphics", "", 0, 0, TIER_INTEL_XE_HPG},
+    {DEVICE_INTEL_GPU, "Intel(R) Data Center GPU Flex 170", "", 0, 0, TIER_INTEL_XE_HPG},
+    {DEVICE_INTEL_GPU, "Intel(R) Data Center GPU Max 1550", "", 0, 0, TIER_INTEL_XE_HPC},
+    {DEVICE_INTEL_GPU, "Intel(R) Graphics [0x46a6]", "", 0, 0, TIER_UNKNOWN},
+    /* The IP version decides where the driver reports it, whatever the name says. */
+    {DEVICE_INTEL_GPU, "Intel(R) Graphics [0x46a6]", "", 0, IP(12, 2, 0), TIER_INTEL_XE_LP},
+    {DEVICE_INTEL_GPU, "Intel(R) UHD Graphics [0x9a60]", "", 0, IP(12, 0, 0), TIER_INTEL_XE_LP},
+    {DEVICE_INTEL_GPU, "Intel(R) Iris(R) Xe MAX Graphics", "", 0, IP(12, 10, 0), TIER_INTEL_XE_LP},
+    {DEVICE_INTEL_GPU, "Intel(R) UHD Graphics 630", "", 0, IP(9, 0, 9), TIER_INTEL_GEN9},
+    {DEVICE_INTEL_GPU, "Intel(R) Iris(R) Plus Graphics", "", 0, IP(11, 0, 0), TIER_INTEL_GEN9},
+    {DEVICE_INTEL_GPU, "Intel(R) Arc(TM) A770 Graphics", "", 0, IP(12, 55, 8), TIER_INTEL_XE_HPG},
+    {DEVICE_INTEL_GPU, "Intel(R) Arc(TM) Graphics", "", 0, IP(12, 70, 4), TIER_INTEL_XE_HPG},
+    {DEVICE_INTEL_GPU, "Intel(R) Data Center GPU Max 1100", "", 0, IP(12, 60, 7),
+     TIER_INTEL_XE_HPC},
+    {DEVICE_INTEL_GPU, "Intel(R) Arc(TM) B580 Graphics", "", 0, IP(20, 1, 0), TIER_UNKNOWN},
+    {DEVICE_CPU, "AMD EPYC 7763 64-Core Processor", "", 0, 0, TIER_UNKNOWN},
+    {DEVICE_OTHER_GPU, "Mali-G78", "", 0, 0, TIER_UNKNOWN},
+};
+
+Test(tiers, from_driver_names) {
+    for (size_t i = 0; i < sizeof named / sizeof named[0]; i++) {
+        const named_device *n = &named[i];
+        device_info info;
+        memset(&info, 0, sizeof info);
+        info.cls = n->cls;
+        strcpy(info.name, n->name);
+        strcpy(info.board_name, n->board);
+        info.nv_compute_capability = n->cc;
+        info.intel_ip_version = n->ip;
+        device_tier t = clgemm__device_tier(&info);
+        cr_expect_eq(t, n->tier, "%s / %s (cc %d, ip 0x%x): %s, expected %s", n->name, n->board,
+                     n->cc, n->ip, clgemm__device_tier_name(t), clgemm__device_tier_name(n->tier));
+    }
+}
+
+static const clgemm_precision types[] = {CLGEMM_SINGLE, CLGEMM_DOUBLE, CLGEMM_COMPLEX_SINGLE,
+                                         CLGEMM_COMPLEX_DOUBLE, CLGEMM_HALF};
+
+Test(tiers, every_tier_is_recorded_and_its_lists_fit) {
+    for (const regblock_tier *t = clgemm__regblock_tiers; t->tier != TIER_UNKNOWN; t++) {
+        cr_expect_eq(t->cls == DEVICE_NVIDIA_GPU || t->cls == DEVICE_AMD_GPU ||
+                         t->cls == DEVICE_INTEL_GPU,
+                     true);
+        cr_expect(t->source && strlen(t->source) > 10, "%s cites no source",
+                  clgemm__device_tier_name(t->tier));
+        int recorded = 0;
+        for (const recorded_device *d = clgemm_recorded_devices; d->key; d++) {
+            if (clgemm__device_tier(&d->info) != t->tier) continue;
+            recorded++;
+            cr_expect_eq(d->info.cls, t->cls, "%s", d->key);
+            for (size_t i = 0; i < sizeof types / sizeof types[0]; i++) {
+                clgemm_precision type = types[i];
+                if (clgemm__type(type)->fp64 && !d->info.has_fp64) continue;
+                const clgemm_config *list = clgemm__regblock_defaults(&d->info, type);
+                const clgemm_config *want = type == CLGEMM_COMPLEX_DOUBLE ? t->complex_double
+                                            : type == CLGEMM_DOUBLE || type == CLGEMM_COMPLEX_SINGLE
+                                                ? t->dbl
+                                                : t->single;
+                cr_expect_eq(list, want, "%s %s: not its tier's list", d->key,
+                             clgemm__type(type)->name);
+                for (const clgemm_config *c = list; c->family; c++) {
+                    char desc[256];
+                    clgemm_config_string(c, desc, sizeof desc);
+                    cr_expect_eq(clgemm__config_check(c, &d->info, type), CLGEMM_SUCCESS,
+                                 "%s %s: default %s refused", d->key, clgemm__type(type)->name,
+                                 desc);
+                }
+            }
+        }
+        cr_expect_gt(recorded, 0, "no recorded device of tier %s",
+                     clgemm__device_tier_name(t->tier));
+    }
+}
