@@ -56,15 +56,6 @@ static void tile(const clgemm_config *c, size_t *mt, size_t *nt, size_t *kt) {
     *kt = (size_t)c->params[KWG];
 }
 
-/* Parameters in the order MWG NWG KWG MDIMC NDIMC KWI VWM VWN. */
-#define RB(mwg_, nwg_, kwg_, mdimc_, ndimc_, kwi_, vwm_, vwn_)                                     \
-    {                                                                                              \
-        .family = CLGEMM_FAMILY_REGBLOCK, .mwg = mwg_, .nwg = nwg_, .kwg = kwg_, .mdimc = mdimc_,  \
-        .ndimc = ndimc_, .kwi = kwi_, .vwm = vwm_, .vwn = vwn_                                     \
-    }
-#define END_OF_LIST                                                                                \
-    { .family = 0 }
-
 /* The defaults per architecture tier and device class: regblock_defaults.c. */
 static const clgemm_config *defaults(const device_info *info, clgemm_precision type) {
     return clgemm__regblock_defaults(info, type);

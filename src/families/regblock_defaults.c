@@ -22,15 +22,6 @@
 
 #include "family.h"
 
-/* Parameters in the order MWG NWG KWG MDIMC NDIMC KWI VWM VWN (as regblock.c's RB). */
-#define RB(mwg_, nwg_, kwg_, mdimc_, ndimc_, kwi_, vwm_, vwn_)                                     \
-    {                                                                                              \
-        .family = CLGEMM_FAMILY_REGBLOCK, .mwg = mwg_, .nwg = nwg_, .kwg = kwg_, .mdimc = mdimc_,  \
-        .ndimc = ndimc_, .kwi = kwi_, .vwm = vwm_, .vwn = vwn_                                     \
-    }
-#define END_OF_LIST                                                                                \
-    { .family = 0 }
-
 /* ---- the class lists (and NVIDIA Hopper's) -------------------------------------------------- */
 
 /* NVIDIA: the H200 measurements of docs/PERFORMANCE.md (complex: the FP64 list, as a complex

@@ -5,6 +5,16 @@
 
 #include "internal.h"
 
+/* A register-blocked configuration, parameters in the order MWG NWG KWG MDIMC NDIMC KWI VWM VWN,
+ * and the end of a list. */
+#define RB(mwg_, nwg_, kwg_, mdimc_, ndimc_, kwi_, vwm_, vwn_)                                     \
+    {                                                                                              \
+        .family = CLGEMM_FAMILY_REGBLOCK, .mwg = mwg_, .nwg = nwg_, .kwg = kwg_, .mdimc = mdimc_,  \
+        .ndimc = ndimc_, .kwi = kwi_, .vwm = vwm_, .vwn = vwn_                                     \
+    }
+#define END_OF_LIST                                                                                \
+    { .family = 0 }
+
 /* One tier's lists, each largest tiles first and ending with family 0. */
 typedef struct regblock_tier {
     device_tier tier;

@@ -46,7 +46,7 @@ static void print_build(const char *file, const char *kernel, const char *option
 
 /* One configuration of a family, for types ab / c, in every transpose mode. */
 static void print_config(const family_desc *f, const clgemm_config *c, clgemm_precision ab,
-                         clgemm_precision ct, const char *origin) {
+                         clgemm_precision ct, const char *origin, bool streamk) {
     char params[256], options[768], what[512];
     clgemm_config_string(c, params, sizeof params);
     int n_modes = clgemm__type(ab)->complex ? 3 : 2,
@@ -56,8 +56,8 @@ static void print_config(const family_desc *f, const clgemm_config *c, clgemm_pr
         if (pairwise && i != pick) continue;
         int used =
             snprintf(options, sizeof options,
-                     "-DTYPE_AB=%d -DTYPE_C=%d -DTRANSA=%d -DTRANSB=%d -DCONJA=%d -DCONJB=%d",
-                     (int)ab, (int)ct, m->ta, m->tb, m->ca, m->cb);
+                     "-DTYPE_AB=%d -DTYPE_C=%d -DTRANSA=%d -DTRANSB=%d -DCONJA=%d -DCONJB=%d%s",
+                     (int)ab, (int)ct, m->ta, m->tb, m->ca, m->cb, streamk ? " -DSTREAMK=1" : "");
         int w = clgemm__config_options(c, options + used, sizeof options - (size_t)used);
         if (w >= 0 && f->call_options) {
             used += w;
@@ -70,8 +70,8 @@ static void print_config(const family_desc *f, const clgemm_config *c, clgemm_pr
             errors++;
             continue;
         }
-        snprintf(what, sizeof what, "%s %s->%s %s (%s)", params, clgemm__type(ab)->name,
-                 clgemm__type(ct)->name, m->name, origin);
+        snprintf(what, sizeof what, "%s %s->%s %s (%s%s)", params, clgemm__type(ab)->name,
+                 clgemm__type(ct)->name, m->name, origin, streamk ? ", stream-K" : "");
         print_build(f->file, f->kernel, options, what);
     }
 }
@@ -85,7 +85,9 @@ static void print_list(const family_desc *f, const clgemm_config *list, const de
             (*refused)++;
             continue;
         }
-        print_config(f, c, ab, ct, origin);
+        print_config(f, c, ab, ct, origin, false);
+        /* The stream-K variant of a default (forced anywhere by CLGEMM_STREAMK). */
+        if (f->stream_k && strcmp(origin, "default") == 0) print_config(f, c, ab, ct, origin, true);
     }
 }
 
@@ -114,6 +116,7 @@ static void print_device(const recorded_device *d) {
             snprintf(what, sizeof what, "%s->%s", type->name, clgemm__type(cs[i])->name);
             print_build("scale.cl", "clgemm_scale", opts, what);
             print_build("reduce.cl", "clgemm_reduce", opts, what);
+            print_build("streamk.cl", "clgemm_streamk_fixup", opts, what);
             type_pair_index++;
             config_index = 0;
             for (const family_desc *const *f = clgemm__families; *f; f++) {
