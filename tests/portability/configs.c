@@ -70,8 +70,12 @@ static void print_config(const family_desc *f, const clgemm_config *c, clgemm_pr
             errors++;
             continue;
         }
-        snprintf(what, sizeof what, "%s %s->%s %s (%s%s)", params, clgemm__type(ab)->name,
-                 clgemm__type(ct)->name, m->name, origin, streamk ? ", stream-K" : "");
+        /* A stream-K variant is compiled and its registers reported, but it is not a default
+         * (the planner takes stream-K on NVIDIA only; elsewhere CLGEMM_STREAMK forces it), so a
+         * spill there does not fail the suite. */
+        snprintf(what, sizeof what, "%s %s->%s %s (%s)", params, clgemm__type(ab)->name,
+                 clgemm__type(ct)->name, m->name,
+                 streamk ? "stream-K variant of a default" : origin);
         print_build(f->file, f->kernel, options, what);
     }
 }
