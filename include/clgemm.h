@@ -557,11 +557,12 @@ CLGEMM_API clgemm_status clgemm_tune_save(clgemm_handle handle, const char *path
 
 /* What the handle's last clgemm_tune call did, over all its shapes. A cost model ordered each
  * shape's candidates and pruned clear losers before anything was compiled; build_threads
- * threads (CLGEMM_TUNE_THREADS, default min(4, cores); 0: none) prepared the next candidates
- * (build and one tiny run) while the current one was timed; every candidate got a short timing,
- * then the finalists (the fastest few, the baseline and the stored configuration) were re-timed
- * with more runs and the best median won. Seconds: compile_s sums the threads' preparations and
- * the first (building) runs on the timing thread, so with threads it can exceed wall_s. */
+ * threads (CLGEMM_TUNE_THREADS; default 1 on a CPU device, else min(4, cores); 0: none) prepared
+ * the next candidates (build and one tiny run) while the current one was timed; every candidate got
+ * a short timing, then the finalists (the fastest few, the baseline and the stored configuration)
+ * were re-timed with more runs and the best median won. Seconds: compile_s sums the threads'
+ * preparations and the first (building) runs on the timing thread, so with threads it can exceed
+ * wall_s. */
 typedef struct clgemm_tune_stats {
     size_t considered;     /* candidates in the shapes' spaces, before pruning */
     size_t pruned;         /* dropped by the cost model, never compiled */
