@@ -18,7 +18,8 @@ $cc -g -O1 -std=c11 -D_GNU_SOURCE -DCLGEMM_BUILDING \
     -I"$src/include" -I"$src/src" \
     "$src/fuzz/fuzz_tuning_db.c" "$src/src/status.c" "$src/src/log.c" "$src/src/types.c" \
     "$src/src/families/registry.c" "$src/src/families/naive.c" "$src/src/families/tiled.c" \
-    "$src/src/families/regblock.c" "$src/src/families/mma.c" \
+    "$src/src/families/regblock.c" "$src/src/families/regblock_defaults.c" \
+    "$src/src/families/mma.c" "$src/src/device_tier.c" \
     "$src/src/fileutil.c" \
     $(pkg-config --cflags --libs jansson) -lm -o "$dir/fuzz_tuning_db"
 echo "fuzz_tuning_db built; fuzzing for $seconds s"

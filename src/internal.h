@@ -61,6 +61,8 @@ typedef enum device_tier {
 } device_tier;
 
 clgemm_status clgemm__device_query(cl_device_id device, device_info *info);
+/* device_tier.c: the vendor class of a device of this OpenCL type from its vendor string. */
+device_class clgemm__device_classify(const device_info *info, cl_device_type type);
 const char *clgemm__device_class_name(device_class cls);
 /* The tier of a device from its class and identity (name, board_name, nv_compute_capability,
  * intel_ip_version); a pure function, so recorded devices and tests get it as a queried one. */

@@ -91,7 +91,7 @@ def main(results, configs, output):
 
     w("## Defaults per architecture\n")
     w("The register-blocked family's built-in defaults per architecture tier "
-      "(`src/families/regblock_defaults.c`; the tier is `clgemm__device_tier` in `src/device.c`: "
+      "(`src/families/regblock_defaults.c`; the tier is `clgemm__device_tier` in `src/device_tier.c`: "
       "NVIDIA by compute capability, AMD by gfx target or board name, Intel by graphics IP "
       "version or device name). A device of no known tier gets its class's list. Each entry is "
       "MWGxNWGxKWG, MDIMCxNDIMC work-items, KWI, VWMxVWN; a list runs from the largest tiles "
