@@ -908,6 +908,24 @@ static cl_int enqueue_single(struct clgemm_handle_s *h, const gemm_call *c, cons
     return err;
 }
 
+/* Elements of the arithmetic type a call's workspace holds (0 on overflow): a split's batch *
+ * splits blocks of m x n; stream-K's two tile-sized slots per work-group; peeled strips'
+ * strip_splits blocks of the larger strip (strips and stream-K run one after the other, so
+ * they share one workspace). */
+static size_t workspace_elements(const clgemm_config *cfg, const colmajor *p, size_t batch,
+                                 int splits, int groups, size_t main_m, size_t main_n,
+                                 int strip_splits) {
+    size_t mt, nt, kt, need = 0, layers;
+    clgemm__family(cfg->family)->tile(cfg, &mt, &nt, &kt);
+    if (splits > 1 && (__builtin_mul_overflow(batch, (size_t)splits, &layers) ||
+                       __builtin_mul_overflow(layers, (size_t)p->m * (size_t)p->n, &need)))
+        return 0;
+    if (groups > 0) need = 2 * (size_t)groups * mt * nt;
+    size_t right = (size_t)p->m * ((size_t)p->n - main_n), below = ((size_t)p->m - main_m) * main_n;
+    size_t strip = (right > below ? right : below) * (size_t)strip_splits;
+    return need > strip ? need : strip;
+}
+
 static clgemm_status enqueue_gemm(struct clgemm_handle_s *h, const gemm_call *c, cl_mem table,
                                   cl_command_queue queue) {
     colmajor p = normalise(c);
@@ -976,21 +994,13 @@ static clgemm_status enqueue_gemm(struct clgemm_handle_s *h, const gemm_call *c,
     int slot = -1;
     size_t layers_total = batch;
     if (splits > 1 || groups > 0 || peeled) {
-        /* Split: batch * splits blocks of m x n; stream-K: two tile-sized slots per work-group;
-         * peeled strips: strip_splits blocks of the larger strip (they run one after the other,
-         * after stream-K's fix-up, so they share one workspace). */
-        size_t mt, nt, kt, bytes, depth = 2 * (size_t)groups;
-        family->tile(&cfg, &mt, &nt, &kt);
-        size_t block = splits > 1 ? (size_t)p.m * (size_t)p.n : mt * nt;
-        size_t strip = (size_t)p.m * ((size_t)p.n - main_n),
-               below = ((size_t)p.m - main_m) * main_n;
-        strip = (strip > below ? strip : below) * (size_t)strip_splits;
-        if ((splits == 1 || !__builtin_mul_overflow(batch, (size_t)splits, &depth)) &&
-            !__builtin_mul_overflow(depth, block, &bytes) &&
-            !__builtin_mul_overflow(bytes > strip ? bytes : strip,
-                                    clgemm__type(c->precision)->compute_size, &bytes)) {
+        size_t elements = workspace_elements(&cfg, &p, batch, splits, groups, main_m, main_n,
+                                             strip_splits),
+               bytes;
+        if (elements &&
+            !__builtin_mul_overflow(elements, clgemm__type(c->precision)->compute_size, &bytes)) {
             work = workspace_acquire(h, bytes, &slot);
-            if (splits > 1) layers_total = depth;
+            if (splits > 1) layers_total = batch * (size_t)splits;
         }
         if (!work && splits > 1) {
             /* No room for a workspace: the plain kernel still works (its C type may differ). */
@@ -1011,8 +1021,18 @@ static clgemm_status enqueue_gemm(struct clgemm_handle_s *h, const gemm_call *c,
     cl_event partial = NULL, done = NULL;
     cl_int err;
     if (groups > 0 || peeled) {
-        single_plan s = {&cfg,   &small, kernel,       sk,     second, strips,
-                         reduce, groups, strip_splits, main_m, main_n, work};
+        single_plan s = {.cfg = &cfg,
+                         .small = &small,
+                         .plain = kernel,
+                         .sk = sk,
+                         .fixup = second,
+                         .strips = strips,
+                         .reduce = reduce,
+                         .groups = groups,
+                         .strip_splits = strip_splits,
+                         .main_m = main_m,
+                         .main_n = main_n,
+                         .work = work};
         err = enqueue_single(h, c, &p, &s, queue, &done);
     } else {
         /* With a split, the partial products go to the workspace (ldc = m, beta = 0; matrix b's

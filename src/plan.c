@@ -152,6 +152,7 @@ int clgemm__plan_streamk(const clgemm_config *config, const device_info *info, i
                          clgemm_precision type, size_t m, size_t n, size_t k, size_t batch) {
     const family_desc *f = clgemm__family(config->family);
     if (!f || !f->stream_k || batch != 1 || k == 0 || forced == 0) return 0;
+    if (forced < 0 && info->cls != DEVICE_NVIDIA_GPU) return 0; /* measured on the H200 only */
     size_t mt, nt, kt;
     f->tile(config, &mt, &nt, &kt);
     size_t tiles = ((m + mt - 1) / mt) * ((n + nt - 1) / nt), iters = (k + kt - 1) / kt, slices;
@@ -160,7 +161,6 @@ int clgemm__plan_streamk(const clgemm_config *config, const device_info *info, i
         slices > LONG_MAX / 65536)
         return 0;
     if (forced > 0) return forced;
-    if (info->cls != DEVICE_NVIDIA_GPU) return 0; /* measured on the H200 only */
     /* At most two per compute unit: more only add fix-up work (H200, 64 x 8192 x 8192 in
      * 64 x 64 tiles of which five fit an SM: 132 groups 23.8 TFLOPS, 264 28.7, 528 26.9). */
     size_t per_unit = resident_groups(config, info, type);
