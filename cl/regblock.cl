@@ -132,8 +132,8 @@ clgemm_regblock(GEMM_ARGS STREAMK_ARGS) {
     const sk_schedule sk = sk_make(M, N, K, MWG, NWG, KWG, get_num_groups(0));
     const long g = get_group_id(0), sk_first = sk_beg(&sk, g);
     long sk_it = sk_first, start;
-    int tile, kb, ke;
-    while (sk_next(&sk, g, &sk_it, &tile, &kb, &ke, &start)) {
+    int dp = 0, tile, kb, ke;
+    while (sk_next(&sk, g, &dp, &sk_it, &tile, &kb, &ke, &start)) {
         const bool partial = kb > 0 || ke < sk.iters;
         const int i0 = (tile % sk.tiles_m) * MWG, j0 = (tile / sk.tiles_m) * NWG;
         const int kbeg = kb * KWG, kend = min(K, ke * KWG);
