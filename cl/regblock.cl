@@ -9,12 +9,9 @@
  * neighbouring work-items read neighbouring vectors (no bank conflicts) and write neighbouring
  * elements of C (coalesced). Every parameter is a power of two (the host checks).
  *
- * Latency: with STAGES 1 (or 0) the next slice is read from global memory into registers before
- * the current one is multiplied, so global latency hides behind a whole slice of arithmetic even
- * at one work-group per compute unit. With STAGES 2 to 4 (NVIDIA compute capability 8.0 and up:
- * the host builds it nowhere else) slices go from global to local memory by cp.async, STAGES - 1
- * of them in flight while one is multiplied, as cuBLAS's SIMT kernels do: no registers hold
- * the slices on their way and no local stores are issued for them. */
+ * Latency: the next slice is read from global memory into registers before the current one is
+ * multiplied, so global latency hides behind a whole slice of arithmetic even at one
+ * work-group per compute unit. */
 #ifndef MWG
 #define MWG 64
 #endif
@@ -38,14 +35,6 @@
 #endif
 #ifndef VWN
 #define VWN 2
-#endif
-#ifndef STAGES
-#define STAGES 1
-#endif
-#if STAGES >= 2
-#define NSTAGES STAGES
-#else
-#define NSTAGES 1
 #endif
 
 #define MWI  (MWG / MDIMC)
@@ -129,44 +118,10 @@ typedef union {
 #define STREAMK_ARGS
 #endif
 
-#if STAGES >= 2
-/* Element (i, p) of op(A) and (p, j) of op(B) as addresses (real types only: the host allows
- * STAGES >= 2 where an element is stored as it is computed, so bytes copy as they are). */
-#if TRANSA == 0
-#define A_PTR(i, p) (A + (i) + (p)*lda)
-#else
-#define A_PTR(i, p) (A + (p) + (i)*lda)
-#endif
-#if TRANSB == 0
-#define B_PTR(p, j) (B + (p) + (j)*ldb)
-#else
-#define B_PTR(p, j) (B + (j) + (p)*ldb)
-#endif
-#if TYPE_AB == TYPE_F64
-#define CP_BYTES "8"
-#else
-#define CP_BYTES "4"
-#endif
-/* One element from global to local memory (PTX cp.async, compute capability 8.0+); with
- * src_bytes 0 it is zero-filled and nothing is read. */
-void cp_async_elem(__local REAL *dst, const __global AB_T *src, const uint src_bytes) {
-    asm volatile("cp.async.ca.shared.global [%0], [%1], " CP_BYTES ", %2;\n" ::"r"(
-                     (uint)(size_t)dst),
-                 "l"(src), "r"(src_bytes)
-                 : "memory");
-}
-void cp_async_commit(void) {
-    asm volatile("cp.async.commit_group;\n" ::: "memory");
-}
-#define CP_ASYNC_WAIT(n) asm volatile("cp.async.wait_group %0;\n" ::"n"(n) : "memory")
-#endif
-
 __kernel __attribute__((reqd_work_group_size(MDIMC, NDIMC, 1))) void
 clgemm_regblock(GEMM_ARGS STREAMK_ARGS) {
-    /* Per stage, Alm row p holds op(A)(i0 .. i0 + MWG - 1, p0 + p), Blm row p op(B)(p0 + p,
-     * j0 .. j0 + NWG - 1). */
-    __local realM Alm[NSTAGES * KWG * ASTRIDE / VWM];
-    __local realN Blm[NSTAGES * KWG * BSTRIDE / VWN];
+    __local realM Alm[KWG * ASTRIDE / VWM]; /* Alm row p holds op(A)(i0 .. i0 + MWG - 1, p0 + p) */
+    __local realN Blm[KWG * BSTRIDE / VWN]; /* Blm row p holds op(B)(p0 + p, j0 .. j0 + NWG - 1) */
     __local REAL *Als = (__local REAL *)Alm;
     __local REAL *Bls = (__local REAL *)Blm;
     GEMM_BEGIN
@@ -237,77 +192,6 @@ clgemm_regblock(GEMM_ARGS STREAMK_ARGS) {
         LOAD_A(p0, true) LOAD_B(p0, true)                                                          \
     }
 
-/* Multiplies the slice staged at Alm + as, Blm + bs (offsets in vectors) into acc. */
-#define MULTIPLY_SLICE(as, bs)                                                                     \
-    for (int p = 0; p < KWG; p += KWI) {                                                           \
-        _Pragma("unroll") for (int pi = 0; pi < KWI; pi++) {                                       \
-            unionM a[MWIV];                                                                        \
-            unionN b[NWIV];                                                                        \
-            _Pragma("unroll") for (int mv = 0; mv < MWIV; mv++) a[mv].v =                          \
-                Alm[(as) + (p + pi) * (ASTRIDE / VWM) + tm + mv * MDIMC];                          \
-            _Pragma("unroll") for (int nv = 0; nv < NWIV; nv++) b[nv].v =                          \
-                Blm[(bs) + (p + pi) * (BSTRIDE / VWN) + tn + nv * NDIMC];                          \
-            _Pragma("unroll") for (int mi = 0; mi < MWI; mi++)                                     \
-                _Pragma("unroll") for (int ni = 0; ni < NWI; ni++)                                 \
-                    MADD(acc[mi][ni], a[mi / VWM].s[mi % VWM], b[ni / VWN].s[ni % VWN]);           \
-        }                                                                                          \
-    }
-
-#if STAGES >= 2
-        /* The slice at depth p0 into stage st by cp.async, with the same clamps and zeros as
-         * the register path. */
-#define ASYNC_SLICE(p0, st)                                                                        \
-    {                                                                                              \
-        __local REAL *as_ = Als + (st) * (KWG * ASTRIDE), *bs_ = Bls + (st) * (KWG * BSTRIDE);    \
-        if (inside_mn && (p0) + KWG <= kend) {                                                     \
-            _Pragma("unroll") for (int r = 0; r < ALOADS; r++) {                                   \
-                const int idx = tid + r * WGS;                                                     \
-                cp_async_elem(as_ + A_P(idx) * ASTRIDE + A_X(idx),                                 \
-                              A_PTR(i0 + A_X(idx), (p0) + A_P(idx)), sizeof(REAL));                \
-            }                                                                                      \
-            _Pragma("unroll") for (int r = 0; r < BLOADS; r++) {                                   \
-                const int idx = tid + r * WGS;                                                     \
-                cp_async_elem(bs_ + B_P(idx) * BSTRIDE + B_X(idx),                                 \
-                              B_PTR((p0) + B_P(idx), j0 + B_X(idx)), sizeof(REAL));                \
-            }                                                                                      \
-        } else {                                                                                   \
-            _Pragma("unroll") for (int r = 0; r < ALOADS; r++) {                                   \
-                const int idx = tid + r * WGS, gp = (p0) + A_P(idx);                               \
-                const bool in_ = gp < kend;                                                        \
-                cp_async_elem(as_ + A_P(idx) * ASTRIDE + A_X(idx),                                 \
-                              in_ ? A_PTR(min(i0 + A_X(idx), M - 1), gp) : A,                      \
-                              in_ ? sizeof(REAL) : 0);                                             \
-            }                                                                                      \
-            _Pragma("unroll") for (int r = 0; r < BLOADS; r++) {                                   \
-                const int idx = tid + r * WGS, gp = (p0) + B_P(idx);                               \
-                const bool in_ = gp < kend;                                                        \
-                cp_async_elem(bs_ + B_P(idx) * BSTRIDE + B_X(idx),                                 \
-                              in_ ? B_PTR(gp, min(j0 + B_X(idx), N - 1)) : B,                      \
-                              in_ ? sizeof(REAL) : 0);                                             \
-            }                                                                                      \
-        }                                                                                          \
-    }
-        /* Slices 0 .. STAGES - 2 in flight; then, per slice, wait for it, start the one STAGES - 1
-         * ahead (into the stage the previous slice used: the barrier says all are done with it)
-         * and multiply. A group is committed every round, empty or not, so "all but the last
-         * STAGES - 2 groups" is always the slice about to be multiplied. */
-        const int nk = kend > kbeg ? (kend - kbeg + KWG - 1) / KWG : 0;
-#pragma unroll
-        for (int s = 0; s < STAGES - 1; s++) {
-            if (s < nk) ASYNC_SLICE(kbeg + s * KWG, s)
-            cp_async_commit();
-        }
-        for (int kt = 0; kt < nk; kt++) {
-            CP_ASYNC_WAIT(STAGES - 2);
-            barrier(CLK_LOCAL_MEM_FENCE);
-            const int kn = kt + STAGES - 1;
-            if (kn < nk) ASYNC_SLICE(kbeg + kn * KWG, kn % STAGES)
-            cp_async_commit();
-            const int st = kt % STAGES;
-            MULTIPLY_SLICE(st * (KWG * ASTRIDE / VWM), st * (KWG * BSTRIDE / VWN))
-        }
-        barrier(CLK_LOCAL_MEM_FENCE); /* a next stream-K segment's first slices overwrite them */
-#else
         LOAD_SLICE(kbeg)
         for (int p0 = kbeg; p0 < kend; p0 += KWG) {
 #pragma unroll
@@ -324,10 +208,27 @@ clgemm_regblock(GEMM_ARGS STREAMK_ARGS) {
             if (p0 + KWG < kend) {
                 LOAD_SLICE(p0 + KWG) /* in flight while this slice is multiplied */
             }
-            MULTIPLY_SLICE(0, 0)
+
+            for (int p = 0; p < KWG; p += KWI) {
+#pragma unroll
+                for (int pi = 0; pi < KWI; pi++) {
+                    unionM a[MWIV];
+                    unionN b[NWIV];
+#pragma unroll
+                    for (int mv = 0; mv < MWIV; mv++)
+                        a[mv].v = Alm[(p + pi) * (ASTRIDE / VWM) + tm + mv * MDIMC];
+#pragma unroll
+                    for (int nv = 0; nv < NWIV; nv++)
+                        b[nv].v = Blm[(p + pi) * (BSTRIDE / VWN) + tn + nv * NDIMC];
+#pragma unroll
+                    for (int mi = 0; mi < MWI; mi++)
+#pragma unroll
+                        for (int ni = 0; ni < NWI; ni++)
+                            MADD(acc[mi][ni], a[mi / VWM].s[mi % VWM], b[ni / VWN].s[ni % VWN]);
+                }
+            }
             barrier(CLK_LOCAL_MEM_FENCE); /* the next slice overwrites the tiles */
         }
-#endif
 
 #if STREAMK
         /* A tile this work-group did in part goes to its slot of the workspace (raw sums, tile

@@ -197,15 +197,6 @@ static void run_config(const family_case *fc) {
             .mdimc = mdimc_, .ndimc = ndimc_, .kwi = kwi_, .vwm = vwm_, .vwn = vwn_                \
         }                                                                                          \
     }
-/* ... with STAGES: slices brought in by cp.async (NVIDIA compute capability 8.0+; skipped
- * elsewhere, PoCL in CI included). */
-#define RBS(prec, mwg_, nwg_, kwg_, mdimc_, ndimc_, kwi_, vwm_, vwn_, stages_)                     \
-    {                                                                                              \
-        prec, {                                                                                    \
-            .family = CLGEMM_FAMILY_REGBLOCK,                                                      \
-            .params = {mdimc_, ndimc_, 0, mwg_, nwg_, kwg_, kwi_, vwm_, vwn_, stages_}             \
-        }                                                                                          \
-    }
 /* The matrix-unit family (NVIDIA sm_90 here: FP64 through the tensor cores; the FP32 default
  * never uses it). Skipped where the device lacks the instructions (PoCL in CI). */
 #define MMA(prec, mwg_, nwg_, kwg_, wm_, wn_, stages_)                                             \
@@ -243,15 +234,6 @@ static family_case regblock_cases[] = {
     /* large: NVIDIA's defaults */
     RB(SP, 256, 128, 8, 16, 16, 8, 4, 4),
     RB(DP, 128, 128, 8, 16, 16, 4, 2, 2),
-    /* cp.async stages: the smallest, 2, 3 and 4 deep, the odd shape (transposed loads in
-     * groups), and the large defaults */
-    RBS(SP, 1, 1, 1, 1, 1, 1, 1, 1, 2),
-    RBS(DP, 1, 1, 1, 1, 1, 1, 1, 1, 4),
-    RBS(SP, 32, 16, 8, 4, 4, 2, 8, 1, 3),
-    RBS(DP, 32, 16, 8, 4, 4, 2, 8, 1, 3),
-    RBS(SP, 64, 64, 8, 16, 8, 8, 2, 2, 4),
-    RBS(SP, 256, 128, 8, 16, 16, 8, 4, 4, 3),
-    RBS(DP, 128, 128, 8, 16, 16, 4, 2, 2, 2),
 };
 
 static family_case mma_cases[] = {

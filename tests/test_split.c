@@ -25,25 +25,13 @@ static const clgemm_config small_tiles = {.family = CLGEMM_FAMILY_REGBLOCK,
                                           .vwm = 2,
                                           .vwn = 2};
 
-/* The same tiles with slices brought in by cp.async, three in flight (NVIDIA compute capability
- * 8.0+ only: skipped elsewhere, PoCL in CI included). */
-static clgemm_config async_tiles(void) {
-    clgemm_config c = small_tiles;
-    clgemm_config_set(&c, "STAGES", 3);
-    return c;
-}
-
-/* Every case below with `variable` (read when a handle is made) set to each of `values`, with
- * configuration cfg. */
-static void run_grid_with(const clgemm_config *cfg, clgemm_precision prec, const char *variable,
-                          const char *const *values, size_t count) {
+/* Every case below with `variable` (read when a handle is made) set to each of `values`. */
+static void run_grid(clgemm_precision prec, const char *variable, const char *const *values,
+                     size_t count) {
     tc_env env;
     TC_OPEN_OR_SKIP(&env);
     if (prec == CLGEMM_DOUBLE && !env.has_fp64) cr_skip_test("no fp64 on %s", env.device_name);
     clgemm_handle h = NULL;
-    cr_assert_eq(clgemm_create(&h, env.queue), CLGEMM_SUCCESS);
-    if (clgemm_check_config(h, prec, cfg) != CLGEMM_SUCCESS)
-        cr_skip_test("the configuration is not legal on %s", env.device_name);
     static const size_t shapes[][3] = {{1, 1, 40}, {33, 17, 100}, {16, 16, 7}, {50, 70, 301}};
     static const double scalars[][2] = {{1.0, 0.0}, {-1.5, 0.5}};
     unsigned cases = 0, failed = 0;
@@ -52,7 +40,7 @@ static void run_grid_with(const clgemm_config *cfg, clgemm_precision prec, const
         setenv(variable, values[s], 1);
         clgemm_destroy(h);
         cr_assert_eq(clgemm_create(&h, env.queue), CLGEMM_SUCCESS);
-        cr_assert_eq(clgemm_set_config(h, prec, cfg), CLGEMM_SUCCESS);
+        cr_assert_eq(clgemm_set_config(h, prec, &small_tiles), CLGEMM_SUCCESS);
         for (int layout = 0; layout < 2; layout++)
             for (int t = 0; t < 4; t++)
                 for (size_t p = 0; p < 4; p++)
@@ -80,11 +68,6 @@ static void run_grid_with(const clgemm_config *cfg, clgemm_precision prec, const
     cr_expect_eq(failed, 0u, "%u of %u %s cases failed", failed, cases, variable);
     clgemm_destroy(h);
     tc_close(&env);
-}
-
-static void run_grid(clgemm_precision prec, const char *variable, const char *const *values,
-                     size_t count) {
-    run_grid_with(&small_tiles, prec, variable, values, count);
 }
 
 static const char *const splits[] = {"2", "3", "64"};
@@ -126,20 +109,6 @@ Test(split, sgemm_forced_streamk, .timeout = 600) {
 
 Test(split, dgemm_forced_streamk, .timeout = 600) {
     run_grid(CLGEMM_DOUBLE, "CLGEMM_STREAMK", streamk_groups, 7);
-}
-
-/* The cp.async pipeline under split K and stream-K: a segment that ends mid-tile and the next
- * one's first slices reuse the same stages. */
-Test(split, sgemm_async_splits_and_streamk, .timeout = 600) {
-    clgemm_config c = async_tiles();
-    run_grid_with(&c, CLGEMM_SINGLE, "CLGEMM_KSPLIT", splits, 3);
-    run_grid_with(&c, CLGEMM_SINGLE, "CLGEMM_STREAMK", streamk_groups, 7);
-}
-
-Test(split, dgemm_async_splits_and_streamk, .timeout = 600) {
-    clgemm_config c = async_tiles();
-    run_grid_with(&c, CLGEMM_DOUBLE, "CLGEMM_KSPLIT", splits, 3);
-    run_grid_with(&c, CLGEMM_DOUBLE, "CLGEMM_STREAMK", streamk_groups, 7);
 }
 
 /* Without CLGEMM_KSPLIT the planner splits a long K under a single tile, and the result is the
