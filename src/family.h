@@ -46,9 +46,9 @@ typedef struct family_desc {
     /* Build options of the call appended to the parameters' (NULL: none); the length written,
      * negative or >= size if it does not fit. */
     int (*call_options)(const kernel_call *k, char *buf, size_t size);
-    /* Built-in defaults for a device and type, largest tiles first, ending with family 0;
-     * NULL when the family has none. */
-    const clgemm_config *(*defaults)(const device_info *info, clgemm_precision type);
+    /* Built-in defaults for a device, type and batch count (1: one matrix), largest tiles
+     * first, ending with family 0; NULL when the family has none. */
+    const clgemm_config *(*defaults)(const device_info *info, clgemm_precision type, size_t batch);
     /* The tuner's --quick candidates, ending with family 0 (NULL: none). */
     const clgemm_config *quick;
     /* Their CPU set, where each cold compile costs seconds and --quick must finish within its

@@ -623,7 +623,8 @@ Test(batch_plan, small_matrices_in_large_batches_get_small_tiles) {
     c = clgemm__config_default_for(&h200, S, CLGEMM_COMPUTE_DEFAULT, 64, 64, 64, 10000);
     cr_expect_eq(tile_area(&c), 64u * 64u, "10000 x 64^2: %s", describe(&c));
     c = clgemm__config_default_for(&h200, S, CLGEMM_COMPUTE_DEFAULT, 128, 128, 128, 1000);
-    cr_expect_eq(tile_area(&c), 128u * 128u, "1000 x 128^2: %s", describe(&c));
+    cr_expect_eq(tile_area(&c), 64u * 64u, "1000 x 128^2 (the batch list: 64 x 64): %s",
+                 describe(&c));
     c = clgemm__config_default_for(&h200, S, CLGEMM_COMPUTE_DEFAULT, 512, 512, 512, 100);
     cr_expect_eq(tile_area(&c), 256u * 128u, "100 x 512^2: %s", describe(&c));
     /* Batch 1: the tiles that fill the device, as before (smallest for a small C). */
@@ -847,6 +848,33 @@ Test(schedule_plan, h200_shapes) {
     cr_expect_eq(clgemm__plan_splits(&c, &h200, 0, 256, 256, 16384, 1), 17);
     c = clgemm__config_default_for(&h200, CLGEMM_DOUBLE, DEF, 256, 256, 16384, 1);
     cr_expect_eq(c.family, CLGEMM_FAMILY_REGBLOCK, "FP64 long K: %s", describe(&c));
+    cr_expect_eq(tile_area(&c), 128u * 128u, "FP64 long K takes larger tiles: %s", describe(&c));
+    /* Batches of FP32 matrices: 64 x 64 tiles in 8-deep slices up to 128^3, 256 x 128 from 256^3,
+     * 32 x 32 where 64 x 64 would pad a 32^3 matrix four times over. */
+    static const struct {
+        size_t batch, n, area, kwg;
+    } batches[] = {{10000, 32, 32 * 32, 16},  {10000, 64, 64 * 64, 8}, {1000, 128, 64 * 64, 8},
+                   {1000, 256, 256 * 128, 8}, {100, 512, 256 * 128, 8}};
+    for (size_t i = 0; i < sizeof batches / sizeof batches[0]; i++) {
+        size_t b = batches[i].batch, n = batches[i].n;
+        c = clgemm__config_default_for(&h200, S, DEF, n, n, n, b);
+        cr_expect(tile_area(&c) == batches[i].area && (size_t)c.kwg == batches[i].kwg,
+                  "%zu x %zu^3: %s", b, n, describe(&c));
+    }
+    /* The single-matrix list is unchanged by it. */
+    c = clgemm__config_default_for(&h200, S, DEF, 1024, 1024, 1024, 1);
+    cr_expect(tile_area(&c) == 64u * 64u && c.kwg == 32, "1024^3: %s", describe(&c));
+    /* FP64 on the SIMT family (an NVIDIA device of no known tier and no FP64 tensor cores):
+     * narrow shapes in 128 x 64 or 64 x 128 tiles, the long side along the long dimension. */
+    device_info pascal = h200;
+    pascal.nv_compute_capability = 60;
+    for (int narrow = 0; narrow < 2; narrow++) {
+        size_t m = narrow ? 8192 : 64, n = narrow ? 64 : 8192;
+        c = clgemm__config_default_for(&pascal, CLGEMM_DOUBLE, DEF, m, n, 8192, 1);
+        cr_expect(c.family == CLGEMM_FAMILY_REGBLOCK && (size_t)c.mwg == (narrow ? 128u : 64u) &&
+                      (size_t)c.nwg == (narrow ? 64u : 128u),
+                  "FP64 %zu x %zu x 8192: %s", m, n, describe(&c));
+    }
     c = clgemm__config_default_for(&h200, CLGEMM_DOUBLE, DEF, 4096, 4096, 4096, 1);
     cr_expect_eq(c.family, CLGEMM_FAMILY_MMA, "FP64 4096^2: %s", describe(&c));
     /* Not on a CPU unless forced. */

@@ -29,9 +29,20 @@
 static const clgemm_config nvidia_single[] = {
     RB(256, 128, 8, 16, 16, 8, 4, 4), RB(128, 128, 8, 16, 16, 8, 4, 4),
     RB(64, 64, 32, 16, 8, 8, 2, 2), RB(32, 32, 16, 8, 8, 4, 2, 2), END_OF_LIST};
-static const clgemm_config nvidia_double[] = {RB(128, 128, 8, 16, 16, 4, 2, 2),
-                                              RB(64, 64, 16, 16, 16, 2, 2, 2),
-                                              RB(32, 32, 16, 8, 8, 4, 2, 2), END_OF_LIST};
+/* Batches of FP32 matrices (H200, docs/perf/async-lab-2026-11-30.log): 64 x 64 tiles in 8-deep
+ * slices ran 10000 x 64^3 at 23.8 TFLOPS and 1000 x 128^3 at 29.1, where the single-matrix list
+ * gave 19.8 (64 x 64, 32 deep) and 20.9 (128 x 128); 256^3 and 512^3 matrices keep 256 x 128
+ * (35.5 and 36.0; 128 x 128 ran 29.2 and 30.7). */
+static const clgemm_config nvidia_single_batched[] = {
+    RB(256, 128, 8, 16, 16, 8, 4, 4), RB(64, 64, 8, 16, 8, 8, 2, 2), RB(32, 32, 16, 8, 8, 4, 2, 2),
+    END_OF_LIST};
+/* FP64 on the SIMT cores (on the H200 the tensor-core family runs FP64, except for a long K,
+ * which it cannot split): 128 x 64 and 64 x 128 tiles ran the narrow 8192 x 64 x 8192 shapes at
+ * 17.7 TFLOPS where 64 x 64 ran 14.7, and 128 x 128 split 32 ways ran 256 x 256 x 16384 at 16.5
+ * where 64 x 64 split 17 ran 11.4 (docs/perf/async-lab-2026-11-30.log, skinny-batch-lab). */
+static const clgemm_config nvidia_double[] = {
+    RB(128, 128, 8, 16, 16, 4, 2, 2), RB(128, 64, 8, 16, 8, 4, 2, 2), RB(64, 128, 8, 8, 16, 4, 2, 2),
+    RB(64, 64, 16, 16, 16, 2, 2, 2),  RB(32, 32, 16, 8, 8, 4, 2, 2),  END_OF_LIST};
 static const clgemm_config nvidia_complex_double[] = {RB(64, 64, 16, 16, 16, 2, 2, 2),
                                                       RB(32, 32, 16, 8, 8, 4, 2, 2), END_OF_LIST};
 /* AMD of no known tier: 64x64 suits discrete GPUs; compiles without spills on gfx906, gfx90a
@@ -193,7 +204,8 @@ const regblock_tier clgemm__regblock_tiers[] = {
     {TIER_UNKNOWN},
 };
 
-const clgemm_config *clgemm__regblock_defaults(const device_info *info, clgemm_precision type) {
+const clgemm_config *clgemm__regblock_defaults(const device_info *info, clgemm_precision type,
+                                               size_t batch) {
     device_tier tier = clgemm__device_tier(info);
     const regblock_tier *lists =
         &class_lists[info->cls < DEVICE_CLASS_COUNT ? info->cls : DEVICE_OTHER_GPU];
@@ -206,6 +218,6 @@ const clgemm_config *clgemm__regblock_defaults(const device_info *info, clgemm_p
     case CLGEMM_COMPLEX_DOUBLE:
         return lists->complex_double;
     default:
-        return lists->single;
+        return batch > 1 && lists->single == nvidia_single ? nvidia_single_batched : lists->single;
     }
 }

@@ -27,7 +27,8 @@ typedef struct regblock_tier {
 
 /* The tiers with lists of their own, ending with tier TIER_UNKNOWN (the class lists). */
 extern const regblock_tier clgemm__regblock_tiers[];
-/* The defaults for a device and type: its tier's, else its class's. */
-const clgemm_config *clgemm__regblock_defaults(const device_info *info, clgemm_precision type);
+/* The defaults for a device, type and batch count: its tier's, else its class's. */
+const clgemm_config *clgemm__regblock_defaults(const device_info *info, clgemm_precision type,
+                                               size_t batch);
 
 #endif

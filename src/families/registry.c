@@ -141,32 +141,42 @@ clgemm_config clgemm__config_default(const device_info *info, clgemm_precision p
     for (const family_desc *const *f = clgemm__families; *f; f++)
         if ((*f)->defaults &&
             (!(*f)->supported || (*f)->supported(info, precision, CLGEMM_COMPUTE_DEFAULT)))
-            return (*f)->defaults(info, precision)[0];
+            return (*f)->defaults(info, precision, 1)[0];
     return clgemm__config_fallback();
 }
 
-/* Whether tiles of mt x nt over a batch of m x n matrices give (nearly) every compute unit a
- * work-group and, in a batch, pad each matrix by at most a quarter. One matrix with a narrow side
+/* How few tiles such a matrix may have, as a fraction of the compute units: 1/16, and 1/64 for
+ * FP64, whose smaller tiles hold weak 4 x 4 register blocks (H200, 256 x 256 x 16384 on the SIMT
+ * cores: 128 x 128 tiles split 32 ways 16.5 TFLOPS, 64 x 64 split 17 ways 11.4; FP32's 64 x 64
+ * tiles, 8 x 4 blocks, ran it at 25.2, 0.93 x cuBLAS). */
+static size_t few_tiles_share(clgemm_precision precision) {
+    return precision == CLGEMM_DOUBLE ? 64 : 16;
+}
+
+/* Whether tiles of mt x nt over a batch of m x n matrices pad each matrix by at most a quarter
+ * and give (nearly) every compute unit a work-group. One matrix with a narrow side
  * (<= 256) or a long K (>= 4 x its longer side) need not have a tile per compute unit when the
  * family splits K or runs stream-K: those share its K-slices across the device, so larger tiles
  * that pad little win (H200, docs/PERFORMANCE.md: 64 x 8192 x 8192 ran 28.7 TFLOPS in 64 x 64 tiles
  * with stream-K, 20.3 in the 32 x 32 tiles this rule gave before; 256 x 256 x 16384 24.7 in
  * 64 x 64 tiles split 16 ways, 9.4 in 32 x 32 ones). */
 static bool tile_suits(const family_desc *f, const clgemm_config *c, const device_info *info,
-                       size_t m, size_t n, size_t k, size_t batch) {
+                       clgemm_precision precision, size_t m, size_t n, size_t k, size_t batch) {
     size_t mt, nt, kt;
     f->tile(c, &mt, &nt, &kt);
     size_t tm = (m + mt - 1) / mt, tn = (n + nt - 1) / nt, groups, slices;
     bool pads_little = (double)(tm * mt) * (double)(tn * nt) <= 1.25 * (double)m * (double)n;
-    if (batch > 1 && !pads_little) return false;
+    /* A tile that is mostly padding wastes what it fills the device with (a 128 x 64 tile on a
+     * 64 x 8192 matrix: half its work). */
+    if (!pads_little) return false;
     if (__builtin_mul_overflow(tm * tn, batch, &groups)) return true;
     /* Nine tenths of a wave is as good as a whole one (H200 2047^2: 128 tiles of 256 x 128 on
      * 132 SMs ran 40.1 TFLOPS where 256 tiles of 128 x 128 ran 33.3). */
     if (10 * groups >= 9 * (size_t)info->compute_units) return true;
     size_t longer = m > n ? m : n, shorter = m < n ? m : n;
     bool skinny = shorter <= 256, long_k = k / 4 >= longer;
-    return batch == 1 && (f->split_k || f->stream_k) && (skinny || long_k) && pads_little &&
-           16 * groups >= info->compute_units &&
+    return batch == 1 && (f->split_k || f->stream_k) && (skinny || long_k) &&
+           few_tiles_share(precision) * groups >= info->compute_units &&
            !__builtin_mul_overflow(groups, (k + kt - 1) / kt, &slices) &&
            slices >= 8 * (size_t)info->compute_units;
 }
@@ -191,10 +201,10 @@ clgemm_config clgemm__config_default_for(const device_info *info, clgemm_precisi
         if (!(*f)->defaults) continue;
         if ((*f)->supported && !(*f)->supported(info, precision, compute)) continue;
         const clgemm_config *pick = NULL;
-        for (const clgemm_config *c = (*f)->defaults(info, precision); c->family; c++) {
+        for (const clgemm_config *c = (*f)->defaults(info, precision, batch); c->family; c++) {
             if (clgemm__config_check(c, info, precision) != CLGEMM_SUCCESS) continue;
             pick = c; /* the smallest legal one, unless a larger one suits the problem */
-            if (tile_suits(*f, c, info, m, n, k, batch)) break;
+            if (tile_suits(*f, c, info, precision, m, n, k, batch)) break;
         }
         if (!pick) continue;
         /* A later family that can share K does better; this one stays if none can. */
@@ -212,7 +222,7 @@ clgemm_config clgemm__config_smallest(const clgemm_config *config, const device_
     const family_desc *f = clgemm__family(config->family);
     clgemm_config pick = *config;
     if (f && f->defaults)
-        for (const clgemm_config *c = f->defaults(info, precision); c->family; c++)
+        for (const clgemm_config *c = f->defaults(info, precision, 1); c->family; c++)
             if (clgemm__config_check(c, info, precision) == CLGEMM_SUCCESS) pick = *c;
     return pick;
 }

@@ -112,20 +112,24 @@ Test(tiers, every_tier_is_recorded_and_its_lists_fit) {
             for (size_t i = 0; i < sizeof types / sizeof types[0]; i++) {
                 clgemm_precision type = types[i];
                 if (clgemm__type(type)->fp64 && !d->info.has_fp64) continue;
-                const clgemm_config *list = clgemm__regblock_defaults(&d->info, type);
+                const clgemm_config *list = clgemm__regblock_defaults(&d->info, type, 1);
                 const clgemm_config *want = type == CLGEMM_COMPLEX_DOUBLE ? t->complex_double
                                             : type == CLGEMM_DOUBLE || type == CLGEMM_COMPLEX_SINGLE
                                                 ? t->dbl
                                                 : t->single;
                 cr_expect_eq(list, want, "%s %s: not its tier's list", d->key,
                              clgemm__type(type)->name);
-                for (const clgemm_config *c = list; c->family; c++) {
-                    char desc[256];
-                    clgemm_config_string(c, desc, sizeof desc);
-                    cr_expect_eq(clgemm__config_check(c, &d->info, type), CLGEMM_SUCCESS,
-                                 "%s %s: default %s refused", d->key, clgemm__type(type)->name,
-                                 desc);
-                }
+                /* the batch list too, where the tier has one */
+                const clgemm_config *lists[] = {list,
+                                                clgemm__regblock_defaults(&d->info, type, 100)};
+                for (int b = 0; b < 2; b++)
+                    for (const clgemm_config *c = lists[b]; c->family; c++) {
+                        char desc[256];
+                        clgemm_config_string(c, desc, sizeof desc);
+                        cr_expect_eq(clgemm__config_check(c, &d->info, type), CLGEMM_SUCCESS,
+                                     "%s %s: default %s refused", d->key,
+                                     clgemm__type(type)->name, desc);
+                    }
             }
         }
         cr_expect_gt(recorded, 0, "no recorded device of tier %s",
