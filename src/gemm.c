@@ -938,8 +938,8 @@ static clgemm_status enqueue_gemm(struct clgemm_handle_s *h, const gemm_call *c,
             : c->compute;
     clgemm_config cfg = clgemm__plan_call(h, c, compute, batch, &source);
     const family_desc *family = clgemm__family(cfg.family);
-    int splits = clgemm__plan_splits(&cfg, &h->info, h->ksplit, (size_t)p.m, (size_t)p.n,
-                                     (size_t)p.k, batch);
+    int splits = clgemm__plan_splits(&cfg, &h->info, h->ksplit, c->precision, (size_t)p.m,
+                                     (size_t)p.n, (size_t)p.k, batch);
     /* One matrix without a split may peel a mostly empty last row or column of tiles and run
      * stream-K over the rest (the planner says which, if either). */
     size_t main_m = (size_t)p.m, main_n = (size_t)p.n;
@@ -983,7 +983,8 @@ static clgemm_status enqueue_gemm(struct clgemm_handle_s *h, const gemm_call *c,
         gemm_kernel edge = {.family = clgemm__family(small.family), .cfg = &small};
         gemm_kernel_key(&edge.key, &small, c, &p, compute, table);
         edge.key.type_c = (unsigned char)clgemm__type(c->precision)->compute;
-        strip_splits = clgemm__plan_splits(&small, &h->info, STRIP_SPLITS, 1, 1, (size_t)p.k, 1);
+        strip_splits =
+            clgemm__plan_splits(&small, &h->info, STRIP_SPLITS, c->precision, 1, 1, (size_t)p.k, 1);
         st = kernel_for(h, &edge.key, edge.family->kernel, edge.family->file, gemm_options_fn,
                         &edge, &strips);
         if (st == CLGEMM_SUCCESS)

@@ -95,38 +95,6 @@ static int nonempty_layers(long splits, size_t k, size_t kwg) {
     return (int)((slices + per_layer - 1) / per_layer);
 }
 
-int clgemm__plan_splits(const clgemm_config *config, const device_info *info, int forced, size_t m,
-                        size_t n, size_t k, size_t batch) {
-    const family_desc *f = clgemm__family(config->family);
-    if (!f || !f->split_k) return 1;
-    size_t mt, nt, kwg;
-    f->tile(config, &mt, &nt, &kwg);
-    if (forced > 0) return nonempty_layers(forced, k, kwg);
-    /* Split K and the batch share the third grid dimension (batch * layers work-group layers):
-     * the tiles of every matrix count towards filling the device. */
-    size_t groups;
-    if (__builtin_mul_overflow(((m + mt - 1) / mt) * ((n + nt - 1) / nt), batch, &groups) ||
-        groups >= info->compute_units)
-        return 1; /* the tiles alone fill the device */
-    /* Only a long K pays for the workspace and the reduction (H200: 512^3 lost 3x, 256 x 256 x
-     * 16384 gained 4x; docs/PERFORMANCE.md). */
-    if (k < 4 * (m > n ? m : n)) return 1;
-    /* Two work-groups per compute unit: one's pipeline start hides behind the other's work
-     * (H200, 256 x 256 x 16384 in 64 x 64 tiles: 8 layers 21.4 TFLOPS, 16 24.7, 32 23.3). */
-    size_t want = (2 * (size_t)info->compute_units + groups - 1) / groups;
-    size_t most = k / (kwg * MIN_SLICES_PER_SPLIT);
-    if (want > most) want = most;
-    if (want > MAX_SPLITS) want = MAX_SPLITS;
-    return nonempty_layers((long)want, k, kwg);
-}
-
-/* The least K-slices a stream-K work-group should get: fewer, and the fix-up's traffic and the
- * pipeline's start-up outweigh the better balance. */
-#define MIN_SLICES_PER_GROUP 4
-/* Data-parallel grids that keep at least this share of the device's work-group slots busy over
- * their waves stay data-parallel (4096^2 on the H200: 512 tiles of 256 x 128 on 132 slots, 97%). */
-#define DP_ENOUGH 0.9
-
 /* How many work-groups of this configuration an NVIDIA compute unit holds at once: 2048
  * work-items and 64 Ki 32-bit registers per SM on every architecture since Kepler. The register
  * count is an estimate (accumulators, one column of each operand, the staged loads and about
@@ -147,6 +115,45 @@ static size_t resident_groups(const clgemm_config *c, const device_info *info,
     size_t n = by_regs < by_threads ? by_regs : by_threads;
     return n < 1 ? 1 : n;
 }
+
+int clgemm__plan_splits(const clgemm_config *config, const device_info *info, int forced,
+                        clgemm_precision type, size_t m, size_t n, size_t k, size_t batch) {
+    const family_desc *f = clgemm__family(config->family);
+    if (!f || !f->split_k) return 1;
+    size_t mt, nt, kwg;
+    f->tile(config, &mt, &nt, &kwg);
+    if (forced > 0) return nonempty_layers(forced, k, kwg);
+    /* Split K and the batch share the third grid dimension (batch * layers work-group layers):
+     * the tiles of every matrix count towards filling the device. */
+    size_t groups;
+    if (__builtin_mul_overflow(((m + mt - 1) / mt) * ((n + nt - 1) / nt), batch, &groups) ||
+        groups >= info->compute_units)
+        return 1; /* the tiles alone fill the device */
+    /* Only a long K pays for the workspace and the reduction (H200: 512^3 lost 3x, 256 x 256 x
+     * 16384 gained 4x; docs/PERFORMANCE.md), or a K as long as a narrow matrix (a side <= 256):
+     * H200 FP32 8192 x 64 x 8192 in 256 x 64 tiles split 8 ways ran 34.9 TFLOPS, where stream-K
+     * (the schedule it had otherwise) ran 64 x 64 tiles at 28.6 and 256 x 64 ones at 26.9. */
+    size_t longer = m > n ? m : n, shorter = m < n ? m : n;
+    if (k < 4 * longer && !(shorter <= 256 && k >= longer)) return 1;
+    /* As many work-groups as the compute units hold, two at most: one's pipeline start hides
+     * behind the other's work (H200, 256 x 256 x 16384 in FP32 64 x 64 tiles, 5 resident: 8
+     * layers 21.4 TFLOPS, 16 24.7, 32 23.3; in FP64 128 x 128 tiles, 1 resident: 32 layers
+     * 16.3, 64 14.7). Elsewhere nothing was measured: two. */
+    size_t per_unit = 2;
+    if (info->cls == DEVICE_NVIDIA_GPU && resident_groups(config, info, type) < 2) per_unit = 1;
+    size_t want = (per_unit * (size_t)info->compute_units + groups - 1) / groups;
+    size_t most = k / (kwg * MIN_SLICES_PER_SPLIT);
+    if (want > most) want = most;
+    if (want > MAX_SPLITS) want = MAX_SPLITS;
+    return nonempty_layers((long)want, k, kwg);
+}
+
+/* The least K-slices a stream-K work-group should get: fewer, and the fix-up's traffic and the
+ * pipeline's start-up outweigh the better balance. */
+#define MIN_SLICES_PER_GROUP 4
+/* Data-parallel grids that keep at least this share of the device's work-group slots busy over
+ * their waves stay data-parallel (4096^2 on the H200: 512 tiles of 256 x 128 on 132 slots, 97%). */
+#define DP_ENOUGH 0.9
 
 int clgemm__plan_streamk(const clgemm_config *config, const device_info *info, int forced,
                          clgemm_precision type, size_t m, size_t n, size_t k, size_t batch) {

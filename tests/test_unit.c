@@ -632,8 +632,8 @@ Test(batch_plan, small_matrices_in_large_batches_get_small_tiles) {
     cr_expect_eq(tile_area(&c), 32u * 32u, "1 x 512^2: %s", describe(&c));
     /* Split K: 2 tiles of 256 x 256 x 16384 are split alone, not in a batch of 100. */
     clgemm_config rb = clgemm__config_default(&h200, S);
-    cr_expect_gt(clgemm__plan_splits(&rb, &h200, 0, 256, 256, 16384, 1), 1);
-    cr_expect_eq(clgemm__plan_splits(&rb, &h200, 0, 256, 256, 16384, 100), 1);
+    cr_expect_gt(clgemm__plan_splits(&rb, &h200, 0, S, 256, 256, 16384, 1), 1);
+    cr_expect_eq(clgemm__plan_splits(&rb, &h200, 0, S, 256, 256, 16384, 100), 1);
 }
 
 /* The overlap rule of C's matrices: interleaved ones (in the gaps ldc leaves) are disjoint. */
@@ -836,19 +836,25 @@ Test(schedule_plan, h200_shapes) {
                  "unpeeled 4097^2: 561 tiles, 85%% of 5 waves");
     cr_expect_eq(clgemm__plan_streamk(&c, &h200, 0, S, 4097, 4097, 4097, 1), 0, "forced off");
     cr_expect_eq(clgemm__plan_streamk(&c, &h200, -1, S, 4097, 4097, 4097, 2), 0, "a batch");
+    /* Narrow: 256-long tiles along the long side, K split to two work-groups per SM. */
     for (int narrow = 0; narrow < 2; narrow++) {
         size_t m = narrow ? 8192 : 64, n = narrow ? 64 : 8192;
         c = clgemm__config_default_for(&h200, S, DEF, m, n, 8192, 1);
-        cr_expect_eq(tile_area(&c), 64u * 64u, "%zu x %zu x 8192: %s", m, n, describe(&c));
-        cr_expect_eq(clgemm__plan_splits(&c, &h200, 0, m, n, 8192, 1), 1);
-        cr_expect_eq(clgemm__plan_streamk(&c, &h200, -1, S, m, n, 8192, 1), 264);
+        cr_expect((size_t)c.mwg == (narrow ? 256u : 64u) && (size_t)c.nwg == (narrow ? 64u : 256u),
+                  "%zu x %zu x 8192: %s", m, n, describe(&c));
+        cr_expect_eq(clgemm__plan_splits(&c, &h200, 0, S, m, n, 8192, 1), 9);
     }
+    /* A short K stays unsplit (stream-K may take it). */
+    c = clgemm__config_default_for(&h200, S, DEF, 8192, 64, 2048, 1);
+    cr_expect_eq(clgemm__plan_splits(&c, &h200, 0, S, 8192, 64, 2048, 1), 1);
     c = clgemm__config_default_for(&h200, S, DEF, 256, 256, 16384, 1);
     cr_expect_eq(tile_area(&c), 64u * 64u, "256 x 256 x 16384: %s", describe(&c));
-    cr_expect_eq(clgemm__plan_splits(&c, &h200, 0, 256, 256, 16384, 1), 17);
+    cr_expect_eq(clgemm__plan_splits(&c, &h200, 0, S, 256, 256, 16384, 1), 17);
     c = clgemm__config_default_for(&h200, CLGEMM_DOUBLE, DEF, 256, 256, 16384, 1);
     cr_expect_eq(c.family, CLGEMM_FAMILY_REGBLOCK, "FP64 long K: %s", describe(&c));
     cr_expect_eq(tile_area(&c), 128u * 128u, "FP64 long K takes larger tiles: %s", describe(&c));
+    cr_expect_eq(clgemm__plan_splits(&c, &h200, 0, CLGEMM_DOUBLE, 256, 256, 16384, 1), 33,
+                 "one 128 x 128 FP64 work-group per SM");
     /* Batches of FP32 matrices: 64 x 64 tiles in 8-deep slices up to 128^3, 256 x 128 from 256^3,
      * 32 x 32 where 64 x 64 would pad a 32^3 matrix four times over. */
     static const struct {

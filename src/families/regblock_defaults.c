@@ -26,16 +26,24 @@
 
 /* NVIDIA: the H200 measurements of docs/PERFORMANCE.md (complex: the FP64 list, as a complex
  * element is as large as a double); they also serve NVIDIA devices of no known tier. */
+/* 256 x 64 and 64 x 256 tiles (16 x 8 blocks, as 256 x 128's) serve narrow matrices: H200 FP32
+ * 8192 x 64 x 8192 split 8 ways ran 34.9 TFLOPS in 256 x 64 tiles, 30.1 in 64 x 64 ones
+ * (docs/perf/h200-session3-2026-11-30.log). */
 static const clgemm_config nvidia_single[] = {
     RB(256, 128, 8, 16, 16, 8, 4, 4), RB(128, 128, 8, 16, 16, 8, 4, 4),
-    RB(64, 64, 32, 16, 8, 8, 2, 2), RB(32, 32, 16, 8, 8, 4, 2, 2), END_OF_LIST};
-/* Batches of FP32 matrices (H200, docs/perf/async-lab-2026-11-30.log): 64 x 64 tiles in 8-deep
- * slices ran 10000 x 64^3 at 23.8 TFLOPS and 1000 x 128^3 at 29.1, where the single-matrix list
- * gave 19.8 (64 x 64, 32 deep) and 20.9 (128 x 128); 256^3 and 512^3 matrices keep 256 x 128
- * (35.5 and 36.0; 128 x 128 ran 29.2 and 30.7). */
+    RB(256, 64, 8, 16, 8, 8, 4, 4),   RB(64, 256, 8, 8, 16, 8, 4, 4),
+    RB(64, 64, 32, 16, 8, 8, 2, 2),   RB(32, 32, 16, 8, 8, 4, 2, 2),
+    END_OF_LIST};
+/* Batches of 16 or more FP32 matrices (H200, docs/perf/async-lab-2026-11-30.log and
+ * h200-session3-2026-11-30.log): 64 x 64 tiles in 8-deep slices ran 10000 x 64^3 at 23.4-23.8
+ * TFLOPS and 1000 x 128^3 at 28.3-29.1, where the single-matrix list gave 19.8 (64 x 64, 32 deep)
+ * and 20.9 (128 x 128); 256^3 and 512^3 matrices keep 256 x 128 (35.5; 128 x 128 ran 29-31, and
+ * 128 x 64 tiles, 37.4-38.5 there, ran 128^3 at 24.1: no rule here tells them apart yet, the
+ * tuner's batch classes do). Fewer matrices keep the single list. */
 static const clgemm_config nvidia_single_batched[] = {
     RB(256, 128, 8, 16, 16, 8, 4, 4), RB(64, 64, 8, 16, 8, 8, 2, 2), RB(32, 32, 16, 8, 8, 4, 2, 2),
     END_OF_LIST};
+#define MANY_MATRICES 16
 /* FP64 on the SIMT cores (on the H200 the tensor-core family runs FP64, except for a long K,
  * which it cannot split): 128 x 64 and 64 x 128 tiles ran the narrow 8192 x 64 x 8192 shapes at
  * 17.7 TFLOPS where 64 x 64 ran 14.7, and 128 x 128 split 32 ways ran 256 x 256 x 16384 at 16.5
@@ -218,6 +226,7 @@ const clgemm_config *clgemm__regblock_defaults(const device_info *info, clgemm_p
     case CLGEMM_COMPLEX_DOUBLE:
         return lists->complex_double;
     default:
-        return batch > 1 && lists->single == nvidia_single ? nvidia_single_batched : lists->single;
+        return batch >= MANY_MATRICES && lists->single == nvidia_single ? nvidia_single_batched
+                                                                        : lists->single;
     }
 }

@@ -76,7 +76,7 @@ static void check_device(const recorded_device *d) {
                 if (d->compiler || info->cls == DEVICE_NVIDIA_GPU)
                     cr_expect_str_eq(from, "default", "%s %s %zux%zux%zu: planned from %s", d->key,
                                      td->name, m, n, k, from);
-                int splits = clgemm__plan_splits(&cfg, info, 0, m, n, k, 1);
+                int splits = clgemm__plan_splits(&cfg, info, 0, type, m, n, k, 1);
                 cr_expect(splits >= 1 && splits <= 64, "%s: %d splits", d->key, splits);
             }
         }
