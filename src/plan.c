@@ -135,13 +135,17 @@ int clgemm__plan_splits(const clgemm_config *config, const device_info *info, in
      * (the schedule it had otherwise) ran 64 x 64 tiles at 28.6 and 256 x 64 ones at 26.9. */
     size_t longer = m > n ? m : n, shorter = m < n ? m : n;
     if (k < 4 * longer && !(shorter <= 256 && k >= longer)) return 1;
-    /* As many work-groups as the compute units hold, two at most: one's pipeline start hides
-     * behind the other's work (H200, 256 x 256 x 16384 in FP32 64 x 64 tiles, 5 resident: 8
-     * layers 21.4 TFLOPS, 16 24.7, 32 23.3; in FP64 128 x 128 tiles, 1 resident: 32 layers
-     * 16.3, 64 14.7). Elsewhere nothing was measured: two. */
-    size_t per_unit = 2;
-    if (info->cls == DEVICE_NVIDIA_GPU && resident_groups(config, info, type) < 2) per_unit = 1;
-    size_t want = (per_unit * (size_t)info->compute_units + groups - 1) / groups;
+    /* Two work-groups per compute unit: one's pipeline start hides behind the other's work
+     * (H200, 256 x 256 x 16384 in FP32 64 x 64 tiles, 5 resident: 8 layers 21.4 TFLOPS, 16 24.7,
+     * 32 23.3). On NVIDIA, no more than one wave of what the compute units hold: a second,
+     * nearly empty wave costs nearly a whole one (8192 x 64 x 8192 in 256 x 64 tiles, 2
+     * resident: 32 tiles x 8 layers 34.8 TFLOPS, x 9 layers 21.1; FP64 128 x 128 tiles, 1
+     * resident: 32 layers 16.3, 64 14.7). Elsewhere nothing was measured: two. */
+    size_t want = (2 * (size_t)info->compute_units + groups - 1) / groups;
+    if (info->cls == DEVICE_NVIDIA_GPU) {
+        size_t wave = resident_groups(config, info, type) * (size_t)info->compute_units;
+        if (want * groups > wave) want = wave / groups > 1 ? wave / groups : 1;
+    }
     size_t most = k / (kwg * MIN_SLICES_PER_SPLIT);
     if (want > most) want = most;
     if (want > MAX_SPLITS) want = MAX_SPLITS;

@@ -842,7 +842,8 @@ Test(schedule_plan, h200_shapes) {
         c = clgemm__config_default_for(&h200, S, DEF, m, n, 8192, 1);
         cr_expect((size_t)c.mwg == (narrow ? 256u : 64u) && (size_t)c.nwg == (narrow ? 64u : 256u),
                   "%zu x %zu x 8192: %s", m, n, describe(&c));
-        cr_expect_eq(clgemm__plan_splits(&c, &h200, 0, S, m, n, 8192, 1), 9);
+        cr_expect_eq(clgemm__plan_splits(&c, &h200, 0, S, m, n, 8192, 1), 8,
+                     "32 tiles x 8 layers: one wave of two per SM");
     }
     /* A short K stays unsplit (stream-K may take it). */
     c = clgemm__config_default_for(&h200, S, DEF, 8192, 64, 2048, 1);
