@@ -26,12 +26,13 @@
 
 /* NVIDIA: the H200 measurements of docs/PERFORMANCE.md (complex: the FP64 list, as a complex
  * element is as large as a double); they also serve NVIDIA devices of no known tier. */
-/* 256 x 64 and 64 x 256 tiles (16 x 8 blocks, as 256 x 128's) serve narrow matrices: H200 FP32
- * 8192 x 64 x 8192 split 8 ways ran 34.9 TFLOPS in 256 x 64 tiles, 30.1 in 64 x 64 ones
- * (docs/perf/h200-session3-2026-11-30.log). */
+/* 256 x 64 and 64 x 256 tiles (16 x 8 blocks, 16 along M as in 256 x 128's) serve narrow
+ * matrices: H200 FP32 with K split 8 ways, 8192 x 64 x 8192 (kernel terms) ran 34.9 TFLOPS in
+ * 256 x 64 tiles, 30.1 in 64 x 64 ones; 64 x 8192 x 8192 32.5 in 64 x 256 tiles of 4 x 32
+ * work-items, 30.6 with 8 x 16 (docs/perf/h200-session3-2026-11-30.log, narrow-lab). */
 static const clgemm_config nvidia_single[] = {
     RB(256, 128, 8, 16, 16, 8, 4, 4), RB(128, 128, 8, 16, 16, 8, 4, 4),
-    RB(256, 64, 8, 16, 8, 8, 4, 4),   RB(64, 256, 8, 8, 16, 8, 4, 4),
+    RB(256, 64, 8, 16, 8, 8, 4, 4),   RB(64, 256, 8, 4, 32, 8, 4, 4),
     RB(64, 64, 32, 16, 8, 8, 2, 2),   RB(32, 32, 16, 8, 8, 4, 2, 2),
     END_OF_LIST};
 /* Batches of 16 or more FP32 matrices (H200, docs/perf/async-lab-2026-11-30.log and
