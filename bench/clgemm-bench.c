@@ -71,8 +71,8 @@ static bool bench_problem(const bench_ctx *bc, const options *opt, const problem
     if (set_status) {
         config_string(&force->config, r.config, sizeof r.config);
         r.config_source = "refused";
-    } else if (clgemm_get_config_ex(bc->handle, p->layout, p->trans_a, p->trans_b, p->m, p->n,
-                                    p->k, p->precision, p->precision, CLGEMM_COMPUTE_DEFAULT, &cfg,
+    } else if (clgemm_get_config_ex(bc->handle, p->layout, p->trans_a, p->trans_b, p->m, p->n, p->k,
+                                    p->precision, p->precision, CLGEMM_COMPUTE_DEFAULT, &cfg,
                                     &r.config_source)) /* this call's, row-major swap included */
         snprintf(r.config, sizeof r.config, "?");
     else

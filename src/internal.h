@@ -434,8 +434,8 @@ bool clgemm__matrices_overlap(size_t d, size_t inner, size_t outer, size_t ld);
 clgemm_status clgemm__gemm(struct clgemm_handle_s *h, const gemm_call *call);
 
 /* How many layers to split K into for this problem (1: none). Split-K gives a small or narrow
- * M x N with a long K enough work-groups to fill the device; forced > 0 (CLGEMM_KSPLIT=<n> when the handle
- * was made; tests, benches) forces that many. */
+ * M x N with a long K enough work-groups to fill the device; forced > 0 (CLGEMM_KSPLIT=<n> when the
+ * handle was made; tests, benches) forces that many. */
 int clgemm__plan_splits(const clgemm_config *config, const device_info *info, int forced,
                         clgemm_precision type, size_t m, size_t n, size_t k, size_t batch);
 

@@ -860,8 +860,11 @@ Test(schedule_plan, h200_shapes) {
      * 32 x 32 where 64 x 64 would pad a 32^3 matrix four times over. */
     static const struct {
         size_t batch, n, area, kwg;
-    } batches[] = {{10000, 32, 32 * 32, 16},  {10000, 64, 64 * 64, 8}, {1000, 128, 64 * 64, 8},
-                   {1000, 256, 256 * 128, 8}, {100, 512, 256 * 128, 8}};
+    } batches[] = {{10000, 32, 32 * 32, 16},
+                   {10000, 64, 64 * 64, 8},
+                   {1000, 128, 64 * 64, 8},
+                   {1000, 256, 256 * 128, 8},
+                   {100, 512, 256 * 128, 8}};
     for (size_t i = 0; i < sizeof batches / sizeof batches[0]; i++) {
         size_t b = batches[i].batch, n = batches[i].n;
         c = clgemm__config_default_for(&h200, S, DEF, n, n, n, b);

@@ -30,28 +30,31 @@
  * matrices: H200 FP32 with K split 8 ways, 8192 x 64 x 8192 (kernel terms) ran 34.9 TFLOPS in
  * 256 x 64 tiles, 30.1 in 64 x 64 ones; 64 x 8192 x 8192 32.5 in 64 x 256 tiles of 4 x 32
  * work-items, 30.6 with 8 x 16 (docs/perf/h200-session3-2026-11-30.log, narrow-lab). */
-static const clgemm_config nvidia_single[] = {
-    RB(256, 128, 8, 16, 16, 8, 4, 4), RB(128, 128, 8, 16, 16, 8, 4, 4),
-    RB(256, 64, 8, 16, 8, 8, 4, 4),   RB(64, 256, 8, 4, 32, 8, 4, 4),
-    RB(64, 64, 32, 16, 8, 8, 2, 2),   RB(32, 32, 16, 8, 8, 4, 2, 2),
-    END_OF_LIST};
+static const clgemm_config nvidia_single[] = {RB(256, 128, 8, 16, 16, 8, 4, 4),
+                                              RB(128, 128, 8, 16, 16, 8, 4, 4),
+                                              RB(256, 64, 8, 16, 8, 8, 4, 4),
+                                              RB(64, 256, 8, 4, 32, 8, 4, 4),
+                                              RB(64, 64, 32, 16, 8, 8, 2, 2),
+                                              RB(32, 32, 16, 8, 8, 4, 2, 2),
+                                              END_OF_LIST};
 /* Batches of 16 or more FP32 matrices (H200, docs/perf/async-lab-2026-11-30.log and
  * h200-session3-2026-11-30.log): 64 x 64 tiles in 8-deep slices ran 10000 x 64^3 at 23.4-23.8
  * TFLOPS and 1000 x 128^3 at 28.3-29.1, where the single-matrix list gave 19.8 (64 x 64, 32 deep)
  * and 20.9 (128 x 128); 256^3 and 512^3 matrices keep 256 x 128 (35.5; 128 x 128 ran 29-31, and
  * 128 x 64 tiles, 37.4-38.5 there, ran 128^3 at 24.1: no rule here tells them apart yet, the
  * tuner's batch classes do). Fewer matrices keep the single list. */
-static const clgemm_config nvidia_single_batched[] = {
-    RB(256, 128, 8, 16, 16, 8, 4, 4), RB(64, 64, 8, 16, 8, 8, 2, 2), RB(32, 32, 16, 8, 8, 4, 2, 2),
-    END_OF_LIST};
+static const clgemm_config nvidia_single_batched[] = {RB(256, 128, 8, 16, 16, 8, 4, 4),
+                                                      RB(64, 64, 8, 16, 8, 8, 2, 2),
+                                                      RB(32, 32, 16, 8, 8, 4, 2, 2), END_OF_LIST};
 #define MANY_MATRICES 16
 /* FP64 on the SIMT cores (on the H200 the tensor-core family runs FP64, except for a long K,
  * which it cannot split): 128 x 64 and 64 x 128 tiles ran the narrow 8192 x 64 x 8192 shapes at
  * 17.7 TFLOPS where 64 x 64 ran 14.7, and 128 x 128 split 32 ways ran 256 x 256 x 16384 at 16.5
  * where 64 x 64 split 17 ran 11.4 (docs/perf/async-lab-2026-11-30.log, skinny-batch-lab). */
 static const clgemm_config nvidia_double[] = {
-    RB(128, 128, 8, 16, 16, 4, 2, 2), RB(128, 64, 8, 16, 8, 4, 2, 2), RB(64, 128, 8, 8, 16, 4, 2, 2),
-    RB(64, 64, 16, 16, 16, 2, 2, 2),  RB(32, 32, 16, 8, 8, 4, 2, 2),  END_OF_LIST};
+    RB(128, 128, 8, 16, 16, 4, 2, 2), RB(128, 64, 8, 16, 8, 4, 2, 2),
+    RB(64, 128, 8, 8, 16, 4, 2, 2),   RB(64, 64, 16, 16, 16, 2, 2, 2),
+    RB(32, 32, 16, 8, 8, 4, 2, 2),    END_OF_LIST};
 static const clgemm_config nvidia_complex_double[] = {RB(64, 64, 16, 16, 16, 2, 2, 2),
                                                       RB(32, 32, 16, 8, 8, 4, 2, 2), END_OF_LIST};
 /* AMD of no known tier: 64x64 suits discrete GPUs; compiles without spills on gfx906, gfx90a

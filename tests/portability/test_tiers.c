@@ -127,8 +127,8 @@ Test(tiers, every_tier_is_recorded_and_its_lists_fit) {
                         char desc[256];
                         clgemm_config_string(c, desc, sizeof desc);
                         cr_expect_eq(clgemm__config_check(c, &d->info, type), CLGEMM_SUCCESS,
-                                     "%s %s: default %s refused", d->key,
-                                     clgemm__type(type)->name, desc);
+                                     "%s %s: default %s refused", d->key, clgemm__type(type)->name,
+                                     desc);
                     }
             }
         }
