@@ -60,6 +60,8 @@ typedef struct family_desc {
 extern const family_desc *const clgemm__families[];
 /* The descriptor of a family id; NULL for AUTO or an unknown id. */
 const family_desc *clgemm__family(clgemm_family id);
+/* Whether a configuration's tiles pad an m x n matrix by at most a quarter. */
+bool clgemm__config_pads_little(const clgemm_config *config, size_t m, size_t n);
 /* Whether two configurations are the same family with the same parameter values. */
 bool clgemm__config_equal(const clgemm_config *a, const clgemm_config *b);
 

@@ -12,16 +12,6 @@
 #include <limits.h>
 #include <stdlib.h>
 
-/* Whether a configuration's tile pads an m x n matrix by at most a quarter: a single-matrix
- * entry tuned for a nearby but larger shape may carry tiles that are mostly padding, which a
- * lone matrix pays for in occupancy it needs anyway but a batch of small matrices pays in full. */
-static bool pads_little(const clgemm_config *c, size_t m, size_t n) {
-    size_t mt, nt, kt;
-    clgemm__family(c->family)->tile(c, &mt, &nt, &kt);
-    double padded = (double)((m + mt - 1) / mt * mt) * (double)((n + nt - 1) / nt * nt);
-    return padded <= 1.25 * (double)m * (double)n;
-}
-
 /* The nearest entry of this key, if the device runs it for this compute mode. */
 static bool usable_entry(struct clgemm_handle_s *h, const tuning_key *key, clgemm_compute compute,
                          size_t m, size_t n, size_t k, clgemm_config *c) {
@@ -39,7 +29,10 @@ static bool tuned(struct clgemm_handle_s *h, const tuning_key *key, clgemm_compu
     if (usable_entry(h, &want, compute, m, n, k, c)) return true;
     if (want.batch_class == 0) return false;
     want.batch_class = 0;
-    return usable_entry(h, &want, compute, m, n, k, c) && pads_little(c, m, n);
+    /* A single-matrix entry tuned for a nearby but larger shape may carry tiles that are mostly
+     * padding, which a lone matrix pays for in occupancy it needs anyway but a batch of small
+     * matrices pays in full. */
+    return usable_entry(h, &want, compute, m, n, k, c) && clgemm__config_pads_little(c, m, n);
 }
 
 clgemm_config clgemm__plan(struct clgemm_handle_s *h, const tuning_key *key, clgemm_compute compute,
@@ -127,8 +120,8 @@ int clgemm__plan_splits(const clgemm_config *config, const device_info *info, in
      * the tiles of every matrix count towards filling the device. */
     size_t groups;
     if (__builtin_mul_overflow(((m + mt - 1) / mt) * ((n + nt - 1) / nt), batch, &groups) ||
-        groups >= info->compute_units)
-        return 1; /* the tiles alone fill the device */
+        groups == 0 || groups >= info->compute_units)
+        return 1; /* nothing to split, or the tiles alone fill the device */
     /* Only a long K pays for the workspace and the reduction (H200: 512^3 lost 3x, 256 x 256 x
      * 16384 gained 4x; docs/PERFORMANCE.md), or a K as long as a narrow matrix (a side <= 256):
      * H200 FP32 8192 x 64 x 8192 in 256 x 64 tiles split 8 ways ran 34.9 TFLOPS, where stream-K

@@ -145,6 +145,13 @@ clgemm_config clgemm__config_default(const device_info *info, clgemm_precision p
     return clgemm__config_fallback();
 }
 
+bool clgemm__config_pads_little(const clgemm_config *config, size_t m, size_t n) {
+    size_t mt, nt, kt;
+    clgemm__family(config->family)->tile(config, &mt, &nt, &kt);
+    double padded = (double)((m + mt - 1) / mt * mt) * (double)((n + nt - 1) / nt * nt);
+    return padded <= 1.25 * (double)m * (double)n;
+}
+
 /* How few tiles such a matrix may have, as a fraction of the compute units: 1/16, and 1/64 for
  * FP64, whose smaller tiles hold weak 4 x 4 register blocks (H200, 256 x 256 x 16384 on the SIMT
  * cores: 128 x 128 tiles split 32 ways 16.5 TFLOPS, 64 x 64 split 17 ways 11.4; FP32's 64 x 64
@@ -165,10 +172,9 @@ static bool tile_suits(const family_desc *f, const clgemm_config *c, const devic
     size_t mt, nt, kt;
     f->tile(c, &mt, &nt, &kt);
     size_t tm = (m + mt - 1) / mt, tn = (n + nt - 1) / nt, groups, slices;
-    bool pads_little = (double)(tm * mt) * (double)(tn * nt) <= 1.25 * (double)m * (double)n;
     /* A tile that is mostly padding wastes what it fills the device with (a 128 x 64 tile on a
      * 64 x 8192 matrix: half its work). */
-    if (!pads_little) return false;
+    if (!clgemm__config_pads_little(c, m, n)) return false;
     if (__builtin_mul_overflow(tm * tn, batch, &groups)) return true;
     /* Nine tenths of a wave is as good as a whole one (H200 2047^2: 128 tiles of 256 x 128 on
      * 132 SMs ran 40.1 TFLOPS where 256 tiles of 128 x 128 ran 33.3). */
