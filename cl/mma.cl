@@ -229,11 +229,11 @@ DEV void cp_async_commit(void) {
     if (TRANSA == 0) {                                                                             \
         gm_ = m0 + (int)c_ * VW;                                                                   \
         gk_ = (k0) + (int)r_;                                                                      \
-        valid_ = gk_ < K ? clamp(M - gm_, 0, VW) : 0;                                              \
+        valid_ = gk_ < kend ? clamp(M - gm_, 0, VW) : 0;                                            \
     } else {                                                                                       \
         gm_ = m0 + (int)r_;                                                                        \
         gk_ = (k0) + (int)c_ * VW;                                                                 \
-        valid_ = gm_ < M ? clamp(K - gk_, 0, VW) : 0;                                              \
+        valid_ = gm_ < M ? clamp(kend - gk_, 0, VW) : 0;                                            \
     }                                                                                              \
     const ulong gidx_ =                                                                            \
         TRANSA == 0 ? (ulong)gm_ + (ulong)gk_ * (ulong)lda : (ulong)gk_ + (ulong)gm_ * (ulong)lda; \
@@ -245,11 +245,11 @@ DEV void cp_async_commit(void) {
     if (TRANSB == 0) {                                                                             \
         gn_ = n0 + (int)r_;                                                                        \
         gk_ = (k0) + (int)c_ * VW;                                                                 \
-        valid_ = gn_ < N ? clamp(K - gk_, 0, VW) : 0;                                              \
+        valid_ = gn_ < N ? clamp(kend - gk_, 0, VW) : 0;                                            \
     } else {                                                                                       \
         gn_ = n0 + (int)c_ * VW;                                                                   \
         gk_ = (k0) + (int)r_;                                                                      \
-        valid_ = gk_ < K ? clamp(N - gn_, 0, VW) : 0;                                              \
+        valid_ = gk_ < kend ? clamp(N - gn_, 0, VW) : 0;                                            \
     }                                                                                              \
     const ulong gidx_ =                                                                            \
         TRANSB == 0 ? (ulong)gk_ + (ulong)gn_ * (ulong)ldb : (ulong)gn_ + (ulong)gk_ * (ulong)ldb; \
@@ -378,8 +378,10 @@ clgemm_mma(const int M, const int N, const int K, const SCAL alpha_arg, const SC
     const uint lane = tid & 31u, warp = tid >> 5;
     const uint wm = warp % WARPS_M, wn = warp / WARPS_M;
     const int m0 = (int)get_group_id(0) * MWG, n0 = (int)get_group_id(1) * NWG;
-    /* The batch (common.cl's GEMM_ARGS; this family never splits K, so layers is 1). */
-    const ulong batch = get_global_id(2);
+    /* The batch and split-K layer (common.cl's GEMM_ARGS: z = batch * layers + layer). */
+    const ulong z = get_global_id(2);
+    const ulong batch = layers == 1 ? z : z / (ulong)layers;
+    const int layer = (int)(z - batch * (ulong)layers);
 #if BATCH_TABLE
     const __global ulong *rec = table + 8 * batch;
     A += offA + rec[0];
@@ -398,7 +400,12 @@ clgemm_mma(const int M, const int N, const int K, const SCAL alpha_arg, const SC
     C += offC + batch * strideC;
     const SCAL alpha = alpha_arg, beta = beta_arg;
 #endif
-    const int nk = (K + KWG - 1) / KWG;
+    /* Split K: layer `layer` sums slices [kbeg, kend) into its own M x N block of C (then the
+     * host's workspace, beta 0; the reduction adds the blocks). One layer: all of K. */
+    const long kchunk = ((long)K + layers * KWG - 1) / (layers * KWG) * KWG;
+    const int kbeg = (int)min((long)K, layer * kchunk), kend = (int)min((long)K, kbeg + kchunk);
+    C += (ulong)layer * (ulong)ldc * (ulong)N;
+    const int nk = (kend - kbeg + KWG - 1) / KWG;
 
     ACC acc[MTILES][NTILES][4];
 #pragma unroll
@@ -419,7 +426,7 @@ clgemm_mma(const int M, const int N, const int K, const SCAL alpha_arg, const SC
     /* Issue the loads of slice kt (cp.async, or global loads into registers). */
 #define LOAD_SLICE(kt)                                                                             \
     do {                                                                                           \
-        const int k0 = (kt)*KWG;                                                                   \
+        const int k0 = kbeg + (kt)*KWG;                                                            \
         __local MT *as = As + ((kt) % STAGES) * A_STAGE;                                           \
         __local MT *bs = Bs + ((kt) % STAGES) * B_STAGE;                                           \
         (void)as;                                                                                  \

@@ -1,13 +1,13 @@
 /* test_split.c: the schedules that cut K. Split K: when the tiles of C alone cannot fill the
- * device, the register-blocked kernel splits K across work-group layers into a workspace and a
- * second kernel adds the partial products and applies beta. Stream-K: a fixed grid of
- * work-groups shares all tiles' K-slices evenly, and a fix-up kernel adds the parts of the tiles
- * that range boundaries cut; a mostly empty last row or column of tiles may be peeled off and
- * run in small tiles. CLGEMM_KSPLIT, CLGEMM_STREAMK and CLGEMM_PEEL force them on any device:
- * several layer and work-group counts (more than there are slices included, which leaves some
- * empty), both precisions and layouts, all transposes, beta = 0 with NaN in C and beta != 0,
- * compared with the host reference and CLBlast; then the planner's own choice and an
- * out-of-order queue, where only the event orders the two kernels. */
+ * device, the register-blocked kernel (and the tensor-core one, on NVIDIA) splits K across
+ * work-group layers into a workspace and a second kernel adds the partial products and applies
+ * beta. Stream-K: a fixed grid of work-groups shares all tiles' K-slices evenly, and a fix-up
+ * kernel adds the parts of the tiles that range boundaries cut; a mostly empty last row or column
+ * of tiles may be peeled off and run in small tiles. CLGEMM_KSPLIT, CLGEMM_STREAMK and CLGEMM_PEEL
+ * force them on any device: several layer and work-group counts (more than there are slices
+ * included, which leaves some empty), both precisions and layouts, all transposes, beta = 0 with
+ * NaN in C and beta != 0, compared with the host reference and CLBlast; then the planner's own
+ * choice and an out-of-order queue, where only the event orders the two kernels. */
 #include "test_common.h"
 
 #include <criterion/criterion.h>
@@ -25,13 +25,22 @@ static const clgemm_config small_tiles = {.family = CLGEMM_FAMILY_REGBLOCK,
                                           .vwm = 2,
                                           .vwn = 2};
 
-/* Every case below with `variable` (read when a handle is made) set to each of `values`. */
-static void run_grid(clgemm_precision prec, const char *variable, const char *const *values,
-                     size_t count) {
+/* The tensor-core family's small FP64 tiles (NVIDIA sm_90 only: skipped elsewhere, PoCL in CI
+ * included). */
+static const clgemm_config mma_tiles = {.family = CLGEMM_FAMILY_MMA,
+                                        .params = {64, 64, 16, 32, 32, 2}};
+
+/* Every case below with `variable` (read when a handle is made) set to each of `values`, in
+ * configuration cfg. */
+static void run_grid_with(const clgemm_config *cfg, clgemm_precision prec, const char *variable,
+                          const char *const *values, size_t count) {
     tc_env env;
     TC_OPEN_OR_SKIP(&env);
     if (prec == CLGEMM_DOUBLE && !env.has_fp64) cr_skip_test("no fp64 on %s", env.device_name);
     clgemm_handle h = NULL;
+    cr_assert_eq(clgemm_create(&h, env.queue), CLGEMM_SUCCESS);
+    if (clgemm_check_config(h, prec, cfg) != CLGEMM_SUCCESS)
+        cr_skip_test("the configuration is not legal on %s", env.device_name);
     static const size_t shapes[][3] = {{1, 1, 40}, {33, 17, 100}, {16, 16, 7}, {50, 70, 301}};
     static const double scalars[][2] = {{1.0, 0.0}, {-1.5, 0.5}};
     unsigned cases = 0, failed = 0;
@@ -40,7 +49,7 @@ static void run_grid(clgemm_precision prec, const char *variable, const char *co
         setenv(variable, values[s], 1);
         clgemm_destroy(h);
         cr_assert_eq(clgemm_create(&h, env.queue), CLGEMM_SUCCESS);
-        cr_assert_eq(clgemm_set_config(h, prec, &small_tiles), CLGEMM_SUCCESS);
+        cr_assert_eq(clgemm_set_config(h, prec, cfg), CLGEMM_SUCCESS);
         for (int layout = 0; layout < 2; layout++)
             for (int t = 0; t < 4; t++)
                 for (size_t p = 0; p < 4; p++)
@@ -70,6 +79,11 @@ static void run_grid(clgemm_precision prec, const char *variable, const char *co
     tc_close(&env);
 }
 
+static void run_grid(clgemm_precision prec, const char *variable, const char *const *values,
+                     size_t count) {
+    run_grid_with(&small_tiles, prec, variable, values, count);
+}
+
 static const char *const splits[] = {"2", "3", "64"};
 /* 1: one work-group does every tile whole; 2, 3, 7: ranges cut tiles at varied points (a
  * 50 x 70 x 301 problem in 16 x 16 tiles is 20 tiles of 38 slices) after whole waves in the
@@ -83,6 +97,10 @@ Test(split, sgemm_forced_splits, .timeout = 600) {
 
 Test(split, dgemm_forced_splits, .timeout = 600) {
     run_grid(CLGEMM_DOUBLE, "CLGEMM_KSPLIT", splits, 3);
+}
+
+Test(split, dgemm_mma_forced_splits, .timeout = 600) {
+    run_grid_with(&mma_tiles, CLGEMM_DOUBLE, "CLGEMM_KSPLIT", splits, 3);
 }
 
 /* CLGEMM_PEEL=1: every last partial row and column of tiles runs apart in the family's smallest

@@ -851,11 +851,10 @@ Test(schedule_plan, h200_shapes) {
     c = clgemm__config_default_for(&h200, S, DEF, 256, 256, 16384, 1);
     cr_expect_eq(tile_area(&c), 64u * 64u, "256 x 256 x 16384: %s", describe(&c));
     cr_expect_eq(clgemm__plan_splits(&c, &h200, 0, S, 256, 256, 16384, 1), 17);
+    /* FP64 long K stays on the tensor cores, split. */
     c = clgemm__config_default_for(&h200, CLGEMM_DOUBLE, DEF, 256, 256, 16384, 1);
-    cr_expect_eq(c.family, CLGEMM_FAMILY_REGBLOCK, "FP64 long K: %s", describe(&c));
-    cr_expect_eq(tile_area(&c), 128u * 128u, "FP64 long K takes larger tiles: %s", describe(&c));
-    cr_expect_eq(clgemm__plan_splits(&c, &h200, 0, CLGEMM_DOUBLE, 256, 256, 16384, 1), 33,
-                 "one 128 x 128 FP64 work-group per SM");
+    cr_expect_eq(c.family, CLGEMM_FAMILY_MMA, "FP64 long K: %s", describe(&c));
+    cr_expect_gt(clgemm__plan_splits(&c, &h200, 0, CLGEMM_DOUBLE, 256, 256, 16384, 1), 1);
     /* Batches of FP32 matrices: 64 x 64 tiles in 8-deep slices up to 128^3, 256 x 128 from 256^3,
      * 32 x 32 where 64 x 64 would pad a 32^3 matrix four times over. */
     static const struct {
@@ -878,6 +877,11 @@ Test(schedule_plan, h200_shapes) {
      * narrow shapes in 128 x 64 or 64 x 128 tiles, the long side along the long dimension. */
     device_info pascal = h200;
     pascal.nv_compute_capability = 60;
+    c = clgemm__config_default_for(&pascal, CLGEMM_DOUBLE, DEF, 256, 256, 16384, 1);
+    cr_expect(c.family == CLGEMM_FAMILY_REGBLOCK && tile_area(&c) == 128u * 128u,
+              "FP64 long K on the SIMT family takes larger tiles: %s", describe(&c));
+    cr_expect_eq(clgemm__plan_splits(&c, &pascal, 0, CLGEMM_DOUBLE, 256, 256, 16384, 1), 33,
+                 "one 128 x 128 FP64 work-group per SM");
     for (int narrow = 0; narrow < 2; narrow++) {
         size_t m = narrow ? 8192 : 64, n = narrow ? 64 : 8192;
         c = clgemm__config_default_for(&pascal, CLGEMM_DOUBLE, DEF, m, n, 8192, 1);

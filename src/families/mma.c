@@ -1,5 +1,6 @@
 /* mma.c: the matrix-unit family (cl/mma.cl): NVIDIA tensor cores through inline PTX mma.sync,
- * with cp.async + ldmatrix staging in a STAGES-deep pipeline of swizzled local memory. Only
+ * with cp.async + ldmatrix staging in a STAGES-deep pipeline of swizzled local memory; it splits
+ * K across work-group layers as the register-blocked family does. Only
  * NVIDIA devices of compute capability 8.0 and up ever build its source. Types: FP16 and BF16
  * storage with FP32 accumulation (C in the input type or FP32), FP32 with the TF32 or 3xTF32
  * compute modes (never the FP32 default), and FP64 (sm_90's m16n8k16 FP64, the default for
@@ -118,6 +119,7 @@ const family_desc clgemm__family_mma = {
     .params = params,
     .num_params = 6,
     .searched = true,
+    .split_k = true,
     .rules = rules,
     .launch = launch,
     .tile = tile,
