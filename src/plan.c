@@ -90,9 +90,11 @@ static int nonempty_layers(long splits, size_t k, size_t kwg) {
 
 /* How many work-groups of this configuration an NVIDIA compute unit holds at once: 2048
  * work-items and 64 Ki 32-bit registers per SM on every architecture since Kepler. The register
- * count is an estimate (accumulators, one column of each operand, the staged loads and about
- * 16 for addresses), enough to tell one resident work-group from two or four. Elsewhere the
- * register files differ and nothing was measured: one. */
+ * count is an estimate (a work-item's accumulators, one row and one column of its block taken as
+ * square, the staged loads and about 16 for addresses: any family), enough to tell one resident
+ * work-group from two or four (H200, ptxas: regblock 256 x 128 FP32 239 registers, estimated
+ * 184; mma FP64 128 x 64 255, estimated 224, two resident). Elsewhere the register files differ
+ * and nothing was measured: one. */
 static size_t resident_groups(const clgemm_config *c, const device_info *info,
                               clgemm_precision type) {
     if (info->cls != DEVICE_NVIDIA_GPU) return 1;
@@ -101,8 +103,10 @@ static size_t resident_groups(const clgemm_config *c, const device_info *info,
     clgemm__config_launch(c, mt, nt, local, global);
     size_t threads = local[0] * local[1];
     size_t words = clgemm__type(type)->compute_size / 4;
-    size_t mwi = mt / local[0], nwi = nt / local[1];
-    size_t regs = (mwi * nwi + mwi + nwi) * words + (mt + nt) * kt / threads * words + 16;
+    size_t block = mt * nt / threads, side = 1;
+    while ((side + 1) * (side + 1) <= block)
+        side++;
+    size_t regs = (block + 2 * side) * words + (mt + nt) * kt / threads * words + 16;
     regs = (regs + 7) / 8 * 8;
     size_t by_regs = 65536 / (threads * regs), by_threads = 2048 / threads;
     size_t n = by_regs < by_threads ? by_regs : by_threads;

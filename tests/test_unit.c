@@ -854,7 +854,8 @@ Test(schedule_plan, h200_shapes) {
     /* FP64 long K stays on the tensor cores, split. */
     c = clgemm__config_default_for(&h200, CLGEMM_DOUBLE, DEF, 256, 256, 16384, 1);
     cr_expect_eq(c.family, CLGEMM_FAMILY_MMA, "FP64 long K: %s", describe(&c));
-    cr_expect_gt(clgemm__plan_splits(&c, &h200, 0, CLGEMM_DOUBLE, 256, 256, 16384, 1), 1);
+    cr_expect_eq(clgemm__plan_splits(&c, &h200, 0, CLGEMM_DOUBLE, 256, 256, 16384, 1), 32,
+                 "8 tiles of 128 x 64, two per SM: 33 layers wanted, 32 non-empty");
     /* Batches of FP32 matrices: 64 x 64 tiles in 8-deep slices up to 128^3, 256 x 128 from 256^3,
      * 32 x 32 where 64 x 64 would pad a 32^3 matrix four times over. */
     static const struct {
