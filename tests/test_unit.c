@@ -851,6 +851,14 @@ Test(schedule_plan, h200_shapes) {
     c = clgemm__config_default_for(&h200, S, DEF, 256, 256, 16384, 1);
     cr_expect_eq(tile_area(&c), 64u * 64u, "256 x 256 x 16384: %s", describe(&c));
     cr_expect_eq(clgemm__plan_splits(&c, &h200, 0, S, 256, 256, 16384, 1), 17);
+    /* FP64 on the tensor cores: a matrix far wider than tall in 64 x 128 tiles, the squares in
+     * 128 x 64. */
+    c = clgemm__config_default_for(&h200, CLGEMM_DOUBLE, DEF, 64, 8192, 8192, 1);
+    cr_expect(c.family == CLGEMM_FAMILY_MMA && c.params[0] == 64 && c.params[1] == 128,
+              "FP64 64 x 8192 x 8192: %s", describe(&c));
+    c = clgemm__config_default_for(&h200, CLGEMM_DOUBLE, DEF, 8192, 64, 8192, 1);
+    cr_expect(c.family == CLGEMM_FAMILY_MMA && c.params[0] == 128 && c.params[1] == 64,
+              "FP64 8192 x 64 x 8192: %s", describe(&c));
     /* FP64 long K stays on the tensor cores, split. */
     c = clgemm__config_default_for(&h200, CLGEMM_DOUBLE, DEF, 256, 256, 16384, 1);
     cr_expect_eq(c.family, CLGEMM_FAMILY_MMA, "FP64 long K: %s", describe(&c));

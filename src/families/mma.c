@@ -99,8 +99,11 @@ static const clgemm_config half[] = {MMA(128, 128, 32, 64, 64, 3), MMA(64, 64, 3
                                      END_OF_LIST};
 static const clgemm_config tf32[] = {MMA(128, 128, 16, 64, 64, 3), MMA(64, 64, 16, 32, 32, 3),
                                      END_OF_LIST};
-static const clgemm_config fp64[] = {MMA(128, 64, 16, 64, 32, 2), MMA(64, 64, 16, 32, 32, 2),
-                                     END_OF_LIST};
+/* FP64 64 x 128 tiles serve matrices far wider than tall: H200 64 x 8192 x 8192 (kernel terms,
+ * K split) 36.7 TFLOPS where 64 x 64 tiles ran 25.8
+ * (docs/perf/h200-session3-final2-2026-11-30.log). */
+static const clgemm_config fp64[] = {MMA(128, 64, 16, 64, 32, 2), MMA(64, 128, 16, 32, 64, 2),
+                                     MMA(64, 64, 16, 32, 32, 2), END_OF_LIST};
 
 static const clgemm_config *defaults(const device_info *info, clgemm_precision type, size_t batch) {
     (void)batch;
