@@ -47,10 +47,11 @@ static const clgemm_config nvidia_single_batched[] = {RB(256, 128, 8, 16, 16, 8,
                                                       RB(64, 64, 8, 16, 8, 8, 2, 2),
                                                       RB(32, 32, 16, 8, 8, 4, 2, 2), END_OF_LIST};
 #define MANY_MATRICES 16
-/* FP64 on the SIMT cores (on the H200 the tensor-core family runs FP64, except for a long K,
- * which it cannot split): 128 x 64 and 64 x 128 tiles ran the narrow 8192 x 64 x 8192 shapes at
- * 17.7 TFLOPS where 64 x 64 ran 14.7, and 128 x 128 split 32 ways ran 256 x 256 x 16384 at 16.5
- * where 64 x 64 split 17 ran 11.4 (docs/perf/async-lab-2026-11-30.log, skinny-batch-lab). */
+/* FP64 on the SIMT cores, for NVIDIA devices of no known tier without FP64 tensor cores (the
+ * H200 runs FP64 on them; measured there with the family forced): 128 x 64 and 64 x 128 tiles
+ * ran the narrow 8192 x 64 x 8192 shapes at 17.7 TFLOPS where 64 x 64 ran 14.7 (19.9 with K
+ * split), and 128 x 128 split 32 ways ran 256 x 256 x 16384 at 16.5 where 64 x 64 split 17 ran
+ * 11.4 (docs/perf/async-lab-2026-11-30.log, skinny-batch-lab, h200-session3-final2). */
 static const clgemm_config nvidia_double[] = {
     RB(128, 128, 8, 16, 16, 4, 2, 2), RB(128, 64, 8, 16, 8, 4, 2, 2),
     RB(64, 128, 8, 8, 16, 4, 2, 2),   RB(64, 64, 16, 16, 16, 2, 2, 2),

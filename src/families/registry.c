@@ -187,22 +187,9 @@ static bool tile_suits(const family_desc *f, const clgemm_config *c, const devic
            slices >= 8 * (size_t)info->compute_units;
 }
 
-/* Whether a family without split K or stream-K would leave a long-K problem on fewer
- * work-groups than compute units (H200 FP64 256 x 256 x 16384: the tensor-core family's 16
- * tiles ran 2.7 TFLOPS, the register-blocked one split K ran 8.5). */
-static bool starves(const family_desc *f, const clgemm_config *c, const device_info *info, size_t m,
-                    size_t n, size_t k, size_t batch) {
-    size_t mt, nt, kt;
-    f->tile(c, &mt, &nt, &kt);
-    size_t longer = m > n ? m : n, tiles = ((m + mt - 1) / mt) * ((n + nt - 1) / nt);
-    return !f->split_k && !f->stream_k && batch == 1 && k / 4 >= longer &&
-           tiles < info->compute_units;
-}
-
 clgemm_config clgemm__config_default_for(const device_info *info, clgemm_precision precision,
                                          clgemm_compute compute, size_t m, size_t n, size_t k,
                                          size_t batch) {
-    clgemm_config starved = {.family = CLGEMM_FAMILY_AUTO};
     for (const family_desc *const *f = clgemm__families; *f; f++) {
         if (!(*f)->defaults) continue;
         if ((*f)->supported && !(*f)->supported(info, precision, compute)) continue;
@@ -212,15 +199,9 @@ clgemm_config clgemm__config_default_for(const device_info *info, clgemm_precisi
             pick = c; /* the smallest legal one, unless a larger one suits the problem */
             if (tile_suits(*f, c, info, precision, m, n, k, batch)) break;
         }
-        if (!pick) continue;
-        /* A later family that can share K does better; this one stays if none can. */
-        if (starves(*f, pick, info, m, n, k, batch)) {
-            if (starved.family == CLGEMM_FAMILY_AUTO) starved = *pick;
-            continue;
-        }
-        return *pick;
+        if (pick) return *pick;
     }
-    return starved; /* AUTO when none fits: the caller's check says so */
+    return (clgemm_config){.family = CLGEMM_FAMILY_AUTO}; /* none fits: the caller's check says so */
 }
 
 clgemm_config clgemm__config_smallest(const clgemm_config *config, const device_info *info,
