@@ -699,6 +699,32 @@ Test(batched, split_and_chunks, .timeout = 600) {
     tc_close(&env);
 }
 
+/* The tensor-core family split over a batch, strided and table, FP64 and FP16 (NVIDIA sm_90
+ * only: skipped elsewhere, PoCL in CI included). */
+Test(batched, mma_split, .timeout = 600) {
+    setenv("CLGEMM_KSPLIT", "3", 1);
+    SETUP(env, h);
+    unsetenv("CLGEMM_KSPLIT");
+    const clgemm_config mma = {.family = CLGEMM_FAMILY_MMA, .params = {64, 64, 16, 32, 32, 2}};
+    static const clgemm_precision types[] = {CLGEMM_DOUBLE, CLGEMM_HALF};
+    int ran = 0;
+    for (int i = 0; i < 2; i++) {
+        if (clgemm_check_config(h, types[i], &mma) != CLGEMM_SUCCESS) continue;
+        cr_assert_eq(clgemm_set_config(h, types[i], &mma), CLGEMM_SUCCESS);
+        bcase g = base;
+        g.t = types[i];
+        g.k = 100;
+        EXPECT_CASE(env, h, g, 60 + 2 * i, i == 0); /* CLBlast: no FP16 on the H200 */
+        g.table = true;
+        g.layout = CLGEMM_ROW_MAJOR;
+        EXPECT_CASE(env, h, g, 61 + 2 * i, i == 0);
+        ran++;
+    }
+    clgemm_destroy(h);
+    tc_close(&env);
+    if (!ran) cr_skip_test("no tensor-core family on this device");
+}
+
 /* ---- Refusals: a status, nothing enqueued, C untouched ------------------------------------- */
 
 /* Runs a strided call that must fail with `want`: the event stays NULL (nothing enqueued) and
