@@ -3,8 +3,7 @@
 # against the register path (STAGES 1) on the H200, run like h200_schedules.sh: the device tests
 # of the new path first, then issue 11's narrow shapes, issue 10's small batches and the large
 # squares, FP32 and FP64, same tiles with and without stages.
-B=build-gpu
-export CLGEMM_TUNING_DB=/tmp/none.json CLGEMM_CACHE_DIR=/tmp/clgemm-kernels
+. tests/gpu/lib.sh
 echo "== tests"
 timeout 200 $B/tests/test_gemm --filter 'regblock/*' 2>&1 | grep -E "FAIL|Synthesis|Assert|assert" | head -10
 timeout 200 $B/tests/test_split --filter '*async*' 2>&1 | grep -E "FAIL|Synthesis|Assert|assert" | head -10

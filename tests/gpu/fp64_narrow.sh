@@ -1,12 +1,8 @@
 #!/bin/sh
 # fp64_narrow.sh: FP64 on the tensor cores with 64 x 128 tiles in the default list, run like
 # h200_schedules.sh: the split and types suites, issue 11's FP64 shapes beside cuBLAS.
-B=build-gpu
-export CLGEMM_TUNING_DB=/tmp/none.json CLGEMM_CACHE_DIR=/tmp/clgemm-kernels
-for t in test_split test_types; do
-    echo "== $t"
-    timeout 240 $B/tests/$t 2>&1 | grep -E "FAIL|Synthesis|Assert" | head -10
-done
+. tests/gpu/lib.sh
+suites test_split test_types
 SHAPES="4096,4096,4096 4097,4097,4097 2047,2047,2047 8192,64,8192 64,8192,8192 256,256,16384"
 ARGS=$(for s in $SHAPES; do printf -- "--shape %s " $s; done)
 $B/bench/clgemm-bench --runs 20 --layout row --no-clblast --precision d $ARGS 2>&1 | grep -E "^d |MISMATCH"

@@ -5,12 +5,8 @@
 # choices beside cuBLAS, FP64 with the SIMT family forced, a 60 s tune at 1024^3 and a 60 s
 # batched tune at 1000 x 128^3 (each then timed against the untuned default), the batched table
 # beside CLBlast and torch.bmm, and the cost of a warm call.
-B=build-gpu
-export CLGEMM_TUNING_DB=/tmp/none.json CLGEMM_CACHE_DIR=/tmp/clgemm-kernels
-for t in test_split test_batched test_faults test_gemm; do
-    echo "== $t"
-    timeout 240 $B/tests/$t 2>&1 | grep -E "FAIL|Synthesis|Assert" | head -10
-done
+. tests/gpu/lib.sh
+suites test_split test_batched test_faults test_gemm
 BENCH="$B/bench/clgemm-bench --runs 20 --layout row"
 SHAPES="--shape 4096,4096,4096 --shape 4097,4097,4097 --shape 2047,2047,2047 --shape 8192,64,8192 --shape 64,8192,8192 --shape 256,256,16384"
 echo "== issue 11: FP32, FP64 (planner)"

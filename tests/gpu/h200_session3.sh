@@ -4,12 +4,8 @@
 # family with the tiles its list now holds), the long-K tiles per type, issue 10's batched table
 # for FP32, FP64 and FP16 beside CLBlast and torch.bmm, and a sweep of tiles for the rows still
 # short of cuBLAS.
-B=build-gpu
-export CLGEMM_TUNING_DB=/tmp/none.json CLGEMM_CACHE_DIR=/tmp/clgemm-kernels
-for t in test_split test_batched test_faults test_gemm; do
-    echo "== $t"
-    timeout 240 $B/tests/$t 2>&1 | grep -E "FAIL|Synthesis|Assert" | head -10
-done
+. tests/gpu/lib.sh
+suites test_split test_batched test_faults test_gemm
 BENCH="$B/bench/clgemm-bench --runs 20 --layout row"
 run() { # label, options...
     printf '%-36s' "$1"; shift

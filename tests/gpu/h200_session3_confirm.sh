@@ -3,12 +3,8 @@
 # h200_schedules.sh): the device suites, issue 11's table with the defaults beside cuBLAS
 # (narrow shapes now in 256 x 64 / 64 x 256 tiles split K), FP64 on the SIMT family, and
 # issue 10's FP32 batched table beside CLBlast and torch.bmm.
-B=build-gpu
-export CLGEMM_TUNING_DB=/tmp/none.json CLGEMM_CACHE_DIR=/tmp/clgemm-kernels
-for t in test_split test_batched test_faults; do
-    echo "== $t"
-    timeout 240 $B/tests/$t 2>&1 | grep -E "FAIL|Synthesis|Assert" | head -10
-done
+. tests/gpu/lib.sh
+suites test_split test_batched test_faults
 BENCH="$B/bench/clgemm-bench --runs 20 --layout row"
 SHAPES="--shape 4096,4096,4096 --shape 4097,4097,4097 --shape 2047,2047,2047 --shape 8192,64,8192 --shape 64,8192,8192 --shape 256,256,16384"
 echo "== issue 11: FP32, FP64 (planner)"

@@ -3,12 +3,8 @@
 # 11), run like h200_schedules.sh: device suites, then issue 11's table (FP32, FP64 defaults and
 # FP64 on the SIMT family) and issue 10's FP32 table, each beside cuBLAS / torch.bmm in the
 # same call.
-B=build-gpu
-export CLGEMM_TUNING_DB=/tmp/none.json CLGEMM_CACHE_DIR=/tmp/clgemm-kernels
-for t in test_split test_batched test_faults test_gemm; do
-    echo "== $t"
-    timeout 240 $B/tests/$t 2>&1 | grep -E "FAIL|Synthesis|Assert" | head -10
-done
+. tests/gpu/lib.sh
+suites test_split test_batched test_faults test_gemm
 BENCH="$B/bench/clgemm-bench --runs 20 --layout row --no-clblast"
 SHAPES="4096,4096,4096 4097,4097,4097 2047,2047,2047 8192,64,8192 64,8192,8192 256,256,16384"
 ARGS=$(for s in $SHAPES; do printf -- "--shape %s " $s; done)

@@ -2,12 +2,8 @@
 # mma_split.sh: the tensor-core family with K split across work-group layers (H200), run like
 # h200_schedules.sh: the split suite (FP64 mma forced splits among them) and the types suite,
 # then long-K shapes in every tensor-core type beside cuBLAS, and FP64 split counts.
-B=build-gpu
-export CLGEMM_TUNING_DB=/tmp/none.json CLGEMM_CACHE_DIR=/tmp/clgemm-kernels
-for t in test_split test_types test_batched; do
-    echo "== $t"
-    timeout 240 $B/tests/$t 2>&1 | grep -E "FAIL|Synthesis|Assert" | head -10
-done
+. tests/gpu/lib.sh
+suites test_split test_types test_batched
 echo "== long K, every tensor-core type (types bench: kernel, ms, TFLOPS, error)"
 $B/bench/clgemm-types-bench --runs 20 d:256,256,16384 h:256,256,16384 hs:256,256,16384 \
     b:256,256,16384 tf32:256,256,16384 d:128,128,65536 h:1024,1024,16384 d:1024,1024,16384 \

@@ -1,8 +1,7 @@
 #!/bin/sh
 # mma_split2.sh: the tensor-core split K with layers sized by the family-independent residency
 # estimate (two FP64 128 x 64 work-groups per SM), run like h200_schedules.sh.
-B=build-gpu
-export CLGEMM_TUNING_DB=/tmp/none.json CLGEMM_CACHE_DIR=/tmp/clgemm-kernels
+. tests/gpu/lib.sh
 echo "== test_split"
 timeout 240 $B/tests/test_split 2>&1 | grep -E "FAIL|Synthesis|Assert" | head -10
 $B/bench/clgemm-types-bench --runs 20 d:256,256,16384 d:128,128,65536 d:1024,1024,16384 \

@@ -2,8 +2,7 @@
 # narrow_lab.sh: issue 11's narrow FP32 shapes under the planner's split K (one wave of two
 # work-groups per SM), and tiles for the kernel's 64 x 8192 orientation (row-major
 # 8192 x 64 x 8192), beside cuBLAS; run like h200_schedules.sh.
-B=build-gpu
-export CLGEMM_TUNING_DB=/tmp/none.json CLGEMM_CACHE_DIR=/tmp/clgemm-kernels
+. tests/gpu/lib.sh
 BENCH="$B/bench/clgemm-bench --runs 20 --layout row --no-clblast --precision s"
 echo "== defaults"
 $BENCH --shape 8192,64,8192 --shape 64,8192,8192 --shape 256,256,16384 2>&1 | grep -E "^s |MISMATCH"

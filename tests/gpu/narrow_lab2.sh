@@ -2,8 +2,7 @@
 # narrow_lab2.sh: the two shapes of issue 11 still short after narrow_lab.sh: row-major
 # 8192 x 64 x 8192 FP32 (kernel 64 x 8192, 0.87 x cuBLAS) and 256 x 256 x 16384 FP64 on the
 # SIMT family (0.75 x its 4096^2 rate): tiles and split counts; run like h200_schedules.sh.
-B=build-gpu
-export CLGEMM_TUNING_DB=/tmp/none.json CLGEMM_CACHE_DIR=/tmp/clgemm-kernels
+. tests/gpu/lib.sh
 BENCH="$B/bench/clgemm-bench --runs 20 --layout row --no-clblast"
 one() { # precision shape split params
     if [ $3 = planner ]; then env=""; else env="CLGEMM_KSPLIT=$3"; fi

@@ -2,8 +2,7 @@
 # probe_narrow.sh: what cuBLAS launches for the shapes clgemm is slowest at (issue 10's batched
 # rows, issue 11's narrow and long-K shapes), and how the register-blocked kernel's speed on the
 # narrow shapes moves with its occupancy and schedule (run like h200_schedules.sh).
-B=build-gpu
-export CLGEMM_TUNING_DB=/tmp/none.json CLGEMM_CACHE_DIR=/tmp/clgemm-kernels
+. tests/gpu/lib.sh
 echo "== cuBLAS kernels"
 python3 tests/gpu/cublas_kernels.py 64,8192,8192 8192,64,8192 256,256,16384 4096,4096,4096 \
     10000,32,32,32 10000,64,64,64 1000,128,128,128 1000,256,256,256 100,512,512,512
