@@ -11,9 +11,7 @@
  *
  * Latency: the next slice is read from global memory into registers before the current one is
  * multiplied, so global latency hides behind a whole slice of arithmetic even at one
- * work-group per compute unit. With DBUF 1 the tiles are double-buffered: the next slice goes
- * into the other buffer while this one is multiplied, and one barrier per slice serves where
- * one buffer needs two (the second waits until every work-item is done reading). */
+ * work-group per compute unit. */
 #ifndef MWG
 #define MWG 64
 #endif
@@ -37,9 +35,6 @@
 #endif
 #ifndef VWN
 #define VWN 2
-#endif
-#ifndef DBUF
-#define DBUF 0
 #endif
 
 #define MWI  (MWG / MDIMC)
@@ -125,10 +120,8 @@ typedef union {
 
 __kernel __attribute__((reqd_work_group_size(MDIMC, NDIMC, 1))) void
 clgemm_regblock(GEMM_ARGS STREAMK_ARGS) {
-    /* Per buffer, Alm row p holds op(A)(i0 .. i0 + MWG - 1, p0 + p), Blm row p op(B)(p0 + p,
-     * j0 .. j0 + NWG - 1). */
-    __local realM Alm[(1 + DBUF) * KWG * ASTRIDE / VWM];
-    __local realN Blm[(1 + DBUF) * KWG * BSTRIDE / VWN];
+    __local realM Alm[KWG * ASTRIDE / VWM]; /* Alm row p holds op(A)(i0 .. i0 + MWG - 1, p0 + p) */
+    __local realN Blm[KWG * BSTRIDE / VWN]; /* Blm row p holds op(B)(p0 + p, j0 .. j0 + NWG - 1) */
     __local REAL *Als = (__local REAL *)Alm;
     __local REAL *Bls = (__local REAL *)Blm;
     GEMM_BEGIN
@@ -199,59 +192,43 @@ clgemm_regblock(GEMM_ARGS STREAMK_ARGS) {
         LOAD_A(p0, true) LOAD_B(p0, true)                                                          \
     }
 
-/* The registers' slice into buffer buf, and buffer buf's slice multiplied into acc. */
-#define STORE_SLICE(buf)                                                                           \
-    _Pragma("unroll") for (int r = 0; r < ALOADS; r++) {                                           \
-        const int idx = tid + r * WGS;                                                             \
-        Als[(buf) * (KWG * ASTRIDE) + A_P(idx) * ASTRIDE + A_X(idx)] = ra[r];                      \
-    }                                                                                              \
-    _Pragma("unroll") for (int r = 0; r < BLOADS; r++) {                                           \
-        const int idx = tid + r * WGS;                                                             \
-        Bls[(buf) * (KWG * BSTRIDE) + B_P(idx) * BSTRIDE + B_X(idx)] = rb[r];                      \
-    }
-#define MULTIPLY_SLICE(buf)                                                                        \
-    for (int p = 0; p < KWG; p += KWI) {                                                           \
-        _Pragma("unroll") for (int pi = 0; pi < KWI; pi++) {                                       \
-            unionM a[MWIV];                                                                        \
-            unionN b[NWIV];                                                                        \
-            _Pragma("unroll") for (int mv = 0; mv < MWIV; mv++) a[mv].v =                          \
-                Alm[((buf) * KWG + p + pi) * (ASTRIDE / VWM) + tm + mv * MDIMC];                   \
-            _Pragma("unroll") for (int nv = 0; nv < NWIV; nv++) b[nv].v =                          \
-                Blm[((buf) * KWG + p + pi) * (BSTRIDE / VWN) + tn + nv * NDIMC];                   \
-            _Pragma("unroll") for (int mi = 0; mi < MWI; mi++)                                     \
-                _Pragma("unroll") for (int ni = 0; ni < NWI; ni++)                                 \
-                    MADD(acc[mi][ni], a[mi / VWM].s[mi % VWM], b[ni / VWN].s[ni % VWN]);           \
-        }                                                                                          \
-    }
-
         LOAD_SLICE(kbeg)
-#if DBUF
-        STORE_SLICE(0)
-        barrier(CLK_LOCAL_MEM_FENCE);
-        for (int p0 = kbeg, buf = 0; p0 < kend; p0 += KWG, buf ^= 1) {
-            const bool more = p0 + KWG < kend;
-            if (more) {
-                LOAD_SLICE(p0 + KWG) /* in flight while this slice is multiplied */
-            }
-            MULTIPLY_SLICE(buf)
-            if (more) {
-                STORE_SLICE(buf ^ 1) /* the other buffer: read by no one since the last barrier */
-            }
-            /* The next slice is in place, and every work-item is done with this buffer (the
-             * slice after next, or a next stream-K segment's first, overwrites it). */
-            barrier(CLK_LOCAL_MEM_FENCE);
-        }
-#else
         for (int p0 = kbeg; p0 < kend; p0 += KWG) {
-            STORE_SLICE(0)
+#pragma unroll
+            for (int r = 0; r < ALOADS; r++) {
+                const int idx = tid + r * WGS;
+                Als[A_P(idx) * ASTRIDE + A_X(idx)] = ra[r];
+            }
+#pragma unroll
+            for (int r = 0; r < BLOADS; r++) {
+                const int idx = tid + r * WGS;
+                Bls[B_P(idx) * BSTRIDE + B_X(idx)] = rb[r];
+            }
             barrier(CLK_LOCAL_MEM_FENCE);
             if (p0 + KWG < kend) {
                 LOAD_SLICE(p0 + KWG) /* in flight while this slice is multiplied */
             }
-            MULTIPLY_SLICE(0)
+
+            for (int p = 0; p < KWG; p += KWI) {
+#pragma unroll
+                for (int pi = 0; pi < KWI; pi++) {
+                    unionM a[MWIV];
+                    unionN b[NWIV];
+#pragma unroll
+                    for (int mv = 0; mv < MWIV; mv++)
+                        a[mv].v = Alm[(p + pi) * (ASTRIDE / VWM) + tm + mv * MDIMC];
+#pragma unroll
+                    for (int nv = 0; nv < NWIV; nv++)
+                        b[nv].v = Blm[(p + pi) * (BSTRIDE / VWN) + tn + nv * NDIMC];
+#pragma unroll
+                    for (int mi = 0; mi < MWI; mi++)
+#pragma unroll
+                        for (int ni = 0; ni < NWI; ni++)
+                            MADD(acc[mi][ni], a[mi / VWM].s[mi % VWM], b[ni / VWN].s[ni % VWN]);
+                }
+            }
             barrier(CLK_LOCAL_MEM_FENCE); /* the next slice overwrites the tiles */
         }
-#endif
 
 #if STREAMK
         /* A tile this work-group did in part goes to its slot of the workspace (raw sums, tile

@@ -14,9 +14,6 @@ typedef struct family_param {
     int slot;
     int search_lo, search_hi;
     const char *doc;
-    /* 0 is allowed and means the family's default for it: a parameter added after configurations
-     * and tuning databases without it were written. */
-    bool optional;
 } family_param;
 
 /* What a call adds to a family's build options beyond its parameters. */

@@ -320,11 +320,9 @@ static const char *parse_params(const json_t *params, clgemm_config *config) {
     const family_desc *f = clgemm__family(config->family);
     for (int i = 0; f && i < f->num_params; i++) {
         const json_t *v = json_object_get(params, f->params[i].name);
-        if (!v && f->params[i].optional) continue; /* written before the parameter existed */
         if (!json_is_integer(v)) return "a parameter is missing or not an integer";
         json_int_t value = json_integer_value(v);
-        if (value < (f->params[i].optional ? 0 : 1) || value > INT_MAX)
-            return "a parameter is out of range";
+        if (value < 1 || value > INT_MAX) return "a parameter is out of range";
         config->params[f->params[i].slot] = (int)value;
     }
     return NULL;

@@ -197,24 +197,6 @@ static void run_config(const family_case *fc) {
             .mdimc = mdimc_, .ndimc = ndimc_, .kwi = kwi_, .vwm = vwm_, .vwn = vwn_                \
         }                                                                                          \
     }
-/* ... double-buffered (DBUF 1: one barrier per slice). */
-#define RBD(prec, mwg_, nwg_, kwg_, mdimc_, ndimc_, kwi_, vwm_, vwn_)                              \
-    {                                                                                              \
-        prec, {                                                                                    \
-            .family = CLGEMM_FAMILY_REGBLOCK, .params = {                                          \
-                mdimc_,                                                                            \
-                ndimc_,                                                                            \
-                0,                                                                                 \
-                mwg_,                                                                              \
-                nwg_,                                                                              \
-                kwg_,                                                                              \
-                kwi_,                                                                              \
-                vwm_,                                                                              \
-                vwn_,                                                                              \
-                1                                                                                  \
-            }                                                                                      \
-        }                                                                                          \
-    }
 /* The matrix-unit family (NVIDIA sm_90 here: FP64 through the tensor cores; the FP32 default
  * never uses it). Skipped where the device lacks the instructions (PoCL in CI). */
 #define MMA(prec, mwg_, nwg_, kwg_, wm_, wn_, stages_)                                             \
@@ -252,10 +234,6 @@ static family_case regblock_cases[] = {
     /* large: NVIDIA's defaults */
     RB(SP, 256, 128, 8, 16, 16, 8, 4, 4),
     RB(DP, 128, 128, 8, 16, 16, 4, 2, 2),
-    /* double-buffered: the smallest, the odd one, the large FP32 default */
-    RBD(SP, 1, 1, 1, 1, 1, 1, 1, 1),
-    RBD(DP, 32, 16, 8, 4, 4, 2, 8, 1),
-    RBD(SP, 256, 128, 8, 16, 16, 8, 4, 4),
 };
 
 static family_case mma_cases[] = {

@@ -25,13 +25,6 @@ static const clgemm_config small_tiles = {.family = CLGEMM_FAMILY_REGBLOCK,
                                           .vwm = 2,
                                           .vwn = 2};
 
-/* The same tiles double-buffered (DBUF 1). */
-static clgemm_config double_buffered(void) {
-    clgemm_config c = small_tiles;
-    clgemm_config_set(&c, "DBUF", 1);
-    return c;
-}
-
 /* The tensor-core family's small FP64 tiles (NVIDIA sm_90 only: skipped elsewhere, PoCL in CI
  * included). */
 static const clgemm_config mma_tiles = {.family = CLGEMM_FAMILY_MMA,
@@ -104,14 +97,6 @@ Test(split, sgemm_forced_splits, .timeout = 600) {
 
 Test(split, dgemm_forced_splits, .timeout = 600) {
     run_grid(CLGEMM_DOUBLE, "CLGEMM_KSPLIT", splits, 3);
-}
-
-/* Double-buffered tiles under split K and stream-K: a segment that ends mid-tile and the next
- * one's first slice reuse the buffers. */
-Test(split, sgemm_double_buffered_splits_and_streamk, .timeout = 600) {
-    clgemm_config c = double_buffered();
-    run_grid_with(&c, CLGEMM_SINGLE, "CLGEMM_KSPLIT", splits, 3);
-    run_grid_with(&c, CLGEMM_SINGLE, "CLGEMM_STREAMK", streamk_groups, 7);
 }
 
 Test(split, dgemm_mma_forced_splits, .timeout = 600) {

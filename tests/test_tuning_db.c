@@ -178,8 +178,7 @@ Test(tuning_db, file_follows_schema) {
     cr_assert_eq(strlen(json_string_value(json_object_get(e, "date"))), 10);
     cr_assert_str_eq(json_string_value(json_object_get(e, "clgemm_version")), CLGEMM_VERSION);
     json_t *p2 = json_object_get(json_array_get(entries, 1), "params");
-    cr_assert_eq(json_object_size(p2), 9);
-    cr_assert_eq(json_integer_value(json_object_get(p2, "DBUF")), 0);
+    cr_assert_eq(json_object_size(p2), 8);
     cr_assert_eq(json_integer_value(json_object_get(p2, "MWG")), 32);
     cr_assert_null(json_object_get(p2, "TS"));
     json_decref(root);

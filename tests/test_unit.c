@@ -436,17 +436,9 @@ Test(options, tiled) {
 Test(options, regblock) {
     clgemm_config c = regblock(128, 64, 16, 16, 8, 2, 4, 8);
     c.ts = 32;
-    static const char *const want[] = {"-DMWG=128",  "-DNWG=64",  "-DKWG=16",
-                                       "-DMDIMC=16", "-DNDIMC=8", "-DKWI=2",
-                                       "-DVWM=4",    "-DVWN=8",   "-DDBUF=0"};
-    expect_options(&c, want, 9);
-    /* DBUF is optional: 0 (a 0.1 configuration leaves it so) passes the checks, 2 does not. */
-    device_info d = fake_device(1024, 1024, 1024, 49152, true);
-    cr_expect_eq(clgemm__config_check(&c, &d, CLGEMM_SINGLE), CLGEMM_SUCCESS);
-    clgemm_config_set(&c, "DBUF", 2);
-    cr_expect_eq(clgemm__config_check(&c, &d, CLGEMM_SINGLE), CLGEMM_ERR_INVALID_PARAMS);
-    clgemm_config_set(&c, "DBUF", -1);
-    cr_expect_eq(clgemm__config_check(&c, &d, CLGEMM_SINGLE), CLGEMM_ERR_INVALID_PARAMS);
+    static const char *const want[] = {"-DMWG=128", "-DNWG=64", "-DKWG=16", "-DMDIMC=16",
+                                       "-DNDIMC=8", "-DKWI=2",  "-DVWM=4",  "-DVWN=8"};
+    expect_options(&c, want, 8);
 }
 
 Test(options, small_buffer) {

@@ -12,12 +12,12 @@
 enum { MWG, NWG, KWG, WM, WN, STAGES };
 
 static const family_param params[] = {
-    {"MWG", MWG, 64, 256, "work-group tile along M", false},
-    {"NWG", NWG, 64, 256, "work-group tile along N", false},
-    {"KWG", KWG, 8, 32, "depth of one K slice in local memory", false},
-    {"WM", WM, 32, 64, "warp tile along M", false},
-    {"WN", WN, 16, 64, "warp tile along N", false},
-    {"STAGES", STAGES, 2, 4, "K slices in flight (cp.async pipeline)", false},
+    {"MWG", MWG, 64, 256, "work-group tile along M"},
+    {"NWG", NWG, 64, 256, "work-group tile along N"},
+    {"KWG", KWG, 8, 32, "depth of one K slice in local memory"},
+    {"WM", WM, 32, 64, "warp tile along M"},
+    {"WN", WN, 16, 64, "warp tile along N"},
+    {"STAGES", STAGES, 2, 4, "K slices in flight (cp.async pipeline)"},
 };
 
 /* Which PTX each type needs: FP16 / BF16 / TF32 mma from sm_80, FP64 m16n8k16 from sm_90. */

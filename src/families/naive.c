@@ -3,8 +3,8 @@
 #include "family.h"
 
 static const family_param params[] = {
-    {"MDIMC", 0, 0, 0, "work-items along M in a work-group", false},
-    {"NDIMC", 1, 0, 0, "work-items along N in a work-group", false},
+    {"MDIMC", 0, 0, 0, "work-items along M in a work-group"},
+    {"NDIMC", 1, 0, 0, "work-items along N in a work-group"},
 };
 
 static bool rules(const clgemm_config *c, const device_info *info, const type_desc *t) {

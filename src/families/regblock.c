@@ -9,22 +9,17 @@
  * (complex elements count twice). */
 #define MAX_REGISTER_BLOCK 256
 
-/* Slots in params[] (the 0.1 field order, then DBUF; regblock_defaults.h's RB follows it). */
-enum { MDIMC, NDIMC, TS_UNUSED, MWG, NWG, KWG, KWI, VWM, VWN, DBUF };
+enum { MDIMC, NDIMC, TS_UNUSED, MWG, NWG, KWG, KWI, VWM, VWN };
 
 static const family_param params[] = {
-    {"MWG", MWG, 16, 128, "work-group tile along M", false},
-    {"NWG", NWG, 16, 128, "work-group tile along N", false},
-    {"KWG", KWG, 8, 32, "depth of the slice staged in local memory", false},
-    {"MDIMC", MDIMC, 4, 32, "work-items along M in a work-group", false},
-    {"NDIMC", NDIMC, 4, 32, "work-items along N in a work-group", false},
-    {"KWI", KWI, 1, 8, "unroll factor of the inner k loop", false},
-    {"VWM", VWM, 1, 8, "vector width along M (local reads, C writes)", false},
-    {"VWN", VWN, 1, 8, "vector width along N (local reads)", false},
-    /* Not searched (the tuner keeps the default's value): 0 and 1 are not a range of powers of
-     * two. Optional: configurations and databases older than it leave it 0. */
-    {"DBUF", DBUF, 0, 0, "1: two local buffers, one barrier per slice; 0: one buffer, two",
-     .optional = true},
+    {"MWG", MWG, 16, 128, "work-group tile along M"},
+    {"NWG", NWG, 16, 128, "work-group tile along N"},
+    {"KWG", KWG, 8, 32, "depth of the slice staged in local memory"},
+    {"MDIMC", MDIMC, 4, 32, "work-items along M in a work-group"},
+    {"NDIMC", NDIMC, 4, 32, "work-items along N in a work-group"},
+    {"KWI", KWI, 1, 8, "unroll factor of the inner k loop"},
+    {"VWM", VWM, 1, 8, "vector width along M (local reads, C writes)"},
+    {"VWN", VWN, 1, 8, "vector width along N (local reads)"},
 };
 
 static bool rules(const clgemm_config *c, const device_info *info, const type_desc *t) {
@@ -41,10 +36,8 @@ static bool rules(const clgemm_config *c, const device_info *info, const type_de
     if ((v[MWG] * v[KWG]) % threads != 0 || (v[KWG] * v[NWG]) % threads != 0) return false;
     int block = (v[MWG] / v[MDIMC]) * (v[NWG] / v[NDIMC]) * (t->complex ? 2 : 1);
     if (block > MAX_REGISTER_BLOCK) return false;
-    if (v[DBUF] > 1) return false;
-    /* Local rows are padded by one vector (see cl/regblock.cl); DBUF doubles the tiles. */
-    size_t local = (size_t)(v[MWG] + v[VWM] + v[NWG] + v[VWN]) * (size_t)v[KWG] * t->compute_size *
-                   (size_t)(1 + v[DBUF]);
+    /* Local rows are padded by one vector (see cl/regblock.cl). */
+    size_t local = (size_t)(v[MWG] + v[VWM] + v[NWG] + v[VWN]) * (size_t)v[KWG] * t->compute_size;
     return local <= info->local_mem_size &&
            clgemm__fits_work_group((size_t)v[MDIMC], (size_t)v[NDIMC], info);
 }
@@ -85,7 +78,7 @@ const family_desc clgemm__family_regblock = {
     .file = "regblock.cl",
     .kernel = "clgemm_regblock",
     .params = params,
-    .num_params = 9,
+    .num_params = 8,
     .searched = true,
     .split_k = true,
     .stream_k = true,

@@ -5,15 +5,13 @@
 
 #include "internal.h"
 
-/* A register-blocked configuration, parameters in the order MWG NWG KWG MDIMC NDIMC KWI VWM VWN
- * (one local buffer), or with DBUF too (1: two); the slots are regblock.c's. */
-#define RBD(mwg_, nwg_, kwg_, mdimc_, ndimc_, kwi_, vwm_, vwn_, dbuf_)                             \
-    {                                                                                              \
-        .family = CLGEMM_FAMILY_REGBLOCK,                                                          \
-        .params = {mdimc_, ndimc_, 0, mwg_, nwg_, kwg_, kwi_, vwm_, vwn_, dbuf_}                   \
-    }
+/* A register-blocked configuration, parameters in the order MWG NWG KWG MDIMC NDIMC KWI VWM VWN,
+ * and the end of a list. */
 #define RB(mwg_, nwg_, kwg_, mdimc_, ndimc_, kwi_, vwm_, vwn_)                                     \
-    RBD(mwg_, nwg_, kwg_, mdimc_, ndimc_, kwi_, vwm_, vwn_, 0)
+    {                                                                                              \
+        .family = CLGEMM_FAMILY_REGBLOCK, .mwg = mwg_, .nwg = nwg_, .kwg = kwg_, .mdimc = mdimc_,  \
+        .ndimc = ndimc_, .kwi = kwi_, .vwm = vwm_, .vwn = vwn_                                     \
+    }
 #define END_OF_LIST                                                                                \
     { .family = 0 }
 

@@ -113,8 +113,7 @@ clgemm_status clgemm__config_check(const clgemm_config *config, const device_inf
     if (t->fp64 && !info->has_fp64) return CLGEMM_ERR_NO_FP64;
     for (int i = 0; i < f->num_params; i++) {
         int v = config->params[f->params[i].slot];
-        if ((v < 1 && !(v == 0 && f->params[i].optional)) || v > PARAM_MAX)
-            return CLGEMM_ERR_INVALID_PARAMS;
+        if (v < 1 || v > PARAM_MAX) return CLGEMM_ERR_INVALID_PARAMS;
     }
     if (f->supported && !f->supported(info, precision, CLGEMM__COMPUTE_ANY))
         return CLGEMM_ERR_INVALID_PARAMS;
@@ -202,8 +201,7 @@ clgemm_config clgemm__config_default_for(const device_info *info, clgemm_precisi
         }
         if (pick) return *pick;
     }
-    return (clgemm_config){.family =
-                               CLGEMM_FAMILY_AUTO}; /* none fits: the caller's check says so */
+    return (clgemm_config){.family = CLGEMM_FAMILY_AUTO}; /* none fits: the caller's check says so */
 }
 
 clgemm_config clgemm__config_smallest(const clgemm_config *config, const device_info *info,

@@ -4,7 +4,7 @@
 #include "family.h"
 
 static const family_param params[] = {
-    {"TS", 2, 4, 64, "the T of the T x T tile and work-group", false},
+    {"TS", 2, 4, 64, "the T of the T x T tile and work-group"},
 };
 
 static bool rules(const clgemm_config *c, const device_info *info, const type_desc *t) {

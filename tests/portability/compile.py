@@ -28,7 +28,7 @@ LIBCLC = "/usr/lib/clc/amdgcn--amdhsa.bc"
 KNOWN_BUGS = [
     # llc-14's AMDGPU register allocator on RDNA2; the same IR compiles for gfx906 and gfx90a.
     ("gfx1030", "-DTYPE_AB=1 -DTYPE_C=1 -DTRANSA=1 -DTRANSB=1 -DCONJA=0 -DCONJB=0 -DMWG=32 "
-     "-DNWG=64 -DKWG=16 -DMDIMC=4 -DNDIMC=8 -DKWI=2 -DVWM=4 -DVWN=4 -DDBUF=0",
+     "-DNWG=64 -DKWG=16 -DMDIMC=4 -DNDIMC=8 -DKWI=2 -DVWM=4 -DVWN=4",
      "register rewriting failed: cycle in copy bundle"),
 ]
 # Built-in defaults may not spill (scratch on AMD, ocloc's "spilled around" on Intel): the suite

@@ -39,18 +39,17 @@ static const clgemm_config tiled_configs[] = {
     {.family = CLGEMM_FAMILY_TILED, .ts = 8},
     {.family = CLGEMM_FAMILY_TILED, .ts = 4},
 };
-#define RB(a, b, c, d, e, f, g, h, dbuf)                                                           \
+#define RB(a, b, c, d, e, f, g, h)                                                                 \
     {                                                                                              \
-        .family = CLGEMM_FAMILY_REGBLOCK, .params = { d, e, 0, a, b, c, f, g, h, dbuf }            \
+        .family = CLGEMM_FAMILY_REGBLOCK, .mwg = a, .nwg = b, .kwg = c, .mdimc = d, .ndimc = e,    \
+        .kwi = f, .vwm = g, .vwn = h                                                               \
     }
-/* RB(MWG, NWG, KWG, MDIMC, NDIMC, KWI, VWM, VWN, DBUF) */
+/* RB(MWG, NWG, KWG, MDIMC, NDIMC, KWI, VWM, VWN) */
 static const clgemm_config regblock_configs[] = {
-    RB(1, 1, 1, 1, 1, 1, 1, 1, 0),    /* the smallest legal configuration */
-    RB(32, 32, 16, 8, 8, 2, 4, 4, 0), /* large tiles, 8 x 8 work-items, 4-wide vectors */
-    RB(8, 16, 2, 4, 2, 1, 2, 1, 0),   /* non-square tile and work-group, KWG < loads per row */
-    RB(16, 16, 16, 2, 2, 8, 8, 8, 0), /* 8-wide vectors: fewer work-items along k than KWG */
-    RB(32, 32, 16, 8, 8, 2, 4, 4, 1), /* double-buffered tiles: one barrier per slice */
-    RB(8, 16, 2, 4, 2, 1, 2, 1, 1),
+    RB(1, 1, 1, 1, 1, 1, 1, 1),    /* the smallest legal configuration */
+    RB(32, 32, 16, 8, 8, 2, 4, 4), /* large tiles, 8 x 8 work-items, 4-wide vectors */
+    RB(8, 16, 2, 4, 2, 1, 2, 1),   /* non-square tile and work-group, KWG < loads per row */
+    RB(16, 16, 16, 2, 2, 8, 8, 8), /* 8-wide vectors: fewer work-items along k than KWG */
 };
 #undef RB
 
@@ -74,7 +73,8 @@ static void describe_config(const clgemm_config *c, char *buf, size_t size) {
     else if (c->family == CLGEMM_FAMILY_TILED)
         snprintf(buf, size, "tiled TS=%d", c->ts);
     else
-        clgemm_config_string(c, buf, size);
+        snprintf(buf, size, "regblock MWG=%d NWG=%d KWG=%d MDIMC=%d NDIMC=%d KWI=%d VWM=%d VWN=%d",
+                 c->mwg, c->nwg, c->kwg, c->mdimc, c->ndimc, c->kwi, c->vwm, c->vwn);
 }
 
 static void run_one(clgemm_handle h, const rel_problem *p, const char *config) {
