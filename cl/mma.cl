@@ -229,11 +229,11 @@ DEV void cp_async_commit(void) {
     if (TRANSA == 0) {                                                                             \
         gm_ = m0 + (int)c_ * VW;                                                                   \
         gk_ = (k0) + (int)r_;                                                                      \
-        valid_ = gk_ < kend ? clamp(M - gm_, 0, VW) : 0;                                            \
+        valid_ = gk_ < kend ? clamp(M - gm_, 0, VW) : 0;                                           \
     } else {                                                                                       \
         gm_ = m0 + (int)r_;                                                                        \
         gk_ = (k0) + (int)c_ * VW;                                                                 \
-        valid_ = gm_ < M ? clamp(kend - gk_, 0, VW) : 0;                                            \
+        valid_ = gm_ < M ? clamp(kend - gk_, 0, VW) : 0;                                           \
     }                                                                                              \
     const ulong gidx_ =                                                                            \
         TRANSA == 0 ? (ulong)gm_ + (ulong)gk_ * (ulong)lda : (ulong)gk_ + (ulong)gm_ * (ulong)lda; \
@@ -245,11 +245,11 @@ DEV void cp_async_commit(void) {
     if (TRANSB == 0) {                                                                             \
         gn_ = n0 + (int)r_;                                                                        \
         gk_ = (k0) + (int)c_ * VW;                                                                 \
-        valid_ = gn_ < N ? clamp(kend - gk_, 0, VW) : 0;                                            \
+        valid_ = gn_ < N ? clamp(kend - gk_, 0, VW) : 0;                                           \
     } else {                                                                                       \
         gn_ = n0 + (int)c_ * VW;                                                                   \
         gk_ = (k0) + (int)r_;                                                                      \
-        valid_ = gk_ < kend ? clamp(N - gn_, 0, VW) : 0;                                            \
+        valid_ = gk_ < kend ? clamp(N - gn_, 0, VW) : 0;                                           \
     }                                                                                              \
     const ulong gidx_ =                                                                            \
         TRANSB == 0 ? (ulong)gk_ + (ulong)gn_ * (ulong)ldb : (ulong)gn_ + (ulong)gk_ * (ulong)ldb; \
