@@ -23,6 +23,13 @@ typedef struct kernel_call {
     bool aligned_a, aligned_b; /* offset and ld of the (column-major) operand keep 16-byte chunks */
 } kernel_call;
 
+/* The problem a list of defaults is for (column-major sizes, matrices in the call). */
+typedef struct gemm_dims {
+    size_t m, n, k, batch;
+} gemm_dims;
+/* One matrix of any size: the lists' first choice (the library's default configuration). */
+#define ONE_MATRIX (&(const gemm_dims){0, 0, 0, 1})
+
 typedef struct family_desc {
     clgemm_family id;
     const char *name;   /* "regblock": API, database, tools */
@@ -46,9 +53,10 @@ typedef struct family_desc {
     /* Build options of the call appended to the parameters' (NULL: none); the length written,
      * negative or >= size if it does not fit. */
     int (*call_options)(const kernel_call *k, char *buf, size_t size);
-    /* Built-in defaults for a device, type and batch count (1: one matrix), largest tiles
-     * first, ending with family 0; NULL when the family has none. */
-    const clgemm_config *(*defaults)(const device_info *info, clgemm_precision type, size_t batch);
+    /* Built-in defaults for a device, type and problem (ONE_MATRIX: one of any size), largest
+     * tiles first, ending with family 0; NULL when the family has none. */
+    const clgemm_config *(*defaults)(const device_info *info, clgemm_precision type,
+                                     const gemm_dims *dims);
     /* The tuner's --quick candidates, ending with family 0 (NULL: none). */
     const clgemm_config *quick;
     /* Their CPU set, where each cold compile costs seconds and --quick must finish within its

@@ -625,8 +625,17 @@ Test(batch_plan, small_matrices_in_large_batches_get_small_tiles) {
     c = clgemm__config_default_for(&h200, S, CLGEMM_COMPUTE_DEFAULT, 128, 128, 128, 1000);
     cr_expect_eq(tile_area(&c), 64u * 64u, "1000 x 128^2 (the batch list: 64 x 64): %s",
                  describe(&c));
+    /* Matrices of 256 and more on every side, K too: 128 x 64 tiles (8 x 8 blocks). */
     c = clgemm__config_default_for(&h200, S, CLGEMM_COMPUTE_DEFAULT, 512, 512, 512, 100);
-    cr_expect_eq(tile_area(&c), 256u * 128u, "100 x 512^2: %s", describe(&c));
+    cr_expect_eq(tile_area(&c), 128u * 64u, "100 x 512^2: %s", describe(&c));
+    c = clgemm__config_default_for(&h200, S, CLGEMM_COMPUTE_DEFAULT, 256, 256, 256, 1000);
+    cr_expect_eq(tile_area(&c), 128u * 64u, "1000 x 256^2: %s", describe(&c));
+    cr_expect(c.mwg == 128 && c.nwg == 64, "1000 x 256^2: %s", describe(&c));
+    c = clgemm__config_default_for(&h200, S, CLGEMM_COMPUTE_DEFAULT, 256, 256, 128, 1000);
+    cr_expect_eq(tile_area(&c), 256u * 128u, "1000 x 256 x 256 x 128 (short K): %s", describe(&c));
+    c = clgemm__config_default_for(&h200, S, CLGEMM_COMPUTE_DEFAULT, 512, 512, 512, 8);
+    cr_expect_neq(tile_area(&c), 128u * 64u, "8 x 512^2 (few matrices, the single list): %s",
+                  describe(&c));
     /* Batch 1: the tiles that fill the device, as before (smallest for a small C). */
     c = clgemm__config_default_for(&h200, S, CLGEMM_COMPUTE_DEFAULT, 512, 512, 512, 1);
     cr_expect_eq(tile_area(&c), 32u * 32u, "1 x 512^2: %s", describe(&c));
@@ -864,15 +873,15 @@ Test(schedule_plan, h200_shapes) {
     cr_expect_eq(c.family, CLGEMM_FAMILY_MMA, "FP64 long K: %s", describe(&c));
     cr_expect_eq(clgemm__plan_splits(&c, &h200, 0, CLGEMM_DOUBLE, 256, 256, 16384, 1), 32,
                  "8 tiles of 128 x 64, two per SM: 33 layers wanted, 32 non-empty");
-    /* Batches of FP32 matrices: 64 x 64 tiles in 8-deep slices up to 128^3, 256 x 128 from 256^3,
+    /* Batches of FP32 matrices: 64 x 64 tiles in 8-deep slices up to 128^3, 128 x 64 from 256^3,
      * 32 x 32 where 64 x 64 would pad a 32^3 matrix four times over. */
     static const struct {
         size_t batch, n, area, kwg;
     } batches[] = {{10000, 32, 32 * 32, 16},
                    {10000, 64, 64 * 64, 8},
                    {1000, 128, 64 * 64, 8},
-                   {1000, 256, 256 * 128, 8},
-                   {100, 512, 256 * 128, 8}};
+                   {1000, 256, 128 * 64, 8},
+                   {100, 512, 128 * 64, 8}};
     for (size_t i = 0; i < sizeof batches / sizeof batches[0]; i++) {
         size_t b = batches[i].batch, n = batches[i].n;
         c = clgemm__config_default_for(&h200, S, DEF, n, n, n, b);

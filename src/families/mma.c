@@ -105,8 +105,9 @@ static const clgemm_config tf32[] = {MMA(128, 128, 16, 64, 64, 3), MMA(64, 64, 1
 static const clgemm_config fp64[] = {MMA(128, 64, 16, 64, 32, 2), MMA(64, 128, 16, 32, 64, 2),
                                      MMA(64, 64, 16, 32, 32, 2), END_OF_LIST};
 
-static const clgemm_config *defaults(const device_info *info, clgemm_precision type, size_t batch) {
-    (void)batch;
+static const clgemm_config *defaults(const device_info *info, clgemm_precision type,
+                                     const gemm_dims *dims) {
+    (void)dims;
     return type == CLGEMM_DOUBLE ? fp64 : type == CLGEMM_SINGLE ? tf32 : half;
 }
 

@@ -57,8 +57,9 @@ static void tile(const clgemm_config *c, size_t *mt, size_t *nt, size_t *kt) {
 }
 
 /* The defaults per architecture tier and device class: regblock_defaults.c. */
-static const clgemm_config *defaults(const device_info *info, clgemm_precision type, size_t batch) {
-    return clgemm__regblock_defaults(info, type, batch);
+static const clgemm_config *defaults(const device_info *info, clgemm_precision type,
+                                     const gemm_dims *dims) {
+    return clgemm__regblock_defaults(info, type, dims);
 }
 
 static const clgemm_config quick[] = {

@@ -41,12 +41,19 @@ static const clgemm_config nvidia_single[] = {RB(256, 128, 8, 16, 16, 8, 4, 4),
  * h200-session3-2026-11-30.log): 64 x 64 tiles in 8-deep slices ran 10000 x 64^3 at 23.4-23.8
  * TFLOPS and 1000 x 128^3 at 28.3-29.1, where the single-matrix list gave 19.8 (64 x 64, 32 deep)
  * and 20.9 (128 x 128); 256^3 and 512^3 matrices keep 256 x 128 (35.5; 128 x 128 ran 29-31, and
- * 128 x 64 tiles, 37.4-38.5 there, ran 128^3 at 24.1: no rule here tells them apart yet, the
- * tuner's batch classes do). Fewer matrices keep the single list. */
+ * 128 x 64 tiles ran 128^3 at 24.1). Fewer matrices keep the single list. */
 static const clgemm_config nvidia_single_batched[] = {RB(256, 128, 8, 16, 16, 8, 4, 4),
                                                       RB(64, 64, 8, 16, 8, 8, 2, 2),
                                                       RB(32, 32, 16, 8, 8, 4, 2, 2), END_OF_LIST};
+/* Batches of matrices at least 256 on every side (K too: the 8 x 8 blocks of 128 x 64 tiles need
+ * many slices to repay their loads): 128 x 64 tiles of 16 x 8 work-items ran 1000 x 256^3 at
+ * 37.4 TFLOPS and 100 x 512^3 at 38.5 where 256 x 128 ran 34.0-35.5 and 34.9-36.1
+ * (docs/perf/h200-session3-2026-11-30.log, batched sweep). */
+static const clgemm_config nvidia_single_batched_large[] = {
+    RB(128, 64, 8, 16, 8, 8, 4, 4), RB(64, 64, 8, 16, 8, 8, 2, 2), RB(32, 32, 16, 8, 8, 4, 2, 2),
+    END_OF_LIST};
 #define MANY_MATRICES 16
+#define LARGE_SIDE    256
 /* FP64 on the SIMT cores, for NVIDIA devices of no known tier without FP64 tensor cores (the
  * H200 runs FP64 on them; measured there with the family forced): 128 x 64 and 64 x 128 tiles
  * ran the narrow 8192 x 64 x 8192 shapes at 17.7 TFLOPS where 64 x 64 ran 14.7 (19.9 with K
@@ -222,8 +229,15 @@ const regblock_tier clgemm__regblock_tiers[] = {
     {TIER_UNKNOWN},
 };
 
+/* Hopper's FP32 list for this problem: the single list, or for many matrices a batch list. */
+static const clgemm_config *nvidia_single_for(const gemm_dims *d) {
+    if (d->batch < MANY_MATRICES) return nvidia_single;
+    bool large = d->m >= LARGE_SIDE && d->n >= LARGE_SIDE && d->k >= LARGE_SIDE;
+    return large ? nvidia_single_batched_large : nvidia_single_batched;
+}
+
 const clgemm_config *clgemm__regblock_defaults(const device_info *info, clgemm_precision type,
-                                               size_t batch) {
+                                               const gemm_dims *dims) {
     device_tier tier = clgemm__device_tier(info);
     const regblock_tier *lists =
         &class_lists[info->cls < DEVICE_CLASS_COUNT ? info->cls : DEVICE_OTHER_GPU];
@@ -237,7 +251,6 @@ const clgemm_config *clgemm__regblock_defaults(const device_info *info, clgemm_p
     case CLGEMM_COMPLEX_DOUBLE:
         return lists->complex_double;
     default:
-        return batch >= MANY_MATRICES && lists->single == nvidia_single ? nvidia_single_batched
-                                                                        : lists->single;
+        return lists->single == nvidia_single ? nvidia_single_for(dims) : lists->single;
     }
 }

@@ -3,7 +3,7 @@
 #ifndef CLGEMM_REGBLOCK_DEFAULTS_H
 #define CLGEMM_REGBLOCK_DEFAULTS_H
 
-#include "internal.h"
+#include "family.h"
 
 /* A register-blocked configuration, parameters in the order MWG NWG KWG MDIMC NDIMC KWI VWM VWN,
  * and the end of a list. */
@@ -27,8 +27,8 @@ typedef struct regblock_tier {
 
 /* The tiers with lists of their own, ending with tier TIER_UNKNOWN (the class lists). */
 extern const regblock_tier clgemm__regblock_tiers[];
-/* The defaults for a device, type and batch count: its tier's, else its class's. */
+/* The defaults for a device, type and problem: its tier's, else its class's. */
 const clgemm_config *clgemm__regblock_defaults(const device_info *info, clgemm_precision type,
-                                               size_t batch);
+                                               const gemm_dims *dims);
 
 #endif

@@ -141,7 +141,7 @@ clgemm_config clgemm__config_default(const device_info *info, clgemm_precision p
     for (const family_desc *const *f = clgemm__families; *f; f++)
         if ((*f)->defaults &&
             (!(*f)->supported || (*f)->supported(info, precision, CLGEMM_COMPUTE_DEFAULT)))
-            return (*f)->defaults(info, precision, 1)[0];
+            return (*f)->defaults(info, precision, ONE_MATRIX)[0];
     return clgemm__config_fallback();
 }
 
@@ -199,7 +199,8 @@ clgemm_config clgemm__config_default_for(const device_info *info, clgemm_precisi
         if (!(*f)->defaults) continue;
         if ((*f)->supported && !(*f)->supported(info, precision, compute)) continue;
         const clgemm_config *pick = NULL;
-        for (const clgemm_config *c = (*f)->defaults(info, precision, batch); c->family; c++) {
+        const gemm_dims dims = {m, n, k, batch};
+        for (const clgemm_config *c = (*f)->defaults(info, precision, &dims); c->family; c++) {
             if (clgemm__config_check(c, info, precision) != CLGEMM_SUCCESS) continue;
             pick = c; /* the smallest legal one, unless a larger one suits the problem */
             if (tile_suits(*f, c, info, precision, m, n, k, batch)) break;
@@ -215,7 +216,7 @@ clgemm_config clgemm__config_smallest(const clgemm_config *config, const device_
     const family_desc *f = clgemm__family(config->family);
     clgemm_config pick = *config;
     if (f && f->defaults)
-        for (const clgemm_config *c = f->defaults(info, precision, 1); c->family; c++)
+        for (const clgemm_config *c = f->defaults(info, precision, ONE_MATRIX); c->family; c++)
             if (clgemm__config_check(c, info, precision) == CLGEMM_SUCCESS) pick = *c;
     return pick;
 }

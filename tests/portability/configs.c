@@ -126,7 +126,7 @@ static void print_device(const recorded_device *d) {
             for (const family_desc *const *f = clgemm__families; *f; f++) {
                 if ((*f)->supported && !(*f)->supported(info, ab, CLGEMM__COMPUTE_ANY)) continue;
                 if ((*f)->defaults)
-                    print_list(*f, (*f)->defaults(info, ab, 1), info, ab, cs[i], "default",
+                    print_list(*f, (*f)->defaults(info, ab, ONE_MATRIX), info, ab, cs[i], "default",
                                &refused);
                 print_list(*f, (*f)->quick, info, ab, cs[i], "quick", &refused);
                 print_list(*f, fallbacks, info, ab, cs[i], "fallback", &refused);

@@ -112,7 +112,7 @@ Test(tiers, every_tier_is_recorded_and_its_lists_fit) {
             for (size_t i = 0; i < sizeof types / sizeof types[0]; i++) {
                 clgemm_precision type = types[i];
                 if (clgemm__type(type)->fp64 && !d->info.has_fp64) continue;
-                const clgemm_config *list = clgemm__regblock_defaults(&d->info, type, 1);
+                const clgemm_config *list = clgemm__regblock_defaults(&d->info, type, ONE_MATRIX);
                 const clgemm_config *want = type == CLGEMM_COMPLEX_DOUBLE ? t->complex_double
                                             : type == CLGEMM_DOUBLE || type == CLGEMM_COMPLEX_SINGLE
                                                 ? t->dbl
@@ -121,10 +121,12 @@ Test(tiers, every_tier_is_recorded_and_its_lists_fit) {
                 if (type != CLGEMM_COMPLEX_SINGLE || t->tier != TIER_NV_HOPPER)
                     cr_expect_eq(list, want, "%s %s: not its tier's list", d->key,
                                  clgemm__type(type)->name);
-                /* the batch list too, where the tier has one */
+                /* the batch lists too, where the tier has them */
+                const gemm_dims small = {128, 128, 128, 100}, large = {512, 512, 512, 100};
                 const clgemm_config *lists[] = {list,
-                                                clgemm__regblock_defaults(&d->info, type, 100)};
-                for (int b = 0; b < 2; b++)
+                                                clgemm__regblock_defaults(&d->info, type, &small),
+                                                clgemm__regblock_defaults(&d->info, type, &large)};
+                for (int b = 0; b < 3; b++)
                     for (const clgemm_config *c = lists[b]; c->family; c++) {
                         char desc[256];
                         clgemm_config_string(c, desc, sizeof desc);
