@@ -109,8 +109,8 @@ clgemm_config clgemm__config_default_for(const device_info *info, clgemm_precisi
 /* Whether the configuration's family computes this type in this compute mode on the device. */
 bool clgemm__config_supports(const clgemm_config *config, const device_info *info,
                              clgemm_precision precision, clgemm_compute compute);
-/* The smallest-tiled built-in default of the configuration's family that the device accepts
- * (the configuration itself if there is none). */
+/* The smallest square-tiled built-in default of the configuration's family that the device
+ * accepts, else its smallest (the configuration itself if there is none): peeled strips. */
 clgemm_config clgemm__config_smallest(const clgemm_config *config, const device_info *info,
                                       clgemm_precision precision);
 /* A small configuration every OpenCL 1.2 device can run. */

@@ -639,6 +639,15 @@ Test(batch_plan, small_matrices_in_large_batches_get_small_tiles) {
     /* Batch 1: the tiles that fill the device, as before (smallest for a small C). */
     c = clgemm__config_default_for(&h200, S, CLGEMM_COMPUTE_DEFAULT, 512, 512, 512, 1);
     cr_expect_eq(tile_area(&c), 32u * 32u, "1 x 512^2: %s", describe(&c));
+    /* Where 32 x 32 tiles leave compute units idle, the 16 x 32 ones (the 256^3 searches'). */
+    c = clgemm__config_default_for(&h200, S, CLGEMM_COMPUTE_DEFAULT, 256, 256, 256, 1);
+    cr_expect_eq(tile_area(&c), 16u * 32u, "1 x 256^2: %s", describe(&c));
+    c = clgemm__config_default_for(&h200, S, CLGEMM_COMPUTE_DEFAULT, 384, 384, 384, 1);
+    cr_expect_eq(tile_area(&c), 32u * 32u, "1 x 384^2: %s", describe(&c));
+    /* Peeled strips keep square tiles (32 x 32), not the smaller 16 x 32 ones. */
+    clgemm_config big = clgemm__config_default(&h200, S);
+    c = clgemm__config_smallest(&big, &h200, S);
+    cr_expect(c.mwg == 32 && c.nwg == 32, "strips: %s", describe(&c));
     /* Split K: 2 tiles of 256 x 256 x 16384 are split alone, not in a batch of 100. */
     clgemm_config rb = clgemm__config_default(&h200, S);
     cr_expect_gt(clgemm__plan_splits(&rb, &h200, 0, S, 256, 256, 16384, 1), 1);

@@ -30,13 +30,15 @@
  * matrices: H200 FP32 with K split 8 ways, 8192 x 64 x 8192 (kernel terms) ran 34.9 TFLOPS in
  * 256 x 64 tiles, 30.1 in 64 x 64 ones; 64 x 8192 x 8192 32.5 in 64 x 256 tiles of 4 x 32
  * work-items, 30.6 with 8 x 16 (docs/perf/h200-session3-2026-11-30.log, narrow-lab). */
-static const clgemm_config nvidia_single[] = {RB(256, 128, 8, 16, 16, 8, 4, 4),
-                                              RB(128, 128, 8, 16, 16, 8, 4, 4),
-                                              RB(256, 64, 8, 16, 8, 8, 4, 4),
-                                              RB(64, 256, 8, 4, 32, 8, 4, 4),
-                                              RB(64, 64, 32, 16, 8, 8, 2, 2),
-                                              RB(32, 32, 16, 8, 8, 4, 2, 2),
-                                              END_OF_LIST};
+/* 16 x 32 tiles (2 x 2 blocks) are what the tuner's searches at 256^3 found (180 s and 10
+ * minutes alike, docs/perf/tune-compare-2026-11-30.log): single matrices of 128 to 300 ran
+ * 1.1-1.5 x faster in them than in 32 x 32 tiles, 384 and 512 slower (0.87-0.90 x), which
+ * 32 x 32 tiles still fill the device for (docs/perf/session4-final-2026-11-30.log). */
+static const clgemm_config nvidia_single[] = {
+    RB(256, 128, 8, 16, 16, 8, 4, 4), RB(128, 128, 8, 16, 16, 8, 4, 4),
+    RB(256, 64, 8, 16, 8, 8, 4, 4),   RB(64, 256, 8, 4, 32, 8, 4, 4),
+    RB(64, 64, 32, 16, 8, 8, 2, 2),   RB(32, 32, 16, 8, 8, 4, 2, 2),
+    RB(16, 32, 32, 8, 16, 8, 2, 2),   END_OF_LIST};
 /* Batches of 16 or more FP32 matrices (H200, docs/perf/async-lab-2026-11-30.log and
  * h200-session3-2026-11-30.log): 64 x 64 tiles in 8-deep slices ran 10000 x 64^3 at 23.4-23.8
  * TFLOPS and 1000 x 128^3 at 28.3-29.1, where the single-matrix list gave 19.8 (64 x 64, 32 deep)
