@@ -21,20 +21,9 @@ __kernel void clgemm_reduce(const int M, const int N, const int splits, const RE
     if (i >= M || j >= N) return;
     const ulong block = (ulong)M * (ulong)N;
     const __global REAL *w = W + batch * (ulong)splits * block + i + (ulong)j * (ulong)M;
-    /* The layers are added in order, but read eight at a time: one load in flight per
-     * work-item left a 256 x 256 reduction of 33 layers waiting on memory latency, not
-     * bandwidth (few work-items, each a chain of dependent steps). */
     REAL sum = (REAL)0;
-    int s = 0;
-    for (; s + 8 <= splits; s += 8) {
-        REAL v[8];
-        for (int u = 0; u < 8; u++)
-            v[u] = w[(ulong)(s + u) * block];
-        for (int u = 0; u < 8; u++)
-            sum += v[u];
-    }
-    for (; s < splits; s++)
-        sum += w[(ulong)s * block];
+    for (int s = 0; s < splits; s++)
+        sum += w[s * block];
     const int at = C_INDEX(i, j);
     STORE_ELEM(C, at, IS_ZERO(beta) ? sum : sum + MUL(beta, LOAD_C(C, at)));
 }
