@@ -1056,9 +1056,6 @@ static clgemm_status enqueue_gemm(struct clgemm_handle_s *h, const gemm_call *c,
         if (err == CL_SUCCESS)
             err = enqueue_layers(h, queue, kernel, global, local, layers_total, c->num_wait,
                                  c->wait, &partial);
-        /* The device starts on the partial products while the reduction is set up: a driver
-         * may hold enqueued work until a flush, and the second launch costs microseconds. */
-        if (err == CL_SUCCESS) clFlush(queue);
         launch_chain ch = {1, &partial, NULL};
         if (err == CL_SUCCESS)
             err =
