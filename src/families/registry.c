@@ -157,12 +157,14 @@ bool clgemm__config_pads_little(const clgemm_config *config, size_t m, size_t n)
     return tiles_pad_little(mt, nt, m, n);
 }
 
-/* How few tiles such a matrix may have, as a fraction of the compute units: 1/16, and 1/64 for
- * FP64, whose smaller tiles hold weak 4 x 4 register blocks (H200, 256 x 256 x 16384 on the SIMT
- * cores: 128 x 128 tiles split 32 ways 16.5 TFLOPS, 64 x 64 split 17 ways 11.4; FP32's 64 x 64
- * tiles, 8 x 4 blocks, ran it at 25.2, 0.93 x cuBLAS). */
+/* How few tiles such a matrix may have, as a fraction of the compute units: 1/16, and 1/32 for
+ * FP64, whose 64 x 64 tiles hold weak 4 x 4 register blocks, so that 128 x 64 ones (8 x 8 blocks,
+ * two work-groups per SM) serve (H200, 256 x 256 x 16384 on the SIMT cores, K split 33 ways:
+ * 128 x 64 tiles 16.9 and 16.7 TFLOPS, 128 x 128 16.8 and 16.4 in the same calls, 64 x 64 split
+ * 17 ways 11.4; docs/perf/session4-final-2026-11-30.log, session4-confirm; FP32's 64 x 64 tiles,
+ * 8 x 4 blocks, ran it at 25.2, 0.93 x cuBLAS). */
 static size_t few_tiles_share(clgemm_precision precision) {
-    return precision == CLGEMM_DOUBLE ? 64 : 16;
+    return precision == CLGEMM_DOUBLE ? 32 : 16;
 }
 
 /* Whether tiles of mt x nt over a batch of m x n matrices pad each matrix by at most a quarter
