@@ -24,6 +24,11 @@
 
 /* ---- the class lists (and NVIDIA Hopper's) -------------------------------------------------- */
 
+/* NVIDIA's 32 x 32 tiles for small problems (the H200 lists' and the tiers'), and the two
+ * smallest entries of both H200 FP32 batch lists. */
+#define NV_SMALL       RB(32, 32, 16, 8, 8, 4, 2, 2)
+#define NV_BATCH_SMALL RB(64, 64, 8, 16, 8, 8, 2, 2), NV_SMALL
+
 /* NVIDIA: the H200 measurements of docs/PERFORMANCE.md (complex: the FP64 list, as a complex
  * element is as large as a double); they also serve NVIDIA devices of no known tier. */
 /* 256 x 64 and 64 x 256 tiles (16 x 8 blocks, 16 along M as in 256 x 128's) serve narrow
@@ -37,7 +42,7 @@
 static const clgemm_config nvidia_single[] = {
     RB(256, 128, 8, 16, 16, 8, 4, 4), RB(128, 128, 8, 16, 16, 8, 4, 4),
     RB(256, 64, 8, 16, 8, 8, 4, 4),   RB(64, 256, 8, 4, 32, 8, 4, 4),
-    RB(64, 64, 32, 16, 8, 8, 2, 2),   RB(32, 32, 16, 8, 8, 4, 2, 2),
+    RB(64, 64, 32, 16, 8, 8, 2, 2),   NV_SMALL,
     RB(16, 32, 32, 8, 16, 8, 2, 2),   END_OF_LIST};
 /* Batches of 16 or more FP32 matrices (H200, docs/perf/async-lab-2026-11-30.log and
  * h200-session3-2026-11-30.log): 64 x 64 tiles in 8-deep slices ran 10000 x 64^3 at 23.4-23.8
@@ -45,33 +50,32 @@ static const clgemm_config nvidia_single[] = {
  * and 20.9 (128 x 128); 256^3 and 512^3 matrices keep 256 x 128 (35.5; 128 x 128 ran 29-31, and
  * 128 x 64 tiles ran 128^3 at 24.1). Fewer matrices keep the single list. */
 static const clgemm_config nvidia_single_batched[] = {RB(256, 128, 8, 16, 16, 8, 4, 4),
-                                                      RB(64, 64, 8, 16, 8, 8, 2, 2),
-                                                      RB(32, 32, 16, 8, 8, 4, 2, 2), END_OF_LIST};
+                                                      NV_BATCH_SMALL, END_OF_LIST};
 /* Batches of matrices at least 256 on every side (K too: the 8 x 8 blocks of 128 x 64 tiles need
  * many slices to repay their loads): 128 x 64 tiles of 16 x 8 work-items ran 1000 x 256^3 at
  * 37.4 TFLOPS and 100 x 512^3 at 38.5 where 256 x 128 ran 34.0-35.5 and 34.9-36.1
  * (docs/perf/h200-session3-2026-11-30.log, batched sweep). */
-static const clgemm_config nvidia_single_batched_large[] = {
-    RB(128, 64, 8, 16, 8, 8, 4, 4), RB(64, 64, 8, 16, 8, 8, 2, 2), RB(32, 32, 16, 8, 8, 4, 2, 2),
-    END_OF_LIST};
+static const clgemm_config nvidia_single_batched_large[] = {RB(128, 64, 8, 16, 8, 8, 4, 4),
+                                                            NV_BATCH_SMALL, END_OF_LIST};
 #define MANY_MATRICES 16
 #define LARGE_SIDE    256
 /* FP64 on the SIMT cores, for NVIDIA devices of no known tier without FP64 tensor cores (the
  * H200 runs FP64 on them; measured there with the family forced): 128 x 64 and 64 x 128 tiles
  * ran the narrow 8192 x 64 x 8192 shapes at 17.7 TFLOPS where 64 x 64 ran 14.7 (19.9 with K
- * split), and 128 x 128 split 32 ways ran 256 x 256 x 16384 at 16.5 where 64 x 64 split 17 ran
- * 11.4 (docs/perf/async-lab-2026-11-30.log, skinny-batch-lab, h200-session3-final2). */
-static const clgemm_config nvidia_double[] = {
-    RB(128, 128, 8, 16, 16, 4, 2, 2), RB(128, 64, 8, 16, 8, 4, 2, 2),
-    RB(64, 128, 8, 8, 16, 4, 2, 2),   RB(64, 64, 16, 16, 16, 2, 2, 2),
-    RB(32, 32, 16, 8, 8, 4, 2, 2),    END_OF_LIST};
+ * split), and 128 x 64 split 33 ways ran 256 x 256 x 16384 at 16.7-16.9 (128 x 128 16.4-16.8,
+ * 64 x 64 split 17 ways 11.4; the planner's rule: registry.c's few_tiles_share). */
+static const clgemm_config nvidia_double[] = {RB(128, 128, 8, 16, 16, 4, 2, 2),
+                                              RB(128, 64, 8, 16, 8, 4, 2, 2),
+                                              RB(64, 128, 8, 8, 16, 4, 2, 2),
+                                              RB(64, 64, 16, 16, 16, 2, 2, 2),
+                                              NV_SMALL,
+                                              END_OF_LIST};
 /* Complex single keeps the list FP64 had before those tiles (CGEMM 4096^2 37.1 TFLOPS): the
  * new ones were measured for FP64 only. */
-static const clgemm_config nvidia_complex_single[] = {RB(128, 128, 8, 16, 16, 4, 2, 2),
-                                                      RB(64, 64, 16, 16, 16, 2, 2, 2),
-                                                      RB(32, 32, 16, 8, 8, 4, 2, 2), END_OF_LIST};
-static const clgemm_config nvidia_complex_double[] = {RB(64, 64, 16, 16, 16, 2, 2, 2),
-                                                      RB(32, 32, 16, 8, 8, 4, 2, 2), END_OF_LIST};
+static const clgemm_config nvidia_complex_single[] = {
+    RB(128, 128, 8, 16, 16, 4, 2, 2), RB(64, 64, 16, 16, 16, 2, 2, 2), NV_SMALL, END_OF_LIST};
+static const clgemm_config nvidia_complex_double[] = {RB(64, 64, 16, 16, 16, 2, 2, 2), NV_SMALL,
+                                                      END_OF_LIST};
 /* AMD of no known tier: 64x64 suits discrete GPUs; compiles without spills on gfx906, gfx90a
  * and gfx1030 for every type. */
 static const clgemm_config amd_gpu[] = {RB(64, 64, 16, 16, 16, 2, 2, 2),
@@ -111,10 +115,9 @@ static const regblock_tier class_lists[DEVICE_CLASS_COUNT] = {
 
 /* ---- NVIDIA tiers: CLBlast's SM7.0 to SM8.9 entries --------------------------------------- */
 
-/* The smallest: the H200 list's, for small problems. Complex double takes the H200 list on
- * every NVIDIA tier: CLBlast's FP64 entries of 32-deep slices need more than the 48 KiB of
- * local memory NVIDIA's OpenCL gives once an element is 16 bytes. */
-#define NV_SMALL RB(32, 32, 16, 8, 8, 4, 2, 2)
+/* The smallest: the H200 lists' NV_SMALL, for small problems. Complex double takes the H200
+ * list on every NVIDIA tier: CLBlast's FP64 entries of 32-deep slices need more than the 48 KiB
+ * of local memory NVIDIA's OpenCL gives once an element is 16 bytes. */
 
 /* Volta: xgemm_32 / xgemm_64 "Tesla V100-PCIE-16GB" (also the SM7.0 default). */
 static const clgemm_config nv_volta_single[] = {RB(64, 32, 32, 16, 8, 2, 4, 4), NV_SMALL,

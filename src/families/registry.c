@@ -175,8 +175,8 @@ static size_t few_tiles_share(clgemm_precision precision) {
  * with stream-K, 20.3 in the 32 x 32 tiles this rule gave before; 256 x 256 x 16384 24.7 in
  * 64 x 64 tiles split 16 ways, 9.4 in 32 x 32 ones). */
 static bool tile_suits(const family_desc *f, const clgemm_config *c, const device_info *info,
-                       clgemm_precision precision, size_t m, size_t n, size_t k, size_t batch) {
-    size_t mt, nt, kt;
+                       clgemm_precision precision, const gemm_dims *d) {
+    size_t m = d->m, n = d->n, k = d->k, batch = d->batch, mt, nt, kt;
     f->tile(c, &mt, &nt, &kt);
     size_t tm = (m + mt - 1) / mt, tn = (n + nt - 1) / nt, groups, slices;
     /* A tile that is mostly padding wastes what it fills the device with (a 128 x 64 tile on a
@@ -197,20 +197,20 @@ static bool tile_suits(const family_desc *f, const clgemm_config *c, const devic
 clgemm_config clgemm__config_default_for(const device_info *info, clgemm_precision precision,
                                          clgemm_compute compute, size_t m, size_t n, size_t k,
                                          size_t batch) {
+    const gemm_dims dims = {m, n, k, batch};
     for (const family_desc *const *f = clgemm__families; *f; f++) {
         if (!(*f)->defaults) continue;
         if ((*f)->supported && !(*f)->supported(info, precision, compute)) continue;
         const clgemm_config *pick = NULL;
-        const gemm_dims dims = {m, n, k, batch};
         for (const clgemm_config *c = (*f)->defaults(info, precision, &dims); c->family; c++) {
             if (clgemm__config_check(c, info, precision) != CLGEMM_SUCCESS) continue;
             pick = c; /* the smallest legal one, unless a larger one suits the problem */
-            if (tile_suits(*f, c, info, precision, m, n, k, batch)) break;
+            if (tile_suits(*f, c, info, precision, &dims)) break;
         }
         if (pick) return *pick;
     }
-    return (clgemm_config){.family =
-                               CLGEMM_FAMILY_AUTO}; /* none fits: the caller's check says so */
+    /* None fits: the caller's check says so. */
+    return (clgemm_config){.family = CLGEMM_FAMILY_AUTO};
 }
 
 /* The smallest square tiles of the family's defaults (else its smallest): the peeled strips are
@@ -219,17 +219,16 @@ clgemm_config clgemm__config_default_for(const device_info *info, clgemm_precisi
 clgemm_config clgemm__config_smallest(const clgemm_config *config, const device_info *info,
                                       clgemm_precision precision) {
     const family_desc *f = clgemm__family(config->family);
-    clgemm_config pick = *config;
-    bool square = false;
+    const clgemm_config *smallest = config, *smallest_square = NULL;
     if (f && f->defaults)
         for (const clgemm_config *c = f->defaults(info, precision, ONE_MATRIX); c->family; c++) {
             if (clgemm__config_check(c, info, precision) != CLGEMM_SUCCESS) continue;
             size_t mt, nt, kt;
             f->tile(c, &mt, &nt, &kt);
-            if (mt == nt || !square) pick = *c;
-            square = square || mt == nt;
+            smallest = c;
+            if (mt == nt) smallest_square = c;
         }
-    return pick;
+    return smallest_square ? *smallest_square : *smallest;
 }
 
 clgemm_config clgemm__config_fallback(void) {

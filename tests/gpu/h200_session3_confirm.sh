@@ -14,10 +14,7 @@ echo "== FP64 on the SIMT family: 128x128 squares, 128x64 / 64x128 narrow"
 $BENCH --no-clblast --precision d --shape 4096,4096,4096 --shape 4097,4097,4097 \
     --shape 2047,2047,2047 --family regblock \
     --params MWG=128,NWG=128,KWG=8,MDIMC=16,NDIMC=16,KWI=4,VWM=2,VWN=2 2>&1 | grep -E "^d "
-$BENCH --no-clblast --precision d --shape 64,8192,8192 --family regblock \
-    --params MWG=128,NWG=64,KWG=8,MDIMC=16,NDIMC=8,KWI=4,VWM=2,VWN=2 2>&1 | grep -E "^d "
-$BENCH --no-clblast --precision d --shape 8192,64,8192 --family regblock \
-    --params MWG=64,NWG=128,KWG=8,MDIMC=8,NDIMC=16,KWI=4,VWM=2,VWN=2 2>&1 | grep -E "^d "
+simt_narrow "$BENCH --no-clblast"
 echo "== cuBLAS"
 python3 .gpu/cublas_reference.py $(echo $SHAPES | sed 's/--shape //g')
 python3 .gpu/cublas_reference.py --fp64 $(echo $SHAPES | sed 's/--shape //g')
