@@ -1,7 +1,10 @@
 /* types_bench.c: clgemm-types-bench, whole-call speed of every element type and compute mode
  * through the public API (clgemm_gemm_ex), with a sampled accuracy check against a
  * double-precision host product of the same (stored) inputs.
- * Usage: clgemm-types-bench [--runs N] MODE:M,N,K ...   MODE: s d c z h hs b bs tf32 3xtf32
+ * Usage: clgemm-types-bench [--runs N] [--force FAMILY[:P=V,...]] MODE:M,N,K ...
+ * MODE: s d c z h hs b bs tf32 3xtf32. --force makes the problems after it run one family's
+ * configuration wherever the device takes it for their type ("--force auto": the library's
+ * choice again), so two families compare in one run.
  * (hs / bs: FP16 / BF16 inputs with FP32 C). Row-major, no transposes, alpha 1, beta 0. Prints
  * one line per problem: the kernel used, the median of N warm calls (host clock around the
  * call and clFinish) in ms and TFLOPS, and the largest sampled error relative to sum |a||b|;
@@ -242,6 +245,48 @@ static int run(clgemm_handle h, const mode *md, size_t m, size_t n, size_t k, in
     return 0;
 }
 
+/* --force FAMILY[:P=V,...]: that configuration for every type it is legal for; "auto" clears. */
+static int force(clgemm_handle h, const char *spec) {
+    char family[32];
+    size_t len = strcspn(spec, ":");
+    if (len == 0 || len >= sizeof family) {
+        fprintf(stderr, "clgemm-types-bench: bad --force %s (FAMILY[:P=V,...])\n", spec);
+        return -1;
+    }
+    memcpy(family, spec, len);
+    family[len] = 0;
+    clgemm_config c;
+    clgemm_family f = clgemm_family_from_name(family);
+    if (strcmp(family, "auto") == 0) {
+        for (int t = 0; t < CLGEMM_PRECISION_COUNT; t++)
+            clgemm_set_config(h, (clgemm_precision)t, NULL);
+        return 0;
+    }
+    if (f == CLGEMM_FAMILY_AUTO || clgemm_config_init(&c, f) != CLGEMM_SUCCESS) {
+        fprintf(stderr, "clgemm-types-bench: unknown family %s\n", family);
+        return -1;
+    }
+    for (const char *p = spec[len] ? spec + len + 1 : spec + len; *p;) {
+        char pname[32];
+        int value, used;
+        if (sscanf(p, "%31[^=]=%d%n", pname, &value, &used) != 2 ||
+            clgemm_config_set(&c, pname, value) != CLGEMM_SUCCESS) {
+            fprintf(stderr, "clgemm-types-bench: bad parameter in --force %s\n", spec);
+            return -1;
+        }
+        p += used;
+        if (*p == ',') p++;
+    }
+    int taken = 0;
+    for (int t = 0; t < CLGEMM_PRECISION_COUNT; t++)
+        taken += clgemm_set_config(h, (clgemm_precision)t, &c) == CLGEMM_SUCCESS;
+    if (!taken) {
+        fprintf(stderr, "clgemm-types-bench: --force %s is legal for no type on this device\n", spec);
+        return -1;
+    }
+    return 0;
+}
+
 int main(int argc, char **argv) {
     int runs = 10, status = 0;
     clgemm_handle h;
@@ -254,6 +299,10 @@ int main(int argc, char **argv) {
         if (strcmp(argv[i], "--runs") == 0 && i + 1 < argc) {
             runs = atoi(argv[++i]);
             if (runs < 1 || runs > 1000) runs = 10;
+            continue;
+        }
+        if (strcmp(argv[i], "--force") == 0 && i + 1 < argc) {
+            if (force(h, argv[++i]) != 0) return 2;
             continue;
         }
         char name[16];

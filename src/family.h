@@ -6,6 +6,7 @@
 #define CLGEMM_FAMILY_H
 
 #include "internal.h"
+#include "ptx_patch.h"
 
 /* One tunable parameter: its -D / JSON name, where it sits in clgemm_config.params, the powers
  * of two the tuner searches (lo 0: it keeps the default's value) and what it means. */
@@ -59,6 +60,9 @@ typedef struct family_desc {
                                      const gemm_dims *dims);
     /* The tuner's --quick candidates, ending with family 0 (NULL: none). */
     const clgemm_config *quick;
+    /* The patched-PTX step its programs need (ptx_patch.c; NULL: none): its kernels carry sm_90a
+     * instructions behind markers, so `supported` must accept only devices with nv_sm90a. */
+    const ptx_patch_need *ptx_patch;
     /* Their CPU set, where each cold compile costs seconds and --quick must finish within its
      * budget (NULL: the list above). */
     const clgemm_config *quick_cpu;
@@ -66,6 +70,8 @@ typedef struct family_desc {
 
 /* The registered families, in order of preference for defaults; NULL-terminated. */
 extern const family_desc *const clgemm__families[];
+/* The patched-PTX step of the family whose kernel file this is (NULL: none, or no such family). */
+const ptx_patch_need *clgemm__ptx_patch_need(const char *file_name);
 /* The descriptor of a family id; NULL for AUTO or an unknown id. */
 const family_desc *clgemm__family(clgemm_family id);
 /* Whether a configuration's tiles pad an m x n matrix by at most a quarter. */
@@ -89,6 +95,6 @@ static inline size_t clgemm__round_up(size_t v, size_t to) {
 #define CLGEMM__COMPUTE_ANY ((clgemm_compute)-1)
 
 extern const family_desc clgemm__family_naive, clgemm__family_tiled, clgemm__family_regblock,
-    clgemm__family_mma;
+    clgemm__family_mma, clgemm__family_wgmma;
 
 #endif /* CLGEMM_FAMILY_H */

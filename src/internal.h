@@ -34,6 +34,7 @@ typedef struct device_info {
     cl_uint compute_units;
     bool has_fp64;
     int nv_compute_capability; /* NVIDIA: major * 10 + minor (90 on Hopper); 0 elsewhere */
+    bool nv_sm90a; /* compute capability 9.0 and its driver runs patched sm_90a PTX (program.c) */
     char board_name[128];      /* AMD: CL_DEVICE_BOARD_NAME_AMD ("AMD Radeon RX 6800 XT"), or "" */
     cl_uint intel_ip_version;  /* Intel: CL_DEVICE_IP_VERSION_INTEL (major << 22 | minor << 12 |
                                 * revision: 12.55 on Arc), or 0 */
@@ -129,6 +130,15 @@ typedef struct program_cache program_cache;
 /* Kernel sources: the family's code with the common header in front. Either embedded at build
  * time, or read from $CLGEMM_KERNEL_DIR. Returns a malloc'd string or NULL. */
 char *clgemm__kernel_source(const char *file_name);
+
+/* Whether the device runs patched sm_90a PTX (a probe build; false off NVIDIA compute capability
+ * 9.0 without one), and the probe build itself on any device (*log: its two stages' logs). */
+bool clgemm__sm90a_usable(cl_context context, cl_device_id device, const device_info *info);
+bool clgemm__sm90a_probe(cl_context context, cl_device_id device, bool with_asm, char **log);
+/* The disk-cache key of a program: device, driver, version, options, the PTX patch if the file's
+ * family takes one, and the source (malloc'd). */
+char *clgemm__program_key(const device_info *info, const char *file_name, const char *source,
+                          const char *options);
 
 /* The device's program for a kernel file and build options, built on first use (memory cache,
  * then disk cache, then source) under the device's lock; the caller releases the reference.

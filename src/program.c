@@ -9,6 +9,8 @@
  * only through fileutil.c, which never follows a planted symlink or blocks on a FIFO. */
 #include "embedded_kernels.h"
 #include "internal.h"
+#include "family.h"
+#include "ptx_patch.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -111,14 +113,17 @@ static int cache_dir(char *buf, size_t size) {
     return n > 0 && (size_t)n < size;
 }
 
-/* The disk-cache key: everything the binary depends on, as one string. */
-static char *disk_key(const device_info *info, const char *source, const char *options) {
+/* The disk-cache key: everything the binary depends on, as one string; a file whose family
+ * patches its PTX adds the patch's version (ptx_patch.c). */
+char *clgemm__program_key(const device_info *info, const char *file_name, const char *source,
+                          const char *options) {
+    const char *patch = clgemm__ptx_patch_need(file_name) ? "sm_90a patch 1" : "";
     size_t size = strlen(source) + strlen(options) + 1024;
     char *key = malloc(size);
     if (key)
-        snprintf(key, size, "clgemm %s\n%s\n%s\n%s\n%s\n%s\n%s\n%s", CLGEMM_VERSION,
+        snprintf(key, size, "clgemm %s\n%s\n%s\n%s\n%s\n%s\n%s\n%s\n%s", CLGEMM_VERSION,
                  info->platform_name, info->platform_version, info->name, info->driver_version,
-                 info->vendor, options, source);
+                 info->vendor, options, patch, source);
     return key;
 }
 
@@ -259,98 +264,194 @@ static void disk_write(const char *path, const char *dir, const char *key, const
 
 /* ---- Builds ---------------------------------------------------------------------------------- */
 
-static void keep_build_log(struct clgemm_handle_s *h, cl_program program) {
-    size_t size = 0;
-    if (clGetProgramBuildInfo(program, h->device, CL_PROGRAM_BUILD_LOG, 0, NULL, &size) !=
-            CL_SUCCESS ||
-        size == 0)
-        return;
-    char *log = malloc(size + 1);
-    if (!log) return;
-    if (clGetProgramBuildInfo(program, h->device, CL_PROGRAM_BUILD_LOG, size, log, NULL) !=
-        CL_SUCCESS) {
-        free(log);
-        return;
-    }
-    log[size] = 0;
-    pthread_mutex_lock(&h->lock);
-    free(h->build_log);
-    h->build_log = log;
-    pthread_mutex_unlock(&h->lock);
-}
-
-static cl_program build_from_binary(struct clgemm_handle_s *h, const unsigned char *bin,
-                                    size_t size, const char *options) {
+static cl_program build_from_binary(cl_context context, cl_device_id device,
+                                    const unsigned char *bin, size_t size, const char *options) {
     cl_int err, bin_status;
     cl_program program =
-        clCreateProgramWithBinary(h->context, 1, &h->device, &size, &bin, &bin_status, &err);
+        clCreateProgramWithBinary(context, 1, &device, &size, &bin, &bin_status, &err);
     if (err != CL_SUCCESS || bin_status != CL_SUCCESS) {
         if (err == CL_SUCCESS) clReleaseProgram(program);
         return NULL;
     }
-    if (clBuildProgram(program, 1, &h->device, options, NULL, NULL) != CL_SUCCESS) {
+    if (clBuildProgram(program, 1, &device, options, NULL, NULL) != CL_SUCCESS) {
         clReleaseProgram(program);
         return NULL;
     }
     return program;
 }
 
-static void save_binary(struct clgemm_handle_s *h, cl_program program, const char *path,
-                        const char *dir, const char *key) {
+/* A program's binary (PTX text on NVIDIA), NUL-terminated; NULL if the driver gives none. */
+static unsigned char *program_binary(cl_program program, size_t *size) {
+    *size = 0;
+    if (clGetProgramInfo(program, CL_PROGRAM_BINARY_SIZES, sizeof *size, size, NULL) !=
+            CL_SUCCESS ||
+        *size == 0)
+        return NULL;
+    unsigned char *bin = malloc(*size + 1);
+    if (bin &&
+        clGetProgramInfo(program, CL_PROGRAM_BINARIES, sizeof bin, &bin, NULL) != CL_SUCCESS) {
+        free(bin);
+        return NULL;
+    }
+    if (bin) bin[*size] = 0;
+    return bin;
+}
+
+static void save_binary(cl_program program, const char *path, const char *dir, const char *key) {
+    size_t size;
+    unsigned char *bin = program_binary(program, &size);
+    if (bin) disk_write(path, dir, key, bin, size);
+    free(bin);
+}
+
+/* A program's build log, or NULL. */
+static char *build_log(cl_program program, cl_device_id device) {
     size_t size = 0;
-    if (clGetProgramInfo(program, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, NULL) !=
+    if (clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, 0, NULL, &size) !=
             CL_SUCCESS ||
         size == 0)
-        return;
-    unsigned char *bin = malloc(size);
-    if (bin && clGetProgramInfo(program, CL_PROGRAM_BINARIES, sizeof bin, &bin, NULL) == CL_SUCCESS)
-        disk_write(path, dir, key, bin, size);
-    free(bin);
+        return NULL;
+    char *log = malloc(size + 1);
+    if (log &&
+        clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, size, log, NULL) != CL_SUCCESS) {
+        free(log);
+        return NULL;
+    }
+    if (log) log[size] = 0;
+    return log;
+}
+
+/* "first\n--- stage ---\nsecond": the log of a two-stage build shows both stages. */
+static char *join_logs(char *first, const char *stage, char *second) {
+    size_t size = (first ? strlen(first) : 0) + strlen(stage) + (second ? strlen(second) : 0) + 16;
+    char *log = malloc(size);
+    if (log)
+        snprintf(log, size, "%s\n--- %s ---\n%s", first ? first : "", stage, second ? second : "");
+    free(first);
+    free(second);
+    return log;
+}
+
+/* The program of `source` built from source; for a family whose kernels carry sm_90a
+ * instructions behind markers (patch), then patched (ptx_patch.c) and built again from the
+ * patched PTX. *log gets the build log (both stages where there are two). */
+static cl_program build_from_source(cl_context context, cl_device_id device, const char *source,
+                                    const char *options, const ptx_patch_need *patch, char **log,
+                                    clgemm_status *st) {
+    cl_int err;
+    *log = NULL;
+    cl_program program = clCreateProgramWithSource(context, 1, &source, NULL, &err);
+    if (err != CL_SUCCESS) {
+        *st = err;
+        return NULL;
+    }
+    err = clBuildProgram(program, 1, &device, options, NULL, NULL);
+    *log = build_log(program, device);
+    if (err != CL_SUCCESS || !patch) {
+        if (err != CL_SUCCESS) {
+            clReleaseProgram(program);
+            program = NULL;
+            *st = CLGEMM_ERR_BUILD_FAILED;
+        }
+        return program;
+    }
+    size_t size;
+    unsigned char *ptx = program_binary(program, &size);
+    clReleaseProgram(program);
+    program = NULL;
+    char *patched = NULL;
+    int markers = 0;
+    ptx_patch_result r = ptx ? clgemm__ptx_patch((const char *)ptx, patch->maxnreg, &patched,
+                                                 &markers)
+                             : PTX_PATCH_NO_TARGET;
+    free(ptx);
+    if (r != PTX_PATCH_OK) {
+        char *why = strdup(clgemm__ptx_patch_string(r));
+        *log = join_logs(*log, "sm_90a patch refused", why);
+        *st = r == PTX_PATCH_NO_MEMORY ? CLGEMM_ERR_OUT_OF_HOST_MEMORY : CLGEMM_ERR_BUILD_FAILED;
+        return NULL;
+    }
+    program = build_from_binary(context, device, (const unsigned char *)patched, strlen(patched),
+                                options);
+    free(patched);
+    if (!program) {
+        *log = join_logs(*log, "build of the patched sm_90a PTX failed", NULL);
+        *st = CLGEMM_ERR_BUILD_FAILED;
+        return NULL;
+    }
+    char *second = build_log(program, device);
+    *log = join_logs(*log, "patched sm_90a PTX", second);
+    return program;
+}
+
+static void keep_build_log(struct clgemm_handle_s *h, char *log) {
+    if (!log) return;
+    pthread_mutex_lock(&h->lock);
+    free(h->build_log);
+    h->build_log = log;
+    pthread_mutex_unlock(&h->lock);
 }
 
 static clgemm_status build_program(struct clgemm_handle_s *h, const char *file_name,
                                    const char *options, cl_program *out) {
     char *source = clgemm__kernel_source(file_name);
     if (!source) return CLGEMM_ERR_KERNEL_SOURCE;
-    char *key = disk_key(&h->info, source, options);
+    const ptx_patch_need *patch = clgemm__ptx_patch_need(file_name);
+    char *key = clgemm__program_key(&h->info, file_name, source, options);
     char path[4200], dir[4096];
     bool cached = key && cache_path(key, path, sizeof path, dir, sizeof dir);
     cl_program program = NULL;
     if (cached) {
         size_t size;
         unsigned char *bin = disk_read(path, key, &size);
-        if (bin) program = build_from_binary(h, bin, size, options);
+        if (bin) program = build_from_binary(h->context, h->device, bin, size, options);
         if (bin && !program) clgemm__log("cached binary %s unusable: rebuilding", path);
         free(bin);
     }
     clgemm_status st = CLGEMM_SUCCESS;
     if (!program) {
-        cl_int err;
-        const char *src = source;
-        program = clCreateProgramWithSource(h->context, 1, &src, NULL, &err);
-        if (err != CL_SUCCESS) {
-            st = err;
-            program = NULL;
-        } else {
-            err = clBuildProgram(program, 1, &h->device, options, NULL, NULL);
-            keep_build_log(h, program);
-            if (err != CL_SUCCESS) {
-                pthread_mutex_lock(&h->lock);
-                clgemm__log("build of %s failed (%s):\n%s", file_name, options,
-                            h->build_log ? h->build_log : "");
-                pthread_mutex_unlock(&h->lock);
-                clReleaseProgram(program);
-                program = NULL;
-                st = CLGEMM_ERR_BUILD_FAILED;
-            } else if (cached) {
-                save_binary(h, program, path, dir, key);
-            }
-        }
+        char *log;
+        program = build_from_source(h->context, h->device, source, options, patch, &log, &st);
+        if (!program)
+            clgemm__log("build of %s failed (%s):\n%s", file_name, options, log ? log : "");
+        else if (cached)
+            save_binary(program, path, dir, key);
+        keep_build_log(h, log);
     }
     free(key);
     free(source);
     *out = program;
     return st;
+}
+
+/* Whether this device's driver runs patched sm_90a PTX: one tiny kernel with one marker through
+ * the same two-stage build (*log: both stages' logs). Asked once per device (device_state.c),
+ * and only of NVIDIA devices of compute capability 9.0: elsewhere the answer is no without a
+ * build. Without with_asm the kernel has no inline PTX, so that any device's compiler takes it
+ * and the patch step meets that device's binary (the tests' simulated failure). */
+bool clgemm__sm90a_probe(cl_context context, cl_device_id device, bool with_asm, char **log) {
+    static const char probe[] =
+        "__kernel void clgemm_sm90a_probe(__global int *x) {\n"
+        "#if PROBE_ASM\n"
+        "    asm volatile(\"// @fence.proxy.async.shared::cta;\" ::: \"memory\");\n"
+        "#endif\n"
+        "    x[get_global_id(0)] = 1;\n"
+        "}\n";
+    static const ptx_patch_need need = {0};
+    clgemm_status st;
+    cl_program p = build_from_source(context, device, probe,
+                                     with_asm ? "-DPROBE_ASM=1" : "-DPROBE_ASM=0", &need, log, &st);
+    if (p) clReleaseProgram(p);
+    return p != NULL;
+}
+
+bool clgemm__sm90a_usable(cl_context context, cl_device_id device, const device_info *info) {
+    if (info->cls != DEVICE_NVIDIA_GPU || info->nv_compute_capability != 90) return false;
+    char *log = NULL;
+    bool ok = clgemm__sm90a_probe(context, device, true, &log);
+    if (!ok) clgemm__log("sm_90a kernels unavailable on this device:\n%s", log ? log : "");
+    free(log);
+    return ok;
 }
 
 clgemm_status clgemm__program(struct clgemm_handle_s *h, const char *file_name, const char *options,

@@ -931,3 +931,192 @@ Test(schedule_plan, h200_shapes) {
     clgemm__plan_peel(&c, &cpu, 1, 4097, 4097, 1, &main_m, &main_n);
     cr_expect(main_m < 4097 && main_n < 4097, "CLGEMM_PEEL=1 peels");
 }
+
+/* ---- The patched-PTX step (ptx_patch.c) and the wgmma family's guard ------------------------ */
+#include "family.h"
+#include "ptx_patch.h"
+#include "tensor_core_candidates.h"
+
+static const char ptx_ok[] = ".version 8.0\n.target sm_90, texmode_independent\n"
+                             ".address_size 64\n.entry k(\n.param .u64 k_0\n)\n{\n"
+                             "// @wgmma.fence.sync.aligned;\nmov.u32 %r1, 0;\n"
+                             "// @fence.proxy.async.shared::cta;\n"
+                             "// an ordinary comment\nret;\n}\n";
+
+Test(ptx_patch, rewrites_the_target_and_every_marker) {
+    char *out;
+    int markers;
+    cr_assert_eq(clgemm__ptx_patch(ptx_ok, 0, &out, &markers), PTX_PATCH_OK);
+    cr_expect_eq(markers, 2);
+    cr_expect(strstr(out, ".target sm_90a, texmode_independent") != NULL, "%s", out);
+    cr_expect(strstr(out, "// @") == NULL, "markers left: %s", out);
+    cr_expect(strstr(out, "\nwgmma.fence.sync.aligned;\n") != NULL, "%s", out);
+    cr_expect(strstr(out, "\nfence.proxy.async.shared::cta;\n") != NULL, "%s", out);
+    cr_expect(strstr(out, "// an ordinary comment") != NULL, "%s", out);
+    cr_expect(strstr(out, ".maxnreg") == NULL, "no cap was asked for: %s", out);
+    /* Everything else is the same text. */
+    cr_expect_eq(strlen(out), strlen(ptx_ok) + 1 - 2 * 4, "%s", out);
+    char *again;
+    cr_expect_eq(clgemm__ptx_patch(out, 0, &again, &markers), PTX_PATCH_ALREADY_SM90A);
+    cr_expect_null(again);
+    free(out);
+}
+
+Test(ptx_patch, adds_a_register_cap_to_every_entry) {
+    static const char two[] = ".target sm_90\n.entry a(\n.param .u32 x\n)\n{\n// @setmaxnreg.inc"
+                              ".sync.aligned.u32 240;\nret;\n}\n.entry b()\n{\nret;\n}\n";
+    char *out;
+    int markers;
+    cr_assert_eq(clgemm__ptx_patch(two, 168, &out, &markers), PTX_PATCH_OK);
+    cr_expect(strstr(out, ".entry a(\n.param .u32 x\n)\n.maxnreg 168\n{") != NULL, "%s", out);
+    cr_expect(strstr(out, ".entry b()\n.maxnreg 168\n{") != NULL, "%s", out);
+    cr_expect(strstr(out, "\nsetmaxnreg.inc.sync.aligned.u32 240;") != NULL, "%s", out);
+    free(out);
+    /* An entry that already has a cap is not ours to change. */
+    static const char capped[] = ".target sm_90\n.entry a()\n.maxnreg 64\n{\n// @wgmma.fence"
+                                 ".sync.aligned;\n}\n";
+    cr_expect_eq(clgemm__ptx_patch(capped, 168, &out, &markers), PTX_PATCH_ENTRY_SYNTAX);
+    cr_expect_eq(clgemm__ptx_patch(capped, 0, &out, &markers), PTX_PATCH_OK);
+    free(out);
+}
+
+Test(ptx_patch, refuses_what_it_does_not_expect) {
+    const struct {
+        const char *ptx;
+        ptx_patch_result want;
+    } cases[] = {
+        {".version 8.0\n.address_size 64\n// @wgmma.fence.sync.aligned;\n", PTX_PATCH_NO_TARGET},
+        {".target sm_80\n// @wgmma.fence.sync.aligned;\n", PTX_PATCH_NO_TARGET},
+        {".target sm_900\n// @wgmma.fence.sync.aligned;\n", PTX_PATCH_NO_TARGET},
+        {".target sm_90\n.target sm_90\n// @wgmma.fence.sync.aligned;\n", PTX_PATCH_NO_TARGET},
+        {".target sm_90a\n// @wgmma.fence.sync.aligned;\n", PTX_PATCH_ALREADY_SM90A},
+        {".target sm_90\nmov.u32 %r1, 0;\n", PTX_PATCH_NO_MARKERS},
+        {".target sm_90\n// @wgmma.fence.sync.aligned;\n// @mov.u32 %r1, 0;\n",
+         PTX_PATCH_UNKNOWN_MARKER},
+        {"", PTX_PATCH_NO_TARGET},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char *out = (char *)1;
+        int markers = -1;
+        cr_expect_eq(clgemm__ptx_patch(cases[i].ptx, 0, &out, &markers), cases[i].want,
+                     "case %zu: %s", i, cases[i].ptx);
+        cr_expect_null(out, "case %zu", i);
+        cr_expect_eq(markers, 0, "case %zu", i);
+        cr_expect_neq(strcmp(clgemm__ptx_patch_string(cases[i].want), "unknown result"), 0);
+    }
+    /* A cap asked for on an entry whose parameter list never closes. */
+    char *out;
+    int markers;
+    cr_expect_eq(clgemm__ptx_patch(".target sm_90\n.entry a(\n{\n// @wgmma.fence.sync.aligned;\n",
+                                   64, &out, &markers),
+                 PTX_PATCH_ENTRY_SYNTAX);
+}
+
+Test(ptx_patch, only_the_wgmma_family_asks_and_the_cache_key_says_so) {
+    for (const family_desc *const *f = clgemm__families; *f; f++)
+        cr_expect_eq(clgemm__ptx_patch_need((*f)->file) != NULL,
+                     (*f)->id == CLGEMM_FAMILY_WGMMA, "%s", (*f)->name);
+    cr_expect_null(clgemm__ptx_patch_need("no-such.cl"));
+    device_info h200 = fake_device(1024, 1024, 1024, 49152, true);
+    char *a = clgemm__program_key(&h200, "wgmma.cl", "src", "-DX=1");
+    char *b = clgemm__program_key(&h200, "mma.cl", "src", "-DX=1");
+    cr_assert(a && b);
+    cr_expect(strstr(a, "sm_90a patch") != NULL && strstr(b, "sm_90a patch") == NULL);
+    cr_expect_neq(strcmp(a, b), 0, "a patched program shares an unpatched one's cache entry");
+    free(a);
+    free(b);
+}
+
+/* wgmma only where the device is compute capability 9.0 AND its driver ran the patched-PTX probe;
+ * where the probe failed, the same types plan on the mma.sync family. */
+Test(wgmma_guard, chosen_only_where_the_patched_build_works) {
+    device_info h200 = fake_device(1024, 1024, 1024, 49152, true);
+    h200.cls = DEVICE_NVIDIA_GPU;
+    h200.compute_units = 132;
+    h200.nv_compute_capability = 90;
+    h200.nv_sm90a = true;
+    device_info failed = h200;
+    failed.nv_sm90a = false;
+    device_info ada = h200;
+    ada.nv_compute_capability = 89;
+    device_info blackwell = h200;
+    blackwell.nv_compute_capability = 100;
+    const struct {
+        clgemm_precision type;
+        clgemm_compute compute;
+        bool wgmma;
+    } cases[] = {
+        {CLGEMM_HALF, CLGEMM_COMPUTE_DEFAULT, true},
+        {CLGEMM_BFLOAT16, CLGEMM_COMPUTE_DEFAULT, true},
+        {CLGEMM_SINGLE, CLGEMM_COMPUTE_TF32, true},
+        {CLGEMM_SINGLE, CLGEMM_COMPUTE_FP32_3XTF32, false},
+        {CLGEMM_SINGLE, CLGEMM_COMPUTE_DEFAULT, false},
+        {CLGEMM_DOUBLE, CLGEMM_COMPUTE_DEFAULT, false},
+        {CLGEMM_COMPLEX_SINGLE, CLGEMM_COMPUTE_DEFAULT, false},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        clgemm_config c = clgemm__config_default_for(&h200, cases[i].type, cases[i].compute, 8192,
+                                                     8192, 8192, 1);
+        cr_expect_eq(c.family == CLGEMM_FAMILY_WGMMA, cases[i].wgmma, "type %d compute %d: %s",
+                     cases[i].type, cases[i].compute, describe(&c));
+        cr_expect_eq(clgemm__config_check(&c, &h200, cases[i].type), OK, "%s", describe(&c));
+        const device_info *others[] = {&failed, &ada, &blackwell};
+        for (int d = 0; d < 3; d++) {
+            clgemm_config o = clgemm__config_default_for(others[d], cases[i].type,
+                                                         cases[i].compute, 8192, 8192, 8192, 1);
+            cr_expect_neq(o.family, CLGEMM_FAMILY_WGMMA, "device %d type %d", d, cases[i].type);
+            if (cases[i].wgmma && d == 0) /* the fallback: the mma.sync family */
+                cr_expect_eq(o.family, CLGEMM_FAMILY_MMA, "type %d: %s", cases[i].type,
+                             describe(&o));
+            clgemm_config forced = {.family = CLGEMM_FAMILY_WGMMA,
+                                    .params = {128, 256, 16, 64, 256, 4}};
+            cr_expect_neq(clgemm__config_check(&forced, others[d], CLGEMM_HALF), OK,
+                          "device %d accepts a forced wgmma config", d);
+        }
+    }
+}
+
+/* A failed patched build on a real device: the probe without inline PTX builds anywhere, but
+ * PoCL's binary is no PTX, so the patch step refuses it; the probe says no, its log shows both
+ * stages, and (wgmma_guard::chosen_only_where_the_patched_build_works) a device whose probe
+ * said no plans these types on the mma.sync family. */
+Test(wgmma_guard, the_probe_fails_cleanly_off_nvidia) {
+    cl_platform_id platform;
+    cl_device_id device;
+    cl_uint n = 0;
+    if (clGetPlatformIDs(1, &platform, &n) != CL_SUCCESS || n == 0 ||
+        clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 1, &device, NULL) != CL_SUCCESS)
+        cr_skip_test("no OpenCL device");
+    cl_int err;
+    cl_context ctx = clCreateContext(NULL, 1, &device, NULL, NULL, &err);
+    cr_assert_eq(err, CL_SUCCESS);
+    device_info info;
+    cr_assert_eq(clgemm__device_query(device, &info), CLGEMM_SUCCESS);
+    if (info.cls == DEVICE_NVIDIA_GPU) cr_skip_test("an NVIDIA device: the probe may succeed");
+    char *log = NULL;
+    cr_expect_not(clgemm__sm90a_probe(ctx, device, false, &log));
+    cr_expect(log && strstr(log, "sm_90a patch refused"), "log: %s", log ? log : "(none)");
+    free(log);
+    cr_expect_not(clgemm__sm90a_usable(ctx, device, &info), "the guard builds nothing here");
+    clReleaseContext(ctx);
+}
+
+/* test_tensor_cores.c runs every candidate of the tensor-core families: its copy of their lists
+ * is theirs. */
+Test(wgmma_guard, the_device_suite_runs_every_candidate) {
+    const clgemm_family fams[] = {CLGEMM_FAMILY_WGMMA, CLGEMM_FAMILY_MMA};
+    for (int f = 0; f < 2; f++) {
+        const family_desc *d = clgemm__family(fams[f]);
+        size_t at = 0;
+        for (size_t i = 0; i < sizeof tc_candidates / sizeof tc_candidates[0]; i++) {
+            if (tc_candidates[i].family != fams[f]) continue;
+            cr_assert(d->quick[at].family, "%s: extra candidate %zu", d->name, at);
+            for (int p = 0; p < d->num_params; p++)
+                cr_expect_eq(d->quick[at].params[d->params[p].slot], tc_candidates[i].v[p],
+                             "%s candidate %zu %s", d->name, at, d->params[p].name);
+            at++;
+        }
+        cr_expect_eq(d->quick[at].family, 0, "%s: candidate %zu missing from the suite", d->name,
+                     at);
+    }
+}

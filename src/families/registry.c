@@ -12,12 +12,19 @@
 #define PARAM_MAX 1024
 
 const family_desc *const clgemm__families[] = {
+    &clgemm__family_wgmma,
     &clgemm__family_mma,
     &clgemm__family_regblock,
     &clgemm__family_tiled,
     &clgemm__family_naive,
     NULL,
 };
+
+const ptx_patch_need *clgemm__ptx_patch_need(const char *file_name) {
+    for (const family_desc *const *f = clgemm__families; *f; f++)
+        if (strcmp((*f)->file, file_name) == 0) return (*f)->ptx_patch;
+    return NULL;
+}
 
 const family_desc *clgemm__family(clgemm_family id) {
     for (const family_desc *const *f = clgemm__families; *f; f++)

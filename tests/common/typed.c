@@ -302,7 +302,9 @@ void tt_reference(const tt_data *d, double *ref, double *bound) {
     cplx alpha = {dbl ? p->alpha[0] : (float)p->alpha[0], dbl ? p->alpha[1] : (float)p->alpha[1]};
     cplx beta = {dbl ? p->beta[0] : (float)p->beta[0], dbl ? p->beta[1] : (float)p->beta[1]};
     if (!cx) alpha.im = beta.im = 0;
-    long double eps = dbl ? DBL_EPSILON : FLT_EPSILON;
+    /* TF32 keeps 10 bits of each input's significand (truncated or rounded): each product is
+     * within 2^-9 of its exact value, relative. */
+    long double eps = dbl ? DBL_EPSILON : p->compute == CLGEMM_COMPUTE_TF32 ? 0x1p-9L : FLT_EPSILON;
     /* A complex multiply-add is several roundings, each within eps of |x||y|. */
     long double factor = cx ? 2 : 1, extra = cx ? 4 : 2;
     /* FP16/BF16 C: the FP32 result is rounded once more, by at most half its unit (2^-11,
@@ -439,14 +441,14 @@ clgemm_status tt_clgemm(clgemm_handle h, const tt_gemm *g, cl_mem a, cl_mem b, c
                         unsigned flags) {
     scalar al = make_scalar(g->type_ab, g->alpha), be = make_scalar(g->type_ab, g->beta);
     clgemm_status st;
-    bool ex = (flags & TT_RUN_EX) || g->type_ab != g->type_c;
+    bool ex = (flags & TT_RUN_EX) || g->type_ab != g->type_c || g->compute;
 #define TT_ARGS(x)                                                                                 \
     h, g->layout, g->ta, g->tb, g->m, g->n, g->k, al.x, a, g->off_a, g->lda, b, g->off_b, g->ldb,  \
         be.x, c, g->off_c, g->ldc, NULL, 0, NULL, NULL
     if (ex)
         st = clgemm_gemm_ex(h, g->layout, g->ta, g->tb, g->m, g->n, g->k, &al, a, g->off_a, g->lda,
                             b, g->off_b, g->ldb, &be, c, g->off_c, g->ldc, g->type_ab, g->type_c,
-                            CLGEMM_COMPUTE_DEFAULT, NULL, 0, NULL, NULL);
+                            g->compute, NULL, 0, NULL, NULL);
     else
         switch (g->type_ab) {
         case CLGEMM_COMPLEX_SINGLE:
@@ -483,10 +485,9 @@ static clgemm_status host_call(clgemm_handle h, const tt_data *d, void *c, unsig
 #define TT_HOST(x, elem)                                                                           \
     h, g->layout, g->ta, g->tb, g->m, g->n, g->k, al.x, (const elem *)a, g->lda, (const elem *)b,  \
         g->ldb, be.x, (elem *)cc, g->ldc
-    if ((flags & TT_RUN_EX) || g->type_ab != g->type_c)
+    if ((flags & TT_RUN_EX) || g->type_ab != g->type_c || g->compute)
         return clgemm_gemm_ex_host(h, g->layout, g->ta, g->tb, g->m, g->n, g->k, &al, a, g->lda, b,
-                                   g->ldb, &be, cc, g->ldc, g->type_ab, g->type_c,
-                                   CLGEMM_COMPUTE_DEFAULT);
+                                   g->ldb, &be, cc, g->ldc, g->type_ab, g->type_c, g->compute);
     switch (g->type_ab) {
     case CLGEMM_COMPLEX_SINGLE:
         return clgemm_cgemm_host(TT_HOST(c, cl_float2));

@@ -1,0 +1,516 @@
+/* wgmma.cl: GEMM on Hopper's warpgroup tensor-core instruction (wgmma.mma_async, PTX sm_90a)
+ * with both operands read by the tensor cores straight from local memory. OpenCL C compiles
+ * for sm_90, where wgmma is refused, so every sm_90a instruction sits behind a "// @" PTX
+ * comment marker: the program layer builds this source, patches the PTX (target sm_90a, markers
+ * removed: the program layer's ptx_patch.c) and rebuilds it from that binary. Only NVIDIA devices of
+ * compute capability exactly 9.0 may build it.
+ *
+ * Problem (column-major, like every clgemm kernel, common.cl): C is M x N, op(A) M x K, op(B)
+ * K x N, C = alpha*op(A)op(B) + beta*C; when beta == 0, C is never read. Any M, N, K >= 1, any
+ * offsets and ld >= the minimum; batches and split-K layers as in mma.cl.
+ *
+ * Build options:
+ *   WG_TYPE   0 FP16 storage (ushort bits), 1 BF16, FP32 accumulation (wgmma k16);
+ *             2 TF32: FP32 storage, FP32 accumulation (wgmma k8; inputs keep their top 19 bits
+ *             on the asynchronous path, rounded to nearest on the register path).
+ *   C_INPUT   types 0/1: 1 = C holds the input type (FP16/BF16 bits), 0 = C is float.
+ *   TRANSA, TRANSB, ALIGNED_A, ALIGNED_B: as in mma.cl (ALIGNED: offset and ld keep 16-byte
+ *             chunks, so tiles are copied by cp.async; else loaded element by element).
+ *   MWG, NWG  work-group tile of C; KWG depth of one K slice in local memory;
+ *   WM, WN    warpgroup tile: WM 64 or 128 rows (one or two m64 instructions), WN 64, 128 or
+ *             256 columns (the instruction's N);  STAGES  local-memory slices (>= 3: STAGES-2
+ *             slices load while one is multiplied and the previous one's wgmma drains).
+ *   GROUP_M   tiles are visited in bands of GROUP_M tile rows, so the work-groups running at
+ *             once share panels of A and B in L2 (1: plain order).
+ *
+ * Local memory: every operand is stored K-major or MN-major in the instruction's interleaved
+ * (unswizzled) layout of 8 x 16-byte core matrices, 128 contiguous bytes each, the core
+ * matrices along K adjacent (LBO = 128), 8-row groups one after the other (SBO = 128 * KWG /
+ * VW). 16-byte chunk q of a slice lands at byte 16 q, so the 8 threads of a store phase fill one
+ * core matrix: no bank conflicts. K-major (k contiguous in global memory: A with TRANSA=1, B
+ * with TRANSB=0): chunk q holds row 8 (q / (8 KWG/VW)) + q % 8, elements VW ((q / 8) % (KWG/VW))
+ * onwards. MN-major (FP16/BF16, the other transposes; the instruction's transpose bit): chunk q
+ * holds k = 8 ((q / 8) % (KWG/8)) + q % 8, rows 8 (q / KWG) onwards. TF32 has no transpose bit:
+ * its MN-major operands are loaded element by element and stored K-major (transposed on the way).
+ *
+ * Legality (the family's check): MWG % WM == 0, NWG % WN == 0, threads T = 128 (MWG/WM)(NWG/WN)
+ * <= 1024; KWG a multiple of 16 (FP16/BF16) or 8 (TF32); the chunks of one slice of A and of
+ * B (MWG KWG / VW, NWG KWG / VW) positive multiples of T; STAGES (MWG + NWG) KWG esize <= 48 KiB.
+ * Launch: local size (T, 1), global size (ceil(M/MWG) T, ceil(N/NWG)). */
+#ifndef WG_TYPE
+#define WG_TYPE 0
+#endif
+#ifndef C_INPUT
+#define C_INPUT 0
+#endif
+#ifndef ALIGNED_A
+#define ALIGNED_A 0
+#endif
+#ifndef ALIGNED_B
+#define ALIGNED_B 0
+#endif
+#ifndef MWG
+#define MWG 128
+#endif
+#ifndef NWG
+#define NWG 256
+#endif
+#ifndef KWG
+#define KWG 16
+#endif
+#ifndef WM
+#define WM 64
+#endif
+#ifndef WN
+#define WN 256
+#endif
+#ifndef STAGES
+#define STAGES 4
+#endif
+#ifndef GROUP_M
+#define GROUP_M 8
+#endif
+/* Diagnostic only: which descriptor field carries the MN-direction stride of MN-major operands
+ * (0: SBO, as for K-major; 1: LBO). */
+#ifndef MN_SWAP
+#define MN_SWAP 0
+#endif
+
+#if WG_TYPE <= 1
+#define MT ushort
+#if C_INPUT
+#define CT ushort
+#else
+#define CT float
+#endif
+#define ESIZE 2
+#define KSTEP 16
+#else
+#define MT    float
+#define CT    float
+#define ESIZE 4
+#define KSTEP 8
+#endif
+
+#define DEV      static inline __attribute__((always_inline))
+#define VW       (16 / ESIZE)
+#define NTHREADS (128 * (MWG / WM) * (NWG / WN))
+#define MBLK     (WM / 64) /* m64 instructions per warpgroup and k step */
+#define NACC     (WN / 2)  /* accumulators per thread and m64 block */
+
+/* Which operands are MN-major in local memory (FP16/BF16 only; TF32 transposes on load). */
+#define A_KMAJOR (TRANSA == 1)
+#define B_KMAJOR (TRANSB == 0)
+#if WG_TYPE <= 1
+#define A_MN (!A_KMAJOR)
+#define B_MN (!B_KMAJOR)
+#else
+#define A_MN 0
+#define B_MN 0
+#endif
+/* Operands loaded element by element: unaligned ones, and TF32's MN-major ones. */
+#define A_REG (!ALIGNED_A || (WG_TYPE == 2 && !A_KMAJOR))
+#define B_REG (!ALIGNED_B || (WG_TYPE == 2 && !B_KMAJOR))
+
+/* The instruction's shape suffix and transpose immediates. */
+#if WG_TYPE == 0
+#define WG_OP "k16.f32.f16.f16"
+#elif WG_TYPE == 1
+#define WG_OP "k16.f32.bf16.bf16"
+#else
+#define WG_OP "k8.f32.tf32.tf32"
+#endif
+#if WG_TYPE == 2
+#define WGMMA_TAIL ""
+#elif A_MN && B_MN
+#define WGMMA_TAIL ", 1, 1"
+#elif A_MN
+#define WGMMA_TAIL ", 1, 0"
+#elif B_MN
+#define WGMMA_TAIL ", 0, 1"
+#else
+#define WGMMA_TAIL ", 0, 0"
+#endif
+
+#define A_STAGE (MWG * KWG) /* elements per stage */
+#define B_STAGE (NWG * KWG)
+#define A_CHUNKS (MWG * KWG / VW)
+#define B_CHUNKS (NWG * KWG / VW)
+#define A_PER_T  (A_CHUNKS / NTHREADS)
+#define B_PER_T  (B_CHUNKS / NTHREADS)
+#define SBO_K    (128 * (KWG / VW)) /* bytes of one 8-row group, K-major */
+#define SBO_MN   (128 * (KWG / 8))  /* ... MN-major (8 k of 16 bytes per core matrix) */
+
+DEV uint lds_addr(__local const void *p) {
+    return (uint)(size_t)p;
+}
+DEV void cp_async16(__local void *dst, const __global void *src, const uint src_bytes) {
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(lds_addr(dst)), "l"(src),
+                 "r"(src_bytes)
+                 : "memory");
+}
+DEV void cp_async_commit(void) {
+    asm volatile("cp.async.commit_group;\n" ::: "memory");
+}
+#define CP_ASYNC_WAIT(n) asm volatile("cp.async.wait_group %0;\n" ::"n"(n) : "memory")
+/* Generic-proxy writes to local memory (cp.async, stores) become visible to the tensor cores'
+ * asynchronous proxy: every writing thread, before the barrier. */
+#define FENCE_PROXY() asm volatile("// @fence.proxy.async.shared::cta;\n" ::: "memory")
+#define WG_FENCE()    asm volatile("// @wgmma.fence.sync.aligned;\n" ::: "memory")
+#define WG_COMMIT()   asm volatile("// @wgmma.commit_group.sync.aligned;\n" ::: "memory")
+#define WG_WAIT(n)    asm volatile("// @wgmma.wait_group.sync.aligned %0;\n" ::"n"(n) : "memory")
+
+/* A matrix descriptor: start address, LBO, SBO (bytes >> 4), no swizzle. */
+DEV ulong desc(const uint addr, const uint lbo, const uint sbo) {
+    return (ulong)((addr & 0x3FFFFu) >> 4) | ((ulong)(lbo >> 4) << 16) | ((ulong)(sbo >> 4) << 32);
+}
+#if A_MN
+#define A_DESC(addr) desc((addr), MN_SWAP ? SBO_MN : 128, MN_SWAP ? 128 : SBO_MN)
+#define A_GROUP      SBO_MN
+#else
+#define A_DESC(addr) desc((addr), 128, SBO_K)
+#define A_GROUP      SBO_K
+#endif
+#if B_MN
+#define B_DESC(addr) desc((addr), MN_SWAP ? SBO_MN : 128, MN_SWAP ? 128 : SBO_MN)
+#define B_GROUP      SBO_MN
+#else
+#define B_DESC(addr) desc((addr), 128, SBO_K)
+#define B_GROUP      SBO_K
+#endif
+
+#if WG_TYPE == 2
+/* FP32 -> TF32, round to nearest (ties away) on the register path: + half a TF32 ulp to the
+ * bits of finite values (the instruction reads the top 19 bits). */
+DEV float to_tf32(const float x) {
+    return fabs(x) < INFINITY ? as_float(as_uint(x) + 0x1000u) : x;
+}
+#else
+#define to_tf32(x) (x)
+#endif
+
+#if WG_TYPE <= 1 && C_INPUT
+DEV float c_load(const ushort h) {
+#if WG_TYPE == 0
+    float f;
+    asm("{ .reg .b16 lo, hi; mov.b32 {lo, hi}, %1; cvt.f32.f16 %0, lo; }\n"
+        : "=f"(f)
+        : "r"((uint)h));
+    return f;
+#else
+    return as_float((uint)h << 16);
+#endif
+}
+DEV ushort c_store(const float f) {
+    uint r;
+#if WG_TYPE == 0
+    asm("cvt.rn.f16x2.f32 %0, %1, %2;\n" : "=r"(r) : "f"(0.0f), "f"(f));
+#else
+    asm("cvt.rn.bf16x2.f32 %0, %1, %2;\n" : "=r"(r) : "f"(0.0f), "f"(f));
+#endif
+    return (ushort)(r & 0xffffu);
+}
+#else
+#define c_load(x)  ((float)(x))
+#define c_store(x) (x)
+#endif
+
+/* The instruction, N = WN; its accumulators d[x*4 + i*2 + j] hold row 16 warp + lane/4 + 8 i,
+ * column 8 x + 2 (lane % 4) + j of the warpgroup's 64 x WN block. */
+#define WGMMA_N64(op, d, da, db) \
+    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\n// @wgmma.mma_async.sync.aligned.m64n64" op " " \
+                 "{%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31}, " \
+                 "%32, %33, p, 1, 1" WGMMA_TAIL ";\n}\n" \
+                 : "+f"((d)[0]), "+f"((d)[1]), "+f"((d)[2]), "+f"((d)[3]), "+f"((d)[4]), "+f"((d)[5]), "+f"((d)[6]), "+f"((d)[7]), \
+                   "+f"((d)[8]), "+f"((d)[9]), "+f"((d)[10]), "+f"((d)[11]), "+f"((d)[12]), "+f"((d)[13]), "+f"((d)[14]), "+f"((d)[15]), \
+                   "+f"((d)[16]), "+f"((d)[17]), "+f"((d)[18]), "+f"((d)[19]), "+f"((d)[20]), "+f"((d)[21]), "+f"((d)[22]), "+f"((d)[23]), \
+                   "+f"((d)[24]), "+f"((d)[25]), "+f"((d)[26]), "+f"((d)[27]), "+f"((d)[28]), "+f"((d)[29]), "+f"((d)[30]), "+f"((d)[31]) \
+                 : "l"(da), "l"(db) : "memory")
+
+#define WGMMA_N128(op, d, da, db) \
+    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\n// @wgmma.mma_async.sync.aligned.m64n128" op " " \
+                 "{%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31,%32,%33,%34,%35,%36,%37,%38,%39,%40,%41,%42,%43,%44,%45,%46,%47,%48,%49,%50,%51,%52,%53,%54,%55,%56,%57,%58,%59,%60,%61,%62,%63}, " \
+                 "%64, %65, p, 1, 1" WGMMA_TAIL ";\n}\n" \
+                 : "+f"((d)[0]), "+f"((d)[1]), "+f"((d)[2]), "+f"((d)[3]), "+f"((d)[4]), "+f"((d)[5]), "+f"((d)[6]), "+f"((d)[7]), \
+                   "+f"((d)[8]), "+f"((d)[9]), "+f"((d)[10]), "+f"((d)[11]), "+f"((d)[12]), "+f"((d)[13]), "+f"((d)[14]), "+f"((d)[15]), \
+                   "+f"((d)[16]), "+f"((d)[17]), "+f"((d)[18]), "+f"((d)[19]), "+f"((d)[20]), "+f"((d)[21]), "+f"((d)[22]), "+f"((d)[23]), \
+                   "+f"((d)[24]), "+f"((d)[25]), "+f"((d)[26]), "+f"((d)[27]), "+f"((d)[28]), "+f"((d)[29]), "+f"((d)[30]), "+f"((d)[31]), \
+                   "+f"((d)[32]), "+f"((d)[33]), "+f"((d)[34]), "+f"((d)[35]), "+f"((d)[36]), "+f"((d)[37]), "+f"((d)[38]), "+f"((d)[39]), \
+                   "+f"((d)[40]), "+f"((d)[41]), "+f"((d)[42]), "+f"((d)[43]), "+f"((d)[44]), "+f"((d)[45]), "+f"((d)[46]), "+f"((d)[47]), \
+                   "+f"((d)[48]), "+f"((d)[49]), "+f"((d)[50]), "+f"((d)[51]), "+f"((d)[52]), "+f"((d)[53]), "+f"((d)[54]), "+f"((d)[55]), \
+                   "+f"((d)[56]), "+f"((d)[57]), "+f"((d)[58]), "+f"((d)[59]), "+f"((d)[60]), "+f"((d)[61]), "+f"((d)[62]), "+f"((d)[63]) \
+                 : "l"(da), "l"(db) : "memory")
+
+#define WGMMA_N256(op, d, da, db) \
+    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\n// @wgmma.mma_async.sync.aligned.m64n256" op " " \
+                 "{%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31,%32,%33,%34,%35,%36,%37,%38,%39,%40,%41,%42,%43,%44,%45,%46,%47,%48,%49,%50,%51,%52,%53,%54,%55,%56,%57,%58,%59,%60,%61,%62,%63,%64,%65,%66,%67,%68,%69,%70,%71,%72,%73,%74,%75,%76,%77,%78,%79,%80,%81,%82,%83,%84,%85,%86,%87,%88,%89,%90,%91,%92,%93,%94,%95,%96,%97,%98,%99,%100,%101,%102,%103,%104,%105,%106,%107,%108,%109,%110,%111,%112,%113,%114,%115,%116,%117,%118,%119,%120,%121,%122,%123,%124,%125,%126,%127}, " \
+                 "%128, %129, p, 1, 1" WGMMA_TAIL ";\n}\n" \
+                 : "+f"((d)[0]), "+f"((d)[1]), "+f"((d)[2]), "+f"((d)[3]), "+f"((d)[4]), "+f"((d)[5]), "+f"((d)[6]), "+f"((d)[7]), \
+                   "+f"((d)[8]), "+f"((d)[9]), "+f"((d)[10]), "+f"((d)[11]), "+f"((d)[12]), "+f"((d)[13]), "+f"((d)[14]), "+f"((d)[15]), \
+                   "+f"((d)[16]), "+f"((d)[17]), "+f"((d)[18]), "+f"((d)[19]), "+f"((d)[20]), "+f"((d)[21]), "+f"((d)[22]), "+f"((d)[23]), \
+                   "+f"((d)[24]), "+f"((d)[25]), "+f"((d)[26]), "+f"((d)[27]), "+f"((d)[28]), "+f"((d)[29]), "+f"((d)[30]), "+f"((d)[31]), \
+                   "+f"((d)[32]), "+f"((d)[33]), "+f"((d)[34]), "+f"((d)[35]), "+f"((d)[36]), "+f"((d)[37]), "+f"((d)[38]), "+f"((d)[39]), \
+                   "+f"((d)[40]), "+f"((d)[41]), "+f"((d)[42]), "+f"((d)[43]), "+f"((d)[44]), "+f"((d)[45]), "+f"((d)[46]), "+f"((d)[47]), \
+                   "+f"((d)[48]), "+f"((d)[49]), "+f"((d)[50]), "+f"((d)[51]), "+f"((d)[52]), "+f"((d)[53]), "+f"((d)[54]), "+f"((d)[55]), \
+                   "+f"((d)[56]), "+f"((d)[57]), "+f"((d)[58]), "+f"((d)[59]), "+f"((d)[60]), "+f"((d)[61]), "+f"((d)[62]), "+f"((d)[63]), \
+                   "+f"((d)[64]), "+f"((d)[65]), "+f"((d)[66]), "+f"((d)[67]), "+f"((d)[68]), "+f"((d)[69]), "+f"((d)[70]), "+f"((d)[71]), \
+                   "+f"((d)[72]), "+f"((d)[73]), "+f"((d)[74]), "+f"((d)[75]), "+f"((d)[76]), "+f"((d)[77]), "+f"((d)[78]), "+f"((d)[79]), \
+                   "+f"((d)[80]), "+f"((d)[81]), "+f"((d)[82]), "+f"((d)[83]), "+f"((d)[84]), "+f"((d)[85]), "+f"((d)[86]), "+f"((d)[87]), \
+                   "+f"((d)[88]), "+f"((d)[89]), "+f"((d)[90]), "+f"((d)[91]), "+f"((d)[92]), "+f"((d)[93]), "+f"((d)[94]), "+f"((d)[95]), \
+                   "+f"((d)[96]), "+f"((d)[97]), "+f"((d)[98]), "+f"((d)[99]), "+f"((d)[100]), "+f"((d)[101]), "+f"((d)[102]), "+f"((d)[103]), \
+                   "+f"((d)[104]), "+f"((d)[105]), "+f"((d)[106]), "+f"((d)[107]), "+f"((d)[108]), "+f"((d)[109]), "+f"((d)[110]), "+f"((d)[111]), \
+                   "+f"((d)[112]), "+f"((d)[113]), "+f"((d)[114]), "+f"((d)[115]), "+f"((d)[116]), "+f"((d)[117]), "+f"((d)[118]), "+f"((d)[119]), \
+                   "+f"((d)[120]), "+f"((d)[121]), "+f"((d)[122]), "+f"((d)[123]), "+f"((d)[124]), "+f"((d)[125]), "+f"((d)[126]), "+f"((d)[127]) \
+                 : "l"(da), "l"(db) : "memory")
+
+#if WN == 64
+#define WGMMA(d, da, db) WGMMA_N64(WG_OP, d, da, db)
+#elif WN == 128
+#define WGMMA(d, da, db) WGMMA_N128(WG_OP, d, da, db)
+#else
+#define WGMMA(d, da, db) WGMMA_N256(WG_OP, d, da, db)
+#endif
+
+/* Chunk q of a slice: where its elements start in op(X) (row of the M or N side, k) and how
+ * many of its VW elements lie inside (0..VW: the rest are zero-filled). K-major chunks run
+ * along k, MN-major ones along the rows. */
+#define KMAJOR_COORDS(q, r, k)                                                                     \
+    const uint r = (q) / (8 * (KWG / VW)) * 8 + (q) % 8, k = ((q) / 8) % (KWG / VW) * VW;
+#define MN_COORDS(q, r, k) const uint k = ((q) / 8) % (KWG / 8) * 8 + (q) % 8, r = (q) / KWG * 8;
+/* TF32's MN-major operands: chunk q holds k = q % KWG, rows VW (q / KWG) onwards, and each
+ * element goes to its K-major place. */
+#define TMN_COORDS(q, r, k) const uint k = (q) % KWG, r = (q) / KWG * VW;
+/* Byte of element (r, k) in a K-major slice. */
+#define KMAJOR_BYTE(r, k) ((r) / 8 * SBO_K + (k) / VW * 128 + (r) % 8 * 16 + (k) % VW * ESIZE)
+
+__attribute__((reqd_work_group_size(NTHREADS, 1, 1))) __kernel void
+clgemm_wgmma(const int M, const int N, const int K, const float alpha_arg, const float beta_arg,
+             const __global MT *restrict A, const ulong offA, const int lda,
+             const __global MT *restrict B, const ulong offB, const int ldb, __global CT *C,
+             const ulong offC, const int ldc, const ulong strideA, const ulong strideB,
+             const ulong strideC, const int layers, const __global ulong *restrict table) {
+    __local MT As[STAGES * A_STAGE] __attribute__((aligned(1024)));
+    __local MT Bs[STAGES * B_STAGE] __attribute__((aligned(1024)));
+    const uint tid = get_local_id(0);
+    const uint lane = tid & 31u, warp = (tid >> 5) & 3u, wg = tid >> 7;
+    const uint wgm = wg % (MWG / WM), wgn = wg / (MWG / WM);
+    /* The tile: bands of GROUP_M tile rows, walked column by column. */
+    const int tiles_m = (M + MWG - 1) / MWG, tiles_n = (N + NWG - 1) / NWG;
+    const int pid = (int)get_group_id(0) + (int)get_group_id(1) * tiles_m;
+    const int band = pid / (GROUP_M * tiles_n), first = band * GROUP_M;
+    const int rows = min(tiles_m - first, GROUP_M), in_band = pid - band * GROUP_M * tiles_n;
+    const int m0 = (first + in_band % rows) * MWG, n0 = in_band / rows * NWG;
+    /* The batch and split-K layer (common.cl's GEMM_ARGS: z = batch * layers + layer). */
+    const ulong z = get_global_id(2);
+    const ulong batch = layers == 1 ? z : z / (ulong)layers;
+    const int layer = (int)(z - batch * (ulong)layers);
+#if BATCH_TABLE
+    const __global ulong *rec = table + 8 * batch;
+    A += offA + rec[0];
+    B += offB + rec[1];
+    const float alpha = *(const __global float *)(rec + 4);
+#if TABLE_C
+    C += offC + rec[2];
+    const float beta = *(const __global float *)(rec + 6);
+#else
+    C += offC + batch * strideC;
+    const float beta = beta_arg;
+#endif
+#else
+    A += offA + batch * strideA;
+    B += offB + batch * strideB;
+    C += offC + batch * strideC;
+    const float alpha = alpha_arg, beta = beta_arg;
+#endif
+    const long kchunk = ((long)K + layers * KWG - 1) / (layers * KWG) * KWG;
+    const int kbeg = (int)min((long)K, layer * kchunk), kend = (int)min((long)K, kbeg + kchunk);
+    C += (ulong)layer * (ulong)ldc * (ulong)N;
+    const int nk = (kend - kbeg + KWG - 1) / KWG;
+
+    float acc[MBLK][NACC];
+#pragma unroll
+    for (int i = 0; i < MBLK; i++)
+#pragma unroll
+        for (int e = 0; e < NACC; e++)
+            acc[i][e] = 0;
+#if A_REG
+    MT ra[A_PER_T][VW];
+#endif
+#if B_REG
+    MT rb[B_PER_T][VW];
+#endif
+
+    /* Slice kt's copies: cp.async for aligned operands, loads into registers otherwise. */
+#define A_GLOBAL(gm, gk) (TRANSA == 0 ? (ulong)(gm) + (ulong)(gk) * (ulong)lda                     \
+                                      : (ulong)(gk) + (ulong)(gm) * (ulong)lda)
+#define B_GLOBAL(gn, gk) (TRANSB == 0 ? (ulong)(gk) + (ulong)(gn) * (ulong)ldb                     \
+                                      : (ulong)(gn) + (ulong)(gk) * (ulong)ldb)
+#define LOAD_SLICE(kt)                                                                             \
+    do {                                                                                           \
+        const int k0 = kbeg + (kt)*KWG;                                                            \
+        __local MT *as = As + ((kt) % STAGES) * A_STAGE;                                           \
+        __local MT *bs = Bs + ((kt) % STAGES) * B_STAGE;                                           \
+        (void)as;                                                                                  \
+        (void)bs;                                                                                  \
+        _Pragma("unroll") for (int l = 0; l < A_PER_T; l++) {                                      \
+            const uint q = tid + l * NTHREADS;                                                     \
+            if (A_REG && WG_TYPE == 2 && !A_KMAJOR) {                                              \
+                TMN_COORDS(q, r, k)                                                                \
+                const int gm = m0 + (int)r, gk = k0 + (int)k;                                      \
+                _Pragma("unroll") for (int e = 0; e < VW; e++) RA_(l, e) =                         \
+                    gk < kend && gm + e < M ? A[A_GLOBAL(gm + e, gk)] : (MT)0;                     \
+            } else if (A_MN) {                                                                     \
+                MN_COORDS(q, r, k)                                                                 \
+                const int gm = m0 + (int)r, gk = k0 + (int)k;                                      \
+                const int valid = gk < kend ? clamp(M - gm, 0, VW) : 0;                            \
+                const ulong g = A_GLOBAL(gm, gk);                                                  \
+                if (!A_REG)                                                                        \
+                    cp_async16(as + q * VW, valid ? A + g : A, (uint)valid * ESIZE);               \
+                else                                                                               \
+                    _Pragma("unroll") for (int e = 0; e < VW; e++) RA_(l, e) =                     \
+                        e < valid ? A[g + e] : (MT)0;                                              \
+            } else {                                                                               \
+                KMAJOR_COORDS(q, r, k)                                                             \
+                const int gm = m0 + (int)r, gk = k0 + (int)k;                                      \
+                const int valid = gm < M ? clamp(kend - gk, 0, VW) : 0;                            \
+                const ulong g = A_GLOBAL(gm, gk);                                                  \
+                if (!A_REG)                                                                        \
+                    cp_async16(as + q * VW, valid ? A + g : A, (uint)valid * ESIZE);               \
+                else                                                                               \
+                    _Pragma("unroll") for (int e = 0; e < VW; e++) RA_(l, e) =                     \
+                        e < valid ? A[g + e] : (MT)0;                                              \
+            }                                                                                      \
+        }                                                                                          \
+        _Pragma("unroll") for (int l = 0; l < B_PER_T; l++) {                                      \
+            const uint q = tid + l * NTHREADS;                                                     \
+            if (B_REG && WG_TYPE == 2 && !B_KMAJOR) {                                              \
+                TMN_COORDS(q, r, k)                                                                \
+                const int gn = n0 + (int)r, gk = k0 + (int)k;                                      \
+                _Pragma("unroll") for (int e = 0; e < VW; e++) RB_(l, e) =                         \
+                    gk < kend && gn + e < N ? B[B_GLOBAL(gn + e, gk)] : (MT)0;                     \
+            } else if (B_MN) {                                                                     \
+                MN_COORDS(q, r, k)                                                                 \
+                const int gn = n0 + (int)r, gk = k0 + (int)k;                                      \
+                const int valid = gk < kend ? clamp(N - gn, 0, VW) : 0;                            \
+                const ulong g = B_GLOBAL(gn, gk);                                                  \
+                if (!B_REG)                                                                        \
+                    cp_async16(bs + q * VW, valid ? B + g : B, (uint)valid * ESIZE);               \
+                else                                                                               \
+                    _Pragma("unroll") for (int e = 0; e < VW; e++) RB_(l, e) =                     \
+                        e < valid ? B[g + e] : (MT)0;                                              \
+            } else {                                                                               \
+                KMAJOR_COORDS(q, r, k)                                                             \
+                const int gn = n0 + (int)r, gk = k0 + (int)k;                                      \
+                const int valid = gn < N ? clamp(kend - gk, 0, VW) : 0;                            \
+                const ulong g = B_GLOBAL(gn, gk);                                                  \
+                if (!B_REG)                                                                        \
+                    cp_async16(bs + q * VW, valid ? B + g : B, (uint)valid * ESIZE);               \
+                else                                                                               \
+                    _Pragma("unroll") for (int e = 0; e < VW; e++) RB_(l, e) =                     \
+                        e < valid ? B[g + e] : (MT)0;                                              \
+            }                                                                                      \
+        }                                                                                          \
+    } while (0)
+    /* Register-loaded slice kt into local memory: whole chunks at byte 16 q, or (TF32's
+     * MN-major operands) element by element at their K-major places. */
+#define STORE_ONE(X, xs, rx, PER_T, TMN)                                                           \
+    _Pragma("unroll") for (int l = 0; l < PER_T; l++) {                                            \
+        const uint q = tid + l * NTHREADS;                                                         \
+        if (TMN) {                                                                                 \
+            TMN_COORDS(q, r, k)                                                                    \
+            _Pragma("unroll") for (int e = 0; e < VW; e++) *(__local MT *)((__local uchar *)xs +   \
+                                                           KMAJOR_BYTE(r + e, k)) =                \
+                to_tf32(rx[l][e]);                                                                 \
+        } else {                                                                                   \
+            _Pragma("unroll") for (int e = 0; e < VW; e++) xs[q * VW + e] = to_tf32(rx[l][e]);     \
+        }                                                                                          \
+    }
+#define STORE_SLICE(kt)                                                                            \
+    do {                                                                                           \
+        __local MT *as = As + ((kt) % STAGES) * A_STAGE;                                           \
+        __local MT *bs = Bs + ((kt) % STAGES) * B_STAGE;                                           \
+        (void)as;                                                                                  \
+        (void)bs;                                                                                  \
+        STORE_A(as);                                                                               \
+        STORE_B(bs);                                                                               \
+    } while (0)
+#if A_REG
+#define RA_(l, e)   ra[l][e]
+#define STORE_A(as) STORE_ONE(A, as, ra, A_PER_T, (WG_TYPE == 2 && !A_KMAJOR))
+#else
+#define RA_(l, e)   dummy_
+#define STORE_A(as) (void)0
+#endif
+#if B_REG
+#define RB_(l, e)   rb[l][e]
+#define STORE_B(bs) STORE_ONE(B, bs, rb, B_PER_T, (WG_TYPE == 2 && !B_KMAJOR))
+#else
+#define RB_(l, e)   dummy_
+#define STORE_B(bs) (void)0
+#endif
+    MT dummy_;
+    (void)dummy_;
+
+    /* Prologue: slices 0 .. STAGES-3 on their way. */
+#pragma unroll
+    for (int s = 0; s < STAGES - 2; s++) {
+        if (s < nk) {
+            LOAD_SLICE(s);
+            STORE_SLICE(s);
+        }
+        cp_async_commit();
+    }
+    const uint a_base = lds_addr(As) + (wgm * WM / 8) * A_GROUP;
+    const uint b_base = lds_addr(Bs) + (wgn * WN / 8) * B_GROUP;
+    for (int kt = 0; kt < nk; kt++) {
+        /* Slice kt has landed here; after the barrier, everywhere, and every warpgroup's
+         * products of slice kt-2 are done, so its buffer takes slice kt + STAGES - 2. */
+        CP_ASYNC_WAIT(STAGES - 3);
+        FENCE_PROXY();
+        barrier(CLK_LOCAL_MEM_FENCE);
+        const int kn = kt + STAGES - 2;
+        if (kn < nk) LOAD_SLICE(kn);
+        cp_async_commit();
+        const uint sa = a_base + (uint)(kt % STAGES) * (A_STAGE * ESIZE);
+        const uint sb = b_base + (uint)(kt % STAGES) * (B_STAGE * ESIZE);
+        WG_FENCE();
+#pragma unroll
+        for (int ks = 0; ks < KWG / KSTEP; ks++) {
+            /* one k step is KSTEP * ESIZE = 32 bytes = two core matrices along K */
+            const ulong db = B_DESC(sb + ks * 256);
+#pragma unroll
+            for (int i = 0; i < MBLK; i++) {
+                const ulong da = A_DESC(sa + i * 8 * A_GROUP + ks * 256);
+                WGMMA(acc[i], da, db);
+            }
+        }
+        WG_COMMIT();
+        WG_WAIT(1);
+#if A_REG || B_REG
+        if (kn < nk) STORE_SLICE(kn);
+#endif
+    }
+    WG_WAIT(0);
+    CP_ASYNC_WAIT(0);
+
+    /* Epilogue: accumulator x*4 + h*2 + j of block i at row 64 i + 16 warp + lane/4 + 8 h,
+     * column 8 x + 2 (lane % 4) + j of the warpgroup's tile. */
+#pragma unroll
+    for (int i = 0; i < MBLK; i++)
+#pragma unroll
+        for (int e = 0; e < NACC; e++) {
+            const int x = e / 4, h = (e / 2) & 1, j = e & 1;
+            const int m = m0 + (int)(wgm * WM) + 64 * i + (int)(16 * warp + lane / 4) + 8 * h;
+            const int n = n0 + (int)(wgn * WN) + 8 * x + (int)(2 * (lane % 4)) + j;
+            if (m < M && n < N) {
+                const ulong ci = (ulong)m + (ulong)n * (ulong)ldc;
+#if BATCH_TABLE /* alpha 0: A and B must not reach C (BLAS), NaN included */
+                float v = alpha == 0.0f ? 0.0f : alpha * acc[i][e];
+#else
+                float v = alpha * acc[i][e];
+#endif
+                if (beta != 0.0f) v += beta * c_load(C[ci]);
+                C[ci] = c_store(v);
+            }
+        }
+}

@@ -1,0 +1,125 @@
+/* wgmma.c: Hopper's warpgroup tensor-core family (cl/wgmma.cl): wgmma.mma_async with both
+ * operands in local memory, K staged by cp.async through STAGES slices. Its kernels carry sm_90a
+ * instructions behind PTX markers, so the program layer patches their PTX (ptx_patch.c); only
+ * NVIDIA devices of compute capability exactly 9.0 whose driver ran that patched-PTX probe build
+ * (device_info.nv_sm90a) ever build it, and every other device, or one where the probe failed,
+ * plans these types on the mma.sync family instead. Types: FP16 and BF16 storage with FP32
+ * accumulation (C in the input type or FP32) and FP32 in the TF32 compute mode. The legality
+ * rules are the kernel's (its first comment). */
+#include "family.h"
+#include "ptx_patch.h"
+
+#include <stdio.h>
+
+enum { MWG, NWG, KWG, WM, WN, STAGES };
+
+static const family_param params[] = {
+    {"MWG", MWG, 64, 256, "work-group tile along M"},
+    {"NWG", NWG, 64, 256, "work-group tile along N"},
+    {"KWG", KWG, 8, 32, "depth of one K slice in local memory"},
+    {"WM", WM, 64, 128, "warpgroup tile along M (64: one m64 instruction, 128: two)"},
+    {"WN", WN, 64, 256, "warpgroup tile along N (the instruction's N)"},
+    {"STAGES", STAGES, 3, 6, "K slices in local memory"},
+};
+
+static bool supported(const device_info *info, clgemm_precision type, clgemm_compute compute) {
+    if (!info->nv_sm90a || info->nv_compute_capability != 90) return false;
+    switch (type) {
+    case CLGEMM_HALF:
+    case CLGEMM_BFLOAT16:
+        return true;
+    case CLGEMM_SINGLE: /* TF32 only: 3xTF32 stays on the mma.sync family */
+        return compute == CLGEMM_COMPUTE_TF32 || compute == CLGEMM__COMPUTE_ANY;
+    default:
+        return false;
+    }
+}
+
+static bool rules(const clgemm_config *c, const device_info *info, const type_desc *t) {
+    const int *v = c->params;
+    if (t->complex || t->size == 8) return false;
+    for (int i = 0; i < 5; i++)
+        if (!clgemm__is_pow2(v[i])) return false;
+    const int esize = (int)t->size, vw = 16 / esize;
+    if (v[WM] != 64 && v[WM] != 128) return false;
+    if (v[WN] != 64 && v[WN] != 128 && v[WN] != 256) return false;
+    if (v[MWG] % v[WM] || v[NWG] % v[WN]) return false;
+    if (v[KWG] % (esize == 4 ? 8 : 16)) return false;
+    int threads = 128 * (v[MWG] / v[WM]) * (v[NWG] / v[WN]);
+    if (threads > 1024 || (size_t)threads > info->max_work_group_size ||
+        (size_t)threads > info->max_work_item_sizes[0])
+        return false;
+    int a_chunks = v[MWG] * v[KWG] / vw, b_chunks = v[NWG] * v[KWG] / vw;
+    if (a_chunks % threads || b_chunks % threads) return false;
+    size_t local = (size_t)v[STAGES] * (size_t)(v[MWG] + v[NWG]) * (size_t)v[KWG] * t->size;
+    return v[STAGES] >= 3 && local <= info->local_mem_size;
+}
+
+static void launch(const clgemm_config *c, size_t m, size_t n, size_t local[2], size_t global[2]) {
+    const int *v = c->params;
+    size_t threads = 128 * (size_t)(v[MWG] / v[WM]) * (size_t)(v[NWG] / v[WN]);
+    local[0] = threads;
+    local[1] = 1;
+    global[0] = (m + (size_t)v[MWG] - 1) / (size_t)v[MWG] * threads;
+    global[1] = (n + (size_t)v[NWG] - 1) / (size_t)v[NWG];
+}
+
+static void tile(const clgemm_config *c, size_t *mt, size_t *nt, size_t *kt) {
+    *mt = (size_t)c->params[MWG];
+    *nt = (size_t)c->params[NWG];
+    *kt = (size_t)c->params[KWG];
+}
+
+static int call_options(const kernel_call *k, char *buf, size_t size) {
+    int type = k->type_ab == CLGEMM_HALF ? 0 : k->type_ab == CLGEMM_BFLOAT16 ? 1 : 2;
+    return snprintf(buf, size, " -DWG_TYPE=%d -DC_INPUT=%d -DALIGNED_A=%d -DALIGNED_B=%d", type,
+                    k->type_c == k->type_ab && type <= 1, k->aligned_a, k->aligned_b);
+}
+
+#define WGMMA(mwg_, nwg_, kwg_, wm_, wn_, stages_)                                                 \
+    {                                                                                              \
+        .family = CLGEMM_FAMILY_WGMMA, .params = { mwg_, nwg_, kwg_, wm_, wn_, stages_ }           \
+    }
+#define END_OF_LIST                                                                                \
+    { .family = 0 }
+
+/* H200: 128 x 256 tiles (two warpgroups of 64 x 256) buy the most FLOP per byte loaded that
+ * 48 KiB of local memory allows; 128 x 128 ones serve matrices whose large tiles leave SMs idle. */
+static const clgemm_config half[] = {WGMMA(128, 256, 16, 64, 256, 4),
+                                     WGMMA(128, 128, 16, 64, 128, 6), END_OF_LIST};
+static const clgemm_config tf32[] = {WGMMA(128, 256, 8, 64, 256, 4),
+                                     WGMMA(128, 128, 8, 64, 128, 6), END_OF_LIST};
+
+static const clgemm_config *defaults(const device_info *info, clgemm_precision type,
+                                     const gemm_dims *dims) {
+    (void)info;
+    (void)dims;
+    return type == CLGEMM_SINGLE ? tf32 : half;
+}
+
+static const clgemm_config quick[] = {
+    WGMMA(128, 256, 16, 64, 256, 4), WGMMA(128, 128, 16, 64, 128, 6),
+    WGMMA(128, 128, 32, 64, 128, 3), WGMMA(256, 128, 16, 128, 128, 4),
+    WGMMA(64, 128, 32, 64, 128, 4),  WGMMA(128, 256, 8, 64, 256, 4),
+    WGMMA(128, 128, 8, 64, 128, 6),  END_OF_LIST};
+
+static const ptx_patch_need patch = {0};
+
+const family_desc clgemm__family_wgmma = {
+    .id = CLGEMM_FAMILY_WGMMA,
+    .name = "wgmma",
+    .file = "wgmma.cl",
+    .kernel = "clgemm_wgmma",
+    .params = params,
+    .num_params = 6,
+    .searched = true,
+    .split_k = true,
+    .rules = rules,
+    .launch = launch,
+    .tile = tile,
+    .supported = supported,
+    .call_options = call_options,
+    .defaults = defaults,
+    .quick = quick,
+    .ptx_patch = &patch,
+};

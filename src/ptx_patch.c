@@ -1,0 +1,140 @@
+/* ptx_patch.c: the text step of the patched-PTX build path (program.c). NVIDIA's OpenCL compiler
+ * emits `.target sm_90` PTX, where Hopper's own instructions (wgmma, setmaxnreg) are refused, but
+ * its JIT accepts `.target sm_90a` PTX handed back as a program binary. A kernel that wants them
+ * writes each such instruction behind a "// @" PTX comment marker; this step turns the compiled
+ * text into sm_90a PTX: the target line rewritten, every marker removed, and (where asked) a
+ * register cap added to each entry, which setmaxnreg needs. Anything unexpected is a refusal,
+ * never a silently different kernel. Pure: text in, text or a reason out. */
+#include "ptx_patch.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* What may follow a marker: the sm_90a instructions clgemm's kernels write. A marker in front of
+ * anything else means the source and this step disagree. */
+static const char *const marked[] = {"wgmma.", "setmaxnreg.", "fence.proxy.async", NULL};
+
+static bool known_marker(const char *p) {
+    for (const char *const *m = marked; *m; m++)
+        if (strncmp(p, *m, strlen(*m)) == 0) return true;
+    return false;
+}
+
+const char *clgemm__ptx_patch_string(ptx_patch_result r) {
+    switch (r) {
+    case PTX_PATCH_OK:
+        return "patched";
+    case PTX_PATCH_NO_TARGET:
+        return "no `.target sm_90` line in the PTX";
+    case PTX_PATCH_ALREADY_SM90A:
+        return "the PTX already targets sm_90a";
+    case PTX_PATCH_NO_MARKERS:
+        return "no `// @` markers in the PTX";
+    case PTX_PATCH_UNKNOWN_MARKER:
+        return "a `// @` marker in front of an instruction the patch does not know";
+    case PTX_PATCH_ENTRY_SYNTAX:
+        return "an .entry whose parameter list does not close, or that has a register cap";
+    case PTX_PATCH_NO_MEMORY:
+        return "out of host memory";
+    }
+    return "unknown result";
+}
+
+/* The one `.target` directive: it must name sm_90 exactly (sm_90a, sm_80 or two directives are
+ * refusals). *at is the offset of "sm_90" in the text. */
+static ptx_patch_result find_target(const char *ptx, size_t *at) {
+    const char *t = NULL;
+    for (const char *p = ptx; (p = strstr(p, ".target")); p += 7) {
+        if (t) return PTX_PATCH_NO_TARGET; /* two target lines: not what the compiler writes */
+        t = p;
+    }
+    if (!t) return PTX_PATCH_NO_TARGET;
+    const char *s = t + 7;
+    while (*s == ' ' || *s == '\t')
+        s++;
+    if (strncmp(s, "sm_90a", 6) == 0) return PTX_PATCH_ALREADY_SM90A;
+    if (strncmp(s, "sm_90", 5) != 0 || (s[5] != ',' && s[5] != ' ' && s[5] != '\n' &&
+                                        s[5] != '\r' && s[5] != '\t' && s[5] != 0))
+        return PTX_PATCH_NO_TARGET;
+    *at = (size_t)(s - ptx);
+    return PTX_PATCH_OK;
+}
+
+/* Offsets just past the closing parenthesis of each .entry's parameter list, in order. */
+static ptx_patch_result entry_ends(const char *ptx, size_t **ends, size_t *count) {
+    *ends = NULL;
+    *count = 0;
+    size_t cap = 0;
+    for (const char *p = ptx; (p = strstr(p, ".entry")); p += 6) {
+        const char *open = strchr(p, '(');
+        const char *brace = strchr(p, '{');
+        if (!open || (brace && brace < open)) return PTX_PATCH_ENTRY_SYNTAX;
+        const char *close = strchr(open, ')');
+        if (!close || (brace && brace < close)) return PTX_PATCH_ENTRY_SYNTAX;
+        /* A cap already there (between the list and the body) is not ours to change. */
+        const char *cap_at = strstr(close, ".maxnreg");
+        if (cap_at && (!brace || cap_at < brace)) return PTX_PATCH_ENTRY_SYNTAX;
+        if (*count == cap) {
+            size_t *n = realloc(*ends, (cap = cap ? 2 * cap : 4) * sizeof *n);
+            if (!n) return PTX_PATCH_NO_MEMORY;
+            *ends = n;
+        }
+        (*ends)[(*count)++] = (size_t)(close + 1 - ptx);
+    }
+    return PTX_PATCH_OK;
+}
+
+ptx_patch_result clgemm__ptx_patch(const char *ptx, int maxnreg, char **out, int *markers) {
+    *out = NULL;
+    *markers = 0;
+    size_t target;
+    ptx_patch_result r = find_target(ptx, &target);
+    if (r != PTX_PATCH_OK) return r;
+    int found = 0;
+    for (const char *p = ptx; (p = strstr(p, "// @")); p += 4) {
+        if (!known_marker(p + 4)) return PTX_PATCH_UNKNOWN_MARKER;
+        found++;
+    }
+    if (found == 0) return PTX_PATCH_NO_MARKERS;
+    size_t *ends = NULL, n_entries = 0;
+    if (maxnreg > 0 && (r = entry_ends(ptx, &ends, &n_entries)) != PTX_PATCH_OK) {
+        free(ends);
+        return r;
+    }
+    char cap[32];
+    int cap_len = maxnreg > 0 ? snprintf(cap, sizeof cap, "\n.maxnreg %d", maxnreg) : 0;
+    size_t len = strlen(ptx);
+    char *o = malloc(len + 2 + n_entries * (size_t)cap_len);
+    if (!o) {
+        free(ends);
+        return PTX_PATCH_NO_MEMORY;
+    }
+    char *w = o;
+    size_t next_entry = 0;
+    for (size_t i = 0; i < len;) {
+        if (next_entry < n_entries && i == ends[next_entry]) {
+            memcpy(w, cap, (size_t)cap_len);
+            w += cap_len;
+            next_entry++;
+        }
+        if (i == target) { /* "sm_90" -> "sm_90a" */
+            memcpy(w, "sm_90a", 6);
+            w += 6;
+            i += 5;
+        } else if (strncmp(ptx + i, "// @", 4) == 0) {
+            i += 4;
+        } else {
+            *w++ = ptx[i++];
+        }
+    }
+    if (next_entry < n_entries && len == ends[next_entry]) { /* a list closing the text */
+        memcpy(w, cap, (size_t)cap_len);
+        w += cap_len;
+    }
+    *w = 0;
+    free(ends);
+    *out = o;
+    *markers = found;
+    return PTX_PATCH_OK;
+}

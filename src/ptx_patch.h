@@ -1,0 +1,30 @@
+/* ptx_patch.h: turning the PTX of a kernel with "// @" markers into sm_90a PTX (ptx_patch.c). */
+#ifndef CLGEMM_PTX_PATCH_H
+#define CLGEMM_PTX_PATCH_H
+
+#include <stdbool.h>
+
+typedef enum ptx_patch_result {
+    PTX_PATCH_OK,
+    PTX_PATCH_NO_TARGET,      /* no single `.target sm_90` directive */
+    PTX_PATCH_ALREADY_SM90A,  /* patched twice, or compiled for sm_90a already */
+    PTX_PATCH_NO_MARKERS,     /* a kernel that asks for the patch has no markers left */
+    PTX_PATCH_UNKNOWN_MARKER, /* a marker in front of an instruction not on the list */
+    PTX_PATCH_ENTRY_SYNTAX,   /* a register cap asked for, and an .entry it cannot be put on */
+    PTX_PATCH_NO_MEMORY,
+} ptx_patch_result;
+
+/* What a kernel family asks of the patch (family.h): a register cap per entry (0: none). */
+typedef struct ptx_patch_need {
+    int maxnreg;
+} ptx_patch_need;
+
+/* The patched text of `ptx` (NUL-terminated) in *out (malloc'd; NULL unless OK) and how many
+ * markers it removed in *markers. maxnreg > 0 adds `.maxnreg maxnreg` to every entry. */
+ptx_patch_result clgemm__ptx_patch(const char *ptx, int maxnreg, char **out, int *markers);
+const char *clgemm__ptx_patch_string(ptx_patch_result r);
+
+/* The marker each sm_90a instruction is written behind in OpenCL C. */
+#define CLGEMM_PTX_MARKER "// @"
+
+#endif /* CLGEMM_PTX_PATCH_H */

@@ -1,0 +1,148 @@
+/* test_tensor_cores.c: every parameter set the tuner may pick for the NVIDIA tensor-core
+ * families (wgmma, and mma.sync beside it), every type they run (FP16 and BF16 with C in the
+ * input type or FP32, FP32 in the TF32 compute mode), both layouts, every transpose pair, edge
+ * shapes below, at and above the tiles, long K, padded leading dimensions with offsets, and
+ * K split into 3 layers: the result against a long-double reference of the rounded inputs,
+ * everything outside C bit for bit unchanged. One test is one family, configuration and type
+ * of A and B; where the device lacks the family (every device but the ones it is for, PoCL in
+ * CI included) the test is skipped, so this suite runs on the GPU machine. */
+#include "tensor_core_candidates.h"
+#include "typed.h"
+
+#include <criterion/criterion.h>
+#include <criterion/parameterized.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
+typedef struct tc_case {
+    clgemm_family family;
+    int index; /* into the family's --quick list (the tuner's candidates) */
+    clgemm_precision ab;
+    clgemm_compute compute;
+} tc_case;
+
+typedef struct shape {
+    size_t m, n, k;
+} shape;
+/* Scalars, sizes off every tile, one slice and a bit of K, a 2 x 2 grid of 128 x 256 tiles with
+ * ragged edges, and a long K. */
+static const shape shapes[] = {{1, 1, 1},       {7, 5, 3},        {65, 129, 17},
+                               {257, 300, 100}, {130, 260, 600}, {64, 256, 16}};
+static const double scalars[][2] = {{1, 0}, {-0.5, 1.25}, {1.5, -0.75}};
+
+
+static bool candidate(clgemm_family family, int index, clgemm_config *out);
+
+static void run_case(const tc_case *tc) {
+    tc_env env;
+    TC_OPEN_OR_SKIP(&env);
+    clgemm_handle h;
+    cr_assert_eq(clgemm_create(&h, env.queue), CLGEMM_SUCCESS);
+    clgemm_config cfg;
+    if (!candidate(tc->family, tc->index, &cfg)) cr_skip_test("no candidate %d", tc->index);
+    clgemm_status st = clgemm_check_config(h, tc->ab, &cfg);
+    char desc[200];
+    clgemm_config_string(&cfg, desc, sizeof desc);
+    if (st != CLGEMM_SUCCESS) {
+        clgemm_destroy(h);
+        tc_close(&env);
+        cr_skip_test("%s for type %d: %s", desc, (int)tc->ab, clgemm_status_string(st));
+    }
+    cr_assert_eq(clgemm_set_config(h, tc->ab, &cfg), CLGEMM_SUCCESS);
+    const clgemm_precision cs[2] = {tc->ab, CLGEMM_SINGLE};
+    size_t bad = 0, runs = 0;
+    char msg[2048], first[2100] = "";
+    uint64_t seed = 7;
+    for (int split = 0; split < 2; split++) {
+        if (split) setenv("CLGEMM_KSPLIT", "3", 1);
+        clgemm_handle hs = h;
+        if (split) {
+            cr_assert_eq(clgemm_create(&hs, env.queue), CLGEMM_SUCCESS);
+            cr_assert_eq(clgemm_set_config(hs, tc->ab, &cfg), CLGEMM_SUCCESS);
+        }
+        for (int c = 0; c < (tc->ab == CLGEMM_SINGLE ? 1 : 2); c++)
+            for (int l = 0; l < 2; l++)
+                for (int ta = 0; ta < 2; ta++)
+                    for (int tb = 0; tb < 2; tb++)
+                        for (size_t s = split ? 3 : 0; s < COUNT(shapes); s++) {
+                            size_t a = seed % COUNT(scalars);
+                            tt_gemm g = {
+                                .type_ab = tc->ab,
+                                .type_c = cs[c],
+                                .layout = l ? CLGEMM_ROW_MAJOR : CLGEMM_COL_MAJOR,
+                                .ta = ta ? CLGEMM_TRANS : CLGEMM_NO_TRANS,
+                                .tb = tb ? CLGEMM_TRANS : CLGEMM_NO_TRANS,
+                                .m = shapes[s].m,
+                                .n = shapes[s].n,
+                                .k = shapes[s].k,
+                                .alpha = {scalars[a][0], 0},
+                                .beta = {seed % 2 ? scalars[a][1] : 0, 0},
+                                .tail = 3,
+                                .compute = tc->compute,
+                            };
+                            if ((s + seed) % 2) { /* padded, offset: the element-wise loads */
+                                g.lda = tc_min_ld(g.layout, g.ta, g.m, g.k) + 3;
+                                g.ldb = tc_min_ld(g.layout, g.tb, g.k, g.n) + 5;
+                                g.ldc = tc_min_ld(g.layout, CLGEMM_NO_TRANS, g.m, g.n) + 2;
+                                g.off_a = 3;
+                                g.off_b = 5;
+                                g.off_c = 7;
+                            }
+                            int rc = tt_run(&env, hs, &g, seed, 0, seed % 3 == 0 ? TT_RUN_HOST : 0,
+                                            msg, sizeof msg);
+                            seed++;
+                            runs++;
+                            if (rc) {
+                                if (!bad++)
+                                    snprintf(first, sizeof first, "%s%s", split ? "[split 3] " : "",
+                                             msg);
+                            }
+                        }
+        if (split) {
+            clgemm_destroy(hs);
+            unsetenv("CLGEMM_KSPLIT");
+        }
+    }
+    clgemm_destroy(h);
+    tc_close(&env);
+    cr_expect_eq(bad, 0, "%s type %d compute %d: %zu of %zu wrong; first: %s", desc, (int)tc->ab,
+                 (int)tc->compute, bad, runs, first);
+    cr_log_info("%s type %d compute %d: %zu cases", desc, (int)tc->ab, (int)tc->compute, runs);
+}
+
+static bool candidate(clgemm_family family, int index, clgemm_config *out) {
+    int seen = 0;
+    for (size_t i = 0; i < COUNT(tc_candidates); i++) {
+        if (tc_candidates[i].family != family) continue;
+        if (seen++ != index) continue;
+        clgemm_config_init(out, family);
+        for (int p = 0; p < clgemm_family_param_count(family); p++)
+            clgemm_config_set(out, clgemm_family_param_name(family, p), tc_candidates[i].v[p]);
+        return true;
+    }
+    return false;
+}
+
+ParameterizedTestParameters(tensor_cores, candidates) {
+    static tc_case cases[COUNT(tc_candidates) * 3];
+    static const struct {
+        clgemm_precision ab;
+        clgemm_compute compute;
+    } types[] = {{CLGEMM_HALF, CLGEMM_COMPUTE_DEFAULT},
+                 {CLGEMM_BFLOAT16, CLGEMM_COMPUTE_DEFAULT},
+                 {CLGEMM_SINGLE, CLGEMM_COMPUTE_TF32}};
+    size_t n = 0;
+    int index[CLGEMM_FAMILY_COUNT + 1] = {0};
+    for (size_t i = 0; i < COUNT(tc_candidates); i++) {
+        int at = index[tc_candidates[i].family]++;
+        for (size_t t = 0; t < COUNT(types); t++)
+            cases[n++] = (tc_case){tc_candidates[i].family, at, types[t].ab, types[t].compute};
+    }
+    return cr_make_param_array(tc_case, cases, n);
+}
+ParameterizedTest(tc_case *tc, tensor_cores, candidates, .timeout = 600) {
+    run_case(tc);
+}
