@@ -124,6 +124,10 @@ def markdown(header, body):
     return lines
 
 
+def run_of(row):
+    return row["date"], row["commit"], row["command"], row["log"]
+
+
 def table(rows, doc):
     """One device's table: shape (and type when several), clgemm, the reference and CLBlast."""
     unit = rows[0]["unit"]
@@ -132,7 +136,7 @@ def table(rows, doc):
     several_types = len({r["type"] for r in rows}) > 1
     names = {r["reference"] for r in rows if r["reference"]}
     has_clblast = any(r["clblast"] for r in rows)
-    runs = {(r["date"], r["commit"], r["command"], r["log"]) for r in rows}
+    runs = {run_of(r) for r in rows}
     header = (["type"] if several_types else []) + ["shape", f"clgemm {unit}"]
     if len(names) == 1:
         header += [names.pop(), "ratio"]
@@ -140,8 +144,8 @@ def table(rows, doc):
         header += ["reference", "ratio"]
     if has_clblast:
         header += ["CLBlast defaults", "÷ CLBlast"]
-    if len(runs) > 1:
-        header += ["date", "commit"]
+    varying = [f for f in ("date", "commit") if len({r[f] for r in rows}) > 1]
+    header += varying
     body = []
     for r in rows:
         cells = ([r["type"]] if several_types else []) + [shape_text(r["shape"]), r["clgemm"]]
@@ -152,11 +156,10 @@ def table(rows, doc):
             cells += [value, ratio(r["clgemm"], r["reference_value"])]
         if has_clblast:
             cells += [r["clblast"] or "–", ratio(r["clgemm"], r["clblast"])]
-        if len(runs) > 1:
-            cells += [r["date"], r["commit"]]
+        cells += [r[f] for f in varying]
         body.append(cells)
     lines = markdown(header, body)
-    for date, commit, command, log in sorted(runs):
+    for date, commit, command, log in sorted(runs, key=[run_of(r) for r in rows].index):
         lines += ["", f"{rows[0]['device']}, {date}, commit {commit}; regenerate: `{command}`; "
                   f"log: {link(log, doc)}."]
     return lines
