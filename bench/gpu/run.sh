@@ -1,0 +1,299 @@
+#!/bin/sh
+# run.sh: the GPU benchmark driver. Each suite measures one family of the figures published in
+# docs/PERFORMANCE.md and bench/results/figures.csv, with its references (cuBLAS through
+# cublas_reference.py, torch.bmm through bmm_reference.py, CLBlast on the same buffers) in the
+# same run, on the library's built-in defaults (no tuning database) unless the suite tunes.
+#
+# Usage, from the repository root on the NVIDIA machine, with a release build in build-gpu
+# (meson setup build-gpu --buildtype=release && ninja -C build-gpu):
+#   bench/gpu/run.sh SUITE... | tee bench/results/DATE-h200-WHAT.log
+#   bench/gpu/run.sh tune start [SECONDS] | tune wait [SECONDS]     (two GPUs, see tune below)
+# Suites:
+#   device-tests  every device test suite (Criterion's closing line per suite)
+#   fp32-shapes   FP32 squares, irregular, narrow and long-K shapes, small squares
+#   fp64-shapes   FP64 on its default family (tensor cores on sm_90) and on the SIMT family
+#   batched       strided batches of FP32, FP64 and FP16 matrices beside CLBlast and torch.bmm
+#   types         every element type and compute mode, squares at 8192 and below
+#   tensor-cores  FP16, BF16, TF32, 3xTF32 at 8192^2, 4096^2, 2048^2, 4097^2 and an FP16 batch
+#                 of 1000 x 256^3 (TC_ENV: environment words for the clgemm side, e.g. a
+#                 family's variables, so that a new kernel family runs the same problems)
+#   squares       tune the default shapes, then every square beside CLBlast (defaults and
+#                 H200-tuned Xgemm parameters) into a CSV for bench/plot.sh, cuBLAS beside
+#   call-cost     host time of a warm call, and the BLAS drop-in against the host API
+#   tune          the tuner: 180 s against 10-minute searches of its default shapes
+# Environment: BUILD (default build-gpu), CLGEMM_CACHE_DIR (default /tmp/clgemm-kernels),
+# SQUARES_CSV (default h200-squares.csv). Libraries bundled by bench/gpu/bundle-libs.sh in
+# .gpu/lib are put on LD_LIBRARY_PATH when that folder exists.
+set -u
+if [ $# -eq 0 ]; then
+    sed -n '2,26p' "$0" | sed 's/^# \{0,1\}//' >&2
+    exit 2
+fi
+if [ "$1" != tune ]; then
+    for suite in "$@"; do
+        case $suite in
+        device-tests | fp32-shapes | fp64-shapes | batched | types | tensor-cores | squares | call-cost) ;;
+        *)
+            echo "run.sh: unknown suite '$suite' (bench/gpu/run.sh alone lists them)" >&2
+            exit 2
+            ;;
+        esac
+    done
+fi
+cd "$(dirname "$0")/../.." || exit 1
+B=${BUILD:-build-gpu}
+# shellcheck source=bench/gpu/nvidia-opencl.sh
+. bench/gpu/nvidia-opencl.sh
+if [ -d .gpu/lib ]; then
+    LD_LIBRARY_PATH=$PWD/.gpu/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+    export LD_LIBRARY_PATH
+fi
+# Built-in defaults: a database that does not exist; compiled kernels kept between suites.
+export CLGEMM_TUNING_DB=/tmp/none.json CLGEMM_CACHE_DIR="${CLGEMM_CACHE_DIR:-/tmp/clgemm-kernels}"
+CUBLAS="python3 bench/gpu/cublas_reference.py"
+BMM="python3 bench/gpu/bmm_reference.py"
+BENCH="$B/bench/clgemm-bench --runs 20 --layout row"
+# Issue 11's shapes: squares, an odd square, an irregular one, narrow both ways, long K.
+SHAPES="4096,4096,4096 4097,4097,4097 2047,2047,2047 8192,64,8192 64,8192,8192 256,256,16384"
+SMALL="128,128,128 192,192,192 256,256,256 300,300,300 384,384,384 512,512,512"
+BATCHES="10000,32 10000,64 1000,128 1000,256 100,512"
+# The SIMT family's FP64 tiles: 128 x 128 for squares, 128 x 64 for long K, 128 x 64 and
+# 64 x 128 for the narrow shapes (the K split is the planner's).
+SIMT_SQ=MWG=128,NWG=128,KWG=8,MDIMC=16,NDIMC=16,KWI=4,VWM=2,VWN=2
+SIMT_TALL=MWG=128,NWG=64,KWG=8,MDIMC=16,NDIMC=8,KWI=4,VWM=2,VWN=2
+SIMT_WIDE=MWG=64,NWG=128,KWG=8,MDIMC=8,NDIMC=16,KWI=4,VWM=2,VWN=2
+# CLBlast's own tuning result for FP32 on the H200 (docs/BENCH.md).
+CLBLAST_H200=GEMMK=0,KREG=1,KWG=32,KWI=2,MDIMA=32,MDIMC=16,MWG=128,NDIMB=16,NDIMC=8,NWG=128,SA=1,SB=1,STRM=0,STRN=1,VWM=4,VWN=2
+
+shape_args() { # M,N,K... -> --shape M,N,K ...
+    for s in "$@"; do printf -- '--shape %s ' "$s"; done
+}
+bench_rows() { # clgemm-bench's result lines (one per problem) and any mismatch
+    grep -E "^[sdh] |MISMATCH"
+}
+mode_args() { # MODE PROBLEM... -> MODE:PROBLEM ... (clgemm-types-bench, clgemm-batched-bench)
+    m=$1
+    shift
+    for b in "$@"; do printf '%s:%s ' "$m" "$b"; done
+}
+
+device_tests() {
+    for t in test_gemm test_split test_batched test_types test_faults test_invalid test_unit; do
+        echo "== $t"
+        timeout 300 "$B/tests/$t" 2>&1 | grep -E "FAIL|Synthesis|Assert" | head -20
+    done
+}
+
+fp32_shapes() {
+    # shellcheck disable=SC2046,SC2086
+    {
+        echo "== FP32 defaults beside CLBlast"
+        $BENCH --precision s $(shape_args $SHAPES) 2>&1 | bench_rows
+        echo "== cuBLAS"
+        $CUBLAS $SHAPES
+        echo "== FP32 defaults again (after cuBLAS)"
+        $BENCH --precision s $(shape_args $SHAPES) 2>&1 | bench_rows
+        echo "== FP32 small squares, defaults, beside CLBlast and cuBLAS"
+        $B/bench/clgemm-bench --runs 30 --layout row --precision s $(shape_args $SMALL) 2>&1 |
+            bench_rows
+        $CUBLAS $SMALL
+    }
+}
+
+fp64_shapes() {
+    # shellcheck disable=SC2046,SC2086
+    {
+        echo "== FP64 defaults beside CLBlast"
+        $BENCH --precision d $(shape_args $SHAPES) 2>&1 | bench_rows
+        echo "== cuBLAS FP64"
+        $CUBLAS --fp64 $SHAPES
+        echo "== FP64 on the SIMT family: 128 x 128 squares and long K, 128 x 64 long K and narrow"
+        $BENCH --no-clblast --precision d $(shape_args 4096,4096,4096 4097,4097,4097 \
+            2047,2047,2047 256,256,16384) --family regblock --params $SIMT_SQ 2>&1 | bench_rows
+        $BENCH --no-clblast --precision d $(shape_args 256,256,16384 64,8192,8192) \
+            --family regblock --params $SIMT_TALL 2>&1 | bench_rows
+        $BENCH --no-clblast --precision d --shape 8192,64,8192 --family regblock \
+            --params $SIMT_WIDE 2>&1 | bench_rows
+    }
+}
+
+batched() {
+    # shellcheck disable=SC2046,SC2086
+    for p in s d h; do
+        echo "== batched $p beside CLBlast"
+        $B/bench/clgemm-batched-bench --runs 20 $(mode_args $p $BATCHES) 2>&1 | grep -vE "^#|^$|^-"
+    done
+    # shellcheck disable=SC2086
+    for p in "" --fp64 --fp16; do
+        $BMM $p $BATCHES
+    done
+}
+
+types() {
+    echo "== every type and compute mode"
+    "$B/bench/clgemm-types-bench" h:8192,8192,8192 hs:8192,8192,8192 b:8192,8192,8192 \
+        bs:8192,8192,8192 tf32:8192,8192,8192 3xtf32:8192,8192,8192 d:8192,8192,8192 \
+        s:8192,8192,8192 h:4096,4096,4096 h:4097,4097,4097 h:2048,2048,2048 h:1024,1024,1024 \
+        h:8192,64,8192 d:4096,4096,4096 d:4097,4097,4097 d:2048,2048,2048 d:1024,1024,1024 \
+        tf32:4096,4096,4096 3xtf32:4096,4096,4096 s:4096,4096,4096 c:4096,4096,4096 \
+        c:1024,1024,1024 z:2048,2048,2048 z:1024,1024,1024
+    echo "== cuBLAS"
+    $CUBLAS --fp16 8192,8192,8192 4096,4096,4096 4097,4097,4097 2048,2048,2048 1024,1024,1024 \
+        8192,64,8192
+    $CUBLAS --bf16 8192,8192,8192
+    $CUBLAS --tf32 8192,8192,8192 4096,4096,4096
+    $CUBLAS --fp64 8192,8192,8192 4096,4096,4096 4097,4097,4097 2048,2048,2048 1024,1024,1024
+    $CUBLAS 8192,8192,8192 4096,4096,4096
+}
+
+tensor_cores() {
+    # The clgemm side runs under TC_ENV (empty: the built-in choice of family).
+    sq="8192,8192,8192 4096,4096,4096 2048,2048,2048 4097,4097,4097"
+    # shellcheck disable=SC2046,SC2086
+    {
+        echo "== FP16, BF16, TF32, 3xTF32 (types bench; TC_ENV='${TC_ENV:-}')"
+        env ${TC_ENV:-} "$B/bench/clgemm-types-bench" $(mode_args h $sq) $(mode_args b $sq) \
+            $(mode_args tf32 $sq) $(mode_args 3xtf32 $sq)
+        echo "== FP16 strided batch 1000 x 256^3"
+        env ${TC_ENV:-} "$B/bench/clgemm-batched-bench" --runs 20 h:1000,256 2>&1 |
+            grep -vE "^#|^$|^-"
+        echo "== cuBLAS (3xTF32's reference: FP32), torch.bmm"
+        $CUBLAS --fp16 $sq
+        $CUBLAS --bf16 $sq
+        $CUBLAS --tf32 $sq
+        $CUBLAS $sq
+        $BMM --fp16 1000,256
+    }
+}
+
+squares() {
+    csv=${SQUARES_CSV:-h200-squares.csv}
+    db=/tmp/clgemm-squares-tuning.json
+    rm -f "$db"
+    echo "== tune FP32 (squares and long K; FP64 keeps its defaults), database $db"
+    "$B/tools/clgemm-tune" --precision s --shape 512 --shape 1024 --shape 2048 --shape 4096 \
+        --shape 256,256,16384 --budget 75 --output "$db" 2>&1 | tail -8
+    echo "== every square beside CLBlast (defaults and H200-tuned), CSV $csv"
+    CLGEMM_TUNING_DB=$db "$B/bench/clgemm-bench" --preset gpu --clblast-params "$CLBLAST_H200" \
+        --clblast-params-d none --csv "$csv" 2>&1 | grep -vE "^$"
+    echo "== cuBLAS"
+    $CUBLAS 512,512,512 1024,1024,1024 2048,2048,2048 4096,4096,4096 8192,8192,8192
+    $CUBLAS --fp64 1024,1024,1024 4096,4096,4096 8192,8192,8192
+    echo "plot: bench/plot.sh -o bench/results/DATE-h200-squares $csv"
+}
+
+call_cost() {
+    echo "== warm call"
+    "$B/bench/clgemm-overhead" --calls 3000 32 128 2>&1 | tail -8
+    echo "== BLAS drop-in against the host API"
+    "$B/bench/clgemm-blas-overhead" --runs 5 1024 8192
+}
+
+# tune: on a machine with two GPUs, for each default GPU shape of clgemm-tune (FP32 256^3,
+# 1024^3, 4096^3), a 180 s search against a 10-minute one of the same space. Every search runs
+# cold and alone on its GPU (its own database and kernel cache, the driver's cache off), and
+# each pair's two results are then re-timed from their databases by clgemm-bench, alternating,
+# beside the built-in default: the searches' own timings are not what is compared. The searches
+# outlast one command of 10 minutes: `tune start S` copies the build to $W and runs one chain per
+# GPU in the background, `tune wait S` waits at most S seconds for both (repeat until both are
+# done). Each prints the logs so far.
+W=/tmp/clgemm-tune-compare
+tune_collect() {
+    for f in "$W"/logs/*.log; do
+        echo "#### $f"
+        cat "$f"
+    done
+}
+tune_one() { # gpu side budget tag
+    mkdir -p "$W/kern-$4"
+    echo "$(date -u +%T) tune $2^3 for $3 s on GPU $1 ($4)"
+    CUDA_VISIBLE_DEVICES=$1 CUDA_CACHE_DISABLE=1 CLGEMM_CACHE_DIR=$W/kern-$4 \
+        "$B/tools/clgemm-tune" --shape "$2" --budget "$3" --output "$W/db-$4.json" \
+        >"$W/logs/tune-$4.log" 2>&1
+    echo "$(date -u +%T) done: $(grep -E '^s NN' "$W/logs/tune-$4.log")"
+}
+tune_retime() { # gpu side: the 180 s and 600 s results and the default, 3 rounds, alternating
+    for round in 1 2 3; do
+        for db in "$W/db-$2-180.json" "$W/db-$2-600.json" /tmp/none.json; do
+            printf '%s round %s %-28s' "$2^3" $round "$(basename "$db")"
+            CUDA_VISIBLE_DEVICES=$1 CLGEMM_TUNING_DB=$db "$B/bench/clgemm-bench" --no-clblast \
+                --precision s --layout col --runs 30 --shape "$2,$2,$2" 2>&1 | grep -E "^s " |
+                awk '{print " " $8 " GFLOPS  " $0}' | cut -c1-200
+        done
+    done
+}
+tune() {
+    case "${1:-}" in
+    start)
+        rm -rf "$W"
+        mkdir -p "$W/logs"
+        cp -r "$B" bench "$W/"
+        [ -d .gpu ] && cp -r .gpu "$W/"
+        nvidia-smi -L
+        for g in 0 1; do
+            echo "CUDA_VISIBLE_DEVICES=$g:"
+            CUDA_VISIBLE_DEVICES=$g "$B/tools/clgemm-tune" --list | grep -E "^ +[0-9]+:"
+        done
+        (cd "$W" && setsid sh bench/gpu/run.sh tune chain0 >"$W/logs/chain0.log" 2>&1 </dev/null &)
+        (cd "$W" && setsid sh bench/gpu/run.sh tune chain1 >"$W/logs/chain1.log" 2>&1 </dev/null &)
+        sleep "${2:-60}"
+        nvidia-smi --query-gpu=index,utilization.gpu,memory.used --format=csv
+        tune_collect
+        ;;
+    wait)
+        end=$(($(date +%s) + ${2:-585}))
+        while [ "$(date +%s)" -lt $end ] && ! { [ -e "$W/done0" ] && [ -e "$W/done1" ]; }; do
+            sleep 5
+        done
+        nvidia-smi --query-gpu=index,utilization.gpu,memory.used --format=csv
+        tune_collect
+        ;;
+    chain0)
+        export CLGEMM_CACHE_DIR=/tmp/clgemm-tune-compare-bench0
+        tune_one 0 4096 600 4096-600
+        tune_one 0 1024 600 1024-600
+        tune_retime 0 1024
+        touch "$W/done0"
+        ;;
+    chain1)
+        export CLGEMM_CACHE_DIR=/tmp/clgemm-tune-compare-bench1
+        tune_one 1 256 600 256-600
+        tune_one 1 4096 180 4096-180
+        tune_one 1 1024 180 1024-180
+        tune_one 1 256 180 256-180
+        tune_retime 1 4096
+        tune_retime 1 256
+        touch "$W/done1"
+        ;;
+    *)
+        echo "usage: bench/gpu/run.sh tune start|wait [SECONDS]" >&2
+        return 2
+        ;;
+    esac
+}
+
+header() {
+    echo "#### $1: $(date -u '+%F %T') UTC, commit $(git log -1 --format=%h 2>/dev/null || echo unknown)"
+    nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null
+}
+
+if [ "$1" = tune ]; then
+    shift
+    case "${1:-}" in chain*) ;; *) header tune ;; esac
+    tune "$@"
+    exit
+fi
+for suite in "$@"; do
+    header "$suite"
+    case $suite in
+    device-tests) device_tests ;;
+    fp32-shapes) fp32_shapes ;;
+    fp64-shapes) fp64_shapes ;;
+    batched) batched ;;
+    types) types ;;
+    tensor-cores) tensor_cores ;;
+    squares) squares ;;
+    call-cost) call_cost ;;
+    esac
+    echo "#### $suite: end $(date -u +%T)"
+done

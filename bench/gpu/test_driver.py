@@ -1,0 +1,96 @@
+#!/usr/bin/env python3
+"""test_driver.py: checks bench/gpu/run.sh without a GPU. Every binary and python3 are stand-ins
+that print their arguments, so each suite's output shows the commands it would run; the test
+asserts the problems each suite promises (in particular the tensor-cores suite: FP16, BF16,
+TF32 and 3xTF32 at 8192^2, 4096^2, 2048^2 and 4097^2, the FP16 batch of 1000 x 256^3, and
+cuBLAS / torch.bmm for all of them in the same run), that TC_ENV reaches the clgemm side, and
+that an unknown suite or no suite is refused. Prints "N passed, N failed"; exit 1 on failure."""
+import os
+import stat
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+BINARIES = ["bench/clgemm-bench", "bench/clgemm-types-bench", "bench/clgemm-batched-bench",
+            "bench/clgemm-overhead", "bench/clgemm-blas-overhead", "tools/clgemm-tune"] + [
+    f"tests/test_{t}" for t in ("gemm", "split", "batched", "types", "faults", "invalid", "unit")]
+# A stand-in prints a line that the suites' filters keep ("s " starts a clgemm-bench row), with
+# TC_ENV's variable when it is set.
+STUB = '#!/bin/sh\necho "s  RAN $(basename "$0") $* ${CLGEMM_KSPLIT:+[KSPLIT=$CLGEMM_KSPLIT]}"\n'
+
+
+def squares(*sizes):
+    return [f"{n},{n},{n}" for n in sizes]
+
+
+TC = squares(8192, 4096, 2048, 4097)
+EXPECT = {
+    "tensor-cores": [f"clgemm-types-bench {' '.join(f'{m}:{s}' for m in ('h', 'b', 'tf32', '3xtf32') for s in TC)}",
+                     "clgemm-batched-bench --runs 20 h:1000,256",
+                     *(f"cublas_reference.py {p}{' '.join(TC)}" for p in ("--fp16 ", "--bf16 ", "--tf32 ", "")),
+                     "bmm_reference.py --fp16 1000,256"],
+    "fp32-shapes": ["clgemm-bench --runs 20 --layout row --precision s --shape 4096,4096,4096 "
+                    "--shape 4097,4097,4097 --shape 2047,2047,2047 --shape 8192,64,8192 "
+                    "--shape 64,8192,8192 --shape 256,256,16384",
+                    "cublas_reference.py 4096,4096,4096 4097,4097,4097 2047,2047,2047 "
+                    "8192,64,8192 64,8192,8192 256,256,16384",
+                    "--shape 128,128,128"],
+    "fp64-shapes": ["--precision d --shape 4096,4096,4096", "cublas_reference.py --fp64 4096,4096,4096",
+                    "--family regblock --params MWG=128,NWG=128,KWG=8,MDIMC=16,NDIMC=16,KWI=4,VWM=2,VWN=2",
+                    "--params MWG=128,NWG=64,KWG=8,MDIMC=16,NDIMC=8,KWI=4,VWM=2,VWN=2",
+                    "--params MWG=64,NWG=128,KWG=8,MDIMC=8,NDIMC=16,KWI=4,VWM=2,VWN=2"],
+    "batched": [f"clgemm-batched-bench --runs 20 {p}:10000,32 {p}:10000,64 {p}:1000,128 "
+                f"{p}:1000,256 {p}:100,512" for p in "sdh"] +
+               [f"bmm_reference.py {p}10000,32 10000,64 1000,128 1000,256 100,512"
+                for p in ("", "--fp64 ", "--fp16 ")],
+    "types": ["clgemm-types-bench h:8192,8192,8192", "3xtf32:8192,8192,8192", "z:2048,2048,2048",
+              "cublas_reference.py --bf16 8192,8192,8192"],
+    "squares": ["clgemm-tune --precision s --shape 512", "clgemm-bench --preset gpu --clblast-params",
+                "cublas_reference.py 512,512,512"],
+    "call-cost": ["clgemm-overhead --calls 3000 32 128", "clgemm-blas-overhead --runs 5 1024 8192"],
+    "device-tests": [f"== test_{t}" for t in ("gemm", "split", "batched", "types", "faults",
+                                              "invalid", "unit")],
+}
+
+
+def main():
+    passed = failed = 0
+
+    def check(ok, what):
+        nonlocal passed, failed
+        passed, failed = passed + ok, failed + (not ok)
+        if not ok:
+            print(f"FAIL: {what}")
+
+    with tempfile.TemporaryDirectory() as tmp:
+        for path in BINARIES + ["bin/python3", "bin/nvidia-smi"]:
+            full = os.path.join(tmp, path)
+            os.makedirs(os.path.dirname(full), exist_ok=True)
+            with open(full, "w") as f:
+                f.write(STUB)
+            os.chmod(full, stat.S_IRWXU)
+        env = dict(os.environ, BUILD=tmp, PATH=f"{tmp}/bin:{os.environ['PATH']}")
+        driver = os.path.join(ROOT, "bench/gpu/run.sh")
+        for suite, wanted in EXPECT.items():
+            extra = {"TC_ENV": "CLGEMM_KSPLIT=3"} if suite == "tensor-cores" else {}
+            run = subprocess.run(["sh", driver, suite], env={**env, **extra}, capture_output=True,
+                                 text=True, timeout=60)
+            check(run.returncode == 0, f"{suite}: exit status {run.returncode}: {run.stderr}")
+            for text in wanted:
+                check(text in run.stdout, f"{suite}: no '{text}' in\n{run.stdout}")
+            if suite == "tensor-cores":
+                for line in run.stdout.splitlines():
+                    if "RAN clgemm-" in line:
+                        check("[KSPLIT=3]" in line, f"TC_ENV did not reach: {line}")
+        for args in ([], ["no-such-suite"], ["types", "no-such-suite"]):
+            run = subprocess.run(["sh", driver, *args], env=env, capture_output=True, text=True,
+                                 timeout=60)
+            check(run.returncode == 2 and "RAN" not in run.stdout,
+                  f"run.sh {' '.join(args)}: exit {run.returncode}, ran {run.stdout!r}")
+    print(f"{passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
