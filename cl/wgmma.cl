@@ -71,9 +71,34 @@
 #define GROUP_M 8
 #endif
 /* Diagnostic only: which descriptor field carries the MN-direction stride of MN-major operands
- * (0: SBO, as for K-major; 1: LBO). */
+ * (0: SBO, as for K-major, the right one; 1: LBO). */
 #ifndef MN_SWAP
 #define MN_SWAP 0
+#endif
+/* MN-major copies: 0 = chunk q at byte 16 q (a warp reads 16 rows of k, 32 bytes each); 4 or 8 =
+ * a warp reads 32/MN_RC rows of k, MN_RC chunks (16 MN_RC bytes) each, its 8-thread store phases
+ * spanning 8 (MN_RC 4) or 4 (MN_RC 8, two-way bank conflicts) values of k. */
+#ifndef MN_RC
+#define MN_RC 0
+#endif
+/* 1: the products of slice kt finish within iteration kt (wgmma wait 0), so STAGES-1 slices load
+ * ahead instead of STAGES-2. */
+#ifndef WAIT0
+#define WAIT0 0
+#endif
+#define WAIT0_ (WAIT0 || STAGES < 3) /* two stages: always */
+/* Slices ahead whose lines are prefetched into L2 (0: none). The copies of a slice wait for
+ * DRAM when their lines are first touched; warming L2 PF slices ahead leaves them L2's latency. */
+#ifndef PF
+#define PF 0
+#endif
+/* Diagnostics only, never for results: 1 = no copies after the prologue (products of stale
+ * local memory), 1 = no products. Their times bound the copies' and the products' shares. */
+#ifndef DIAG_NO_LOAD
+#define DIAG_NO_LOAD 0
+#endif
+#ifndef DIAG_NO_MMA
+#define DIAG_NO_MMA 0
 #endif
 
 #if WG_TYPE <= 1
@@ -276,7 +301,17 @@ DEV ushort c_store(const float f) {
  * along k, MN-major ones along the rows. */
 #define KMAJOR_COORDS(q, r, k)                                                                     \
     const uint r = (q) / (8 * (KWG / VW)) * 8 + (q) % 8, k = ((q) / 8) % (KWG / VW) * VW;
+#if MN_RC == 0
 #define MN_COORDS(q, r, k) const uint k = ((q) / 8) % (KWG / 8) * 8 + (q) % 8, r = (q) / KWG * 8;
+#define MN_LOCAL(q, r, k)  ((q)*VW)
+#else
+#define MN_KW (32 / MN_RC) /* values of k one warp reads */
+#define MN_COORDS(q, r, k)                                                                         \
+    const uint k = ((q) / 32) % (KWG / MN_KW) * MN_KW + (q) % MN_KW,                               \
+               r = ((q) / (32 * (KWG / MN_KW)) * MN_RC + ((q) / MN_KW) % MN_RC) * 8;
+/* Element offset of the chunk of rows r.., k in the MN-major layout. */
+#define MN_LOCAL(q, r, k) (((r) / 8 * SBO_MN + (k) / 8 * 128 + (k) % 8 * 16) / ESIZE)
+#endif
 /* TF32's MN-major operands: chunk q holds k = q % KWG, rows VW (q / KWG) onwards, and each
  * element goes to its K-major place. */
 #define TMN_COORDS(q, r, k) const uint k = (q) % KWG, r = (q) / KWG * VW;
@@ -365,7 +400,7 @@ clgemm_wgmma(const int M, const int N, const int K, const float alpha_arg, const
                 const int valid = gk < kend ? clamp(M - gm, 0, VW) : 0;                            \
                 const ulong g = A_GLOBAL(gm, gk);                                                  \
                 if (!A_REG)                                                                        \
-                    cp_async16(as + q * VW, valid ? A + g : A, (uint)valid * ESIZE);               \
+                    cp_async16(as + MN_LOCAL(q, r, k), valid ? A + g : A, (uint)valid * ESIZE);               \
                 else                                                                               \
                     _Pragma("unroll") for (int e = 0; e < VW; e++) RA_(l, e) =                     \
                         e < valid ? A[g + e] : (MT)0;                                              \
@@ -394,7 +429,7 @@ clgemm_wgmma(const int M, const int N, const int K, const float alpha_arg, const
                 const int valid = gk < kend ? clamp(N - gn, 0, VW) : 0;                            \
                 const ulong g = B_GLOBAL(gn, gk);                                                  \
                 if (!B_REG)                                                                        \
-                    cp_async16(bs + q * VW, valid ? B + g : B, (uint)valid * ESIZE);               \
+                    cp_async16(bs + MN_LOCAL(q, r, k), valid ? B + g : B, (uint)valid * ESIZE);               \
                 else                                                                               \
                     _Pragma("unroll") for (int e = 0; e < VW; e++) RB_(l, e) =                     \
                         e < valid ? B[g + e] : (MT)0;                                              \
@@ -411,9 +446,33 @@ clgemm_wgmma(const int M, const int N, const int K, const float alpha_arg, const
             }                                                                                      \
         }                                                                                          \
     } while (0)
+    /* L2 prefetch of slice kp's lines: an MN-major operand's k rows are ROWS*ESIZE bytes long (one
+     * prefetch per 128-byte line); a K-major one's rows are KWG*ESIZE bytes, so each row's lines
+     * are touched once every 128 / (KWG*ESIZE) slices: at k0 and at k0 + 127 bytes. Indices are
+     * clamped into the matrix (a prefetch is only a hint, but it must name memory that exists). */
+#define LPR_MN(ROWS) ((ROWS)*ESIZE / 128 > 0 ? (ROWS)*ESIZE / 128 : 1)
+#define PREFETCH_L2(p) asm volatile("prefetch.global.L2 [%0];\n" ::"l"(p))
+#define PREFETCH_ONE(X, X_GLOBAL, KMAJ, ROWS, row0, RMAX)                                          \
+    do {                                                                                           \
+        const int k0 = kbeg + kp * KWG;                                                            \
+        if (KMAJ) {                                                                                \
+            if (kp % (128 / (KWG * ESIZE) > 0 ? 128 / (KWG * ESIZE) : 1) == 0)                     \
+                for (int q = (int)tid; q < 2 * ROWS; q += NTHREADS) {                              \
+                    const int r = min(row0 + q / 2, RMAX - 1);                                     \
+                    const int k = min(k0 + (q % 2) * (128 / ESIZE - 1), kend - 1);                 \
+                    PREFETCH_L2(X + X_GLOBAL(r, k));                                               \
+                }                                                                                  \
+        } else {                                                                                   \
+            for (int q = (int)tid; q < KWG * LPR_MN(ROWS); q += NTHREADS) {                        \
+                const int r = min(row0 + q % LPR_MN(ROWS) * (128 / ESIZE), RMAX - 1);             \
+                const int k = min(k0 + q / LPR_MN(ROWS), kend - 1);                                \
+                PREFETCH_L2(X + X_GLOBAL(r, k));                                                   \
+            }                                                                                      \
+        }                                                                                          \
+    } while (0)
     /* Register-loaded slice kt into local memory: whole chunks at byte 16 q, or (TF32's
      * MN-major operands) element by element at their K-major places. */
-#define STORE_ONE(X, xs, rx, PER_T, TMN)                                                           \
+#define STORE_ONE(X, xs, rx, PER_T, TMN, MN)                                                       \
     _Pragma("unroll") for (int l = 0; l < PER_T; l++) {                                            \
         const uint q = tid + l * NTHREADS;                                                         \
         if (TMN) {                                                                                 \
@@ -421,6 +480,9 @@ clgemm_wgmma(const int M, const int N, const int K, const float alpha_arg, const
             _Pragma("unroll") for (int e = 0; e < VW; e++) *(__local MT *)((__local uchar *)xs +   \
                                                            KMAJOR_BYTE(r + e, k)) =                \
                 to_tf32(rx[l][e]);                                                                 \
+        } else if (MN) {                                                                           \
+            MN_COORDS(q, r, k)                                                                     \
+            _Pragma("unroll") for (int e = 0; e < VW; e++) xs[MN_LOCAL(q, r, k) + e] = rx[l][e];   \
         } else {                                                                                   \
             _Pragma("unroll") for (int e = 0; e < VW; e++) xs[q * VW + e] = to_tf32(rx[l][e]);     \
         }                                                                                          \
@@ -436,14 +498,14 @@ clgemm_wgmma(const int M, const int N, const int K, const float alpha_arg, const
     } while (0)
 #if A_REG
 #define RA_(l, e)   ra[l][e]
-#define STORE_A(as) STORE_ONE(A, as, ra, A_PER_T, (WG_TYPE == 2 && !A_KMAJOR))
+#define STORE_A(as) STORE_ONE(A, as, ra, A_PER_T, (WG_TYPE == 2 && !A_KMAJOR), A_MN)
 #else
 #define RA_(l, e)   dummy_
 #define STORE_A(as) (void)0
 #endif
 #if B_REG
 #define RB_(l, e)   rb[l][e]
-#define STORE_B(bs) STORE_ONE(B, bs, rb, B_PER_T, (WG_TYPE == 2 && !B_KMAJOR))
+#define STORE_B(bs) STORE_ONE(B, bs, rb, B_PER_T, (WG_TYPE == 2 && !B_KMAJOR), B_MN)
 #else
 #define RB_(l, e)   dummy_
 #define STORE_B(bs) (void)0
@@ -451,9 +513,12 @@ clgemm_wgmma(const int M, const int N, const int K, const float alpha_arg, const
     MT dummy_;
     (void)dummy_;
 
-    /* Prologue: slices 0 .. STAGES-3 on their way. */
+    /* Slices loading ahead of the one multiplied: STAGES-2 while the previous slice's products
+     * drain (the buffer of slice kt-2 is the one free), STAGES-1 with WAIT0. */
+#define AHEAD (WAIT0_ ? STAGES - 1 : STAGES - 2)
+    /* Prologue: slices 0 .. AHEAD-1 on their way. */
 #pragma unroll
-    for (int s = 0; s < STAGES - 2; s++) {
+    for (int s = 0; s < AHEAD; s++) {
         if (s < nk) {
             LOAD_SLICE(s);
             STORE_SLICE(s);
@@ -464,13 +529,21 @@ clgemm_wgmma(const int M, const int N, const int K, const float alpha_arg, const
     const uint b_base = lds_addr(Bs) + (wgn * WN / 8) * B_GROUP;
     for (int kt = 0; kt < nk; kt++) {
         /* Slice kt has landed here; after the barrier, everywhere, and every warpgroup's
-         * products of slice kt-2 are done, so its buffer takes slice kt + STAGES - 2. */
-        CP_ASYNC_WAIT(STAGES - 3);
+         * products of slice kt-2 (kt-1 with WAIT0) are done, so its buffer takes slice
+         * kt + AHEAD. */
+        CP_ASYNC_WAIT(AHEAD - 1);
         FENCE_PROXY();
         barrier(CLK_LOCAL_MEM_FENCE);
-        const int kn = kt + STAGES - 2;
+        const int kn = DIAG_NO_LOAD ? nk : kt + AHEAD;
         if (kn < nk) LOAD_SLICE(kn);
         cp_async_commit();
+        if (PF > 0 && DIAG_NO_LOAD == 0) {
+            const int kp = kt + AHEAD + PF;
+            if (kp < nk) {
+                PREFETCH_ONE(A, A_GLOBAL, A_KMAJOR, MWG, m0, M);
+                PREFETCH_ONE(B, B_GLOBAL, B_KMAJOR, NWG, n0, N);
+            }
+        }
         const uint sa = a_base + (uint)(kt % STAGES) * (A_STAGE * ESIZE);
         const uint sb = b_base + (uint)(kt % STAGES) * (B_STAGE * ESIZE);
         WG_FENCE();
@@ -481,11 +554,11 @@ clgemm_wgmma(const int M, const int N, const int K, const float alpha_arg, const
 #pragma unroll
             for (int i = 0; i < MBLK; i++) {
                 const ulong da = A_DESC(sa + i * 8 * A_GROUP + ks * 256);
-                WGMMA(acc[i], da, db);
+                if (!DIAG_NO_MMA) WGMMA(acc[i], da, db);
             }
         }
         WG_COMMIT();
-        WG_WAIT(1);
+        WG_WAIT(WAIT0_ ? 0 : 1);
 #if A_REG || B_REG
         if (kn < nk) STORE_SLICE(kn);
 #endif

@@ -19,7 +19,7 @@ static const family_param params[] = {
     {"KWG", KWG, 8, 32, "depth of one K slice in local memory"},
     {"WM", WM, 64, 128, "warpgroup tile along M (64: one m64 instruction, 128: two)"},
     {"WN", WN, 64, 256, "warpgroup tile along N (the instruction's N)"},
-    {"STAGES", STAGES, 3, 6, "K slices in local memory"},
+    {"STAGES", STAGES, 2, 6, "K slices in local memory (2: each slice's products finish before the next is copied)"},
 };
 
 static bool supported(const device_info *info, clgemm_precision type, clgemm_compute compute) {
@@ -52,7 +52,7 @@ static bool rules(const clgemm_config *c, const device_info *info, const type_de
     int a_chunks = v[MWG] * v[KWG] / vw, b_chunks = v[NWG] * v[KWG] / vw;
     if (a_chunks % threads || b_chunks % threads) return false;
     size_t local = (size_t)v[STAGES] * (size_t)(v[MWG] + v[NWG]) * (size_t)v[KWG] * t->size;
-    return v[STAGES] >= 3 && local <= info->local_mem_size;
+    return v[STAGES] >= 2 && local <= info->local_mem_size;
 }
 
 static void launch(const clgemm_config *c, size_t m, size_t n, size_t local[2], size_t global[2]) {
