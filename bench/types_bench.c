@@ -281,7 +281,8 @@ static int force(clgemm_handle h, const char *spec) {
     for (int t = 0; t < CLGEMM_PRECISION_COUNT; t++)
         taken += clgemm_set_config(h, (clgemm_precision)t, &c) == CLGEMM_SUCCESS;
     if (!taken) {
-        fprintf(stderr, "clgemm-types-bench: --force %s is legal for no type on this device\n", spec);
+        fprintf(stderr, "clgemm-types-bench: --force %s is legal for no type on this device\n",
+                spec);
         return -1;
     }
     return 0;

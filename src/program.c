@@ -312,8 +312,8 @@ static char *build_log(cl_program program, cl_device_id device) {
         size == 0)
         return NULL;
     char *log = malloc(size + 1);
-    if (log &&
-        clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, size, log, NULL) != CL_SUCCESS) {
+    if (log && clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, size, log, NULL) !=
+                   CL_SUCCESS) {
         free(log);
         return NULL;
     }
@@ -361,9 +361,9 @@ static cl_program build_from_source(cl_context context, cl_device_id device, con
     program = NULL;
     char *patched = NULL;
     int markers = 0;
-    ptx_patch_result r = ptx ? clgemm__ptx_patch((const char *)ptx, patch->maxnreg, &patched,
-                                                 &markers)
-                             : PTX_PATCH_NO_TARGET;
+    ptx_patch_result r =
+        ptx ? clgemm__ptx_patch((const char *)ptx, patch->maxnreg, &patched, &markers)
+            : PTX_PATCH_NO_TARGET;
     free(ptx);
     if (r != PTX_PATCH_OK) {
         char *why = strdup(clgemm__ptx_patch_string(r));

@@ -54,8 +54,8 @@ static ptx_patch_result find_target(const char *ptx, size_t *at) {
     while (*s == ' ' || *s == '\t')
         s++;
     if (strncmp(s, "sm_90a", 6) == 0) return PTX_PATCH_ALREADY_SM90A;
-    if (strncmp(s, "sm_90", 5) != 0 || (s[5] != ',' && s[5] != ' ' && s[5] != '\n' &&
-                                        s[5] != '\r' && s[5] != '\t' && s[5] != 0))
+    if (strncmp(s, "sm_90", 5) != 0 ||
+        (s[5] != ',' && s[5] != ' ' && s[5] != '\n' && s[5] != '\r' && s[5] != '\t' && s[5] != 0))
         return PTX_PATCH_NO_TARGET;
     *at = (size_t)(s - ptx);
     return PTX_PATCH_OK;

@@ -29,10 +29,9 @@ typedef struct shape {
 } shape;
 /* Scalars, sizes off every tile, one slice and a bit of K, a 2 x 2 grid of 128 x 256 tiles with
  * ragged edges, and a long K. */
-static const shape shapes[] = {{1, 1, 1},       {7, 5, 3},        {65, 129, 17},
+static const shape shapes[] = {{1, 1, 1},       {7, 5, 3},       {65, 129, 17},
                                {257, 300, 100}, {130, 260, 600}, {64, 256, 16}};
 static const double scalars[][2] = {{1, 0}, {-0.5, 1.25}, {1.5, -0.75}};
-
 
 static bool candidate(clgemm_family family, int index, clgemm_config *out);
 

@@ -1027,9 +1027,11 @@ Test(ptx_patch, only_the_wgmma_family_asks_and_the_cache_key_says_so) {
     free(b);
 }
 
-/* wgmma only where the device is compute capability 9.0 AND its driver ran the patched-PTX probe;
- * where the probe failed, the same types plan on the mma.sync family. */
-Test(wgmma_guard, chosen_only_where_the_patched_build_works) {
+/* wgmma only where the device is compute capability 9.0 AND its driver ran the patched-PTX probe
+ * (elsewhere a forced configuration is refused and it is never planned); the defaults of its
+ * types are the mma.sync family's on every device (measured faster on the H200), and where the
+ * probe failed the same types plan on mma.sync too. */
+Test(wgmma_guard, legal_only_where_the_patched_build_works) {
     device_info h200 = fake_device(1024, 1024, 1024, 49152, true);
     h200.cls = DEVICE_NVIDIA_GPU;
     h200.compute_units = 132;
@@ -1057,9 +1059,16 @@ Test(wgmma_guard, chosen_only_where_the_patched_build_works) {
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         clgemm_config c = clgemm__config_default_for(&h200, cases[i].type, cases[i].compute, 8192,
                                                      8192, 8192, 1);
-        cr_expect_eq(c.family == CLGEMM_FAMILY_WGMMA, cases[i].wgmma, "type %d compute %d: %s",
-                     cases[i].type, cases[i].compute, describe(&c));
+        cr_expect_neq(c.family, CLGEMM_FAMILY_WGMMA, "type %d compute %d: %s", cases[i].type,
+                      cases[i].compute, describe(&c));
         cr_expect_eq(clgemm__config_check(&c, &h200, cases[i].type), OK, "%s", describe(&c));
+        clgemm_config legal = {.family = CLGEMM_FAMILY_WGMMA,
+                               .params = {128, 256, cases[i].type == CLGEMM_SINGLE ? 8 : 16, 64,
+                                          256, 4}};
+        cr_expect_eq(clgemm__config_supports(&legal, &h200, cases[i].type, cases[i].compute) &&
+                         clgemm__config_check(&legal, &h200, cases[i].type) == OK,
+                     cases[i].wgmma, "type %d compute %d: forced %s", cases[i].type,
+                     cases[i].compute, describe(&legal));
         const device_info *others[] = {&failed, &ada, &blackwell};
         for (int d = 0; d < 3; d++) {
             clgemm_config o = clgemm__config_default_for(others[d], cases[i].type,

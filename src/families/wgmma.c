@@ -19,7 +19,8 @@ static const family_param params[] = {
     {"KWG", KWG, 8, 32, "depth of one K slice in local memory"},
     {"WM", WM, 64, 128, "warpgroup tile along M (64: one m64 instruction, 128: two)"},
     {"WN", WN, 64, 256, "warpgroup tile along N (the instruction's N)"},
-    {"STAGES", STAGES, 2, 6, "K slices in local memory (2: each slice's products finish before the next is copied)"},
+    {"STAGES", STAGES, 2, 6,
+     "K slices in local memory (2: each slice's products finish before the next is copied)"},
 };
 
 static bool supported(const device_info *info, clgemm_precision type, clgemm_compute compute) {
@@ -87,8 +88,8 @@ static int call_options(const kernel_call *k, char *buf, size_t size) {
  * 48 KiB of local memory allows; 128 x 128 ones serve matrices whose large tiles leave SMs idle. */
 static const clgemm_config half[] = {WGMMA(128, 256, 16, 64, 256, 4),
                                      WGMMA(128, 128, 16, 64, 128, 6), END_OF_LIST};
-static const clgemm_config tf32[] = {WGMMA(128, 256, 8, 64, 256, 4),
-                                     WGMMA(128, 128, 8, 64, 128, 6), END_OF_LIST};
+static const clgemm_config tf32[] = {WGMMA(128, 256, 8, 64, 256, 4), WGMMA(128, 128, 8, 64, 128, 6),
+                                     END_OF_LIST};
 
 static const clgemm_config *defaults(const device_info *info, clgemm_precision type,
                                      const gemm_dims *dims) {
