@@ -23,11 +23,16 @@
  *   GROUP_M   tiles are visited in bands of GROUP_M tile rows, so the work-groups running at
  *             once share panels of A and B in L2 (1: plain order).
  *
- * Local memory: every operand is stored K-major or MN-major in the instruction's interleaved
- * (unswizzled) layout of 8 x 16-byte core matrices, 128 contiguous bytes each, the core
- * matrices along K adjacent (LBO = 128), 8-row groups one after the other (SBO = 128 * KWG /
- * VW). 16-byte chunk q of a slice lands at byte 16 q, so the 8 threads of a store phase fill one
- * core matrix: no bank conflicts. K-major (k contiguous in global memory: A with TRANSA=1, B
+ * What bounds it (H200, FP16 8192^2, docs/TENSOR_CORES.md): the products alone (DIAG_NO_LOAD)
+ * run at 855 TFLOPS, the copies alone (DIAG_NO_MMA) at ~3.3 TB/s, the whole kernel at 240
+ * (interleaved) and 285 (SW32): the copies are the limit, at about 24 GB/s per SM whatever the
+ * depth, tile or occupancy tried; mma.cl's copies reach ~42.
+ *
+ * Local memory: slices one 32-byte swizzle atom deep (KWG * esize = 32, the defaults) use the
+ * instruction's 32-byte swizzle (SW32 below); others the interleaved (unswizzled) layout of
+ * 8 x 16-byte core matrices, 128 contiguous bytes each, the core matrices along K adjacent
+ * (LBO = 128), 8-row groups one after the other (SBO = 128 * KWG / VW), where 16-byte chunk q of
+ * a slice lands at byte 16 q. K-major (k contiguous in global memory: A with TRANSA=1, B
  * with TRANSB=0): chunk q holds row 8 (q / (8 KWG/VW)) + q % 8, elements VW ((q / 8) % (KWG/VW))
  * onwards. MN-major (FP16/BF16, the other transposes; the instruction's transpose bit): chunk q
  * holds k = 8 ((q / 8) % (KWG/8)) + q % 8, rows 8 (q / KWG) onwards. TF32 has no transpose bit:
@@ -81,17 +86,22 @@
 #ifndef MN_RC
 #define MN_RC 0
 #endif
+/* 1: slices one swizzle atom deep (KWG * esize = 32 bytes) use the instruction's 32-byte swizzle
+ * instead of the interleaved layout, so that the two 16-byte halves of every 32-byte sector a
+ * copy brings in land in different banks (interleaved, they are 128 bytes apart: the same
+ * banks). K-major: element (r, k) at (r/8) 256 + (r%8) 32 + ((k/VW) ^ ((r%8)/4)) 16 + (k%VW) esize,
+ * SBO 256. MN-major: 16 rows by 8 k per 256-byte atom, atoms along the rows (LBO 256), groups of
+ * 8 k ROWS/16 atoms apart (SBO). */
+#ifndef SW32
+#define SW32 1
+#endif
+#define SW32_ (SW32 && KWG * ESIZE == 32)
 /* 1: the products of slice kt finish within iteration kt (wgmma wait 0), so STAGES-1 slices load
  * ahead instead of STAGES-2. */
 #ifndef WAIT0
 #define WAIT0 0
 #endif
 #define WAIT0_ (WAIT0 || STAGES < 3) /* two stages: always */
-/* Slices ahead whose lines are prefetched into L2 (0: none). The copies of a slice wait for
- * DRAM when their lines are first touched; warming L2 PF slices ahead leaves them L2's latency. */
-#ifndef PF
-#define PF 0
-#endif
 /* Diagnostics only, never for results: 1 = no copies after the prologue (products of stale
  * local memory), 1 = no products. Their times bound the copies' and the products' shares. */
 #ifndef DIAG_NO_LOAD
@@ -187,18 +197,26 @@ DEV void cp_async_commit(void) {
 
 /* A matrix descriptor: start address, LBO, SBO (bytes >> 4), no swizzle. */
 DEV ulong desc(const uint addr, const uint lbo, const uint sbo) {
-    return (ulong)((addr & 0x3FFFFu) >> 4) | ((ulong)(lbo >> 4) << 16) | ((ulong)(sbo >> 4) << 32);
+    return (ulong)((addr & 0x3FFFFu) >> 4) | ((ulong)(lbo >> 4) << 16) | ((ulong)(sbo >> 4) << 32) |
+           (SW32_ ? 3ul << 62 : 0ul);
 }
+#if SW32_
+#define MN_DESC(addr, ROWS) desc((addr), 256, 256 * ((ROWS) / 16))
+#define MN_GROUP            128 /* bytes of 8 rows */
+#else
+#define MN_DESC(addr, ROWS) desc((addr), MN_SWAP ? SBO_MN : 128, MN_SWAP ? 128 : SBO_MN)
+#define MN_GROUP            SBO_MN
+#endif
 #if A_MN
-#define A_DESC(addr) desc((addr), MN_SWAP ? SBO_MN : 128, MN_SWAP ? 128 : SBO_MN)
-#define A_GROUP      SBO_MN
+#define A_DESC(addr) MN_DESC(addr, MWG)
+#define A_GROUP      MN_GROUP
 #else
 #define A_DESC(addr) desc((addr), 128, SBO_K)
 #define A_GROUP      SBO_K
 #endif
 #if B_MN
-#define B_DESC(addr) desc((addr), MN_SWAP ? SBO_MN : 128, MN_SWAP ? 128 : SBO_MN)
-#define B_GROUP      SBO_MN
+#define B_DESC(addr) MN_DESC(addr, NWG)
+#define B_GROUP      MN_GROUP
 #else
 #define B_DESC(addr) desc((addr), 128, SBO_K)
 #define B_GROUP      SBO_K
@@ -301,22 +319,40 @@ DEV ushort c_store(const float f) {
  * along k, MN-major ones along the rows. */
 #define KMAJOR_COORDS(q, r, k)                                                                     \
     const uint r = (q) / (8 * (KWG / VW)) * 8 + (q) % 8, k = ((q) / 8) % (KWG / VW) * VW;
-#if MN_RC == 0
+#if MN_RC == 0 || SW32_
 #define MN_COORDS(q, r, k) const uint k = ((q) / 8) % (KWG / 8) * 8 + (q) % 8, r = (q) / KWG * 8;
-#define MN_LOCAL(q, r, k)  ((q)*VW)
+#if SW32_
+#define MN_LOCAL_R(q, r, k, ROWS)                                                                  \
+    (((r) / 16 * 256 + (k) / 8 * (256 * ((ROWS) / 16)) + (k) % 8 * 32 +                            \
+      ((((r) / 8) ^ ((k) % 8 / 4)) & 1) * 16) /                                                    \
+     ESIZE)
+#else
+#define MN_LOCAL_R(q, r, k, ROWS) ((q)*VW)
+#endif
 #else
 #define MN_KW (32 / MN_RC) /* values of k one warp reads */
 #define MN_COORDS(q, r, k)                                                                         \
     const uint k = ((q) / 32) % (KWG / MN_KW) * MN_KW + (q) % MN_KW,                               \
                r = ((q) / (32 * (KWG / MN_KW)) * MN_RC + ((q) / MN_KW) % MN_RC) * 8;
 /* Element offset of the chunk of rows r.., k in the MN-major layout. */
-#define MN_LOCAL(q, r, k) (((r) / 8 * SBO_MN + (k) / 8 * 128 + (k) % 8 * 16) / ESIZE)
+#define MN_LOCAL_R(q, r, k, ROWS) (((r) / 8 * SBO_MN + (k) / 8 * 128 + (k) % 8 * 16) / ESIZE)
+#endif
+/* Element offset of K-major chunk q (row r, first element k). */
+#if SW32_
+#define K_LOCAL(q, r, k) (((r) / 8 * 256 + (r) % 8 * 32 + ((((k) / VW) ^ ((r) % 8 / 4)) & 1) * 16) / ESIZE)
+#else
+#define K_LOCAL(q, r, k) ((q)*VW)
 #endif
 /* TF32's MN-major operands: chunk q holds k = q % KWG, rows VW (q / KWG) onwards, and each
  * element goes to its K-major place. */
 #define TMN_COORDS(q, r, k) const uint k = (q) % KWG, r = (q) / KWG * VW;
 /* Byte of element (r, k) in a K-major slice. */
+#if SW32_
+#define KMAJOR_BYTE(r, k)                                                                          \
+    ((r) / 8 * 256 + (r) % 8 * 32 + ((((k) / VW) ^ ((r) % 8 / 4)) & 1) * 16 + (k) % VW * ESIZE)
+#else
 #define KMAJOR_BYTE(r, k) ((r) / 8 * SBO_K + (k) / VW * 128 + (r) % 8 * 16 + (k) % VW * ESIZE)
+#endif
 
 __attribute__((reqd_work_group_size(NTHREADS, 1, 1))) __kernel void
 clgemm_wgmma(const int M, const int N, const int K, const float alpha_arg, const float beta_arg,
@@ -400,7 +436,7 @@ clgemm_wgmma(const int M, const int N, const int K, const float alpha_arg, const
                 const int valid = gk < kend ? clamp(M - gm, 0, VW) : 0;                            \
                 const ulong g = A_GLOBAL(gm, gk);                                                  \
                 if (!A_REG)                                                                        \
-                    cp_async16(as + MN_LOCAL(q, r, k), valid ? A + g : A, (uint)valid * ESIZE);               \
+                    cp_async16(as + MN_LOCAL_R(q, r, k, MWG), valid ? A + g : A, (uint)valid * ESIZE);               \
                 else                                                                               \
                     _Pragma("unroll") for (int e = 0; e < VW; e++) RA_(l, e) =                     \
                         e < valid ? A[g + e] : (MT)0;                                              \
@@ -410,7 +446,7 @@ clgemm_wgmma(const int M, const int N, const int K, const float alpha_arg, const
                 const int valid = gm < M ? clamp(kend - gk, 0, VW) : 0;                            \
                 const ulong g = A_GLOBAL(gm, gk);                                                  \
                 if (!A_REG)                                                                        \
-                    cp_async16(as + q * VW, valid ? A + g : A, (uint)valid * ESIZE);               \
+                    cp_async16(as + K_LOCAL(q, r, k), valid ? A + g : A, (uint)valid * ESIZE);               \
                 else                                                                               \
                     _Pragma("unroll") for (int e = 0; e < VW; e++) RA_(l, e) =                     \
                         e < valid ? A[g + e] : (MT)0;                                              \
@@ -429,7 +465,7 @@ clgemm_wgmma(const int M, const int N, const int K, const float alpha_arg, const
                 const int valid = gk < kend ? clamp(N - gn, 0, VW) : 0;                            \
                 const ulong g = B_GLOBAL(gn, gk);                                                  \
                 if (!B_REG)                                                                        \
-                    cp_async16(bs + MN_LOCAL(q, r, k), valid ? B + g : B, (uint)valid * ESIZE);               \
+                    cp_async16(bs + MN_LOCAL_R(q, r, k, NWG), valid ? B + g : B, (uint)valid * ESIZE);               \
                 else                                                                               \
                     _Pragma("unroll") for (int e = 0; e < VW; e++) RB_(l, e) =                     \
                         e < valid ? B[g + e] : (MT)0;                                              \
@@ -439,40 +475,16 @@ clgemm_wgmma(const int M, const int N, const int K, const float alpha_arg, const
                 const int valid = gn < N ? clamp(kend - gk, 0, VW) : 0;                            \
                 const ulong g = B_GLOBAL(gn, gk);                                                  \
                 if (!B_REG)                                                                        \
-                    cp_async16(bs + q * VW, valid ? B + g : B, (uint)valid * ESIZE);               \
+                    cp_async16(bs + K_LOCAL(q, r, k), valid ? B + g : B, (uint)valid * ESIZE);               \
                 else                                                                               \
                     _Pragma("unroll") for (int e = 0; e < VW; e++) RB_(l, e) =                     \
                         e < valid ? B[g + e] : (MT)0;                                              \
             }                                                                                      \
         }                                                                                          \
     } while (0)
-    /* L2 prefetch of slice kp's lines: an MN-major operand's k rows are ROWS*ESIZE bytes long (one
-     * prefetch per 128-byte line); a K-major one's rows are KWG*ESIZE bytes, so each row's lines
-     * are touched once every 128 / (KWG*ESIZE) slices: at k0 and at k0 + 127 bytes. Indices are
-     * clamped into the matrix (a prefetch is only a hint, but it must name memory that exists). */
-#define LPR_MN(ROWS) ((ROWS)*ESIZE / 128 > 0 ? (ROWS)*ESIZE / 128 : 1)
-#define PREFETCH_L2(p) asm volatile("prefetch.global.L2 [%0];\n" ::"l"(p))
-#define PREFETCH_ONE(X, X_GLOBAL, KMAJ, ROWS, row0, RMAX)                                          \
-    do {                                                                                           \
-        const int k0 = kbeg + kp * KWG;                                                            \
-        if (KMAJ) {                                                                                \
-            if (kp % (128 / (KWG * ESIZE) > 0 ? 128 / (KWG * ESIZE) : 1) == 0)                     \
-                for (int q = (int)tid; q < 2 * ROWS; q += NTHREADS) {                              \
-                    const int r = min(row0 + q / 2, RMAX - 1);                                     \
-                    const int k = min(k0 + (q % 2) * (128 / ESIZE - 1), kend - 1);                 \
-                    PREFETCH_L2(X + X_GLOBAL(r, k));                                               \
-                }                                                                                  \
-        } else {                                                                                   \
-            for (int q = (int)tid; q < KWG * LPR_MN(ROWS); q += NTHREADS) {                        \
-                const int r = min(row0 + q % LPR_MN(ROWS) * (128 / ESIZE), RMAX - 1);             \
-                const int k = min(k0 + q / LPR_MN(ROWS), kend - 1);                                \
-                PREFETCH_L2(X + X_GLOBAL(r, k));                                                   \
-            }                                                                                      \
-        }                                                                                          \
-    } while (0)
     /* Register-loaded slice kt into local memory: whole chunks at byte 16 q, or (TF32's
      * MN-major operands) element by element at their K-major places. */
-#define STORE_ONE(X, xs, rx, PER_T, TMN, MN)                                                       \
+#define STORE_ONE(X, xs, rx, PER_T, TMN, MN, ROWS)                                                       \
     _Pragma("unroll") for (int l = 0; l < PER_T; l++) {                                            \
         const uint q = tid + l * NTHREADS;                                                         \
         if (TMN) {                                                                                 \
@@ -482,9 +494,12 @@ clgemm_wgmma(const int M, const int N, const int K, const float alpha_arg, const
                 to_tf32(rx[l][e]);                                                                 \
         } else if (MN) {                                                                           \
             MN_COORDS(q, r, k)                                                                     \
-            _Pragma("unroll") for (int e = 0; e < VW; e++) xs[MN_LOCAL(q, r, k) + e] = rx[l][e];   \
+            _Pragma("unroll") for (int e = 0; e < VW; e++) xs[MN_LOCAL_R(q, r, k, ROWS) + e] =     \
+                rx[l][e];                                                                          \
         } else {                                                                                   \
-            _Pragma("unroll") for (int e = 0; e < VW; e++) xs[q * VW + e] = to_tf32(rx[l][e]);     \
+            KMAJOR_COORDS(q, r, k)                                                                 \
+            _Pragma("unroll") for (int e = 0; e < VW; e++) xs[K_LOCAL(q, r, k) + e] =              \
+                to_tf32(rx[l][e]);                                                                 \
         }                                                                                          \
     }
 #define STORE_SLICE(kt)                                                                            \
@@ -498,14 +513,14 @@ clgemm_wgmma(const int M, const int N, const int K, const float alpha_arg, const
     } while (0)
 #if A_REG
 #define RA_(l, e)   ra[l][e]
-#define STORE_A(as) STORE_ONE(A, as, ra, A_PER_T, (WG_TYPE == 2 && !A_KMAJOR), A_MN)
+#define STORE_A(as) STORE_ONE(A, as, ra, A_PER_T, (WG_TYPE == 2 && !A_KMAJOR), A_MN, MWG)
 #else
 #define RA_(l, e)   dummy_
 #define STORE_A(as) (void)0
 #endif
 #if B_REG
 #define RB_(l, e)   rb[l][e]
-#define STORE_B(bs) STORE_ONE(B, bs, rb, B_PER_T, (WG_TYPE == 2 && !B_KMAJOR), B_MN)
+#define STORE_B(bs) STORE_ONE(B, bs, rb, B_PER_T, (WG_TYPE == 2 && !B_KMAJOR), B_MN, NWG)
 #else
 #define RB_(l, e)   dummy_
 #define STORE_B(bs) (void)0
@@ -537,13 +552,6 @@ clgemm_wgmma(const int M, const int N, const int K, const float alpha_arg, const
         const int kn = DIAG_NO_LOAD ? nk : kt + AHEAD;
         if (kn < nk) LOAD_SLICE(kn);
         cp_async_commit();
-        if (PF > 0 && DIAG_NO_LOAD == 0) {
-            const int kp = kt + AHEAD + PF;
-            if (kp < nk) {
-                PREFETCH_ONE(A, A_GLOBAL, A_KMAJOR, MWG, m0, M);
-                PREFETCH_ONE(B, B_GLOBAL, B_KMAJOR, NWG, n0, N);
-            }
-        }
         const uint sa = a_base + (uint)(kt % STAGES) * (A_STAGE * ESIZE);
         const uint sb = b_base + (uint)(kt % STAGES) * (B_STAGE * ESIZE);
         WG_FENCE();

@@ -1014,8 +1014,8 @@ Test(ptx_patch, refuses_what_it_does_not_expect) {
 
 Test(ptx_patch, only_the_wgmma_family_asks_and_the_cache_key_says_so) {
     for (const family_desc *const *f = clgemm__families; *f; f++)
-        cr_expect_eq(clgemm__ptx_patch_need((*f)->file) != NULL,
-                     (*f)->id == CLGEMM_FAMILY_WGMMA, "%s", (*f)->name);
+        cr_expect_eq(clgemm__ptx_patch_need((*f)->file) != NULL, (*f)->id == CLGEMM_FAMILY_WGMMA,
+                     "%s", (*f)->name);
     cr_expect_null(clgemm__ptx_patch_need("no-such.cl"));
     device_info h200 = fake_device(1024, 1024, 1024, 49152, true);
     char *a = clgemm__program_key(&h200, "wgmma.cl", "src", "-DX=1");
@@ -1057,22 +1057,22 @@ Test(wgmma_guard, legal_only_where_the_patched_build_works) {
         {CLGEMM_COMPLEX_SINGLE, CLGEMM_COMPUTE_DEFAULT, false},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        clgemm_config c = clgemm__config_default_for(&h200, cases[i].type, cases[i].compute, 8192,
-                                                     8192, 8192, 1);
+        clgemm_config c =
+            clgemm__config_default_for(&h200, cases[i].type, cases[i].compute, 8192, 8192, 8192, 1);
         cr_expect_neq(c.family, CLGEMM_FAMILY_WGMMA, "type %d compute %d: %s", cases[i].type,
                       cases[i].compute, describe(&c));
         cr_expect_eq(clgemm__config_check(&c, &h200, cases[i].type), OK, "%s", describe(&c));
-        clgemm_config legal = {.family = CLGEMM_FAMILY_WGMMA,
-                               .params = {128, 256, cases[i].type == CLGEMM_SINGLE ? 8 : 16, 64,
-                                          256, 4}};
+        clgemm_config legal = {
+            .family = CLGEMM_FAMILY_WGMMA,
+            .params = {128, 256, cases[i].type == CLGEMM_SINGLE ? 8 : 16, 64, 256, 4}};
         cr_expect_eq(clgemm__config_supports(&legal, &h200, cases[i].type, cases[i].compute) &&
                          clgemm__config_check(&legal, &h200, cases[i].type) == OK,
                      cases[i].wgmma, "type %d compute %d: forced %s", cases[i].type,
                      cases[i].compute, describe(&legal));
         const device_info *others[] = {&failed, &ada, &blackwell};
         for (int d = 0; d < 3; d++) {
-            clgemm_config o = clgemm__config_default_for(others[d], cases[i].type,
-                                                         cases[i].compute, 8192, 8192, 8192, 1);
+            clgemm_config o = clgemm__config_default_for(others[d], cases[i].type, cases[i].compute,
+                                                         8192, 8192, 8192, 1);
             cr_expect_neq(o.family, CLGEMM_FAMILY_WGMMA, "device %d type %d", d, cases[i].type);
             if (cases[i].wgmma && d == 0) /* the fallback: the mma.sync family */
                 cr_expect_eq(o.family, CLGEMM_FAMILY_MMA, "type %d: %s", cases[i].type,

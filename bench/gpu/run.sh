@@ -17,6 +17,7 @@
 #   tensor-cores  FP16, BF16, TF32, 3xTF32 at 8192^2, 4096^2, 2048^2, 4097^2 and an FP16 batch
 #                 of 1000 x 256^3 (TC_ENV: environment words for the clgemm side, e.g. a
 #                 family's variables, so that a new kernel family runs the same problems)
+#   wgmma         the wgmma family forced beside mma.sync and cuBLAS, and where its time goes
 #   squares       tune the default shapes, then every square beside CLBlast (defaults and
 #                 H200-tuned Xgemm parameters) into a CSV for bench/plot.sh, cuBLAS beside
 #   call-cost     host time of a warm call, and the BLAS drop-in against the host API
@@ -26,13 +27,13 @@
 # .gpu/lib are put on LD_LIBRARY_PATH when that folder exists.
 set -u
 if [ $# -eq 0 ]; then
-    sed -n '2,26p' "$0" | sed 's/^# \{0,1\}//' >&2
+    sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//' >&2
     exit 2
 fi
 if [ "$1" != tune ]; then
     for suite in "$@"; do
         case $suite in
-        device-tests | fp32-shapes | fp64-shapes | batched | types | tensor-cores | squares | call-cost) ;;
+        device-tests | fp32-shapes | fp64-shapes | batched | types | tensor-cores | wgmma | squares | call-cost) ;;
         *)
             echo "run.sh: unknown suite '$suite' (bench/gpu/run.sh alone lists them)" >&2
             exit 2
@@ -166,6 +167,32 @@ tensor_cores() {
     }
 }
 
+wgmma() {
+    # The wgmma family forced, beside mma.sync and cuBLAS in the same run, then where its time
+    # goes (kernel build options: the copies alone, the products alone, the unswizzled layout).
+    sq="8192,8192,8192 4096,4096,4096 2048,2048,2048 4097,4097,4097"
+    w="wgmma:MWG=128,NWG=256,KWG=16,WM=64,WN=256,STAGES=4"
+    wt="wgmma:MWG=128,NWG=256,KWG=8,WM=64,WN=256,STAGES=4"
+    m="mma:MWG=128,NWG=128,KWG=32,WM=64,WN=64,STAGES=3"
+    mt="mma:MWG=128,NWG=128,KWG=16,WM=64,WN=64,STAGES=3"
+    # shellcheck disable=SC2046,SC2086
+    {
+        echo "== wgmma and mma.sync forced: FP16, BF16, TF32"
+        "$B/bench/clgemm-types-bench" --force $w $(mode_args h $sq) b:8192,8192,8192 \
+            --force wgmma:MWG=128,NWG=128,KWG=16,WM=64,WN=128,STAGES=6 h:8192,8192,8192 \
+            --force $wt tf32:8192,8192,8192 --force $m $(mode_args h $sq) b:8192,8192,8192 \
+            --force $mt tf32:8192,8192,8192
+        for o in -DDIAG_NO_MMA=1 -DDIAG_NO_LOAD=1 -DSW32=0; do
+            echo "== wgmma FP16 8192^2 built with $o"
+            CLGEMM_BUILD_OPTIONS=$o "$B/bench/clgemm-types-bench" --force $w h:8192,8192,8192
+        done
+        echo "== cuBLAS"
+        $CUBLAS --fp16 $sq
+        $CUBLAS --bf16 8192,8192,8192
+        $CUBLAS --tf32 8192,8192,8192
+    }
+}
+
 squares() {
     csv=${SQUARES_CSV:-h200-squares.csv}
     db=/tmp/clgemm-squares-tuning.json
@@ -292,6 +319,7 @@ for suite in "$@"; do
     batched) batched ;;
     types) types ;;
     tensor-cores) tensor_cores ;;
+    wgmma) wgmma ;;
     squares) squares ;;
     call-cost) call_cost ;;
     esac

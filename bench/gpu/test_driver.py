@@ -30,6 +30,11 @@ EXPECT = {
                      "clgemm-batched-bench --runs 20 h:1000,256",
                      *(f"cublas_reference.py {p}{' '.join(TC)}" for p in ("--fp16 ", "--bf16 ", "--tf32 ", "")),
                      "bmm_reference.py --fp16 1000,256"],
+    "wgmma": ["clgemm-types-bench --force wgmma:MWG=128,NWG=256,KWG=16,WM=64,WN=256,STAGES=4 "
+              + " ".join(f"h:{s}" for s in TC),
+              "--force mma:MWG=128,NWG=128,KWG=32,WM=64,WN=64,STAGES=3",
+              "--force wgmma:MWG=128,NWG=256,KWG=8,WM=64,WN=256,STAGES=4 tf32:8192,8192,8192",
+              "cublas_reference.py --fp16 " + " ".join(TC), "cublas_reference.py --tf32 8192,8192,8192"],
     "fp32-shapes": ["clgemm-bench --runs 20 --layout row --precision s --shape 4096,4096,4096 "
                     "--shape 4097,4097,4097 --shape 2047,2047,2047 --shape 8192,64,8192 "
                     "--shape 64,8192,8192 --shape 256,256,16384",
