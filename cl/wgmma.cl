@@ -371,28 +371,9 @@ clgemm_wgmma(const int M, const int N, const int K, const float alpha_arg, const
     const int band = pid / (GROUP_M * tiles_n), first = band * GROUP_M;
     const int rows = min(tiles_m - first, GROUP_M), in_band = pid - band * GROUP_M * tiles_n;
     const int m0 = (first + in_band % rows) * MWG, n0 = in_band / rows * NWG;
-    /* The batch and split-K layer (common.cl's GEMM_ARGS: z = batch * layers + layer). */
-    const ulong z = get_global_id(2);
-    const ulong batch = layers == 1 ? z : z / (ulong)layers;
-    const int layer = (int)(z - batch * (ulong)layers);
-#if BATCH_TABLE
-    const __global ulong *rec = table + 8 * batch;
-    A += offA + rec[0];
-    B += offB + rec[1];
-    const float alpha = *(const __global float *)(rec + 4);
-#if TABLE_C
-    C += offC + rec[2];
-    const float beta = *(const __global float *)(rec + 6);
-#else
-    C += offC + batch * strideC;
-    const float beta = beta_arg;
-#endif
-#else
-    A += offA + batch * strideA;
-    B += offB + batch * strideB;
-    C += offC + batch * strideC;
-    const float alpha = alpha_arg, beta = beta_arg;
-#endif
+    /* The batch and split-K layer (common.cl: z = batch * layers + layer): A, B, C moved to this
+     * work-group's matrix, alpha, beta and `layer` defined. REAL is float for every type here. */
+    GEMM_BEGIN
     const long kchunk = ((long)K + layers * KWG - 1) / (layers * KWG) * KWG;
     const int kbeg = (int)min((long)K, layer * kchunk), kend = (int)min((long)K, kbeg + kchunk);
     C += (ulong)layer * (ulong)ldc * (ulong)N;
@@ -416,6 +397,39 @@ clgemm_wgmma(const int M, const int N, const int K, const float alpha_arg, const
                                       : (ulong)(gk) + (ulong)(gm) * (ulong)lda)
 #define B_GLOBAL(gn, gk) (TRANSB == 0 ? (ulong)(gk) + (ulong)(gn) * (ulong)ldb                     \
                                       : (ulong)(gn) + (ulong)(gk) * (ulong)ldb)
+/* The copies of one operand X (rows x0.. of op(X), RMAX of them; ROWS a tile) into xs; RX(l, e)
+ * is the register element e of chunk l on the element-wise path. */
+#define LOAD_ONE(X, X_GLOBAL, xs, PER_T, x0, RMAX, ROWS, KMAJ, MN, REG, RX)                        \
+    _Pragma("unroll") for (int l = 0; l < PER_T; l++) {                                            \
+        const uint q = tid + l * NTHREADS;                                                         \
+        if ((REG) && WG_TYPE == 2 && !(KMAJ)) {                                                    \
+            TMN_COORDS(q, r, k)                                                                    \
+            const int gr = (x0) + (int)r, gk = k0 + (int)k;                                        \
+            _Pragma("unroll") for (int e = 0; e < VW; e++) RX(l, e) =                              \
+                gk < kend && gr + e < (RMAX) ? X[X_GLOBAL(gr + e, gk)] : (MT)0;                    \
+        } else if (MN) {                                                                           \
+            MN_COORDS(q, r, k)                                                                     \
+            const int gr = (x0) + (int)r, gk = k0 + (int)k;                                        \
+            const int valid = gk < kend ? clamp((RMAX)-gr, 0, VW) : 0;                             \
+            const ulong g = X_GLOBAL(gr, gk);                                                      \
+            if (!(REG))                                                                            \
+                cp_async16(xs + MN_LOCAL_R(q, r, k, ROWS), valid ? X + g : X,                      \
+                           (uint)valid * ESIZE);                                                   \
+            else                                                                                   \
+                _Pragma("unroll") for (int e = 0; e < VW; e++) RX(l, e) =                          \
+                    e < valid ? X[g + e] : (MT)0;                                                  \
+        } else {                                                                                   \
+            KMAJOR_COORDS(q, r, k)                                                                 \
+            const int gr = (x0) + (int)r, gk = k0 + (int)k;                                        \
+            const int valid = gr < (RMAX) ? clamp(kend - gk, 0, VW) : 0;                           \
+            const ulong g = X_GLOBAL(gr, gk);                                                      \
+            if (!(REG))                                                                            \
+                cp_async16(xs + K_LOCAL(q, r, k), valid ? X + g : X, (uint)valid * ESIZE);         \
+            else                                                                                   \
+                _Pragma("unroll") for (int e = 0; e < VW; e++) RX(l, e) =                          \
+                    e < valid ? X[g + e] : (MT)0;                                                  \
+        }                                                                                          \
+    }
 #define LOAD_SLICE(kt)                                                                             \
     do {                                                                                           \
         const int k0 = kbeg + (kt)*KWG;                                                            \
@@ -423,64 +437,8 @@ clgemm_wgmma(const int M, const int N, const int K, const float alpha_arg, const
         __local MT *bs = Bs + ((kt) % STAGES) * B_STAGE;                                           \
         (void)as;                                                                                  \
         (void)bs;                                                                                  \
-        _Pragma("unroll") for (int l = 0; l < A_PER_T; l++) {                                      \
-            const uint q = tid + l * NTHREADS;                                                     \
-            if (A_REG && WG_TYPE == 2 && !A_KMAJOR) {                                              \
-                TMN_COORDS(q, r, k)                                                                \
-                const int gm = m0 + (int)r, gk = k0 + (int)k;                                      \
-                _Pragma("unroll") for (int e = 0; e < VW; e++) RA_(l, e) =                         \
-                    gk < kend && gm + e < M ? A[A_GLOBAL(gm + e, gk)] : (MT)0;                     \
-            } else if (A_MN) {                                                                     \
-                MN_COORDS(q, r, k)                                                                 \
-                const int gm = m0 + (int)r, gk = k0 + (int)k;                                      \
-                const int valid = gk < kend ? clamp(M - gm, 0, VW) : 0;                            \
-                const ulong g = A_GLOBAL(gm, gk);                                                  \
-                if (!A_REG)                                                                        \
-                    cp_async16(as + MN_LOCAL_R(q, r, k, MWG), valid ? A + g : A, (uint)valid * ESIZE);               \
-                else                                                                               \
-                    _Pragma("unroll") for (int e = 0; e < VW; e++) RA_(l, e) =                     \
-                        e < valid ? A[g + e] : (MT)0;                                              \
-            } else {                                                                               \
-                KMAJOR_COORDS(q, r, k)                                                             \
-                const int gm = m0 + (int)r, gk = k0 + (int)k;                                      \
-                const int valid = gm < M ? clamp(kend - gk, 0, VW) : 0;                            \
-                const ulong g = A_GLOBAL(gm, gk);                                                  \
-                if (!A_REG)                                                                        \
-                    cp_async16(as + K_LOCAL(q, r, k), valid ? A + g : A, (uint)valid * ESIZE);               \
-                else                                                                               \
-                    _Pragma("unroll") for (int e = 0; e < VW; e++) RA_(l, e) =                     \
-                        e < valid ? A[g + e] : (MT)0;                                              \
-            }                                                                                      \
-        }                                                                                          \
-        _Pragma("unroll") for (int l = 0; l < B_PER_T; l++) {                                      \
-            const uint q = tid + l * NTHREADS;                                                     \
-            if (B_REG && WG_TYPE == 2 && !B_KMAJOR) {                                              \
-                TMN_COORDS(q, r, k)                                                                \
-                const int gn = n0 + (int)r, gk = k0 + (int)k;                                      \
-                _Pragma("unroll") for (int e = 0; e < VW; e++) RB_(l, e) =                         \
-                    gk < kend && gn + e < N ? B[B_GLOBAL(gn + e, gk)] : (MT)0;                     \
-            } else if (B_MN) {                                                                     \
-                MN_COORDS(q, r, k)                                                                 \
-                const int gn = n0 + (int)r, gk = k0 + (int)k;                                      \
-                const int valid = gk < kend ? clamp(N - gn, 0, VW) : 0;                            \
-                const ulong g = B_GLOBAL(gn, gk);                                                  \
-                if (!B_REG)                                                                        \
-                    cp_async16(bs + MN_LOCAL_R(q, r, k, NWG), valid ? B + g : B, (uint)valid * ESIZE);               \
-                else                                                                               \
-                    _Pragma("unroll") for (int e = 0; e < VW; e++) RB_(l, e) =                     \
-                        e < valid ? B[g + e] : (MT)0;                                              \
-            } else {                                                                               \
-                KMAJOR_COORDS(q, r, k)                                                             \
-                const int gn = n0 + (int)r, gk = k0 + (int)k;                                      \
-                const int valid = gn < N ? clamp(kend - gk, 0, VW) : 0;                            \
-                const ulong g = B_GLOBAL(gn, gk);                                                  \
-                if (!B_REG)                                                                        \
-                    cp_async16(bs + K_LOCAL(q, r, k), valid ? B + g : B, (uint)valid * ESIZE);               \
-                else                                                                               \
-                    _Pragma("unroll") for (int e = 0; e < VW; e++) RB_(l, e) =                     \
-                        e < valid ? B[g + e] : (MT)0;                                              \
-            }                                                                                      \
-        }                                                                                          \
+        LOAD_ONE(A, A_GLOBAL, as, A_PER_T, m0, M, MWG, A_KMAJOR, A_MN, A_REG, RA_)                 \
+        LOAD_ONE(B, B_GLOBAL, bs, B_PER_T, n0, N, NWG, B_KMAJOR, B_MN, B_REG, RB_)                 \
     } while (0)
     /* Register-loaded slice kt into local memory: whole chunks at byte 16 q, or (TF32's
      * MN-major operands) element by element at their K-major places. */
