@@ -380,7 +380,10 @@ CLGEMM_API clgemm_status clgemm_hgemm_batched(CLGEMM_BATCHED_PARAMS(float));
 
 /* ---- GEMM on host arrays (blocking) ----------------------------------------------------------
  * The same operation on plain host arrays: copies to the device, multiplies on the handle's
- * queue, copies C back, and returns when C holds the result. */
+ * queue, copies C back, and returns when C holds the result. Only the elements of C's matrices
+ * are read (and only when beta != 0) and written: the gaps of a larger ldc, and the space
+ * between the matrices of a batch, are left alone, so threads may compute disjoint, interleaved
+ * parts of one array at once. */
 CLGEMM_API clgemm_status clgemm_sgemm_host(clgemm_handle handle, clgemm_layout layout,
                                            clgemm_transpose trans_a, clgemm_transpose trans_b,
                                            size_t m, size_t n, size_t k, float alpha,

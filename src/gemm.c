@@ -133,7 +133,7 @@ static int compare_size(const void *x, const void *y) {
 /* Whether two matrices of C in the batch share an element: each would be written by one
  * work-group and read by another, in no defined order. Interleaved matrices (stride below the
  * extent, in the gaps that ldc leaves) are fine. */
-static clgemm_status check_overlap(const gemm_call *c, size_t extent_c) {
+clgemm_status clgemm__check_overlap(const gemm_call *c, size_t extent_c) {
     size_t inner, outer;
     c_shape(c, &inner, &outer);
     if (c->batch < 2 || extent_c == 0) return CLGEMM_SUCCESS;
@@ -213,7 +213,7 @@ static clgemm_status check_call(const struct clgemm_handle_s *h, const gemm_call
             extent[1] = all[1];
         }
     }
-    if ((st = check_overlap(c, extent[2])) != CLGEMM_SUCCESS) return st;
+    if ((st = clgemm__check_overlap(c, extent[2])) != CLGEMM_SUCCESS) return st;
     size_t ab_size = clgemm__type(c->precision)->size, c_size = clgemm__type(c->type_c)->size;
     size_t last[3] = {0, 0, 0};
     for (int x = 0; x < 3; x++) /* an operand that is not read (alpha 0) is not checked */

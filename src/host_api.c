@@ -2,7 +2,9 @@
  * spans of A and B and the m x n block of C (only when beta != 0) to the device, run the buffer
  * version on the handle's queue, copy the block of C back and return when it holds the result.
  * Only the block is ever written: the gaps of a larger ldc (where other threads may be
- * computing their own blocks of one shared array) stay untouched. */
+ * computing their own blocks of one shared array) stay untouched. Batches do the same for each
+ * matrix: C's blocks travel packed, so interleaved matrices of one array (another thread's
+ * between them) are never overwritten with old values. */
 #include "internal.h"
 
 #include <stdint.h>
@@ -151,6 +153,34 @@ static clgemm_status batch_span(size_t extent, size_t stride, size_t batch, size
     return CLGEMM_SUCCESS;
 }
 
+/* Copies the inner x outer blocks of a batch of host matrices C (matrix i at table[i], or at
+ * base + i * stride elements when table is NULL; leading dimension ld) to or from `packed`, where
+ * they lie one after another without gaps. Only the blocks' own elements are touched: the gaps
+ * of a larger ld, and the space between matrices, may be another thread's (interleaved
+ * matrices, row blocks of one array). Towards the device, a matrix whose beta (betas[i], scalars
+ * of type's arithmetic; NULL: all are non-zero) is 0 is not read: its block is zeroed. */
+static void copy_blocks(char *packed, int to_host, void *const *table, char *base, size_t stride,
+                        size_t batch, size_t inner, size_t outer, size_t ld, size_t size,
+                        const void *betas, clgemm_precision type) {
+    size_t row = inner * size;
+    for (size_t i = 0; i < batch; i++) {
+        char *host = table ? (char *)table[i] : base + i * stride * size;
+        double re = 1, im = 0;
+        if (betas && !to_host)
+            clgemm__read_scalar(type, (const char *)betas + i * clgemm__scalar_size(type), &re,
+                                &im);
+        for (size_t o = 0; o < outer; o++, packed += row) {
+            char *h = host + o * ld * size;
+            if (to_host)
+                memcpy(h, packed, row);
+            else if (re != 0 || im != 0)
+                memcpy(packed, h, row);
+            else
+                memset(packed, 0, row);
+        }
+    }
+}
+
 clgemm_status clgemm_gemm_strided_batched_host(
     clgemm_handle h, clgemm_layout layout, clgemm_transpose trans_a, clgemm_transpose trans_b,
     size_t m, size_t n, size_t k, const void *alpha, const void *a, size_t lda, size_t stride_a,
@@ -175,16 +205,40 @@ clgemm_status clgemm_gemm_strided_batched_host(
     if ((st = clgemm__check_types(h, &call)) != CLGEMM_SUCCESS) return st;
     if (m == 0 || n == 0 || batch_count == 0) return CLGEMM_SUCCESS;
     if (!c || (extent[0] && !a) || (extent[1] && !b)) return CLGEMM_ERR_NULL_ARGUMENT;
+    /* Checked here, on the user's layout of C: the device holds C packed. */
+    if ((st = clgemm__check_overlap(&call, extent[2])) != CLGEMM_SUCCESS) return st;
     const size_t strides[3] = {stride_a, stride_b, stride_c};
     size_t sizes[3] = {clgemm__type(type_ab)->size, clgemm__type(type_ab)->size,
                        clgemm__type(type_c)->size};
     size_t bytes[3];
-    for (int i = 0; i < 3; i++)
+    for (int i = 0; i < 2; i++)
         if ((st = batch_span(extent[i], strides[i], batch_count, &bytes[i])) != CLGEMM_SUCCESS ||
             __builtin_mul_overflow(bytes[i], sizes[i], &bytes[i]))
             return st ? st : CLGEMM_ERR_OVERFLOW;
+    /* The span of C still has to lie in the address space, although only its blocks move. */
+    size_t span_c;
+    if ((st = batch_span(extent[2], stride_c, batch_count, &span_c)) != CLGEMM_SUCCESS ||
+        __builtin_mul_overflow(span_c, sizes[2], &span_c))
+        return st ? st : CLGEMM_ERR_OVERFLOW;
+    /* On the device C is packed: matrix i at i * inner * outer, leading dimension inner. A and
+     * B are only read, so their spans go up whole. */
+    size_t inner = layout == CLGEMM_ROW_MAJOR ? n : m, outer = layout == CLGEMM_ROW_MAJOR ? m : n;
+    if (__builtin_mul_overflow(inner * outer, sizes[2], &bytes[2]) ||
+        __builtin_mul_overflow(bytes[2], batch_count, &bytes[2]))
+        return CLGEMM_ERR_OVERFLOW;
+    char *packed = malloc(bytes[2]);
+    if (!packed) return CLGEMM_ERR_OUT_OF_HOST_MEMORY;
     cl_mem bufs[3] = {NULL, NULL, NULL};
-    st = upload(h->context, c, bytes[2], &bufs[2]);
+    cl_int err;
+    /* With beta == 0 the kernels do not read C (NaN in it must not leak), so neither do we. */
+    if (bre != 0 || bim != 0) {
+        copy_blocks(packed, 0, NULL, c, stride_c, batch_count, inner, outer, ldc, sizes[2], NULL,
+                    type_ab);
+        st = upload(h->context, packed, bytes[2], &bufs[2]);
+    } else {
+        bufs[2] = clCreateBuffer(h->context, CL_MEM_READ_WRITE, bytes[2], NULL, &err);
+        st = err;
+    }
     if (st == CLGEMM_SUCCESS) st = upload(h->context, a, bytes[0], &bufs[0]);
     if (st == CLGEMM_SUCCESS) st = upload(h->context, b, bytes[1], &bufs[1]);
     cl_event done = NULL;
@@ -192,16 +246,22 @@ clgemm_status clgemm_gemm_strided_batched_host(
         call.a = bufs[0];
         call.b = bufs[1];
         call.c = bufs[2];
+        call.ldc = inner;
+        call.stride_c = inner * outer;
         call.event = &done;
-        st = clgemm__gemm(h, &call); /* checks C's overlap before anything runs */
+        st = clgemm__gemm(h, &call);
     }
-    /* Overlap was refused, so every element of the span is either one matrix's result or a gap
-     * the kernels never touch, uploaded as it was. */
+    /* The read waits for the call's event: on an out-of-order queue nothing else orders it
+     * after the multiply. */
     if (st == CLGEMM_SUCCESS)
-        st = clEnqueueReadBuffer(h->queue, bufs[2], CL_TRUE, 0, bytes[2], c, 1, &done, NULL);
+        st = clEnqueueReadBuffer(h->queue, bufs[2], CL_TRUE, 0, bytes[2], packed, 1, &done, NULL);
+    if (st == CLGEMM_SUCCESS)
+        copy_blocks(packed, 1, NULL, c, stride_c, batch_count, inner, outer, ldc, sizes[2], NULL,
+                    type_ab);
     if (done) clReleaseEvent(done);
     for (int i = 0; i < 3; i++)
         if (bufs[i]) clReleaseMemObject(bufs[i]);
+    free(packed);
     return st;
 }
 
@@ -259,15 +319,16 @@ clgemm_status clgemm_gemm_batched_host(clgemm_handle h, clgemm_layout layout,
                        clgemm__type(type_c)->size};
     size_t inner = layout == CLGEMM_ROW_MAJOR ? n : m, outer = layout == CLGEMM_ROW_MAJOR ? m : n;
     if ((st = host_overlap(c, batch_count, extent[2], sizes[2], inner, outer, ldc))) return st;
-    /* Matrices are packed one after another (matrix i of x at i * extent[x]) into one staging
-     * array each, uploaded in one copy. */
-    size_t bytes[3], total = 0;
-    for (int x = 0; x < 3; x++) {
-        if (__builtin_mul_overflow(extent[x], sizes[x], &bytes[x]) ||
-            __builtin_mul_overflow(bytes[x], batch_count, &bytes[x]) ||
-            __builtin_add_overflow(total, bytes[x], &total))
+    /* Matrices are packed one after another into one staging array each, uploaded in one
+     * copy: A and B whole (matrix i at i * extent), C only its blocks (matrix i at
+     * i * inner * outer, leading dimension inner), so the gaps of ldc are neither read nor
+     * written. */
+    size_t packed[3] = {extent[0], extent[1], extent[2] ? inner * outer : 0};
+    size_t bytes[3];
+    for (int x = 0; x < 3; x++)
+        if (__builtin_mul_overflow(packed[x], sizes[x], &bytes[x]) ||
+            __builtin_mul_overflow(bytes[x], batch_count, &bytes[x]))
             return CLGEMM_ERR_OVERFLOW;
-    }
     size_t *offs = malloc(3 * batch_count * sizeof *offs);
     char *stage[3] = {NULL, NULL, NULL};
     for (int x = 0; x < 3; x++)
@@ -278,10 +339,12 @@ clgemm_status clgemm_gemm_batched_host(clgemm_handle h, clgemm_layout layout,
     if (st == CLGEMM_SUCCESS) {
         for (int x = 0; x < 3; x++)
             for (size_t i = 0; i < batch_count; i++) {
-                offs[x * batch_count + i] = i * extent[x];
-                if (extent[x])
+                offs[x * batch_count + i] = i * packed[x];
+                if (x < 2 && extent[x])
                     memcpy(stage[x] + i * extent[x] * sizes[x], src[x][i], extent[x] * sizes[x]);
             }
+        copy_blocks(stage[2], 0, c, NULL, 0, batch_count, inner, outer, ldc, sizes[2], betas,
+                    type_ab);
         for (int x = 0; x < 3 && st == CLGEMM_SUCCESS; x++)
             st = upload(h->context, stage[x], bytes[x], &bufs[x]);
     }
@@ -295,19 +358,16 @@ clgemm_status clgemm_gemm_batched_host(clgemm_handle h, clgemm_layout layout,
         call.offs_a = offs;
         call.offs_b = offs + batch_count;
         call.offs_c = offs + 2 * batch_count;
+        call.ldc = inner;
         call.alphas = alphas;
         call.betas = betas;
         st = clgemm__gemm(h, &call);
     }
     if (st == CLGEMM_SUCCESS)
         st = clEnqueueReadBuffer(h->queue, bufs[2], CL_TRUE, 0, bytes[2], stage[2], 1, &done, NULL);
-    /* Only the elements of each C go back: the gaps a larger ldc leaves may hold another
-     * matrix (interleaved), which a copy of the whole span would overwrite. */
     if (st == CLGEMM_SUCCESS)
-        for (size_t i = 0; i < batch_count; i++)
-            for (size_t o = 0; o < outer; o++)
-                memcpy((char *)c[i] + o * ldc * sizes[2],
-                       stage[2] + (i * extent[2] + o * ldc) * sizes[2], inner * sizes[2]);
+        copy_blocks(stage[2], 1, c, NULL, 0, batch_count, inner, outer, ldc, sizes[2], NULL,
+                    type_ab);
     if (done) clReleaseEvent(done);
     for (int x = 0; x < 3; x++) {
         if (bufs[x]) clReleaseMemObject(bufs[x]);

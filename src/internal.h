@@ -440,6 +440,9 @@ size_t clgemm__scalar_size(clgemm_precision type);
 /* Whether two matrices of `inner` x `outer` stored elements (inner contiguous, leading
  * dimension ld >= inner) whose first elements lie d elements apart share an element. */
 bool clgemm__matrices_overlap(size_t d, size_t inner, size_t outer, size_t ld);
+/* CLGEMM_ERR_BATCH_OVERLAP when two matrices of the call's batch of C (strided or by table,
+ * extent_c elements each) share an element. */
+clgemm_status clgemm__check_overlap(const gemm_call *call, size_t extent_c);
 /* Checks everything, then enqueues the call. */
 clgemm_status clgemm__gemm(struct clgemm_handle_s *h, const gemm_call *call);
 
