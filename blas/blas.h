@@ -58,6 +58,7 @@ typedef enum blas_route {
 } blas_route;
 #define BLAS_ROUTE_COUNT 5
 void clgemm__blas_count(blas_type t, blas_route r);
+void clgemm__blas_counts_reset(void);
 
 /* alpha or beta == 0 (both parts for c/z). */
 int clgemm__blas_is_zero(blas_type t, const void *x);
@@ -79,6 +80,9 @@ void *clgemm__blas_system_symbol(const char *name);
 /* The built-in host GEMM (plain loops, any type) and C = beta * C. */
 void clgemm__blas_host_gemm(const blas_call *call);
 void clgemm__blas_scale_c(const blas_call *call);
+
+/* Whether this process was forked after the device was opened: its calls never go there. */
+int clgemm__blas_device_forked(void);
 
 /* Tries the device. 0: C holds the result (tiles the device could not finish were computed on
  * the host). Otherwise the device took none of the call and C is untouched. */

@@ -4,11 +4,18 @@
  * of K) that fit CLGEMM_BLAS_POOL_MB; with more than one, two sets of buffers alternate so
  * the copies of the next tile overlap the multiply of this one. Copies are rectangular, so
  * only the m x n block of C is ever written: the gaps of a larger ldc (and the parts of C
- * other threads may be computing) stay untouched. */
+ * other threads may be computing) stay untouched.
+ *
+ * After fork() the device is the parent's: OpenCL does not survive it (the child has none of the
+ * driver's threads, its first wait would never return). A child forked once the device was
+ * being opened never touches the handle, queues or pool again, and its calls go to the system
+ * BLAS; a child forked before any device use opens the device itself as usual. */
 #include "blas.h"
 
 #include <clgemm.h>
 #include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -79,9 +86,30 @@ static struct {
     size_t max_alloc;
 } dev;
 static pthread_once_t dev_once = PTHREAD_ONCE_INIT;
+static atomic_bool dev_started; /* open_device began, here or in an ancestor process */
+static atomic_bool dev_forked;  /* ... and this process was forked after that */
+
+/* The child's calls will need the system BLAS: load it before the fork, so that the child
+ * never waits on a load another thread of the parent was in the middle of. */
+static void before_fork(void) {
+    if (atomic_load(&dev_started)) clgemm__blas_system_gemm(BLAS_S);
+}
+
+static void in_child(void) {
+    if (atomic_load(&dev_started)) {
+        atomic_store(&dev_forked, true);
+        clgemm__blas_counts_reset(); /* the exit summary counts the child's own calls */
+    }
+}
+
+int clgemm__blas_device_forked(void) {
+    return atomic_load(&dev_forked);
+}
 
 static void open_device(void) {
     const blas_settings *s = clgemm__blas_settings();
+    pthread_atfork(before_fork, NULL, in_child);
+    atomic_store(&dev_started, true);
     clgemm_status st = clgemm_create_default(&dev.handle);
     if (st != CLGEMM_SUCCESS) {
         if (s->log) clgemm__blas_log("no device: %s", clgemm_status_string(st));
@@ -178,7 +206,7 @@ static blas_call tile_call(const blas_call *call, size_t e, size_t i0, size_t j0
 
 int clgemm__blas_device_gemm(const blas_call *call) {
     device_fn fn = device_fns[call->type];
-    if (!fn) return 1;
+    if (!fn || atomic_load(&dev_forked)) return 1; /* dev_once may be mid-call at the fork */
     pthread_once(&dev_once, open_device);
     if (!dev.ok || ((call->type == BLAS_D || call->type == BLAS_Z) && !dev.fp64)) return 1;
     plan p;

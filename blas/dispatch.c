@@ -56,7 +56,9 @@ void clgemm__blas_run(const blas_call *call) {
     }
     double flops = 2.0 * call->m * call->n * call->k * (call->type >= BLAS_C ? 4 : 1);
     const char *why = "below CLGEMM_BLAS_MIN_FLOPS";
-    if (flops >= s->min_flops) {
+    if (flops >= s->min_flops && clgemm__blas_device_forked()) {
+        why = "forked: the device is the parent process's";
+    } else if (flops >= s->min_flops) {
         int st = clgemm__blas_device_gemm(call);
         if (st == 0) {
             clgemm__blas_count(call->type, ROUTE_DEVICE);

@@ -89,3 +89,9 @@ const blas_settings *clgemm__blas_settings(void) {
 void clgemm__blas_count(blas_type t, blas_route r) {
     atomic_fetch_add(&counters[t][r], 1);
 }
+
+void clgemm__blas_counts_reset(void) {
+    for (int t = 0; t < BLAS_TYPE_COUNT; t++)
+        for (int r = 0; r < BLAS_ROUTE_COUNT; r++)
+            atomic_store(&counters[t][r], 0);
+}

@@ -7,6 +7,12 @@
  * Thread-safety: every function may be called from several threads at once, on one handle or
  * on several. A handle must not be destroyed while another thread still uses it.
  *
+ * fork(): a handle does not survive it, and neither does OpenCL (the child has none of the
+ * driver's threads: a wait on the parent's queue would never return). In a process forked after
+ * the library first used OpenCL, every call on a handle, and clgemm_create / _default, returns
+ * CLGEMM_ERR_FORKED at once; clgemm_destroy there frees the handle's own memory and leaves the
+ * parent's OpenCL objects alone. Fork before the first handle, or exec in the child.
+ *
  * Errors: every function that can fail returns a clgemm_status. CLGEMM_SUCCESS is 0, OpenCL's own
  * error codes (negative, -1 .. -72) pass through unchanged, and the library's own codes live in
  * a block of their own (-2000 and below). On any error before enqueueing, nothing is enqueued and
@@ -65,6 +71,8 @@ extern "C" {
     X(CLGEMM_ERR_INVALID_BUFFER, -2021,                                                            \
       "a matrix is not an OpenCL buffer object, or C is read-only")                                \
     X(CLGEMM_ERR_BATCH_OVERLAP, -2022, "two matrices of C in a batch share an element")            \
+    X(CLGEMM_ERR_FORKED, -2023,                                                                    \
+      "this process was forked after OpenCL was in use: handles do not survive fork()")            \
     X(CLGEMM_ERR_DB_IO, -2030, "the tuning database could not be read or written")                 \
     X(CLGEMM_ERR_DB_MALFORMED, -2031, "the tuning database is not valid JSON of the schema")       \
     X(CLGEMM_ERR_DB_SCHEMA, -2032, "the tuning database has another schema version")               \

@@ -1075,6 +1075,7 @@ static clgemm_status enqueue_gemm(struct clgemm_handle_s *h, const gemm_call *c,
 
 clgemm_status clgemm__gemm(struct clgemm_handle_s *h, const gemm_call *c) {
     if (!h) return CLGEMM_ERR_NULL_ARGUMENT;
+    if (clgemm__forked()) return CLGEMM_ERR_FORKED;
     size_t extent[3];
     clgemm_status st = check_call(h, c, extent);
     if (st != CLGEMM_SUCCESS) return st;

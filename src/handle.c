@@ -52,6 +52,8 @@ static clgemm_status handle_init(clgemm_handle h, cl_command_queue queue) {
 clgemm_status clgemm_create(clgemm_handle *handle, cl_command_queue queue) {
     if (!handle || !queue) return CLGEMM_ERR_NULL_ARGUMENT;
     *handle = NULL;
+    if (clgemm__forked()) return CLGEMM_ERR_FORKED;
+    clgemm__fork_mark_used();
     clgemm_handle h = calloc(1, sizeof *h);
     if (!h) return CLGEMM_ERR_OUT_OF_HOST_MEMORY;
     clgemm_status st = handle_init(h, queue);
@@ -143,6 +145,8 @@ static clgemm_status pick_device(cl_device_id *out) {
 clgemm_status clgemm_create_default(clgemm_handle *handle) {
     if (!handle) return CLGEMM_ERR_NULL_ARGUMENT;
     *handle = NULL;
+    if (clgemm__forked()) return CLGEMM_ERR_FORKED;
+    clgemm__fork_mark_used();
     cl_device_id device;
     clgemm_status st = pick_device(&device);
     if (st != CLGEMM_SUCCESS) return st;
@@ -162,6 +166,16 @@ clgemm_status clgemm_create_default(clgemm_handle *handle) {
 
 void clgemm_destroy(clgemm_handle h) {
     if (!h) return;
+    if (clgemm__forked()) {
+        /* The OpenCL objects and the shared device state are the parent's: releasing them
+         * would wait on a runtime that does not exist here (and another thread of the parent
+         * may have held their locks at the fork). Only the handle's own memory goes. */
+        free(h->kernels.slots);
+        free(h->last_tune);
+        free(h->build_log);
+        free(h);
+        return;
+    }
     clgemm__kernel_table_free(&h->kernels);
     free(h->last_tune);
     clgemm__tuning_unshare(h->tuning_ref);
@@ -190,7 +204,10 @@ cl_device_id clgemm_device(clgemm_handle h) {
 }
 
 size_t clgemm_build_log(clgemm_handle h, char *buf, size_t size) {
-    if (!h) return 0;
+    if (!h || clgemm__forked()) {
+        if (buf && size > 0) buf[0] = 0;
+        return 0;
+    }
     pthread_mutex_lock(&h->lock);
     const char *log = h->build_log ? h->build_log : "";
     size_t len = strlen(log);
@@ -217,6 +234,7 @@ clgemm_status clgemm_check_config(clgemm_handle h, clgemm_precision precision,
 clgemm_status clgemm_set_config(clgemm_handle h, clgemm_precision precision,
                                 const clgemm_config *config) {
     if (!h) return CLGEMM_ERR_NULL_ARGUMENT;
+    if (clgemm__forked()) return CLGEMM_ERR_FORKED;
     if (!precision_ok(precision)) return CLGEMM_ERR_INVALID_ARGUMENT;
     bool clear = !config || config->family == CLGEMM_FAMILY_AUTO;
     if (!clear) {
@@ -233,6 +251,7 @@ clgemm_status clgemm_set_config(clgemm_handle h, clgemm_precision precision,
 clgemm_status clgemm_get_config(clgemm_handle h, clgemm_precision precision, size_t m, size_t n,
                                 size_t k, clgemm_config *config, const char **source) {
     if (!h || !config) return CLGEMM_ERR_NULL_ARGUMENT;
+    if (clgemm__forked()) return CLGEMM_ERR_FORKED;
     if (!precision_ok(precision)) return CLGEMM_ERR_INVALID_ARGUMENT;
     if (clgemm__type(precision)->fp64 && !h->info.has_fp64) return CLGEMM_ERR_NO_FP64;
     tuning_key key = clgemm__tuning_key(precision, precision, CLGEMM_NO_TRANS, CLGEMM_NO_TRANS);
@@ -252,6 +271,7 @@ clgemm_status clgemm_get_config_ex(clgemm_handle h, clgemm_layout layout, clgemm
                                    clgemm_compute compute, clgemm_config *config,
                                    const char **source) {
     if (!h || !config) return CLGEMM_ERR_NULL_ARGUMENT;
+    if (clgemm__forked()) return CLGEMM_ERR_FORKED;
     if ((layout != CLGEMM_ROW_MAJOR && layout != CLGEMM_COL_MAJOR) || !trans_ok(trans_a) ||
         !trans_ok(trans_b))
         return CLGEMM_ERR_INVALID_ARGUMENT;
@@ -277,6 +297,7 @@ clgemm_status clgemm_get_config_ex(clgemm_handle h, clgemm_layout layout, clgemm
 
 clgemm_status clgemm_load_tuning(clgemm_handle h, const char *path) {
     if (!h) return CLGEMM_ERR_NULL_ARGUMENT;
+    if (clgemm__forked()) return CLGEMM_ERR_FORKED;
     tuning_table *table = NULL;
     clgemm_status st = clgemm__tuning_load(path, &h->info, &table);
     shared_tuning *mine = clgemm__tuning_share(table); /* this handle's own table */

@@ -23,6 +23,7 @@ static clgemm_status upload(cl_context ctx, const void *host, size_t bytes, cl_m
 static clgemm_status host_gemm(clgemm_handle h, gemm_call *call, const void *a, const void *b,
                                void *c) {
     if (!h) return CLGEMM_ERR_NULL_ARGUMENT;
+    if (clgemm__forked()) return CLGEMM_ERR_FORKED;
     size_t extent[3];
     clgemm_status st = clgemm__check_shape(call, extent);
     if (st != CLGEMM_SUCCESS) return st;
@@ -188,6 +189,7 @@ clgemm_status clgemm_gemm_strided_batched_host(
     size_t stride_c, size_t batch_count, clgemm_precision type_ab, clgemm_precision type_c,
     clgemm_compute compute) {
     if (!h) return CLGEMM_ERR_NULL_ARGUMENT;
+    if (clgemm__forked()) return CLGEMM_ERR_FORKED;
     if (!alpha || !beta) return CLGEMM_ERR_NULL_ARGUMENT;
     if (!clgemm__type(type_ab)) return CLGEMM_ERR_INVALID_TYPE;
     double are, aim, bre, bim;
@@ -302,6 +304,7 @@ clgemm_status clgemm_gemm_batched_host(clgemm_handle h, clgemm_layout layout,
                                        size_t batch_count, clgemm_precision type_ab,
                                        clgemm_precision type_c, clgemm_compute compute) {
     if (!h) return CLGEMM_ERR_NULL_ARGUMENT;
+    if (clgemm__forked()) return CLGEMM_ERR_FORKED;
     if (!alphas || !betas || !a || !b || !c) return CLGEMM_ERR_NULL_ARGUMENT;
     if (!clgemm__type(type_ab)) return CLGEMM_ERR_INVALID_TYPE;
     /* alpha 1 for the extents: each matrix has its own alpha, so A and B count whenever k > 0. */

@@ -397,6 +397,15 @@ struct clgemm_handle_s {
     arg_cache args; /* of the last GEMM kernel whose arguments a call set */
 };
 
+/* ---- fork.c: handles do not survive fork() ------------------------------------------------ */
+
+/* Called before the library's first OpenCL call in a process (device enumeration, a handle's
+ * creation): from then on a forked child is marked as such. */
+void clgemm__fork_mark_used(void);
+/* True in a process forked after the library used OpenCL (in it or an ancestor): nothing of
+ * OpenCL may be touched, every handle call gives CLGEMM_ERR_FORKED. */
+bool clgemm__forked(void);
+
 /* ---- gemm.c: one GEMM call ------------------------------------------------------------------ */
 
 /* Everything a call passed, in the user's terms. alpha and beta are held as double: a float

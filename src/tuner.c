@@ -750,6 +750,7 @@ size_t clgemm_tune_default_shapes(clgemm_handle h, int quick, clgemm_tune_shape 
 clgemm_status clgemm_tune_space(clgemm_handle h, clgemm_precision precision, int quick,
                                 clgemm_family family, size_t *count) {
     if (!h || !count) return CLGEMM_ERR_NULL_ARGUMENT;
+    if (clgemm__forked()) return CLGEMM_ERR_FORKED;
     if (!clgemm__type(precision)) return CLGEMM_ERR_INVALID_ARGUMENT;
     if (family < CLGEMM_FAMILY_AUTO || family > CLGEMM_FAMILY_COUNT)
         return CLGEMM_ERR_INVALID_FAMILY;
@@ -787,6 +788,7 @@ static clgemm_status options_key(clgemm_precision precision, int wide_c, clgemm_
 static clgemm_status check_options(clgemm_handle h, const clgemm_tune_options *o,
                                    const clgemm_tune_result *results) {
     if (!h || !o || !results || !o->shapes) return CLGEMM_ERR_NULL_ARGUMENT;
+    if (clgemm__forked()) return CLGEMM_ERR_FORKED;
     tuning_key key;
     clgemm_status st = options_key(o->precision, o->wide_c, o->trans_a, o->trans_b, o->batch, &key);
     if (st != CLGEMM_SUCCESS) return st;
@@ -935,6 +937,7 @@ static tuning_record record_of(clgemm_handle h, const clgemm_tune_result *r,
 clgemm_status clgemm_tune_save(clgemm_handle h, const char *path, const clgemm_tune_result *results,
                                size_t count) {
     if (!h || (!results && count > 0)) return CLGEMM_ERR_NULL_ARGUMENT;
+    if (clgemm__forked()) return CLGEMM_ERR_FORKED;
     tuning_key *keys = malloc((count ? count : 1) * sizeof *keys);
     tuning_record *records = malloc((count ? count : 1) * sizeof *records);
     clgemm_status st = keys && records ? CLGEMM_SUCCESS : CLGEMM_ERR_OUT_OF_HOST_MEMORY;
@@ -965,6 +968,7 @@ clgemm_status clgemm_tune_save(clgemm_handle h, const char *path, const clgemm_t
 
 clgemm_status clgemm_tune_stats_get(clgemm_handle h, clgemm_tune_stats *stats) {
     if (!h || !stats) return CLGEMM_ERR_NULL_ARGUMENT;
+    if (clgemm__forked()) return CLGEMM_ERR_FORKED;
     pthread_mutex_lock(&h->lock);
     const tune_memo *memo = h->last_tune;
     if (memo) *stats = memo->stats;

@@ -12,6 +12,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 void dgemm_(const char *ta, const char *tb, const int *m, const int *n, const int *k,
@@ -217,4 +219,60 @@ Test(dropin, small_call_to_system_blas, .init = capture_stderr) {
     cr_assert(c[0] == 58 && c[1] == 64 && c[2] == 139 && c[3] == 154, "%g %g %g %g", c[0], c[1],
               c[2], c[3]);
     cr_assert_eq(count_routes("host (below CLGEMM_BLAS_MIN_FLOPS)"), 1);
+}
+
+/* Waits for child pid at most `seconds`; kills it if it is still running. Its exit status, or
+ * -1 when it had to be killed. */
+static int wait_child(pid_t pid, int seconds) {
+    for (int tenths = 0; tenths < seconds * 10; tenths++) {
+        int status;
+        if (waitpid(pid, &status, WNOHANG) == pid)
+            return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+        usleep(100000);
+    }
+    kill(pid, SIGKILL);
+    waitpid(pid, NULL, 0);
+    return -1;
+}
+
+/* One column-major dgemm_ of random matrices against the long-double reference, without
+ * Criterion (for a forked child): the number of wrong elements. */
+static int dgemm_errors(int m, int n, int k, uint64_t seed) {
+    uint64_t s = seed;
+    double *a = random_matrix(m, k, &s), *b = random_matrix(k, n, &s);
+    double *c = malloc(sizeof *c * (size_t)m * n), alpha = 1.5, beta = 0;
+    for (size_t i = 0; i < (size_t)m * n; i++)
+        c[i] = NAN;
+    dgemm_("N", "N", &m, &n, &k, &alpha, a, &m, b, &k, &beta, c, &m, 1, 1);
+    int wrong = 0;
+    for (int j = 0; j < n; j++)
+        for (int i = 0; i < m; i++) {
+            long double sum = 0;
+            for (int p = 0; p < k; p++)
+                sum += (long double)a[i + (size_t)p * m] * b[p + (size_t)j * k];
+            long double want = alpha * sum, got = c[i + (size_t)j * m];
+            wrong += !(fabsl(got - want) <= 4.0L * k * 1.1e-16L * (1 + fabsl(want)));
+        }
+    free(a), free(b), free(c);
+    return wrong;
+}
+
+/* A child forked after the parent used the device must not touch the parent's OpenCL objects
+ * (PoCL's worker threads do not exist in it: its first device call waited forever). Its calls
+ * go to the system BLAS and are right; the parent's device keeps working. */
+Test(dropin, fork_after_a_device_call, .init = capture_stderr, .timeout = 600) {
+    env_for("64", "0");
+    cr_assert_eq(dgemm_errors(96, 80, 64, 1), 0, "parent, before the fork");
+    cr_assert_eq(count_routes(": device\n"), 1);
+    fflush(stderr);
+    pid_t pid = fork();
+    cr_assert(pid >= 0);
+    if (pid == 0)
+        _exit(dgemm_errors(96, 80, 64, 2) == 0 && dgemm_errors(33, 17, 40, 3) == 0 ? 0 : 1);
+    int status = wait_child(pid, 60);
+    cr_assert_neq(status, -1, "the child's BLAS call hung (killed after 60 s)");
+    cr_assert_eq(status, 0, "the child's results were wrong (exit status %d)", status);
+    cr_assert_eq(count_routes("host (forked"), 2, "both child calls on the system BLAS");
+    cr_assert_eq(dgemm_errors(96, 80, 64, 4), 0, "parent, after the fork");
+    cr_assert_eq(count_routes(": device\n"), 2, "the parent's calls on the device");
 }
