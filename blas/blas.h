@@ -95,11 +95,13 @@ int clgemm__blas_pool_acquire(cl_context ctx, size_t limit, int count, const siz
                               cl_mem *out, int *ids);
 void clgemm__blas_pool_release(int count, const int *ids);
 
-/* Argument errors, as reference BLAS reports them: xerbla_(name, info) for the Fortran entry
- * points, cblas_xerbla(info, name, ...) for the CBLAS ones (row_major: the info number is the
- * one of the transposed Fortran call, as reference CBLAS passes it). */
+/* Argument errors, as reference BLAS and CBLAS report them (report.c): xerbla_(name, info) for
+ * the Fortran entry points; for the CBLAS ones cblas_xerbla(info, "cblas_?gemm", form, value)
+ * for the order and transposes only, and xerbla_ with the Fortran number of the (for row_major,
+ * transposed) Fortran call for everything else, as reference CBLAS's call of ?gemm_ does. */
 void clgemm__blas_xerbla(blas_type t, int info);
-void clgemm__blas_cblas_xerbla(blas_type t, int info, int row_major);
+void clgemm__blas_cblas_xerbla(blas_type t, int info, int row_major, const char *form, int value);
+void clgemm__blas_cblas_fortran_error(blas_type t, int info, int row_major);
 
 /* Reference BLAS's argument checks for a column-major call: 0 or the INFO number. Normalises
  * ta/tb to upper case 'N', 'T', 'C' in the call. */

@@ -1,7 +1,7 @@
 /* cblas.c: the CBLAS entry points cblas_sgemm ... cblas_zgemm, with reference CBLAS's checks
- * and error numbers. A row-major call is the column-major call of the transposed problem
- * (C^T = op(B)^T op(A)^T), exactly as reference CBLAS forwards it to Fortran, so its error
- * numbers are those of that call plus one (see report.c for how they are mapped back). */
+ * and error reports. A row-major call is the column-major call of the transposed problem
+ * (C^T = op(B)^T op(A)^T), exactly as reference CBLAS forwards it to Fortran, so its errors
+ * past the transposes are that call's, reported through xerbla_ (see report.c). */
 #include "blas.h"
 
 enum { ROW_MAJOR = 101, COL_MAJOR = 102, NO_TRANS = 111, TRANS = 112, CONJ_TRANS = 113 };
@@ -14,29 +14,36 @@ static void gemm(blas_type type, int layout, int trans_a, int trans_b, int m, in
                  const void *alpha, const void *a, int lda, const void *b, int ldb,
                  const void *beta, void *c, int ldc) {
     int row_major = layout == ROW_MAJOR;
-    int info = 0;
     char ta = trans_char(trans_a), tb = trans_char(trans_b);
-    if (layout != ROW_MAJOR && layout != COL_MAJOR)
-        info = 1;
-    else if (!ta)
-        info = 2;
-    else if (!tb)
-        info = 3;
+    /* Reference CBLAS's own reports, with its numbers and messages. A row-major call with a bad
+     * TransB reports 2: so does reference CBLAS as Debian 12 ships it (LAPACK 3.11), whose
+     * row-major branch passes 2 for both transposes. */
+    if (layout != ROW_MAJOR && layout != COL_MAJOR) {
+        clgemm__blas_count(type, ROUTE_ERROR);
+        clgemm__blas_cblas_xerbla(type, 1, 0, "Illegal layout setting, %d\n", layout);
+        return;
+    }
+    if (!ta || !tb) {
+        clgemm__blas_count(type, ROUTE_ERROR);
+        clgemm__blas_cblas_xerbla(type, !ta || row_major ? 2 : 3, row_major,
+                                  !ta ? "Illegal TransA setting, %d\n"
+                                      : "Illegal TransB setting, %d\n",
+                                  !ta ? trans_a : trans_b);
+        return;
+    }
     blas_call call = {.type = type, .alpha = alpha, .beta = beta, .c = c, .ldc = ldc, .k = k};
-    if (!info && !row_major) {
+    if (!row_major) {
         call.ta = ta, call.tb = tb, call.m = m, call.n = n;
         call.a = a, call.lda = lda, call.b = b, call.ldb = ldb;
-    } else if (!info) {
+    } else {
         call.ta = tb, call.tb = ta, call.m = n, call.n = m;
         call.a = b, call.lda = ldb, call.b = a, call.ldb = lda;
     }
-    if (!info) {
-        info = clgemm__blas_check(&call);
-        if (info) info++; /* the order argument comes first */
-    }
+    /* Everything else is the Fortran call's to report, as in reference CBLAS. */
+    int info = clgemm__blas_check(&call);
     if (info) {
         clgemm__blas_count(type, ROUTE_ERROR);
-        clgemm__blas_cblas_xerbla(type, info, row_major && info > 1);
+        clgemm__blas_cblas_fortran_error(type, info, row_major);
         return;
     }
     clgemm__blas_run(&call);
