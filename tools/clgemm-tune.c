@@ -9,6 +9,7 @@
 #include <getopt.h>
 #include <sys/stat.h>
 #include <limits.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,33 +41,80 @@ typedef struct cli {
     const char *output;
 } cli;
 
-/* Set by the first Ctrl-C; the tuner checks it between candidates, and the completed shapes
- * are saved. A second Ctrl-C during the search aborts without saving; during the save SIGINT is
- * blocked, so the database is never left half-replaced by a kill. */
-static volatile sig_atomic_t cancel_flag_set;
+/* Ctrl-C. SIGINT is blocked in every thread from the start of main, before OpenCL starts any
+ * (a thread inherits its creator's mask, and a signal goes to any thread that does not block
+ * it: a handler in the main thread alone never saw the presses that landed on a driver thread),
+ * and one thread takes it with sigwait. What a press does depends on the phase:
+ *   idle     (arguments, the device, the database check): the program dies of SIGINT as usual;
+ *   search   the first press sets cancel_flag, which the tuner checks between candidates, and
+ *            the completed shapes are saved; a second one aborts without saving;
+ *   saving   the press waits for the save (the database is never left half-replaced), then no
+ *            further transposes are tuned.
+ * The phase changes under phase_lock, so a press never aborts a save that has begun. */
+typedef enum phase { PHASE_IDLE, PHASE_SEARCH, PHASE_SAVING } phase;
+static pthread_mutex_t phase_lock = PTHREAD_MUTEX_INITIALIZER;
+static phase current_phase = PHASE_IDLE;
+static int presses; /* in this run's search and saves */
 static volatile int cancel_flag;
 
-static void on_sigint(int sig) {
-    (void)sig;
-    if (cancel_flag_set) {
-        static const char msg[] = "\nclgemm-tune: aborted without saving\n";
-        ssize_t ignored = write(STDERR_FILENO, msg, sizeof msg - 1);
-        (void)ignored;
-        _exit(130);
-    }
-    cancel_flag_set = 1;
-    cancel_flag = 1;
-    static const char msg[] = "\nclgemm-tune: stopping after this candidate and saving the "
-                              "completed shapes (Ctrl-C again to abort without saving)\n";
-    ssize_t ignored = write(STDERR_FILENO, msg, sizeof msg - 1);
+static void say(const char *msg) {
+    ssize_t ignored = write(STDERR_FILENO, msg, strlen(msg));
     (void)ignored;
 }
 
-static void block_sigint(int block) {
+static void on_sigint(void) {
+    pthread_mutex_lock(&phase_lock);
+    if (current_phase == PHASE_IDLE) {
+        /* As if nothing caught it: the shell sees a death by SIGINT. */
+        signal(SIGINT, SIG_DFL);
+        sigset_t set;
+        sigemptyset(&set);
+        sigaddset(&set, SIGINT);
+        pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+        raise(SIGINT);
+        _exit(130);
+    }
+    presses++;
+    cancel_flag = 1;
+    if (current_phase == PHASE_SAVING) {
+        say("\nclgemm-tune: Ctrl-C: finishing the save first, then stopping\n");
+    } else if (presses == 1) {
+        say("\nclgemm-tune: stopping after this candidate and saving the completed shapes "
+            "(Ctrl-C again to abort without saving)\n");
+    } else {
+        say("\nclgemm-tune: aborted without saving\n");
+        _exit(130);
+    }
+    pthread_mutex_unlock(&phase_lock);
+}
+
+static void *signal_thread(void *arg) {
+    (void)arg;
     sigset_t set;
     sigemptyset(&set);
     sigaddset(&set, SIGINT);
-    sigprocmask(block ? SIG_BLOCK : SIG_UNBLOCK, &set, NULL);
+    for (;;) {
+        int sig;
+        if (sigwait(&set, &sig) == 0 && sig == SIGINT) on_sigint();
+    }
+    return NULL;
+}
+
+/* Blocks SIGINT in this thread (so in every thread created after it) and starts the thread
+ * that takes it. Call first in main. */
+static void start_signal_thread(void) {
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGINT);
+    pthread_sigmask(SIG_BLOCK, &set, NULL);
+    pthread_t thread;
+    if (pthread_create(&thread, NULL, signal_thread, NULL) == 0) pthread_detach(thread);
+}
+
+static void set_phase(phase p) {
+    pthread_mutex_lock(&phase_lock);
+    current_phase = p;
+    pthread_mutex_unlock(&phase_lock);
 }
 
 static void usage(FILE *out) {
@@ -571,7 +619,7 @@ static void report_stats(clgemm_handle h) {
 }
 
 /* Tunes the shapes for one pair of transposes within `budget` seconds, then saves what
- * completed (SIGINT blocked meanwhile, so the database is never left half-replaced). 0; 1 when
+ * completed (a Ctrl-C meanwhile waits, so the database is never left half-replaced). 0; 1 when
  * tuning or the save failed; 2 when no candidate ran correctly. Each pair is saved as soon as it
  * is done: clgemm_tune_save knows how much the handle's last search covered. */
 static int tune_pair(clgemm_handle h, const cli *c, const trans_pair *t, double budget,
@@ -594,7 +642,7 @@ static int tune_pair(clgemm_handle h, const cli *c, const trans_pair *t, double 
     o.cancel = &cancel_flag;
     clgemm_tune_result results[MAX_SHAPES];
     clgemm_status st = clgemm_tune(h, &o, results);
-    block_sigint(1); /* until the save is done: a Ctrl-C now waits for it */
+    set_phase(PHASE_SAVING); /* until the save is done: a Ctrl-C now waits for it */
     if (p.tty) fputc('\n', stderr);
     report_stats(h);
     int rc = 0;
@@ -610,19 +658,18 @@ static int tune_pair(clgemm_handle h, const cli *c, const trans_pair *t, double 
         if (rc == 0 && st == CLGEMM_ERR_TUNE_NONE_VALID && !cancel_flag) rc = 2;
     }
     fflush(stdout);
-    block_sigint(0); /* a Ctrl-C pressed during the save ends the program now */
+    set_phase(PHASE_SEARCH);
     return rc;
 }
 
 static int tune(clgemm_handle h, const cli *c, const char *path) {
     double budget = c->budget > 0 ? c->budget : c->quick ? QUICK_BUDGET : 600;
     /* --quick's budget is a promise (under a minute) for the whole run, all transposes. */
-    struct sigaction sa = {.sa_handler = on_sigint};
-    sigaction(SIGINT, &sa, NULL);
     struct timespec t0, now;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     size_t saved = 0;
     int rc = 0, none_valid = 0;
+    set_phase(PHASE_SEARCH);
     for (size_t i = 0; i < c->num_trans && !cancel_flag && rc == 0; i++) {
         clock_gettime(CLOCK_MONOTONIC, &now);
         double used = (double)(now.tv_sec - t0.tv_sec) + 1e-9 * (double)(now.tv_nsec - t0.tv_nsec);
@@ -638,7 +685,7 @@ static int tune(clgemm_handle h, const cli *c, const char *path) {
             rc = 0;
         }
     }
-    signal(SIGINT, SIG_DFL);
+    set_phase(PHASE_IDLE);
     if (rc != 0) return rc;
     if (cancel_flag) {
         fprintf(stderr, "clgemm-tune: interrupted; %s\n",
@@ -654,6 +701,7 @@ static int tune(clgemm_handle h, const cli *c, const char *path) {
 }
 
 int main(int argc, char **argv) {
+    start_signal_thread(); /* before anything starts a thread */
     cli c = {.precision = CLGEMM_SINGLE};
     if (parse_args(argc, argv, &c) != 0) return 1;
     if (c.list) return list_devices();

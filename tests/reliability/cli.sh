@@ -1,5 +1,6 @@
 #!/bin/sh
-# cli.sh: the command-line tools against hostile arguments and files (issue 14, items 3, 8, 9).
+# cli.sh: the command-line tools against hostile arguments, files and signals (issue 14, items 3, 8, 9;
+# issue 20, item 4: Ctrl-C while the tuner waits to save).
 # Usage: cli.sh CLGEMM_BENCH|none CLGEMM_TUNE (none: clgemm-bench was not built, no CLBlast). Every case checks the exit status and the message;
 # none may crash, wrap a number around, or tune before finding that nothing can be saved.
 set -u
@@ -67,5 +68,60 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null && id nobody >/dev/null 2
         env HOME="$dir/user" "$tune" --shape 8 --max-evals 1 --output "$dir/user/db.json"
 else
     echo "skip tune-root-lock: needs root, setpriv, the user nobody and a build it can run"
+fi
+# Issue 20, item 4: two Ctrl-Cs while the tuner waits to save (the database lock held here) must
+# wait for the save. SIGINT used to land on an OpenCL driver thread, whose handler took the second
+# press for "abort without saving" (exit 130, no database). The check before tuning takes the
+# lock too, so it is taken once the tuner says the database is usable (stdout line-buffered).
+sig_db="$dir/sig/db.json"
+if ! command -v flock >/dev/null || ! command -v stdbuf >/dev/null; then
+    echo "skip tune-sigint-during-save: needs flock and stdbuf"
+elif ! { sleep 2 & sleeper=$!; sleep 0.5; w=$(cat /proc/$sleeper/wchan 2>/dev/null);
+        kill $sleeper; [ -n "$w" ] && [ "$w" != 0 ]; }; then
+    echo "skip tune-sigint-during-save: /proc/PID/wchan does not say where a process waits"
+else
+    mkdir -p "$dir/sig"
+    stdbuf -oL "$tune" --shape 16 --max-evals 1 --budget 1 --output "$sig_db" \
+        >"$dir/sig.out" 2>"$dir/sig.err" &
+    pid=$!
+    # wait_until SECONDS COMMAND...: polls COMMAND every 0.2 s; false when time runs out.
+    wait_until() {
+        n=$(($1 * 5))
+        shift
+        while [ $n -gt 0 ]; do
+            "$@" && return 0
+            sleep 0.2
+            n=$((n - 1))
+        done
+        return 1
+    }
+    in_save_lock() { grep -q lock "/proc/$pid/wchan" 2>/dev/null; }
+    why=""
+    if ! wait_until 120 grep -q "^tuning database:" "$dir/sig.out"; then
+        why="the tuner never got past its database check"
+    else
+        exec 9>>"$sig_db.lock"
+        flock -x 9
+        if ! wait_until 240 in_save_lock; then
+            why="the tuner never waited for the lock to save"
+        else
+            kill -INT $pid
+            sleep 0.5
+            kill -INT $pid
+            sleep 1
+            kill -0 $pid 2>/dev/null || why="the tuner exited before the lock was released"
+        fi
+        exec 9>&- # releases the lock
+    fi
+    wait $pid
+    got=$?
+    if [ -n "$why" ] || [ $got -ne 130 ] || ! grep -q "completed shapes were saved" "$dir/sig.err" ||
+        ! grep -q '"family"' "$sig_db" 2>/dev/null; then
+        echo "FAIL tune-sigint-during-save: ${why:-exit $got (want 130) or no database}; stderr:"
+        sed 's/^/    /' "$dir/sig.err" | head -n 8
+        failed=1
+    else
+        echo "ok   tune-sigint-during-save: $(grep -m1 "finishing the save" "$dir/sig.err")"
+    fi
 fi
 exit $failed
