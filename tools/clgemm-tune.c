@@ -11,6 +11,7 @@
 #include <limits.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -479,6 +480,59 @@ static int dry_run(clgemm_handle h, const cli *c, const char *path) {
     return 0;
 }
 
+/* Bytes of one stored element of a type (clgemm.h: cl_float, cl_double, their pairs, cl_half,
+ * cl_ushort). */
+static size_t element_size(clgemm_precision t) {
+    switch (t) {
+    case CLGEMM_DOUBLE:
+    case CLGEMM_COMPLEX_SINGLE:
+        return 8;
+    case CLGEMM_COMPLEX_DOUBLE:
+        return 16;
+    case CLGEMM_HALF:
+    case CLGEMM_BFLOAT16:
+        return 2;
+    default:
+        return 4;
+    }
+}
+
+/* Whether every shape's buffers can be made, as clgemm-bench checks its problems: the tuner
+ * keeps A, B and C of a whole batch on the device (each below CL_DEVICE_MAX_MEM_ALLOC_SIZE,
+ * together below its global memory) and one matrix of each on the host (below the physical
+ * memory). Says why not; checked before anything is tuned or written. */
+static bool shapes_fit(clgemm_handle h, const cli *c) {
+    cl_ulong max_alloc = 0, global = 0;
+    cl_device_id dev = clgemm_device(h);
+    clGetDeviceInfo(dev, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof max_alloc, &max_alloc, NULL);
+    clGetDeviceInfo(dev, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof global, &global, NULL);
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    double host = pages > 0 && page > 0 ? (double)pages * (double)page : 1e300;
+    double batch = c->batch > 1 ? (double)c->batch : 1;
+    double ab = (double)element_size(c->precision);
+    double cs = (double)element_size(c->wide_c ? CLGEMM_SINGLE : c->precision);
+    for (size_t i = 0; i < c->num_shapes; i++) {
+        const clgemm_tune_shape *s = &c->shapes[i];
+        double m = (double)s->m, n = (double)s->n, k = (double)s->k;
+        double one[3] = {m * k * ab, k * n * ab, m * n * cs};
+        const char *why = NULL;
+        if (one[0] * batch > (double)max_alloc || one[1] * batch > (double)max_alloc ||
+            one[2] * batch > (double)max_alloc)
+            why = "an operand is larger than the device's CL_DEVICE_MAX_MEM_ALLOC_SIZE";
+        else if ((one[0] + one[1] + one[2]) * batch > (double)global)
+            why = "the operands together exceed the device's global memory";
+        else if (one[0] + one[1] + 2 * one[2] > host)
+            why = "its host copies exceed the host's physical memory";
+        if (why) {
+            fprintf(stderr, "clgemm-tune: shape %zux%zux%zu%s cannot be allocated: %s\n", s->m,
+                    s->n, s->k, c->batch > 1 ? " in the batch" : "", why);
+            if (c->batch > 1) fprintf(stderr, "  use a smaller --batch or --shape\n");
+            return false;
+        }
+    }
+    return true;
+}
+
 /* Why the database at path cannot be used, from what the tool can see itself (the library
  * only returns CLGEMM_ERR_DB_IO; CLGEMM_LOG=1 shows its own reason). */
 static void explain_db_io(const char *path) {
@@ -716,6 +770,8 @@ int main(int argc, char **argv) {
     if (st != CLGEMM_SUCCESS)
         rc = fail("cannot find where the tuning database goes (%s); pass --output PATH",
                   clgemm_status_string(st));
+    else if (!shapes_fit(h, &c))
+        rc = 1;
     else if (c.dry_run)
         rc = dry_run(h, &c, path);
     else

@@ -166,6 +166,9 @@ def _gemm_host(a, b, c, alpha, beta, trans_a, trans_b):
     a, b = np.asarray(a), np.asarray(b)
     if a.ndim != 2 or b.ndim != 2:
         raise ValueError("a and b must be 2-D")
+    if c is not None and not isinstance(c, np.ndarray):
+        raise TypeError("c must be a NumPy array (the result is written into it), not %s"
+                        % type(c).__name__)
     if a.dtype != b.dtype or (c is not None and c.dtype != a.dtype):
         raise TypeError("a, b and c must have one dtype")
     letter = _letter(a.dtype, host=True)

@@ -136,6 +136,15 @@ def test_host_bad_input():
         clgemm.gemm(a, np.ones((4, 2), np.float32), trans_a="X")
 
 
+def test_host_c_must_be_an_array():
+    # C is written in place, so a list (or anything else) cannot take the result: a TypeError
+    # that says so, not an AttributeError from inside the package.
+    a, b = np.ones((7, 3), np.float32), np.ones((3, 6), np.float32)
+    for c in ([[0] * 6] * 7, ((0,) * 6,) * 7, 5.0, "c"):
+        with pytest.raises(TypeError, match="c must be a NumPy array"):
+            clgemm.gemm(a, b, c)
+
+
 def test_empty_and_k_zero():
     c = np.ones((3, 0), np.float32)
     assert clgemm.gemm(np.ones((3, 4), np.float32), np.ones((4, 0), np.float32), c) is c

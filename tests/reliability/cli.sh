@@ -47,6 +47,18 @@ expect tune-budget-inf 1 "--budget takes" "$tune" --dry-run --budget inf
 expect tune-max-evals-wrap 1 "--max-evals takes" "$tune" --dry-run --max-evals 18446744073709551617
 expect tune-shape-large 1 "--shape takes" "$tune" --dry-run --shape 2147482624
 expect tune-batch-zero 1 "--batch takes" "$tune" --dry-run --batch 0
+# Issue 20, item 5: --batch is bounded by what the device can hold (it was accepted, and tuning
+# started on it); a large batch of small matrices that fits is still accepted.
+expect tune-batch-huge 1 "64x64x64 in the batch cannot be allocated" "$tune" --dry-run \
+    --batch 2147482623 --shape 64 --output "$dir/batch/db.json"
+if "$tune" --dry-run --batch 200000 --shape 1 --output "$dir/batch/db.json" >"$dir/out" 2>&1 &&
+    grep -q "batch 200000" "$dir/out"; then
+    echo "ok   tune-batch-fits: --batch 200000 --shape 1 accepted"
+else
+    echo "FAIL tune-batch-fits:"
+    sed 's/^/    /' "$dir/out" | head -n 8
+    failed=1
+fi
 
 # Item 8: a disk that takes no more bytes (a file size limit of 0) is found before tuning.
 # (Only the tool is limited: its output goes through a pipe, which the limit does not cover.)
@@ -81,7 +93,8 @@ elif ! { sleep 2 & sleeper=$!; sleep 0.5; w=$(cat /proc/$sleeper/wchan 2>/dev/nu
     echo "skip tune-sigint-during-save: /proc/PID/wchan does not say where a process waits"
 else
     mkdir -p "$dir/sig"
-    stdbuf -oL "$tune" --shape 16 --max-evals 1 --budget 1 --output "$sig_db" \
+    # A budget of seconds: the search lasts that long even with warm caches (many candidates).
+    stdbuf -oL "$tune" --shape 16 --budget 4 --output "$sig_db" \
         >"$dir/sig.out" 2>"$dir/sig.err" &
     pid=$!
     # wait_until SECONDS COMMAND...: polls COMMAND every 0.2 s; false when time runs out.
