@@ -108,7 +108,8 @@ else
         done
         return 1
     }
-    in_save_lock() { grep -q lock "/proc/$pid/wchan" 2>/dev/null; }
+    # Searched (its statistics come just before the save) and waiting on a lock.
+    in_save_lock() { grep -q "^search:" "$dir/sig.out" && grep -q lock "/proc/$pid/wchan" 2>/dev/null; }
     why=""
     if ! wait_until 120 grep -q "^tuning database:" "$dir/sig.out"; then
         why="the tuner never got past its database check"
