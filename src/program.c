@@ -410,6 +410,9 @@ static clgemm_status build_program(struct clgemm_handle_s *h, const char *file_n
     }
     clgemm_status st = CLGEMM_SUCCESS;
     if (!program) {
+        /* The one line per build from source: tests count them (one build per host). */
+        clgemm__log("building %s from source (%s)", file_name,
+                    cached ? strrchr(path, '/') + 1 : "not cached");
         char *log;
         program = build_from_source(h->context, h->device, source, options, patch, &log, &st);
         if (!program)
