@@ -12,6 +12,12 @@ Usage: cache_lock.py CASE CACHE_WORKER
                  killed with SIGKILL mid-build. The three left must finish with right results
                  and build each entry exactly once between them.
 
+  unusable       the cache cannot hold the entry or its lock: a folder planted at the entry's
+                 name (every write fails, as on a full disk), a FIFO or a symlink planted at the
+                 lock's name, a cache folder inside a regular file. 4 workers started together
+                 must all finish with right results (building it themselves), the symlink's
+                 target untouched.
+
 PoCL's own cache (POCL_CACHE_DIR) is a fresh folder too, so each build really compiles."""
 import collections
 import fcntl
@@ -145,8 +151,49 @@ def holder_killed(worker, work, env):
     print(f"builder {builder} killed building {entry}; the others built {dict(counts)} once")
 
 
+def run_four(worker, env, work, name):
+    """4 workers started together; their logs, after checking that each one succeeded."""
+    logs = [os.path.join(work, f"{name}{i}.log") for i in range(4)]
+    procs = [start(worker, env, p) for p in logs]
+    codes = [p.wait(timeout=240) for p in procs]
+    if any(codes):
+        fail(f"{name}: exit statuses {codes}", logs)
+    return logs
+
+
+def unusable(worker, work, env):
+    # The entry's name (it depends on the device and driver), from one cold run.
+    first = os.path.join(work, "first.log")
+    if start(worker, env, first).wait(timeout=240) or not builds(first):
+        fail("the first worker failed or built nothing", [first])
+    entry = builds(first)[0]
+    lock = entry[:-4] + ".lock"
+    victim = os.path.join(work, "victim")
+    with open(victim, "w") as f:
+        f.write("untouched")
+    plants = {
+        "entry-folder": lambda d: os.mkdir(os.path.join(d, entry)),
+        "lock-fifo": lambda d: os.mkfifo(os.path.join(d, lock)),
+        "lock-symlink": lambda d: os.symlink(victim, os.path.join(d, lock)),
+    }
+    for name, plant in plants.items():
+        env["CLGEMM_CACHE_DIR"] = os.path.join(work, name)
+        os.mkdir(env["CLGEMM_CACHE_DIR"])
+        plant(env["CLGEMM_CACHE_DIR"])
+        logs = run_four(worker, env, work, name)
+        n = sum(len(builds(p)) for p in logs)
+        print(f"{name}: 4 workers right, {n} builds")
+    with open(victim) as f:
+        if f.read() != "untouched":
+            fail("the symlink planted at the lock was followed")
+    env["CLGEMM_CACHE_DIR"] = os.path.join(victim, "kernels")  # inside a regular file
+    logs = run_four(worker, env, work, "inside-a-file")
+    print(f"cache folder inside a file: 4 workers right, {sum(len(builds(p)) for p in logs)} builds")
+
+
 def main():
-    if len(sys.argv) != 3 or sys.argv[1] not in ("four-cold", "holder-killed"):
+    cases = {"four-cold": four_cold, "holder-killed": holder_killed, "unusable": unusable}
+    if len(sys.argv) != 3 or sys.argv[1] not in cases:
         sys.exit(__doc__)
     case, worker = sys.argv[1], os.path.abspath(sys.argv[2])
     with tempfile.TemporaryDirectory(prefix="clgemm-cache-lock-") as work:
@@ -154,7 +201,7 @@ def main():
         env.update(CLGEMM_LOG="1", CLGEMM_CACHE_DIR=os.path.join(work, "cache"),
                    POCL_CACHE_DIR=os.path.join(work, "pocl"))
         env.pop("CLGEMM_KERNEL_DIR", None)
-        (four_cold if case == "four-cold" else holder_killed)(worker, work, env)
+        cases[case](worker, work, env)
 
 
 if __name__ == "__main__":
