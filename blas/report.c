@@ -12,6 +12,10 @@ typedef void (*cblas_xerbla_fn)(int info, const char *rout, const char *form, ..
 void clgemm__blas_xerbla(blas_type t, int info) {
     char name[7] = "?GEMM ";
     name[0] = (char)(clgemm__blas_letter(t) - 'a' + 'A');
+    clgemm__blas_xerbla_named(name, info);
+}
+
+void clgemm__blas_xerbla_named(const char *name, int info) {
     if (clgemm__blas_settings()->log >= 2) clgemm__blas_log("%.5s: bad argument %d", name, info);
     xerbla_fn f = (xerbla_fn)clgemm__blas_system_symbol("xerbla_");
     if (f) f(name, &info, 6);
@@ -20,6 +24,10 @@ void clgemm__blas_xerbla(blas_type t, int info) {
 void clgemm__blas_cblas_xerbla(blas_type t, int info, int row_major) {
     char rout[] = "cblas_?gemm";
     rout[6] = clgemm__blas_letter(t);
+    clgemm__blas_cblas_xerbla_named(rout, info, row_major);
+}
+
+void clgemm__blas_cblas_xerbla_named(const char *rout, int info, int row_major) {
     if (clgemm__blas_settings()->log >= 2) clgemm__blas_log("%s: bad argument %d", rout, info);
     cblas_xerbla_fn f = (cblas_xerbla_fn)clgemm__blas_system_symbol("cblas_xerbla");
     if (!f) return;
