@@ -50,8 +50,10 @@ build_lock_state clgemm__build_lock(const char *entry_path, build_lock *lock) {
                      (int)(strlen(entry_path) - strlen(".bin")), entry_path);
     if (n <= 0 || (size_t)n >= sizeof lock->path || clgemm__mkdir_parent(entry_path) != 0)
         return BUILD_LOCK_NONE;
-    /* O_NOFOLLOW: a planted symlink is refused; O_NONBLOCK: a planted FIFO does not block. */
-    int fd = open(lock->path, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0666);
+    /* O_NOFOLLOW: a planted symlink is refused; O_NONBLOCK: a planted FIFO does not block.
+     * Read-only: flock needs no write access, so a lock file another user of a shared cache
+     * made (0644) still serves. */
+    int fd = open(lock->path, O_RDONLY | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0666);
     struct stat st;
     if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
         clgemm__log("no build lock %s: %s", lock->path, fd < 0 ? strerror(errno) : "not a file");
