@@ -235,3 +235,25 @@ def test_device_bad_input(queue):
         clgemm.gemm(da, np.zeros((4, 4), np.float32), da)
     with pytest.raises(ValueError):
         clgemm.gemm(da, cl_array.zeros(queue, (5, 4), np.float32), da)
+
+
+def test_wheel_loads_its_own_library():
+    """CI's wheel check (CLGEMM_EXPECT_WHEEL=1, a fresh virtual environment, no build tree): the
+    package is the installed wheel's, not the source tree's, and it loaded the C library built
+    into it."""
+    if os.environ.get("CLGEMM_EXPECT_WHEEL") != "1":
+        pytest.skip("only in the wheel check")
+    package = os.path.dirname(os.path.abspath(clgemm.__file__))
+    assert not package.startswith(ROOT + os.sep), package
+    assert _lib.lib._name == os.path.join(package, "libclgemm.so")
+
+
+def test_clgemm_library_overrides():
+    """CLGEMM_LIBRARY wins over the bundled and the installed library: a wrong path is an
+    ImportError that names the variable."""
+    import subprocess
+    import sys
+    env = dict(os.environ, CLGEMM_LIBRARY="/nonexistent/libclgemm.so")
+    r = subprocess.run([sys.executable, "-c", "import clgemm"], env=env, capture_output=True,
+                       text=True, cwd=os.path.dirname(os.path.dirname(clgemm.__file__)))
+    assert r.returncode != 0 and "CLGEMM_LIBRARY" in r.stderr and "/nonexistent" in r.stderr
