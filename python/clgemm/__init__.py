@@ -159,22 +159,11 @@ def gemm(a, b, c=None, alpha=1.0, beta=0.0, trans_a=False, trans_b=False, out=No
         device = any(isinstance(x, cl_array.Array) for x in (a, b, c, out))
     except ImportError:
         device = False
-    if out is not None and c is not None and out is not c:
-        if device:
-            raise ValueError("out= with pyopencl arrays must be c itself (or c left out)")
-        if beta != 0:
-            out, src = _writable(out, "out"), _readable(c, "c")
-            if out.shape != src.shape:
-                raise ValueError("out and c must have one shape (%s, %s)" % (out.shape, src.shape))
-            if out.dtype != src.dtype:
-                raise TypeError("out and c must have one dtype (%s, %s)" % (out.dtype, src.dtype))
-            out[...] = src  # out = c, then computed in place: c is only read
-        c = out
-    elif out is not None:
-        c = out
+    if out is not None and c is not None and out is not c and device:
+        raise ValueError("out= with pyopencl arrays must be c itself (or c left out)")
     if device:
-        return _gemm_device(a, b, c, alpha, beta, trans_a, trans_b)
-    return _gemm_host(a, b, c, alpha, beta, trans_a, trans_b)
+        return _gemm_device(a, b, out if out is not None else c, alpha, beta, trans_a, trans_b)
+    return _gemm_host(a, b, c, alpha, beta, trans_a, trans_b, out)
 
 
 def _writable(x, name):
@@ -222,13 +211,20 @@ def _letter(dtype, host):
     return letter
 
 
-def _gemm_host(a, b, c, alpha, beta, trans_a, trans_b):
+def _gemm_host(a, b, c, alpha, beta, trans_a, trans_b, out=None):
     a, b = _readable(a, "a"), _readable(b, "b")
     if a.ndim != 2 or b.ndim != 2:
         raise ValueError("a and b must be 2-D (a is %d-D, b %d-D)" % (a.ndim, b.ndim))
+    # With out= the result goes there; another c is then only read (copied in once every
+    # argument has passed its checks).
+    source = c if out is not None and c is not None and out is not c and beta != 0 else None
+    if out is not None and c is None and beta != 0:
+        raise ValueError("beta != 0 needs c (out= only receives the result)")
+    if out is not None:
+        c = out
     user_c = c
     if c is not None:
-        c = _writable(c, "c")
+        c = _writable(c, "out" if out is not None else "c")
     if a.dtype != b.dtype or (c is not None and c.dtype != a.dtype):
         raise TypeError("a, b and c must have one dtype")
     letter = _letter(a.dtype, host=True)
@@ -242,6 +238,13 @@ def _gemm_host(a, b, c, alpha, beta, trans_a, trans_b):
         c = np.empty((m, n), dtype=a.dtype)
     if c.ndim != 2 or c.shape != (m, n):
         raise ValueError("c must be %dx%d, not %s" % (m, n, "x".join(map(str, c.shape))))
+    if source is not None:
+        src = _readable(source, "c")
+        if src.shape != c.shape:
+            raise ValueError("out and c must have one shape (%s, %s)" % (c.shape, src.shape))
+        if src.dtype != c.dtype:
+            raise TypeError("out and c must have one dtype (%s, %s)" % (c.dtype, src.dtype))
+        c[...] = src  # out = c, then computed in place
     if m == 0 or n == 0:
         return c if user_c is None else user_c
     # C in place when its layout allows it, else a row-major copy that is written back.

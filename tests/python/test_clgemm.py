@@ -302,6 +302,12 @@ def test_host_out():
         clgemm.gemm(a, b, c, beta=1.0, out=np.zeros((7, 5), np.float32))
     with pytest.raises(ValueError):
         clgemm.gemm(a, b, out=np.zeros((7, 4)))
+    with pytest.raises(ValueError):
+        clgemm.gemm(a, b, beta=1.0, out=out2)  # beta needs a c to read
+    bad_out = np.full((7, 5), 3.0)
+    with pytest.raises(ValueError):  # a and b disagree: out must stay as it was
+        clgemm.gemm(a, np.ones((4, 5)), c, beta=1.0, out=bad_out)
+    assert (bad_out == 3.0).all(), "out written before the checks"
 
 
 def test_host_wrong_kinds_of_input():
