@@ -1,5 +1,5 @@
-/* blas.h: internals of libclgemm_blas, the BLAS drop-in (sgemm_/dgemm_/cgemm_/zgemm_ and
- * cblas_?gemm) that sends large calls to an OpenCL device through clgemm's public API and the
+/* blas.h: internals of libclgemm_blas, the BLAS drop-in (?gemm_, ?syrk_, ?herk_ and their
+ * cblas_ names) that sends large calls to an OpenCL device through clgemm's public API and the
  * rest to the system BLAS. Every name here is hidden; only the BLAS entry points are exported. */
 #ifndef CLGEMM_BLAS_INTERNAL_H
 #define CLGEMM_BLAS_INTERNAL_H
@@ -102,6 +102,12 @@ void clgemm__blas_pool_release(int count, const int *ids);
 void clgemm__blas_xerbla(blas_type t, int info);
 void clgemm__blas_cblas_xerbla(blas_type t, int info, int row_major, const char *form, int value);
 void clgemm__blas_cblas_fortran_error(blas_type t, int info, int row_major);
+/* The same for any routine: name is the Fortran one, six characters ("SSYRK "), rout the CBLAS
+ * one ("cblas_ssyrk"). */
+void clgemm__blas_xerbla_named(const char *name, int info);
+void clgemm__blas_cblas_xerbla_named(const char *rout, int info, int row_major, const char *form,
+                                     int value);
+void clgemm__blas_cblas_fortran_error_named(const char *name, int info, int row_major);
 
 /* Reference BLAS's argument checks for a column-major call: 0 or the INFO number. Normalises
  * ta/tb to upper case 'N', 'T', 'C' in the call. */

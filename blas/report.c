@@ -40,16 +40,26 @@ static int set_flag(int *flag, int value) {
 void clgemm__blas_xerbla(blas_type t, int info) {
     char name[7] = "?GEMM ";
     name[0] = (char)(clgemm__blas_letter(t) - 'a' + 'A');
+    clgemm__blas_xerbla_named(name, info);
+}
+
+void clgemm__blas_xerbla_named(const char *name, int info) {
     if (clgemm__blas_settings()->log >= 2) clgemm__blas_log("%.5s: bad argument %d", name, info);
     xerbla_fn f = find_xerbla();
     if (f) f(name, &info, 6);
 }
 
 void clgemm__blas_cblas_fortran_error(blas_type t, int info, int row_major) {
+    char name[7] = "?GEMM ";
+    name[0] = (char)(clgemm__blas_letter(t) - 'a' + 'A');
+    clgemm__blas_cblas_fortran_error_named(name, info, row_major);
+}
+
+void clgemm__blas_cblas_fortran_error_named(const char *name, int info, int row_major) {
     int *from_c = (int *)clgemm__blas_system_symbol("CBLAS_CallFromC");
     int *row = (int *)clgemm__blas_system_symbol("RowMajorStrg");
     int saved_from_c = set_flag(from_c, 1), saved_row = set_flag(row, row_major);
-    clgemm__blas_xerbla(t, info);
+    clgemm__blas_xerbla_named(name, info);
     set_flag(from_c, saved_from_c);
     set_flag(row, saved_row);
 }
@@ -57,6 +67,11 @@ void clgemm__blas_cblas_fortran_error(blas_type t, int info, int row_major) {
 void clgemm__blas_cblas_xerbla(blas_type t, int info, int row_major, const char *form, int value) {
     char rout[] = "cblas_?gemm";
     rout[6] = clgemm__blas_letter(t);
+    clgemm__blas_cblas_xerbla_named(rout, info, row_major, form, value);
+}
+
+void clgemm__blas_cblas_xerbla_named(const char *rout, int info, int row_major, const char *form,
+                                     int value) {
     if (clgemm__blas_settings()->log >= 2) clgemm__blas_log("%s: bad argument %d", rout, info);
     cblas_xerbla_fn f = find_cblas_xerbla();
     if (!f) return;

@@ -315,6 +315,29 @@ int clgemm__write_atomic(const char *path, const void *data, size_t size);
  * least min_age_s old: the leftovers of a killed writer. */
 void clgemm__remove_temps(const char *dir, const char *prefix, double min_age_s);
 
+/* ---- build_lock.c: one build per kernel-cache entry across processes ------------------------ */
+
+typedef struct build_lock {
+    int fd; /* -1: not held */
+    char path[4200];
+} build_lock;
+
+typedef enum build_lock_state {
+    BUILD_LOCK_HELD,            /* this process builds: nobody else was building it */
+    BUILD_LOCK_HELD_AFTER_WAIT, /* this process builds after another holder died */
+    BUILD_LOCK_DONE,            /* another process built it meanwhile: read the entry */
+    BUILD_LOCK_NONE             /* no lock to be had (folder unwritable or full, waited too
+                                   long): build without one */
+} build_lock_state;
+
+/* Takes the lock of the cache entry entry_path (<hash>.bin, lock <hash>.lock), waiting while
+ * another process holds it. Whatever the state, the caller reads the entry again before
+ * building; it releases a held lock with clgemm__build_unlock after writing the entry. */
+build_lock_state clgemm__build_lock(const char *entry_path, build_lock *lock);
+void clgemm__build_unlock(build_lock *lock);
+/* Removes the lock files in dir at least min_age_s old that nobody holds (killed builders'). */
+void clgemm__remove_stale_locks(const char *dir, double min_age_s);
+
 /* ---- device_state.c: what the handles of one device share ------------------------------------ */
 
 /* A parsed tuning table shared by handles (immutable; freed with its last reference). */

@@ -6,7 +6,8 @@
  * device, driver, clgemm version); a cached file is used only if its stored key matches exactly
  * and its checksum holds, so a corrupt or colliding file is rebuilt from source, never trusted.
  * The folder is bounded (CLGEMM_CACHE_MAX_MB, least recently used entries removed) and written
- * only through fileutil.c, which never follows a planted symlink or blocks on a FIFO. */
+ * only through fileutil.c, which never follows a planted symlink or blocks on a FIFO. Processes
+ * that miss the same entry build it once between them (build_lock.c). */
 #include "embedded_kernels.h"
 #include "internal.h"
 #include "family.h"
@@ -209,6 +210,7 @@ static int older_first(const void *a, const void *b) {
  * build from source, which costs far more than this scan. */
 static void evict(const char *dir, const char *keep) {
     clgemm__remove_temps(dir, NULL, STALE_TEMP_S);
+    clgemm__remove_stale_locks(dir, STALE_TEMP_S);
     DIR *d = opendir(dir);
     if (!d) return;
     cache_file *files = NULL;
@@ -295,6 +297,17 @@ static unsigned char *program_binary(cl_program program, size_t *size) {
     }
     if (bin) bin[*size] = 0;
     return bin;
+}
+
+/* The program of a cache entry, or NULL when there is none or it does not load. */
+static cl_program load_cached(struct clgemm_handle_s *h, const char *path, const char *key,
+                              const char *options) {
+    size_t size;
+    unsigned char *bin = disk_read(path, key, &size);
+    cl_program program = bin ? build_from_binary(h->context, h->device, bin, size, options) : NULL;
+    if (bin && !program) clgemm__log("cached binary %s unusable: rebuilding", path);
+    free(bin);
+    return program;
 }
 
 static void save_binary(cl_program program, const char *path, const char *dir, const char *key) {
@@ -400,16 +413,20 @@ static clgemm_status build_program(struct clgemm_handle_s *h, const char *file_n
     char *key = clgemm__program_key(&h->info, file_name, source, options);
     char path[4200], dir[4096];
     bool cached = key && cache_path(key, path, sizeof path, dir, sizeof dir);
-    cl_program program = NULL;
-    if (cached) {
-        size_t size;
-        unsigned char *bin = disk_read(path, key, &size);
-        if (bin) program = build_from_binary(h->context, h->device, bin, size, options);
-        if (bin && !program) clgemm__log("cached binary %s unusable: rebuilding", path);
-        free(bin);
+    cl_program program = cached ? load_cached(h, path, key, options) : NULL;
+    /* A miss: one process of the host builds it, the others wait and read what it wrote
+     * (build_lock.c). Read again whatever the lock says: another process may have written the
+     * entry between the first read and the lock. */
+    build_lock lock = {.fd = -1};
+    if (cached && !program) {
+        clgemm__build_lock(path, &lock);
+        program = load_cached(h, path, key, options);
     }
     clgemm_status st = CLGEMM_SUCCESS;
     if (!program) {
+        /* The one line per build from source: tests count them (one build per host). */
+        clgemm__log("building %s from source (%s)", file_name,
+                    cached ? strrchr(path, '/') + 1 : "not cached");
         char *log;
         program = build_from_source(h->context, h->device, source, options, patch, &log, &st);
         if (!program)
@@ -418,6 +435,7 @@ static clgemm_status build_program(struct clgemm_handle_s *h, const char *file_n
             save_binary(program, path, dir, key);
         keep_build_log(h, log);
     }
+    clgemm__build_unlock(&lock);
     free(key);
     free(source);
     *out = program;

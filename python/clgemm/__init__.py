@@ -1,9 +1,11 @@
 """clgemm: portable, autotuned OpenCL GEMM from Python.
 
-    gemm(a, b, c=None, alpha=1, beta=0, trans_a=False, trans_b=False)
+    gemm(a, b, c=None, alpha=1, beta=0, trans_a=False, trans_b=False, out=None)
 
-computes C = alpha * op(A) * op(B) + beta * C on NumPy arrays (through the library's host
-API, on clgemm_create_default's device; returns C) or on pyopencl.array.Array objects (on
+computes C = alpha * op(A) * op(B) + beta * C on NumPy arrays and anything NumPy reads in place
+(the buffer protocol, __array_interface__), through the library's host API on
+clgemm_create_default's device, returning the array written (out when given: c is then only
+read), or on pyopencl.array.Array objects (on
 the arrays' queue, no copies; waits for the arrays' events and returns the call's
 pyopencl.Event, which is also added to c.events). trans_* may be False/True or 'N', 'T', 'C'
 ('C': conjugate transpose, complex types only). Row-major (C-ordered) and column-major
@@ -144,15 +146,62 @@ def _shapes(a, b, ta, tb):
     return m, n, k
 
 
-def gemm(a, b, c=None, alpha=1.0, beta=0.0, trans_a=False, trans_b=False):
+def gemm(a, b, c=None, alpha=1.0, beta=0.0, trans_a=False, trans_b=False, out=None):
+    """C = alpha op(a) op(b) + beta c. a, b: NumPy arrays or anything NumPy reads without a copy
+    of its own making (the buffer protocol, __array_interface__), or pyopencl arrays. The result
+    goes to out when given (c is then only read, and left as it was), else into c, else into a
+    new array; the array written is returned (pyopencl: the call's Event)."""
+    for name, x in (("alpha", alpha), ("beta", beta)):
+        if isinstance(x, (bool, np.bool_)) or not isinstance(x, (int, float, complex, np.number)):
+            raise TypeError("%s must be a number, not %s" % (name, type(x).__name__))
     try:
         import pyopencl.array as cl_array
-        if isinstance(a, cl_array.Array) or isinstance(b, cl_array.Array) or \
-                isinstance(c, cl_array.Array):
-            return _gemm_device(a, b, c, alpha, beta, trans_a, trans_b)
+        device = any(isinstance(x, cl_array.Array) for x in (a, b, c, out))
     except ImportError:
-        pass
-    return _gemm_host(a, b, c, alpha, beta, trans_a, trans_b)
+        device = False
+    if out is not None and c is not None and out is not c and device:
+        raise ValueError("out= with pyopencl arrays must be c itself (or c left out)")
+    if device:
+        return _gemm_device(a, b, out if out is not None else c, alpha, beta, trans_a, trans_b)
+    return _gemm_host(a, b, c, alpha, beta, trans_a, trans_b, out)
+
+
+def _writable(x, name):
+    """x as a NumPy array on its own memory (x itself for an ndarray), which must be writable."""
+    if isinstance(x, np.ndarray):
+        arr = x
+    else:
+        try:
+            arr = np.asarray(x)
+        except Exception as e:
+            raise TypeError("%s must be an array (buffer protocol or __array_interface__): %s"
+                            % (name, e)) from None
+        if arr.dtype == object or not (hasattr(x, "__array_interface__") or
+                                       hasattr(x, "__array__") or _has_buffer(x)):
+            raise TypeError("%s must be an array, not %s" % (name, type(x).__name__))
+    if not arr.flags.writeable:
+        raise ValueError("%s is read-only" % name)
+    return arr
+
+
+def _has_buffer(x):
+    try:
+        memoryview(x)
+        return True
+    except TypeError:
+        return False
+
+
+def _readable(x, name):
+    if isinstance(x, np.ndarray):
+        return x
+    try:
+        arr = np.asarray(x)
+    except Exception as e:
+        raise TypeError("%s must be an array: %s" % (name, e)) from None
+    if arr.dtype == object or arr.dtype.kind in "USV":
+        raise TypeError("%s must be a numeric array, not %s" % (name, type(x).__name__))
+    return arr
 
 
 def _letter(dtype, host):
@@ -162,13 +211,20 @@ def _letter(dtype, host):
     return letter
 
 
-def _gemm_host(a, b, c, alpha, beta, trans_a, trans_b):
-    a, b = np.asarray(a), np.asarray(b)
+def _gemm_host(a, b, c, alpha, beta, trans_a, trans_b, out=None):
+    a, b = _readable(a, "a"), _readable(b, "b")
     if a.ndim != 2 or b.ndim != 2:
-        raise ValueError("a and b must be 2-D")
-    if c is not None and not isinstance(c, np.ndarray):
-        raise TypeError("c must be a NumPy array (the result is written into it), not %s"
-                        % type(c).__name__)
+        raise ValueError("a and b must be 2-D (a is %d-D, b %d-D)" % (a.ndim, b.ndim))
+    # With out= the result goes there; another c is then only read (copied in once every
+    # argument has passed its checks).
+    source = c if out is not None and c is not None and out is not c and beta != 0 else None
+    if out is not None and c is None and beta != 0:
+        raise ValueError("beta != 0 needs c (out= only receives the result)")
+    if out is not None:
+        c = out
+    user_c = c
+    if c is not None:
+        c = _writable(c, "out" if out is not None else "c")
     if a.dtype != b.dtype or (c is not None and c.dtype != a.dtype):
         raise TypeError("a, b and c must have one dtype")
     letter = _letter(a.dtype, host=True)
@@ -180,12 +236,17 @@ def _gemm_host(a, b, c, alpha, beta, trans_a, trans_b):
         if beta != 0:
             raise ValueError("beta != 0 needs c")
         c = np.empty((m, n), dtype=a.dtype)
-    if not isinstance(c, np.ndarray) or c.shape != (m, n):
-        raise ValueError("c must be a %dx%d NumPy array" % (m, n))
-    if not c.flags.writeable:
-        raise ValueError("c is read-only")
+    if c.ndim != 2 or c.shape != (m, n):
+        raise ValueError("c must be %dx%d, not %s" % (m, n, "x".join(map(str, c.shape))))
+    if source is not None:
+        src = _readable(source, "c")
+        if src.shape != c.shape:
+            raise ValueError("out and c must have one shape (%s, %s)" % (c.shape, src.shape))
+        if src.dtype != c.dtype:
+            raise TypeError("out and c must have one dtype (%s, %s)" % (c.dtype, src.dtype))
+        c[...] = src  # out = c, then computed in place
     if m == 0 or n == 0:
-        return c
+        return c if user_c is None else user_c
     # C in place when its layout allows it, else a row-major copy that is written back.
     out = c if _layout(c.shape, c.strides, c.itemsize) else np.ascontiguousarray(c)
     layout, ldc = _layout(out.shape, out.strides, out.itemsize)
@@ -205,7 +266,7 @@ def _gemm_host(a, b, c, alpha, beta, trans_a, trans_b):
     _check(st, "clgemm_%sgemm_host" % letter)
     if out is not c:
         c[...] = out
-    return c
+    return c if user_c is None else user_c
 
 
 def _gemm_device(a, b, c, alpha, beta, trans_a, trans_b):

@@ -13,9 +13,24 @@ c_handle = ctypes.c_void_p
 c_mem = ctypes.c_void_p
 
 
+_HERE = os.path.dirname(os.path.abspath(__file__))
+
+
 def _load():
+    """CLGEMM_LIBRARY when set; else the library built into the package (a wheel, with the
+    jansson it links loaded first from beside it: the loader then takes it by its soname); else
+    an installed libclgemm.so.0."""
     path = os.environ.get("CLGEMM_LIBRARY")
-    candidates = [path] if path else ["libclgemm.so.0", ctypes.util.find_library("clgemm")]
+    bundled = os.path.join(_HERE, "libclgemm.so")
+    if path:
+        candidates = [path]
+    elif os.path.exists(bundled):
+        jansson = os.path.join(_HERE, "libjansson.so.4")
+        if os.path.exists(jansson):
+            ctypes.CDLL(jansson, mode=ctypes.RTLD_GLOBAL)
+        candidates = [bundled]
+    else:
+        candidates = ["libclgemm.so.0", ctypes.util.find_library("clgemm")]
     errors = []
     for name in candidates:
         if not name:

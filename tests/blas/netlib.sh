@@ -1,8 +1,8 @@
 #!/bin/sh
 # netlib.sh: runs netlib's Level-3 BLAS and CBLAS test programs (Debian libblas-test) with
-# libclgemm_blas preloaded and checks that every GEMM test passed, error exits included, and
-# that the calls went where the mode says:
-#   device   CLGEMM_BLAS_MIN_FLOPS=0: every GEMM that computes runs on the device
+# libclgemm_blas preloaded and checks that every test of the routines it provides (?gemm, ?syrk,
+# and ?herk for c/z) passed, error exits included, and that the calls went where the mode says:
+#   device   CLGEMM_BLAS_MIN_FLOPS=0: every call that computes runs on the device
 #   system   no OpenCL device (an empty ICD folder): every one goes to the system BLAS
 #   builtin  no device and CLGEMM_BLAS_FALLBACK=none: the built-in host loops
 # The problem sizes are cut to 0 1 9 33 (33 crosses the kernels' tile edges) to keep it short.
@@ -40,43 +40,49 @@ fail() {
 
 for t in s d c z; do
     T=$(echo $t | tr sdcz SDCZ)
+    routines="gemm syrk"
+    case $t in c | z) routines="gemm syrk herk" ;; esac
     for kind in fortran cblas; do
         if [ $kind = fortran ]; then
-            prog=xblat3$t; shrink "$dir/${t}blat3.in" > in; out=${t}blat3.out; name="${T}GEMM"
+            prog=xblat3$t; shrink "$dir/${t}blat3.in" > in; out=${t}blat3.out
         else
-            prog=x${t}cblat3; shrink "$dir/${t}in3" > in; out=stdout; name="cblas_${t}gemm"
+            prog=x${t}cblat3; shrink "$dir/${t}in3" > in; out=stdout
         fi
         LD_PRELOAD="$lib" "$dir/$prog" < in > stdout 2> stderr
         status=$?
         log="$prog ($mode)"
         [ $status -eq 0 ] || fail "$log: exit status $status"
         grep -q "END OF TESTS" "$out" || fail "$log: did not reach END OF TESTS"
-        grep -q "$name *PASSED THE TESTS OF ERROR-EXITS" "$out" || fail "$log: $name error exits"
-        want=1
-        [ $kind = cblas ] && want=2 # column-major and row-major
-        got=$(grep -c "$name *PASSED THE .*COMPUTATIONAL TESTS" "$out")
-        [ "$got" -eq $want ] || fail "$log: $name computational tests ($got of $want passed)"
         if grep -E "FAIL|SUSPECT|NOT DETECTED|\*\*\*\*\*" "$out" stderr; then fail "$log: failures above"; fi
-        # Where the calls went: clgemm_blas's summary line, e.g. "dgemm calls: device=1458 ...".
-        counts=$(grep "${t}gemm calls:" stderr)
-        device=$(echo "$counts" | sed -n 's/.*device=\([0-9]*\).*/\1/p')
-        system=$(echo "$counts" | sed -n 's/.*system=\([0-9]*\).*/\1/p')
-        builtin=$(echo "$counts" | sed -n 's/.*builtin=\([0-9]*\).*/\1/p')
-        echo "$log: $counts"
-        [ -n "$device" ] || { fail "$log: no call summary"; continue; }
-        case $mode in
-        device)
-            case " $device_types " in
-            *" $t "*) [ "$device" -gt 0 ] && [ "$system" -eq 0 ] && [ "$builtin" -eq 0 ] ||
-                fail "$log: not every call on the device" ;;
-            *) [ "$system" -gt 0 ] || fail "$log: expected the system BLAS" ;;
-            esac ;;
-        system) [ "$device" -eq 0 ] && [ "$system" -gt 0 ] && [ "$builtin" -eq 0 ] ||
-            fail "$log: expected the system BLAS only" ;;
-        builtin) [ "$device" -eq 0 ] && [ "$system" -eq 0 ] && [ "$builtin" -gt 0 ] ||
-            fail "$log: expected the built-in loops only" ;;
-        esac
+        for r in $routines; do
+            R=$(echo $r | tr a-z A-Z)
+            if [ $kind = fortran ]; then name="$T$R"; else name="cblas_$t$r"; fi
+            grep -q "$name *PASSED THE TESTS OF ERROR-EXITS" "$out" || fail "$log: $name error exits"
+            want=1
+            [ $kind = cblas ] && want=2 # column-major and row-major
+            got=$(grep -c "$name *PASSED THE .*COMPUTATIONAL TESTS" "$out")
+            [ "$got" -eq $want ] || fail "$log: $name computational tests ($got of $want passed)"
+            # Where the calls went: clgemm_blas's summary line, e.g. "dgemm calls: device=1458 ...".
+            counts=$(grep "$t$r calls:" stderr)
+            device=$(echo "$counts" | sed -n 's/.*device=\([0-9]*\).*/\1/p')
+            system=$(echo "$counts" | sed -n 's/.*system=\([0-9]*\).*/\1/p')
+            builtin=$(echo "$counts" | sed -n 's/.*builtin=\([0-9]*\).*/\1/p')
+            echo "$log: $counts"
+            [ -n "$device" ] || { fail "$log: no $t$r call summary"; continue; }
+            case $mode in
+            device)
+                case " $device_types " in
+                *" $t "*) [ "$device" -gt 0 ] && [ "$system" -eq 0 ] && [ "$builtin" -eq 0 ] ||
+                    fail "$log: not every $t$r call on the device" ;;
+                *) [ "$system" -gt 0 ] || fail "$log: expected the system BLAS" ;;
+                esac ;;
+            system) [ "$device" -eq 0 ] && [ "$system" -gt 0 ] && [ "$builtin" -eq 0 ] ||
+                fail "$log: expected the system BLAS only for $t$r" ;;
+            builtin) [ "$device" -eq 0 ] && [ "$system" -eq 0 ] && [ "$builtin" -gt 0 ] ||
+                fail "$log: expected the built-in loops only for $t$r" ;;
+            esac
+        done
     done
 done
-[ $failed -eq 0 ] && echo "netlib ($mode): every GEMM test passed"
+[ $failed -eq 0 ] && echo "netlib ($mode): every test of ?gemm, ?syrk and ?herk passed"
 exit $failed

@@ -244,3 +244,97 @@ def test_device_bad_input(queue):
         clgemm.gemm(da, np.zeros((4, 4), np.float32), da)
     with pytest.raises(ValueError):
         clgemm.gemm(da, cl_array.zeros(queue, (5, 4), np.float32), da)
+
+
+def test_wheel_loads_its_own_library():
+    """CI's wheel check (CLGEMM_EXPECT_WHEEL=1, a fresh virtual environment, no build tree): the
+    package is the installed wheel's, not the source tree's, and it loaded the C library built
+    into it."""
+    if os.environ.get("CLGEMM_EXPECT_WHEEL") != "1":
+        pytest.skip("only in the wheel check")
+    package = os.path.dirname(os.path.abspath(clgemm.__file__))
+    assert not package.startswith(ROOT + os.sep), package
+    assert _lib.lib._name == os.path.join(package, "libclgemm.so")
+
+
+def test_clgemm_library_overrides():
+    """CLGEMM_LIBRARY wins over the bundled and the installed library: a wrong path is an
+    ImportError that names the variable."""
+    import subprocess
+    import sys
+    env = dict(os.environ, CLGEMM_LIBRARY="/nonexistent/libclgemm.so")
+    r = subprocess.run([sys.executable, "-c", "import clgemm"], env=env, capture_output=True,
+                       text=True, cwd=os.path.dirname(os.path.dirname(clgemm.__file__)))
+    assert r.returncode != 0 and "CLGEMM_LIBRARY" in r.stderr and "/nonexistent" in r.stderr
+
+
+class _Interface:
+    """An object that is an array only through __array_interface__."""
+
+    def __init__(self, arr):
+        self._arr = arr
+        self.__array_interface__ = arr.__array_interface__
+
+
+def test_host_array_likes():
+    """Buffer-protocol and __array_interface__ objects, for a and b and as c written in place."""
+    rng = np.random.default_rng(8)
+    a, b = rand((6, 5), np.float32, rng), rand((5, 4), np.float32, rng)
+    want = reference(a, b, None, 1.0, 0.0, False, False)
+    raw = bytearray(6 * 4 * 4)
+    c = memoryview(raw).cast("B").cast("f", (6, 4))
+    assert clgemm.gemm(memoryview(a), _Interface(b), c) is c
+    assert_close(np.frombuffer(raw, np.float32).reshape(6, 4), want, 5, np.float32)
+    a64, b64 = a.astype(np.float64), b.astype(np.float64)
+    target = np.full((6, 4), np.nan)
+    c_like = _Interface(target)
+    assert clgemm.gemm(a64.tolist(), b64, c_like) is c_like  # a nested list is array-like too
+    assert_close(target, reference(a64, b64, None, 1.0, 0.0, False, False), 5, np.float64)
+
+
+def test_host_out():
+    """out= receives the result; c is only read (left as it was) when out is another array."""
+    rng = np.random.default_rng(9)
+    a, b, c = rand((7, 3), np.float64, rng), rand((3, 5), np.float64, rng), rand((7, 5), np.float64,
+                                                                                   rng)
+    c0 = c.copy()
+    out = np.full((7, 5), np.nan)
+    assert clgemm.gemm(a, b, c, alpha=2.0, beta=0.5, out=out) is out
+    assert_close(out, reference(a, b, c0.copy(), 2.0, 0.5, False, False), 3, np.float64)
+    assert (c == c0).all(), "c was written although out was given"
+    out2 = np.full((7, 5), np.nan)
+    assert clgemm.gemm(a, b, out=out2) is out2
+    assert_close(out2, reference(a, b, None, 1.0, 0.0, False, False), 3, np.float64)
+    with pytest.raises(ValueError):
+        clgemm.gemm(a, b, c, beta=1.0, out=np.zeros((5, 7)))
+    with pytest.raises(TypeError):
+        clgemm.gemm(a, b, c, beta=1.0, out=np.zeros((7, 5), np.float32))
+    with pytest.raises(ValueError):
+        clgemm.gemm(a, b, out=np.zeros((7, 4)))
+    with pytest.raises(ValueError):
+        clgemm.gemm(a, b, beta=1.0, out=out2)  # beta needs a c to read
+    bad_out = np.full((7, 5), 3.0)
+    with pytest.raises(ValueError):  # a and b disagree: out must stay as it was
+        clgemm.gemm(a, np.ones((4, 5)), c, beta=1.0, out=bad_out)
+    assert (bad_out == 3.0).all(), "out written before the checks"
+
+
+def test_host_wrong_kinds_of_input():
+    """Every wrong kind of argument is a TypeError or ValueError, and touches nothing."""
+    a, b = np.ones((3, 4), np.float32), np.ones((4, 2), np.float32)
+    c = np.full((3, 2), 7.0, np.float32)
+    for bad in (None, "abc", object(), {"a": 1}):
+        with pytest.raises(TypeError):
+            clgemm.gemm(bad, b)
+        with pytest.raises(TypeError):
+            clgemm.gemm(a, b, bad if bad is not None else object())
+    for bad in ("2", None, True, [1.0]):
+        with pytest.raises(TypeError):
+            clgemm.gemm(a, b, c, alpha=bad)
+        with pytest.raises(TypeError):
+            clgemm.gemm(a, b, c, beta=bad)
+    with pytest.raises(ValueError):
+        clgemm.gemm(np.ones((2, 3, 4), np.float32), b)
+    with pytest.raises(ValueError):
+        clgemm.gemm(a, b, memoryview(bytes(24)).cast("f", (3, 2)))  # read-only buffer
+    assert (c == 7.0).all()
