@@ -41,6 +41,9 @@ clgemm_status clgemm__device_query(cl_device_id device, device_info *info) {
     get_string(device, CL_DEVICE_VENDOR, info->vendor, sizeof info->vendor);
     get_string(device, CL_DEVICE_NAME, info->name, sizeof info->name);
     get_string(device, CL_DRIVER_VERSION, info->driver_version, sizeof info->driver_version);
+    /* PoCL names its LLVM CPU target at the end ("... HSTR: pthread-aarch64-...-cortex-a73"),
+     * also where the device name does not (older PoCL on Arm): the CPU tier reads it. */
+    get_string(device, CL_DEVICE_VERSION, info->device_version, sizeof info->device_version);
 
     cl_device_type type = 0;
     err = clGetDeviceInfo(device, CL_DEVICE_TYPE, sizeof type, &type, NULL);

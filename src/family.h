@@ -63,9 +63,9 @@ typedef struct family_desc {
     /* The patched-PTX step its programs need (ptx_patch.c; NULL: none): its kernels carry sm_90a
      * instructions behind markers, so `supported` must accept only devices with nv_sm90a. */
     const ptx_patch_need *ptx_patch;
-    /* Their CPU set, where each cold compile costs seconds and --quick must finish within its
-     * budget (NULL: the list above). */
-    const clgemm_config *quick_cpu;
+    /* The --quick set on a CPU of this tier and type, where each cold compile costs seconds and
+     * --quick must finish within its budget (NULL: `quick`; an empty list: none). */
+    const clgemm_config *(*quick_cpu)(const device_info *info, clgemm_precision type);
 } family_desc;
 
 /* The registered families, in order of preference for defaults; NULL-terminated. */

@@ -27,6 +27,7 @@ typedef struct device_info {
     char vendor[128];
     char name[128];
     char driver_version[128];
+    char device_version[128]; /* CL_DEVICE_VERSION ("OpenCL 3.0 PoCL HSTR: pthread-x86_64-...") */
     device_class cls;
     size_t max_work_group_size;
     size_t max_work_item_sizes[3];
@@ -41,8 +42,9 @@ typedef struct device_info {
 } device_info;
 
 /* The architecture a device's defaults are chosen by (src/families/regblock_defaults.c): NVIDIA
- * by compute capability, AMD by gfx target, Intel by graphics generation. TIER_UNKNOWN: none of
- * these is recognised, the device class's defaults apply. */
+ * by compute capability, AMD by gfx target, Intel by graphics generation, CPUs by the vector
+ * instruction set of the LLVM target PoCL compiles for. TIER_UNKNOWN: none of these is
+ * recognised, the device class's defaults apply. */
 typedef enum device_tier {
     TIER_UNKNOWN,
     TIER_NV_VOLTA,        /* compute capability 7.0, 7.2 */
@@ -58,6 +60,11 @@ typedef enum device_tier {
     TIER_INTEL_XE_LP,     /* Gen12 Xe-LP: Iris Xe, UHD 7xx (tgllp, rkl, adl, dg1) */
     TIER_INTEL_XE_HPG,    /* Xe-HPG and Xe-LPG: Arc, Data Center GPU Flex (dg2, mtl) */
     TIER_INTEL_XE_HPC,    /* Xe-HPC: Data Center GPU Max (pvc) */
+    TIER_CPU_GENERIC,     /* x86 before AVX2 (SSE, AVX without FMA), LLVM's generic x86-64 */
+    TIER_CPU_AVX2,        /* x86 with AVX2 and FMA: haswell to alderlake, znver1-3 */
+    TIER_CPU_AVX512,      /* x86 with AVX-512: skylake-avx512, icelake, sapphirerapids, znver4-5 */
+    TIER_CPU_NEON,        /* AArch64 with NEON only: cortex-a5x/a7x, neoverse-n1, apple-m* */
+    TIER_CPU_SVE,         /* AArch64 with SVE: a64fx, neoverse-v1/v2/n2, cortex-x2 and later */
     TIER_COUNT
 } device_tier;
 
@@ -66,7 +73,8 @@ clgemm_status clgemm__device_query(cl_device_id device, device_info *info);
 device_class clgemm__device_classify(const device_info *info, cl_device_type type);
 const char *clgemm__device_class_name(device_class cls);
 /* The tier of a device from its class and identity (name, board_name, nv_compute_capability,
- * intel_ip_version); a pure function, so recorded devices and tests get it as a queried one. */
+ * intel_ip_version, device_version); a pure function, so recorded devices and tests get it as a
+ * queried one. */
 device_tier clgemm__device_tier(const device_info *info);
 const char *clgemm__device_tier_name(device_tier tier);
 

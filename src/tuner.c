@@ -82,14 +82,16 @@ static void enumerate(space_ctx *s, const family_desc *f, clgemm_config *c, int 
 
 /* --quick: each family's handful of tile shapes known to do well somewhere, so a first tuning
  * takes seconds rather than the hours a full search can take. CPUs have their own, shorter
- * lists: a cold PoCL build costs 10 s or more, so a 45 s budget covers only a few. */
+ * lists per vector tier and type (regblock_defaults.c): a cold PoCL build costs 10 s or more,
+ * so a 45 s budget covers only a few. */
 static bool quick_space(space_ctx *s, clgemm_family only) {
     for (const family_desc *const *f = clgemm__families; *f; f++) {
         if (!(*f)->quick || (only != CLGEMM_FAMILY_AUTO && only != (*f)->id)) continue;
         if ((*f)->supported && !(*f)->supported(s->info, s->precision, CLGEMM_COMPUTE_DEFAULT))
             continue;
-        const clgemm_config *list =
-            s->info->cls == DEVICE_CPU && (*f)->quick_cpu ? (*f)->quick_cpu : (*f)->quick;
+        const clgemm_config *list = s->info->cls == DEVICE_CPU && (*f)->quick_cpu
+                                        ? (*f)->quick_cpu(s->info, s->precision)
+                                        : (*f)->quick;
         for (const clgemm_config *c = list; c->family; c++)
             if (clgemm__config_check(c, s->info, s->precision) == CLGEMM_SUCCESS &&
                 !list_push(s->out, c))

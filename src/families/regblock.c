@@ -67,11 +67,10 @@ static const clgemm_config quick[] = {
     RB(32, 64, 16, 4, 8, 2, 4, 4),   RB(64, 32, 16, 8, 4, 2, 4, 4), RB(64, 64, 16, 8, 8, 2, 4, 4),
     RB(64, 64, 16, 16, 16, 2, 2, 2), RB(64, 64, 32, 8, 8, 4, 4, 4), END_OF_LIST};
 
-/* On PoCL (2026-11-30, FP32): the CPU default (the baseline every tune times first) and the
- * best at 256 of the full quick list in two cold runs. Two only: a cold PoCL build took 10-17 s
- * on this loaded 2-core machine, and --quick must finish its set within 45 s. */
-static const clgemm_config quick_cpu[] = {RB(64, 64, 16, 8, 8, 2, 4, 4),
-                                          RB(64, 64, 32, 8, 8, 4, 4, 4), END_OF_LIST};
+/* CPUs: a few per vector tier and type (regblock_defaults.c). */
+static const clgemm_config *quick_cpu(const device_info *info, clgemm_precision type) {
+    return clgemm__regblock_quick_cpu(info, type);
+}
 
 const family_desc clgemm__family_regblock = {
     .id = CLGEMM_FAMILY_REGBLOCK,

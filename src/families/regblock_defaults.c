@@ -199,6 +199,35 @@ static const clgemm_config intel_hpc_complex_double[] = {RB(32, 32, 8, 16, 16, 1
 #define CLB32   "CLBlast xgemm_32.hpp "
 #define CLB64   "CLBlast xgemm_64.hpp "
 #define CLB3264 "CLBlast xgemm_32.hpp and xgemm_64.hpp "
+/* ---- CPU tiers (PoCL's LLVM target): docs/PERFORMANCE.md, "CPU defaults per vector ISA" -- */
+
+/* The CPU class's --quick candidates, for CPUs of no tier with lists of their own: the class
+ * default and 64x64x32 KWI=4, the best at 256 of the full quick list in two cold FP32 runs on
+ * PoCL (2026-11-30). Two only: a cold PoCL build took 10-17 s on a loaded 2-core machine, and
+ * --quick must finish its set within 45 s. */
+static const clgemm_config cpu_quick[] = {RB(64, 64, 16, 8, 8, 2, 4, 4),
+                                          RB(64, 64, 32, 8, 8, 4, 4, 4), END_OF_LIST};
+
+/* AVX2 (haswell, znver1-3): issue 26's record, 2026-12-01 at c870418, 2 cores of an AMD EPYC,
+ * PoCL 3.1 "pthread-haswell-AMD EPYC", no tuning database, `clgemm-bench --sizes 256,512,1024
+ * --precision s --runs 5`: the class's FP32 default ran 0.27-0.49 x CLBlast, and a 45 s
+ * `clgemm-tune --quick` found 64x64 tiles in 32-deep slices with KWI=4 at x2.34 over it. That
+ * quick tune is the only measurement there: FP32 (and FP16 / BF16, which compute in FP32)
+ * takes its result, the other types keep the class lists (not measured on that host). */
+static const clgemm_config cpu_avx2_single[] = {RB(64, 64, 32, 8, 8, 4, 4, 4),
+                                                RB(32, 32, 32, 4, 8, 4, 4, 4), END_OF_LIST};
+static const clgemm_config cpu_avx2_quick_single[] = {RB(64, 64, 32, 8, 8, 4, 4, 4),
+                                                      RB(64, 64, 16, 8, 8, 2, 4, 4), END_OF_LIST};
+
+/* AVX-512 (skylake-avx512, icelake, sapphirerapids, znver4-5): measured on this project's
+ * Xeon (PoCL 3.1 "pthread-skylake-avx512-Intel(R) Xeon(R) Processor"), see below. */
+static const clgemm_config cpu_avx512_single[] = {RB(64, 64, 16, 8, 8, 2, 4, 4),
+                                                  RB(32, 32, 32, 4, 8, 4, 4, 4), END_OF_LIST};
+static const clgemm_config cpu_avx512_double[] = {RB(64, 32, 16, 8, 8, 2, 4, 4),
+                                                  RB(32, 32, 32, 4, 8, 4, 4, 4), END_OF_LIST};
+static const clgemm_config cpu_avx512_quick_single[] = {RB(64, 64, 16, 8, 8, 2, 4, 4), END_OF_LIST};
+static const clgemm_config cpu_avx512_quick_double[] = {RB(64, 32, 16, 8, 8, 2, 4, 4), END_OF_LIST};
+
 const regblock_tier clgemm__regblock_tiers[] = {
     {TIER_NV_VOLTA, DEVICE_NVIDIA_GPU, nv_volta_single, nv_volta_double, nvidia_complex_double,
      CLB3264 "Tesla V100-PCIE-16GB"},
@@ -231,6 +260,12 @@ const regblock_tier clgemm__regblock_tiers[] = {
      "the Intel list (CLBlast's Arc A770 / A750 entries are GEMMK=1)"},
     {TIER_INTEL_XE_HPC, DEVICE_INTEL_GPU, intel_hpc_single, intel_hpc_double,
      intel_hpc_complex_double, "compile checks on pvc (no Xe-HPC entry in CLBlast)"},
+    /* CPU tiers of no list of their own (cpu-generic, cpu-neon, cpu-sve: never measured) take
+     * the CPU class's lists. */
+    {TIER_CPU_AVX2, DEVICE_CPU, cpu_avx2_single, cpu_double, cpu_complex_double,
+     "FP32: issue 26's --quick result on an AMD EPYC (PoCL haswell); others: the CPU class's"},
+    {TIER_CPU_AVX512, DEVICE_CPU, cpu_avx512_single, cpu_avx512_double, cpu_complex_double,
+     "PoCL skylake-avx512 measurements on an Intel Xeon (docs/PERFORMANCE.md)"},
     {TIER_UNKNOWN},
 };
 
@@ -241,13 +276,35 @@ static const clgemm_config *nvidia_single_for(const gemm_dims *d) {
     return large ? nvidia_single_batched_large : nvidia_single_batched;
 }
 
+/* The device's tier's lists, else its class's. */
+static const regblock_tier *lists_for(const device_info *info) {
+    device_tier tier = clgemm__device_tier(info);
+    for (const regblock_tier *t = clgemm__regblock_tiers; t->tier != TIER_UNKNOWN; t++)
+        if (t->tier == tier) return t;
+    return &class_lists[info->cls < DEVICE_CLASS_COUNT ? info->cls : DEVICE_OTHER_GPU];
+}
+
+/* The tuner's --quick candidates per CPU tier: FP32 (and FP16 / BF16) and the other types. */
+static const struct {
+    device_tier tier;
+    const clgemm_config *single, *other;
+} cpu_quick_lists[] = {
+    {TIER_CPU_AVX2, cpu_avx2_quick_single, cpu_quick},
+    {TIER_CPU_AVX512, cpu_avx512_quick_single, cpu_avx512_quick_double},
+};
+
+const clgemm_config *clgemm__regblock_quick_cpu(const device_info *info, clgemm_precision type) {
+    device_tier tier = clgemm__device_tier(info);
+    bool single = !clgemm__type(type)->fp64 && !clgemm__type(type)->complex;
+    for (size_t i = 0; i < sizeof cpu_quick_lists / sizeof cpu_quick_lists[0]; i++)
+        if (cpu_quick_lists[i].tier == tier)
+            return single ? cpu_quick_lists[i].single : cpu_quick_lists[i].other;
+    return cpu_quick;
+}
+
 const clgemm_config *clgemm__regblock_defaults(const device_info *info, clgemm_precision type,
                                                const gemm_dims *dims) {
-    device_tier tier = clgemm__device_tier(info);
-    const regblock_tier *lists =
-        &class_lists[info->cls < DEVICE_CLASS_COUNT ? info->cls : DEVICE_OTHER_GPU];
-    for (const regblock_tier *t = clgemm__regblock_tiers; t->tier != TIER_UNKNOWN; t++)
-        if (t->tier == tier) lists = t;
+    const regblock_tier *lists = lists_for(info);
     switch (type) {
     case CLGEMM_DOUBLE:
         return lists->dbl;

@@ -27,6 +27,8 @@ typedef struct regblock_tier {
 
 /* The tiers with lists of their own, ending with tier TIER_UNKNOWN (the class lists). */
 extern const regblock_tier clgemm__regblock_tiers[];
+/* The tuner's --quick candidates on a CPU of this tier and type, ending with family 0. */
+const clgemm_config *clgemm__regblock_quick_cpu(const device_info *info, clgemm_precision type);
 /* The defaults for a device, type and problem: its tier's, else its class's. */
 const clgemm_config *clgemm__regblock_defaults(const device_info *info, clgemm_precision type,
                                                const gemm_dims *dims);

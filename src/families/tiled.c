@@ -28,7 +28,12 @@ static const clgemm_config quick[] = {{.family = CLGEMM_FAMILY_TILED, .ts = 8},
                                       {.family = 0}};
 /* On PoCL (2026-11-30) the tiled kernel ran 0.12-0.16x CLBlast at 256 where regblock ran over
  * 2x: none on CPUs, whose --quick budget pays seconds per cold build. */
-static const clgemm_config quick_cpu[] = {{.family = 0}};
+static const clgemm_config *quick_cpu(const device_info *info, clgemm_precision type) {
+    (void)info;
+    (void)type;
+    static const clgemm_config none[] = {{.family = 0}};
+    return none;
+}
 
 const family_desc clgemm__family_tiled = {
     .id = CLGEMM_FAMILY_TILED,

@@ -3,7 +3,7 @@
  * configurations the library would build there can be listed, compiled with the vendor's offline
  * compiler and checked against those limits. Values are from the vendors' published
  * specifications and the limits named in issue 12; compute units only steer tile choice, never
- * validity. Nothing here was queried from a device. */
+ * validity. Nothing here was queried from a device but the PoCL CPU limits (this machine's). */
 #include "recorded_devices.h"
 
 #include <string.h>
@@ -70,6 +70,17 @@ const recorded_device clgemm_recorded_devices[] = {
      NV_DEVICE("NVIDIA GeForce RTX 4090", 128, 89)},
     {"sm_90", NULL, "NVIDIA H200 (Hopper, 132 SMs)", "NVIDIA OpenCL limits; H200 specifications",
      NV_DEVICE("NVIDIA H200", 132, 90)},
+    /* PoCL 3.1 (Debian 12) on CPUs: the limits it reports on this project's 2-core Xeon
+     * (clGetDeviceInfo: work-groups of 4096, 2 MiB of local memory, FP64); issue 26's EPYC is
+     * recorded with the same limits and its reported name (every CPU list needs under 64 KiB). */
+    {"pocl-skylake-avx512", NULL, "Intel Xeon with AVX-512, 2 cores (PoCL skylake-avx512)",
+     "PoCL 3.1 as queried on this project's machine",
+     DEVICE(DEVICE_CPU, "GenuineIntel", "pthread-skylake-avx512-Intel(R) Xeon(R) Processor", 4096,
+            4096, KIB(2048), 2, true)},
+    {"pocl-haswell", NULL, "AMD EPYC with AVX2, 2 cores (PoCL haswell, issue 26)",
+     "issue 26's device name; PoCL 3.1's limits as on the Xeon",
+     DEVICE(DEVICE_CPU, "AuthenticAMD", "pthread-haswell-AMD EPYC", 4096, 4096, KIB(2048), 2,
+            true)},
     /* Limit cases of issue 12, planned against but not compiled for. */
     {"intel-32k", NULL, "an older Intel GPU: 32 KiB of local memory, work-group 256",
      "issue 12 (32 KiB local on older Intel)",

@@ -94,13 +94,75 @@ Test(tiers, from_driver_names) {
     }
 }
 
+/* CPU devices as PoCL names them: its driver, LLVM target and the processor in CL_DEVICE_NAME,
+ * the host triple and target at the end of CL_DEVICE_VERSION. From clinfo and poclcc listings:
+ * this project's machines (PoCL 3.1: the Xeon's, and issue 26's EPYC), PoCL 4+'s "cpu" driver on
+ * a Ryzen 9 5900X, PoCL 0.15 on Android (cortex-a73), PoCL 1.1 on a Cavium ThunderX (GENERIC),
+ * PoCL 3.1 on an Apple M1 (name "pthread" alone), PoCL 1.5 under KVM (k6-3: no vector tier).
+ * The SVE and two AVX-512 rows follow the same format with LLVM's names for those cores. */
+typedef struct named_cpu {
+    const char *name, *version;
+    device_tier tier;
+} named_cpu;
+static const named_cpu cpus[] = {
+    {"pthread-skylake-avx512-Intel(R) Xeon(R) Processor",
+     "OpenCL 3.0 PoCL HSTR: pthread-x86_64-pc-linux-gnu-skylake-avx512", TIER_CPU_AVX512},
+    {"pthread-haswell-AMD EPYC", "OpenCL 3.0 PoCL HSTR: pthread-x86_64-pc-linux-gnu-haswell",
+     TIER_CPU_AVX2},
+    {"cpu-znver3-AMD Ryzen 9 5900X 12-Core Processor",
+     "OpenCL 3.0 PoCL HSTR: cpu-x86_64-pc-linux-gnu-znver3", TIER_CPU_AVX2},
+    {"cpu-sapphirerapids-Intel(R) Xeon(R) Platinum 8488C",
+     "OpenCL 3.0 PoCL HSTR: cpu-x86_64-pc-linux-gnu-sapphirerapids", TIER_CPU_AVX512},
+    {"pthread-icelake-server-Intel(R) Xeon(R) Gold 6338 CPU @ 2.00GHz", "", TIER_CPU_AVX512},
+    {"cpu-znver4-AMD EPYC 9654 96-Core Processor", "", TIER_CPU_AVX512},
+    {"pthread-skylake-Intel(R) Core(TM) i7-6700 CPU @ 3.40GHz", "", TIER_CPU_AVX2},
+    {"cpu-minimal-haswell-Intel(R) Core(TM) i7-4770", "", TIER_CPU_AVX2},
+    {"pthread-generic-Intel(R) Xeon(R) Processor",
+     "OpenCL 3.0 PoCL HSTR: pthread-x86_64-pc-linux-gnu-generic", TIER_CPU_GENERIC},
+    {"pthread-sse41-Intel(R) Core(TM)2 Quad CPU Q9550", "", TIER_CPU_GENERIC},
+    {"pthread-AArch64 Processor rev 4 (aarch64)",
+     "OpenCL 1.2 pocl HSTR: pthread-aarch64--linux-android-cortex-a73", TIER_CPU_NEON},
+    {"pthread-0x0a1", "OpenCL 1.2 pocl HSTR: pthread-aarch64-unknown-linux-gnu-GENERIC",
+     TIER_CPU_NEON},
+    {"pthread", "OpenCL 3.0 PoCL HSTR: pthread-arm64-apple-macosx13.0.0-apple-m1", TIER_CPU_NEON},
+    {"cpu-neoverse-n1-Neoverse-N1",
+     "OpenCL 3.0 PoCL HSTR: cpu-aarch64-unknown-linux-gnu-neoverse-n1", TIER_CPU_NEON},
+    {"cpu-neoverse-v1-Neoverse-V1",
+     "OpenCL 3.0 PoCL HSTR: cpu-aarch64-unknown-linux-gnu-neoverse-v1", TIER_CPU_SVE},
+    {"cpu-a64fx-A64FX", "", TIER_CPU_SVE},
+    /* No vector tier: an old target, Intel's and AMD's CPU runtimes (the processor's name only),
+     * a model name that holds a target's word but not where PoCL puts it. */
+    {"pthread-Common KVM processor", "OpenCL 1.2 pocl HSTR: pthread-x86_64-pc-linux-gnu-k6-3",
+     TIER_UNKNOWN},
+    {"AMD EPYC 7763 64-Core Processor", "OpenCL 3.0 (Build 0)", TIER_UNKNOWN},
+    {"Intel(R) Core(TM) i5-8350U CPU @ 1.70GHz", "OpenCL 3.0 (Build 0)", TIER_UNKNOWN},
+    {"pthread-skylakeX-haswell", "", TIER_UNKNOWN},
+    {"", "", TIER_UNKNOWN},
+};
+
+Test(tiers, cpu_from_pocl_names) {
+    for (size_t i = 0; i < sizeof cpus / sizeof cpus[0]; i++) {
+        device_info info;
+        memset(&info, 0, sizeof info);
+        info.cls = DEVICE_CPU;
+        strcpy(info.name, cpus[i].name);
+        strcpy(info.device_version, cpus[i].version);
+        device_tier t = clgemm__device_tier(&info);
+        cr_expect_eq(t, cpus[i].tier, "%s / %s: %s, expected %s", cpus[i].name, cpus[i].version,
+                     clgemm__device_tier_name(t), clgemm__device_tier_name(cpus[i].tier));
+        /* The same strings on a GPU say nothing about a CPU tier. */
+        info.cls = DEVICE_OTHER_GPU;
+        cr_expect_eq(clgemm__device_tier(&info), TIER_UNKNOWN, "%s as a GPU", cpus[i].name);
+    }
+}
+
 static const clgemm_precision types[] = {CLGEMM_SINGLE, CLGEMM_DOUBLE, CLGEMM_COMPLEX_SINGLE,
                                          CLGEMM_COMPLEX_DOUBLE, CLGEMM_HALF};
 
 Test(tiers, every_tier_is_recorded_and_its_lists_fit) {
     for (const regblock_tier *t = clgemm__regblock_tiers; t->tier != TIER_UNKNOWN; t++) {
         cr_expect_eq(t->cls == DEVICE_NVIDIA_GPU || t->cls == DEVICE_AMD_GPU ||
-                         t->cls == DEVICE_INTEL_GPU,
+                         t->cls == DEVICE_INTEL_GPU || t->cls == DEVICE_CPU,
                      true);
         cr_expect(t->source && strlen(t->source) > 10, "%s cites no source",
                   clgemm__device_tier_name(t->tier));
