@@ -219,14 +219,32 @@ static const clgemm_config cpu_avx2_single[] = {RB(64, 64, 32, 8, 8, 4, 4, 4),
 static const clgemm_config cpu_avx2_quick_single[] = {RB(64, 64, 32, 8, 8, 4, 4, 4),
                                                       RB(64, 64, 16, 8, 8, 2, 4, 4), END_OF_LIST};
 
-/* AVX-512 (skylake-avx512, icelake, sapphirerapids, znver4-5): measured on this project's
- * Xeon (PoCL 3.1 "pthread-skylake-avx512-Intel(R) Xeon(R) Processor"), see below. */
-static const clgemm_config cpu_avx512_single[] = {RB(64, 64, 16, 8, 8, 2, 4, 4),
+/* AVX-512 (skylake-avx512, icelake, sapphirerapids, znver4-5): this project's Xeon, 2 cores
+ * (PoCL 3.1 "pthread-skylake-avx512-Intel(R) Xeon(R) Processor"), 2026-12-01 from c870418,
+ * loaded by other work (load average 9-14): candidates from `clgemm-tune --quick --type s|d
+ * --shape 256 --shape 512 [--shape 1024]` over a wider, temporary quick set, then each timed
+ * against CLBlast in the same run, 3-6 times (`clgemm-bench --sizes 256,512,1024 --precision
+ * s|d --runs 5|9 --family regblock --params ...`; medians; docs/PERFORMANCE.md, "CPU defaults
+ * per vector ISA"). FP32: 128x128 tiles of 16x16 work-items ran 2.45 / 1.52 / 3.65 x CLBlast at
+ * 256 / 512 / 1024, the class default (64x64 of 8x8) 1.25 / 1.45 / 2.89, the tuner's pick at
+ * 512 (128x64 of 16x8, the second --quick candidate) 1.50 / 1.82 / 3.19. 64x64 then 32x32 stay
+ * for smaller problems. FP16 / BF16 follow FP32 (not measured). */
+static const clgemm_config cpu_avx512_single[] = {RB(128, 128, 16, 16, 16, 2, 4, 4),
+                                                  RB(64, 64, 16, 8, 8, 2, 4, 4),
                                                   RB(32, 32, 32, 4, 8, 4, 4, 4), END_OF_LIST};
-static const clgemm_config cpu_avx512_double[] = {RB(64, 32, 16, 8, 8, 2, 4, 4),
-                                                  RB(32, 32, 32, 4, 8, 4, 4, 4), END_OF_LIST};
-static const clgemm_config cpu_avx512_quick_single[] = {RB(64, 64, 16, 8, 8, 2, 4, 4), END_OF_LIST};
-static const clgemm_config cpu_avx512_quick_double[] = {RB(64, 32, 16, 8, 8, 2, 4, 4), END_OF_LIST};
+static const clgemm_config cpu_avx512_quick_single[] = {
+    RB(128, 128, 16, 16, 16, 2, 4, 4), RB(128, 64, 16, 16, 8, 2, 4, 4), END_OF_LIST};
+/* FP64: 128x64 tiles of 16x16 work-items (8x4 blocks), the tuner's pick at 512 and 1024 in both
+ * of its runs, ran 0.97 / 1.18 / 1.56 x CLBlast where the class default (64x32 of 8x8) ran 1.28 /
+ * 1.05 / 1.29 (6 runs each): they serve matrices of 512 and more on both sides, the class list
+ * the rest (a third search at 512 found nothing 5% faster). Complex types keep the class lists
+ * (not measured). */
+#define CPU_LARGE_SIDE 512
+static const clgemm_config cpu_avx512_double_large[] = {RB(128, 64, 16, 16, 16, 2, 4, 4),
+                                                        RB(64, 32, 16, 8, 8, 2, 4, 4),
+                                                        RB(32, 32, 32, 4, 8, 4, 4, 4), END_OF_LIST};
+static const clgemm_config cpu_avx512_quick_double[] = {
+    RB(64, 32, 16, 8, 8, 2, 4, 4), RB(128, 64, 16, 16, 16, 2, 4, 4), END_OF_LIST};
 
 const regblock_tier clgemm__regblock_tiers[] = {
     {TIER_NV_VOLTA, DEVICE_NVIDIA_GPU, nv_volta_single, nv_volta_double, nvidia_complex_double,
@@ -264,7 +282,7 @@ const regblock_tier clgemm__regblock_tiers[] = {
      * the CPU class's lists. */
     {TIER_CPU_AVX2, DEVICE_CPU, cpu_avx2_single, cpu_double, cpu_complex_double,
      "FP32: issue 26's --quick result on an AMD EPYC (PoCL haswell); others: the CPU class's"},
-    {TIER_CPU_AVX512, DEVICE_CPU, cpu_avx512_single, cpu_avx512_double, cpu_complex_double,
+    {TIER_CPU_AVX512, DEVICE_CPU, cpu_avx512_single, cpu_double, cpu_complex_double,
      "PoCL skylake-avx512 measurements on an Intel Xeon (docs/PERFORMANCE.md)"},
     {TIER_UNKNOWN},
 };
@@ -307,7 +325,10 @@ const clgemm_config *clgemm__regblock_defaults(const device_info *info, clgemm_p
     const regblock_tier *lists = lists_for(info);
     switch (type) {
     case CLGEMM_DOUBLE:
-        return lists->dbl;
+        return lists->tier == TIER_CPU_AVX512 && dims->m >= CPU_LARGE_SIDE &&
+                       dims->n >= CPU_LARGE_SIDE
+                   ? cpu_avx512_double_large
+                   : lists->dbl;
     case CLGEMM_COMPLEX_SINGLE:
         return lists->dbl == nvidia_double ? nvidia_complex_single : lists->dbl;
     case CLGEMM_COMPLEX_DOUBLE:

@@ -202,3 +202,53 @@ Test(tiers, every_tier_is_recorded_and_its_lists_fit) {
                      clgemm__device_tier_name(t->tier));
     }
 }
+
+/* The tuner's --quick set on a CPU is its tier's list for the type (regblock_defaults.c): each
+ * entry runs on the tier's recorded PoCL device, the set is short enough for a cold 45 s run
+ * (a cold PoCL build costs 8-17 s), AVX-512's holds the type's default, and the AVX2 FP32 set holds
+ * issue 26's --quick winner (64x64 tiles, 32-deep slices, KWI=4). */
+Test(tiers, cpu_quick_lists) {
+    const char *keys[] = {"pocl-skylake-avx512", "pocl-haswell"};
+    for (size_t k = 0; k < 2; k++) {
+        const recorded_device *d = clgemm_recorded_device(keys[k]);
+        cr_assert_not_null(d, "%s not recorded", keys[k]);
+        for (size_t i = 0; i < sizeof types / sizeof types[0]; i++) {
+            const clgemm_config *quick = clgemm__regblock_quick_cpu(&d->info, types[i]);
+            clgemm_config def = clgemm__config_default(&d->info, types[i]);
+            size_t count = 0;
+            bool has_default = false;
+            for (const clgemm_config *c = quick; c->family; c++, count++) {
+                cr_expect_eq(clgemm__config_check(c, &d->info, types[i]), CLGEMM_SUCCESS,
+                             "%s %s: quick entry %zu refused", d->key, clgemm__type(types[i])->name,
+                             count);
+                has_default |= clgemm__config_equal(c, &def);
+            }
+            cr_expect(count >= 2 && count <= 3, "%s %s: %zu quick candidates", d->key,
+                      clgemm__type(types[i])->name, count);
+            /* (The measured tier's sets start from its defaults; the CPU class's set, which
+             * AVX2's other types keep, is FP32's for every type, as it was.) */
+            if (k == 0 && types[i] != CLGEMM_COMPLEX_DOUBLE)
+                cr_expect(has_default, "%s %s: the default is not in the quick set", d->key,
+                          clgemm__type(types[i])->name);
+            /* The tuner lists exactly these (tiled has none on CPUs). */
+            struct clgemm_handle_s h;
+            memset(&h, 0, sizeof h);
+            h.info = d->info;
+            size_t space = 0;
+            cr_expect_eq(clgemm_tune_space(&h, types[i], 1, CLGEMM_FAMILY_AUTO, &space),
+                         CLGEMM_SUCCESS);
+            cr_expect_eq(space, count, "%s %s: the tuner's quick space has %zu, the list %zu",
+                         d->key, clgemm__type(types[i])->name, space, count);
+        }
+    }
+    const recorded_device *avx2 = clgemm_recorded_device("pocl-haswell");
+    const clgemm_config issue26 = RB(64, 64, 32, 8, 8, 4, 4, 4);
+    bool found = false;
+    for (const clgemm_config *c = clgemm__regblock_quick_cpu(&avx2->info, CLGEMM_SINGLE); c->family;
+         c++)
+        found |= clgemm__config_equal(c, &issue26);
+    cr_expect(found, "the AVX2 FP32 quick set lacks issue 26's winner");
+    cr_expect(clgemm__config_equal(
+                  clgemm__regblock_defaults(&avx2->info, CLGEMM_SINGLE, ONE_MATRIX), &issue26),
+              "the AVX2 FP32 default is not issue 26's winner");
+}
