@@ -283,7 +283,8 @@ const regblock_tier clgemm__regblock_tiers[] = {
     {TIER_CPU_AVX2, DEVICE_CPU, cpu_avx2_single, cpu_double, cpu_complex_double,
      "FP32: issue 26's --quick result on an AMD EPYC (PoCL haswell); others: the CPU class's"},
     {TIER_CPU_AVX512, DEVICE_CPU, cpu_avx512_single, cpu_double, cpu_complex_double,
-     "PoCL skylake-avx512 measurements on an Intel Xeon (docs/PERFORMANCE.md)"},
+     "PoCL skylake-avx512 measurements on an Intel Xeon (docs/PERFORMANCE.md); FP64 "
+     "matrices of 512 and more on both sides: 128x64x16 16x16 2 4x4 first"},
     {TIER_UNKNOWN},
 };
 

@@ -93,7 +93,8 @@ def main(results, configs, output):
     w("The register-blocked family's built-in defaults per architecture tier "
       "(`src/families/regblock_defaults.c`; the tier is `clgemm__device_tier` in `src/device_tier.c`: "
       "NVIDIA by compute capability, AMD by gfx target or board name, Intel by graphics IP "
-      "version or device name). A device of no known tier gets its class's list. Each entry is "
+      "version or device name, CPUs by the vector ISA of PoCL's LLVM target in the device name "
+      "or version). A device of no known tier gets its class's list. Each entry is "
       "MWGxNWGxKWG, MDIMCxNDIMC work-items, KWI, VWMxVWN; a list runs from the largest tiles "
       "down and the planner takes the largest whose tiles still fill the device. FP16 and BF16 "
       "use the FP32 list (NVIDIA sm_80+ plans the `mma` family for them), complex single the "
@@ -105,7 +106,8 @@ def main(results, configs, output):
       "below; `src/families/regblock_defaults.c` names each entry passed over and why). NVIDIA "
       "tiers other than Hopper have no offline compiler here: their lists are checked against "
       "the rules and the recorded limits (`tests/portability/test_limits.c`, `test_tiers.c`) "
-      "only. **Only the Hopper lists ran on their hardware (the H200 of docs/PERFORMANCE.md);** "
+      "only. **Only the Hopper and cpu-avx512 lists ran on their hardware (the H200 and the "
+      "Xeon of docs/PERFORMANCE.md; cpu-avx2's FP32 list is issue 26's result on an EPYC);** "
       "the others are published results for those chips with another kernel, compiled but not "
       "run with ours.\n")
     w("| tier | recorded devices | FP32 | FP64, complex single | complex double | source |")
