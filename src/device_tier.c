@@ -186,7 +186,9 @@ static const cpu_target cpu_targets[] = {
     {"cortex-a710", TIER_CPU_SVE},
     {"cortex-a715", TIER_CPU_SVE},
     {"cortex-a720", TIER_CPU_SVE},
-    {"cortex-a", TIER_CPU_NEON}, /* cortex-a53 to cortex-a78 (the longer names above first) */
+    /* cortex-a53 to cortex-a78; of two matches of one length the first wins, so the SVE2
+     * cores above (cortex-a510 to a720) are not taken for these. */
+    {"cortex-a", TIER_CPU_NEON},
     {"cortex-x1", TIER_CPU_NEON},
     {"neoverse-n1", TIER_CPU_NEON},
     {"neoverse-e1", TIER_CPU_NEON},

@@ -130,6 +130,9 @@ static const named_cpu cpus[] = {
     {"cpu-neoverse-v1-Neoverse-V1",
      "OpenCL 3.0 PoCL HSTR: cpu-aarch64-unknown-linux-gnu-neoverse-v1", TIER_CPU_SVE},
     {"cpu-a64fx-A64FX", "", TIER_CPU_SVE},
+    {"cpu-cortex-a76-Cortex-A76", "", TIER_CPU_NEON},
+    {"cpu-cortex-a710-Cortex-A710", "", TIER_CPU_SVE},
+    {"cpu-apple-m2-Apple M2", "", TIER_CPU_NEON},
     /* No vector tier: an old target, Intel's and AMD's CPU runtimes (the processor's name only),
      * a model name that holds a target's word but not where PoCL puts it. */
     {"pthread-Common KVM processor", "OpenCL 1.2 pocl HSTR: pthread-x86_64-pc-linux-gnu-k6-3",
