@@ -225,10 +225,11 @@ static const clgemm_config cpu_avx2_quick_single[] = {RB(64, 64, 32, 8, 8, 4, 4,
  * --shape 256 --shape 512 [--shape 1024]` over a wider, temporary quick set, then each timed
  * against CLBlast in the same run, 3-6 times (`clgemm-bench --sizes 256,512,1024 --precision
  * s|d --runs 5|9 --family regblock --params ...`; medians; docs/PERFORMANCE.md, "CPU defaults
- * per vector ISA"). FP32: 128x128 tiles of 16x16 work-items ran 2.45 / 1.52 / 3.65 x CLBlast at
- * 256 / 512 / 1024, the class default (64x64 of 8x8) 1.25 / 1.45 / 2.89, the tuner's pick at
- * 512 (128x64 of 16x8, the second --quick candidate) 1.50 / 1.82 / 3.19. 64x64 then 32x32 stay
- * for smaller problems. FP16 / BF16 follow FP32 (not measured). */
+ * per vector ISA"; raw: bench/results/2026-12-01-pocl-avx512-tier-candidates.log). FP32: 128x128
+ * tiles of 16x16 work-items ran 2.45 / 1.52 / 3.65 x CLBlast at 256 / 512 / 1024, the class default
+ * (64x64 of 8x8) 1.25 / 1.45 / 2.89, the tuner's pick at 512 (128x64 of 16x8, the second --quick
+ * candidate) 1.50 / 1.82 / 3.19. 64x64 then 32x32 stay for smaller problems. FP16 / BF16 follow
+ * FP32 (not measured). */
 static const clgemm_config cpu_avx512_single[] = {RB(128, 128, 16, 16, 16, 2, 4, 4),
                                                   RB(64, 64, 16, 8, 8, 2, 4, 4),
                                                   RB(32, 32, 32, 4, 8, 4, 4, 4), END_OF_LIST};
@@ -236,9 +237,10 @@ static const clgemm_config cpu_avx512_quick_single[] = {
     RB(128, 128, 16, 16, 16, 2, 4, 4), RB(128, 64, 16, 16, 8, 2, 4, 4), END_OF_LIST};
 /* FP64: 128x64 tiles of 16x16 work-items (8x4 blocks), the tuner's pick at 512 and 1024 in both
  * of its runs, ran 0.97 / 1.18 / 1.56 x CLBlast where the class default (64x32 of 8x8) ran 1.28 /
- * 1.05 / 1.29 (6 runs each): they serve matrices of 512 and more on both sides, the class list
- * the rest (a third search at 512 found nothing 5% faster). Complex types keep the class lists
- * (not measured). */
+ * 1.05 / 1.29 (6 runs each), and at 512 ahead in 5 of 5 runs of 21 calls (1.16 against 1.05):
+ * they serve matrices of 512 and more on both sides. At 256 both swung 3-13 GFLOPS from run to
+ * run: the class list stays there (a third search at 512 found nothing 5% faster). Complex
+ * types keep the class lists (not measured). */
 #define CPU_LARGE_SIDE 512
 static const clgemm_config cpu_avx512_double_large[] = {RB(128, 64, 16, 16, 16, 2, 4, 4),
                                                         RB(64, 32, 16, 8, 8, 2, 4, 4),
