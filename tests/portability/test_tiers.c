@@ -140,6 +140,8 @@ static const named_cpu cpus[] = {
     {"AMD EPYC 7763 64-Core Processor", "OpenCL 3.0 (Build 0)", TIER_UNKNOWN},
     {"Intel(R) Core(TM) i5-8350U CPU @ 1.70GHz", "OpenCL 3.0 (Build 0)", TIER_UNKNOWN},
     {"pthread-skylakeX-haswell", "", TIER_UNKNOWN},
+    {"pthread-----------------", "HSTR: ------------------ -", TIER_UNKNOWN},
+    {"cpu-cortex-a-", "OpenCL 3.0 PoCL HSTR: cpu-aarch64-linux-gnu-cortex-a", TIER_UNKNOWN},
     {"", "", TIER_UNKNOWN},
 };
 
