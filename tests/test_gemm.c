@@ -234,6 +234,11 @@ static family_case regblock_cases[] = {
     /* large: NVIDIA's defaults */
     RB(SP, 256, 128, 8, 16, 16, 8, 4, 4),
     RB(DP, 128, 128, 8, 16, 16, 4, 2, 2),
+    /* the CPU tiers' own (regblock_defaults.c): cpu-avx512's FP32 and large FP64 lists' first
+     * entries, cpu-avx2's FP32 one; the shapes above are too small for the planner to pick them */
+    RB(SP, 128, 128, 16, 16, 16, 2, 4, 4),
+    RB(DP, 128, 64, 16, 16, 16, 2, 4, 4),
+    RB(SP, 64, 64, 32, 8, 8, 4, 4, 4),
 };
 
 static family_case mma_cases[] = {
