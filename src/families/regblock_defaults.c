@@ -196,9 +196,6 @@ static const clgemm_config intel_hpc_double[] = {RB(64, 64, 16, 32, 32, 2, 1, 1)
 static const clgemm_config intel_hpc_complex_double[] = {RB(32, 32, 8, 16, 16, 1, 2, 2),
                                                          END_OF_LIST};
 
-#define CLB32   "CLBlast xgemm_32.hpp "
-#define CLB64   "CLBlast xgemm_64.hpp "
-#define CLB3264 "CLBlast xgemm_32.hpp and xgemm_64.hpp "
 /* ---- CPU tiers (PoCL's LLVM target): docs/PERFORMANCE.md, "CPU defaults per vector ISA" -- */
 
 /* The CPU class's --quick candidates, for CPUs of no tier with lists of their own: the class
@@ -251,6 +248,9 @@ static const clgemm_config cpu_avx512_double_large[] = {RB(128, 64, 16, 16, 16, 
 static const clgemm_config cpu_avx512_quick_double[] = {
     RB(64, 32, 16, 8, 8, 2, 4, 4), RB(128, 64, 16, 16, 16, 2, 4, 4), END_OF_LIST};
 
+#define CLB32   "CLBlast xgemm_32.hpp "
+#define CLB64   "CLBlast xgemm_64.hpp "
+#define CLB3264 "CLBlast xgemm_32.hpp and xgemm_64.hpp "
 const regblock_tier clgemm__regblock_tiers[] = {
     {TIER_NV_VOLTA, DEVICE_NVIDIA_GPU, nv_volta_single, nv_volta_double, nvidia_complex_double,
      CLB3264 "Tesla V100-PCIE-16GB"},

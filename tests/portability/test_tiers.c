@@ -256,4 +256,29 @@ Test(tiers, cpu_quick_lists) {
     cr_expect(clgemm__config_equal(
                   clgemm__regblock_defaults(&avx2->info, CLGEMM_SINGLE, ONE_MATRIX), &issue26),
               "the AVX2 FP32 default is not issue 26's winner");
+
+    /* What the planner picks on the Xeon's tier: FP32 in 128x128 tiles from 256 up; FP64 in
+     * 128x64 tiles from 512 on both sides, the class's 64x32 below. */
+    const recorded_device *avx512 = clgemm_recorded_device("pocl-skylake-avx512");
+    const clgemm_config s128 = RB(128, 128, 16, 16, 16, 2, 4, 4);
+    const clgemm_config d128 = RB(128, 64, 16, 16, 16, 2, 4, 4),
+                        d64 = RB(64, 32, 16, 8, 8, 2, 4, 4);
+    const struct {
+        clgemm_precision type;
+        size_t side;
+        const clgemm_config *want;
+    } picks[] = {{CLGEMM_SINGLE, 256, &s128},
+                 {CLGEMM_SINGLE, 1024, &s128},
+                 {CLGEMM_DOUBLE, 256, &d64},
+                 {CLGEMM_DOUBLE, 512, &d128},
+                 {CLGEMM_DOUBLE, 1024, &d128}};
+    for (size_t i = 0; i < sizeof picks / sizeof picks[0]; i++) {
+        size_t n = picks[i].side;
+        clgemm_config c = clgemm__config_default_for(&avx512->info, picks[i].type,
+                                                     CLGEMM_COMPUTE_DEFAULT, n, n, n, 1);
+        char got[256];
+        clgemm_config_string(&c, got, sizeof got);
+        cr_expect(clgemm__config_equal(&c, picks[i].want), "cpu-avx512 %s %zu^3: %s",
+                  clgemm__type(picks[i].type)->name, n, got);
+    }
 }
