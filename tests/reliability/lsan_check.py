@@ -6,7 +6,7 @@ LeakSanitizer runs with exitcode=0 and no suppression file of its own, because i
 match any frame of a stack: a pattern meant for PoCL would also hide a program that clgemm
 forgot to release (allocated inside PoCL, called from clgemm). Here instead each leak is judged
 by its whole allocation stack (sanitize.sh asks for full stacks: fast_unwind_on_malloc=0):
-  - any clgemm frame (a function clgemm_*, or a file src/*.c)      -> failure, never suppressed
+  - any clgemm frame (a function clgemm_*, or a file src/**/*.c)      -> failure, never suppressed
   - else any test frame (a file tests/...)                         -> failure (a test's own leak)
   - else (only the OpenCL runtime, libc, Criterion...): tolerated only if a pattern of
     lsan.supp matches one of its frames, else a failure, so that a new leak is looked at.
@@ -18,7 +18,7 @@ import os
 import re
 import sys
 
-CLGEMM_FRAME = re.compile(r" in clgemm_|(^|[ /])src/\w+\.c:\d+|libclgemm\.so")
+CLGEMM_FRAME = re.compile(r" in clgemm_|(^|[ /])src/(\w+/)*\w+\.c:\d+|libclgemm\.so")
 TEST_FRAME = re.compile(r"(^|[ /])tests/\S+\.c:\d+|(^|[ /])fuzz/\S+\.c:\d+")
 LEAK_HEAD = re.compile(r"^(Direct|Indirect) leak of (\d+) byte\(s\) in (\d+) object\(s\)")
 

@@ -2,7 +2,7 @@
 """tsan_check.py: judges the ThreadSanitizer logs that tests/reliability/tsan.sh collects
 (TSAN_OPTIONS=log_path=..., exitcode=0). Each report is judged by the stacks of the accesses,
 locks or calls it is about (not by where the memory was allocated or the threads created):
-  - any clgemm frame (a function clgemm_*, or a file src/*.c)   -> failure, never suppressed
+  - any clgemm frame (a function clgemm_*, or a file src/**/*.c)   -> failure, never suppressed
   - else any test frame (a file tests/...)                      -> failure (the test's own race)
   - else wholly inside the OpenCL runtime (PoCL, ocl-icd, LLVM, libc): tolerated only if a
     pattern of tsan.supp names one of its frames, else a failure, so that it is looked at.
@@ -15,7 +15,7 @@ import os
 import re
 import sys
 
-CLGEMM_FRAME = re.compile(r" clgemm_\w* |(^|[ /])src/\w+\.c:\d+|libclgemm\.so")
+CLGEMM_FRAME = re.compile(r" clgemm_\w* |(^|[ /])src/(\w+/)*\w+\.c:\d+|libclgemm\.so")
 TEST_FRAME = re.compile(r"(^|[ /])tests/\S+\.c:\d+")
 # Sections that say where memory came from or who created a thread: not the subject.
 CONTEXT_SECTION = re.compile(r"^\s+(Location is|Thread T\d+ .*created|Mutex M\d+ .*created|"
