@@ -2,7 +2,7 @@
  * clgemm and CLBlast calls on them, and the checks of the results against each other and
  * against a sample recomputed on the host. */
 #include "bench.h"
-#include "xorshift.h"
+#include "core/xorshift.h"
 
 #include <clblast_c.h>
 #include <float.h>

@@ -10,7 +10,7 @@
  * call and clFinish) in ms and TFLOPS, and the largest sampled error relative to sum |a||b|;
  * for s, d, c and z also CLBlast's same call on the same buffers, median of N (built with
  * CLBlast). */
-#include "xorshift.h"
+#include "core/xorshift.h"
 
 #include <clgemm.h>
 

@@ -14,7 +14,7 @@
  *
  * src/tuning_db.c is included (not linked) so that the table's entries can be inspected; build
  * and run with fuzz/run.sh. */
-#include "tuning_db.c"
+#include "plan/tuning_db.c"
 
 #include <stdint.h>
 #include <stdio.h>

@@ -15,7 +15,7 @@ cc=${CC_FUZZ:-clang}
 mkdir -p "$dir/corpus"
 $cc -g -O1 -std=c11 -D_GNU_SOURCE -DCLGEMM_BUILDING \
     -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-    -I"$src/include" -I"$src/src" -I"$src/src/core" -I"$src/src/families" -I"$src/src/plan" -I"$src/src/exec" \
+    -I"$src/include" -I"$src/src" \
     "$src/fuzz/fuzz_tuning_db.c" "$src/src/core/status.c" "$src/src/core/log.c" "$src/src/types/types.c" \
     "$src/src/families/registry.c" "$src/src/families/naive.c" "$src/src/families/tiled.c" \
     "$src/src/families/regblock.c" "$src/src/families/regblock_defaults.c" \

@@ -3,7 +3,7 @@
  * lookup, merging, the path chain, two processes writing at once, and, on a real device, the
  * order in which the library picks its configuration. Every file lives in a fresh temporary
  * folder: the user's ~/.cache is never touched. */
-#include "internal.h"
+#include "exec/exec.h"
 
 #include "temp_dir.h"
 

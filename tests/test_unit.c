@@ -2,8 +2,8 @@
  * parameter rules of each kernel family (clgemm__config_check against made-up devices), the -D
  * build options, the launch geometry, that the built-in defaults obey the rules, and the tuner's
  * correctness check for every type (FP16 / BF16 rounding, bounds that reject wrong results). */
-#include "internal.h"
-#include "tune_data.h"
+#include "exec/exec.h"
+#include "tune/tune_data.h"
 
 #include <criterion/criterion.h>
 #include <math.h>
@@ -933,8 +933,7 @@ Test(schedule_plan, h200_shapes) {
 }
 
 /* ---- The patched-PTX step (ptx_patch.c) and the wgmma family's guard ------------------------ */
-#include "family.h"
-#include "ptx_patch.h"
+#include "exec/ptx_patch.h"
 #include "tensor_core_candidates.h"
 
 static const char ptx_ok[] = ".version 8.0\n.target sm_90, texmode_independent\n"

@@ -1,7 +1,7 @@
 /* device.c: asks an OpenCL device who it is (identity strings, from which device_tier.c tells
  * its vendor class and architecture tier) and what it can do (work-group and local-memory
  * limits, double precision). */
-#include "internal.h"
+#include "core/core.h"
 
 /* From cl_ext.h's cl_nv_device_attribute_query, which not every header set has. */
 #ifndef CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV

@@ -1,7 +1,7 @@
 /* device_tier.c: a device's vendor class and architecture tier from what it reported (vendor,
  * name, board name, compute capability, IP version, PoCL's CPU target): pure functions of the
  * strings and numbers, so tests and tools can classify recorded devices without OpenCL. */
-#include "internal.h"
+#include "core/core.h"
 
 #include <ctype.h>
 #include <stdlib.h>

@@ -4,7 +4,7 @@
  * cap, and atomic replacement (an exclusive temporary of unpredictable name, fsync, rename, fsync
  * of the folder), so that a planted symlink is never followed and a reader never sees half a
  * file. */
-#include "internal.h"
+#include "core/core.h"
 
 #include <dirent.h>
 #include <errno.h>

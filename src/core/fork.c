@@ -4,8 +4,9 @@
  * same runtime is no better. A child forked after this process opened a device therefore gets
  * CLGEMM_ERR_FORKED from every handle call and every handle creation instead of a hang, and
  * never releases the parent's objects (that would call into the same dead runtime). */
-#include "internal.h"
+#include "core/core.h"
 
+#include <pthread.h>
 #include <stdatomic.h>
 
 static atomic_bool opencl_used; /* this process (or an ancestor) has called into OpenCL */

@@ -1,5 +1,5 @@
 /* log.c: the library's only output, to stderr and only when CLGEMM_LOG is set (not "0"). */
-#include "internal.h"
+#include "core/core.h"
 
 #include <stdarg.h>
 #include <stdio.h>

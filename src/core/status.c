@@ -1,6 +1,6 @@
 /* status.c: a message for every status code, the library's own (from CLGEMM_STATUS_LIST) and
  * OpenCL's. */
-#include "internal.h"
+#include "core/core.h"
 
 static const char *opencl_error_string(int status) {
     switch (status) {

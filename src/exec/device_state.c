@@ -3,7 +3,7 @@
  * A process-wide list holds one entry per (context, device), counted by the handles using it.
  * The tuning table is re-read only when the database file changed (its identity and size and
  * modification time), so a thousand handles parse a large database once. */
-#include "internal.h"
+#include "exec/exec.h"
 
 #include <stdio.h>
 #include <stdlib.h>

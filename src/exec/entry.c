@@ -1,27 +1,6 @@
 /* entry.c: the public GEMM entry points on OpenCL buffers. Each fills one gemm_call (the types,
  * and alpha / beta as double real and imaginary parts) and hands it to clgemm__gemm. */
-#include "internal.h"
-
-/* Reads a scalar of the arithmetic type of `type` from p into (re, im). */
-void clgemm__read_scalar(clgemm_precision type, const void *p, double *re, double *im) {
-    *im = 0;
-    switch (clgemm__type(type)->compute) {
-    case CLGEMM_DOUBLE:
-        *re = *(const double *)p;
-        break;
-    case CLGEMM_COMPLEX_SINGLE:
-        *re = ((const cl_float2 *)p)->s[0];
-        *im = ((const cl_float2 *)p)->s[1];
-        break;
-    case CLGEMM_COMPLEX_DOUBLE:
-        *re = ((const cl_double2 *)p)->s[0];
-        *im = ((const cl_double2 *)p)->s[1];
-        break;
-    default:
-        *re = *(const float *)p;
-        break;
-    }
-}
+#include "exec/exec.h"
 
 /* The call of a buffer entry point, scalars already in (re, im) form. */
 #define BUFFER_CALL(type_ab_, type_c_, compute_, are, aim, bre, bim)                               \
@@ -105,10 +84,6 @@ clgemm_status clgemm_gemm_ex(clgemm_handle h, clgemm_layout layout, clgemm_trans
     clgemm__read_scalar(type_ab, beta, &bre, &bim);
     gemm_call call = BUFFER_CALL(type_ab, type_c, compute, are, aim, bre, bim);
     return clgemm__gemm(h, &call);
-}
-
-size_t clgemm__scalar_size(clgemm_precision type) {
-    return clgemm__type(clgemm__type(type)->compute)->size;
 }
 
 /* ---- Batches ----------------------------------------------------------------------------- */

@@ -5,8 +5,7 @@
  * event it returns is the last kernel's, so it spans the whole call. Only a batch deeper than
  * the grid's third dimension allows (65535 on NVIDIA) is cut into several launches, joined by a
  * marker. */
-#include "family.h"
-#include "internal.h"
+#include "exec/exec.h"
 
 #include <limits.h>
 #include <stdint.h>

@@ -5,7 +5,7 @@
  * computing their own blocks of one shared array) stay untouched. Batches do the same for each
  * matrix: C's blocks travel packed, so interleaved matrices of one array (another thread's
  * between them) are never overwritten with old values. */
-#include "internal.h"
+#include "exec/exec.h"
 
 #include <stdint.h>
 #include <stdlib.h>

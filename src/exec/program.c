@@ -8,10 +8,9 @@
  * The folder is bounded (CLGEMM_CACHE_MAX_MB, least recently used entries removed) and written
  * only through fileutil.c, which never follows a planted symlink or blocks on a FIFO. Processes
  * that miss the same entry build it once between them (build_lock.c). */
-#include "embedded_kernels.h"
-#include "internal.h"
-#include "family.h"
-#include "ptx_patch.h"
+#include "exec/embedded_kernels.h"
+#include "exec/exec.h"
+#include "exec/ptx_patch.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -1,4 +1,5 @@
-/* ptx_patch.h: turning the PTX of a kernel with "// @" markers into sm_90a PTX (ptx_patch.c). */
+/* ptx_patch.h: turning the PTX of a kernel with "// @" markers into sm_90a PTX (ptx_patch.c), the
+ * program layer's patched-PTX step; what a family asks of it is its ptx_patch_need (family.h). */
 #ifndef CLGEMM_PTX_PATCH_H
 #define CLGEMM_PTX_PATCH_H
 
@@ -13,11 +14,6 @@ typedef enum ptx_patch_result {
     PTX_PATCH_ENTRY_SYNTAX,   /* a register cap asked for, and an .entry it cannot be put on */
     PTX_PATCH_NO_MEMORY,
 } ptx_patch_result;
-
-/* What a kernel family asks of the patch (family.h): a register cap per entry (0: none). */
-typedef struct ptx_patch_need {
-    int maxnreg;
-} ptx_patch_need;
 
 /* The patched text of `ptx` (NUL-terminated) in *out (malloc'd; NULL unless OK) and how many
  * markers it removed in *markers. maxnreg > 0 adds `.maxnreg maxnreg` to every entry. */

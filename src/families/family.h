@@ -1,12 +1,13 @@
-/* family.h: a kernel family as data. Each family is one descriptor (src/families/<name>.c)
- * next to its kernel (cl/<name>.cl); the registry (families/registry.c) lists them, and
- * everything else (build options, checks, launch, tuning space, database keys, printing, tools
- * and tests) iterates that list instead of naming families. */
+/* family.h: the interface of src/families/: a kernel family as data. Each family is one
+ * descriptor (src/families/<name>.c) next to its kernel (cl/<name>.cl); the registry
+ * (families/registry.c) lists them, and everything else (build options, checks, launch, tuning
+ * space, database keys, printing, tools and tests) iterates that list instead of naming
+ * families. Below the planner: it knows devices (core) and types, never plans or calls. */
 #ifndef CLGEMM_FAMILY_H
 #define CLGEMM_FAMILY_H
 
-#include "internal.h"
-#include "ptx_patch.h"
+#include "core/core.h"
+#include "types/types.h"
 
 /* One tunable parameter: its -D / JSON name, where it sits in clgemm_config.params, the powers
  * of two the tuner searches (lo 0: it keeps the default's value) and what it means. */
@@ -30,6 +31,12 @@ typedef struct gemm_dims {
 } gemm_dims;
 /* One matrix of any size: the lists' first choice (the library's default configuration). */
 #define ONE_MATRIX (&(const gemm_dims){0, 0, 0, 1})
+
+/* What a family asks of the program layer's patched-PTX step (src/exec/ptx_patch.c): a register
+ * cap per entry (0: none). */
+typedef struct ptx_patch_need {
+    int maxnreg;
+} ptx_patch_need;
 
 typedef struct family_desc {
     clgemm_family id;
@@ -60,8 +67,8 @@ typedef struct family_desc {
                                      const gemm_dims *dims);
     /* The tuner's --quick candidates, ending with family 0 (NULL: none). */
     const clgemm_config *quick;
-    /* The patched-PTX step its programs need (ptx_patch.c; NULL: none): its kernels carry sm_90a
-     * instructions behind markers, so `supported` must accept only devices with nv_sm90a. */
+    /* The patched-PTX step its programs need (exec/ptx_patch.c; NULL: none): its kernels carry
+     * sm_90a instructions behind markers, so `supported` must accept only devices with nv_sm90a. */
     const ptx_patch_need *ptx_patch;
     /* The --quick set on a CPU of this tier and type, where each cold compile costs seconds and
      * --quick must finish within its budget (NULL: `quick`; an empty list: none). */
@@ -74,6 +81,37 @@ extern const family_desc *const clgemm__families[];
 const ptx_patch_need *clgemm__ptx_patch_need(const char *file_name);
 /* The descriptor of a family id; NULL for AUTO or an unknown id. */
 const family_desc *clgemm__family(clgemm_family id);
+/* Checks a configuration against its family's rules and the device's limits. */
+clgemm_status clgemm__config_check(const clgemm_config *config, const device_info *info,
+                                   clgemm_precision precision);
+/* The built-in default for the device's class, for large problems (not yet checked against the
+ * device). */
+clgemm_config clgemm__config_default(const device_info *info, clgemm_precision precision);
+/* The built-in default for a batch of m x n x k problems on this device: the largest-tiled of
+ * the class's defaults that the device accepts and whose tiles (over the whole batch) still give
+ * every compute unit a work-group (or, for one skinny or long-K matrix, enough K-slices to share
+ * out), else the smallest it accepts. In a batch (batch > 1) a tile that pads a matrix by more
+ * than a quarter is passed over: many small matrices fill the device anyway, and padding is pure
+ * waste. A family that can neither split K nor stream it is passed over for a long K that its
+ * tiles leave on a few compute units. */
+clgemm_config clgemm__config_default_for(const device_info *info, clgemm_precision precision,
+                                         clgemm_compute compute, size_t m, size_t n, size_t k,
+                                         size_t batch);
+/* Whether the configuration's family computes this type in this compute mode on the device. */
+bool clgemm__config_supports(const clgemm_config *config, const device_info *info,
+                             clgemm_precision precision, clgemm_compute compute);
+/* The smallest square-tiled built-in default of the configuration's family that the device
+ * accepts, else its smallest (the configuration itself if there is none): peeled strips. */
+clgemm_config clgemm__config_smallest(const clgemm_config *config, const device_info *info,
+                                      clgemm_precision precision);
+/* A small configuration every OpenCL 1.2 device can run. */
+clgemm_config clgemm__config_fallback(void);
+/* Appends "-DNAME=value" for each parameter the family uses. Returns the length written, or a
+ * negative value if buf is too small. */
+int clgemm__config_options(const clgemm_config *config, char *buf, size_t size);
+/* Work-group and global sizes for a col-major problem of m x n. */
+void clgemm__config_launch(const clgemm_config *config, size_t m, size_t n, size_t local[2],
+                           size_t global[2]);
 /* Whether a configuration's tiles pad an m x n matrix by at most a quarter. */
 bool clgemm__config_pads_little(const clgemm_config *config, size_t m, size_t n);
 /* Whether two configurations are the same family with the same parameter values. */

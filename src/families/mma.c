@@ -5,7 +5,7 @@
  * storage with FP32 accumulation (C in the input type or FP32), FP32 with the TF32 or 3xTF32
  * compute modes (never the FP32 default), and FP64 (sm_90's m16n8k16 FP64, the default for
  * dgemm there, as in cuBLAS). The legality rules are the kernel's (its first comment). */
-#include "family.h"
+#include "families/family.h"
 
 #include <stdio.h>
 

@@ -1,6 +1,6 @@
 /* naive.c: the naive family (cl/naive.cl): one work-item per element of C, MDIMC x NDIMC
  * work-groups. The reference the other families are measured against; never tuned. */
-#include "family.h"
+#include "families/family.h"
 
 static const family_param params[] = {
     {"MDIMC", 0, 0, 0, "work-items along M in a work-group"},

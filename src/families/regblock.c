@@ -2,8 +2,8 @@
  * work-group, KWG-deep slices of op(A) and op(B) staged in local memory, and an MWI x NWI
  * block (MWI = MWG / MDIMC, NWI = NWG / NDIMC) in each work-item's registers. It splits K
  * across work-group layers. Its defaults (regblock_defaults.c) are the library's defaults. */
-#include "family.h"
-#include "regblock_defaults.h"
+#include "families/family.h"
+#include "families/regblock_defaults.h"
 
 /* Registers are finite: a block of more elements than this spills on every device we know
  * (complex elements count twice). */

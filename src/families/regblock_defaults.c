@@ -18,9 +18,9 @@
  * Complex single uses the FP64 list (its elements are as large); the smallest entry of each list
  * is for problems too small to give each compute unit a tile. None of these ran on the tier's
  * hardware. */
-#include "regblock_defaults.h"
+#include "families/regblock_defaults.h"
 
-#include "family.h"
+#include "families/family.h"
 
 /* ---- the class lists (and NVIDIA Hopper's) -------------------------------------------------- */
 

@@ -3,7 +3,7 @@
 #ifndef CLGEMM_REGBLOCK_DEFAULTS_H
 #define CLGEMM_REGBLOCK_DEFAULTS_H
 
-#include "family.h"
+#include "families/family.h"
 
 /* A register-blocked configuration, parameters in the order MWG NWG KWG MDIMC NDIMC KWI VWM VWN,
  * and the end of a list. */

@@ -2,7 +2,7 @@
  * checking a configuration, its build options and launch geometry, the built-in defaults and
  * the fallback, and the public parameter API. Adding a family: its descriptor file, its .cl
  * file, one line in clgemm__families below (and its id in clgemm.h). */
-#include "family.h"
+#include "families/family.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -1,7 +1,7 @@
 /* tiled.c: the tiled family (cl/tiled.cl): TS x TS tiles of op(A) and op(B) in local memory,
  * a TS x TS work-group, one element of C per work-item. Also the library's fallback: TS = 8
  * runs on any OpenCL 1.2 device. */
-#include "family.h"
+#include "families/family.h"
 
 static const family_param params[] = {
     {"TS", 2, 4, 64, "the T of the T x T tile and work-group"},

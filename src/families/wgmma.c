@@ -6,8 +6,7 @@
  * plans these types on the mma.sync family instead. Types: FP16 and BF16 storage with FP32
  * accumulation (C in the input type or FP32) and FP32 in the TF32 compute mode. The legality
  * rules are the kernel's (its first comment). */
-#include "family.h"
-#include "ptx_patch.h"
+#include "families/family.h"
 
 #include <stdio.h>
 

@@ -3,74 +3,64 @@
  * for a batch a single-matrix one that pads little) > the built-in default for the device's
  * class > a small tiled configuration every device runs. Tuning entries are keyed by types,
  * transposes and batch class too; a call is planned in the column-major terms its kernel
- * runs in (a row-major call swaps A and B: tuning_key in internal.h). Each candidate is checked
+ * runs in (a row-major call swaps A and B: tuning_key in plan/plan.h). Each candidate is checked
  * against this device's limits before it is used, so a stale database entry or a default too
  * big for a small device is skipped rather than built. */
-#include "family.h"
-#include "internal.h"
+#include "plan/plan.h"
 
 #include <limits.h>
 #include <stdlib.h>
 
 /* The nearest entry of this key, if the device runs it for this compute mode. */
-static bool usable_entry(struct clgemm_handle_s *h, const tuning_key *key, clgemm_compute compute,
-                         size_t m, size_t n, size_t k, clgemm_config *c) {
-    return clgemm__tuning_lookup(h->tuning, key, m, n, k, c) &&
-           clgemm__config_supports(c, &h->info, key->type_ab, compute) &&
-           clgemm__config_check(c, &h->info, key->type_ab) == CLGEMM_SUCCESS;
+static bool usable_entry(const device_info *info, const tuning_table *tuning, const tuning_key *key,
+                         clgemm_compute compute, size_t m, size_t n, size_t k, clgemm_config *c) {
+    return clgemm__tuning_lookup(tuning, key, m, n, k, c) &&
+           clgemm__config_supports(c, info, key->type_ab, compute) &&
+           clgemm__config_check(c, info, key->type_ab) == CLGEMM_SUCCESS;
 }
 
 /* The tuned configuration: the nearest entry of the batch's class, else (for a batch without
  * one) the nearest single-matrix entry if its tiles pad little. */
-static bool tuned(struct clgemm_handle_s *h, const tuning_key *key, clgemm_compute compute,
-                  size_t m, size_t n, size_t k, size_t batch, clgemm_config *c) {
+static bool tuned(const device_info *info, const tuning_table *tuning, const tuning_key *key,
+                  clgemm_compute compute, size_t m, size_t n, size_t k, size_t batch,
+                  clgemm_config *c) {
     tuning_key want = *key;
     want.batch_class = clgemm__batch_class(batch);
-    if (usable_entry(h, &want, compute, m, n, k, c)) return true;
+    if (usable_entry(info, tuning, &want, compute, m, n, k, c)) return true;
     if (want.batch_class == 0) return false;
     want.batch_class = 0;
     /* A single-matrix entry tuned for a nearby but larger shape may carry tiles that are mostly
      * padding, which a lone matrix pays for in occupancy it needs anyway but a batch of small
      * matrices pays in full. */
-    return usable_entry(h, &want, compute, m, n, k, c) && clgemm__config_pads_little(c, m, n);
+    return usable_entry(info, tuning, &want, compute, m, n, k, c) &&
+           clgemm__config_pads_little(c, m, n);
 }
 
-clgemm_config clgemm__plan(struct clgemm_handle_s *h, const tuning_key *key, clgemm_compute compute,
-                           size_t m, size_t n, size_t k, size_t batch, const char **source) {
+clgemm_config clgemm__plan_choose(const device_info *info, const clgemm_config *forced,
+                                  const tuning_table *tuning, const tuning_key *key,
+                                  clgemm_compute compute, size_t m, size_t n, size_t k,
+                                  size_t batch, const char **source) {
     const char *from;
     clgemm_config c;
     clgemm_precision precision = key->type_ab;
     /* A forced or tuned configuration is used only for the compute modes its family computes
      * (a TF32 kernel never serves an FP32 call). */
-    if (h->has_override[precision] &&
-        clgemm__config_supports(&h->override[precision], &h->info, precision, compute)) {
-        c = h->override[precision]; /* checked when it was set */
+    if (forced && clgemm__config_supports(forced, info, precision, compute)) {
+        c = *forced; /* checked when it was set */
         from = "override";
-    } else if (h->tuning && tuned(h, key, compute, m, n, k, batch, &c)) {
+    } else if (tuning && tuned(info, tuning, key, compute, m, n, k, batch, &c)) {
         from = "tuned";
-    } else if (c = clgemm__config_default_for(&h->info, precision, compute, m, n, k, batch),
-               clgemm__config_check(&c, &h->info, precision) == CLGEMM_SUCCESS) {
+    } else if (c = clgemm__config_default_for(info, precision, compute, m, n, k, batch),
+               clgemm__config_check(&c, info, precision) == CLGEMM_SUCCESS) {
         from = "default";
     } else {
         c = clgemm__config_fallback();
         from = "fallback";
-        if (clgemm__config_check(&c, &h->info, precision) != CLGEMM_SUCCESS)
+        if (clgemm__config_check(&c, info, precision) != CLGEMM_SUCCESS)
             c = (clgemm_config){.family = CLGEMM_FAMILY_NAIVE, .mdimc = 1, .ndimc = 1};
     }
     if (source) *source = from;
     return c;
-}
-
-/* The kernel runs every call column-major: a row-major call is the column-major C^T =
- * op(B)^T op(A)^T, so its operands, sizes and transposes swap (tuning_key). */
-clgemm_config clgemm__plan_call(struct clgemm_handle_s *h, const gemm_call *call,
-                                clgemm_compute compute, size_t batch, const char **source) {
-    bool row = call->layout == CLGEMM_ROW_MAJOR;
-    tuning_key key =
-        clgemm__tuning_key(call->precision, call->type_c, row ? call->trans_b : call->trans_a,
-                           row ? call->trans_a : call->trans_b);
-    return clgemm__plan(h, &key, compute, row ? call->n : call->m, row ? call->m : call->n, call->k,
-                        batch, source);
 }
 
 /* The most layers a call splits K into, and the least depth each layer keeps (in slices): more

@@ -6,7 +6,7 @@
  *
  * Schema 3: {"schema": 3, "entries": [{"device": {"platform", "platform_version", "vendor",
  * "name", "driver"}, "precision": "h" (the type of A and B: s d c z h bf16), "type_c": "s"
- * (the type of C), "trans": "NT" (of the column-major problem, see tuning_key in internal.h:
+ * (the type of C), "trans": "NT" (of the column-major problem, see tuning_key in plan/plan.h:
  * N or T for each of A and B, or C for a conjugate transpose of a complex type), "shape":
  * [m,n,k], "batch": 64 (the matrices of each timed call: strided-batched calls when > 1),
  * "family": "tiled", "params": {"TS": 16}, "gflops": 12.5, "problem": [m,n,k], "search": {...},
@@ -23,8 +23,7 @@
  * because an older clgemm would take a batch entry for a single-matrix one (and its merge
  * would replace it by one): a file of a newer schema is neither read nor written.
  */
-#include "family.h"
-#include "internal.h"
+#include "plan/plan.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -64,7 +63,7 @@ struct tuning_table {
     tuning_entry entries[];
 };
 
-/* ---- Keys: generated from the lists in clgemm.h and internal.h ----------------------------- */
+/* ---- Keys: generated from the lists in clgemm.h and plan/plan.h ----------------------------- */
 
 typedef struct device_key {
     const char *name;

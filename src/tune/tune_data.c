@@ -3,8 +3,8 @@
  * bound that clgemm.h documents for its type, against a reference computed in long double from
  * the inputs as stored: so FP16 and BF16 inputs are compared after their own rounding, and only
  * the accumulation and the rounding of C are charged to the kernel. */
-#include "tune_data.h"
-#include "xorshift.h"
+#include "tune/tune_data.h"
+#include "core/xorshift.h"
 
 #include <math.h>
 #include <stdlib.h>

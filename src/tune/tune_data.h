@@ -5,7 +5,7 @@
 #ifndef CLGEMM_TUNE_DATA_H
 #define CLGEMM_TUNE_DATA_H
 
-#include "internal.h"
+#include "plan/plan.h"
 
 #include <stdint.h>
 

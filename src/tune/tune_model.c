@@ -20,8 +20,7 @@
  * factors are crude, so only clear losers go (tiles a quarter of the best's reuse, say, or a
  * shape padded to twice its size), and the vector widths, unrolling and the like, which the
  * model does not see, are left for the timing to decide among equals. */
-#include "tune_model.h"
-#include "family.h"
+#include "tune/tune_model.h"
 
 #include <stdlib.h>
 

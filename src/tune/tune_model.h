@@ -3,7 +3,7 @@
 #ifndef CLGEMM_TUNE_MODEL_H
 #define CLGEMM_TUNE_MODEL_H
 
-#include "internal.h"
+#include "families/family.h"
 
 /* A candidate's predicted time for an m x n x k call, relative to other candidates of the same
  * call (lower is better; only ratios mean anything). */

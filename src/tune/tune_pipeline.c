@@ -13,9 +13,9 @@
  * Threads take queued candidates in order, only when the build would end before the deadline
  * at the pace measured so far (a build under way cannot be interrupted safely: stopping waits
  * for it, so never starting one that cannot finish keeps the budget). */
-#include "tune_pipeline.h"
-#include "family.h"
-#include "tune_data.h"
+#include "tune/tune_pipeline.h"
+#include "exec/exec.h"
+#include "tune/tune_data.h"
 
 #include <stdlib.h>
 #include <string.h>

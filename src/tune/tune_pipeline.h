@@ -2,7 +2,7 @@
 #ifndef CLGEMM_TUNE_PIPELINE_H
 #define CLGEMM_TUNE_PIPELINE_H
 
-#include "internal.h"
+#include "plan/plan.h"
 
 typedef struct tune_pipeline tune_pipeline;
 

@@ -10,11 +10,10 @@
  * model's order followed by a local search (one parameter doubled or halved) around the best so
  * far. Each candidate gets a short timing; the few fastest are then re-timed with more runs, once
  * no build competes with them, and the best median wins. */
-#include "family.h"
-#include "internal.h"
-#include "tune_data.h"
-#include "tune_model.h"
-#include "tune_pipeline.h"
+#include "exec/exec.h"
+#include "tune/tune_data.h"
+#include "tune/tune_model.h"
+#include "tune/tune_pipeline.h"
 
 #include <math.h>
 #include <stdint.h>

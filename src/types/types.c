@@ -1,7 +1,8 @@
 /* types.c: the element types, one row each (the kernel side of each row is its block in
  * cl/types.cl, under the same id). Sizes, the type the arithmetic runs in, and what a device
- * needs for it; everything else in the library asks this table. */
-#include "internal.h"
+ * needs for it; everything else in the library asks this table. Also how a scalar of a
+ * type's arithmetic is read (alpha and beta passed by pointer). */
+#include "types/types.h"
 
 #include <string.h>
 
@@ -33,4 +34,29 @@ const type_desc *clgemm__type_by_name(const char *name, clgemm_precision *type) 
 bool clgemm__types_ok(clgemm_precision type_ab, clgemm_precision type_c) {
     const type_desc *t = clgemm__type(type_ab);
     return t && (type_c == type_ab || type_c == t->wide_c);
+}
+
+/* Reads a scalar of the arithmetic type of `type` from p into (re, im). */
+void clgemm__read_scalar(clgemm_precision type, const void *p, double *re, double *im) {
+    *im = 0;
+    switch (clgemm__type(type)->compute) {
+    case CLGEMM_DOUBLE:
+        *re = *(const double *)p;
+        break;
+    case CLGEMM_COMPLEX_SINGLE:
+        *re = ((const cl_float2 *)p)->s[0];
+        *im = ((const cl_float2 *)p)->s[1];
+        break;
+    case CLGEMM_COMPLEX_DOUBLE:
+        *re = ((const cl_double2 *)p)->s[0];
+        *im = ((const cl_double2 *)p)->s[1];
+        break;
+    default:
+        *re = *(const float *)p;
+        break;
+    }
+}
+
+size_t clgemm__scalar_size(clgemm_precision type) {
+    return clgemm__type(clgemm__type(type)->compute)->size;
 }

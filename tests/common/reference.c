@@ -1,7 +1,7 @@
 /* reference.c: host side of the tests: arrays of either precision, poison and sentinel fills,
  * matrix geometry, the long-double reference GEMM with its error bound, and the comparisons. */
 #include "test_common.h"
-#include "xorshift.h"
+#include "core/xorshift.h"
 
 #include <float.h>
 #include <math.h>

@@ -13,7 +13,7 @@
  *                                     recorded devices of it TAB FP32 TAB FP64 TAB complex double
  *                                     TAB source (report.py's "Defaults per architecture") */
 #include "families/regblock_defaults.h"
-#include "family.h"
+#include "families/family.h"
 #include "recorded_devices.h"
 
 #include <stdio.h>

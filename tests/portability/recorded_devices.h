@@ -3,7 +3,7 @@
 #ifndef CLGEMM_RECORDED_DEVICES_H
 #define CLGEMM_RECORDED_DEVICES_H
 
-#include "internal.h"
+#include "core/core.h"
 
 typedef struct recorded_device {
     const char *key;      /* the compiler's target name (tgllp, gfx90a, ...) or a limit case */

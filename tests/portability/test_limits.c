@@ -6,7 +6,7 @@
  * last-resort fallback on a real device, and it must never be the NVIDIA-only mma family on
  * another vendor's device; a device without FP64 must refuse FP64 and complex-double calls with
  * CLGEMM_ERR_NO_FP64 while every other type plans. */
-#include "family.h"
+#include "exec/exec.h"
 #include "recorded_devices.h"
 
 #include <criterion/criterion.h>

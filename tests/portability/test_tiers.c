@@ -3,8 +3,8 @@
  * recorded devices (recorded_devices.c): every tier with lists of its own has a recorded device,
  * that device gets its tier's lists, and every entry of them passes the library's check there
  * (test_limits checks what the planner picks from them). No device needed. */
+#include "exec/exec.h"
 #include "families/regblock_defaults.h"
-#include "family.h"
 #include "recorded_devices.h"
 
 #include <criterion/criterion.h>

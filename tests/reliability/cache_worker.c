@@ -3,7 +3,7 @@
  * checked against a double-precision host product. Exit 0 when the result is right. */
 #include "clgemm.h"
 
-#include "xorshift.h"
+#include "core/xorshift.h"
 
 #include <math.h>
 #include <stdio.h>

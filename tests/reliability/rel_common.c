@@ -2,7 +2,7 @@
  * reference and whole-buffer check (see rel_common.h). */
 #include "rel_common.h"
 #include "test_common.h"
-#include "xorshift.h"
+#include "core/xorshift.h"
 
 #include <dirent.h>
 #include <math.h>

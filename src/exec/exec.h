@@ -1,0 +1,228 @@
+/* exec.h: the interface of src/exec/, the layer that runs calls: the handle and what the handles
+ * of one device share, kernel sources and program builds with their caches (the program layer),
+ * a handle's kernel table, and one GEMM call from its argument checks to the enqueue. The tuner
+ * (src/tune/) is the only layer above it. */
+#ifndef CLGEMM_EXEC_H
+#define CLGEMM_EXEC_H
+
+#include "plan/plan.h"
+
+#include <pthread.h>
+#include <sys/stat.h>
+
+/* ---- program.c: kernel sources, builds and the program caches ------------------------------- */
+
+typedef struct program_cache program_cache;
+
+/* Kernel sources: the family's code with the common header in front. Either embedded at build
+ * time, or read from $CLGEMM_KERNEL_DIR. Returns a malloc'd string or NULL. */
+char *clgemm__kernel_source(const char *file_name);
+
+/* Whether the device runs patched sm_90a PTX (a probe build; false off NVIDIA compute capability
+ * 9.0 without one), and the probe build itself on any device (*log: its two stages' logs). */
+bool clgemm__sm90a_usable(cl_context context, cl_device_id device, const device_info *info);
+bool clgemm__sm90a_probe(cl_context context, cl_device_id device, bool with_asm, char **log);
+/* The disk-cache key of a program: device, driver, version, options, the PTX patch if the file's
+ * family takes one, and the source (malloc'd). */
+char *clgemm__program_key(const device_info *info, const char *file_name, const char *source,
+                          const char *options);
+
+/* The device's program for a kernel file and build options, built on first use (memory cache,
+ * then disk cache, then source) under the device's lock; the caller releases the reference.
+ * Called without the handle's lock. On a build failure the log goes to the handle. */
+struct clgemm_handle_s;
+clgemm_status clgemm__program(struct clgemm_handle_s *h, const char *file_name, const char *options,
+                              cl_program *program);
+void clgemm__program_cache_free(program_cache *cache);
+
+/* ---- build_lock.c: one build per kernel-cache entry across processes ------------------------ */
+
+typedef struct build_lock {
+    int fd; /* -1: not held */
+    char path[4200];
+} build_lock;
+
+typedef enum build_lock_state {
+    BUILD_LOCK_HELD,            /* this process builds: nobody else was building it */
+    BUILD_LOCK_HELD_AFTER_WAIT, /* this process builds after another holder died */
+    BUILD_LOCK_DONE,            /* another process built it meanwhile: read the entry */
+    BUILD_LOCK_NONE             /* no lock to be had (folder unwritable or full, waited too
+                                   long): build without one */
+} build_lock_state;
+
+/* Takes the lock of the cache entry entry_path (<hash>.bin, lock <hash>.lock), waiting while
+ * another process holds it. Whatever the state, the caller reads the entry again before
+ * building; it releases a held lock with clgemm__build_unlock after writing the entry. */
+build_lock_state clgemm__build_lock(const char *entry_path, build_lock *lock);
+void clgemm__build_unlock(build_lock *lock);
+/* Removes the lock files in dir at least min_age_s old that nobody holds (killed builders'). */
+void clgemm__remove_stale_locks(const char *dir, double min_age_s);
+
+/* ---- kernel_table.c: a handle's kernels by integer key --------------------------------------- */
+
+/* Everything that makes one kernel differ from another (zero-initialise, then fill). */
+typedef struct kernel_key {
+    int family; /* a clgemm_family, or KERNEL_SCALE / KERNEL_REDUCE / KERNEL_FIXUP */
+    int params[CLGEMM_MAX_PARAMS];
+    unsigned char type_ab, type_c, compute;
+    unsigned short flags; /* KEY_* bits */
+} kernel_key;
+enum { KERNEL_SCALE = -1, KERNEL_REDUCE = -2, KERNEL_FIXUP = -3 };
+enum {
+    KEY_TRANSA = 1,
+    KEY_TRANSB = 2,
+    KEY_CONJA = 4,
+    KEY_CONJB = 8,
+    KEY_ALIGNED_A = 16,
+    KEY_ALIGNED_B = 32,
+    KEY_TABLE = 64,    /* a batch with per-matrix offsets and scalars (BATCH_TABLE) */
+    KEY_TABLE_C = 128, /* ... whose C offsets and beta the kernel applies (TABLE_C) */
+    KEY_STREAMK = 256  /* the stream-K schedule (STREAMK) */
+};
+
+typedef struct kernel_slot {
+    kernel_key key;
+    cl_kernel kernel; /* NULL: empty slot */
+} kernel_slot;
+typedef struct kernel_table {
+    kernel_slot *slots;
+    size_t cap, count; /* cap a power of two */
+} kernel_table;
+
+cl_kernel clgemm__kernel_find(const kernel_table *table, const kernel_key *key);
+clgemm_status clgemm__kernel_add(kernel_table *table, const kernel_key *key, cl_kernel kernel);
+void clgemm__kernel_table_free(kernel_table *table);
+
+/* ---- device_state.c: what the handles of one device share ------------------------------------ */
+
+/* A parsed tuning table shared by handles (immutable; freed with its last reference). */
+typedef struct shared_tuning {
+    int refs;
+    tuning_table *table;
+} shared_tuning;
+
+typedef struct device_state {
+    cl_context context; /* the key: programs belong to a context */
+    cl_device_id device;
+    int refs; /* handles using it */
+    device_info info;
+    char extra_options[512]; /* CLGEMM_BUILD_OPTIONS when it was made */
+    pthread_mutex_t lock;    /* guards programs; held through a build */
+    program_cache *programs;
+    shared_tuning *tuning; /* the default database's table (states_lock) */
+    char tuning_path[4096];
+    struct stat tuning_file; /* identity of the file it was read from */
+    struct device_state *next;
+} device_state;
+
+/* The state of (context, device), made on first use, and a reference to its default tuning
+ * table (re-read if the file changed). */
+clgemm_status clgemm__device_acquire(cl_context context, cl_device_id device, device_state **out,
+                                     shared_tuning **tuning);
+void clgemm__device_release(device_state *state);
+/* A table in a reference of its own (freed on failure: NULL), and dropping one. */
+shared_tuning *clgemm__tuning_share(tuning_table *table);
+void clgemm__tuning_unshare(shared_tuning *shared);
+
+/* ---- handle.c ------------------------------------------------------------------------------- */
+
+/* Split-K workspaces of a handle. A call takes one that no call still uses (its last kernel's
+ * event has completed), so calls never wait on each other, on any queue; when all are busy it
+ * uses a buffer of its own, released as soon as it is enqueued (OpenCL frees it after the
+ * kernels). */
+#define CLGEMM__WORKSPACES 4
+typedef struct split_workspace {
+    cl_mem mem;
+    size_t bytes;
+    cl_event busy; /* NULL, or completes when the last call using `mem` is done */
+} split_workspace;
+
+/* The scalar arguments last set on one GEMM kernel (gemm.c): an argument keeps its value from
+ * launch to launch, and warm calls of one shape repeat all of them. Buffers are not kept (a
+ * released buffer's address may come back as another buffer). */
+#define CLGEMM__CACHED_ARGS 24
+typedef struct arg_cache {
+    cl_kernel kernel;                        /* whose arguments these are; NULL: none */
+    unsigned char size[CLGEMM__CACHED_ARGS]; /* of the value set; 0: unknown */
+    unsigned char value[CLGEMM__CACHED_ARGS][16];
+} arg_cache;
+
+struct clgemm_handle_s {
+    cl_context context;
+    cl_device_id device;
+    cl_command_queue queue;
+    device_info info;
+    bool allow_tf32;      /* CLGEMM_ALLOW_TF32=1 when the handle was made */
+    device_state *dev;    /* shared with the other handles of this device and context */
+    pthread_mutex_t lock; /* guards everything below */
+    kernel_table kernels;
+    int ksplit;       /* CLGEMM_KSPLIT when the handle was made (0: unset) */
+    long batch_chunk; /* CLGEMM_BATCH_CHUNK when the handle was made (0: unset) */
+    int streamk;      /* CLGEMM_STREAMK when the handle was made (-1: unset, 0: off, n: groups) */
+    int streamk_tail; /* its ",1" or ",2": waves' worth of tiles stream-K shares (0: default) */
+    int peel;         /* CLGEMM_PEEL when the handle was made (-1: unset, 0: never, 1: always) */
+    char *build_log;
+    struct tune_memo *last_tune; /* what the last clgemm_tune searched (tuner.c) */
+    bool has_override[CLGEMM_PRECISION_COUNT];
+    clgemm_config override[CLGEMM_PRECISION_COUNT];
+    shared_tuning *tuning_ref; /* the table in use (the device's default, or one loaded) */
+    tuning_table *tuning;      /* tuning_ref->table, or NULL */
+    split_workspace work[CLGEMM__WORKSPACES];
+    arg_cache args; /* of the last GEMM kernel whose arguments a call set */
+};
+
+/* ---- gemm.c: one GEMM call ------------------------------------------------------------------ */
+
+/* Everything a call passed, in the user's terms. alpha and beta are held as double: a float
+ * converts to double and back exactly. Zero-initialise what a call does not set. */
+typedef struct gemm_call {
+    clgemm_precision precision; /* of A and B */
+    clgemm_precision type_c;    /* of C: precision, or its wide_c */
+    clgemm_compute compute;
+    clgemm_layout layout;
+    clgemm_transpose trans_a, trans_b;
+    size_t m, n, k;
+    double alpha, beta;       /* real parts */
+    double alpha_im, beta_im; /* imaginary parts (complex types) */
+    cl_mem a, b, c;
+    size_t off_a, off_b, off_c;
+    size_t lda, ldb, ldc;
+    cl_command_queue queue;
+    cl_uint num_wait;
+    const cl_event *wait;
+    cl_event *event;
+    /* Batches. batched false: one matrix (the fields below unused). Strided: matrix b of A
+     * starts at off_a + b * stride_a (0 broadcasts), and so on. Table (offs_a not NULL): matrix
+     * b at offs_a[b] (off_* are 0) with alphas[b] and betas[b], scalars of the arithmetic type
+     * of `precision`; alpha / beta above are then unused. */
+    bool batched;
+    size_t batch;
+    size_t stride_a, stride_b, stride_c;
+    const size_t *offs_a, *offs_b, *offs_c;
+    const void *alphas, *betas;
+} gemm_call;
+
+/* Checks layout, transposes and leading dimensions, and computes how many elements each of A,
+ * B and C spans from its first element (0 when it is not read). No OpenCL call. */
+clgemm_status clgemm__check_shape(const gemm_call *call, size_t extent[3]);
+/* Checks the types and compute mode of a call against each other and the device. */
+clgemm_status clgemm__check_types(const struct clgemm_handle_s *h, const gemm_call *call);
+/* CLGEMM_ERR_BATCH_OVERLAP when two matrices of the call's batch of C (strided or by table,
+ * extent_c elements each) share an element. */
+clgemm_status clgemm__check_overlap(const gemm_call *call, size_t extent_c);
+/* Whether two matrices of `inner` x `outer` stored elements (inner contiguous, leading
+ * dimension ld >= inner) whose first elements lie d elements apart share an element. */
+bool clgemm__matrices_overlap(size_t d, size_t inner, size_t outer, size_t ld);
+/* Checks everything, then enqueues the call. */
+clgemm_status clgemm__gemm(struct clgemm_handle_s *h, const gemm_call *call);
+
+/* clgemm__plan_choose with the handle's device, its forced configuration for key->type_ab and
+ * its tuning table (handle.c); the caller holds the lock. */
+clgemm_config clgemm__plan(struct clgemm_handle_s *h, const tuning_key *key, clgemm_compute compute,
+                           size_t m, size_t n, size_t k, size_t batch, const char **source);
+/* The same for a call: its types, and its transposes and sizes as the kernel runs them (a
+ * row-major call swaps A and B, see tuning_key). */
+clgemm_config clgemm__plan_call(struct clgemm_handle_s *h, const gemm_call *call,
+                                clgemm_compute compute, size_t batch, const char **source);
+
+#endif /* CLGEMM_EXEC_H */

@@ -1,0 +1,132 @@
+/* plan.h: the interface of src/plan/: which configuration a problem runs (plan.c: forced >
+ * tuned > default > fallback), its schedule (split K, peeling, stream-K), and the tuning database
+ * the tuned entries come from (tuning_db.c, the only code that touches JSON). Below the call
+ * path: it takes a device, a configuration and shapes, never a handle or a call. */
+#ifndef CLGEMM_PLAN_H
+#define CLGEMM_PLAN_H
+
+#include "families/family.h"
+
+/* ---- tuning_db.c: the JSON tuning database --------------------------------------------------- */
+
+typedef struct tuning_table tuning_table;
+
+/* What a tuning entry is for besides its shape: the element types and the transposes of the
+ * column-major problem the kernel runs. A row-major call C = op(A) op(B) runs as the
+ * column-major C^T = op(B)^T op(A)^T, so it is keyed with A and B swapped: shape (n, m, k) and
+ * transposes (trans_b, trans_a) of the user's call. The tuner tunes column-major calls, whose
+ * keys are the user's own. On real types CLGEMM_CONJ_TRANS is CLGEMM_TRANS (clgemm__tuning_key
+ * folds it). */
+typedef struct tuning_key {
+    clgemm_precision type_ab, type_c;
+    clgemm_transpose trans_a, trans_b;
+    int batch_class; /* clgemm__batch_class of the batch; 0 (one matrix) in a zeroed key */
+} tuning_key;
+
+/* The key of these types and transposes, for one matrix: 0 counts as CLGEMM_NO_TRANS, and
+ * CONJ_TRANS of a real type as CLGEMM_TRANS. */
+tuning_key clgemm__tuning_key(clgemm_precision type_ab, clgemm_precision type_c,
+                              clgemm_transpose trans_a, clgemm_transpose trans_b);
+/* The class of a batch of this many matrices (0 and 1: one matrix, class 0; then 2-15, 16-255
+ * and 256 or more: classes 1 to 3; why these bounds: tuning_db.c), and the least batch of a
+ * class. */
+int clgemm__batch_class(size_t batch);
+size_t clgemm__batch_class_least(int batch_class);
+/* Whether a key names a type pair the kernels compute and transposes its type has. */
+bool clgemm__tuning_key_ok(const tuning_key *key);
+/* "NN", "NT", "NC", ...: the key's transposes (static storage). */
+const char *clgemm__trans_name(clgemm_transpose trans_a, clgemm_transpose trans_b);
+
+/* Loads the entries for this device from the database at path (NULL: the default path chain).
+ * *table is NULL when the file is missing or has no entry for the device. Schema-1 files are
+ * read too: their entries are NN entries with C of the A/B type; entries of schemas 1 and 2
+ * (which had no "batch") are single-matrix entries (batch class 0). */
+clgemm_status clgemm__tuning_load(const char *path, const device_info *info, tuning_table **table);
+/* The entry nearest to (m, n, k) among those of the key's types, transposes and batch class;
+ * when there is none with those transposes, the nearest NN entry of the key's types and batch
+ * class. False if neither (entries of another batch class are never used: clgemm__plan decides
+ * when a single-matrix entry may serve a batch). */
+bool clgemm__tuning_lookup(const tuning_table *table, const tuning_key *key, size_t m, size_t n,
+                           size_t k, clgemm_config *config);
+void clgemm__tuning_free(tuning_table *table);
+/* How many usable entries the table holds (0 for NULL). */
+size_t clgemm__tuning_count(const tuning_table *table);
+
+/* The exact entry for this key (batch class included) and shape (no NN fallback); false if
+ * none. */
+bool clgemm__tuning_exact(const tuning_table *table, const tuning_key *key, size_t m, size_t n,
+                          size_t k, clgemm_config *config);
+
+/* The largest database file that is parsed; a larger one gives CLGEMM_ERR_DB_IO. */
+#define CLGEMM__TUNING_DB_MAX ((size_t)16 << 20)
+
+/* How much a tuning search covered, stored with its entry. */
+typedef struct tuning_search {
+    size_t evaluated; /* candidates evaluated */
+    bool exhaustive;  /* every candidate of the full search space was evaluated */
+    double budget_s;  /* the time budget of the run (0: none) */
+    size_t max_evals; /* its evaluation limit (0: none) */
+    bool quick;       /* the curated --quick set */
+} tuning_search;
+
+/* One tuning result to store: the shape is the key, the problem what was measured. beat_valid:
+ * in the same run, the configuration `beat` (the stored entry's) was measured too and this
+ * result was at least as fast. */
+typedef struct tuning_record {
+    tuning_key key; /* normalised (clgemm__tuning_key), its batch class that of batch */
+    size_t shape[3];
+    size_t problem[3];
+    size_t batch; /* the matrices each timed call computed (0 counts as 1) */
+    clgemm_config config;
+    double gflops;
+    tuning_search search;
+    bool beat_valid;
+    clgemm_config beat;
+} tuning_record;
+
+/* Resolves the database path into buf: path, else $CLGEMM_TUNING_DB, else tuning.json in the
+ * cache root (clgemm__cache_root). */
+clgemm_status clgemm__tuning_path(const char *path, char *buf, size_t size);
+/* Merges records for this device into the database (path NULL: the chain) under a lock file:
+ * an entry of the same device, key and shape is replaced only by a record that beat it in
+ * the same run or came from a search at least as full (see tuning_db.c), others are kept; the
+ * file is replaced atomically (temporary file, fsync, rename). A symlink at the path is
+ * followed to its target. An older file (schema 1 or 2) is rewritten as schema 3 with its
+ * entries kept (as the NN or single-matrix entries they were read as). A record whose key's
+ * batch class is not that of its batch is refused (CLGEMM_ERR_INVALID_ARGUMENT). A malformed or
+ * newer-schema file is left alone and its status returned. With count 0 it only checks that a save
+ * would work (a byte is written). */
+clgemm_status clgemm__tuning_save(const char *path, const device_info *info,
+                                  const tuning_record *records, size_t count);
+
+/* ---- plan.c: the configuration and the schedule of one problem ------------------------------- */
+
+/* Picks the configuration for a column-major problem of m x n x k (batch matrices of it) with
+ * this tuning key (see tuning_key): `forced` (the handle's configuration for key->type_ab, NULL:
+ * none) if its family computes the compute mode, else the nearest usable entry of `tuning` (NULL:
+ * none), else the device's default, else the fallback. *source (if not NULL) says which. */
+clgemm_config clgemm__plan_choose(const device_info *info, const clgemm_config *forced,
+                                  const tuning_table *tuning, const tuning_key *key,
+                                  clgemm_compute compute, size_t m, size_t n, size_t k,
+                                  size_t batch, const char **source);
+
+/* How many layers to split K into for this problem (1: none). Split-K gives a small or narrow
+ * M x N with a long K enough work-groups to fill the device; forced > 0 (CLGEMM_KSPLIT=<n> when the
+ * handle was made; tests, benches) forces that many. */
+int clgemm__plan_splits(const clgemm_config *config, const device_info *info, int forced,
+                        clgemm_precision type, size_t m, size_t n, size_t k, size_t batch);
+
+/* How many work-groups share the tiles of this problem in a stream-K schedule (0: the plain
+ * data-parallel grid; see cl/common.cl). Only for one matrix without a split K, on families
+ * that have the schedule. forced (CLGEMM_STREAMK=<n> when the handle was made; tests, benches)
+ * is -1 when unset, 0 for never, else that many work-groups. */
+int clgemm__plan_streamk(const clgemm_config *config, const device_info *info, int forced,
+                         clgemm_precision type, size_t m, size_t n, size_t k, size_t batch);
+
+/* How much of one m x n matrix the configuration's tiles cover before a mostly empty last row
+ * or column of tiles, which then runs apart in small tiles (*main_m, *main_n: m, n when nothing
+ * is peeled). forced: -1 unset, 0 never, 1 whenever a partial tile is left (tests). */
+void clgemm__plan_peel(const clgemm_config *config, const device_info *info, int forced, size_t m,
+                       size_t n, size_t batch, size_t *main_m, size_t *main_n);
+
+#endif /* CLGEMM_PLAN_H */

@@ -1,0 +1,33 @@
+/* types.h: the interface of src/types/: the element types, one row each (types.c), and the
+ * scalars of their arithmetic. Needs nothing but the public header. */
+#ifndef CLGEMM_TYPES_H
+#define CLGEMM_TYPES_H
+
+#include "clgemm.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef struct type_desc {
+    const char *name;         /* as in the tuning database and the tools: s d c z h bf16 */
+    size_t size;              /* bytes of one stored element */
+    size_t compute_size;      /* bytes of one element of the arithmetic (local memory, workspace) */
+    clgemm_precision compute; /* the type the arithmetic runs in (FP32 for FP16 / BF16) */
+    bool complex;
+    bool fp64;               /* needs cl_khr_fp64 */
+    clgemm_precision wide_c; /* a second type C may have (FP32 for FP16 / BF16), else itself */
+} type_desc;
+
+/* The row of a type; NULL for an unknown one. */
+const type_desc *clgemm__type(clgemm_precision type);
+/* The row named `name` ("s", ..., "bf16"), and its id in *type; NULL for an unknown name. */
+const type_desc *clgemm__type_by_name(const char *name, clgemm_precision *type);
+/* Whether A/B of type_ab with C of type_c is a combination the kernels compute. */
+bool clgemm__types_ok(clgemm_precision type_ab, clgemm_precision type_c);
+
+/* Reads a scalar of the arithmetic type of `type` from p (alpha, beta of clgemm_gemm_ex). */
+void clgemm__read_scalar(clgemm_precision type, const void *p, double *re, double *im);
+/* Bytes of one scalar of the arithmetic type of `type` (the elements of alphas / betas). */
+size_t clgemm__scalar_size(clgemm_precision type);
+
+#endif /* CLGEMM_TYPES_H */
