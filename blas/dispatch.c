@@ -1,24 +1,11 @@
 /* dispatch.c: where a checked GEMM call goes: nothing to do (reference BLAS's quick return),
- * C = beta * C on the host, the device for large calls, else the system BLAS, else the
- * built-in loops. */
+ * C = beta * C on the host, the device for large calls (device.c), else the host (host.c: the
+ * system BLAS, else the built-in loops). */
 #include "blas.h"
 
 #include <string.h>
 
-/* alpha == 0 (both parts for complex) and beta == 1 (real part 1, imaginary 0). */
-int clgemm__blas_is_zero(blas_type t, const void *x) {
-    switch (t) {
-    case BLAS_S:
-        return *(const float *)x == 0;
-    case BLAS_D:
-        return *(const double *)x == 0;
-    case BLAS_C:
-        return ((const float *)x)[0] == 0 && ((const float *)x)[1] == 0;
-    default:
-        return ((const double *)x)[0] == 0 && ((const double *)x)[1] == 0;
-    }
-}
-
+/* beta == 1 (real part 1, imaginary 0). */
 static int is_one(blas_type t, const void *x) {
     switch (t) {
     case BLAS_S:
@@ -30,18 +17,6 @@ static int is_one(blas_type t, const void *x) {
     default:
         return ((const double *)x)[0] == 1 && ((const double *)x)[1] == 0;
     }
-}
-
-void clgemm__blas_run_host(const blas_call *call) {
-    blas_gemm_fn f = clgemm__blas_system_gemm(call->type);
-    if (!f) {
-        clgemm__blas_count(call->type, ROUTE_BUILTIN);
-        clgemm__blas_host_gemm(call);
-        return;
-    }
-    clgemm__blas_count(call->type, ROUTE_SYSTEM);
-    f(&call->ta, &call->tb, &call->m, &call->n, &call->k, call->alpha, call->a, &call->lda, call->b,
-      &call->ldb, call->beta, call->c, &call->ldc, 1, 1);
 }
 
 void clgemm__blas_run(const blas_call *call) {

@@ -1,6 +1,8 @@
-/* host.c: the host-side arithmetic of the drop-in: C = beta * C (reference BLAS's path for
- * alpha == 0 or k == 0, which never reads A or B) and plain GEMM loops, the last resort when
- * neither the device nor a system BLAS can take a call. */
+/* host.c: the host side of the drop-in, below both the dispatcher and the device path (which
+ * sends the tiles the device could not finish here): a call on the system BLAS, else on plain
+ * GEMM loops, the last resort when neither the device nor a system BLAS can take it; C = beta *
+ * C (reference BLAS's path for alpha == 0 or k == 0, which never reads A or B); and the zero
+ * test of a scalar. */
 #include "blas.h"
 
 #include <complex.h>
@@ -71,4 +73,31 @@ void clgemm__blas_scale_c(const blas_call *call) {
     static void (*const fns[BLAS_TYPE_COUNT])(const blas_call *) = {scale_s, scale_d, scale_c,
                                                                     scale_z};
     fns[call->type](call);
+}
+
+/* x == 0 (both parts for complex): alpha or beta. */
+int clgemm__blas_is_zero(blas_type t, const void *x) {
+    switch (t) {
+    case BLAS_S:
+        return *(const float *)x == 0;
+    case BLAS_D:
+        return *(const double *)x == 0;
+    case BLAS_C:
+        return ((const float *)x)[0] == 0 && ((const float *)x)[1] == 0;
+    default:
+        return ((const double *)x)[0] == 0 && ((const double *)x)[1] == 0;
+    }
+}
+
+/* The system BLAS if one was loaded, else the built-in loops. */
+void clgemm__blas_run_host(const blas_call *call) {
+    blas_gemm_fn f = clgemm__blas_system_gemm(call->type);
+    if (!f) {
+        clgemm__blas_count(call->type, ROUTE_BUILTIN);
+        clgemm__blas_host_gemm(call);
+        return;
+    }
+    clgemm__blas_count(call->type, ROUTE_SYSTEM);
+    f(&call->ta, &call->tb, &call->m, &call->n, &call->k, call->alpha, call->a, &call->lda, call->b,
+      &call->ldb, call->beta, call->c, &call->ldc, 1, 1);
 }
