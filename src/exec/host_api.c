@@ -5,7 +5,7 @@
  * computing their own blocks of one shared array) stay untouched. Batches do the same for each
  * matrix: C's blocks travel packed, so interleaved matrices of one array (another thread's
  * between them) are never overwritten with old values. */
-#include "exec/exec.h"
+#include "exec/call.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -71,61 +71,24 @@ static clgemm_status host_gemm(clgemm_handle h, gemm_call *call, const void *a, 
     return st;
 }
 
-/* The call of a host entry point, scalars already in (re, im) form. */
-#define HOST_CALL(type_ab_, type_c_, compute_, are, aim, bre, bim)                                 \
-    ((gemm_call){.precision = (type_ab_),                                                          \
-                 .type_c = (type_c_),                                                              \
-                 .compute = (compute_),                                                            \
-                 .layout = layout,                                                                 \
-                 .trans_a = trans_a,                                                               \
-                 .trans_b = trans_b,                                                               \
-                 .m = m,                                                                           \
-                 .n = n,                                                                           \
-                 .k = k,                                                                           \
-                 .alpha = (are),                                                                   \
-                 .alpha_im = (aim),                                                                \
-                 .beta = (bre),                                                                    \
-                 .beta_im = (bim),                                                                 \
-                 .lda = lda,                                                                       \
-                 .ldb = ldb,                                                                       \
-                 .ldc = ldc})
-
 #define HOST_PARAMS(scalar, elem)                                                                  \
     clgemm_handle h, clgemm_layout layout, clgemm_transpose trans_a, clgemm_transpose trans_b,     \
         size_t m, size_t n, size_t k, scalar alpha, const elem *a, size_t lda, const elem *b,      \
         size_t ldb, scalar beta, elem *c, size_t ldc
 
-clgemm_status clgemm_sgemm_host(HOST_PARAMS(float, float)) {
-    gemm_call call = HOST_CALL(CLGEMM_SINGLE, CLGEMM_SINGLE, 0, alpha, 0, beta, 0);
-    return host_gemm(h, &call, a, b, c);
-}
+/* Typed entry points: A, B and C of one type (elem), the default compute mode. */
+#define HOST_ENTRY(name, type, scalar, elem, re, im)                                               \
+    clgemm_status name(HOST_PARAMS(scalar, elem)) {                                                \
+        gemm_call call = {CALL_PROBLEM(type, type, 0, TYPED_SCALARS(re, im))};                     \
+        return host_gemm(h, &call, a, b, c);                                                       \
+    }
 
-clgemm_status clgemm_dgemm_host(HOST_PARAMS(double, double)) {
-    gemm_call call = HOST_CALL(CLGEMM_DOUBLE, CLGEMM_DOUBLE, 0, alpha, 0, beta, 0);
-    return host_gemm(h, &call, a, b, c);
-}
-
-clgemm_status clgemm_cgemm_host(HOST_PARAMS(cl_float2, cl_float2)) {
-    gemm_call call = HOST_CALL(CLGEMM_COMPLEX_SINGLE, CLGEMM_COMPLEX_SINGLE, 0, alpha.s[0],
-                               alpha.s[1], beta.s[0], beta.s[1]);
-    return host_gemm(h, &call, a, b, c);
-}
-
-clgemm_status clgemm_zgemm_host(HOST_PARAMS(cl_double2, cl_double2)) {
-    gemm_call call = HOST_CALL(CLGEMM_COMPLEX_DOUBLE, CLGEMM_COMPLEX_DOUBLE, 0, alpha.s[0],
-                               alpha.s[1], beta.s[0], beta.s[1]);
-    return host_gemm(h, &call, a, b, c);
-}
-
-clgemm_status clgemm_hgemm_host(HOST_PARAMS(float, cl_half)) {
-    gemm_call call = HOST_CALL(CLGEMM_HALF, CLGEMM_HALF, 0, alpha, 0, beta, 0);
-    return host_gemm(h, &call, a, b, c);
-}
-
-clgemm_status clgemm_bf16gemm_host(HOST_PARAMS(float, cl_ushort)) {
-    gemm_call call = HOST_CALL(CLGEMM_BFLOAT16, CLGEMM_BFLOAT16, 0, alpha, 0, beta, 0);
-    return host_gemm(h, &call, a, b, c);
-}
+HOST_ENTRY(clgemm_sgemm_host, CLGEMM_SINGLE, float, float, RE, IM)
+HOST_ENTRY(clgemm_dgemm_host, CLGEMM_DOUBLE, double, double, RE, IM)
+HOST_ENTRY(clgemm_cgemm_host, CLGEMM_COMPLEX_SINGLE, cl_float2, cl_float2, CRE, CIM)
+HOST_ENTRY(clgemm_zgemm_host, CLGEMM_COMPLEX_DOUBLE, cl_double2, cl_double2, CRE, CIM)
+HOST_ENTRY(clgemm_hgemm_host, CLGEMM_HALF, float, cl_half, RE, IM)
+HOST_ENTRY(clgemm_bf16gemm_host, CLGEMM_BFLOAT16, float, cl_ushort, RE, IM)
 
 clgemm_status clgemm_gemm_ex_host(clgemm_handle h, clgemm_layout layout, clgemm_transpose trans_a,
                                   clgemm_transpose trans_b, size_t m, size_t n, size_t k,
@@ -133,12 +96,10 @@ clgemm_status clgemm_gemm_ex_host(clgemm_handle h, clgemm_layout layout, clgemm_
                                   size_t ldb, const void *beta, void *c, size_t ldc,
                                   clgemm_precision type_ab, clgemm_precision type_c,
                                   clgemm_compute compute) {
-    if (!alpha || !beta) return CLGEMM_ERR_NULL_ARGUMENT;
-    if (!clgemm__type(type_ab)) return CLGEMM_ERR_INVALID_TYPE;
-    double are, aim, bre, bim;
-    clgemm__read_scalar(type_ab, alpha, &are, &aim);
-    clgemm__read_scalar(type_ab, beta, &bre, &bim);
-    gemm_call call = HOST_CALL(type_ab, type_c, compute, are, aim, bre, bim);
+    double s[4];
+    clgemm_status st = clgemm__call_scalars(type_ab, alpha, beta, s);
+    if (st != CLGEMM_SUCCESS) return st;
+    gemm_call call = {CALL_PROBLEM(type_ab, type_c, compute, POINTER_SCALARS(s))};
     return host_gemm(h, &call, a, b, c);
 }
 
@@ -190,19 +151,12 @@ clgemm_status clgemm_gemm_strided_batched_host(
     clgemm_compute compute) {
     if (!h) return CLGEMM_ERR_NULL_ARGUMENT;
     if (clgemm__forked()) return CLGEMM_ERR_FORKED;
-    if (!alpha || !beta) return CLGEMM_ERR_NULL_ARGUMENT;
-    if (!clgemm__type(type_ab)) return CLGEMM_ERR_INVALID_TYPE;
-    double are, aim, bre, bim;
-    clgemm__read_scalar(type_ab, alpha, &are, &aim);
-    clgemm__read_scalar(type_ab, beta, &bre, &bim);
-    gemm_call call = HOST_CALL(type_ab, type_c, compute, are, aim, bre, bim);
-    call.batched = true;
-    call.batch = batch_count;
-    call.stride_a = stride_a;
-    call.stride_b = stride_b;
-    call.stride_c = stride_c;
+    double s[4];
+    clgemm_status st = clgemm__call_scalars(type_ab, alpha, beta, s);
+    if (st != CLGEMM_SUCCESS) return st;
+    gemm_call call = {CALL_PROBLEM(type_ab, type_c, compute, POINTER_SCALARS(s)), CALL_STRIDES};
     size_t extent[3];
-    clgemm_status st = clgemm__check_shape(&call, extent);
+    st = clgemm__check_shape(&call, extent);
     if (st != CLGEMM_SUCCESS) return st;
     if ((st = clgemm__check_types(h, &call)) != CLGEMM_SUCCESS) return st;
     if (m == 0 || n == 0 || batch_count == 0) return CLGEMM_SUCCESS;
@@ -233,7 +187,7 @@ clgemm_status clgemm_gemm_strided_batched_host(
     cl_mem bufs[3] = {NULL, NULL, NULL};
     cl_int err;
     /* With beta == 0 the kernels do not read C (NaN in it must not leak), so neither do we. */
-    if (bre != 0 || bim != 0) {
+    if (call.beta != 0 || call.beta_im != 0) {
         copy_blocks(packed, 0, NULL, c, stride_c, batch_count, inner, outer, ldc, sizes[2], NULL,
                     type_ab);
         st = upload(h->context, packed, bytes[2], &bufs[2]);
@@ -308,7 +262,7 @@ clgemm_status clgemm_gemm_batched_host(clgemm_handle h, clgemm_layout layout,
     if (!alphas || !betas || !a || !b || !c) return CLGEMM_ERR_NULL_ARGUMENT;
     if (!clgemm__type(type_ab)) return CLGEMM_ERR_INVALID_TYPE;
     /* alpha 1 for the extents: each matrix has its own alpha, so A and B count whenever k > 0. */
-    gemm_call call = HOST_CALL(type_ab, type_c, compute, 1, 0, 0, 0);
+    gemm_call call = {CALL_PROBLEM(type_ab, type_c, compute, 1, 0, 0, 0)};
     size_t extent[3];
     clgemm_status st = clgemm__check_shape(&call, extent);
     if (st != CLGEMM_SUCCESS) return st;
