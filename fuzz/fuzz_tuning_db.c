@@ -1,5 +1,5 @@
 /* fuzz_tuning_db.c: libFuzzer target for the JSON tuning-database loader, clgemm__tuning_load
- * (src/tuning_db.c), on a fake device. Each input is written to a temporary file and loaded.
+ * (src/plan/tuning_db.c), on a fake device. Each input is written to a temporary file and loaded.
  * Checks, beyond "no crash, no leak, no undefined behaviour" (ASan, LSan and UBSan do those):
  * a failed load returns no table; a loaded table is non-empty and every entry it accepted has a
  * valid key (a type pair the kernels compute, transposes its type has, a batch class: schema 1
@@ -12,7 +12,7 @@
  * entry the first load accepted (a schema-1 or schema-2 file's entries included, under the same
  * keys).
  *
- * src/tuning_db.c is included (not linked) so that the table's entries can be inspected; build
+ * src/plan/tuning_db.c is included (not linked) so that the table's entries can be inspected; build
  * and run with fuzz/run.sh. */
 #include "plan/tuning_db.c"
 

@@ -4,7 +4,7 @@
  * the device computes, each C type of that type (and the arithmetic type split-K partials are
  * written in), and each transpose mode: the family's built-in defaults for the device, its
  * tuner's quick set and the planner's fallbacks, kept only when the library's own check accepts
- * them on that device. The build options are made as src/gemm.c makes them. Output, one build
+ * them on that device. The build options are made as src/exec/gemm.c makes them. Output, one build
  * per line: file TAB kernel TAB options TAB a description of the build.
  *   portability-configs --targets     the compile targets: key TAB compiler TAB board
  *   portability-configs KEY           the builds for the device recorded under KEY

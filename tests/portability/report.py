@@ -91,7 +91,7 @@ def main(results, configs, output):
 
     w("## Defaults per architecture\n")
     w("The register-blocked family's built-in defaults per architecture tier "
-      "(`src/families/regblock_defaults.c`; the tier is `clgemm__device_tier` in `src/device_tier.c`: "
+      "(`src/families/regblock_defaults.c`; the tier is `clgemm__device_tier` in `src/core/device_tier.c`: "
       "NVIDIA by compute capability, AMD by gfx target or board name, Intel by graphics IP "
       "version or device name, CPUs by the vector ISA of PoCL's LLVM target in the device name "
       "or version). A device of no known tier gets its class's list. Each entry is "

@@ -1,0 +1,80 @@
+#!/usr/bin/env python3
+"""check_architecture.py: keeps docs/ARCHITECTURE.md true about the tree (the `unit` suite runs it).
+
+Fails, with one line per problem, when
+  - a file or folder the page names (a path under src/, cl/, include/, ...) no longer exists;
+    a pattern (cl/*.cl) must match something, a template (src/families/<name>.c) is skipped;
+  - a file of a layer folder of src/ includes the header of a layer above its own, in the order
+    of the page's line "Layers, lowest first: `core` < `types` < ...".
+
+Usage: scripts/check_architecture.py [REPO_ROOT]   (default: the repository holding this script)
+"""
+import glob
+import os
+import re
+import sys
+
+TOP_FOLDERS = "src|cl|include|blas|tools|bench|tests|scripts|python|fuzz|cmake|docs|examples"
+PATH = re.compile(r"(?<![\w./-])((?:%s)/[\w./*<>-]*[\w*/>])" % TOP_FOLDERS)
+LAYERS = re.compile(r"^Layers, lowest first:(.*)$", re.M)
+INCLUDE = re.compile(r'^\s*#\s*include\s+"(\w+)/', re.M)
+
+
+def named_paths(text):
+    """The paths the page names, in order, each once."""
+    seen = []
+    for path in PATH.findall(text):
+        if path not in seen:
+            seen.append(path)
+    return seen
+
+
+def missing_paths(root, text):
+    problems = []
+    for path in named_paths(text):
+        if "<" in path:
+            continue
+        full = os.path.join(root, path)
+        exists = glob.glob(full) if "*" in path else os.path.exists(full)
+        if not exists:
+            problems.append("docs/ARCHITECTURE.md names %s, which does not exist" % path)
+    return problems
+
+
+def upward_includes(root, text):
+    match = LAYERS.search(text)
+    if not match:
+        return ['docs/ARCHITECTURE.md has no line "Layers, lowest first: ..."']
+    order = re.findall(r"`(\w+)`", match.group(1))
+    problems = []
+    for layer in order:
+        if not os.path.isdir(os.path.join(root, "src", layer)):
+            problems.append("docs/ARCHITECTURE.md names layer %s, which src/ lacks" % layer)
+    for path in sorted(glob.glob(os.path.join(root, "src", "*", "*.[ch]"))):
+        layer = os.path.basename(os.path.dirname(path))
+        if layer not in order:
+            problems.append("%s: folder %s is not in the page's layer order" %
+                            (os.path.relpath(path, root), layer))
+            continue
+        with open(path, encoding="utf-8") as f:
+            source = f.read()
+        for used in INCLUDE.findall(source):
+            if used in order and order.index(used) > order.index(layer):
+                problems.append("%s (layer %s) includes a header of %s, a layer above it" %
+                                (os.path.relpath(path, root), layer, used))
+    return problems
+
+
+def main():
+    root = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "..")
+    with open(os.path.join(root, "docs", "ARCHITECTURE.md"), encoding="utf-8") as f:
+        text = f.read()
+    problems = missing_paths(root, text) + upward_includes(root, text)
+    for p in problems:
+        print(p)
+    print("check_architecture: %d paths named, %d problems" % (len(named_paths(text)), len(problems)))
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
