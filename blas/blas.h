@@ -60,8 +60,8 @@ typedef enum blas_route {
 void clgemm__blas_count(blas_type t, blas_route r);
 void clgemm__blas_counts_reset(void);
 
-/* alpha or beta == 0 (both parts for c/z). */
-int clgemm__blas_is_zero(blas_type t, const void *x);
+/* Whether alpha or beta is the real value v (0, 1), its imaginary part 0 for c/z (host.c). */
+int clgemm__blas_scalar_is(blas_type t, const void *x, double v);
 
 /* Runs a checked call: chooses the route and computes C. */
 void clgemm__blas_run(const blas_call *call);

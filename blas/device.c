@@ -237,7 +237,7 @@ int clgemm__blas_device_gemm(const blas_call *call) {
     static const float one_f[2] = {1, 0};
     const void *beta_one =
         call->type == BLAS_S || call->type == BLAS_C ? (const void *)one_f : (const void *)one;
-    int beta_zero = clgemm__blas_is_zero(call->type, call->beta);
+    int beta_zero = clgemm__blas_scalar_is(call->type, call->beta, 0);
 
     cl_event ab_free[2] = {NULL, NULL}, c_free[2] = {NULL, NULL}, last = NULL;
     cl_int err = CL_SUCCESS;

@@ -5,26 +5,12 @@
 
 #include <string.h>
 
-/* beta == 1 (real part 1, imaginary 0). */
-static int is_one(blas_type t, const void *x) {
-    switch (t) {
-    case BLAS_S:
-        return *(const float *)x == 1;
-    case BLAS_D:
-        return *(const double *)x == 1;
-    case BLAS_C:
-        return ((const float *)x)[0] == 1 && ((const float *)x)[1] == 0;
-    default:
-        return ((const double *)x)[0] == 1 && ((const double *)x)[1] == 0;
-    }
-}
-
 void clgemm__blas_run(const blas_call *call) {
     const blas_settings *s = clgemm__blas_settings();
     int quick = call->m == 0 || call->n == 0 ||
-                ((call->k == 0 || clgemm__blas_is_zero(call->type, call->alpha)) &&
-                 is_one(call->type, call->beta));
-    if (quick || call->k == 0 || clgemm__blas_is_zero(call->type, call->alpha)) {
+                ((call->k == 0 || clgemm__blas_scalar_is(call->type, call->alpha, 0)) &&
+                 clgemm__blas_scalar_is(call->type, call->beta, 1));
+    if (quick || call->k == 0 || clgemm__blas_scalar_is(call->type, call->alpha, 0)) {
         if (!quick) clgemm__blas_scale_c(call);
         clgemm__blas_count(call->type, ROUTE_TRIVIAL);
         return;

@@ -1,8 +1,8 @@
 /* host.c: the host side of the drop-in, below both the dispatcher and the device path (which
  * sends the tiles the device could not finish here): a call on the system BLAS, else on plain
  * GEMM loops, the last resort when neither the device nor a system BLAS can take it; C = beta *
- * C (reference BLAS's path for alpha == 0 or k == 0, which never reads A or B); and the zero
- * test of a scalar. */
+ * C (reference BLAS's path for alpha == 0 or k == 0, which never reads A or B); and the test
+ * of a scalar against 0 or 1. */
 #include "blas.h"
 
 #include <complex.h>
@@ -75,17 +75,16 @@ void clgemm__blas_scale_c(const blas_call *call) {
     fns[call->type](call);
 }
 
-/* x == 0 (both parts for complex): alpha or beta. */
-int clgemm__blas_is_zero(blas_type t, const void *x) {
+int clgemm__blas_scalar_is(blas_type t, const void *x, double v) {
     switch (t) {
     case BLAS_S:
-        return *(const float *)x == 0;
+        return *(const float *)x == v;
     case BLAS_D:
-        return *(const double *)x == 0;
+        return *(const double *)x == v;
     case BLAS_C:
-        return ((const float *)x)[0] == 0 && ((const float *)x)[1] == 0;
+        return ((const float *)x)[0] == v && ((const float *)x)[1] == 0;
     default:
-        return ((const double *)x)[0] == 0 && ((const double *)x)[1] == 0;
+        return ((const double *)x)[0] == v && ((const double *)x)[1] == 0;
     }
 }
 
