@@ -5,7 +5,9 @@ Fails, with one line per problem, when
   - a file or folder the page names (a path under src/, cl/, include/, ...) no longer exists;
     a pattern (cl/*.cl) must match something, a template (src/families/<name>.c) is skipped;
   - a file of a layer folder of src/ includes the header of a layer above its own, in the order
-    of the page's line "Layers, lowest first: `core` < `types` < ...".
+    of the page's line "Layers, lowest first: `core` < `types` < ...";
+  - two files of src/ (or two of blas/) call each other's functions: a circle no layer order
+    shows (functions are found by their definitions at the start of a line, not static).
 
 Usage: scripts/check_architecture.py [REPO_ROOT]   (default: the repository holding this script)
 """
@@ -18,6 +20,7 @@ TOP_FOLDERS = "src|cl|include|blas|tools|bench|tests|scripts|python|fuzz|cmake|d
 PATH = re.compile(r"(?<![\w./-])((?:%s)/[\w./*<>-]*[\w*/>])" % TOP_FOLDERS)
 LAYERS = re.compile(r"^Layers, lowest first:(.*)$", re.M)
 INCLUDE = re.compile(r'^\s*#\s*include\s+"(\w+)/', re.M)
+DEFINITION = re.compile(r"^(?!static\b)[A-Za-z_][\w \t*]*?\b(\w+)\s*\([^;{]*\)\s*\{", re.M)
 
 
 def named_paths(text):
@@ -65,11 +68,34 @@ def upward_includes(root, text):
     return problems
 
 
+def mutual_calls(root):
+    problems = []
+    for pattern in ("src/*/*.c", "blas/*.c"):
+        paths = sorted(glob.glob(os.path.join(root, pattern)))
+        sources = {}
+        for path in paths:
+            with open(path, encoding="utf-8") as f:
+                sources[os.path.relpath(path, root)] = f.read()
+        defined_in = {}
+        for name, source in sources.items():
+            for function in DEFINITION.findall(source):
+                defined_in.setdefault(function, name)
+        calls = {}
+        for name, source in sources.items():
+            calls[name] = {defined_in[f] for f in set(re.findall(r"\b(\w+)\s*\(", source))
+                           if f in defined_in and defined_in[f] != name}
+        for a in sorted(calls):
+            for b in sorted(calls[a]):
+                if a < b and a in calls.get(b, ()):
+                    problems.append("%s and %s call each other's functions" % (a, b))
+    return problems
+
+
 def main():
     root = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "..")
     with open(os.path.join(root, "docs", "ARCHITECTURE.md"), encoding="utf-8") as f:
         text = f.read()
-    problems = missing_paths(root, text) + upward_includes(root, text)
+    problems = missing_paths(root, text) + upward_includes(root, text) + mutual_calls(root)
     for p in problems:
         print(p)
     print("check_architecture: %d paths named, %d problems" % (len(named_paths(text)), len(problems)))

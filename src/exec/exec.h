@@ -217,7 +217,7 @@ bool clgemm__matrices_overlap(size_t d, size_t inner, size_t outer, size_t ld);
 clgemm_status clgemm__gemm(struct clgemm_handle_s *h, const gemm_call *call);
 
 /* clgemm__plan_choose with the handle's device, its forced configuration for key->type_ab and
- * its tuning table (handle.c); the caller holds the lock. */
+ * its tuning table (call_plan.c); the caller holds the lock. */
 clgemm_config clgemm__plan(struct clgemm_handle_s *h, const tuning_key *key, clgemm_compute compute,
                            size_t m, size_t n, size_t k, size_t batch, const char **source);
 /* The same for a call: its types, and its transposes and sizes as the kernel runs them (a
