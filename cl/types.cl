@@ -1,7 +1,8 @@
 /* types.cl: the kernel side of the element types, one block per row of src/types.c (same ids).
  * TYPE_AB picks how A and B are stored, TYPE_C how C is (the host passes both as build
  * options). From the type of A and B follow the arithmetic: REAL is one element of it (float,
- * double, float2 or double2 for complex), SCALAR its component and NCOMP the component count.
+ * double, float2 or double2 for complex, uint for INT8), SCALAR its component and NCOMP the
+ * component count.
  * Kernels touch memory only through LOAD_AB, LOAD_C and STORE_ELEM, and compute only through
  * MADD, MUL and IS_ZERO (common.cl), so one kernel body serves every type. */
 #define TYPE_F32  0
@@ -10,6 +11,10 @@
 #define TYPE_C64  3
 #define TYPE_F16  4
 #define TYPE_BF16 5
+#define TYPE_I8   6
+#define TYPE_I32  7
+#define TYPE_E4M3 8
+#define TYPE_E5M2 9
 
 #ifndef TYPE_AB
 #define TYPE_AB TYPE_F32
@@ -21,8 +26,12 @@
 #if TYPE_AB == TYPE_F64 || TYPE_AB == TYPE_C64
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #define SCALAR double
+#elif TYPE_AB == TYPE_I8
+/* INT8 runs in 32-bit unsigned arithmetic: sums and products wrap modulo 2^32 with defined
+ * behaviour, and their bits are those of the two's complement int32 results (clgemm.h). */
+#define SCALAR uint
 #else
-#define SCALAR float /* FP32, complex FP32, and the FP32 arithmetic of FP16 and BF16 */
+#define SCALAR float /* FP32, complex FP32, and the FP32 arithmetic of FP16, BF16 and FP8 */
 #endif
 #if TYPE_AB == TYPE_C32 || TYPE_AB == TYPE_C64
 #define NCOMP 2
@@ -53,6 +62,23 @@ inline ushort clgemm_to_bf16(float v) {
 }
 #define CLGEMM_FROM_BF16(x) as_float((uint)(x) << 16)
 
+/* FP8 codes (OCP 8-bit floating point) to FP32, exactly; the host twin is src/fp8.c. A normal
+ * code moves its exponent and mantissa into place and rebiases; a subnormal one is its
+ * mantissa times the smallest subnormal; E4M3 has NaN at S.1111.111 and no infinities, E5M2
+ * infinities at S.11111.00 and NaN above. */
+inline float clgemm_from_e4m3(uchar x) {
+    const uint e = (x >> 3) & 15u, m = x & 7u;
+    float v = e ? as_float(((e + 120u) << 23) | (m << 20)) : (float)m * 0x1p-9f;
+    if ((x & 0x7fu) == 0x7fu) v = as_float(0x7fc00000u);
+    return as_float(as_uint(v) | ((uint)(x & 0x80u) << 24));
+}
+inline float clgemm_from_e5m2(uchar x) {
+    const uint e = (x >> 2) & 31u, m = x & 3u;
+    float v = e ? as_float(((e + 112u) << 23) | (m << 21)) : (float)m * 0x1p-16f;
+    if (e == 31u) v = as_float(m ? 0x7fc00000u : 0x7f800000u);
+    return as_float(as_uint(v) | ((uint)(x & 0x80u) << 24));
+}
+
 /* Storage of A and B: AB_T, and LOAD_AB(p, i) the element p[i] as a REAL. FP16 needs no
  * cl_khr_fp16: half pointers and vload_half are core OpenCL. */
 #if TYPE_AB == TYPE_F16
@@ -61,13 +87,23 @@ inline ushort clgemm_to_bf16(float v) {
 #elif TYPE_AB == TYPE_BF16
 #define AB_T          ushort
 #define LOAD_AB(p, i) CLGEMM_FROM_BF16((p)[i])
+#elif TYPE_AB == TYPE_I8
+#define AB_T          char
+#define LOAD_AB(p, i) ((uint)(int)(p)[i]) /* sign-extended, then modulo 2^32 */
+#elif TYPE_AB == TYPE_E4M3
+#define AB_T          uchar
+#define LOAD_AB(p, i) clgemm_from_e4m3((p)[i])
+#elif TYPE_AB == TYPE_E5M2
+#define AB_T          uchar
+#define LOAD_AB(p, i) clgemm_from_e5m2((p)[i])
 #else
 #define AB_T          REAL
 #define LOAD_AB(p, i) ((p)[i])
 #endif
 
 /* Storage of C: C_T, LOAD_C(p, i), STORE_ELEM(p, i, v). C is TYPE_AB, or FP32 (the arithmetic
- * type) for FP16 and BF16 inputs. */
+ * type) for FP16 and BF16 inputs, INT32 for INT8 (as_int: the bits, no conversion of a value
+ * out of int's range), FP32, FP16 or BF16 for FP8. */
 #if TYPE_C == TYPE_F16
 #define C_T                 half
 #define LOAD_C(p, i)        vload_half((i), (p))
@@ -76,6 +112,10 @@ inline ushort clgemm_to_bf16(float v) {
 #define C_T                 ushort
 #define LOAD_C(p, i)        CLGEMM_FROM_BF16((p)[i])
 #define STORE_ELEM(p, i, v) ((p)[i] = clgemm_to_bf16(v))
+#elif TYPE_C == TYPE_I32
+#define C_T                 int
+#define LOAD_C(p, i)        as_uint((p)[i])
+#define STORE_ELEM(p, i, v) ((p)[i] = as_int(v))
 #else
 #define C_T                 REAL
 #define LOAD_C(p, i)        ((p)[i])

@@ -112,9 +112,31 @@ typedef enum clgemm_precision {
     CLGEMM_COMPLEX_SINGLE = 2,
     CLGEMM_COMPLEX_DOUBLE = 3,
     CLGEMM_HALF = 4,
-    CLGEMM_BFLOAT16 = 5
+    CLGEMM_BFLOAT16 = 5,
+    CLGEMM_INT8 = 6,  /* signed 8-bit A and B (cl_char); C is CLGEMM_INT32 */
+    CLGEMM_INT32 = 7, /* C of an INT8 product (cl_int); not a type of A and B */
+    CLGEMM_E4M3 = 8,  /* OCP FP8 E4M3 ("fn": no infinities), stored as cl_uchar bit patterns */
+    CLGEMM_E5M2 = 9   /* OCP FP8 E5M2 (IEEE-like, with infinities), as cl_uchar bit patterns */
 } clgemm_precision;
-#define CLGEMM_PRECISION_COUNT 6
+#define CLGEMM_PRECISION_COUNT 10
+
+/* 8-bit types.
+ * INT8: C = alpha * op(A) op(B) + beta * C in exact integer arithmetic modulo 2^32: alpha and
+ * beta are cl_int, products and sums are computed as if in int64 and C keeps the low 32 bits as
+ * a two's complement int32 (cuBLAS's CUDA_R_8I / CUDA_R_32I wraps the same way). The sum of
+ * products alone fits an int32 without wrapping as long as k <= 131071 (2^31 - 1 over the worst
+ * product, (-128) * (-128) = 2^14); beyond that, or with large alpha, beta or C, the result
+ * wraps, exactly and reproducibly.
+ * E4M3 / E5M2 (OCP 8-bit floating point specification 1.0): A and B hold the 8-bit codes, C is
+ * CLGEMM_SINGLE, CLGEMM_HALF or CLGEMM_BFLOAT16, and the products and sums run in FP32 (alpha
+ * and beta are float). E4M3 has the bias 7, no infinities and NaN at S.1111.111 (largest finite
+ * 448); E5M2 the bias 15, infinities at S.11111.00 and NaN at S.11111.{01,10,11} (largest finite
+ * 57344). Per-tensor scales (cuBLASLt's A_SCALE / B_SCALE, the factors that turn the codes into
+ * the real values) fold into alpha: the product of the decoded codes times alpha * scale_a *
+ * scale_b is what cuBLASLt computes, since the accumulation is linear; clgemm_fp8gemm does the
+ * folding (in double, rounded once to FP32). A and B are one format (no E4M3 x E5M2 mix). Error
+ * bound as for HALF inputs in clgemm_compute: (k + 2) 2^-24 S against the product of the decoded
+ * inputs, plus C's own rounding when C is FP16 / BF16. */
 
 /* How the products are computed (clgemm_gemm_ex). DEFAULT is the precision of the type (FP32
  * for SINGLE, HALF and BFLOAT16, FP64 for DOUBLE). The others only change SINGLE, and only on
@@ -282,9 +304,11 @@ CLGEMM_API clgemm_status clgemm_dgemm(clgemm_handle handle, clgemm_layout layout
 
 /* The general entry point, in the spirit of cublasGemmEx. A and B hold type_ab; C holds type_c,
  * which is type_ab, or CLGEMM_SINGLE when type_ab is CLGEMM_HALF or CLGEMM_BFLOAT16 (FP32
- * output). alpha and beta point to the scalar type of the arithmetic: float for SINGLE, HALF
- * and BFLOAT16, double for DOUBLE, cl_float2 / cl_double2 for the complex types. compute: see
- * clgemm_compute. Other combinations: CLGEMM_ERR_INVALID_TYPE. Everything else as clgemm_sgemm. */
+ * output); CLGEMM_INT32 for CLGEMM_INT8; CLGEMM_SINGLE, CLGEMM_HALF or CLGEMM_BFLOAT16 for
+ * CLGEMM_E4M3 and CLGEMM_E5M2. alpha and beta point to the scalar type of the arithmetic: float
+ * for SINGLE, HALF, BFLOAT16 and the FP8 types, double for DOUBLE, cl_float2 / cl_double2 for
+ * the complex types, cl_int for INT8. compute: see clgemm_compute (the 8-bit types take only
+ * DEFAULT). Other combinations: CLGEMM_ERR_INVALID_TYPE. Everything else as clgemm_sgemm. */
 CLGEMM_API clgemm_status clgemm_gemm_ex(
     clgemm_handle handle, clgemm_layout layout, clgemm_transpose trans_a, clgemm_transpose trans_b,
     size_t m, size_t n, size_t k, const void *alpha, cl_mem a, size_t off_a, size_t lda, cl_mem b,
@@ -321,6 +345,39 @@ CLGEMM_API clgemm_status clgemm_bf16gemm(clgemm_handle handle, clgemm_layout lay
                                          size_t ldb, float beta, cl_mem c, size_t off_c, size_t ldc,
                                          cl_command_queue queue, cl_uint num_wait,
                                          const cl_event *wait, cl_event *event);
+
+/* INT8 A and B (cl_char), INT32 C (cl_int), int32 alpha and beta; wraps as described at
+ * CLGEMM_INT8. */
+CLGEMM_API clgemm_status clgemm_i8gemm(clgemm_handle handle, clgemm_layout layout,
+                                       clgemm_transpose trans_a, clgemm_transpose trans_b, size_t m,
+                                       size_t n, size_t k, cl_int alpha, cl_mem a, size_t off_a,
+                                       size_t lda, cl_mem b, size_t off_b, size_t ldb, cl_int beta,
+                                       cl_mem c, size_t off_c, size_t ldc, cl_command_queue queue,
+                                       cl_uint num_wait, const cl_event *wait, cl_event *event);
+/* FP8 A and B of type_ab (CLGEMM_E4M3 or CLGEMM_E5M2) with per-tensor scales: C = alpha *
+ * (scale_a op(A)) (scale_b op(B)) + beta * C, C of type_c (CLGEMM_SINGLE, CLGEMM_HALF or
+ * CLGEMM_BFLOAT16). The same as clgemm_gemm_ex with alpha * scale_a * scale_b. */
+CLGEMM_API clgemm_status clgemm_fp8gemm(clgemm_handle handle, clgemm_layout layout,
+                                        clgemm_transpose trans_a, clgemm_transpose trans_b,
+                                        size_t m, size_t n, size_t k, float alpha, float scale_a,
+                                        float scale_b, cl_mem a, size_t off_a, size_t lda, cl_mem b,
+                                        size_t off_b, size_t ldb, float beta, cl_mem c,
+                                        size_t off_c, size_t ldc, clgemm_precision type_ab,
+                                        clgemm_precision type_c, cl_command_queue queue,
+                                        cl_uint num_wait, const cl_event *wait, cl_event *event);
+
+/* ---- FP8 conversion on the host ---------------------------------------------------------------
+ * From FP32 to E4M3 / E5M2 codes (type CLGEMM_E4M3 or CLGEMM_E5M2), rounding to nearest even and
+ * saturating: a value beyond the largest finite one, infinities included, becomes the largest
+ * finite value of its sign (448 / 57344, as PTX's cvt .satfinite and cuBLASLt's saturating
+ * conversion); NaN becomes a NaN code (0x7f / 0x7e, with the sign of the input); signed zeros
+ * and subnormals are kept. And back: every code to its exact FP32 value (E5M2's infinities stay
+ * infinities, NaN codes give a quiet NaN of their sign). count elements; CLGEMM_ERR_INVALID_TYPE
+ * for another type, CLGEMM_ERR_NULL_ARGUMENT for a NULL array when count > 0. */
+CLGEMM_API clgemm_status clgemm_fp8_from_float(clgemm_precision type, const float *src,
+                                               cl_uchar *dst, size_t count);
+CLGEMM_API clgemm_status clgemm_fp8_to_float(clgemm_precision type, const cl_uchar *src,
+                                             float *dst, size_t count);
 
 /* ---- Batches of GEMM on OpenCL buffers -------------------------------------------------------
  * batch_count products of the same shape, types and transposes in one call, with CLBlast's
@@ -385,6 +442,8 @@ CLGEMM_API clgemm_status clgemm_dgemm_batched(CLGEMM_BATCHED_PARAMS(double));
 CLGEMM_API clgemm_status clgemm_cgemm_batched(CLGEMM_BATCHED_PARAMS(cl_float2));
 CLGEMM_API clgemm_status clgemm_zgemm_batched(CLGEMM_BATCHED_PARAMS(cl_double2));
 CLGEMM_API clgemm_status clgemm_hgemm_batched(CLGEMM_BATCHED_PARAMS(float));
+CLGEMM_API clgemm_status clgemm_i8gemm_strided_batched(CLGEMM_STRIDED_BATCHED_PARAMS(cl_int));
+CLGEMM_API clgemm_status clgemm_i8gemm_batched(CLGEMM_BATCHED_PARAMS(cl_int));
 
 /* ---- GEMM on host arrays (blocking) ----------------------------------------------------------
  * The same operation on plain host arrays: copies to the device, multiplies on the handle's
@@ -432,6 +491,19 @@ CLGEMM_API clgemm_status clgemm_bf16gemm_host(clgemm_handle handle, clgemm_layou
                                               size_t m, size_t n, size_t k, float alpha,
                                               const cl_ushort *a, size_t lda, const cl_ushort *b,
                                               size_t ldb, float beta, cl_ushort *c, size_t ldc);
+CLGEMM_API clgemm_status clgemm_i8gemm_host(clgemm_handle handle, clgemm_layout layout,
+                                            clgemm_transpose trans_a, clgemm_transpose trans_b,
+                                            size_t m, size_t n, size_t k, cl_int alpha,
+                                            const cl_char *a, size_t lda, const cl_char *b,
+                                            size_t ldb, cl_int beta, cl_int *c, size_t ldc);
+/* C is of type_c: float, cl_half or cl_ushort (BF16) elements. */
+CLGEMM_API clgemm_status clgemm_fp8gemm_host(clgemm_handle handle, clgemm_layout layout,
+                                             clgemm_transpose trans_a, clgemm_transpose trans_b,
+                                             size_t m, size_t n, size_t k, float alpha,
+                                             float scale_a, float scale_b, const cl_uchar *a,
+                                             size_t lda, const cl_uchar *b, size_t ldb, float beta,
+                                             void *c, size_t ldc, clgemm_precision type_ab,
+                                             clgemm_precision type_c);
 
 /* Batches on host arrays (blocking). Strided: the arrays hold the batch as the buffers of
  * clgemm_gemm_strided_batched do, from element 0 (no offsets). Batched: a[i], b[i] and c[i]
@@ -477,7 +549,7 @@ typedef void (*clgemm_tune_progress_fn)(size_t evaluated, size_t total, double b
                                         double elapsed_s, void *user);
 
 typedef struct clgemm_tune_options {
-    clgemm_precision precision;      /* the type of A and B: any clgemm_precision */
+    clgemm_precision precision;      /* the type of A and B: any but CLGEMM_INT32 */
     const clgemm_tune_shape *shapes; /* the shapes to tune (see clgemm_tune_default_shapes) */
     size_t num_shapes;
     double budget_s;                  /* time for the whole call, shared by the shapes; 0: none */
@@ -488,8 +560,10 @@ typedef struct clgemm_tune_options {
     void *user;                       /* passed to progress */
     volatile int *cancel; /* may be NULL; once *cancel != 0 the tuner stops between candidates */
     /* Added in 0.2; zero (clgemm_tune_options_init) keeps 0.1's behaviour: C of precision's
-     * type, no transposes. wide_c nonzero: C holds the wider type clgemm_gemm_ex allows for
-     * precision (FP32 for HALF and BFLOAT16; CLGEMM_ERR_INVALID_TYPE for the other types).
+     * type, no transposes (INT32 for INT8, FP32 for the FP8 types). wide_c nonzero: C holds
+     * the second type clgemm_gemm_ex allows for precision (FP32 for HALF and BFLOAT16, BF16 for
+     * the FP8 types; CLGEMM_ERR_INVALID_TYPE for the other types). FP8 with FP16 C is not
+     * tuned (its calls use the library's defaults).
      * trans_a / trans_b: the transposes of the column-major calls that are timed (0 means
      * CLGEMM_NO_TRANS; CLGEMM_CONJ_TRANS is CLGEMM_TRANS on real types); the results are stored
      * for those transposes. Tuning entries are kept per type pair and transposes; a call whose

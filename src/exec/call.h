@@ -43,7 +43,7 @@
 static inline clgemm_status clgemm__call_scalars(clgemm_precision type_ab, const void *alpha,
                                                  const void *beta, double s[4]) {
     if (!alpha || !beta) return CLGEMM_ERR_NULL_ARGUMENT;
-    if (!clgemm__type(type_ab)) return CLGEMM_ERR_INVALID_TYPE;
+    if (!clgemm__type(type_ab) || !clgemm__type(type_ab)->ab) return CLGEMM_ERR_INVALID_TYPE;
     clgemm__read_scalar(type_ab, alpha, &s[0], &s[1]);
     clgemm__read_scalar(type_ab, beta, &s[2], &s[3]);
     return CLGEMM_SUCCESS;

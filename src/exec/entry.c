@@ -9,24 +9,26 @@
         size_t off_b, size_t ldb, scalar beta, cl_mem c, size_t off_c, size_t ldc,                 \
         cl_command_queue queue, cl_uint num_wait, const cl_event *wait, cl_event *event
 
-/* Typed entry points: A, B and C of one type, the default compute mode. */
+/* Typed entry points: A and B of one type, C of its default C type (the type itself, INT32 for
+ * INT8), the default compute mode. */
 #define BUFFER_ENTRY(name, type, scalar, re, im)                                                   \
     clgemm_status name(BUFFER_PARAMS(scalar)) {                                                    \
-        gemm_call call = {CALL_PROBLEM(type, type, 0, TYPED_SCALARS(re, im)), CALL_BUFFERS,        \
-                          CALL_OFFSETS};                                                           \
+        gemm_call call = {CALL_PROBLEM(type, clgemm__type(type)->c, 0, TYPED_SCALARS(re, im)),     \
+                          CALL_BUFFERS, CALL_OFFSETS};                                             \
         return clgemm__gemm(h, &call);                                                             \
     }
 #define STRIDED_ENTRY(name, type, scalar, re, im)                                                  \
     clgemm_status name(CLGEMM_STRIDED_BATCHED_PARAMS(scalar)) {                                    \
-        gemm_call call = {CALL_PROBLEM(type, type, 0, TYPED_SCALARS(re, im)), CALL_BUFFERS,        \
-                          CALL_OFFSETS, CALL_STRIDES};                                             \
+        gemm_call call = {CALL_PROBLEM(type, clgemm__type(type)->c, 0, TYPED_SCALARS(re, im)),     \
+                          CALL_BUFFERS, CALL_OFFSETS, CALL_STRIDES};                               \
         return clgemm__gemm(handle, &call);                                                        \
     }
 #define BATCHED_ENTRY(name, type, scalar)                                                          \
     clgemm_status name(CLGEMM_BATCHED_PARAMS(scalar)) {                                            \
         return clgemm_gemm_batched(handle, layout, trans_a, trans_b, m, n, k, alphas, a, off_a,    \
                                    lda, b, off_b, ldb, betas, c, off_c, ldc, batch_count, type,    \
-                                   type, CLGEMM_COMPUTE_DEFAULT, queue, num_wait, wait, event);    \
+                                   clgemm__type(type)->c, CLGEMM_COMPUTE_DEFAULT, queue, num_wait, \
+                                   wait, event);                                                   \
     }
 
 BUFFER_ENTRY(clgemm_sgemm, CLGEMM_SINGLE, float, RE, IM)
@@ -35,6 +37,23 @@ BUFFER_ENTRY(clgemm_cgemm, CLGEMM_COMPLEX_SINGLE, cl_float2, CRE, CIM)
 BUFFER_ENTRY(clgemm_zgemm, CLGEMM_COMPLEX_DOUBLE, cl_double2, CRE, CIM)
 BUFFER_ENTRY(clgemm_hgemm, CLGEMM_HALF, float, RE, IM)
 BUFFER_ENTRY(clgemm_bf16gemm, CLGEMM_BFLOAT16, float, RE, IM)
+BUFFER_ENTRY(clgemm_i8gemm, CLGEMM_INT8, cl_int, RE, IM)
+
+/* The scales fold into alpha (clgemm.h, CLGEMM_E4M3): computed in double, rounded once when the
+ * kernel gets its FP32 alpha. */
+clgemm_status clgemm_fp8gemm(clgemm_handle h, clgemm_layout layout, clgemm_transpose trans_a,
+                             clgemm_transpose trans_b, size_t m, size_t n, size_t k, float alpha,
+                             float scale_a, float scale_b, cl_mem a, size_t off_a, size_t lda,
+                             cl_mem b, size_t off_b, size_t ldb, float beta, cl_mem c, size_t off_c,
+                             size_t ldc, clgemm_precision type_ab, clgemm_precision type_c,
+                             cl_command_queue queue, cl_uint num_wait, const cl_event *wait,
+                             cl_event *event) {
+    if (type_ab != CLGEMM_E4M3 && type_ab != CLGEMM_E5M2) return CLGEMM_ERR_INVALID_TYPE;
+    gemm_call call = {
+        CALL_PROBLEM(type_ab, type_c, 0, (double)alpha * scale_a * scale_b, 0, beta, 0),
+        CALL_BUFFERS, CALL_OFFSETS};
+    return clgemm__gemm(h, &call);
+}
 
 clgemm_status clgemm_gemm_ex(clgemm_handle h, clgemm_layout layout, clgemm_transpose trans_a,
                              clgemm_transpose trans_b, size_t m, size_t n, size_t k,
@@ -77,7 +96,7 @@ clgemm_status clgemm_gemm_batched(clgemm_handle h, clgemm_layout layout, clgemm_
                                   clgemm_precision type_ab, clgemm_precision type_c,
                                   clgemm_compute compute, cl_command_queue queue, cl_uint num_wait,
                                   const cl_event *wait, cl_event *event) {
-    if (!clgemm__type(type_ab)) return CLGEMM_ERR_INVALID_TYPE;
+    if (!clgemm__type(type_ab) || !clgemm__type(type_ab)->ab) return CLGEMM_ERR_INVALID_TYPE;
     /* Every pointer is needed, even for an empty batch (BLAS checks arguments first). */
     if (!offs_a || !offs_b || !offs_c || !alphas || !betas) return CLGEMM_ERR_NULL_ARGUMENT;
     gemm_call call = {CALL_PROBLEM(type_ab, type_c, compute, 0, 0, 0, 0), CALL_BUFFERS,
@@ -90,8 +109,10 @@ STRIDED_ENTRY(clgemm_dgemm_strided_batched, CLGEMM_DOUBLE, double, RE, IM)
 STRIDED_ENTRY(clgemm_cgemm_strided_batched, CLGEMM_COMPLEX_SINGLE, cl_float2, CRE, CIM)
 STRIDED_ENTRY(clgemm_zgemm_strided_batched, CLGEMM_COMPLEX_DOUBLE, cl_double2, CRE, CIM)
 STRIDED_ENTRY(clgemm_hgemm_strided_batched, CLGEMM_HALF, float, RE, IM)
+STRIDED_ENTRY(clgemm_i8gemm_strided_batched, CLGEMM_INT8, cl_int, RE, IM)
 BATCHED_ENTRY(clgemm_sgemm_batched, CLGEMM_SINGLE, float)
 BATCHED_ENTRY(clgemm_dgemm_batched, CLGEMM_DOUBLE, double)
 BATCHED_ENTRY(clgemm_cgemm_batched, CLGEMM_COMPLEX_SINGLE, cl_float2)
 BATCHED_ENTRY(clgemm_zgemm_batched, CLGEMM_COMPLEX_DOUBLE, cl_double2)
 BATCHED_ENTRY(clgemm_hgemm_batched, CLGEMM_HALF, float)
+BATCHED_ENTRY(clgemm_i8gemm_batched, CLGEMM_INT8, cl_int)

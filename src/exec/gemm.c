@@ -107,6 +107,9 @@ static clgemm_status check_queue(const struct clgemm_handle_s *h, cl_command_que
 clgemm_status clgemm__check_types(const struct clgemm_handle_s *h, const gemm_call *c) {
     if (!clgemm__types_ok(c->precision, c->type_c)) return CLGEMM_ERR_INVALID_TYPE;
     if ((unsigned)c->compute > CLGEMM_COMPUTE_FP32_3XTF32) return CLGEMM_ERR_INVALID_TYPE;
+    /* TF32 modes round FP32 inputs; 8-bit inputs have nothing to round (clgemm.h). */
+    if (c->compute != CLGEMM_COMPUTE_DEFAULT && clgemm__type(c->precision)->size == 1)
+        return CLGEMM_ERR_INVALID_TYPE;
     if (clgemm__type(c->precision)->fp64 && !h->info.has_fp64) return CLGEMM_ERR_NO_FP64;
     return CLGEMM_SUCCESS;
 }
@@ -247,6 +250,10 @@ static cl_int scalar_arg(struct clgemm_handle_s *h, arg_setter set, cl_kernel ke
     }
     case CLGEMM_COMPLEX_DOUBLE: {
         cl_double2 v = {{re, im}};
+        return set(h, kernel, index, sizeof v, &v);
+    }
+    case CLGEMM_INT32: { /* the kernels' uint holds the same bits */
+        cl_int v = (cl_int)re;
         return set(h, kernel, index, sizeof v, &v);
     }
     default: {
@@ -453,6 +460,11 @@ static void put_scalar(void *p, clgemm_precision type, double re, double im) {
     }
     case CLGEMM_COMPLEX_DOUBLE: {
         cl_double2 v = {{re, im}};
+        memcpy(p, &v, sizeof v);
+        break;
+    }
+    case CLGEMM_INT32: {
+        cl_int v = (cl_int)re;
         memcpy(p, &v, sizeof v);
         break;
     }

@@ -90,6 +90,26 @@ HOST_ENTRY(clgemm_zgemm_host, CLGEMM_COMPLEX_DOUBLE, cl_double2, cl_double2, CRE
 HOST_ENTRY(clgemm_hgemm_host, CLGEMM_HALF, float, cl_half, RE, IM)
 HOST_ENTRY(clgemm_bf16gemm_host, CLGEMM_BFLOAT16, float, cl_ushort, RE, IM)
 
+clgemm_status clgemm_i8gemm_host(clgemm_handle h, clgemm_layout layout, clgemm_transpose trans_a,
+                                 clgemm_transpose trans_b, size_t m, size_t n, size_t k,
+                                 cl_int alpha, const cl_char *a, size_t lda, const cl_char *b,
+                                 size_t ldb, cl_int beta, cl_int *c, size_t ldc) {
+    gemm_call call = {CALL_PROBLEM(CLGEMM_INT8, CLGEMM_INT32, 0, TYPED_SCALARS(RE, IM))};
+    return host_gemm(h, &call, a, b, c);
+}
+
+/* Scales folded into alpha as in clgemm_fp8gemm. */
+clgemm_status clgemm_fp8gemm_host(clgemm_handle h, clgemm_layout layout, clgemm_transpose trans_a,
+                                  clgemm_transpose trans_b, size_t m, size_t n, size_t k,
+                                  float alpha, float scale_a, float scale_b, const cl_uchar *a,
+                                  size_t lda, const cl_uchar *b, size_t ldb, float beta, void *c,
+                                  size_t ldc, clgemm_precision type_ab, clgemm_precision type_c) {
+    if (type_ab != CLGEMM_E4M3 && type_ab != CLGEMM_E5M2) return CLGEMM_ERR_INVALID_TYPE;
+    gemm_call call = {
+        CALL_PROBLEM(type_ab, type_c, 0, (double)alpha * scale_a * scale_b, 0, beta, 0)};
+    return host_gemm(h, &call, a, b, c);
+}
+
 clgemm_status clgemm_gemm_ex_host(clgemm_handle h, clgemm_layout layout, clgemm_transpose trans_a,
                                   clgemm_transpose trans_b, size_t m, size_t n, size_t k,
                                   const void *alpha, const void *a, size_t lda, const void *b,
@@ -260,7 +280,7 @@ clgemm_status clgemm_gemm_batched_host(clgemm_handle h, clgemm_layout layout,
     if (!h) return CLGEMM_ERR_NULL_ARGUMENT;
     if (clgemm__forked()) return CLGEMM_ERR_FORKED;
     if (!alphas || !betas || !a || !b || !c) return CLGEMM_ERR_NULL_ARGUMENT;
-    if (!clgemm__type(type_ab)) return CLGEMM_ERR_INVALID_TYPE;
+    if (!clgemm__type(type_ab) || !clgemm__type(type_ab)->ab) return CLGEMM_ERR_INVALID_TYPE;
     /* alpha 1 for the extents: each matrix has its own alpha, so A and B count whenever k > 0. */
     gemm_call call = {CALL_PROBLEM(type_ab, type_c, compute, 1, 0, 0, 0)};
     size_t extent[3];

@@ -5,13 +5,16 @@
  * and a killed one leaves the old file whole.
  *
  * Schema 3: {"schema": 3, "entries": [{"device": {"platform", "platform_version", "vendor",
- * "name", "driver"}, "precision": "h" (the type of A and B: s d c z h bf16), "type_c": "s"
- * (the type of C), "trans": "NT" (of the column-major problem, see tuning_key in plan/plan.h:
+ * "name", "driver"}, "precision": "h" (the type of A and B: s d c z h bf16 i8 e4m3 e5m2),
+ * "type_c": "s" (the type of C), "trans": "NT" (of the column-major problem, see tuning_key in
+ * plan/plan.h:
  * N or T for each of A and B, or C for a conjugate transpose of a complex type), "shape":
  * [m,n,k], "batch": 64 (the matrices of each timed call: strided-batched calls when > 1),
  * "family": "tiled", "params": {"TS": 16}, "gflops": 12.5, "problem": [m,n,k], "search": {...},
  * "date": "YYYY-MM-DD", "clgemm_version": ...}]}. An entry without "type_c", "trans" or "batch"
- * has C of its A/B type, NN, or one matrix. The key is the device, the types, the transposes,
+ * has C of its A/B type's default C type (the A/B type itself, i32 for i8, s for e4m3 and e5m2),
+ * NN, or one matrix. An older clgemm skips entries of types it does not know (as bad entries),
+ * so the 8-bit types needed no new schema. The key is the device, the types, the transposes,
  * the shape and the batch's class (clgemm__batch_class): a batch of 100 replaces the entry of a
  * batch of 64 of the same shape.
  *
@@ -281,9 +284,10 @@ static bool parse_batch(const json_t *batch, int *batch_class) {
  * A/B type; schema 2 says so by leaving "type_c" and "trans" out. Schemas 1 and 2 knew only
  * single matrices; schema 3 says so by leaving "batch" out. */
 static const char *parse_key(const json_t *entry, int schema, tuning_key *key) {
-    if (!parse_precision(json_object_get(entry, "precision"), &key->type_ab))
-        return "\"precision\" is not a known type (s, d, c, z, h, bf16)";
-    key->type_c = key->type_ab;
+    if (!parse_precision(json_object_get(entry, "precision"), &key->type_ab) ||
+        !clgemm__type(key->type_ab)->ab)
+        return "\"precision\" is not a known type of A and B (s, d, c, z, h, bf16, i8, e4m3, e5m2)";
+    key->type_c = clgemm__type(key->type_ab)->c;
     key->trans_a = key->trans_b = CLGEMM_NO_TRANS;
     key->batch_class = 0;
     if (schema < 2) return NULL;
@@ -291,7 +295,7 @@ static const char *parse_key(const json_t *entry, int schema, tuning_key *key) {
         return "\"batch\" is not a positive integer";
     const json_t *type_c = json_object_get(entry, "type_c");
     if (type_c && !parse_precision(type_c, &key->type_c))
-        return "\"type_c\" is not a known type (s, d, c, z, h, bf16)";
+        return "\"type_c\" is not a known type (s, d, c, z, h, bf16, i32)";
     const json_t *trans = json_object_get(entry, "trans");
     const char *t = json_string_value(trans);
     if (trans && (!t || strlen(t) != 2 || !trans_from_letter(t[0], &key->trans_a) ||

@@ -759,7 +759,7 @@ clgemm_status clgemm_tune_space(clgemm_handle h, clgemm_precision precision, int
                                 clgemm_family family, size_t *count) {
     if (!h || !count) return CLGEMM_ERR_NULL_ARGUMENT;
     if (clgemm__forked()) return CLGEMM_ERR_FORKED;
-    if (!clgemm__type(precision)) return CLGEMM_ERR_INVALID_ARGUMENT;
+    if (!clgemm__type(precision) || !clgemm__type(precision)->ab) return CLGEMM_ERR_INVALID_ARGUMENT;
     if (family < CLGEMM_FAMILY_AUTO || family > CLGEMM_FAMILY_COUNT)
         return CLGEMM_ERR_INVALID_FAMILY;
     if (clgemm__type(precision)->fp64 && !h->info.has_fp64) return CLGEMM_ERR_NO_FP64;
@@ -780,15 +780,17 @@ static bool trans_valid(clgemm_transpose t) {
     return t == 0 || t == CLGEMM_NO_TRANS || t == CLGEMM_TRANS || t == CLGEMM_CONJ_TRANS;
 }
 
-/* The tuning key of options or a result: precision is the A/B type; wide_c asks for its wider
- * C type (FP32 for FP16 / BF16), which other types lack (CLGEMM_ERR_INVALID_TYPE); batch the
- * matrices per call (its class is part of the key). */
+/* The tuning key of options or a result: precision is the A/B type, with its default C type
+ * (type_desc.c); wide_c asks for its second C type (FP32 for FP16 / BF16, BF16 for FP8), which
+ * other types lack (CLGEMM_ERR_INVALID_TYPE); batch the matrices per call (its class is part of
+ * the key). */
 static clgemm_status options_key(clgemm_precision precision, int wide_c, clgemm_transpose trans_a,
                                  clgemm_transpose trans_b, size_t batch, tuning_key *key) {
     const type_desc *t = clgemm__type(precision);
-    if (!t || !trans_valid(trans_a) || !trans_valid(trans_b)) return CLGEMM_ERR_INVALID_ARGUMENT;
-    if (wide_c && t->wide_c == precision) return CLGEMM_ERR_INVALID_TYPE;
-    *key = clgemm__tuning_key(precision, wide_c ? t->wide_c : precision, trans_a, trans_b);
+    if (!t || !t->ab || !trans_valid(trans_a) || !trans_valid(trans_b))
+        return CLGEMM_ERR_INVALID_ARGUMENT;
+    if (wide_c && t->wide_c == t->c) return CLGEMM_ERR_INVALID_TYPE;
+    *key = clgemm__tuning_key(precision, wide_c ? t->wide_c : t->c, trans_a, trans_b);
     key->batch_class = clgemm__batch_class(batch);
     return CLGEMM_SUCCESS;
 }
@@ -813,7 +815,7 @@ static void init_results(const clgemm_tune_options *o, const tuning_key *key,
     for (size_t i = 0; i < o->num_shapes; i++) {
         memset(&results[i], 0, sizeof results[i]);
         results[i].precision = o->precision;
-        results[i].wide_c = key->type_c != key->type_ab;
+        results[i].wide_c = key->type_c != clgemm__type(key->type_ab)->c;
         results[i].trans_a = key->trans_a;
         results[i].trans_b = key->trans_b;
         results[i].shape = o->shapes[i];

@@ -9,20 +9,25 @@
 #include <stddef.h>
 
 typedef struct type_desc {
-    const char *name;         /* as in the tuning database and the tools: s d c z h bf16 */
+    const char *name;         /* as in the tuning database and the tools: s d c z h bf16 i8 ... */
     size_t size;              /* bytes of one stored element */
     size_t compute_size;      /* bytes of one element of the arithmetic (local memory, workspace) */
-    clgemm_precision compute; /* the type the arithmetic runs in (FP32 for FP16 / BF16) */
+    clgemm_precision compute; /* the type the arithmetic runs in (FP32 for FP16 / BF16 / FP8) */
     bool complex;
     bool fp64;               /* needs cl_khr_fp64 */
-    clgemm_precision wide_c; /* a second type C may have (FP32 for FP16 / BF16), else itself */
+    bool ab;                 /* a type of A and B (INT32 is only ever C) */
+    clgemm_precision c;      /* the type C has by default: itself, INT32 for INT8, FP32 for FP8 */
+    clgemm_precision wide_c; /* a second type C may have (FP32 for FP16 / BF16, BF16 for FP8),
+                              * else c */
+    clgemm_precision more_c; /* a third one (FP16 for FP8), else c */
 } type_desc;
 
 /* The row of a type; NULL for an unknown one. */
 const type_desc *clgemm__type(clgemm_precision type);
 /* The row named `name` ("s", ..., "bf16"), and its id in *type; NULL for an unknown name. */
 const type_desc *clgemm__type_by_name(const char *name, clgemm_precision *type);
-/* Whether A/B of type_ab with C of type_c is a combination the kernels compute. */
+/* Whether A/B of type_ab with C of type_c is a combination the kernels compute (INT32 is never
+ * a type_ab). */
 bool clgemm__types_ok(clgemm_precision type_ab, clgemm_precision type_c);
 
 /* Reads a scalar of the arithmetic type of `type` from p (alpha, beta of clgemm_gemm_ex). */
