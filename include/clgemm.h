@@ -376,8 +376,8 @@ CLGEMM_API clgemm_status clgemm_fp8gemm(clgemm_handle handle, clgemm_layout layo
  * for another type, CLGEMM_ERR_NULL_ARGUMENT for a NULL array when count > 0. */
 CLGEMM_API clgemm_status clgemm_fp8_from_float(clgemm_precision type, const float *src,
                                                cl_uchar *dst, size_t count);
-CLGEMM_API clgemm_status clgemm_fp8_to_float(clgemm_precision type, const cl_uchar *src,
-                                             float *dst, size_t count);
+CLGEMM_API clgemm_status clgemm_fp8_to_float(clgemm_precision type, const cl_uchar *src, float *dst,
+                                             size_t count);
 
 /* ---- Batches of GEMM on OpenCL buffers -------------------------------------------------------
  * batch_count products of the same shape, types and transposes in one call, with CLBlast's

@@ -12,11 +12,19 @@
  * program of its own: one test is one family and one type of A and B with each of its C types
  * (its own process; Criterion's workers share them out), looping over all its cases. The
  * library's choice (about 18 s of PoCL per program on a CPU) runs the transpose pairs of two
- * programs per type (pair_wanted). Cold, the suite takes about 400 CPU seconds on PoCL. */
+ * programs per type (pair_wanted). Cold, the suite takes about 400 CPU seconds on PoCL.
+ *
+ * Built with TYPES_8BIT (the types8 suite, a process of its own so that each suite stays well
+ * within its timeout), the same grid runs the 8-bit types instead: INT8 into INT32 (exact, with
+ * integer alpha and beta, wrapping ones among them) and E4M3 / E5M2 into FP32, BF16 and FP16
+ * (the scaled wrapper clgemm_fp8gemm in the rotation); the 8-bit section at the end adds the
+ * conversion tables of all 256 FP8 codes (host and kernels), K past the int32 limit of INT8
+ * sums, batches and the 8-bit type checks. */
 #include "typed.h"
 
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,6 +39,13 @@ typedef struct type_pair {
     clgemm_precision ab, c;
 } type_pair;
 
+#ifdef TYPES_8BIT
+static const type_pair type_pairs[] = {
+    {CLGEMM_INT8, CLGEMM_INT32}, {CLGEMM_E4M3, CLGEMM_SINGLE}, {CLGEMM_E4M3, CLGEMM_BFLOAT16},
+    {CLGEMM_E4M3, CLGEMM_HALF},  {CLGEMM_E5M2, CLGEMM_SINGLE}, {CLGEMM_E5M2, CLGEMM_BFLOAT16},
+    {CLGEMM_E5M2, CLGEMM_HALF},
+};
+#else
 static const type_pair type_pairs[] = {
     {CLGEMM_COMPLEX_SINGLE, CLGEMM_COMPLEX_SINGLE},
     {CLGEMM_COMPLEX_DOUBLE, CLGEMM_COMPLEX_DOUBLE},
@@ -39,6 +54,7 @@ static const type_pair type_pairs[] = {
     {CLGEMM_HALF, CLGEMM_SINGLE},
     {CLGEMM_BFLOAT16, CLGEMM_SINGLE},
 };
+#endif
 
 typedef struct shape {
     size_t m, n, k;
@@ -54,6 +70,14 @@ static const shape shapes[] = {{1, 1, 1}, {7, 5, 3}, {33, 17, 65}, {71, 37, 83}}
 static const double scalars[][4] = {
     {1, 0, 0, 0}, {0.5, -1.25, 0, 0}, {1.5, -0.75, -0.5, 2}, {-0.25, 1, 1, 0}, {0, 1, 0.75, -0.5},
 };
+/* INT8's integer scalars in the same roles; the third wraps alpha * sum and beta * C. */
+static const double int_scalars[][4] = {
+    {1, 0, 0, 0}, {-3, 0, 0, 0}, {123456789, 0, -987654321, 0}, {-1, 0, 1, 0}, {0, 0, 7, 0},
+};
+
+static const double *scalars_for(clgemm_precision ab, size_t row) {
+    return ab == CLGEMM_INT8 ? int_scalars[row] : scalars[row];
+}
 
 static const clgemm_layout layouts[] = {CLGEMM_COL_MAJOR, CLGEMM_ROW_MAJOR};
 static const clgemm_transpose transposes[] = {CLGEMM_NO_TRANS, CLGEMM_TRANS, CLGEMM_CONJ_TRANS};
@@ -86,7 +110,7 @@ static double seconds(void) {
 
 static const char *type_text(type_pair tp) {
     static char buf[32];
-    static const char *names[] = {"s", "d", "c", "z", "h", "bf16"};
+    static const char *names[] = {"s", "d", "c", "z", "h", "bf16", "i8", "i32", "e4m3", "e5m2"};
     snprintf(buf, sizeof buf, "%s->%s", names[tp.ab], names[tp.c]);
     return buf;
 }
@@ -196,17 +220,18 @@ static void run_grid(tc_env *env, const clgemm_handle handles[2], clgemm_family 
                             if (!pair_wanted(family, tp.ab, transposes[ta], transposes[tb]))
                                 continue;
                             if (split && a != 0 && a != 2) continue;
-                            tt_gemm g = {.type_ab = tp.ab,
-                                         .type_c = tp.c,
-                                         .layout = layouts[l],
-                                         .ta = transposes[ta],
-                                         .tb = transposes[tb],
-                                         .m = shapes[s].m,
-                                         .n = shapes[s].n,
-                                         .k = shapes[s].k,
-                                         .alpha = {scalars[a][0], scalars[a][1]},
-                                         .beta = {scalars[a][2], scalars[a][3]},
-                                         .tail = 3};
+                            tt_gemm g = {
+                                .type_ab = tp.ab,
+                                .type_c = tp.c,
+                                .layout = layouts[l],
+                                .ta = transposes[ta],
+                                .tb = transposes[tb],
+                                .m = shapes[s].m,
+                                .n = shapes[s].n,
+                                .k = shapes[s].k,
+                                .alpha = {scalars_for(tp.ab, a)[0], scalars_for(tp.ab, a)[1]},
+                                .beta = {scalars_for(tp.ab, a)[2], scalars_for(tp.ab, a)[3]},
+                                .tail = 3};
                             if ((s + a + ta + split) % 2) {
                                 clgemm_transpose sa = transposes[ta] == CLGEMM_NO_TRANS
                                                           ? CLGEMM_NO_TRANS
@@ -268,8 +293,12 @@ static void run_family_case(const family_case *fc) {
 }
 
 /* Every registered family and AUTO, times every type of A and B. */
+#ifdef TYPES_8BIT
+static const clgemm_precision ab_types[] = {CLGEMM_INT8, CLGEMM_E4M3, CLGEMM_E5M2};
+#else
 static const clgemm_precision ab_types[] = {CLGEMM_COMPLEX_SINGLE, CLGEMM_COMPLEX_DOUBLE,
                                             CLGEMM_HALF, CLGEMM_BFLOAT16};
+#endif
 
 ParameterizedTestParameters(types, family) {
     static family_case cases[(CLGEMM_FAMILY_COUNT + 1) * COUNT(ab_types)];
@@ -305,6 +334,8 @@ Test(types, scale_and_empty, .timeout = 600) {
                 for (size_t b = 0; b < COUNT(betas); b++) {
                     /* k == 0 comes with a non-zero alpha, k > 0 with alpha == 0. */
                     bool k0 = cases[s].k == 0;
+                    /* INT8 takes integers: the scalars doubled. */
+                    double twice = type_pairs[p].ab == CLGEMM_INT8 ? 2 : 1;
                     tt_gemm g = {.type_ab = type_pairs[p].ab,
                                  .type_c = type_pairs[p].c,
                                  .layout = layouts[l],
@@ -313,8 +344,8 @@ Test(types, scale_and_empty, .timeout = 600) {
                                  .m = cases[s].m,
                                  .n = cases[s].n,
                                  .k = cases[s].k,
-                                 .alpha = {k0 ? 1.5 : 0, k0 ? -0.5 : 0},
-                                 .beta = {betas[b][0], betas[b][1]},
+                                 .alpha = {k0 ? 1.5 * twice : 0, k0 ? -0.5 : 0},
+                                 .beta = {betas[b][0] * twice, betas[b][1]},
                                  .tail = 4};
                     if (s % 2) {
                         g.ldc = tc_min_ld(g.layout, CLGEMM_NO_TRANS, g.m, g.n) + 3;
@@ -433,6 +464,19 @@ Test(types, invalid_types_touch_nothing, .timeout = 120) {
         {CLGEMM_PRECISION_COUNT, CLGEMM_SINGLE},
         {CLGEMM_SINGLE, CLGEMM_PRECISION_COUNT},
         {CLGEMM_HALF, 99},
+        /* 8-bit: INT8 only into INT32, FP8 only into FP32 / BF16 / FP16, INT32 never A/B. */
+        {CLGEMM_INT8, CLGEMM_INT8},
+        {CLGEMM_INT8, CLGEMM_SINGLE},
+        {CLGEMM_INT8, CLGEMM_DOUBLE},
+        {CLGEMM_INT32, CLGEMM_INT32},
+        {CLGEMM_INT32, CLGEMM_SINGLE},
+        {CLGEMM_SINGLE, CLGEMM_INT32},
+        {CLGEMM_HALF, CLGEMM_INT32},
+        {CLGEMM_E4M3, CLGEMM_E4M3},
+        {CLGEMM_E4M3, CLGEMM_E5M2},
+        {CLGEMM_E5M2, CLGEMM_DOUBLE},
+        {CLGEMM_E5M2, CLGEMM_INT32},
+        {CLGEMM_SINGLE, CLGEMM_E4M3},
         {-1, CLGEMM_SINGLE},
         {CLGEMM_SINGLE, -1},
     };
@@ -445,12 +489,21 @@ Test(types, invalid_types_touch_nothing, .timeout = 120) {
                          bad[i][0], bad[i][1], host ? "host" : "buffers", st,
                          CLGEMM_ERR_INVALID_TYPE);
         }
-    /* An unknown compute mode is a bad type too. */
+    /* An unknown compute mode is a bad type too, and so is a TF32 mode for 8-bit inputs. */
     for (int host = 0; host < 2; host++) {
         clgemm_status st = call_ex(&env, h, CLGEMM_HALF, CLGEMM_SINGLE, host, false, false,
                                    (clgemm_compute)(CLGEMM_COMPUTE_FP32_3XTF32 + 1));
         cr_expect_eq(st, CLGEMM_ERR_INVALID_TYPE, "compute 3 (%s): status %d", host ? "host" : "",
                      st);
+        static const type_pair eight[] = {{CLGEMM_INT8, CLGEMM_INT32},
+                                          {CLGEMM_E4M3, CLGEMM_SINGLE}};
+        for (size_t e = 0; e < COUNT(eight); e++)
+            for (int mode = CLGEMM_COMPUTE_TF32; mode <= CLGEMM_COMPUTE_FP32_3XTF32; mode++) {
+                st = call_ex(&env, h, eight[e].ab, eight[e].c, host, false, false,
+                             (clgemm_compute)mode);
+                cr_expect_eq(st, CLGEMM_ERR_INVALID_TYPE, "%s compute %d (%s): status %d",
+                             type_text(eight[e]), mode, host ? "host" : "", st);
+            }
     }
     clgemm_destroy(h);
     tc_close(&env);
@@ -498,3 +551,332 @@ Test(types, bad_transpose, .timeout = 120) {
     clgemm_destroy(h);
     tc_close(&env);
 }
+
+#ifdef TYPES_8BIT
+/* ---- 8-bit: FP8 conversion tables ------------------------------------------------------------ */
+
+static const clgemm_precision fp8_types[] = {CLGEMM_E4M3, CLGEMM_E5M2};
+
+/* Same value, or both NaN with the same sign. */
+static bool same_value(double x, double y) {
+    if (isnan(x) || isnan(y)) return isnan(x) && isnan(y) && !signbit(x) == !signbit(y);
+    return x == y && !signbit(x) == !signbit(y);
+}
+
+Test(types8, fp8_host_tables) {
+    /* All 256 codes of each format through clgemm_fp8_to_float against the test's own decoder
+     * (and fixed anchors), and back through clgemm_fp8_from_float: every finite code and
+     * infinity comes back as itself (E5M2's infinities saturate), NaN codes as the canonical
+     * NaN of their sign. */
+    for (size_t f = 0; f < COUNT(fp8_types); f++) {
+        clgemm_precision t = fp8_types[f];
+        bool e4 = t == CLGEMM_E4M3;
+        cl_uchar codes[256], back[256];
+        float values[256];
+        for (int i = 0; i < 256; i++)
+            codes[i] = (cl_uchar)i;
+        cr_assert_eq(clgemm_fp8_to_float(t, codes, values, 256), CLGEMM_SUCCESS);
+        int nans = 0, infs = 0;
+        for (int i = 0; i < 256; i++) {
+            double want = tt_fp8_to_double(t, (uint8_t)i);
+            cr_expect(same_value(values[i], want), "%s code 0x%02x: %a, want %a",
+                      e4 ? "e4m3" : "e5m2", i, (double)values[i], want);
+            nans += isnan(values[i]) != 0;
+            infs += isinf(values[i]) != 0;
+        }
+        cr_expect_eq(nans, e4 ? 2 : 6, "NaN codes");
+        cr_expect_eq(infs, e4 ? 0 : 2, "infinite codes");
+        cr_assert_eq(clgemm_fp8_from_float(t, values, back, 256), CLGEMM_SUCCESS);
+        for (int i = 0; i < 256; i++) {
+            int want = isnan(values[i])   ? (i & 0x80) | (e4 ? 0x7f : 0x7e)
+                       : isinf(values[i]) ? (i & 0x80) | 0x7b
+                                          : i;
+            cr_expect_eq(back[i], want, "code 0x%02x came back as 0x%02x", i, back[i]);
+        }
+    }
+    /* Anchors from the OCP specification. */
+    static const struct {
+        clgemm_precision t;
+        cl_uchar code;
+        float value;
+    } anchors[] = {
+        {CLGEMM_E4M3, 0x38, 1.0f},      {CLGEMM_E4M3, 0x7e, 448.0f},
+        {CLGEMM_E4M3, 0x08, 0x1p-6f},   {CLGEMM_E4M3, 0x01, 0x1p-9f},
+        {CLGEMM_E4M3, 0x07, 0x1.cp-7f}, {CLGEMM_E4M3, 0xfe, -448.0f},
+        {CLGEMM_E5M2, 0x3c, 1.0f},      {CLGEMM_E5M2, 0x7b, 57344.0f},
+        {CLGEMM_E5M2, 0x04, 0x1p-14f},  {CLGEMM_E5M2, 0x01, 0x1p-16f},
+        {CLGEMM_E5M2, 0x7c, INFINITY},  {CLGEMM_E5M2, 0xfc, -INFINITY},
+    };
+    for (size_t i = 0; i < COUNT(anchors); i++) {
+        float v;
+        cr_assert_eq(clgemm_fp8_to_float(anchors[i].t, &anchors[i].code, &v, 1), CLGEMM_SUCCESS);
+        cr_expect(same_value(v, anchors[i].value), "anchor 0x%02x: %a", anchors[i].code, (double)v);
+    }
+    /* Encoding: saturation (infinities too), NaN, ties to even, underflow, signed zero. */
+    static const struct {
+        clgemm_precision t;
+        float v;
+        cl_uchar code;
+    } enc[] = {
+        {CLGEMM_E4M3, 449.0f, 0x7e},     {CLGEMM_E4M3, 1e30f, 0x7e},
+        {CLGEMM_E4M3, INFINITY, 0x7e},   {CLGEMM_E4M3, -INFINITY, 0xfe},
+        {CLGEMM_E4M3, NAN, 0x7f},        {CLGEMM_E4M3, -NAN, 0xff},
+        {CLGEMM_E4M3, 464.0f, 0x7e},     {CLGEMM_E4M3, 1.0625f, 0x38},
+        {CLGEMM_E4M3, 1.1875f, 0x3a},    {CLGEMM_E4M3, 0x1p-10f, 0x00},
+        {CLGEMM_E4M3, 0x1.8p-10f, 0x01}, {CLGEMM_E4M3, -0.0f, 0x80},
+        {CLGEMM_E4M3, 0x1.1p-10f, 0x01}, {CLGEMM_E5M2, 60000.0f, 0x7b},
+        {CLGEMM_E5M2, INFINITY, 0x7b},   {CLGEMM_E5M2, -1e38f, 0xfb},
+        {CLGEMM_E5M2, NAN, 0x7e},        {CLGEMM_E5M2, 1.125f, 0x3c},
+        {CLGEMM_E5M2, 1.375f, 0x3e},     {CLGEMM_E5M2, 0x1p-17f, 0x00},
+        {CLGEMM_E5M2, 0x1.8p-16f, 0x02},
+    };
+    for (size_t i = 0; i < COUNT(enc); i++) {
+        cl_uchar code;
+        cr_assert_eq(clgemm_fp8_from_float(enc[i].t, &enc[i].v, &code, 1), CLGEMM_SUCCESS);
+        cr_expect_eq(code, enc[i].code, "%s of %a: 0x%02x, want 0x%02x",
+                     enc[i].t == CLGEMM_E4M3 ? "e4m3" : "e5m2", (double)enc[i].v, code,
+                     enc[i].code);
+    }
+    /* A sweep of float bit patterns against the test's encoder (written on values). */
+    for (size_t f = 0; f < COUNT(fp8_types); f++)
+        for (uint64_t x = 0; x < (UINT64_C(1) << 32); x += 65521) {
+            uint32_t u = (uint32_t)x;
+            float v;
+            memcpy(&v, &u, 4);
+            cl_uchar code;
+            clgemm_fp8_from_float(fp8_types[f], &v, &code, 1);
+            cr_assert_eq(code, tt_fp8_from_double(fp8_types[f], v), "type %d, float %08x: 0x%02x",
+                         (int)fp8_types[f], u, code);
+        }
+    /* Bad arguments. */
+    float v = 1;
+    cl_uchar code = 0x5a;
+    cr_expect_eq(clgemm_fp8_from_float(CLGEMM_HALF, &v, &code, 1), CLGEMM_ERR_INVALID_TYPE);
+    cr_expect_eq(clgemm_fp8_to_float(CLGEMM_INT8, &code, &v, 1), CLGEMM_ERR_INVALID_TYPE);
+    cr_expect_eq(clgemm_fp8_from_float(CLGEMM_E4M3, NULL, &code, 1), CLGEMM_ERR_NULL_ARGUMENT);
+    cr_expect_eq(clgemm_fp8_to_float(CLGEMM_E5M2, &code, NULL, 1), CLGEMM_ERR_NULL_ARGUMENT);
+    cr_expect_eq(clgemm_fp8_to_float(CLGEMM_E5M2, NULL, NULL, 0), CLGEMM_SUCCESS);
+    cr_expect(code == 0x5a && v == 1, "a failed conversion wrote");
+}
+
+Test(types8, fp8_kernel_tables, .timeout = 300) {
+    /* The kernels' decoder on all 256 codes: C (FP32) = op(A) * 1 with A the codes (and then
+     * 1 * op(B) with B the codes), alpha 1, beta 0: exactly the decoded value, NaN and E5M2's
+     * infinities included (the sum 0 + x turns -0 into +0 and may drop a NaN's sign, so zeros
+     * and NaNs compare by value). Every family decodes through the same LOAD_AB; a small
+     * register-blocked configuration keeps the builds short. */
+    tc_env env;
+    TC_OPEN_OR_SKIP(&env);
+    clgemm_handle h;
+    cr_assert_eq(clgemm_create(&h, env.queue), CLGEMM_SUCCESS);
+    for (size_t f = 0; f < COUNT(fp8_types); f++) {
+        clgemm_precision t = fp8_types[f];
+        clgemm_config cfg;
+        fill_config(&cfg, CLGEMM_FAMILY_REGBLOCK, false);
+        cr_assert_eq(clgemm_set_config(h, t, &cfg), CLGEMM_SUCCESS);
+        cl_uchar codes[256], one = t == CLGEMM_E4M3 ? 0x38 : 0x3c;
+        for (int i = 0; i < 256; i++)
+            codes[i] = (cl_uchar)i;
+        for (int side = 0; side < 2; side++) {
+            float c[256];
+            for (int i = 0; i < 256; i++)
+                c[i] = -12345.0f;
+            /* side 0: A is 256 x 1, B 1 x 1; side 1: A 1 x 1, B 1 x 256 (C 1 x 256). */
+            size_t m = side ? 1 : 256, n = side ? 256 : 1;
+            clgemm_status st = clgemm_fp8gemm_host(
+                h, CLGEMM_COL_MAJOR, CLGEMM_NO_TRANS, CLGEMM_NO_TRANS, m, n, 1, 1.0f, 1.0f, 1.0f,
+                side ? &one : codes, m, side ? codes : &one, 1, 0.0f, c, m, t, CLGEMM_SINGLE);
+            cr_assert_eq(st, CLGEMM_SUCCESS, "status %d", st);
+            for (int i = 0; i < 256; i++)
+                cr_expect(c[i] == tt_fp8_to_double(t, (uint8_t)i) ||
+                              (isnan(c[i]) && isnan(tt_fp8_to_double(t, (uint8_t)i))),
+                          "%s code 0x%02x (%s): kernel %a, want %a",
+                          t == CLGEMM_E4M3 ? "e4m3" : "e5m2", i, side ? "B" : "A", (double)c[i],
+                          tt_fp8_to_double(t, (uint8_t)i));
+        }
+    }
+    clgemm_destroy(h);
+    tc_close(&env);
+}
+
+/* ---- 8-bit: INT8 past the int32 limit of its sums -------------------------------------------- */
+
+Test(types8, int8_long_k_wraps, .timeout = 300) {
+    /* k = 140000 > 131071 (clgemm.h: the most products of (-128)^2 an int32 holds): rows and
+     * columns of -128 and 127 make sums that pass 2^31 and wrap, exactly as the int64 sum taken
+     * modulo 2^32; random ones stay in range. Default planning and a split K. */
+    enum { M = 3, N = 2, K = 140000 };
+    cl_char *a = malloc((size_t)M * K), *b = malloc((size_t)K * N);
+    cr_assert(a && b);
+    uint64_t state = 99;
+    for (size_t q = 0; q < K; q++) {
+        a[q * M + 0] = -128; /* row 0 x column 0: K * 2^14 = 2293760000 > 2^31 - 1 */
+        a[q * M + 1] = 127;  /* row 1 x column 0: -K * 16256, below -2^31 */
+        a[q * M + 2] = (cl_char)floor(tc_random(&state) * 128);
+        b[q] = -128;
+        b[K + q] = (cl_char)floor(tc_random(&state) * 128);
+    }
+    tc_env env;
+    TC_OPEN_OR_SKIP(&env);
+    for (int split = 0; split < 2; split++) {
+        if (split) setenv("CLGEMM_KSPLIT", "3", 1);
+        clgemm_handle h;
+        cr_assert_eq(clgemm_create(&h, env.queue), CLGEMM_SUCCESS);
+        if (split) unsetenv("CLGEMM_KSPLIT");
+        static const cl_int alphas[] = {1, -7}, betas[] = {0, 3};
+        for (int s = 0; s < 2; s++) {
+            cl_int c[M * N], c0[M * N];
+            for (int i = 0; i < M * N; i++)
+                c[i] = c0[i] = (cl_int)(0x7fff0000 - 977 * i);
+            cr_assert_eq(clgemm_i8gemm_host(h, CLGEMM_COL_MAJOR, CLGEMM_NO_TRANS, CLGEMM_NO_TRANS,
+                                            M, N, K, alphas[s], a, M, b, K, betas[s], c, M),
+                         CLGEMM_SUCCESS);
+            for (int j = 0; j < N; j++)
+                for (int i = 0; i < M; i++) {
+                    int64_t sum = 0;
+                    for (size_t q = 0; q < K; q++)
+                        sum += (int64_t)a[q * M + i] * b[(size_t)j * K + q];
+                    uint32_t r = (uint32_t)alphas[s] * (uint32_t)(uint64_t)sum +
+                                 (uint32_t)betas[s] * (uint32_t)c0[i + j * M];
+                    cr_expect_eq(c[i + j * M], (int32_t)r,
+                                 "split %d alpha %d beta %d C(%d,%d): %d, want %d (sum %lld)",
+                                 split, alphas[s], betas[s], i, j, c[i + j * M], (int32_t)r,
+                                 (long long)sum);
+                }
+        }
+        clgemm_destroy(h);
+    }
+    tc_close(&env);
+    free(a);
+    free(b);
+}
+
+/* ---- 8-bit: batches ----------------------------------------------------------------------------
+ */
+
+/* batch problems of one shape packed back to back (stride: each one's whole buffer), through
+ * the strided call (typed for INT8) and the table call, each matrix checked as tt_run does. */
+static void run_batch(tc_env *env, clgemm_handle h, type_pair tp, bool table, tally *t) {
+    enum { BATCH = 3 };
+    tt_data d[BATCH];
+    const double *sc = scalars_for(tp.ab, 2); /* alpha and beta both in play */
+    tt_gemm g = {.type_ab = tp.ab,
+                 .type_c = tp.c,
+                 .layout = CLGEMM_ROW_MAJOR,
+                 .ta = CLGEMM_TRANS,
+                 .tb = CLGEMM_NO_TRANS,
+                 .m = 19,
+                 .n = 11,
+                 .k = 37,
+                 .alpha = {sc[0], 0},
+                 .beta = {sc[2], 0},
+                 .tail = 2};
+    for (int i = 0; i < BATCH; i++)
+        cr_assert(tt_data_make(&d[i], &g, 700 + (uint64_t)i, 0));
+    size_t sab = tt_size(tp.ab), scs = tt_size(tp.c);
+    size_t na = d[0].na, nb = d[0].nb, nc = d[0].nc;
+    char *a = malloc(BATCH * na * sab), *b = malloc(BATCH * nb * sab),
+         *c = malloc(BATCH * nc * scs);
+    cr_assert(a && b && c);
+    for (int i = 0; i < BATCH; i++) {
+        memcpy(a + i * na * sab, d[i].a, na * sab);
+        memcpy(b + i * nb * sab, d[i].b, nb * sab);
+        memcpy(c + i * nc * scs, d[i].c0, nc * scs);
+    }
+    cl_mem ma = tc_buffer(env->context, BATCH * na * sab, a),
+           mb = tc_buffer(env->context, BATCH * nb * sab, b),
+           mc = tc_buffer(env->context, BATCH * nc * scs, c);
+    cr_assert(ma && mb && mc);
+    const tt_gemm *p = &d[0].g;
+    clgemm_status st;
+    cl_int ialpha = (cl_int)p->alpha[0], ibeta = (cl_int)p->beta[0];
+    float falpha = (float)p->alpha[0], fbeta = (float)p->beta[0];
+    const void *alpha = tp.ab == CLGEMM_INT8 ? (const void *)&ialpha : (const void *)&falpha;
+    const void *beta = tp.ab == CLGEMM_INT8 ? (const void *)&ibeta : (const void *)&fbeta;
+    if (table) {
+        size_t offs[3][BATCH];
+        cl_int ia[BATCH], ib[BATCH];
+        float fa[BATCH], fb[BATCH];
+        for (int i = 0; i < BATCH; i++) {
+            offs[0][i] = i * na + p->off_a;
+            offs[1][i] = i * nb + p->off_b;
+            offs[2][i] = i * nc + p->off_c;
+            ia[i] = ialpha, ib[i] = ibeta, fa[i] = falpha, fb[i] = fbeta;
+        }
+        if (tp.ab == CLGEMM_INT8)
+            st = clgemm_i8gemm_batched(h, p->layout, p->ta, p->tb, p->m, p->n, p->k, ia, ma,
+                                       offs[0], p->lda, mb, offs[1], p->ldb, ib, mc, offs[2],
+                                       p->ldc, BATCH, NULL, 0, NULL, NULL);
+        else
+            st = clgemm_gemm_batched(h, p->layout, p->ta, p->tb, p->m, p->n, p->k, fa, ma, offs[0],
+                                     p->lda, mb, offs[1], p->ldb, fb, mc, offs[2], p->ldc, BATCH,
+                                     tp.ab, tp.c, CLGEMM_COMPUTE_DEFAULT, NULL, 0, NULL, NULL);
+    } else if (tp.ab == CLGEMM_INT8) {
+        st = clgemm_i8gemm_strided_batched(h, p->layout, p->ta, p->tb, p->m, p->n, p->k, ialpha, ma,
+                                           p->off_a, p->lda, na, mb, p->off_b, p->ldb, nb, ibeta,
+                                           mc, p->off_c, p->ldc, nc, BATCH, NULL, 0, NULL, NULL);
+    } else {
+        st = clgemm_gemm_strided_batched(h, p->layout, p->ta, p->tb, p->m, p->n, p->k, alpha, ma,
+                                         p->off_a, p->lda, na, mb, p->off_b, p->ldb, nb, beta, mc,
+                                         p->off_c, p->ldc, nc, BATCH, tp.ab, tp.c,
+                                         CLGEMM_COMPUTE_DEFAULT, NULL, 0, NULL, NULL);
+    }
+    char msg[1024], what[64];
+    snprintf(what, sizeof what, "%s %s batch: ", type_text(tp), table ? "table" : "strided");
+    record(t, st != CLGEMM_SUCCESS || clFinish(env->queue) != CL_SUCCESS, what, " call failed");
+    cr_assert_eq(tc_read(env->queue, mc, BATCH * nc * scs, c), CL_SUCCESS);
+    double *ref = malloc(2 * p->m * p->n * sizeof *ref),
+           *bound = malloc(p->m * p->n * sizeof *bound);
+    cr_assert(ref && bound);
+    for (int i = 0; i < BATCH; i++) {
+        tt_reference(&d[i], ref, bound);
+        size_t bad = tt_check(&d[i], c + i * nc * scs, ref, bound, 1.0, msg, sizeof msg);
+        record(t, bad != 0, what, msg);
+        tt_data_free(&d[i]);
+    }
+    free(ref);
+    free(bound);
+    clReleaseMemObject(ma);
+    clReleaseMemObject(mb);
+    clReleaseMemObject(mc);
+    free(a);
+    free(b);
+    free(c);
+}
+
+Test(types8, batches, .timeout = 300) {
+    tc_env env;
+    TC_OPEN_OR_SKIP(&env);
+    clgemm_handle h;
+    cr_assert_eq(clgemm_create(&h, env.queue), CLGEMM_SUCCESS);
+    tally t = {0, 0};
+    static const type_pair pairs[] = {
+        {CLGEMM_INT8, CLGEMM_INT32}, {CLGEMM_E4M3, CLGEMM_BFLOAT16}, {CLGEMM_E5M2, CLGEMM_SINGLE}};
+    for (size_t p = 0; p < COUNT(pairs); p++)
+        for (int table = 0; table < 2; table++)
+            run_batch(&env, h, pairs[p], table, &t);
+    report(&t, "8-bit batches");
+    clgemm_destroy(h);
+    tc_close(&env);
+}
+
+Test(types8, fp8_wrapper_checks_type, .timeout = 120) {
+    /* clgemm_fp8gemm takes only FP8 A and B; others give CLGEMM_ERR_INVALID_TYPE before any
+     * buffer is looked at. */
+    static const clgemm_precision bad[] = {CLGEMM_SINGLE, CLGEMM_INT8, CLGEMM_HALF, CLGEMM_INT32,
+                                           (clgemm_precision)99};
+    float c[4] = {1, 2, 3, 4};
+    cl_uchar ab[4] = {0x38, 0x38, 0x38, 0x38};
+    for (size_t i = 0; i < COUNT(bad); i++) {
+        cr_expect_eq(clgemm_fp8gemm(NULL, CLGEMM_COL_MAJOR, CLGEMM_NO_TRANS, CLGEMM_NO_TRANS, 2, 2,
+                                    2, 1, 1, 1, NULL, 0, 2, NULL, 0, 2, 0, NULL, 0, 2, bad[i],
+                                    CLGEMM_SINGLE, NULL, 0, NULL, NULL),
+                     CLGEMM_ERR_INVALID_TYPE, "type %d", (int)bad[i]);
+        cr_expect_eq(clgemm_fp8gemm_host(NULL, CLGEMM_COL_MAJOR, CLGEMM_NO_TRANS, CLGEMM_NO_TRANS,
+                                         2, 2, 2, 1, 1, 1, ab, 2, ab, 2, 0, c, 2, bad[i],
+                                         CLGEMM_SINGLE),
+                     CLGEMM_ERR_INVALID_TYPE, "host, type %d", (int)bad[i]);
+    }
+    cr_expect(c[0] == 1 && c[3] == 4, "C changed");
+}
+#endif

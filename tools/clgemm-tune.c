@@ -126,8 +126,10 @@ static void usage(FILE *out) {
           "  --device P:D|NAME   device to tune: platform:device indices or name substrings\n"
           "                      (like CLGEMM_DEVICE), or a substring of the device name\n"
           "  --type T            element type of A and B: s (FP32, default), d (FP64), c, z\n"
-          "                      (complex FP32 / FP64), h (FP16), bf16 (--precision: the same)\n"
-          "  --type-c T          type of C: the type of A and B (default), or s for h and bf16\n"
+          "                      (complex FP32 / FP64), h (FP16), bf16, i8 (INT8, C i32),\n"
+          "                      e4m3, e5m2 (FP8, C s) (--precision: the same)\n"
+          "  --type-c T          type of C: the type of A and B (default; i32 for i8, s for\n"
+          "                      e4m3 and e5m2), or s for h and bf16, bf16 for e4m3 and e5m2\n"
           "  --trans LIST        transposes of A and B to tune, comma-separated: NN (default),\n"
           "                      NT, TN, TT, and for c and z also NC, CN, TC, CT, CC (C:\n"
           "                      conjugate transpose). A call whose transposes have no entry\n"
@@ -183,8 +185,24 @@ static int parse_shape(const char *s, clgemm_tune_shape *shape) {
 }
 
 static const char *const type_names[] = {
-    [CLGEMM_SINGLE] = "s",         [CLGEMM_DOUBLE] = "d", [CLGEMM_COMPLEX_SINGLE] = "c",
-    [CLGEMM_COMPLEX_DOUBLE] = "z", [CLGEMM_HALF] = "h",   [CLGEMM_BFLOAT16] = "bf16"};
+    [CLGEMM_SINGLE] = "s",         [CLGEMM_DOUBLE] = "d",  [CLGEMM_COMPLEX_SINGLE] = "c",
+    [CLGEMM_COMPLEX_DOUBLE] = "z", [CLGEMM_HALF] = "h",    [CLGEMM_BFLOAT16] = "bf16",
+    [CLGEMM_INT8] = "i8",          [CLGEMM_INT32] = "i32", [CLGEMM_E4M3] = "e4m3",
+    [CLGEMM_E5M2] = "e5m2"};
+
+/* The C types clgemm_tune offers for each A/B type (clgemm.h, clgemm_tune_options): the
+ * default, and the one wide_c asks for (the default again where there is none). */
+static const clgemm_precision tune_c[][2] = {
+    [CLGEMM_SINGLE] = {CLGEMM_SINGLE, CLGEMM_SINGLE},
+    [CLGEMM_DOUBLE] = {CLGEMM_DOUBLE, CLGEMM_DOUBLE},
+    [CLGEMM_COMPLEX_SINGLE] = {CLGEMM_COMPLEX_SINGLE, CLGEMM_COMPLEX_SINGLE},
+    [CLGEMM_COMPLEX_DOUBLE] = {CLGEMM_COMPLEX_DOUBLE, CLGEMM_COMPLEX_DOUBLE},
+    [CLGEMM_HALF] = {CLGEMM_HALF, CLGEMM_SINGLE},
+    [CLGEMM_BFLOAT16] = {CLGEMM_BFLOAT16, CLGEMM_SINGLE},
+    [CLGEMM_INT8] = {CLGEMM_INT32, CLGEMM_INT32},
+    [CLGEMM_INT32] = {CLGEMM_INT32, CLGEMM_INT32},
+    [CLGEMM_E4M3] = {CLGEMM_SINGLE, CLGEMM_BFLOAT16},
+    [CLGEMM_E5M2] = {CLGEMM_SINGLE, CLGEMM_BFLOAT16}};
 
 static int type_from_name(const char *name, clgemm_precision *type) {
     for (int t = 0; t < CLGEMM_PRECISION_COUNT; t++)
@@ -221,16 +239,16 @@ static int parse_trans(cli *c, const char *arg) {
 /* After parsing: C's type, and conjugate transposes only for complex types. */
 static int check_types(cli *c) {
     int complex = c->precision == CLGEMM_COMPLEX_SINGLE || c->precision == CLGEMM_COMPLEX_DOUBLE;
-    int storage = c->precision == CLGEMM_HALF || c->precision == CLGEMM_BFLOAT16;
     clgemm_precision tc;
     if (c->type_c_name) {
         if (type_from_name(c->type_c_name, &tc) != 0)
-            return fail("--type-c takes s, d, c, z, h or bf16, not '%s'", c->type_c_name);
-        if (tc != c->precision && !(storage && tc == CLGEMM_SINGLE))
-            return fail("--type-c: C is the type of A and B, or s when they are h or bf16 "
+            return fail("--type-c takes s, d, c, z, h, bf16 or i32, not '%s'", c->type_c_name);
+        if (tc != tune_c[c->precision][0] && tc != tune_c[c->precision][1])
+            return fail("--type-c: C is the type of A and B (i32 for i8, s for e4m3 and e5m2), "
+                        "or s when they are h or bf16, bf16 when they are e4m3 or e5m2 "
                         "(not '%s')",
                         c->type_c_name);
-        c->wide_c = tc != c->precision;
+        c->wide_c = tc != tune_c[c->precision][0];
     }
     for (size_t i = 0; i < c->num_trans && !complex; i++)
         if (c->trans[i].a == CLGEMM_CONJ_TRANS || c->trans[i].b == CLGEMM_CONJ_TRANS)
@@ -266,8 +284,8 @@ static int parse_option(cli *c, int opt, const char *arg) {
         c->output = arg;
         return 0;
     case 'p':
-        if (type_from_name(arg, &c->precision) != 0)
-            return fail("--type takes s, d, c, z, h or bf16, not '%s'", arg);
+        if (type_from_name(arg, &c->precision) != 0 || c->precision == CLGEMM_INT32)
+            return fail("--type takes s, d, c, z, h, bf16, i8, e4m3 or e5m2, not '%s'", arg);
         c->type_name = arg;
         return 0;
     case 'c':
@@ -431,9 +449,9 @@ static void on_progress(size_t done, size_t total, double best, double elapsed, 
 static size_t print_results(const clgemm_tune_result *r, size_t count) {
     size_t saved = 0;
     for (size_t i = 0; i < count; i++) {
-        printf("%s%s %c%c %zux%zux%zu", type_names[r[i].precision], r[i].wide_c ? "->s" : "",
-               trans_letter(r[i].trans_a), trans_letter(r[i].trans_b), r[i].shape.m, r[i].shape.n,
-               r[i].shape.k);
+        printf("%s%s%s %c%c %zux%zux%zu", type_names[r[i].precision], r[i].wide_c ? "->" : "",
+               r[i].wide_c ? type_names[tune_c[r[i].precision][1]] : "", trans_letter(r[i].trans_a),
+               trans_letter(r[i].trans_b), r[i].shape.m, r[i].shape.n, r[i].shape.k);
         printf(r[i].batch > 1 ? " batch %zu: " : ": ", r[i].batch);
         if (r[i].status == CLGEMM_SUCCESS) {
             char cfg[256];
@@ -622,7 +640,7 @@ static void report_saved(clgemm_handle h, const char *path, const clgemm_tune_re
         clgemm_config c;
         const char *source = "";
         char stored[256] = "", found[256];
-        clgemm_precision type_c = r[i].wide_c ? CLGEMM_SINGLE : r[i].precision;
+        clgemm_precision type_c = tune_c[r[i].precision][r[i].wide_c ? 1 : 0];
         if (clgemm_get_config_ex(h, CLGEMM_COL_MAJOR, r[i].trans_a, r[i].trans_b, r[i].shape.m,
                                  r[i].shape.n, r[i].shape.k, r[i].precision, type_c,
                                  CLGEMM_COMPUTE_DEFAULT, &c, &source) == CLGEMM_SUCCESS &&

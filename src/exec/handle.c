@@ -255,8 +255,8 @@ clgemm_status clgemm_get_config(clgemm_handle h, clgemm_precision precision, siz
     if (clgemm__forked()) return CLGEMM_ERR_FORKED;
     if (!precision_ok(precision)) return CLGEMM_ERR_INVALID_ARGUMENT;
     if (clgemm__type(precision)->fp64 && !h->info.has_fp64) return CLGEMM_ERR_NO_FP64;
-    tuning_key key = clgemm__tuning_key(precision, clgemm__type(precision)->c, CLGEMM_NO_TRANS,
-                                        CLGEMM_NO_TRANS);
+    tuning_key key =
+        clgemm__tuning_key(precision, clgemm__type(precision)->c, CLGEMM_NO_TRANS, CLGEMM_NO_TRANS);
     pthread_mutex_lock(&h->lock);
     *config = clgemm__plan(h, &key, CLGEMM_COMPUTE_DEFAULT, m, n, k, 1, source);
     pthread_mutex_unlock(&h->lock);

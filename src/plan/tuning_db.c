@@ -7,9 +7,8 @@
  * Schema 3: {"schema": 3, "entries": [{"device": {"platform", "platform_version", "vendor",
  * "name", "driver"}, "precision": "h" (the type of A and B: s d c z h bf16 i8 e4m3 e5m2),
  * "type_c": "s" (the type of C), "trans": "NT" (of the column-major problem, see tuning_key in
- * plan/plan.h:
- * N or T for each of A and B, or C for a conjugate transpose of a complex type), "shape":
- * [m,n,k], "batch": 64 (the matrices of each timed call: strided-batched calls when > 1),
+ * plan/plan.h: N or T for each of A and B, or C for a conjugate transpose of a complex type),
+ * "shape": [m,n,k], "batch": 64 (the matrices of each timed call: strided-batched calls when > 1),
  * "family": "tiled", "params": {"TS": 16}, "gflops": 12.5, "problem": [m,n,k], "search": {...},
  * "date": "YYYY-MM-DD", "clgemm_version": ...}]}. An entry without "type_c", "trans" or "batch"
  * has C of its A/B type's default C type (the A/B type itself, i32 for i8, s for e4m3 and e5m2),

@@ -69,6 +69,16 @@ static double get(clgemm_precision type, const void *buf, size_t i, int comp) {
         return clgemm__half_to_double(((const uint16_t *)buf)[i]);
     case CLGEMM_BFLOAT16:
         return clgemm__bf16_to_double(((const uint16_t *)buf)[i]);
+    case CLGEMM_INT8:
+        return ((const int8_t *)buf)[i];
+    case CLGEMM_INT32:
+        return ((const int32_t *)buf)[i];
+    case CLGEMM_E4M3:
+    case CLGEMM_E5M2: {
+        float f;
+        clgemm_fp8_to_float(type, (const cl_uchar *)buf + i, &f, 1);
+        return f;
+    }
     default:
         return ((const float *)buf)[i];
     }
@@ -91,6 +101,15 @@ static void set(clgemm_precision type, void *buf, size_t i, int comp, double v) 
     case CLGEMM_BFLOAT16:
         ((uint16_t *)buf)[i] = clgemm__bf16_from_float((float)v);
         break;
+    case CLGEMM_INT8: /* v in [-1, 1): the whole range -128 .. 127 */
+        ((int8_t *)buf)[i] = (int8_t)floor(v * 128.0);
+        break;
+    case CLGEMM_E4M3:
+    case CLGEMM_E5M2: {
+        float f = (float)v;
+        clgemm_fp8_from_float(type, &f, (cl_uchar *)buf + i, 1);
+        break;
+    }
     default:
         ((float *)buf)[i] = (float)v;
         break;
@@ -101,6 +120,10 @@ void clgemm__tune_nan(clgemm_precision type, unsigned char pattern[8], size_t *s
     const type_desc *t = clgemm__type(type);
     if (type == CLGEMM_HALF || type == CLGEMM_BFLOAT16) {
         uint16_t v = type == CLGEMM_HALF ? 0x7e00u : 0x7fc0u;
+        memcpy(pattern, &v, sizeof v);
+        *size = sizeof v;
+    } else if (type == CLGEMM_INT32) { /* no NaN: a value no checked result has */
+        int32_t v = INT32_MIN + 0x5a5a;
         memcpy(pattern, &v, sizeof v);
         *size = sizeof v;
     } else if (t->compute == CLGEMM_DOUBLE || t->compute == CLGEMM_COMPLEX_DOUBLE) {
@@ -120,6 +143,9 @@ void clgemm__tune_scalars(clgemm_precision type, unsigned char one[16], unsigned
     if (clgemm__type(type)->compute == CLGEMM_DOUBLE ||
         clgemm__type(type)->compute == CLGEMM_COMPLEX_DOUBLE) {
         double v = 1.0;
+        memcpy(one, &v, sizeof v);
+    } else if (clgemm__type(type)->compute == CLGEMM_INT32) {
+        int32_t v = 1;
         memcpy(one, &v, sizeof v);
     } else {
         float v = 1.0f;
@@ -169,12 +195,14 @@ static void op_element(clgemm_precision type, bool complex, const void *x, size_
 /* The reference of each sample, and its bound (clgemm.h): with S = sum |a||b| and u the unit
  * roundoff of the arithmetic, (terms + 2) u S, where a complex component sums 2k real products
  * and a real one k; C stored as FP16 / BF16 adds one rounding of the result (2^-11 / 2^-8
- * relative). The reference accumulates in long double, so its own error stays far below. */
+ * relative). The reference accumulates in long double, so its own error stays far below; INT8
+ * sums are exact there (64-bit mantissa), wrapped to int32 as the kernels do, with bound 0. */
 static void compute_reference(tune_problem *p) {
     const type_desc *t = clgemm__type(p->key.type_ab);
     bool complex = t->complex;
     bool wide = t->compute == CLGEMM_DOUBLE || t->compute == CLGEMM_COMPLEX_DOUBLE;
-    double u = wide ? 0x1p-53 : 0x1p-24;
+    bool integer = t->compute == CLGEMM_INT32;
+    double u = integer ? 0 : wide ? 0x1p-53 : 0x1p-24;
     double uc = p->key.type_c == CLGEMM_HALF       ? 0x1p-11
                 : p->key.type_c == CLGEMM_BFLOAT16 ? 0x1p-8
                                                    : 0;
@@ -191,6 +219,7 @@ static void compute_reference(tune_problem *p) {
             im += (long double)ar * bi + (long double)ai * br;
             sum_abs += hypot(ar, ai) * hypot(br, bi);
         }
+        if (integer) re = (int32_t)(uint32_t)(uint64_t)(int64_t)re;
         p->ref[2 * s] = (double)re;
         p->ref[2 * s + 1] = (double)im;
         double e = (terms + 2) * u * sum_abs;

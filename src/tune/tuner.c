@@ -759,7 +759,8 @@ clgemm_status clgemm_tune_space(clgemm_handle h, clgemm_precision precision, int
                                 clgemm_family family, size_t *count) {
     if (!h || !count) return CLGEMM_ERR_NULL_ARGUMENT;
     if (clgemm__forked()) return CLGEMM_ERR_FORKED;
-    if (!clgemm__type(precision) || !clgemm__type(precision)->ab) return CLGEMM_ERR_INVALID_ARGUMENT;
+    if (!clgemm__type(precision) || !clgemm__type(precision)->ab)
+        return CLGEMM_ERR_INVALID_ARGUMENT;
     if (family < CLGEMM_FAMILY_AUTO || family > CLGEMM_FAMILY_COUNT)
         return CLGEMM_ERR_INVALID_FAMILY;
     if (clgemm__type(precision)->fp64 && !h->info.has_fp64) return CLGEMM_ERR_NO_FP64;

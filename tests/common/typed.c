@@ -1,4 +1,4 @@
-/* typed.c: host side of the tests for every element type (see typed.h): FP16/BF16 encoding,
+/* typed.c: host side of the tests for every element type (see typed.h): FP16/BF16/FP8 encoding,
  * typed problem data, the long-double reference and its bound, the checks, and one problem run
  * end to end through clgemm (and CLBlast for complex). */
 #include "typed.h"
@@ -64,6 +64,43 @@ double tt_bf16_to_double(uint16_t b) {
     return decode16(b, 8, 127);
 }
 
+/* ---- 8-bit floating point (OCP) ---------------------------------------------------------------
+ * E4M3 (bias 7, no infinities, NaN S.1111.111) and E5M2 (bias 15, IEEE-like). Encoding rounds
+ * the value as above and saturates (infinities too) to the largest finite code, as the
+ * library's clgemm_fp8_from_float documents; written here on values, apart from its code. */
+
+static double fp8_max(bool e4m3) {
+    return e4m3 ? 448.0 : 57344.0;
+}
+
+uint8_t tt_fp8_from_double(clgemm_precision t, double v) {
+    bool e4 = t == CLGEMM_E4M3;
+    int mbits = e4 ? 3 : 2, bias = e4 ? 7 : 15;
+    uint8_t sign = signbit(v) ? 0x80 : 0;
+    if (isnan(v)) return sign | (e4 ? 0x7f : 0x7e);
+    double a = round_to(fabs(v), mbits + 1, 1 - bias);
+    if (a >= fp8_max(e4)) return sign | (e4 ? 0x7e : 0x7b);
+    if (a < ldexp(1.0, 1 - bias)) return sign | (uint8_t)ldexp(a, bias - 1 + mbits);
+    int e;
+    frexp(a, &e);
+    uint8_t mant = (uint8_t)(ldexp(a, mbits - (e - 1)) - ldexp(1.0, mbits));
+    return sign | (uint8_t)((e - 1 + bias) << mbits) | mant;
+}
+
+double tt_fp8_to_double(clgemm_precision t, uint8_t x) {
+    bool e4 = t == CLGEMM_E4M3;
+    int mbits = e4 ? 3 : 2, bias = e4 ? 7 : 15, emask = e4 ? 15 : 31;
+    int e = (x >> mbits) & emask, m = x & ((1 << mbits) - 1);
+    double v;
+    if (e4 && e == 15 && m == 7)
+        v = NAN;
+    else if (!e4 && e == 31)
+        v = m ? NAN : INFINITY;
+    else
+        v = e == 0 ? ldexp(m, 1 - bias - mbits) : ldexp(m + (1 << mbits), e - bias - mbits);
+    return (x & 0x80) ? -v : v;
+}
+
 /* ---- Elements -------------------------------------------------------------------------------- */
 
 size_t tt_size(clgemm_precision t) {
@@ -76,6 +113,10 @@ size_t tt_size(clgemm_precision t) {
     case CLGEMM_HALF:
     case CLGEMM_BFLOAT16:
         return 2;
+    case CLGEMM_INT8:
+    case CLGEMM_E4M3:
+    case CLGEMM_E5M2:
+        return 1;
     default:
         return 4;
     }
@@ -85,12 +126,17 @@ bool tt_is_complex(clgemm_precision t) {
     return t == CLGEMM_COMPLEX_SINGLE || t == CLGEMM_COMPLEX_DOUBLE;
 }
 
+bool tt_is_fp8(clgemm_precision t) {
+    return t == CLGEMM_E4M3 || t == CLGEMM_E5M2;
+}
+
 int tt_ncomp(clgemm_precision t) {
     return tt_is_complex(t) ? 2 : 1;
 }
 
 /* Components are stored as doubles for DOUBLE / COMPLEX_DOUBLE, floats for SINGLE /
- * COMPLEX_SINGLE, 16-bit words for HALF and BFLOAT16. */
+ * COMPLEX_SINGLE, 16-bit words for HALF and BFLOAT16, bytes for INT8 and FP8, int32 for INT32
+ * (integer values are set as doubles that hold an integer). */
 double tt_get(clgemm_precision t, const void *p, size_t i, int comp) {
     size_t at = i * (size_t)tt_ncomp(t) + (size_t)comp;
     switch (t) {
@@ -101,6 +147,13 @@ double tt_get(clgemm_precision t, const void *p, size_t i, int comp) {
         return tt_half_to_double(((const uint16_t *)p)[at]);
     case CLGEMM_BFLOAT16:
         return tt_bf16_to_double(((const uint16_t *)p)[at]);
+    case CLGEMM_INT8:
+        return ((const int8_t *)p)[at];
+    case CLGEMM_INT32:
+        return ((const int32_t *)p)[at];
+    case CLGEMM_E4M3:
+    case CLGEMM_E5M2:
+        return tt_fp8_to_double(t, ((const uint8_t *)p)[at]);
     default:
         return ((const float *)p)[at];
     }
@@ -119,6 +172,16 @@ void tt_set(clgemm_precision t, void *p, size_t i, int comp, double v) {
     case CLGEMM_BFLOAT16:
         ((uint16_t *)p)[at] = tt_bf16_from_float((float)v);
         break;
+    case CLGEMM_INT8:
+        ((int8_t *)p)[at] = (int8_t)v;
+        break;
+    case CLGEMM_INT32:
+        ((int32_t *)p)[at] = (int32_t)v;
+        break;
+    case CLGEMM_E4M3:
+    case CLGEMM_E5M2:
+        ((uint8_t *)p)[at] = tt_fp8_from_double(t, v);
+        break;
     default:
         ((float *)p)[at] = (float)v;
         break;
@@ -126,8 +189,14 @@ void tt_set(clgemm_precision t, void *p, size_t i, int comp, double v) {
 }
 
 void tt_set_nan(clgemm_precision t, void *p, size_t i) {
-    for (int comp = 0; comp < tt_ncomp(t); comp++)
-        tt_set(t, p, i, comp, NAN);
+    /* Integers have no NaN: extreme values, so that an element read by mistake shows. */
+    if (t == CLGEMM_INT8)
+        ((int8_t *)p)[i] = INT8_MIN;
+    else if (t == CLGEMM_INT32)
+        ((int32_t *)p)[i] = INT32_MIN + 77;
+    else
+        for (int comp = 0; comp < tt_ncomp(t); comp++)
+            tt_set(t, p, i, comp, NAN);
 }
 
 void tt_set_sentinel(clgemm_precision t, void *p, size_t i) {
@@ -161,8 +230,8 @@ void tt_set_sentinel(clgemm_precision t, void *p, size_t i) {
 }
 
 static const char *type_name(clgemm_precision t) {
-    static const char *names[] = {"s", "d", "c", "z", "h", "bf16"};
-    return (unsigned)t < 6 ? names[t] : "?";
+    static const char *names[] = {"s", "d", "c", "z", "h", "bf16", "i8", "i32", "e4m3", "e5m2"};
+    return (unsigned)t < sizeof names / sizeof names[0] ? names[t] : "?";
 }
 
 static char trans_char(clgemm_transpose t) {
@@ -191,10 +260,15 @@ void tt_describe(const tt_gemm *g, char *buf, size_t size) {
 /* ---- Problem data ---------------------------------------------------------------------------- */
 
 /* A random value for a type: 24 bits (exact in float), 48 for the double types so that a
- * kernel computing them in float shows. */
+ * kernel computing them in float shows. Integers over their whole range (INT32 C then wraps
+ * under beta); FP8 over 2^-2 .. 2^8 in magnitude, so large codes, saturation (E4M3 above 448
+ * needs none: 256 is below) and subnormals all occur. */
 static double random_for(clgemm_precision t, uint64_t *state) {
     double v = tc_random(state);
     if (t == CLGEMM_DOUBLE || t == CLGEMM_COMPLEX_DOUBLE) v += tc_random(state) * 0x1p-24;
+    if (t == CLGEMM_INT8) v = floor(v * 128);
+    if (t == CLGEMM_INT32) v = floor(v * 0x1p31);
+    if (t == CLGEMM_E4M3 || t == CLGEMM_E5M2) v = ldexp(v, (int)((tc_random(state) + 1) * 5) - 2);
     return v;
 }
 
@@ -294,8 +368,35 @@ static cplx op_elem(const tt_gemm *p, const void *x, size_t off, clgemm_transpos
     return v;
 }
 
+/* INT8: exact, modulo 2^32 as the library documents: the products summed in int64, then
+ * alpha * sum + beta * C in uint32 (defined wrapping), read back as two's complement. */
+static void int8_reference(const tt_data *d, double *ref, double *bound) {
+    const tt_gemm *p = &d->g;
+    uint32_t alpha = (uint32_t)(int32_t)p->alpha[0], beta = (uint32_t)(int32_t)p->beta[0];
+    for (size_t j = 0; j < p->n; j++)
+        for (size_t i = 0; i < p->m; i++) {
+            int64_t sum = 0;
+            for (size_t q = 0; alpha && q < p->k; q++)
+                sum += (int64_t)op_elem(p, d->a, p->off_a, p->ta, p->lda, i, q).re *
+                       (int64_t)op_elem(p, d->b, p->off_b, p->tb, p->ldb, q, j).re;
+            uint32_t r = alpha * (uint32_t)(uint64_t)sum;
+            if (beta) {
+                size_t at = p->off_c + tc_index(p->layout, CLGEMM_NO_TRANS, i, j, p->ldc);
+                r += beta * (uint32_t)(int32_t)tt_get(CLGEMM_INT32, d->c0, at, 0);
+            }
+            size_t x = i + j * p->m;
+            ref[2 * x] = (int32_t)r;
+            ref[2 * x + 1] = 0;
+            bound[x] = 0;
+        }
+}
+
 void tt_reference(const tt_data *d, double *ref, double *bound) {
     const tt_gemm *p = &d->g;
+    if (p->type_ab == CLGEMM_INT8) {
+        int8_reference(d, ref, bound);
+        return;
+    }
     bool dbl = p->type_ab == CLGEMM_DOUBLE || p->type_ab == CLGEMM_COMPLEX_DOUBLE;
     bool cx = tt_is_complex(p->type_ab);
     /* Scalars as the device sees them: float unless the arithmetic is double. */
@@ -413,6 +514,7 @@ typedef union scalar {
     double d;
     cl_float2 c;
     cl_double2 z;
+    cl_int i;
 } scalar;
 
 static scalar make_scalar(clgemm_precision t, const double v[2]) {
@@ -430,6 +532,9 @@ static scalar make_scalar(clgemm_precision t, const double v[2]) {
         s.z.s[0] = v[0];
         s.z.s[1] = v[1];
         break;
+    case CLGEMM_INT8:
+        s.i = (cl_int)v[0];
+        break;
     default:
         s.f = (float)v[0];
         break;
@@ -437,11 +542,22 @@ static scalar make_scalar(clgemm_precision t, const double v[2]) {
     return s;
 }
 
+/* Whether a typed wrapper computes these types: one type throughout, INT8 into INT32, FP8 (the
+ * scaled wrapper) into any of its C types. */
+static bool has_wrapper(const tt_gemm *g) {
+    return g->type_ab == g->type_c || g->type_ab == CLGEMM_INT8 || tt_is_fp8(g->type_ab);
+}
+
+/* The FP8 wrapper's scales: alpha / 8 times 4 times 2 (powers of two, so the folded alpha is
+ * exactly the one the reference uses). */
+#define TT_SCALE_A 4.0f
+#define TT_SCALE_B 2.0f
+
 clgemm_status tt_clgemm(clgemm_handle h, const tt_gemm *g, cl_mem a, cl_mem b, cl_mem c,
                         unsigned flags) {
     scalar al = make_scalar(g->type_ab, g->alpha), be = make_scalar(g->type_ab, g->beta);
     clgemm_status st;
-    bool ex = (flags & TT_RUN_EX) || g->type_ab != g->type_c || g->compute;
+    bool ex = (flags & TT_RUN_EX) || !has_wrapper(g) || g->compute;
 #define TT_ARGS(x)                                                                                 \
     h, g->layout, g->ta, g->tb, g->m, g->n, g->k, al.x, a, g->off_a, g->lda, b, g->off_b, g->ldb,  \
         be.x, c, g->off_c, g->ldc, NULL, 0, NULL, NULL
@@ -466,6 +582,16 @@ clgemm_status tt_clgemm(clgemm_handle h, const tt_gemm *g, cl_mem a, cl_mem b, c
         case CLGEMM_DOUBLE:
             st = clgemm_dgemm(TT_ARGS(d));
             break;
+        case CLGEMM_INT8:
+            st = clgemm_i8gemm(TT_ARGS(i));
+            break;
+        case CLGEMM_E4M3:
+        case CLGEMM_E5M2:
+            st = clgemm_fp8gemm(h, g->layout, g->ta, g->tb, g->m, g->n, g->k,
+                                al.f / (TT_SCALE_A * TT_SCALE_B), TT_SCALE_A, TT_SCALE_B, a,
+                                g->off_a, g->lda, b, g->off_b, g->ldb, be.f, c, g->off_c, g->ldc,
+                                g->type_ab, g->type_c, NULL, 0, NULL, NULL);
+            break;
         default:
             st = clgemm_sgemm(TT_ARGS(f));
             break;
@@ -485,7 +611,7 @@ static clgemm_status host_call(clgemm_handle h, const tt_data *d, void *c, unsig
 #define TT_HOST(x, elem)                                                                           \
     h, g->layout, g->ta, g->tb, g->m, g->n, g->k, al.x, (const elem *)a, g->lda, (const elem *)b,  \
         g->ldb, be.x, (elem *)cc, g->ldc
-    if ((flags & TT_RUN_EX) || g->type_ab != g->type_c || g->compute)
+    if ((flags & TT_RUN_EX) || !has_wrapper(g) || g->compute)
         return clgemm_gemm_ex_host(h, g->layout, g->ta, g->tb, g->m, g->n, g->k, &al, a, g->lda, b,
                                    g->ldb, &be, cc, g->ldc, g->type_ab, g->type_c, g->compute);
     switch (g->type_ab) {
@@ -499,6 +625,16 @@ static clgemm_status host_call(clgemm_handle h, const tt_data *d, void *c, unsig
         return clgemm_bf16gemm_host(TT_HOST(f, cl_ushort));
     case CLGEMM_DOUBLE:
         return clgemm_dgemm_host(TT_HOST(d, double));
+    case CLGEMM_INT8:
+        return clgemm_i8gemm_host(h, g->layout, g->ta, g->tb, g->m, g->n, g->k, al.i,
+                                  (const cl_char *)a, g->lda, (const cl_char *)b, g->ldb, be.i,
+                                  (cl_int *)cc, g->ldc);
+    case CLGEMM_E4M3:
+    case CLGEMM_E5M2:
+        return clgemm_fp8gemm_host(h, g->layout, g->ta, g->tb, g->m, g->n, g->k,
+                                   al.f / (TT_SCALE_A * TT_SCALE_B), TT_SCALE_A, TT_SCALE_B,
+                                   (const cl_uchar *)a, g->lda, (const cl_uchar *)b, g->ldb, be.f,
+                                   cc, g->ldc, g->type_ab, g->type_c);
     default:
         return clgemm_sgemm_host(TT_HOST(f, float));
     }

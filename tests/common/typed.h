@@ -18,10 +18,15 @@ uint16_t tt_half_from_double(double v); /* IEEE binary16, round to nearest even 
 double tt_half_to_double(uint16_t h);
 uint16_t tt_bf16_from_float(float v); /* upper half of an FP32, round to nearest even */
 double tt_bf16_to_double(uint16_t b);
+/* OCP FP8 (t CLGEMM_E4M3 or CLGEMM_E5M2): round to nearest even, saturating to the largest
+ * finite value (infinities too); NaN to 0x7f / 0x7e with its sign. And back, exactly. */
+uint8_t tt_fp8_from_double(clgemm_precision t, double v);
+double tt_fp8_to_double(clgemm_precision t, uint8_t x);
 
 size_t tt_size(clgemm_precision t); /* bytes of one stored element */
 int tt_ncomp(clgemm_precision t);   /* 2 for complex, else 1 */
 bool tt_is_complex(clgemm_precision t);
+bool tt_is_fp8(clgemm_precision t);
 /* Component comp (0 real, 1 imaginary) of element i, decoded. */
 double tt_get(clgemm_precision t, const void *p, size_t i, int comp);
 /* Sets component comp of element i, rounded to nearest even to the storage type. */
