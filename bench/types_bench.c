@@ -2,10 +2,12 @@
  * through the public API (clgemm_gemm_ex), with a sampled accuracy check against a
  * double-precision host product of the same (stored) inputs.
  * Usage: clgemm-types-bench [--runs N] [--force FAMILY[:P=V,...]] MODE:M,N,K ...
- * MODE: s d c z h hs b bs tf32 3xtf32. --force makes the problems after it run one family's
- * configuration wherever the device takes it for their type ("--force auto": the library's
- * choice again), so two families compare in one run.
- * (hs / bs: FP16 / BF16 inputs with FP32 C). Row-major, no transposes, alpha 1, beta 0. Prints
+ * MODE: s d c z h hs b bs tf32 3xtf32 i8 e4m3 e4m3b e4m3h e5m2 e5m2b. --force makes the
+ * problems after it run one family's configuration wherever the device takes it for their type
+ * ("--force auto": the library's choice again), so two families compare in one run.
+ * (hs / bs: FP16 / BF16 inputs with FP32 C; i8: INT8 into INT32; e4m3 / e5m2: FP8 into FP32,
+ * ...b into BF16, ...h into FP16; TFLOPS of i8 count its integer operations, TOPS). Row-major,
+ * no transposes, alpha 1, beta 0. Prints
  * one line per problem: the kernel used, the median of N warm calls (host clock around the
  * call and clFinish) in ms and TFLOPS, and the largest sampled error relative to sum |a||b|;
  * for s, d, c and z also CLBlast's same call on the same buffers, median of N (built with
@@ -41,10 +43,16 @@ static const mode modes[] = {
     {"bs", CLGEMM_BFLOAT16, CLGEMM_SINGLE, CLGEMM_COMPUTE_DEFAULT},
     {"tf32", CLGEMM_SINGLE, CLGEMM_SINGLE, CLGEMM_COMPUTE_TF32},
     {"3xtf32", CLGEMM_SINGLE, CLGEMM_SINGLE, CLGEMM_COMPUTE_FP32_3XTF32},
+    {"i8", CLGEMM_INT8, CLGEMM_INT32, CLGEMM_COMPUTE_DEFAULT},
+    {"e4m3", CLGEMM_E4M3, CLGEMM_SINGLE, CLGEMM_COMPUTE_DEFAULT},
+    {"e4m3b", CLGEMM_E4M3, CLGEMM_BFLOAT16, CLGEMM_COMPUTE_DEFAULT},
+    {"e4m3h", CLGEMM_E4M3, CLGEMM_HALF, CLGEMM_COMPUTE_DEFAULT},
+    {"e5m2", CLGEMM_E5M2, CLGEMM_SINGLE, CLGEMM_COMPUTE_DEFAULT},
+    {"e5m2b", CLGEMM_E5M2, CLGEMM_BFLOAT16, CLGEMM_COMPUTE_DEFAULT},
 };
 
 static size_t elem_size(clgemm_precision t) {
-    static const size_t sizes[] = {4, 8, 8, 16, 2, 2};
+    static const size_t sizes[] = {4, 8, 8, 16, 2, 2, 1, 4, 1, 1};
     return sizes[t];
 }
 static int comps(clgemm_precision t) {
@@ -95,6 +103,16 @@ static double get(clgemm_precision t, const void *p, size_t i, int j) {
         return ((const double *)p)[2 * i + j];
     case CLGEMM_HALF:
         return from_half(((const uint16_t *)p)[i]);
+    case CLGEMM_INT8:
+        return ((const int8_t *)p)[i];
+    case CLGEMM_INT32:
+        return ((const int32_t *)p)[i];
+    case CLGEMM_E4M3:
+    case CLGEMM_E5M2: {
+        float f;
+        clgemm_fp8_to_float(t, (const cl_uchar *)p + i, &f, 1);
+        return f;
+    }
     default:
         return from_bf16(((const uint16_t *)p)[i]);
     }
@@ -115,6 +133,13 @@ static void set(clgemm_precision t, void *p, size_t i, int j, float v) {
         break;
     case CLGEMM_HALF:
         ((uint16_t *)p)[i] = to_half(v);
+        break;
+    case CLGEMM_INT8: /* v in [-0.5, 0.5): all of -128 .. 127 */
+        ((int8_t *)p)[i] = (int8_t)floor(v * 256);
+        break;
+    case CLGEMM_E4M3:
+    case CLGEMM_E5M2:
+        clgemm_fp8_from_float(t, &v, (cl_uchar *)p + i, 1);
         break;
     default:
         ((uint16_t *)p)[i] = to_bf16(v);
@@ -157,6 +182,8 @@ static int run(clgemm_handle h, const mode *md, size_t m, size_t n, size_t k, in
                             ? (const void *)one
                             : (const void *)onef;
     const void *beta = alpha == one ? (const void *)zero : (const void *)zerof;
+    cl_int onei = 1, zeroi = 0;
+    if (md->ab == CLGEMM_INT8) alpha = &onei, beta = &zeroi;
     double *times = malloc(sizeof(double) * (size_t)runs);
     clgemm_status st = CLGEMM_SUCCESS;
     for (int r = -2; r < runs && st == CLGEMM_SUCCESS; r++) {

@@ -149,7 +149,16 @@ GEMM = {
     "c": _gemm_pair("c", Float2),
     "z": _gemm_pair("z", Double2),
     "h": _gemm_pair("h", ctypes.c_float),  # FP16 storage, float alpha/beta
+    "i8": _gemm_pair("i8", ctypes.c_int),  # INT8 A and B, INT32 C, int32 alpha/beta
 }
+
+# The general host entry point (FP8 goes through it) and the FP8 conversions. clgemm_precision
+# values as in clgemm.h.
+SINGLE, HALF, BFLOAT16, INT8, INT32, E4M3, E5M2 = 0, 4, 5, 6, 7, 8, 9
+gemm_ex_host = _declare("clgemm_gemm_ex_host", _int, *_host_args, _ptr, _ptr, c_size, _ptr,
+                        c_size, _ptr, _ptr, c_size, _int, _int, _int)
+fp8_from_float = _declare("clgemm_fp8_from_float", _int, _int, _ptr, _ptr, c_size)
+fp8_to_float = _declare("clgemm_fp8_to_float", _int, _int, _ptr, _ptr, c_size)
 
 
 def message(status):
