@@ -933,13 +933,16 @@ Test(tuning_db, keys_are_folded_and_checked) {
     char *path = temp_path("tuning.json");
     device_info info = fake_device();
     tuning_key bad[] = {
-        {CLGEMM_SINGLE, CLGEMM_SINGLE, C_, N_, 0},     /* conjugate of a real type */
-        {CLGEMM_SINGLE, CLGEMM_DOUBLE, N_, N_, 0},     /* no such type pair */
-        {CLGEMM_DOUBLE, CLGEMM_SINGLE, N_, N_, 0},     /* nor this one */
-        {CLGEMM_HALF, CLGEMM_BFLOAT16, N_, N_, 0},     /* nor this one */
-        {CLGEMM_SINGLE, CLGEMM_SINGLE, 0, N_, 0},      /* unfolded 0 */
-        {CLGEMM_SINGLE, CLGEMM_SINGLE, N_, 114, 0},    /* not a transpose */
-        {CLGEMM_HALF, (clgemm_precision)9, N_, N_, 0}, /* not a type */
+        {CLGEMM_SINGLE, CLGEMM_SINGLE, C_, N_, 0},      /* conjugate of a real type */
+        {CLGEMM_SINGLE, CLGEMM_DOUBLE, N_, N_, 0},      /* no such type pair */
+        {CLGEMM_DOUBLE, CLGEMM_SINGLE, N_, N_, 0},      /* nor this one */
+        {CLGEMM_HALF, CLGEMM_BFLOAT16, N_, N_, 0},      /* nor this one */
+        {CLGEMM_SINGLE, CLGEMM_SINGLE, 0, N_, 0},       /* unfolded 0 */
+        {CLGEMM_SINGLE, CLGEMM_SINGLE, N_, 114, 0},     /* not a transpose */
+        {CLGEMM_HALF, (clgemm_precision)99, N_, N_, 0}, /* not a type */
+        {CLGEMM_INT8, CLGEMM_INT8, N_, N_, 0},          /* INT8 has INT32 C */
+        {CLGEMM_INT32, CLGEMM_INT32, N_, N_, 0},        /* INT32 is never A and B */
+        {CLGEMM_E4M3, CLGEMM_E4M3, N_, N_, 0},          /* FP8 has FP32 / BF16 / FP16 C */
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         tuning_record r = record_key(bad[i], 64, 64, 64, tiled(8));
@@ -1389,5 +1392,63 @@ Test(tuning_db, planner_prefers_the_batch_class) {
     }
     pthread_mutex_unlock(&h->lock);
     clgemm_destroy(h);
+    free(path);
+}
+
+/* The 8-bit types' keys: saved and read back under their names (i8 -> i32, e4m3 -> bf16, e5m2
+ * -> h); an entry without "type_c" has the A/B type's default C (i32 for i8, s for FP8), and
+ * "i32" as the A/B type is skipped as a bad entry, like a type an older library did not know. */
+Test(tuning_db, eight_bit_keys) {
+    char *path = temp_path("tuning.json");
+    device_info info = fake_device();
+    tuning_key keys[] = {
+        key_of(CLGEMM_INT8, CLGEMM_INT32, N_, T_), key_of(CLGEMM_E4M3, CLGEMM_BFLOAT16, N_, N_),
+        key_of(CLGEMM_E5M2, CLGEMM_HALF, T_, N_), key_of(CLGEMM_E5M2, CLGEMM_SINGLE, N_, N_)};
+    tuning_record r[4];
+    for (int i = 0; i < 4; i++)
+        r[i] = record_key(keys[i], 96, 96, 96, tiled(1 << i));
+    cr_assert_eq(clgemm__tuning_save(path, &info, r, 4), CLGEMM_SUCCESS);
+    tuning_table *t = load_ok(path, &info);
+    cr_assert_eq(clgemm__tuning_count(t), 4);
+    for (int i = 0; i < 4; i++) {
+        clgemm_config c;
+        cr_assert(clgemm__tuning_exact(t, &keys[i], 96, 96, 96, &c), "key %d", i);
+        cr_assert_eq(c.ts, 1 << i, "key %d", i);
+    }
+    clgemm__tuning_free(t);
+    json_t *root = json_load_file(path, 0, NULL);
+    cr_assert_not_null(root);
+    json_t *e = json_array_get(json_object_get(root, "entries"), 0);
+    cr_assert_str_eq(json_string_value(json_object_get(e, "precision")), "i8");
+    cr_assert_str_eq(json_string_value(json_object_get(e, "type_c")), "i32");
+    e = json_array_get(json_object_get(root, "entries"), 1);
+    cr_assert_str_eq(json_string_value(json_object_get(e, "precision")), "e4m3");
+    cr_assert_str_eq(json_string_value(json_object_get(e, "type_c")), "bf16");
+    json_decref(root);
+
+    char text[4096];
+    const char *d = device_json;
+    snprintf(text, sizeof text,
+             "{\"schema\": 3, \"entries\": ["
+             "{\"device\": %s, \"precision\": \"i8\", \"shape\": [64,64,64], "
+             "\"family\": \"tiled\", \"params\": {\"TS\": 4}},"
+             "{\"device\": %s, \"precision\": \"e4m3\", \"shape\": [64,64,64], "
+             "\"family\": \"tiled\", \"params\": {\"TS\": 8}},"
+             "{\"device\": %s, \"precision\": \"i32\", \"shape\": [65,64,64], "
+             "\"family\": \"tiled\", \"params\": {\"TS\": 8}},"
+             "{\"device\": %s, \"precision\": \"i8\", \"type_c\": \"s\", "
+             "\"shape\": [66,64,64], \"family\": \"tiled\", \"params\": {\"TS\": 8}}"
+             "]}",
+             d, d, d, d);
+    write_file(path, text, strlen(text));
+    t = load_ok(path, &info);
+    cr_assert_eq(clgemm__tuning_count(t), 2, "the i32 and i8 -> s entries are skipped");
+    clgemm_config c;
+    cr_assert(lookup(t, key_of(CLGEMM_INT8, CLGEMM_INT32, N_, N_), 64, 64, 64, &c));
+    cr_assert_eq(c.ts, 4);
+    cr_assert(lookup(t, key_of(CLGEMM_E4M3, CLGEMM_SINGLE, N_, N_), 64, 64, 64, &c));
+    cr_assert_eq(c.ts, 8);
+    cr_assert_not(lookup(t, key_of(CLGEMM_E4M3, CLGEMM_BFLOAT16, N_, N_), 64, 64, 64, &c));
+    clgemm__tuning_free(t);
     free(path);
 }
