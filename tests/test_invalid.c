@@ -662,3 +662,72 @@ Test(invalid, set_config_keeps_the_previous_setting) {
     cr_assert_eq(clgemm_get_config(h, CLGEMM_SINGLE, 64, 64, 64, &out, &source), CLGEMM_SUCCESS);
     cr_expect(source && strcmp(source, "override") != 0, "NULL did not remove the override");
 }
+
+Test(invalid, eight_bit_bounds_and_leading_dimensions) {
+    /* One-byte A and B, four-byte C (INT8) or FP32 C (FP8): sizes are checked in their own
+     * element sizes. Each operand in a buffer of exactly its bytes is accepted; one byte less,
+     * or an offset of 1, is refused with its status; a leading dimension below the stored rows
+     * too. Refused calls leave every buffer as it was. */
+    clgemm_config cfg = {.family = CLGEMM_FAMILY_TILED, .ts = 4};
+    cr_assert_eq(clgemm_set_config(h, CLGEMM_INT8, &cfg), CLGEMM_SUCCESS);
+    cr_assert_eq(clgemm_set_config(h, CLGEMM_E4M3, &cfg), CLGEMM_SUCCESS);
+    static const clgemm_status too_small[3] = {CLGEMM_ERR_BUFFER_A_TOO_SMALL,
+                                               CLGEMM_ERR_BUFFER_B_TOO_SMALL,
+                                               CLGEMM_ERR_BUFFER_C_TOO_SMALL};
+    const size_t bytes[3] = {M * K, K * N, M * N * 4};
+    for (int fp8 = 0; fp8 < 2; fp8++)
+        for (int which = 0; which < 3; which++)
+            for (int shrink = 0; shrink < 3; shrink++) { /* exact, one byte less, offset 1 */
+                unsigned char host[3][M * N * 4];
+                cl_mem mem[3];
+                for (int i = 0; i < 3; i++) {
+                    for (size_t x = 0; x < sizeof host[i]; x++)
+                        host[i][x] = (unsigned char)(0x21 + 7 * x + 3 * (size_t)i);
+                    size_t size = bytes[i] - (i == which && shrink == 1);
+                    mem[i] = tc_buffer(env.context, size, host[i]);
+                    cr_assert_not_null(mem[i]);
+                }
+                size_t off[3] = {0, 0, 0};
+                if (shrink == 2) off[which] = 1;
+                clgemm_status st =
+                    fp8 ? clgemm_fp8gemm(h, CLGEMM_COL_MAJOR, CLGEMM_NO_TRANS, CLGEMM_NO_TRANS, M,
+                                         N, K, 1.0f, 0.5f, 2.0f, mem[0], off[0], M, mem[1], off[1],
+                                         K, 0.5f, mem[2], off[2], M, CLGEMM_E4M3, CLGEMM_SINGLE,
+                                         NULL, 0, NULL, NULL)
+                        : clgemm_i8gemm(h, CLGEMM_COL_MAJOR, CLGEMM_NO_TRANS, CLGEMM_NO_TRANS, M, N,
+                                        K, 3, mem[0], off[0], M, mem[1], off[1], K, -2, mem[2],
+                                        off[2], M, NULL, 0, NULL, NULL);
+                clFinish(env.queue);
+                const char *what = fp8 ? "fp8gemm" : "i8gemm";
+                if (shrink == 0) {
+                    cr_expect_eq(st, CLGEMM_SUCCESS, "%s, operand %d exact: %d", what, which, st);
+                } else {
+                    cr_expect_eq(st, too_small[which], "%s, operand %d %s: %d", what, which,
+                                 shrink == 1 ? "one byte short" : "at offset 1", st);
+                    for (int i = 0; i < 3; i++) {
+                        unsigned char now[M * N * 4];
+                        size_t size = bytes[i] - (i == which && shrink == 1);
+                        cr_assert_eq(tc_read(env.queue, mem[i], size, now), CL_SUCCESS);
+                        cr_expect(memcmp(now, host[i], size) == 0, "%s: buffer %d changed", what,
+                                  i);
+                    }
+                }
+                for (int i = 0; i < 3; i++)
+                    clReleaseMemObject(mem[i]);
+            }
+    /* Leading dimensions one below the stored rows. */
+    cr_expect_eq(clgemm_i8gemm(h, CLGEMM_COL_MAJOR, CLGEMM_NO_TRANS, CLGEMM_NO_TRANS, M, N, K, 1,
+                               buf_a, 0, M - 1, buf_b, 0, K, 0, buf_c, 0, M, NULL, 0, NULL, NULL),
+                 CLGEMM_ERR_INVALID_LD_A);
+    cr_expect_eq(clgemm_fp8gemm(h, CLGEMM_ROW_MAJOR, CLGEMM_NO_TRANS, CLGEMM_NO_TRANS, M, N, K, 1,
+                                1, 1, buf_a, 0, K, buf_b, 0, N - 1, 0, buf_c, 0, N, CLGEMM_E5M2,
+                                CLGEMM_HALF, NULL, 0, NULL, NULL),
+                 CLGEMM_ERR_INVALID_LD_B);
+    cr_expect_eq(clgemm_i8gemm(h, CLGEMM_COL_MAJOR, CLGEMM_NO_TRANS, CLGEMM_NO_TRANS, M, N, K, 1,
+                               buf_a, 0, M, buf_b, 0, K, 0, buf_c, 0, M - 1, NULL, 0, NULL, NULL),
+                 CLGEMM_ERR_INVALID_LD_C);
+    clFinish(env.queue);
+    expect_buffer(buf_a, pattern_a, "A", "8-bit leading dimensions");
+    expect_buffer(buf_b, pattern_b, "B", "8-bit leading dimensions");
+    expect_buffer(buf_c, pattern_c, "C", "8-bit leading dimensions");
+}
