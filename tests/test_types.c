@@ -17,9 +17,9 @@
  * Built with TYPES_8BIT (the types8 suite, a process of its own so that each suite stays well
  * within its timeout), the same grid runs the 8-bit types instead: INT8 into INT32 (exact, with
  * integer alpha and beta, wrapping ones among them) and E4M3 / E5M2 into FP32, BF16 and FP16
- * (the scaled wrapper clgemm_fp8gemm in the rotation; type_pairs says which); the 8-bit section at the end adds the
- * conversion tables of all 256 FP8 codes (host and kernels), K past the int32 limit of INT8
- * sums, batches and the 8-bit type checks. */
+ * (the scaled wrapper clgemm_fp8gemm in the rotation; type_pairs says which); the 8-bit section
+ * at the end adds the conversion tables of all 256 FP8 codes (host and kernels), K past the
+ * int32 limit of INT8 sums, batches and the 8-bit type checks. */
 #include "typed.h"
 
 #include <criterion/criterion.h>
@@ -43,8 +43,8 @@ typedef struct type_pair {
 /* Every C type, each FP8 format with two (the formats differ only in the decoding, which
  * fp8_kernel_tables checks on every code): the grid's cost is its programs. */
 static const type_pair type_pairs[] = {
-    {CLGEMM_INT8, CLGEMM_INT32},    {CLGEMM_E4M3, CLGEMM_SINGLE}, {CLGEMM_E4M3, CLGEMM_BFLOAT16},
-    {CLGEMM_E5M2, CLGEMM_HALF},     {CLGEMM_E5M2, CLGEMM_SINGLE},
+    {CLGEMM_INT8, CLGEMM_INT32}, {CLGEMM_E4M3, CLGEMM_SINGLE}, {CLGEMM_E4M3, CLGEMM_BFLOAT16},
+    {CLGEMM_E5M2, CLGEMM_HALF},  {CLGEMM_E5M2, CLGEMM_SINGLE},
 };
 #else
 static const type_pair type_pairs[] = {

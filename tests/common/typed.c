@@ -268,8 +268,7 @@ static double random_for(clgemm_precision t, uint64_t *state) {
     if (t == CLGEMM_DOUBLE || t == CLGEMM_COMPLEX_DOUBLE) v += tc_random(state) * 0x1p-24;
     if (t == CLGEMM_INT8) v = floor(v * 128);
     if (t == CLGEMM_INT32) v = floor(v * 0x1p31);
-    if (t == CLGEMM_E4M3 || t == CLGEMM_E5M2)
-        v = ldexp(v, (int)((tc_random(state) + 1) * 3.5) - 5);
+    if (t == CLGEMM_E4M3 || t == CLGEMM_E5M2) v = ldexp(v, (int)((tc_random(state) + 1) * 3.5) - 5);
     return v;
 }
 
