@@ -108,9 +108,9 @@ static void print_device(const recorded_device *d) {
         clgemm_precision ab = (clgemm_precision)t;
         const type_desc *type = clgemm__type(ab);
         if (type->fp64 && !info->has_fp64) continue; /* the library refuses: CLGEMM_ERR_NO_FP64 */
-        /* C in the type itself, in its wide type, and split-K's partials in the arithmetic type. */
-        clgemm_precision cs[3] = {ab, type->wide_c, type->compute};
-        for (int i = 0; i < 3; i++) {
+        /* C in each type the row allows, and split-K's partials in the arithmetic type. */
+        clgemm_precision cs[4] = {type->c, type->wide_c, type->more_c, type->compute};
+        for (int i = 0; i < 4; i++) {
             bool seen = false;
             for (int j = 0; j < i; j++)
                 seen = seen || cs[j] == cs[i];

@@ -28,7 +28,7 @@ static struct clgemm_handle_s handle_for(const recorded_device *d) {
  * it refuses it with. */
 static clgemm_status call_status(struct clgemm_handle_s *h, clgemm_precision type,
                                  clgemm_compute compute) {
-    gemm_call call = {.precision = type, .type_c = type, .compute = compute};
+    gemm_call call = {.precision = type, .type_c = clgemm__type(type)->c, .compute = compute};
     return clgemm__check_types(h, &call);
 }
 
@@ -38,6 +38,7 @@ static void check_device(const recorded_device *d) {
     for (int t = 0; t < CLGEMM_PRECISION_COUNT; t++) {
         clgemm_precision type = (clgemm_precision)t;
         const type_desc *td = clgemm__type(type);
+        if (!td->ab) continue; /* INT32: only ever C */
         for (int c = 0; c <= CLGEMM_COMPUTE_FP32_3XTF32; c++) {
             clgemm_compute compute = (clgemm_compute)c;
             if (c != CLGEMM_COMPUTE_DEFAULT && type != CLGEMM_SINGLE) continue;
@@ -51,7 +52,7 @@ static void check_device(const recorded_device *d) {
             for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
                 size_t m = shapes[s][0], n = shapes[s][1], k = shapes[s][2];
                 const char *from = NULL;
-                tuning_key key = clgemm__tuning_key(type, type, CLGEMM_NO_TRANS, CLGEMM_NO_TRANS);
+                tuning_key key = clgemm__tuning_key(type, td->c, CLGEMM_NO_TRANS, CLGEMM_NO_TRANS);
                 clgemm_config cfg = clgemm__plan(&h, &key, compute, m, n, k, 1, &from);
                 char desc[256];
                 clgemm_config_string(&cfg, desc, sizeof desc);
