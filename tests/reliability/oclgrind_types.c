@@ -1,9 +1,10 @@
-/* oclgrind_types.c: the complex, FP16 and BF16 kernels under Oclgrind (run through
+/* oclgrind_types.c: the complex, FP16, BF16 and 8-bit kernels under Oclgrind (run through
  * oclgrind.py, which fails on any report): each family the device can run, forced to a small
  * configuration, on small odd shapes with offsets and padded leading dimensions, in both
  * layouts, with conjugate transposes for complex and FP32 C for FP16 / BF16 inputs, each
- * result checked against the long-double host reference of tests/common/typed.c.
- * Usage: oclgrind_types TYPES   (letters of c z h b; d and z need fp64) */
+ * result checked against the host reference of tests/common/typed.c.
+ * Usage: oclgrind_types TYPES   (letters of c z h b, and i (INT8 into INT32), e (E4M3 into FP32
+ * and BF16), f (E5M2 into FP16); d and z need fp64) */
 #include "typed.h"
 
 #include <stdio.h>
@@ -42,8 +43,11 @@ static void run_type(tc_env *env, clgemm_handle h, clgemm_precision ab, clgemm_p
                          .m = shapes[s][0],
                          .n = shapes[s][1],
                          .k = shapes[s][2],
-                         .alpha = {1.5, tt_is_complex(ab) ? -0.5 : 0},
-                         .beta = {s ? 0.0 : 0.25, s ? 0.0 : 0.75 * tt_is_complex(ab)},
+                         .alpha = {ab == CLGEMM_INT8 ? 3 : 1.5, tt_is_complex(ab) ? -0.5 : 0},
+                         .beta = {s                   ? 0.0
+                                  : ab == CLGEMM_INT8 ? -2
+                                                      : 0.25,
+                                  s ? 0.0 : 0.75 * tt_is_complex(ab)},
                          .off_a = 3,
                          .off_b = 1,
                          .off_c = 2,
@@ -59,7 +63,7 @@ static void run_type(tc_env *env, clgemm_handle h, clgemm_precision ab, clgemm_p
 
 int main(int argc, char **argv) {
     if (argc != 2) {
-        fprintf(stderr, "usage: %s TYPES (letters of c z h b)\n", argv[0]);
+        fprintf(stderr, "usage: %s TYPES (letters of c z h b i e f)\n", argv[0]);
         return 2;
     }
     tc_env env;
@@ -77,12 +81,23 @@ int main(int argc, char **argv) {
         clgemm_precision ab = *t == 'c'   ? CLGEMM_COMPLEX_SINGLE
                               : *t == 'z' ? CLGEMM_COMPLEX_DOUBLE
                               : *t == 'h' ? CLGEMM_HALF
+                              : *t == 'i' ? CLGEMM_INT8
+                              : *t == 'e' ? CLGEMM_E4M3
+                              : *t == 'f' ? CLGEMM_E5M2
                                           : CLGEMM_BFLOAT16;
+        /* C: the type's own, FP32 too for FP16 / BF16; INT32; FP32 and BF16; FP16. */
+        clgemm_precision c1 = ab == CLGEMM_INT8   ? CLGEMM_INT32
+                              : ab == CLGEMM_E4M3 ? CLGEMM_SINGLE
+                              : ab == CLGEMM_E5M2 ? CLGEMM_HALF
+                                                  : ab;
+        clgemm_precision c2 = ab == CLGEMM_HALF || ab == CLGEMM_BFLOAT16 ? CLGEMM_SINGLE
+                              : ab == CLGEMM_E4M3                        ? CLGEMM_BFLOAT16
+                                                                         : c1;
         for (clgemm_family f = CLGEMM_FAMILY_NAIVE; f <= CLGEMM_FAMILY_COUNT; f++) {
             if (!force(h, f, ab)) continue; /* a family for other devices (mma) */
             int before = failures;
-            run_type(&env, h, ab, ab);
-            if (ab == CLGEMM_HALF || ab == CLGEMM_BFLOAT16) run_type(&env, h, ab, CLGEMM_SINGLE);
+            run_type(&env, h, ab, c1);
+            if (c2 != c1) run_type(&env, h, ab, c2);
             printf("%c %s: %s\n", *t, clgemm_family_name(f), failures == before ? "ok" : "FAIL");
             fflush(stdout);
         }
