@@ -122,8 +122,8 @@ typedef enum clgemm_precision {
 
 /* 8-bit types.
  * INT8: C = alpha * op(A) op(B) + beta * C in exact integer arithmetic modulo 2^32: alpha and
- * beta are cl_int, products and sums are computed as if in int64 and C keeps the low 32 bits as
- * a two's complement int32 (cuBLAS's CUDA_R_8I / CUDA_R_32I wraps the same way). The sum of
+ * beta are cl_int, and C keeps the low 32 bits of the exact result as a two's complement int32
+ * (cuBLAS's CUDA_R_8I / CUDA_R_32I wraps the same way). The sum of
  * products alone fits an int32 without wrapping as long as k <= 131071 (2^31 - 1 over the worst
  * product, (-128) * (-128) = 2^14); beyond that, or with large alpha, beta or C, the result
  * wraps, exactly and reproducibly.
@@ -179,7 +179,7 @@ typedef enum clgemm_family {
     CLGEMM_FAMILY_TILED = 2,    /* T x T tiles of A and B in local memory */
     CLGEMM_FAMILY_REGBLOCK = 3, /* local-memory tiles + an MWI x NWI register block per item */
     CLGEMM_FAMILY_MMA = 4,      /* NVIDIA tensor cores (mma.sync), compute capability 8.0+ */
-    CLGEMM_FAMILY_WGMMA = 5,    /* Hopper's warpgroup tensor cores (wgmma), compute capability 9.0 */
+    CLGEMM_FAMILY_WGMMA = 5, /* Hopper's warpgroup tensor cores (wgmma), compute capability 9.0 */
 } clgemm_family;
 #define CLGEMM_FAMILY_COUNT 5
 
