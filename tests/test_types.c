@@ -190,8 +190,8 @@ static void choose_config(clgemm_handle h, const family_case *fc, char *text, si
  * which PoCL takes about 18 s to compile per program, runs the pairs of two programs per type
  * and layout: op(A) and op(B) both plain, or both transposed the same way (C C on complex; on
  * real types T and C alike). The forced small configurations run every pair. The 8-bit build
- * runs the library's choice on plain op(A) and op(B) only (one program per type pair and
- * layout-independent): its kernels are the forced register-blocked ones' source with other
+ * runs the library's choice on plain op(A) and op(B) only (one program per type pair, for both
+ * layouts): its kernels are the forced register-blocked ones' source with other
  * parameters, and two transposed programs per pair took it past its timeout on a loaded CPU. */
 static bool pair_wanted(clgemm_family family, clgemm_precision ab, clgemm_transpose ta,
                         clgemm_transpose tb) {
