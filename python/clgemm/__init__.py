@@ -11,6 +11,12 @@ pyopencl.Event, which is also added to c.events). trans_* may be False/True or '
 ('C': conjugate transpose, complex types only). Row-major (C-ordered) and column-major
 (Fortran-ordered) arrays, and slices of either, are used in place; other layouts are copied.
 
+8-bit types (NumPy arrays): np.int8 A and B give an np.int32 C (exact, wrapping modulo 2^32;
+alpha and beta integers). FP8: A and B of ml_dtypes' float8_e4m3fn / float8_e5m2 when
+ml_dtypes is installed, or np.uint8 arrays of the 8-bit codes with dtype="e4m3" or "e5m2";
+C is np.float32 (the default), np.float16 or ml_dtypes.bfloat16, and scale_a= / scale_b= are
+the per-tensor scales (folded into alpha). to_fp8 / from_fp8 convert host data (saturating).
+
     tune(precision="s", shapes=None, budget_s=60, quick=False, ...)
 
 runs the autotuner on the default device and stores the results in the tuning database."""
@@ -24,7 +30,7 @@ from . import _lib
 from ._lib import COL_MAJOR, ROW_MAJOR
 
 __version__ = "0.1.0"
-__all__ = ["gemm", "tune", "Error", "types"]
+__all__ = ["gemm", "tune", "Error", "types", "to_fp8", "from_fp8"]
 
 
 class Error(RuntimeError):
@@ -37,7 +43,21 @@ class Error(RuntimeError):
 
 
 _TYPES = {np.dtype(np.float32): "s", np.dtype(np.float64): "d", np.dtype(np.complex64): "c",
-          np.dtype(np.complex128): "z", np.dtype(np.float16): "h"}
+          np.dtype(np.complex128): "z", np.dtype(np.float16): "h", np.dtype(np.int8): "i8"}
+# C's dtype where it is not A's.
+_C_DTYPE = {"i8": np.dtype(np.int32)}
+
+# FP8: the formats by name, ml_dtypes' dtypes for them (if installed), and C's dtypes.
+_FP8 = {"e4m3": _lib.E4M3, "e5m2": _lib.E5M2}
+_FP8_DTYPES = {}
+_FP8_C = {np.dtype(np.float32): _lib.SINGLE, np.dtype(np.float16): _lib.HALF}
+try:
+    import ml_dtypes
+    _FP8_DTYPES = {np.dtype(ml_dtypes.float8_e4m3fn): "e4m3",
+                   np.dtype(ml_dtypes.float8_e5m2): "e5m2"}
+    _FP8_C[np.dtype(ml_dtypes.bfloat16)] = _lib.BFLOAT16
+except ImportError:
+    pass
 
 
 def types():
@@ -135,6 +155,10 @@ def _scalar(letter, x):
     if letter in "cz":
         x = complex(x)
         return scalar(x.real, x.imag)
+    if letter == "i8":  # INT8 takes int32 alpha and beta, never a rounded float
+        if x != int(x) or not -2**31 <= int(x) < 2**31:
+            raise ValueError("INT8 alpha and beta are int32 values, not %r" % (x,))
+        return scalar(int(x))
     return scalar(x)
 
 
@@ -146,14 +170,53 @@ def _shapes(a, b, ta, tb):
     return m, n, k
 
 
-def gemm(a, b, c=None, alpha=1.0, beta=0.0, trans_a=False, trans_b=False, out=None):
+def _fp8_name(fmt):
+    if fmt not in _FP8:
+        raise ValueError("FP8 format must be 'e4m3' or 'e5m2', not %r" % (fmt,))
+    return _FP8[fmt]
+
+
+def to_fp8(x, fmt):
+    """The FP8 codes (np.uint8, same shape) of x (converted to float32 first), rounded to
+    nearest even and saturated to the largest finite value (infinities too); NaN stays NaN."""
+    x = np.ascontiguousarray(x, dtype=np.float32)
+    codes = np.empty(x.shape, dtype=np.uint8)
+    _check(_lib.fp8_from_float(_fp8_name(fmt), x.ctypes.data, codes.ctypes.data, x.size),
+           "clgemm_fp8_from_float")
+    return codes
+
+
+def from_fp8(codes, fmt):
+    """The exact float32 values of FP8 codes (np.uint8 or an ml_dtypes FP8 array)."""
+    codes = np.ascontiguousarray(codes)
+    if codes.itemsize != 1:
+        raise TypeError("FP8 codes are one byte each, not %s" % codes.dtype)
+    values = np.empty(codes.shape, dtype=np.float32)
+    _check(_lib.fp8_to_float(_fp8_name(fmt), codes.ctypes.data, values.ctypes.data, codes.size),
+           "clgemm_fp8_to_float")
+    return values
+
+
+def gemm(a, b, c=None, alpha=1.0, beta=0.0, trans_a=False, trans_b=False, out=None, dtype=None,
+         scale_a=1.0, scale_b=1.0):
     """C = alpha op(a) op(b) + beta c. a, b: NumPy arrays or anything NumPy reads without a copy
     of its own making (the buffer protocol, __array_interface__), or pyopencl arrays. The result
     goes to out when given (c is then only read, and left as it was), else into c, else into a
-    new array; the array written is returned (pyopencl: the call's Event)."""
+    new array; the array written is returned (pyopencl: the call's Event). np.int8 a and b give
+    an np.int32 C (exact, modulo 2^32; integer alpha and beta). FP8 a and b: ml_dtypes arrays,
+    or np.uint8 codes with dtype="e4m3" / "e5m2"; C float32 (default), float16 or ml_dtypes
+    bfloat16; scale_a and scale_b are the per-tensor scales, folded into alpha (NumPy only)."""
     for name, x in (("alpha", alpha), ("beta", beta)):
         if isinstance(x, (bool, np.bool_)) or not isinstance(x, (int, float, complex, np.number)):
             raise TypeError("%s must be a number, not %s" % (name, type(x).__name__))
+    fmt = dtype
+    if fmt is None and hasattr(a, "dtype"):
+        fmt = _FP8_DTYPES.get(np.dtype(a.dtype))
+    if fmt is not None:
+        _fp8_name(fmt)
+        alpha = float(alpha) * float(scale_a) * float(scale_b)
+    elif scale_a != 1 or scale_b != 1:
+        raise ValueError("scale_a and scale_b are for FP8 inputs")
     try:
         import pyopencl.array as cl_array
         device = any(isinstance(x, cl_array.Array) for x in (a, b, c, out))
@@ -161,9 +224,11 @@ def gemm(a, b, c=None, alpha=1.0, beta=0.0, trans_a=False, trans_b=False, out=No
         device = False
     if out is not None and c is not None and out is not c and device:
         raise ValueError("out= with pyopencl arrays must be c itself (or c left out)")
+    if device and fmt is not None:
+        raise TypeError("FP8 GEMM takes NumPy arrays (host data), not pyopencl arrays")
     if device:
         return _gemm_device(a, b, out if out is not None else c, alpha, beta, trans_a, trans_b)
-    return _gemm_host(a, b, c, alpha, beta, trans_a, trans_b, out)
+    return _gemm_host(a, b, c, alpha, beta, trans_a, trans_b, out, fmt)
 
 
 def _writable(x, name):
@@ -211,7 +276,7 @@ def _letter(dtype, host):
     return letter
 
 
-def _gemm_host(a, b, c, alpha, beta, trans_a, trans_b, out=None):
+def _gemm_host(a, b, c, alpha, beta, trans_a, trans_b, out=None, fmt=None):
     a, b = _readable(a, "a"), _readable(b, "b")
     if a.ndim != 2 or b.ndim != 2:
         raise ValueError("a and b must be 2-D (a is %d-D, b %d-D)" % (a.ndim, b.ndim))
@@ -225,17 +290,29 @@ def _gemm_host(a, b, c, alpha, beta, trans_a, trans_b, out=None):
     user_c = c
     if c is not None:
         c = _writable(c, "out" if out is not None else "c")
-    if a.dtype != b.dtype or (c is not None and c.dtype != a.dtype):
-        raise TypeError("a, b and c must have one dtype")
-    letter = _letter(a.dtype, host=True)
-    complex_type = letter in "cz"
+    if fmt is not None:  # FP8 codes: np.uint8, or ml_dtypes' arrays of that format
+        for name, x in (("a", a), ("b", b)):
+            if x.dtype != np.uint8 and _FP8_DTYPES.get(x.dtype) != fmt:
+                raise TypeError("%s must hold %s codes (np.uint8 or ml_dtypes), not %s"
+                                % (name, fmt, x.dtype))
+        a, b = a.view(np.uint8), b.view(np.uint8)
+        letter, c_dtype = None, np.dtype(np.float32) if c is None else c.dtype
+        if c_dtype not in _FP8_C:
+            raise TypeError("FP8 C must be float32, float16 or ml_dtypes.bfloat16, not %s"
+                            % c_dtype)
+    else:
+        letter = _letter(a.dtype, host=True)
+        c_dtype = _C_DTYPE.get(letter, a.dtype)
+        if a.dtype != b.dtype or (c is not None and c.dtype != c_dtype):
+            raise TypeError("a and b must have one dtype, and c %s" % c_dtype)
+    complex_type = letter in ("c", "z")
     ta = _trans_code(trans_a, "trans_a", complex_type)
     tb = _trans_code(trans_b, "trans_b", complex_type)
     m, n, k = _shapes(a, b, ta, tb)
     if c is None:
         if beta != 0:
             raise ValueError("beta != 0 needs c")
-        c = np.empty((m, n), dtype=a.dtype)
+        c = np.empty((m, n), dtype=c_dtype)
     if c.ndim != 2 or c.shape != (m, n):
         raise ValueError("c must be %dx%d, not %s" % (m, n, "x".join(map(str, c.shape))))
     if source is not None:
@@ -260,10 +337,19 @@ def _gemm_host(a, b, c, alpha, beta, trans_a, trans_b, out=None):
             how = (t, _layout(x.shape, x.strides, x.itemsize)[1])
         args.append((x, how))
     (a, (ta2, lda)), (b, (tb2, ldb)) = args
-    host = _lib.GEMM[letter][1]
-    st = host(_default_handle(), layout, _CODES[ta2], _CODES[tb2], m, n, k, _scalar(letter, alpha),
-              a.ctypes.data, lda, b.ctypes.data, ldb, _scalar(letter, beta), out.ctypes.data, ldc)
-    _check(st, "clgemm_%sgemm_host" % letter)
+    if fmt is not None:
+        al, be = ctypes.c_float(alpha), ctypes.c_float(beta)
+        st = _lib.gemm_ex_host(_default_handle(), layout, _CODES[ta2], _CODES[tb2], m, n, k,
+                               ctypes.byref(al), a.ctypes.data, lda, b.ctypes.data, ldb,
+                               ctypes.byref(be), out.ctypes.data, ldc, _FP8[fmt],
+                               _FP8_C[c.dtype], 0)
+        _check(st, "clgemm_gemm_ex_host (%s)" % fmt)
+    else:
+        host = _lib.GEMM[letter][1]
+        st = host(_default_handle(), layout, _CODES[ta2], _CODES[tb2], m, n, k,
+                  _scalar(letter, alpha), a.ctypes.data, lda, b.ctypes.data, ldb,
+                  _scalar(letter, beta), out.ctypes.data, ldc)
+        _check(st, "clgemm_%sgemm_host" % letter)
     if out is not c:
         c[...] = out
     return c if user_c is None else user_c
@@ -278,11 +364,11 @@ def _gemm_device(a, b, c, alpha, beta, trans_a, trans_b):
                             "the call returns its event)" % name)
         if x.ndim != 2:
             raise ValueError("%s must be 2-D" % name)
-    if not (a.dtype == b.dtype == c.dtype):
-        raise TypeError("a, b and c must have one dtype")
+    letter = _letter(a.dtype, host=False)
+    if a.dtype != b.dtype or c.dtype != _C_DTYPE.get(letter, a.dtype):
+        raise TypeError("a and b must have one dtype, and c %s" % _C_DTYPE.get(letter, a.dtype))
     if a.context.int_ptr != c.context.int_ptr or b.context.int_ptr != c.context.int_ptr:
         raise ValueError("a, b and c must belong to one context")
-    letter = _letter(a.dtype, host=False)
     complex_type = letter in "cz"
     ta = _trans_code(trans_a, "trans_a", complex_type)
     tb = _trans_code(trans_b, "trans_b", complex_type)
@@ -325,7 +411,7 @@ def _gemm_device(a, b, c, alpha, beta, trans_a, trans_b):
     return ev
 
 
-_TUNE_TYPES = {"s": 0, "d": 1, "c": 2, "z": 3, "h": 4, "bf16": 5}
+_TUNE_TYPES = {"s": 0, "d": 1, "c": 2, "z": 3, "h": 4, "bf16": 5, "i8": 6, "e4m3": 8, "e5m2": 9}
 _TRANS = {"N": _lib.NO_TRANS, "T": _lib.TRANS, "C": _lib.CONJ_TRANS}
 
 
@@ -333,9 +419,10 @@ def tune(precision="s", shapes=None, budget_s=60.0, quick=False, max_evals=0, se
          save=True, path=None, trans="NN", wide_c=False, batch=1):
     """Tunes `shapes` ((m, n, k) tuples; None: the device's defaults) on the default device
     within budget_s seconds and, if save, merges the results into the tuning database at
-    path (None: the default one). precision is the type of A and B (s d c z h bf16), trans
-    the transposes of the column-major calls timed ("NN", "NT", ...; C: conjugate, complex
-    only), wide_c asks for FP32 C with h / bf16, batch > 1 times strided-batched calls of that
+    path (None: the default one). precision is the type of A and B (s d c z h bf16 i8 e4m3
+    e5m2; C of i8 is int32, of e4m3 / e5m2 FP32), trans the transposes of the column-major
+    calls timed ("NN", "NT", ...; C: conjugate, complex only), wide_c asks for FP32 C with
+    h / bf16 and BF16 C with e4m3 / e5m2, batch > 1 times strided-batched calls of that
     many matrices (stored for the batch's class). Returns one dict a shape."""
     h = _default_handle()
     prec = _TUNE_TYPES[precision]

@@ -61,10 +61,13 @@ def test_host_layouts(dtype, ta, tb, orders):
 
 
 def test_types_found():
-    """This build has complex and FP16 GEMM: the package must find their symbols."""
-    assert set(clgemm.types()) == {"float32", "float64", "complex64", "complex128", "float16"}
-    for letter in "sdczh":
+    """This build has complex, FP16 and INT8 GEMM: the package must find their symbols."""
+    assert set(clgemm.types()) == {"float32", "float64", "complex64", "complex128", "float16",
+                                   "int8"}
+    for letter in ["s", "d", "c", "z", "h", "i8"]:
         assert all(fn is not None for fn in _lib.GEMM[letter][:2]), letter
+    for fn in (_lib.gemm_ex_host, _lib.fp8_from_float, _lib.fp8_to_float):
+        assert fn is not None
 
 
 @pytest.mark.parametrize("dtype", [np.complex64, np.complex128, np.float16])
@@ -338,3 +341,84 @@ def test_host_wrong_kinds_of_input():
     with pytest.raises(ValueError):
         clgemm.gemm(a, b, memoryview(bytes(24)).cast("f", (3, 2)))  # read-only buffer
     assert (c == 7.0).all()
+
+
+# ---- 8-bit types ------------------------------------------------------------------------------
+
+def test_int8_exact_and_wrapping():
+    """np.int8 A and B give an np.int32 C, exactly, wrapping modulo 2^32 as int64 arithmetic
+    taken modulo 2^32 (alpha * sum + beta * C past the int32 range)."""
+    rng = np.random.default_rng(8)
+    m, n, k = 23, 17, 301
+    a = rng.integers(-128, 128, size=(m, k), dtype=np.int8)
+    b = np.asfortranarray(rng.integers(-128, 128, size=(k, n), dtype=np.int8))
+    c = rng.integers(-2**31, 2**31, size=(m, n), dtype=np.int64).astype(np.int32)
+    c0 = c.copy()
+    alpha, beta = 123456789, -987654321
+    out = clgemm.gemm(a, b, c, alpha=alpha, beta=beta)
+    assert out is c and out.dtype == np.int32
+    exact = alpha * (a.astype(np.int64) @ b.astype(np.int64)) + beta * c0.astype(np.int64)
+    want = ((exact + 2**31) % 2**32 - 2**31).astype(np.int32)
+    assert (c == want).all()
+    assert (exact != want).any()  # the case wrapped
+    made = clgemm.gemm(a, b)
+    assert made.dtype == np.int32
+    assert (made == (a.astype(np.int64) @ b.astype(np.int64))).all()
+
+
+def test_int8_bad_input():
+    a = np.ones((2, 3), dtype=np.int8)
+    with pytest.raises(ValueError):
+        clgemm.gemm(a, a.T, alpha=0.5)  # INT8 scalars are integers
+    with pytest.raises(ValueError):
+        clgemm.gemm(a, a.T, alpha=2**31)
+    with pytest.raises(TypeError):
+        clgemm.gemm(a, a.T, np.zeros((2, 2), dtype=np.int8), beta=1)  # C is int32
+
+
+def test_fp8_conversions():
+    """to_fp8 saturates (infinities too) and keeps NaN; from_fp8 of all 256 codes gives the
+    values of the OCP formats; and back again."""
+    codes = np.arange(256, dtype=np.uint8)
+    for fmt, top, nans in (("e4m3", 448.0, 2), ("e5m2", 57344.0, 6)):
+        v = clgemm.from_fp8(codes, fmt)
+        assert np.isnan(v).sum() == nans
+        assert np.nanmax(v[np.isfinite(v)]) == top
+        sat = clgemm.to_fp8(np.array([1e9, -np.inf, np.inf, np.nan], dtype=np.float32), fmt)
+        assert list(clgemm.from_fp8(sat[:3], fmt)) == [top, -top, top]
+        assert np.isnan(clgemm.from_fp8(sat[3:], fmt)).all()
+        finite = np.isfinite(v)
+        assert (clgemm.to_fp8(v[finite], fmt) == codes[finite]).all()
+    assert clgemm.from_fp8(np.array([0x38], dtype=np.uint8), "e4m3")[0] == 1.0
+    with pytest.raises(ValueError):
+        clgemm.to_fp8([1.0], "e3m4")
+
+
+def test_fp8_gemm_codes_with_scales():
+    """FP8 A and B as np.uint8 codes with dtype=, scales folded into alpha; FP32 and FP16 C
+    against the product of the decoded inputs, within the k-scaled FP32 bound."""
+    rng = np.random.default_rng(9)
+    m, n, k = 19, 13, 57
+    # One program per format: E4M3 into FP32, E5M2 into FP16 (PoCL builds each for seconds).
+    for fmt, c_dtype in (("e4m3", np.float32), ("e5m2", np.float16)):
+        a = clgemm.to_fp8(rng.uniform(-4, 4, size=(m, k)), fmt)
+        b = clgemm.to_fp8(rng.uniform(-4, 4, size=(n, k)), fmt)
+        da, db = clgemm.from_fp8(a, fmt).astype(np.float64), clgemm.from_fp8(b, fmt)
+        want = 0.75 * 0.5 * 2.0 * (da @ db.T.astype(np.float64))
+        bound = (k + 2) * 2.0**-24 * 0.75 * (np.abs(da) @ np.abs(db.T).astype(np.float64))
+        if c_dtype == np.float32:
+            got = clgemm.gemm(a, b, alpha=0.75, trans_b=True, dtype=fmt, scale_a=0.5, scale_b=2.0)
+            assert got.dtype == np.float32
+            assert (np.abs(got - want) <= bound).all()
+        else:
+            c = np.full((m, n), np.nan, dtype=c_dtype)
+            clgemm.gemm(a, b, c, alpha=0.75, trans_b=True, dtype=fmt, scale_a=0.5, scale_b=2.0)
+            err = np.abs(c.astype(np.float64) - want)
+            assert (err <= bound + 2.0**-11 * (np.abs(want) + bound) + 2.0**-25).all()
+    with pytest.raises(TypeError):
+        clgemm.gemm(np.zeros((2, 2), dtype=np.float32), np.zeros((2, 2), dtype=np.uint8),
+                    dtype="e4m3")
+    with pytest.raises(TypeError):
+        clgemm.gemm(a, b, np.zeros((m, n), dtype=np.float64), trans_b=True, dtype="e5m2")
+    with pytest.raises(ValueError):
+        clgemm.gemm(np.ones((2, 2)), np.ones((2, 2)), scale_a=2.0)
