@@ -757,6 +757,46 @@ Test(tuner, pipeline_search_keeps_its_budget, .timeout = 300) {
     free(db);
 }
 
+/* Builds found in a cache (the kernel cache or the driver's own) take a fraction of a second
+ * and say nothing about the next candidate's, which may be cold: a first run builds the
+ * baseline, a second run on a fresh handle finds it cached and then meets cold ones. Their pace
+ * must not be taken from the cached builds (a cold build started at that pace ends far past a
+ * budget shorter than one build). */
+Test(tuner, cached_builds_do_not_set_the_pace, .timeout = 300) {
+    char *db = temp_db();
+    cold_caches();
+    setenv("CLGEMM_TUNE_THREADS", "2", 1);
+    clgemm_tune_shape shape = {128, 128, 128};
+    clgemm_tune_options o;
+    clgemm_tune_options_init(&o);
+    o.shapes = &shape;
+    o.num_shapes = 1;
+    o.seed = 3;
+    o.budget_s = 0;
+    o.max_evals = 1;
+    clgemm_tune_result r;
+    clgemm_handle h = open_handle();
+    cr_assert_eq(clgemm_tune(h, &o, &r), CLGEMM_SUCCESS);
+    cr_assert_eq(r.evaluated, 1);
+    clgemm_destroy(h);
+
+    progress_log log = {0};
+    o.max_evals = 0;
+    o.budget_s = 4;
+    o.progress = on_progress;
+    o.user = &log;
+    h = open_handle();
+    double t0 = now_s();
+    cr_assert_eq(clgemm_tune(h, &o, &r), CLGEMM_SUCCESS);
+    double total = now_s() - t0;
+    cr_assert_eq(r.status, CLGEMM_SUCCESS);
+    cr_assert_leq(total, o.budget_s + log.first_elapsed + 1.5,
+                  "%.1f s for a %.0f s budget whose first evaluation took %.1f s (%zu timed)",
+                  total, o.budget_s, log.first_elapsed, r.evaluated);
+    clgemm_destroy(h);
+    free(db);
+}
+
 /* Cancelled while the threads build cold candidates: the call returns after the builds under
  * way (never a new one), and the handle is destroyed cleanly (the sanitizer builds check the
  * leaks). */

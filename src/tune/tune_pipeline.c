@@ -23,6 +23,9 @@
 #include <unistd.h>
 
 #define MAX_THREADS 16
+/* A build under this fraction of the prior came from a cache (the kernel cache, or the
+ * driver's own: PoCL keeps one) and tells nothing about a cold build's time. */
+#define CACHED_FRACTION 0.25
 /* The tiny problem a thread runs: small enough to cost nothing next to its build. */
 #define TINY 32
 
@@ -193,6 +196,10 @@ static void *worker_main(void *arg) {
 
 /* ---- The timing thread's side --------------------------------------------------------------- */
 
+double clgemm__build_estimate(double slowest, double prior) {
+    return slowest >= CACHED_FRACTION * prior ? slowest : prior;
+}
+
 tune_pipeline *clgemm__pipeline_start(clgemm_handle h, const tune_call *call, int threads) {
     if (threads <= 0) return NULL;
     if (threads > MAX_THREADS) threads = MAX_THREADS;
@@ -314,7 +321,7 @@ take_result clgemm__pipeline_take(tune_pipeline *p, const clgemm_config *c, clge
 double clgemm__pipeline_build_s(tune_pipeline *p, double prior) {
     if (!p) return prior;
     pthread_mutex_lock(&p->lock);
-    double s = p->slowest >= 0 ? p->slowest : prior;
+    double s = clgemm__build_estimate(p->slowest, prior);
     pthread_mutex_unlock(&p->lock);
     return s;
 }

@@ -47,7 +47,14 @@ typedef enum take_result {
 take_result clgemm__pipeline_take(tune_pipeline *p, const clgemm_config *c, clgemm_status *status,
                                   double *waited);
 
-/* The longest preparation a thread has made so far; prior when none has finished. */
+/* What a build not yet made may cost: the slowest measured (negative: none), unless that is
+ * far below prior, the cold build time assumed before anything is measured; such a build came
+ * from a cache (the kernel cache or the driver's own), and the next candidate may be cold, so
+ * the prior stands until a real compile has been timed. A budget is a promise: a build, once
+ * started, cannot be interrupted. */
+double clgemm__build_estimate(double slowest, double prior);
+
+/* clgemm__build_estimate of the longest preparation a thread has made so far. */
 double clgemm__pipeline_build_s(tune_pipeline *p, double prior);
 
 /* How many builds other than c's are under way. */

@@ -384,13 +384,13 @@ static bool prepared(const search *x, const clgemm_config *c) {
     return clgemm__pipeline_ready(x->pipe, c);
 }
 
-/* What a candidate not yet prepared may cost. With threads, its build is assumed as long as
- * the longest they have made, or before any has finished, as a cold build of the device class:
- * a fast first evaluation (a cached baseline) says nothing about the builds to come, and a
- * build once started cannot be interrupted. */
+/* What a candidate not yet prepared may cost. Its build is assumed as long as the longest
+ * made so far, or as a cold build of the device class while none has finished or all of them
+ * came from a cache (clgemm__build_estimate): a fast first evaluation (a cached baseline) says
+ * nothing about the builds to come, and a build once started cannot be interrupted. */
 static double cold_cost(const search *x) {
-    if (!x->pipe) return x->slowest_cold;
     double prior = x->s->h->info.cls == DEVICE_CPU ? PRIOR_BUILD_CPU_S : PRIOR_BUILD_S;
+    if (!x->pipe) return clgemm__build_estimate(x->slowest_cold, prior);
     double build = clgemm__pipeline_build_s(x->pipe, prior) + x->slowest_warm;
     return build > x->slowest_cold ? build : x->slowest_cold;
 }
