@@ -166,7 +166,9 @@ def _shapes(a, b, ta, tb):
     m, k = a.shape if ta == "N" else a.shape[::-1]
     k2, n = b.shape if tb == "N" else b.shape[::-1]
     if k != k2:
-        raise ValueError("op(a) is %dx%d but op(b) is %dx%d" % (m, k, k2, n))
+        raise ValueError("inner dimensions differ: op(a) is %dx%d (k = %d) but op(b) is %dx%d "
+                         "(k = %d); op(a) needs as many columns as op(b) has rows"
+                         % (m, k, k, k2, n, k2))
     return m, n, k
 
 
@@ -276,6 +278,10 @@ def _letter(dtype, host):
     return letter
 
 
+def _dtypes(*arrays):
+    return ", ".join(str(x.dtype) for x in arrays if x is not None)
+
+
 def _gemm_host(a, b, c, alpha, beta, trans_a, trans_b, out=None, fmt=None):
     a, b = _readable(a, "a"), _readable(b, "b")
     if a.ndim != 2 or b.ndim != 2:
@@ -304,7 +310,8 @@ def _gemm_host(a, b, c, alpha, beta, trans_a, trans_b, out=None, fmt=None):
         letter = _letter(a.dtype, host=True)
         c_dtype = _C_DTYPE.get(letter, a.dtype)
         if a.dtype != b.dtype or (c is not None and c.dtype != c_dtype):
-            raise TypeError("a and b must have one dtype, and c %s" % c_dtype)
+            raise TypeError("a and b must have one dtype, and c %s (given: %s)"
+                            % (c_dtype, _dtypes(a, b, c)))
     complex_type = letter in ("c", "z")
     ta = _trans_code(trans_a, "trans_a", complex_type)
     tb = _trans_code(trans_b, "trans_b", complex_type)
@@ -366,7 +373,8 @@ def _gemm_device(a, b, c, alpha, beta, trans_a, trans_b):
             raise ValueError("%s must be 2-D" % name)
     letter = _letter(a.dtype, host=False)
     if a.dtype != b.dtype or c.dtype != _C_DTYPE.get(letter, a.dtype):
-        raise TypeError("a and b must have one dtype, and c %s" % _C_DTYPE.get(letter, a.dtype))
+        raise TypeError("a and b must have one dtype, and c %s (given: %s)"
+                        % (_C_DTYPE.get(letter, a.dtype), _dtypes(a, b, c)))
     if a.context.int_ptr != c.context.int_ptr or b.context.int_ptr != c.context.int_ptr:
         raise ValueError("a, b and c must belong to one context")
     complex_type = letter in "cz"
@@ -374,7 +382,8 @@ def _gemm_device(a, b, c, alpha, beta, trans_a, trans_b):
     tb = _trans_code(trans_b, "trans_b", complex_type)
     m, n, k = _shapes(a, b, ta, tb)
     if c.shape != (m, n):
-        raise ValueError("c must be %dx%d" % (m, n))
+        raise ValueError("c must be %dx%d (op(a) op(b)'s shape), not %s"
+                         % (m, n, "x".join(str(d) for d in c.shape)))
     lc = _layout(c.shape, c.strides, c.dtype.itemsize)
     if lc is None:
         raise ValueError("c must have rows or columns contiguous")

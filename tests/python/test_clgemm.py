@@ -123,9 +123,14 @@ def test_host_aliasing():
 
 def test_host_bad_input():
     a = np.ones((3, 4), np.float32)
-    with pytest.raises(ValueError):
+    # Each message names what is wrong: here the inner dimensions, 4 against 5.
+    with pytest.raises(ValueError, match=r"inner dimensions differ: .*\(k = 4\).*\(k = 5\)"):
         clgemm.gemm(a, np.ones((5, 2), np.float32))
-    with pytest.raises(TypeError):
+    with pytest.raises(ValueError, match=r"c must be 3x2, not 2x2"):
+        clgemm.gemm(a, np.ones((4, 2), np.float32), np.zeros((2, 2), np.float32))
+    with pytest.raises(ValueError, match=r"a is 1-D, b 2-D"):
+        clgemm.gemm(np.ones(3, np.float32), np.ones((4, 2), np.float32))
+    with pytest.raises(TypeError, match="float32, float64"):
         clgemm.gemm(a, np.ones((4, 2), np.float64))
     with pytest.raises(TypeError):
         clgemm.gemm(np.ones((3, 4), np.int32), np.ones((4, 2), np.int32))
