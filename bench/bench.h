@@ -81,6 +81,7 @@ typedef struct options {
     bool clblast_tuned[2];  /* per precision: time CLBlast with the overrides too */
     const char *csv, *json;
     bool no_clblast, quiet;
+    bool list; /* --list: print the devices and exit */
     /* --batched BATCH,N: strided batches (batched.c) in each precision wanted, in the layout */
     size_t batched_count;
     batched_problem batched[MAX_BATCHED];

@@ -2,6 +2,7 @@
  * one process and prints one row per problem: GFLOPS, median ms, ratio, difference of the results,
  * and the clgemm configuration used. See docs/BENCH.md. */
 #include "bench.h"
+#include "devices.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -186,7 +187,7 @@ int main(int argc, char **argv) {
     bench_ctx bc;
     clgemm_status st = clgemm_create_default(&bc.handle);
     if (st) {
-        fprintf(stderr, "clgemm-bench: no clgemm handle: %s\n", clgemm_status_string(st));
+        tool_no_device("clgemm-bench", clgemm_status_string(st));
         return 1;
     }
     bc.queue = clgemm_queue(bc.handle);

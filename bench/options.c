@@ -1,6 +1,7 @@
 /* options.c: the command line of clgemm-bench, and the clgemm/CLBlast parameter strings
  * ("MWG=128,NWG=128,..."), whose clgemm names come from the family registry. */
 #include "bench.h"
+#include "devices.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -11,6 +12,10 @@
 static const char usage[] =
     "usage: clgemm-bench [options]\n"
     "Times clgemm and CLBlast on the same buffers (whole call + clFinish, median of runs).\n"
+    "  --list                 list the OpenCL platforms and devices, then exit\n"
+    "  --device P:D|NAME      device to time: platform:device indices or name substrings, or\n"
+    "                         a substring of the device name (default: CLGEMM_DEVICE, else\n"
+    "                         the first GPU, else the first device)\n"
     "  --preset gpu|cpu       problem list (default: cpu on a CPU device, else gpu)\n"
     "  --sizes 512,1024       square problems instead of the preset\n"
     "  --shape M,N,K          a problem instead of the preset (repeatable)\n"
@@ -157,6 +162,8 @@ enum {
     O_CLBLAST_PARAMS,
     O_CLBLAST_PARAMS_D,
     O_BATCHED,
+    O_DEVICE,
+    O_LIST,
     O_HELP
 };
 
@@ -177,6 +184,8 @@ static const struct option long_options[] = {
     {"clblast-params", required_argument, 0, O_CLBLAST_PARAMS},
     {"clblast-params-d", required_argument, 0, O_CLBLAST_PARAMS_D},
     {"batched", required_argument, 0, O_BATCHED},
+    {"device", required_argument, 0, O_DEVICE},
+    {"list", no_argument, 0, O_LIST},
     {"help", no_argument, 0, O_HELP},
     {0, 0, 0, 0}};
 
@@ -236,6 +245,12 @@ static bool handle_option(int c, const char *arg, options *opt, shape_list *give
         if (strcmp(arg, "none") == 0) return true;
         *d_params = 2;
         return opt->clblast_tuned[1] = parse_pairs(strdup(arg), &opt->clblast[1]);
+    case O_DEVICE:
+        tool_select_device(arg);
+        return true;
+    case O_LIST:
+        opt->list = true;
+        return true;
     case O_BATCHED: /* the mode (precision) and layout are set per run */
         return opt->batched_count < MAX_BATCHED && !strchr(arg, ':') &&
                batched_parse(arg, 's', &opt->batched[opt->batched_count++]);
@@ -299,6 +314,7 @@ int options_parse(int argc, char **argv, options *opt) {
         fprintf(stderr, "clgemm-bench: unexpected argument %s\n%s", argv[optind], usage);
         return -1;
     }
+    if (opt->list) return tool_list_devices("clgemm-bench") == 0 ? 1 : -1;
     if (!sizes_fit(&given)) {
         free(given.items);
         return -1;

@@ -4,6 +4,7 @@
  * transposes). The search itself lives in the library; this file parses arguments, prints,
  * and turns Ctrl-C into a clean stop that still saves what completed. Only clgemm.h is used. */
 #include "clgemm.h"
+#include "devices.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -347,55 +348,12 @@ static int parse_args(int argc, char **argv, cli *c) {
 
 /* ---- Devices -------------------------------------------------------------------------------- */
 
-static void print_device(cl_device_id d, cl_uint p, cl_uint i, const char *platform,
-                         const char *platform_version) {
-    char name[256] = "", vendor[256] = "", driver[256] = "";
-    cl_device_type type = 0;
-    clGetDeviceInfo(d, CL_DEVICE_NAME, sizeof name - 1, name, NULL);
-    clGetDeviceInfo(d, CL_DEVICE_VENDOR, sizeof vendor - 1, vendor, NULL);
-    clGetDeviceInfo(d, CL_DRIVER_VERSION, sizeof driver - 1, driver, NULL);
-    clGetDeviceInfo(d, CL_DEVICE_TYPE, sizeof type, &type, NULL);
-    const char *kind = type & CL_DEVICE_TYPE_GPU   ? "GPU"
-                       : type & CL_DEVICE_TYPE_CPU ? "CPU"
-                                                   : "other";
-    printf("  %u:%u  %s (%s)\n", p, i, name, kind);
-    printf("        platform: %s | platform_version: %s\n", platform, platform_version);
-    printf("        vendor: %s | driver: %s\n", vendor, driver);
-}
-
-static int list_devices(void) {
-    cl_platform_id platforms[16];
-    cl_uint np = 0;
-    if (clGetPlatformIDs(16, platforms, &np) != CL_SUCCESS || np == 0)
-        return fail("no OpenCL platform found%s",
-                    ": install an OpenCL driver (ICD), e.g. pocl-opencl-icd for CPUs");
-    printf("OpenCL devices (use --device P:D):\n");
-    for (cl_uint p = 0; p < np && p < 16; p++) {
-        char name[256] = "", version[256] = "";
-        clGetPlatformInfo(platforms[p], CL_PLATFORM_NAME, sizeof name - 1, name, NULL);
-        clGetPlatformInfo(platforms[p], CL_PLATFORM_VERSION, sizeof version - 1, version, NULL);
-        cl_device_id devices[64];
-        cl_uint nd = 0;
-        if (clGetDeviceIDs(platforms[p], CL_DEVICE_TYPE_ALL, 64, devices, &nd) != CL_SUCCESS)
-            nd = 0;
-        for (cl_uint d = 0; d < nd && d < 64; d++)
-            print_device(devices[d], p, d, name, version);
-    }
-    return 0;
-}
-
 /* --device accepts CLGEMM_DEVICE's P:D form, or a bare device-name substring. */
 static int open_device(const cli *c, clgemm_handle *h) {
-    if (c->device) {
-        char spec[512];
-        snprintf(spec, sizeof spec, "%s%s", strchr(c->device, ':') ? "" : ":", c->device);
-        setenv("CLGEMM_DEVICE", spec, 1);
-    }
+    if (c->device) tool_select_device(c->device);
     clgemm_status st = clgemm_create_default(h);
     if (st == CLGEMM_SUCCESS) return 0;
-    fprintf(stderr, "clgemm-tune: cannot open a device: %s\n", clgemm_status_string(st));
-    fprintf(stderr, "  run 'clgemm-tune --list' to see the devices, and check that an OpenCL "
-                    "driver (ICD) is installed\n");
+    tool_no_device("clgemm-tune", clgemm_status_string(st));
     return 1;
 }
 
@@ -776,7 +734,7 @@ int main(int argc, char **argv) {
     start_signal_thread(); /* before anything starts a thread */
     cli c = {.precision = CLGEMM_SINGLE};
     if (parse_args(argc, argv, &c) != 0) return 1;
-    if (c.list) return list_devices();
+    if (c.list) return tool_list_devices("clgemm-tune");
     clgemm_handle h;
     if (open_device(&c, &h) != 0) return 1;
     print_identity(h);

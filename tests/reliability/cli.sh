@@ -39,6 +39,15 @@ if [ "$bench" != none ]; then
     expect bench-clblast-param 2 "values are integers" "$bench" --sizes 8 --clblast-params KWG=99999999999999999999
     expect bench-batched-zero 2 "BATCH,N: positive integers" "$bench" $fast --batched 0,32
     expect bench-batched-wrap 2 "BATCH,N: positive integers" "$bench" $fast --batched 18446744073709551615,4096
+    # A device that does not exist is named with the way to list them; --list names the forms.
+    expect bench-device-none 1 "run 'clgemm-bench --list'" "$bench" $fast --sizes 8 --device 99:99
+    expect bench-device-env 1 "CLGEMM_DEVICE=99:99" env CLGEMM_DEVICE=99:99 "$bench" $fast --sizes 8
+    if "$bench" --list | grep -q "use --device P:D"; then
+        echo "ok   bench-list: it lists the devices with the --device form"
+    else
+        echo "FAIL bench-list: no device list"
+        failed=1
+    fi
 else
     echo "skip bench cases: clgemm-bench was not built (no CLBlast)"
 fi
