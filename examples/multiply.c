@@ -1,14 +1,17 @@
 /* multiply.c: clgemm's main job in one program: multiply two random N x N matrices on the
  * default device with whatever configuration the library picks (the tuned one after
- * `clgemm-tune`), and print the configuration, the GFLOPS (median of warm whole calls) and the
- * largest error against CLBlast and against a double-precision host reference.
+ * `clgemm-tune --shape N`), and print the configuration, the GFLOPS (median of warm whole
+ * calls) and the largest error against CLBlast and against a double-precision host reference.
+ * When a tuned entry was used, the built-in default is timed too, so the gain is measured.
  * Usage: clgemm-multiply [N] (default 512). */
 #include <clblast_c.h>
 #include <clgemm.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #define RUNS 10
 
@@ -27,6 +30,68 @@ static int fail(const char *what, int status) {
     fprintf(stderr, "clgemm-multiply: %s failed: %s (%d)\n", what, clgemm_status_string(status),
             status);
     return 1;
+}
+
+/* Median seconds of RUNS warm row-major N x N x N calls (after two warm-up calls: the first
+ * builds the kernel). */
+static clgemm_status time_sgemm(clgemm_handle h, size_t n, cl_mem da, cl_mem db, cl_mem dc,
+                                double *median) {
+    double times[RUNS];
+    for (int r = -2; r < RUNS; r++) {
+        double t0 = now();
+        clgemm_status st =
+            clgemm_sgemm(h, CLGEMM_ROW_MAJOR, CLGEMM_NO_TRANS, CLGEMM_NO_TRANS, n, n, n, 1.0f, da,
+                         0, n, db, 0, n, 0.0f, dc, 0, n, NULL, 0, NULL, NULL);
+        if (st == CLGEMM_SUCCESS) st = clFinish(clgemm_queue(h));
+        if (st != CLGEMM_SUCCESS) return st;
+        if (r >= 0) times[r] = now() - t0;
+    }
+    qsort(times, RUNS, sizeof times[0], compare_doubles);
+    *median = (times[RUNS / 2 - 1] + times[RUNS / 2]) / 2;
+    return CLGEMM_SUCCESS;
+}
+
+/* A handle on the same queue that sees no tuning database (an empty folder's missing file: the
+ * variable is read when a handle is made), so it runs the built-in default. */
+static clgemm_status default_handle(cl_command_queue q, clgemm_handle *d) {
+    char dir[] = "/tmp/clgemm-multiply-XXXXXX", path[64];
+    if (!mkdtemp(dir)) return CLGEMM_ERR_DB_IO;
+    snprintf(path, sizeof path, "%s/none.json", dir);
+    const char *was = getenv("CLGEMM_TUNING_DB");
+    char *saved = was ? strdup(was) : NULL;
+    setenv("CLGEMM_TUNING_DB", path, 1);
+    clgemm_status st = clgemm_create(d, q);
+    if (saved)
+        setenv("CLGEMM_TUNING_DB", saved, 1);
+    else
+        unsetenv("CLGEMM_TUNING_DB");
+    free(saved);
+    rmdir(dir);
+    return st;
+}
+
+/* With a tuned entry: the built-in default on the same data, and the tuned entry's gain. */
+static int compare_default(clgemm_handle h, size_t n, cl_mem da, cl_mem db, cl_mem dc,
+                           const clgemm_config *tuned_cfg, double tuned) {
+    clgemm_handle d;
+    clgemm_status st = default_handle(clgemm_queue(h), &d);
+    if (st != CLGEMM_SUCCESS) return fail("creating a handle without the tuning database", st);
+    clgemm_config cfg;
+    char kernel[256];
+    double median;
+    st = clgemm_get_config(d, CLGEMM_SINGLE, n, n, n, &cfg, NULL);
+    if (st == CLGEMM_SUCCESS) st = time_sgemm(d, n, da, db, dc, &median);
+    clgemm_destroy(d);
+    if (st != CLGEMM_SUCCESS) return fail("timing the built-in default", st);
+    clgemm_config_string(&cfg, kernel, sizeof kernel);
+    double flops = 2.0 * n * n * n;
+    printf("built-in default: %s, %.1f GFLOPS\n", kernel, flops / median * 1e-9);
+    printf("the tuned entry was used: %.1f GFLOPS, x%.2f the built-in default%s\n",
+           flops / tuned * 1e-9, median / tuned,
+           memcmp(&cfg, tuned_cfg, sizeof cfg) == 0
+               ? " (the tuner found the default's kernel best: the difference is noise)"
+               : "");
+    return 0;
 }
 
 int main(int argc, char **argv) {
@@ -65,20 +130,19 @@ int main(int argc, char **argv) {
     cl_mem dc = clCreateBuffer(ctx, CL_MEM_READ_WRITE, bytes, NULL, &err);
     if (err != CL_SUCCESS) return fail("allocating device memory", err);
 
-    double times[RUNS];
-    for (int r = -2; r < RUNS; r++) { /* two warm-up calls: the first one builds the kernel */
-        double t0 = now();
-        st = clgemm_sgemm(h, CLGEMM_ROW_MAJOR, CLGEMM_NO_TRANS, CLGEMM_NO_TRANS, n, n, n, 1.0f, da,
-                          0, n, db, 0, n, 0.0f, dc, 0, n, NULL, 0, NULL, NULL);
-        if (st == CLGEMM_SUCCESS) st = clFinish(q);
-        if (st != CLGEMM_SUCCESS) return fail("clgemm_sgemm", st);
-        if (r >= 0) times[r] = now() - t0;
-    }
-    qsort(times, RUNS, sizeof times[0], compare_doubles);
-    double median = (times[RUNS / 2 - 1] + times[RUNS / 2]) / 2;
+    double median;
+    st = time_sgemm(h, n, da, db, dc, &median);
+    if (st != CLGEMM_SUCCESS) return fail("clgemm_sgemm", st);
     printf("clgemm: %.3f ms, %.1f GFLOPS (median of %d warm calls)\n", median * 1e3,
            2.0 * n * n * n / median * 1e-9, RUNS);
     clEnqueueReadBuffer(q, dc, CL_TRUE, 0, bytes, c, 0, NULL, NULL);
+    if (strcmp(source, "tuned") == 0) {
+        if (compare_default(h, n, da, db, dc, &cfg, median) != 0) return 1;
+    } else {
+        printf("no tuned entry for %zu x %zu x %zu on this device (clgemm-tune --shape %zu "
+               "makes one)\n",
+               n, n, n, n);
+    }
 
     /* CLBlast on the same inputs, into a C cleared first (so a silent failure shows). */
     const float nan_pattern = NAN;
