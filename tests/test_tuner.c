@@ -40,7 +40,8 @@ static double now_s(void) {
 
 typedef struct progress_log {
     size_t calls, last_evaluated;
-    double first_elapsed; /* at the first callback: the first evaluation's time */
+    size_t first_total, last_total; /* the estimates of the first and the last callback */
+    double first_elapsed;           /* at the first callback: the first evaluation's time */
     volatile int *cancel_after_first;
 } progress_log;
 
@@ -50,6 +51,8 @@ static void on_progress(size_t evaluated, size_t total, double best, double elap
     cr_assert_geq(evaluated, p->last_evaluated);
     cr_assert_geq(elapsed, 0);
     if (p->calls == 0) p->first_elapsed = elapsed;
+    if (p->calls == 0) p->first_total = total;
+    p->last_total = total;
     p->calls++;
     p->last_evaluated = evaluated;
     if (p->cancel_after_first) *p->cancel_after_first = 1;
@@ -753,6 +756,39 @@ Test(tuner, pipeline_search_keeps_its_budget, .timeout = 300) {
     cr_assert_lt(s.pruned, s.considered);
     cr_assert_eq(s.timed, r.evaluated);
     cr_assert_leq(s.wall_s, total);
+    clgemm_destroy(h);
+    free(db);
+}
+
+/* With no budget every candidate is timed once, so the progress total is the number timed from
+ * the first report to the last: the baseline counts once whether or not the candidate list
+ * holds it, and a candidate timed out of order is not counted again ("1/3" then "2 tried"). */
+Test(tuner, progress_total_counts_each_candidate_once, .timeout = 300) {
+    char *db = temp_db();
+    clgemm_handle h = open_handle();
+    progress_log log = {0};
+    clgemm_tune_shape shape;
+    clgemm_tune_default_shapes(h, 1, &shape, 1);
+    clgemm_tune_options o;
+    clgemm_tune_options_init(&o);
+    o.quick = 1;
+    o.budget_s = 0;
+    o.shapes = &shape;
+    o.num_shapes = 1;
+    o.progress = on_progress;
+    o.user = &log;
+    clgemm_tune_result r;
+    cr_assert_eq(clgemm_tune(h, &o, &r), CLGEMM_SUCCESS);
+    cr_assert(r.complete);
+    cr_assert_eq(log.calls, r.evaluated);
+    cr_assert_eq(log.first_total, r.evaluated, "first report: %zu/%zu, then %zu timed", (size_t)1,
+                 log.first_total, r.evaluated);
+    cr_assert_eq(log.last_total, r.evaluated, "last report: %zu/%zu", log.last_evaluated,
+                 log.last_total);
+    clgemm_tune_stats s;
+    cr_assert_eq(clgemm_tune_stats_get(h, &s), CLGEMM_SUCCESS);
+    cr_assert_geq(s.considered - s.pruned, r.evaluated, "%zu considered, %zu pruned, %zu timed",
+                  s.considered, s.pruned, r.evaluated);
     clgemm_destroy(h);
     free(db);
 }

@@ -380,11 +380,14 @@ static void format_time(double s, char *buf, size_t size) {
 typedef struct progress_state {
     int tty;
     double last_line;
+    size_t done, total; /* of the last report */
 } progress_state;
 
 /* One redrawn line on a terminal; on a pipe or file, a plain line every few seconds. */
 static void on_progress(size_t done, size_t total, double best, double elapsed, void *user) {
     progress_state *p = user;
+    p->done = done;
+    p->total = total;
     char el[32], eta[32];
     format_time(elapsed, el, sizeof el);
     format_time(done ? elapsed / (double)done * (double)(total - done) : 0, eta, sizeof eta);
@@ -656,7 +659,7 @@ static int tune_pair(clgemm_handle h, const cli *c, const trans_pair *t, double 
                      const char *path, size_t *saved_total) {
     clgemm_tune_options o;
     clgemm_tune_options_init(&o);
-    progress_state p = {isatty(STDERR_FILENO), 0};
+    progress_state p = {isatty(STDERR_FILENO), 0, 0, 0};
     o.precision = c->precision;
     o.wide_c = c->wide_c;
     o.trans_a = t->a;
@@ -674,6 +677,11 @@ static int tune_pair(clgemm_handle h, const cli *c, const trans_pair *t, double 
     clgemm_status st = clgemm_tune(h, &o, results);
     set_phase(PHASE_SAVING); /* until the save is done: a Ctrl-C now waits for it */
     if (p.tty) fputc('\n', stderr);
+    /* The last report's total was an estimate: say where the search ended, so the progress
+     * lines agree with the counts below. */
+    if (p.done < p.total)
+        fprintf(stderr, "progress: %zu of %zu candidates timed: %s\n", p.done, p.total,
+                cancel_flag ? "interrupted" : "the budget could not cover the others");
     report_stats(h);
     int rc = 0;
     if (st != CLGEMM_SUCCESS && st != CLGEMM_ERR_TUNE_NONE_VALID) {

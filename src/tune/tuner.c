@@ -421,7 +421,9 @@ static bool should_stop_for(const search *x, const clgemm_config *next) {
 static void update_estimate(const search *x) {
     size_t done = x->r->evaluated;
     if (!x->planned || done == 0) return;
-    size_t left = x->kept > x->next ? x->kept - x->next : 0;
+    size_t left = 0; /* the baseline and stored configuration may be among them, already timed */
+    for (size_t i = x->next; i < x->kept; i++)
+        left += !list_contains(&x->s->seen, &x->space->items[x->order[i]]);
     if (x->limit - done < left) left = x->limit - done;
     if (x->deadline > 0) {
         double now = now_s(), by_time = (x->deadline - now) / ((now - x->start) / (double)done);
@@ -633,6 +635,30 @@ static void plan_search(search *x) {
     x->planned = true;
 }
 
+/* Whether c is in the model's kept part of the space. */
+static bool in_kept(const search *x, const clgemm_config *c) {
+    for (size_t i = 0; i < x->kept; i++)
+        if (config_equal(&x->space->items[x->order[i]], c)) return true;
+    return false;
+}
+
+/* Before anything is timed: this shape's distinct candidates (the baseline and the stored
+ * configuration count once, whether or not the space holds them), so the progress total is
+ * right from the first report; the shapes after it are assumed alike. The baseline and stored
+ * configuration outside the space count as considered. */
+static void first_estimate(search *x) {
+    size_t extra = 0;
+    const clgemm_config *own[] = {x->base, x->stored};
+    for (size_t i = 0; i < 2; i++) {
+        if (!own[i] || in_kept(x, own[i])) continue;
+        extra++;
+        if (!list_contains(x->space, own[i])) x->stats->considered++;
+    }
+    size_t count = x->kept + extra;
+    if (count > x->limit) count = x->limit;
+    *x->total_estimate = *x->evaluated_total + count * (1 + x->shapes_left);
+}
+
 /* The baseline first: the library's own choice for this shape without tuning, so tuning never
  * loses to it, and its speed tells what tuning gained. */
 static clgemm_config baseline(const struct clgemm_handle_s *h, clgemm_precision precision, size_t m,
@@ -705,6 +731,7 @@ static void tune_shape(search *x, uint64_t *rng, tune_memo_entry *memo) {
     clgemm__pipeline_pace(x->pipe, search_deadline(x), cold_cost(x));
     x->base = &base;
     x->stored = has_stored && !config_equal(&stored, &base) ? &stored : NULL;
+    first_estimate(x);
     plan_ahead(x);
     bool first_eval = *x->evaluated_total == 0;
     if (!cancelled(x->s->opt) && (first_eval || !should_stop_for(x, &base)))
