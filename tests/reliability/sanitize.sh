@@ -38,7 +38,7 @@ export ASAN_OPTIONS="$asan:log_path=$logs/asan"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:log_path=$logs/ubsan"
 export LSAN_OPTIONS="exitcode=0"
 
-known=$(meson test -C "$dir" --list 2>/dev/null | sed -n 's/^[^:]*:\([^ ]*\) \/ .*/\1/p' | sort -u)
+known=$(meson test -C "$dir" --list 2>/dev/null | sed -n 's/^[^:]*:\([^ ]*\) \/ .*/\1/p' | tr '+' '\n' | sort -u)
 args=""
 tests=""
 for s in $suites; do
