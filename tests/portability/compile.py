@@ -7,8 +7,8 @@ gives VGPRs, SGPRs, scratch (spills) and occupancy. Identical builds are compile
 jobs run in parallel. A built-in default that spills fails the suite (KNOWN_SPILLS aside).
 --pairwise (the meson suite, for CI's time) pairs transpose modes with
 configurations instead of crossing them; without it every mode of every configuration is built
-(what docs/PORTABILITY.md is made from). Results go to OUT/results.tsv (docs/PORTABILITY.md is made from it by
-report.py). Nothing runs on any of these devices: this only proves the kernels compile for them.
+(what docs/PORTABILITY.md is made from). Results go to OUT/results.tsv, or OUT/--results
+(docs/PORTABILITY.md is made from them by report.py). Nothing runs on any of these devices: this only proves the kernels compile for them.
 Exit status: 0 all compiled, 1 a compile error, 77 (meson's skip) no compiler is installed."""
 import argparse
 import concurrent.futures
@@ -113,6 +113,8 @@ def main():
     ap.add_argument("--out", required=True, help="folder for sources, logs and results.tsv")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
     ap.add_argument("--targets", help="comma-separated subset of the recorded targets")
+    ap.add_argument("--results", default="results.tsv",
+                    help="file name of the results in OUT (the meson suite's parts each write one)")
     ap.add_argument("--pairwise", action="store_true",
                     help="transpose modes paired with configurations and types, not crossed "
                          "(portability-configs --pairwise): about half the builds")
@@ -217,13 +219,13 @@ def main():
                              r.get("simd", ""), r.get("regs", ""), r.get("spill", "")))
     shutil.rmtree(work, ignore_errors=True)
     rows.sort()
-    with open(os.path.join(args.out, "results.tsv"), "w") as f:
+    with open(os.path.join(args.out, args.results), "w") as f:
         f.write("target\tfile\tkernel\toptions\twhat\tstatus\tvgprs\tsgprs\tscratch\toccupancy\t"
                 "lds\tintel_simd\tintel_regs\tintel_spill\n")
         for r in rows:
             f.write("\t".join(r) + "\n")
     print("portability: %d builds, %d failed, %.0f s; results in %s"
-          % (len(rows), failures, time.time() - start, os.path.join(args.out, "results.tsv")))
+          % (len(rows), failures, time.time() - start, os.path.join(args.out, args.results)))
     return 1 if failures else 0
 
 

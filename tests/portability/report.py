@@ -21,9 +21,11 @@ def version(package):
 
 
 def main(results, configs, output):
-    with open(results) as f:
-        header = f.readline().rstrip("\n").split("\t")
-        rows = [dict(zip(header, l.rstrip("\n").split("\t"))) for l in f if l.strip()]
+    rows = []
+    for path in results:  # the meson suite's parts each write one (compile.py --results)
+        with open(path) as f:
+            header = f.readline().rstrip("\n").split("\t")
+            rows += [dict(zip(header, l.rstrip("\n").split("\t"))) for l in f if l.strip()]
     boards = {}
     for line in sh([configs, "--targets"]).splitlines():
         key, compiler, board = line.split("\t")
@@ -176,13 +178,13 @@ def main(results, configs, output):
     w("## Reproduce\n")
     w("```\nscripts/deps.sh          # intel-opencl-icd, clang-14, libclc-14\n"
       "meson test -C build --suite portability\n"
-      "python3 tests/portability/report.py build/tests/portability/results/results.tsv \\\n"
+      "python3 tests/portability/report.py build/tests/portability/results/results-*.tsv \\\n"
       "    build/tests/portability/portability-configs docs/PORTABILITY.md\n```\n")
     with open(output, "w") as f:
         f.write("\n".join(out))
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 4:
+    if len(sys.argv) < 4:
         sys.exit(__doc__)
-    main(*sys.argv[1:])
+    main(sys.argv[1:-2], sys.argv[-2], sys.argv[-1])
