@@ -95,9 +95,11 @@ static int compare_default(clgemm_handle h, size_t n, cl_mem da, cl_mem db, cl_m
 }
 
 int main(int argc, char **argv) {
-    size_t n = argc > 1 ? strtoul(argv[1], NULL, 10) : 512;
-    if (n == 0 || n > 16384) {
-        fprintf(stderr, "usage: clgemm-multiply [N], 1 <= N <= 16384\n");
+    char *end = "";
+    size_t n = argc > 1 ? strtoul(argv[1], &end, 10) : 512;
+    if (argc > 2 || *end || n == 0 || n > 16384 || (argc > 1 && argv[1][0] == '-')) {
+        fprintf(stderr, "usage: clgemm-multiply [N]: N an integer from 1 to 16384, not '%s'\n",
+                argc > 2 ? argv[2] : argv[1]);
         return 2;
     }
     clgemm_handle h;
