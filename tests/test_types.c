@@ -10,9 +10,10 @@
  *
  * PoCL compiles each program for seconds, and every (family, types, transpose pair) is a
  * program of its own: one test is one family and one type of A and B with each of its C types
- * (its own process; Criterion's workers share them out), looping over all its cases. The
- * library's choice (about 18 s of PoCL per program on a CPU) runs the transpose pairs of two
- * programs per type (pair_wanted). Cold, the suite takes about 400 CPU seconds on PoCL.
+ * (its own process; Criterion's workers share them out; one suite per type of A and B), looping
+ * over all its cases. The library's choice (about 18 s of PoCL per program on a CPU) runs the
+ * transpose pairs of two programs per type (pair_wanted). Cold, the suite takes about 400 CPU
+ * seconds on PoCL.
  *
  * Built with TYPES_8BIT (the types8 suite, a process of its own so that each suite stays well
  * within its timeout), the same grid runs the 8-bit types instead: INT8 into INT32 (exact, with
@@ -299,25 +300,31 @@ static void run_family_case(const family_case *fc) {
     tc_close(&env);
 }
 
-/* Every registered family and AUTO, times every type of A and B. */
-#ifdef TYPES_8BIT
-static const clgemm_precision ab_types[] = {CLGEMM_INT8, CLGEMM_E4M3, CLGEMM_E5M2};
-#else
-static const clgemm_precision ab_types[] = {CLGEMM_COMPLEX_SINGLE, CLGEMM_COMPLEX_DOUBLE,
-                                            CLGEMM_HALF, CLGEMM_BFLOAT16};
-#endif
+/* Every registered family and AUTO, for one type of A and B: a Criterion suite per type, so
+ * that meson runs them apart (tests/meson.build: on PoCL each type takes a few minutes). */
+#define TYPE_CASES(suite, type)                                                                    \
+    ParameterizedTestParameters(suite, family) {                                                   \
+        static family_case cases[CLGEMM_FAMILY_COUNT + 1];                                         \
+        for (int f = 0; f <= CLGEMM_FAMILY_COUNT; f++)                                             \
+            cases[f] = (family_case){(clgemm_family)f, type};                                      \
+        return cr_make_param_array(family_case, cases, COUNT(cases));                              \
+    }                                                                                              \
+    ParameterizedTest(family_case *fc, suite, family, .timeout = 600) {                            \
+        run_family_case(fc);                                                                       \
+    }
 
-ParameterizedTestParameters(types, family) {
-    static family_case cases[(CLGEMM_FAMILY_COUNT + 1) * COUNT(ab_types)];
-    size_t n = 0;
-    for (int f = 0; f <= CLGEMM_FAMILY_COUNT; f++)
-        for (size_t t = 0; t < COUNT(ab_types); t++)
-            cases[n++] = (family_case){(clgemm_family)f, ab_types[t]};
-    return cr_make_param_array(family_case, cases, n);
-}
-ParameterizedTest(family_case *fc, types, family, .timeout = 600) {
-    run_family_case(fc);
-}
+#ifdef TYPES_8BIT
+/* The 8-bit types of A and B (types8::batches forces its configuration on each). */
+static const clgemm_precision ab_types[] = {CLGEMM_INT8, CLGEMM_E4M3, CLGEMM_E5M2};
+TYPE_CASES(types_i8, CLGEMM_INT8)
+TYPE_CASES(types_e4m3, CLGEMM_E4M3)
+TYPE_CASES(types_e5m2, CLGEMM_E5M2)
+#else
+TYPE_CASES(types_c, CLGEMM_COMPLEX_SINGLE)
+TYPE_CASES(types_z, CLGEMM_COMPLEX_DOUBLE)
+TYPE_CASES(types_h, CLGEMM_HALF)
+TYPE_CASES(types_bf16, CLGEMM_BFLOAT16)
+#endif
 
 /* ---- k == 0, alpha == 0, empty C ------------------------------------------------------------- */
 
