@@ -4,8 +4,9 @@
  * calls) and the largest error against CLBlast and against a double-precision host reference.
  * When a tuned entry was used, the built-in default is timed too, so the gain is measured.
  * Usage: clgemm-multiply [N] (default 512). */
+#include <clgemm.h> /* first: it sets the OpenCL version CLBlast's header would warn about */
+
 #include <clblast_c.h>
-#include <clgemm.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
