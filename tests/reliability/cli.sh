@@ -102,8 +102,9 @@ elif ! { sleep 2 & sleeper=$!; sleep 0.5; w=$(cat /proc/$sleeper/wchan 2>/dev/nu
     echo "skip tune-sigint-during-save: /proc/PID/wchan does not say where a process waits"
 else
     mkdir -p "$dir/sig"
-    # A budget of seconds: the search lasts that long even with warm caches (many candidates).
-    stdbuf -oL "$tune" --shape 16 --budget 4 --output "$sig_db" \
+    # A budget the search lasts seconds of even with warm caches: it starts candidates until a
+    # cold build (20 s assumed on a CPU until one is timed) would end past the budget.
+    stdbuf -oL "$tune" --shape 16 --budget 30 --output "$sig_db" \
         >"$dir/sig.out" 2>"$dir/sig.err" &
     pid=$!
     # wait_until SECONDS COMMAND...: polls COMMAND every 0.2 s; false when time runs out.
