@@ -238,8 +238,12 @@ static family_case regblock_cases[] = {
 static family_case regblock_large_cases[] = {
     RB(SP, 256, 128, 8, 16, 16, 8, 4, 4),
     RB(DP, 128, 128, 8, 16, 16, 4, 2, 2),
-    /* the CPU tiers' own (regblock_defaults.c): cpu-avx512's FP32 and large FP64 lists' first
-     * entries, cpu-avx2's FP32 one; the shapes above are too small for the planner to pick them */
+};
+
+/* The CPU tiers' own (regblock_defaults.c): cpu-avx512's FP32 and large FP64 lists' first
+ * entries, cpu-avx2's FP32 one; the shapes above are too small for the planner to pick them.
+ * Large tiles too: a suite of their own (gemm-regblock-cpu in tests/meson.build). */
+static family_case regblock_cpu_cases[] = {
     RB(SP, 128, 128, 16, 16, 16, 2, 4, 4),
     RB(DP, 128, 64, 16, 16, 16, 2, 4, 4),
     RB(SP, 64, 64, 32, 8, 8, 4, 4, 4),
@@ -279,6 +283,13 @@ ParameterizedTestParameters(regblock_large, gemm) {
     return cr_make_param_array(family_case, regblock_large_cases, COUNT(regblock_large_cases));
 }
 ParameterizedTest(family_case *fc, regblock_large, gemm, .timeout = 600) {
+    run_config(fc);
+}
+
+ParameterizedTestParameters(regblock_cpu, gemm) {
+    return cr_make_param_array(family_case, regblock_cpu_cases, COUNT(regblock_cpu_cases));
+}
+ParameterizedTest(family_case *fc, regblock_cpu, gemm, .timeout = 600) {
     run_config(fc);
 }
 
