@@ -44,6 +44,7 @@ typedef struct blas_settings {
     const char *fallback; /* CLGEMM_BLAS_FALLBACK: the system BLAS to dlopen, NULL: none */
     int log;              /* CLGEMM_BLAS_LOG: 0 silent, 1 summary at exit, 2 every call */
     size_t pool_bytes;    /* CLGEMM_BLAS_POOL_MB: bound of the device-buffer pool */
+    int devices;          /* CLGEMM_BLAS_DEVICES: devices a call spreads over (0: all) */
 } blas_settings;
 const blas_settings *clgemm__blas_settings(void);
 void clgemm__blas_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -87,6 +88,15 @@ int clgemm__blas_device_forked(void);
 /* Tries the device. 0: C holds the result (tiles the device could not finish were computed on
  * the host). Otherwise the device took none of the call and C is untouched. */
 int clgemm__blas_device_gemm(const blas_call *call);
+
+/* With CLGEMM_BLAS_DEVICES other than 1 and more than one device: the call across the devices
+ * of clgemm_create_multi (multi.c). 0: C holds the result. Otherwise C is as it was (restored
+ * if some devices had finished tiles) and the one-device path takes the call. */
+int clgemm__blas_multi_gemm(const blas_call *call);
+
+/* 'N', 'T', 'C' as clgemm's transpose ('C' conjugates only for c/z). */
+#include <clgemm.h>
+clgemm_transpose clgemm__blas_trans(blas_type t, char c);
 
 /* The bounded pool of device buffers (pool.c). Acquires count buffers of at least bytes[i]
  * each, all or none, waiting while other threads hold what is needed; ids[] identify them for

@@ -75,6 +75,11 @@ static clgemm_status device_z(clgemm_handle h, const blas_call *call, size_t m, 
                         beta2, c, 0, ldc, NULL, num_wait, wait, event);
 }
 
+/* For multi.c. */
+clgemm_transpose clgemm__blas_trans(blas_type t, char c) {
+    return to_trans(t, c);
+}
+
 static const device_fn device_fns[BLAS_TYPE_COUNT] = {device_s, device_d, device_c, device_z};
 
 static struct {
@@ -207,6 +212,7 @@ static blas_call tile_call(const blas_call *call, size_t e, size_t i0, size_t j0
 int clgemm__blas_device_gemm(const blas_call *call) {
     device_fn fn = device_fns[call->type];
     if (!fn || atomic_load(&dev_forked)) return 1; /* dev_once may be mid-call at the fork */
+    if (clgemm__blas_multi_gemm(call) == 0) return 0;
     pthread_once(&dev_once, open_device);
     if (!dev.ok || ((call->type == BLAS_D || call->type == BLAS_Z) && !dev.fp64)) return 1;
     plan p;

@@ -6,7 +6,9 @@
  *   CLGEMM_BLAS_FALLBACK   the system BLAS to dlopen (default libblas.so.3, the Debian
  *                          alternative); "none": the built-in host loops instead
  *   CLGEMM_BLAS_LOG        1: a summary of where calls went, at exit; 2: also one line a call
- *   CLGEMM_BLAS_POOL_MB    bound of the reused device-buffer pool in MiB (default 1024) */
+ *   CLGEMM_BLAS_POOL_MB    bound of the reused device-buffer pool in MiB (default 1024)
+ *   CLGEMM_BLAS_DEVICES    devices one call spreads over: 1 (default), N, or "all" (the
+ *                          devices of clgemm_create_multi, CLGEMM_DEVICES included) */
 #include "blas.h"
 
 #include <errno.h>
@@ -75,6 +77,14 @@ static void read_settings(void) {
     double mb = env_double("CLGEMM_BLAS_POOL_MB", 1024, 1);
     if (mb > 1e9) mb = 1e9; /* a petabyte is no bound, and keeps the product below */
     settings.pool_bytes = (size_t)(mb * 1024 * 1024);
+    const char *devices = getenv("CLGEMM_BLAS_DEVICES");
+    settings.devices = 1;
+    if (devices && strcmp(devices, "all") == 0)
+        settings.devices = 0;
+    else if (devices && *devices) {
+        double d = env_double("CLGEMM_BLAS_DEVICES", 1, 1);
+        settings.devices = d > 64 ? 64 : (int)d;
+    }
     const char *fb = getenv("CLGEMM_BLAS_FALLBACK");
     if (!fb || !*fb) fb = "libblas.so.3";
     settings.fallback = strcmp(fb, "none") == 0 ? NULL : fb;

@@ -521,6 +521,79 @@ CLGEMM_API clgemm_status clgemm_gemm_batched_host(
     const void *const *b, size_t ldb, const void *betas, void *const *c, size_t ldc,
     size_t batch_count, clgemm_precision type_ab, clgemm_precision type_c, clgemm_compute compute);
 
+/* ---- Several devices (host arrays) ----------------------------------------------------------
+ * A multi-device handle holds one ordinary handle (own queue, device state, tuning table) per
+ * device, and one context per platform. clgemm_multi_gemm_ex_host cuts C into 2-D tiles that
+ * two host threads per device, each on its own queue of the device (one's copies overlapping the
+ * other's multiply), take in turn from a shared counter (a faster device takes more); each tile
+ * is that device's host-array call on the row panel of op(A), the column panel of op(B) and the
+ * block of C. Each tile's result goes into C only once its device has finished it.
+ * A device that fails stops taking tiles and its unfinished tile goes to the other devices: the
+ * call then succeeds (clgemm_multi_stats counts the failure). Only when every device has failed
+ * does the call return the first device error; C then holds, tile by tile, either the finished
+ * result or its old values, never a partial tile. */
+
+typedef struct clgemm_multi_handle_s *clgemm_multi_handle;
+
+/* Creates a handle over `count` devices (each its own queue and handle; a device may appear
+ * once). devices NULL and count 0: CLGEMM_DEVICES if set, a comma-separated list of
+ * CLGEMM_DEVICE specs (<platform>:<device>) each adding every device it matches ("portable:" adds
+ * all of PoCL's, "0:0,0:1" two), else every GPU of the first platform that has one, else every
+ * device of the first platform. CLGEMM_ERR_NO_DEVICE if none is found or a spec matches none. */
+CLGEMM_API clgemm_status clgemm_create_multi(clgemm_multi_handle *handle,
+                                             const cl_device_id *devices, int count);
+/* Releases everything. NULL is accepted and ignored. */
+CLGEMM_API void clgemm_multi_destroy(clgemm_multi_handle handle);
+/* The number of devices (0 for NULL). */
+CLGEMM_API int clgemm_multi_device_count(clgemm_multi_handle handle);
+/* The ordinary handle of device i (for its tuning, configurations, queue), or NULL. It belongs
+ * to the multi-device handle: do not destroy it. */
+CLGEMM_API clgemm_handle clgemm_multi_handle_at(clgemm_multi_handle handle, int i);
+/* Tiles of C of at most rows x cols (0, 0: chosen from the shape and the device count, about
+ * four tiles per thread and at least 256 x 256). */
+CLGEMM_API clgemm_status clgemm_multi_set_tile(clgemm_multi_handle handle, size_t rows,
+                                               size_t cols);
+
+/* Counts of device i since the handle was created: tiles it finished, tiles it failed (each
+ * then computed by another device, or left when every device failed), its last error. */
+typedef struct clgemm_multi_device_stats {
+    unsigned long long tiles;
+    unsigned long long failed_tiles;
+    int last_error;
+} clgemm_multi_device_stats;
+CLGEMM_API clgemm_status clgemm_multi_stats(clgemm_multi_handle handle, int i,
+                                            clgemm_multi_device_stats *stats);
+
+/* C = alpha op(A) op(B) + beta C on host arrays across the devices; arguments as
+ * clgemm_gemm_ex_host, checked (against every device) before anything is written. A device
+ * that cannot compute the types (FP64) is left out; with none left, that device's status. */
+CLGEMM_API clgemm_status clgemm_multi_gemm_ex_host(
+    clgemm_multi_handle handle, clgemm_layout layout, clgemm_transpose trans_a,
+    clgemm_transpose trans_b, size_t m, size_t n, size_t k, const void *alpha, const void *a,
+    size_t lda, const void *b, size_t ldb, const void *beta, void *c, size_t ldc,
+    clgemm_precision type_ab, clgemm_precision type_c, clgemm_compute compute);
+/* A strided batch (arguments as clgemm_gemm_strided_batched_host) across the devices: chunks of
+ * about batch / (4 devices) matrices, taken and retried as the tiles above; only the elements
+ * of C's matrices are written (the gaps between and inside them, which may hold interleaved
+ * matrices of other chunks, never). Overlapping matrices of C: CLGEMM_ERR_BATCH_OVERLAP, before
+ * anything runs. */
+CLGEMM_API clgemm_status clgemm_multi_gemm_strided_batched_host(
+    clgemm_multi_handle handle, clgemm_layout layout, clgemm_transpose trans_a,
+    clgemm_transpose trans_b, size_t m, size_t n, size_t k, const void *alpha, const void *a,
+    size_t lda, size_t stride_a, const void *b, size_t ldb, size_t stride_b, const void *beta,
+    void *c, size_t ldc, size_t stride_c, size_t batch_count, clgemm_precision type_ab,
+    clgemm_precision type_c, clgemm_compute compute);
+CLGEMM_API clgemm_status clgemm_multi_sgemm_host(clgemm_multi_handle handle, clgemm_layout layout,
+                                                 clgemm_transpose trans_a, clgemm_transpose trans_b,
+                                                 size_t m, size_t n, size_t k, float alpha,
+                                                 const float *a, size_t lda, const float *b,
+                                                 size_t ldb, float beta, float *c, size_t ldc);
+CLGEMM_API clgemm_status clgemm_multi_dgemm_host(clgemm_multi_handle handle, clgemm_layout layout,
+                                                 clgemm_transpose trans_a, clgemm_transpose trans_b,
+                                                 size_t m, size_t n, size_t k, double alpha,
+                                                 const double *a, size_t lda, const double *b,
+                                                 size_t ldb, double beta, double *c, size_t ldc);
+
 /* ---- Tuning ---------------------------------------------------------------------------------
  * The autotuner behind `clgemm-tune`: it times candidate families and parameters on the
  * handle's device and stores the fastest in the tuning database. It searches the families that

@@ -21,19 +21,21 @@
 #   squares       tune the default shapes, then every square beside CLBlast (defaults and
 #                 H200-tuned Xgemm parameters) into a CSV for bench/plot.sh, cuBLAS beside
 #   call-cost     host time of a warm call, and the BLAS drop-in against the host API
+#   multi-gpu     host-array FP64 and FP32 16384^2 and 32768^2 across 1, 2 and 4 GPUs of the
+#                 machine (clgemm_multi_gemm_ex_host; a count above the GPUs present is skipped)
 #   tune          the tuner: 180 s against 10-minute searches of its default shapes
 # Environment: BUILD (default build-gpu), CLGEMM_CACHE_DIR (default /tmp/clgemm-kernels),
 # SQUARES_CSV (default h200-squares.csv). Libraries bundled by bench/gpu/bundle-libs.sh in
 # .gpu/lib are put on LD_LIBRARY_PATH when that folder exists.
 set -u
 if [ $# -eq 0 ]; then
-    sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//' >&2
+    sed -n '2,29p' "$0" | sed 's/^# \{0,1\}//' >&2
     exit 2
 fi
 if [ "$1" != tune ]; then
     for suite in "$@"; do
         case $suite in
-        device-tests | fp32-shapes | fp64-shapes | batched | types | tensor-cores | wgmma | squares | call-cost) ;;
+        device-tests | fp32-shapes | fp64-shapes | batched | types | tensor-cores | wgmma | squares | call-cost | multi-gpu) ;;
         *)
             echo "run.sh: unknown suite '$suite' (bench/gpu/run.sh alone lists them)" >&2
             exit 2
@@ -216,6 +218,13 @@ call_cost() {
     "$B/bench/clgemm-blas-overhead" --runs 5 1024 8192
 }
 
+# multi-gpu: one host-array GEMM across the GPUs (issue 25), each count against one GPU of the
+# same run; about 24 GiB of host arrays for FP64 32768^2.
+multi_gpu() {
+    nvidia-smi -L 2>/dev/null
+    "$B/bench/clgemm-multi-bench" --runs 3 --devices 1,2,4 d:16384 d:32768 s:16384 s:32768
+}
+
 # tune: on a machine with two GPUs, for each default GPU shape of clgemm-tune (FP32 256^3,
 # 1024^3, 4096^3), a 180 s search against a 10-minute one of the same space. Every search runs
 # cold and alone on its GPU (its own database and kernel cache, the driver's cache off), and
@@ -322,6 +331,7 @@ for suite in "$@"; do
     wgmma) wgmma ;;
     squares) squares ;;
     call-cost) call_cost ;;
+    multi-gpu) multi_gpu ;;
     esac
     echo "#### $suite: end $(date -u +%T)"
 done

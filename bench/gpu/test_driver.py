@@ -13,7 +13,7 @@ import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BINARIES = ["bench/clgemm-bench", "bench/clgemm-types-bench", "bench/clgemm-batched-bench",
-            "bench/clgemm-overhead", "bench/clgemm-blas-overhead", "tools/clgemm-tune"] + [
+            "bench/clgemm-overhead", "bench/clgemm-blas-overhead", "bench/clgemm-multi-bench", "tools/clgemm-tune"] + [
     f"tests/test_{t}" for t in ("gemm", "split", "batched", "types", "faults", "invalid", "unit")]
 # A stand-in prints a line that the suites' filters keep ("s " starts a clgemm-bench row), with
 # TC_ENV's variable when it is set.
@@ -54,6 +54,7 @@ EXPECT = {
     "squares": ["clgemm-tune --precision s --shape 512", "clgemm-bench --preset gpu --clblast-params",
                 "cublas_reference.py 512,512,512"],
     "call-cost": ["clgemm-overhead --calls 3000 32 128", "clgemm-blas-overhead --runs 5 1024 8192"],
+    "multi-gpu": ["clgemm-multi-bench --runs 3 --devices 1,2,4 d:16384 d:32768 s:16384 s:32768"],
     "device-tests": [f"== test_{t}" for t in ("gemm", "split", "batched", "types", "faults",
                                               "invalid", "unit")],
 }

@@ -171,6 +171,12 @@ struct clgemm_handle_s {
     arg_cache args; /* of the last GEMM kernel whose arguments a call set */
 };
 
+/* True if spec[0 .. len) (an index or a case-insensitive substring; empty matches all) names
+ * entry number `index` called `name` (the syntax of CLGEMM_DEVICE's two sides; multi.c too). */
+bool clgemm__spec_matches(const char *spec, size_t len, cl_uint index, const char *name);
+/* Held around every platform / device enumeration (PoCL's first one is not thread-safe). */
+extern pthread_mutex_t clgemm__enumeration_lock;
+
 /* ---- gemm.c: one GEMM call ------------------------------------------------------------------ */
 
 /* Everything a call passed, in the user's terms. alpha and beta are held as double: a float
@@ -215,6 +221,13 @@ clgemm_status clgemm__check_overlap(const gemm_call *call, size_t extent_c);
 bool clgemm__matrices_overlap(size_t d, size_t inner, size_t outer, size_t ld);
 /* Checks everything, then enqueues the call. */
 clgemm_status clgemm__gemm(struct clgemm_handle_s *h, const gemm_call *call);
+
+/* ---- host_api.c: one GEMM on host arrays ---------------------------------------------------- */
+
+/* The host-array call behind clgemm_gemm_ex_host; call->queue, when set, is a queue of the
+ * handle's context that the copies and the multiply use instead of the handle's (multi.c). */
+clgemm_status clgemm__host_gemm(clgemm_handle h, gemm_call *call, const void *a, const void *b,
+                                void *c);
 
 /* clgemm__plan_choose with the handle's device, its forced configuration for key->type_ab and
  * its tuning table (call_plan.c); the caller holds the lock. */

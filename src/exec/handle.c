@@ -67,7 +67,7 @@ clgemm_status clgemm_create(clgemm_handle *handle, cl_command_queue queue) {
 
 /* True if spec (an index or a case-insensitive substring; empty matches all) names entry
  * number `index` called `name`. */
-static bool spec_matches(const char *spec, size_t len, cl_uint index, const char *name) {
+bool clgemm__spec_matches(const char *spec, size_t len, cl_uint index, const char *name) {
     if (len == 0) return true;
     char buf[128];
     if (len >= sizeof buf) len = sizeof buf - 1;
@@ -97,7 +97,7 @@ static clgemm_status find_device(cl_device_id *out) {
             char pname[128] = "";
             clGetPlatformInfo(platforms[p], CL_PLATFORM_NAME, sizeof pname, pname, NULL);
             pname[sizeof pname - 1] = 0;
-            if (env && !spec_matches(env, plen, p, pname)) continue;
+            if (env && !clgemm__spec_matches(env, plen, p, pname)) continue;
             cl_device_id devices[64];
             cl_uint nd = 0;
             if (clGetDeviceIDs(platforms[p], CL_DEVICE_TYPE_ALL, 64, devices, &nd) != CL_SUCCESS)
@@ -110,7 +110,7 @@ static clgemm_status find_device(cl_device_id *out) {
                 dname[sizeof dname - 1] = 0;
                 clGetDeviceInfo(devices[d], CL_DEVICE_TYPE, sizeof type, &type, NULL);
                 if (env) {
-                    if (spec_matches(dspec, strlen(dspec), d, dname)) {
+                    if (clgemm__spec_matches(dspec, strlen(dspec), d, dname)) {
                         *out = devices[d];
                         return CLGEMM_SUCCESS;
                     }
@@ -133,12 +133,12 @@ static clgemm_status find_device(cl_device_id *out) {
 /* Some platforms' first enumeration is not thread-safe: PoCL 3.1 answers concurrent first
  * clGetDeviceIDs calls with CL_DEVICE_NOT_FOUND (or crashes), so the library enumerates devices
  * under one process-wide lock. */
-static pthread_mutex_t enumeration_lock = PTHREAD_MUTEX_INITIALIZER;
+pthread_mutex_t clgemm__enumeration_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static clgemm_status pick_device(cl_device_id *out) {
-    pthread_mutex_lock(&enumeration_lock);
+    pthread_mutex_lock(&clgemm__enumeration_lock);
     clgemm_status st = find_device(out);
-    pthread_mutex_unlock(&enumeration_lock);
+    pthread_mutex_unlock(&clgemm__enumeration_lock);
     return st;
 }
 

@@ -20,10 +20,12 @@ static clgemm_status upload(cl_context ctx, const void *host, size_t bytes, cl_m
     return err;
 }
 
-static clgemm_status host_gemm(clgemm_handle h, gemm_call *call, const void *a, const void *b,
-                               void *c) {
+clgemm_status clgemm__host_gemm(clgemm_handle h, gemm_call *call, const void *a, const void *b,
+                                void *c) {
     if (!h) return CLGEMM_ERR_NULL_ARGUMENT;
     if (clgemm__forked()) return CLGEMM_ERR_FORKED;
+    /* The handle's queue, or (multi.c) another queue of its context for the whole call. */
+    cl_command_queue queue = call->queue ? call->queue : h->queue;
     size_t extent[3];
     clgemm_status st = clgemm__check_shape(call, extent);
     if (st != CLGEMM_SUCCESS) return st;
@@ -47,8 +49,8 @@ static clgemm_status host_gemm(clgemm_handle h, gemm_call *call, const void *a, 
     st = err;
     /* With beta == 0 the kernels do not read C (NaN in it must not leak), so neither do we. */
     if (st == CLGEMM_SUCCESS && (call->beta != 0 || call->beta_im != 0))
-        st = clEnqueueWriteBufferRect(h->queue, bufs[2], CL_TRUE, origin, origin, region, dev_pitch,
-                                      0, host_pitch, 0, c, 0, NULL, NULL);
+        st = clEnqueueWriteBufferRect(queue, bufs[2], CL_TRUE, origin, origin, region, dev_pitch, 0,
+                                      host_pitch, 0, c, 0, NULL, NULL);
     if (st == CLGEMM_SUCCESS) st = upload(h->context, a, bytes[0], &bufs[0]);
     if (st == CLGEMM_SUCCESS) st = upload(h->context, b, bytes[1], &bufs[1]);
     cl_event done = NULL;
@@ -63,8 +65,8 @@ static clgemm_status host_gemm(clgemm_handle h, gemm_call *call, const void *a, 
     /* The read waits for the call's event: on an out-of-order queue nothing else orders it
      * after the multiply. */
     if (st == CLGEMM_SUCCESS)
-        st = clEnqueueReadBufferRect(h->queue, bufs[2], CL_TRUE, origin, origin, region, dev_pitch,
-                                     0, host_pitch, 0, c, 1, &done, NULL);
+        st = clEnqueueReadBufferRect(queue, bufs[2], CL_TRUE, origin, origin, region, dev_pitch, 0,
+                                     host_pitch, 0, c, 1, &done, NULL);
     if (done) clReleaseEvent(done);
     for (int i = 0; i < 3; i++)
         if (bufs[i]) clReleaseMemObject(bufs[i]);
@@ -80,7 +82,7 @@ static clgemm_status host_gemm(clgemm_handle h, gemm_call *call, const void *a, 
 #define HOST_ENTRY(name, type, scalar, elem, re, im)                                               \
     clgemm_status name(HOST_PARAMS(scalar, elem)) {                                                \
         gemm_call call = {CALL_PROBLEM(type, type, 0, TYPED_SCALARS(re, im))};                     \
-        return host_gemm(h, &call, a, b, c);                                                       \
+        return clgemm__host_gemm(h, &call, a, b, c);                                               \
     }
 
 HOST_ENTRY(clgemm_sgemm_host, CLGEMM_SINGLE, float, float, RE, IM)
@@ -95,7 +97,7 @@ clgemm_status clgemm_i8gemm_host(clgemm_handle h, clgemm_layout layout, clgemm_t
                                  cl_int alpha, const cl_char *a, size_t lda, const cl_char *b,
                                  size_t ldb, cl_int beta, cl_int *c, size_t ldc) {
     gemm_call call = {CALL_PROBLEM(CLGEMM_INT8, CLGEMM_INT32, 0, TYPED_SCALARS(RE, IM))};
-    return host_gemm(h, &call, a, b, c);
+    return clgemm__host_gemm(h, &call, a, b, c);
 }
 
 /* Scales folded into alpha as in clgemm_fp8gemm. */
@@ -107,7 +109,7 @@ clgemm_status clgemm_fp8gemm_host(clgemm_handle h, clgemm_layout layout, clgemm_
     if (type_ab != CLGEMM_E4M3 && type_ab != CLGEMM_E5M2) return CLGEMM_ERR_INVALID_TYPE;
     gemm_call call = {
         CALL_PROBLEM(type_ab, type_c, 0, (double)alpha * scale_a * scale_b, 0, beta, 0)};
-    return host_gemm(h, &call, a, b, c);
+    return clgemm__host_gemm(h, &call, a, b, c);
 }
 
 clgemm_status clgemm_gemm_ex_host(clgemm_handle h, clgemm_layout layout, clgemm_transpose trans_a,
@@ -120,7 +122,7 @@ clgemm_status clgemm_gemm_ex_host(clgemm_handle h, clgemm_layout layout, clgemm_
     clgemm_status st = clgemm__call_scalars(type_ab, alpha, beta, s);
     if (st != CLGEMM_SUCCESS) return st;
     gemm_call call = {CALL_PROBLEM(type_ab, type_c, compute, POINTER_SCALARS(s))};
-    return host_gemm(h, &call, a, b, c);
+    return clgemm__host_gemm(h, &call, a, b, c);
 }
 
 /* ---- Batches on host arrays ------------------------------------------------------------- */

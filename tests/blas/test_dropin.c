@@ -3,7 +3,8 @@
  * copies), every transpose pair, zgemm_ with conjugate transposes, padded leading dimensions whose
  * gaps must stay untouched, beta == 0 over NaN, several threads writing disjoint blocks of one C,
  * and small calls that go to the system BLAS. Results against a long-double host reference; the
- * route each call took is read from CLGEMM_BLAS_LOG=2's lines. */
+ * route each call took is read from CLGEMM_BLAS_LOG=2's lines. CLGEMM_BLAS_DEVICES=2 on PoCL's
+ * two devices: calls across both, and C put back when every device fails mid-call. */
 #include <complex.h>
 #include <criterion/criterion.h>
 #include <math.h>
@@ -275,4 +276,30 @@ Test(dropin, fork_after_a_device_call, .init = capture_stderr, .timeout = 600) {
     cr_assert_eq(count_routes("host (forked"), 2, "both child calls on the system BLAS");
     cr_assert_eq(dgemm_errors(96, 80, 64, 4), 0, "parent, after the fork");
     cr_assert_eq(count_routes(": device\n"), 2, "the parent's calls on the device");
+}
+
+/* Two PoCL devices (set before the first OpenCL call of this test's process). */
+static void env_for_two_devices(void) {
+    setenv("POCL_DEVICES", "pthread pthread", 1);
+    setenv("CLGEMM_BLAS_DEVICES", "2", 1);
+    env_for("1024", "0");
+}
+
+Test(dropin_multi, calls_across_two_devices, .init = capture_stderr, .timeout = 600) {
+    env_for_two_devices();
+    run_one('N', 'T', 300, 257, 40, 0.75, 1.5, 3);
+    run_one('T', 'N', 280, 300, 33, -1.0, 0.0, 4); /* beta 0: C's NaN never read */
+    cr_assert_eq(count_routes("devices: 2\n"), 1);
+    cr_assert_eq(count_routes(": across 2 devices\n"), 2);
+    cr_assert_eq(count_routes(": device\n"), 2);
+}
+
+/* Device 0 finishes one tile of the four, then both fail: C goes back as it was and the
+ * one-device path computes the call (beta applied once). */
+Test(dropin_multi, every_device_failing_puts_c_back, .init = capture_stderr, .timeout = 600) {
+    env_for_two_devices();
+    setenv("CLGEMM_MULTI_TEST_FAIL", "0:1,1:0", 1);
+    run_one('N', 'N', 300, 257, 40, 0.75, 1.5, 5);
+    cr_assert_eq(count_routes("devices failed"), 1);
+    cr_assert_eq(count_routes(": device\n"), 1);
 }
