@@ -1,7 +1,7 @@
 /* test_multi.c: one host-array GEMM across several devices (clgemm_multi_*), on PoCL with
  * POCL_DEVICES="pthread pthread" (or three) set by meson. Every split of C against the
- * long-double reference for FP32/FP64/complex/FP16 at odd sizes, layouts and transposes; a slow
- * device (CLGEMM_MULTI_TEST_DELAY_MS) takes fewer tiles; a failing device
+ * long-double reference for FP32/FP64/complex/FP16/INT8/FP8 at odd sizes, layouts and transposes; a
+ * slow device (CLGEMM_MULTI_TEST_DELAY_MS) takes fewer tiles; a failing device
  * (CLGEMM_MULTI_TEST_FAIL) has its tile retried on the others, or, when all fail, the call
  * returns the error and C holds per tile either its result or its old values; strided batches
  * in chunks (interleaved matrices of C included, gaps untouched); bad arguments
@@ -19,6 +19,7 @@
 #include <string.h>
 
 typedef union scalar {
+    cl_int i;
     float f;
     double d;
     cl_float2 c;
@@ -35,6 +36,8 @@ static scalar make_scalar(clgemm_precision t, const double v[2]) {
         s.c = (cl_float2){{(float)v[0], (float)v[1]}};
     else if (t == CLGEMM_COMPLEX_DOUBLE)
         s.z = (cl_double2){{v[0], v[1]}};
+    else if (t == CLGEMM_INT8)
+        s.i = (cl_int)v[0];
     else
         s.f = (float)v[0];
     return s;
@@ -264,6 +267,30 @@ Test(split, fp16_with_fp32_c_and_degenerate_sizes, .timeout = 300) {
     g.n = 0;
     run_checked(h, &g, 4);
     cr_assert_eq(total_tiles(h), before, "m or n 0 computed tiles");
+    clgemm_multi_destroy(h);
+}
+
+/* The 8-bit types: INT8 into INT32 (exact) and E4M3 into FP32, split in 8 x 8 tiles. */
+Test(split, int8_and_fp8, .timeout = 300) {
+    clgemm_multi_handle h = open_multi();
+    cr_assert_eq(clgemm_multi_set_tile(h, 8, 8), CLGEMM_SUCCESS);
+    tt_gemm g = {.type_ab = CLGEMM_INT8,
+                 .type_c = CLGEMM_INT32,
+                 .layout = CLGEMM_COL_MAJOR,
+                 .ta = CLGEMM_TRANS,
+                 .tb = CLGEMM_NO_TRANS,
+                 .m = 29,
+                 .n = 19,
+                 .k = 23,
+                 .alpha = {3, 0},
+                 .beta = {-2, 0}};
+    run_checked(h, &g, 41);
+    g.type_ab = CLGEMM_E4M3;
+    g.type_c = CLGEMM_SINGLE;
+    g.layout = CLGEMM_ROW_MAJOR;
+    g.alpha[0] = 0.5;
+    g.beta[0] = 1.5;
+    run_checked(h, &g, 42);
     clgemm_multi_destroy(h);
 }
 

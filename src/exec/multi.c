@@ -9,7 +9,7 @@
  * ("i:ms,...": device i sleeps ms before each tile) and CLGEMM_MULTI_TEST_FAIL ("i:n,...":
  * device i computes each tile it begins after its first n of a call, then reports
  * CL_OUT_OF_RESOURCES as a failed copy back would: the result must not reach C). */
-#include "exec/exec.h"
+#include "exec/call.h"
 
 #include <stdatomic.h>
 #include <stdint.h>
@@ -531,8 +531,10 @@ clgemm_status clgemm_multi_gemm_ex_host(clgemm_multi_handle h, clgemm_layout lay
                                         const void *beta, void *c, size_t ldc,
                                         clgemm_precision type_ab, clgemm_precision type_c,
                                         clgemm_compute compute) {
-    if (!h || !alpha || !beta) return CLGEMM_ERR_NULL_ARGUMENT;
-    if (!clgemm__type(type_ab)) return CLGEMM_ERR_INVALID_TYPE;
+    if (!h) return CLGEMM_ERR_NULL_ARGUMENT;
+    double sc[4]; /* checked and read as clgemm_gemm_ex_host does */
+    clgemm_status st = clgemm__call_scalars(type_ab, alpha, beta, sc);
+    if (st != CLGEMM_SUCCESS) return st;
     gemm_call call = {.precision = type_ab,
                       .type_c = type_c,
                       .compute = compute,
@@ -545,8 +547,10 @@ clgemm_status clgemm_multi_gemm_ex_host(clgemm_multi_handle h, clgemm_layout lay
                       .lda = lda,
                       .ldb = ldb,
                       .ldc = ldc};
-    clgemm__read_scalar(type_ab, alpha, &call.alpha, &call.alpha_im);
-    clgemm__read_scalar(type_ab, beta, &call.beta, &call.beta_im);
+    call.alpha = sc[0];
+    call.alpha_im = sc[1];
+    call.beta = sc[2];
+    call.beta_im = sc[3];
     return multi_gemm(h, &call, alpha, beta, a, b, c);
 }
 
@@ -576,8 +580,10 @@ clgemm_status clgemm_multi_gemm_strided_batched_host(
     const void *b, size_t ldb, size_t stride_b, const void *beta, void *c, size_t ldc,
     size_t stride_c, size_t batch_count, clgemm_precision type_ab, clgemm_precision type_c,
     clgemm_compute compute) {
-    if (!h || !alpha || !beta) return CLGEMM_ERR_NULL_ARGUMENT;
-    if (!clgemm__type(type_ab)) return CLGEMM_ERR_INVALID_TYPE;
+    if (!h) return CLGEMM_ERR_NULL_ARGUMENT;
+    double sc[4]; /* checked and read as clgemm_gemm_ex_host does */
+    clgemm_status st = clgemm__call_scalars(type_ab, alpha, beta, sc);
+    if (st != CLGEMM_SUCCESS) return st;
     gemm_call call = {.precision = type_ab,
                       .type_c = type_c,
                       .compute = compute,
@@ -595,7 +601,9 @@ clgemm_status clgemm_multi_gemm_strided_batched_host(
                       .stride_a = stride_a,
                       .stride_b = stride_b,
                       .stride_c = stride_c};
-    clgemm__read_scalar(type_ab, alpha, &call.alpha, &call.alpha_im);
-    clgemm__read_scalar(type_ab, beta, &call.beta, &call.beta_im);
+    call.alpha = sc[0];
+    call.alpha_im = sc[1];
+    call.beta = sc[2];
+    call.beta_im = sc[3];
     return multi_gemm(h, &call, alpha, beta, a, b, c);
 }
