@@ -27,29 +27,24 @@ typedef clgemm_status (*device_fn)(clgemm_handle h, const blas_call *call, size_
                                    const cl_event *wait, cl_event *event);
 
 /* 'C' conjugates only for c/z; on s/d reference BLAS treats it as 'T'. */
-static clgemm_transpose to_trans(blas_type t, char c) {
-    if (c == 'N') return CLGEMM_NO_TRANS;
-    return c == 'C' && (t == BLAS_C || t == BLAS_Z) ? CLGEMM_CONJ_TRANS : CLGEMM_TRANS;
-}
-
 static clgemm_status device_s(clgemm_handle h, const blas_call *call, size_t m, size_t n, size_t k,
                               const void *beta, cl_mem a, size_t lda, cl_mem b, size_t ldb,
                               cl_mem c, size_t ldc, cl_uint num_wait, const cl_event *wait,
                               cl_event *event) {
-    return clgemm_sgemm(h, CLGEMM_COL_MAJOR, to_trans(call->type, call->ta),
-                        to_trans(call->type, call->tb), m, n, k, *(const float *)call->alpha, a, 0,
-                        lda, b, 0, ldb, *(const float *)beta, c, 0, ldc, NULL, num_wait, wait,
-                        event);
+    return clgemm_sgemm(h, CLGEMM_COL_MAJOR, clgemm__blas_trans(call->type, call->ta),
+                        clgemm__blas_trans(call->type, call->tb), m, n, k,
+                        *(const float *)call->alpha, a, 0, lda, b, 0, ldb, *(const float *)beta, c,
+                        0, ldc, NULL, num_wait, wait, event);
 }
 
 static clgemm_status device_d(clgemm_handle h, const blas_call *call, size_t m, size_t n, size_t k,
                               const void *beta, cl_mem a, size_t lda, cl_mem b, size_t ldb,
                               cl_mem c, size_t ldc, cl_uint num_wait, const cl_event *wait,
                               cl_event *event) {
-    return clgemm_dgemm(h, CLGEMM_COL_MAJOR, to_trans(call->type, call->ta),
-                        to_trans(call->type, call->tb), m, n, k, *(const double *)call->alpha, a, 0,
-                        lda, b, 0, ldb, *(const double *)beta, c, 0, ldc, NULL, num_wait, wait,
-                        event);
+    return clgemm_dgemm(h, CLGEMM_COL_MAJOR, clgemm__blas_trans(call->type, call->ta),
+                        clgemm__blas_trans(call->type, call->tb), m, n, k,
+                        *(const double *)call->alpha, a, 0, lda, b, 0, ldb, *(const double *)beta,
+                        c, 0, ldc, NULL, num_wait, wait, event);
 }
 
 /* alpha and beta of c/z are two floats/doubles (re, im), the layout of cl_float2/cl_double2. */
@@ -59,9 +54,9 @@ static clgemm_status device_c(clgemm_handle h, const blas_call *call, size_t m, 
                               cl_event *event) {
     const float *al = call->alpha, *be = beta;
     cl_float2 alpha2 = {{al[0], al[1]}}, beta2 = {{be[0], be[1]}};
-    return clgemm_cgemm(h, CLGEMM_COL_MAJOR, to_trans(call->type, call->ta),
-                        to_trans(call->type, call->tb), m, n, k, alpha2, a, 0, lda, b, 0, ldb,
-                        beta2, c, 0, ldc, NULL, num_wait, wait, event);
+    return clgemm_cgemm(h, CLGEMM_COL_MAJOR, clgemm__blas_trans(call->type, call->ta),
+                        clgemm__blas_trans(call->type, call->tb), m, n, k, alpha2, a, 0, lda, b, 0,
+                        ldb, beta2, c, 0, ldc, NULL, num_wait, wait, event);
 }
 
 static clgemm_status device_z(clgemm_handle h, const blas_call *call, size_t m, size_t n, size_t k,
@@ -70,14 +65,9 @@ static clgemm_status device_z(clgemm_handle h, const blas_call *call, size_t m, 
                               cl_event *event) {
     const double *al = call->alpha, *be = beta;
     cl_double2 alpha2 = {{al[0], al[1]}}, beta2 = {{be[0], be[1]}};
-    return clgemm_zgemm(h, CLGEMM_COL_MAJOR, to_trans(call->type, call->ta),
-                        to_trans(call->type, call->tb), m, n, k, alpha2, a, 0, lda, b, 0, ldb,
-                        beta2, c, 0, ldc, NULL, num_wait, wait, event);
-}
-
-/* For multi.c. */
-clgemm_transpose clgemm__blas_trans(blas_type t, char c) {
-    return to_trans(t, c);
+    return clgemm_zgemm(h, CLGEMM_COL_MAJOR, clgemm__blas_trans(call->type, call->ta),
+                        clgemm__blas_trans(call->type, call->tb), m, n, k, alpha2, a, 0, lda, b, 0,
+                        ldb, beta2, c, 0, ldc, NULL, num_wait, wait, event);
 }
 
 static const device_fn device_fns[BLAS_TYPE_COUNT] = {device_s, device_d, device_c, device_z};

@@ -1,8 +1,8 @@
 /* host.c: the host side of the drop-in, below both the dispatcher and the device path (which
  * sends the tiles the device could not finish here): a call on the system BLAS, else on plain
  * GEMM loops, the last resort when neither the device nor a system BLAS can take it; C = beta *
- * C (reference BLAS's path for alpha == 0 or k == 0, which never reads A or B); and the test
- * of a scalar against 0 or 1. */
+ * C (reference BLAS's path for alpha == 0 or k == 0, which never reads A or B); the test of a
+ * scalar against 0 or 1; and a BLAS transpose letter as clgemm's value (both device paths). */
 #include "blas.h"
 
 #include <complex.h>
@@ -99,4 +99,9 @@ void clgemm__blas_run_host(const blas_call *call) {
     clgemm__blas_count(call->type, ROUTE_SYSTEM);
     f(&call->ta, &call->tb, &call->m, &call->n, &call->k, call->alpha, call->a, &call->lda, call->b,
       &call->ldb, call->beta, call->c, &call->ldc, 1, 1);
+}
+
+clgemm_transpose clgemm__blas_trans(blas_type t, char c) {
+    if (c == 'N') return CLGEMM_NO_TRANS;
+    return c == 'C' && (t == BLAS_C || t == BLAS_Z) ? CLGEMM_CONJ_TRANS : CLGEMM_TRANS;
 }
