@@ -183,6 +183,9 @@ static const clgemm_config intel_gen9_single[] = {RB(64, 64, 32, 16, 8, 2, 4, 2)
 static const clgemm_config intel_gen9_double[] = {RB(32, 32, 16, 8, 8, 2, 1, 1), END_OF_LIST};
 static const clgemm_config intel_gen9_complex_double[] = {RB(32, 32, 16, 16, 16, 2, 2, 2),
                                                           END_OF_LIST};
+/* FP8 (E4M3, E5M2): the FP32 list's 64x64 tiles spill 520-583 bytes on skl with the decoding
+ * on load (tests/portability/compile.py); its 32x32 entry first. */
+static const clgemm_config intel_gen9_fp8[] = {RB(32, 32, 16, 8, 8, 2, 1, 1), END_OF_LIST};
 /* Xe-HPC: no entry in CLBlast's database. FP32 keeps the Intel list's 64x64, but its 32x32
  * tiles of 8x8 work-items spill 146-224 bytes on pvc: 16x16 work-items do not. ocloc compiles pvc
  * at SIMD32, where every FP64 build we tried of 16x16 or fewer work-items spilled (2-136 bytes):
@@ -339,6 +342,10 @@ const clgemm_config *clgemm__regblock_defaults(const device_info *info, clgemm_p
         return lists->dbl == nvidia_double ? nvidia_complex_single : lists->dbl;
     case CLGEMM_COMPLEX_DOUBLE:
         return lists->complex_double;
+    case CLGEMM_E4M3:
+    case CLGEMM_E5M2:
+        if (lists->tier == TIER_INTEL_GEN9) return intel_gen9_fp8;
+        return lists->single == nvidia_single ? nvidia_single_for(dims) : lists->single;
     default:
         return lists->single == nvidia_single ? nvidia_single_for(dims) : lists->single;
     }
