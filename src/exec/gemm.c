@@ -13,7 +13,8 @@
 #include <stdlib.h>
 #include <stdio.h>
 
-/* The largest m, n or k: INT_MAX less the largest tile or slice (PARAM_MAX in families/registry.c). */
+/* The largest m, n or k: INT_MAX less the largest tile or slice (PARAM_MAX in families/registry.c).
+ */
 #define MAX_DIM (INT_MAX - 1024)
 
 static bool layout_ok(clgemm_layout l) {

@@ -46,7 +46,7 @@ typedef struct tt_gemm {
     double alpha[2], beta[2]; /* real, imaginary (the imaginary parts only for complex) */
     size_t lda, ldb, ldc;     /* 0: the smallest legal one */
     size_t off_a, off_b, off_c;
-    size_t tail; /* extra elements after each matrix */
+    size_t tail;            /* extra elements after each matrix */
     clgemm_compute compute; /* CLGEMM_COMPUTE_DEFAULT (0) unless a test asks for TF32 */
 } tt_gemm;
 
