@@ -535,22 +535,7 @@ clgemm_status clgemm_multi_gemm_ex_host(clgemm_multi_handle h, clgemm_layout lay
     double sc[4]; /* checked and read as clgemm_gemm_ex_host does */
     clgemm_status st = clgemm__call_scalars(type_ab, alpha, beta, sc);
     if (st != CLGEMM_SUCCESS) return st;
-    gemm_call call = {.precision = type_ab,
-                      .type_c = type_c,
-                      .compute = compute,
-                      .layout = layout,
-                      .trans_a = trans_a,
-                      .trans_b = trans_b,
-                      .m = m,
-                      .n = n,
-                      .k = k,
-                      .lda = lda,
-                      .ldb = ldb,
-                      .ldc = ldc};
-    call.alpha = sc[0];
-    call.alpha_im = sc[1];
-    call.beta = sc[2];
-    call.beta_im = sc[3];
+    gemm_call call = {CALL_PROBLEM(type_ab, type_c, compute, POINTER_SCALARS(sc))};
     return multi_gemm(h, &call, alpha, beta, a, b, c);
 }
 
@@ -584,26 +569,6 @@ clgemm_status clgemm_multi_gemm_strided_batched_host(
     double sc[4]; /* checked and read as clgemm_gemm_ex_host does */
     clgemm_status st = clgemm__call_scalars(type_ab, alpha, beta, sc);
     if (st != CLGEMM_SUCCESS) return st;
-    gemm_call call = {.precision = type_ab,
-                      .type_c = type_c,
-                      .compute = compute,
-                      .layout = layout,
-                      .trans_a = trans_a,
-                      .trans_b = trans_b,
-                      .m = m,
-                      .n = n,
-                      .k = k,
-                      .lda = lda,
-                      .ldb = ldb,
-                      .ldc = ldc,
-                      .batched = true,
-                      .batch = batch_count,
-                      .stride_a = stride_a,
-                      .stride_b = stride_b,
-                      .stride_c = stride_c};
-    call.alpha = sc[0];
-    call.alpha_im = sc[1];
-    call.beta = sc[2];
-    call.beta_im = sc[3];
+    gemm_call call = {CALL_PROBLEM(type_ab, type_c, compute, POINTER_SCALARS(sc)), CALL_STRIDES};
     return multi_gemm(h, &call, alpha, beta, a, b, c);
 }
