@@ -35,6 +35,10 @@ typedef struct device_info {
     cl_ulong local_mem_size;
     cl_uint compute_units;
     bool has_fp64;
+    /* PoCL's CPU driver (seen in 3.1): one kernel in flight with two grid sizes at once (two
+     * queues or devices) can abort the process, as its cache of loaded kernels releases the
+     * wrong entry. Host calls that would run so in parallel (exec/multi.c) take turns. */
+    bool pocl_cpu;
     int nv_compute_capability; /* NVIDIA: major * 10 + minor (90 on Hopper); 0 elsewhere */
     bool nv_sm90a; /* compute capability 9.0 and its driver runs patched sm_90a PTX (exec/program.c)
                     */

@@ -61,6 +61,7 @@ clgemm_status clgemm__device_query(cl_device_id device, device_info *info) {
                               &info->compute_units, NULL);
     if (err != CL_SUCCESS) return err;
     info->cls = clgemm__device_classify(info, type);
+    info->pocl_cpu = info->cls == DEVICE_CPU && strstr(info->platform_name, "Portable Computing");
 
     /* cl_khr_fp64 in the extension list; CL_DEVICE_DOUBLE_FP_CONFIG alone is not enough on
      * OpenCL 1.2 platforms that report a config without the extension. */

@@ -266,6 +266,19 @@ typedef struct {
     clgemm_status status;   /* the first error of this device in this call */
 } worker;
 
+/* Held around a tile's call on PoCL's CPU devices (device_info.pocl_cpu): they share the host's
+ * cores, so taking turns costs nothing, and it keeps two tiles of different sizes from running
+ * one kernel at once, which aborts PoCL 3.1 (its cache of loaded kernels). */
+static pthread_mutex_t pocl_turns = PTHREAD_MUTEX_INITIALIZER;
+
+static void take_turn(clgemm_handle dev) {
+    if (dev->info.pocl_cpu) pthread_mutex_lock(&pocl_turns);
+}
+
+static void end_turn(clgemm_handle dev) {
+    if (dev->info.pocl_cpu) pthread_mutex_unlock(&pocl_turns);
+}
+
 static const char *panel(const void *base, size_t index, size_t step, size_t size) {
     return base ? (const char *)base + index * step * size : NULL;
 }
@@ -301,7 +314,9 @@ static clgemm_status run_tile(const job *j, clgemm_handle dev, cl_command_queue 
     sub.n = cols;
     sub.ldc = ldc;
     sub.queue = queue;
+    take_turn(dev);
     clgemm_status st = clgemm__host_gemm(dev, &sub, a, b, out);
+    end_turn(dev);
     /* The test hook fails a tile whose result exists (as a failed copy back would). */
     if (st == CLGEMM_SUCCESS && fail) st = CL_OUT_OF_RESOURCES;
     if (st == CLGEMM_SUCCESS && stage)
@@ -331,10 +346,12 @@ static clgemm_status run_chunk(const job *j, clgemm_handle dev, size_t t, char *
                     memcpy(stage + (q * j->extent_c + o * c->ldc) * sc,
                            cu + (q * c->stride_c + o * c->ldc) * sc, inner * sc);
     }
+    take_turn(dev);
     clgemm_status st = clgemm_gemm_strided_batched_host(
         dev, c->layout, c->trans_a, c->trans_b, c->m, c->n, c->k, j->alpha, a, c->lda, c->stride_a,
         b, c->ldb, c->stride_b, j->beta, out, c->ldc, stride_out, count, c->precision, c->type_c,
         c->compute);
+    end_turn(dev);
     if (st == CLGEMM_SUCCESS && fail) st = CL_OUT_OF_RESOURCES; /* the test hook */
     if (st == CLGEMM_SUCCESS && stage)
         for (size_t q = 0; q < count; q++)
