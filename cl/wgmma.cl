@@ -110,6 +110,12 @@
 #ifndef DIAG_NO_MMA
 #define DIAG_NO_MMA 0
 #endif
+/* 1 = no proxy fence between a slice's copies and its products (results may be wrong): whether
+ * fence.proxy.async waits for the copies of the slices still loading ahead, which would leave
+ * one slice in flight whatever STAGES is (docs/TENSOR_CORES.md). */
+#ifndef DIAG_NO_PROXY_FENCE
+#define DIAG_NO_PROXY_FENCE 0
+#endif
 
 #if WG_TYPE <= 1
 #define MT ushort
@@ -190,10 +196,14 @@ DEV void cp_async_commit(void) {
 #define CP_ASYNC_WAIT(n) asm volatile("cp.async.wait_group %0;\n" ::"n"(n) : "memory")
 /* Generic-proxy writes to local memory (cp.async, stores) become visible to the tensor cores'
  * asynchronous proxy: every writing thread, before the barrier. */
+#if DIAG_NO_PROXY_FENCE
+#define FENCE_PROXY() (void)0
+#else
 #define FENCE_PROXY() asm volatile("// @fence.proxy.async.shared::cta;\n" ::: "memory")
-#define WG_FENCE()    asm volatile("// @wgmma.fence.sync.aligned;\n" ::: "memory")
-#define WG_COMMIT()   asm volatile("// @wgmma.commit_group.sync.aligned;\n" ::: "memory")
-#define WG_WAIT(n)    asm volatile("// @wgmma.wait_group.sync.aligned %0;\n" ::"n"(n) : "memory")
+#endif
+#define WG_FENCE()  asm volatile("// @wgmma.fence.sync.aligned;\n" ::: "memory")
+#define WG_COMMIT() asm volatile("// @wgmma.commit_group.sync.aligned;\n" ::: "memory")
+#define WG_WAIT(n)  asm volatile("// @wgmma.wait_group.sync.aligned %0;\n" ::"n"(n) : "memory")
 
 /* A matrix descriptor: start address, LBO, SBO (bytes >> 4), no swizzle. */
 DEV ulong desc(const uint addr, const uint lbo, const uint sbo) {

@@ -171,7 +171,8 @@ tensor_cores() {
 
 wgmma() {
     # The wgmma family forced, beside mma.sync and cuBLAS in the same run, then where its time
-    # goes (kernel build options: the copies alone, the products alone, the unswizzled layout).
+    # goes (kernel build options: the copies alone, the products alone, the unswizzled layout,
+    # no proxy fence with and without the products).
     sq="8192,8192,8192 4096,4096,4096 2048,2048,2048 4097,4097,4097"
     w="wgmma:MWG=128,NWG=256,KWG=16,WM=64,WN=256,STAGES=4"
     wt="wgmma:MWG=128,NWG=256,KWG=8,WM=64,WN=256,STAGES=4"
@@ -184,7 +185,8 @@ wgmma() {
             --force wgmma:MWG=128,NWG=128,KWG=16,WM=64,WN=128,STAGES=6 h:8192,8192,8192 \
             --force $wt tf32:8192,8192,8192 --force $m $(mode_args h $sq) b:8192,8192,8192 \
             --force $mt tf32:8192,8192,8192
-        for o in -DDIAG_NO_MMA=1 -DDIAG_NO_LOAD=1 -DSW32=0; do
+        for o in -DDIAG_NO_MMA=1 -DDIAG_NO_LOAD=1 -DSW32=0 -DDIAG_NO_PROXY_FENCE=1 \
+            "-DDIAG_NO_MMA=1 -DDIAG_NO_PROXY_FENCE=1"; do
             echo "== wgmma FP16 8192^2 built with $o"
             CLGEMM_BUILD_OPTIONS=$o "$B/bench/clgemm-types-bench" --force $w h:8192,8192,8192
         done
