@@ -3,7 +3,8 @@
 bench/results/figures.csv, the one source of the published figures; --check fails (exit 1,
 with a diff) when a document and the results file disagree, or when the file is malformed.
 
-The results file has one row per device, table, type and shape:
+The results file has one row per device, table, type, shape and reference (a shape may show
+twice in a table when two runs compared it with different references):
   device,table,type,shape,clgemm,reference,reference_value,clblast,unit,date,commit,command,log,readme
   shape: MxNxK, or BATCHxN^3 for a strided batch of N x N x N products
   reference / reference_value: what clgemm is compared with in the same run (cuBLAS FP16,
@@ -16,6 +17,8 @@ A document holds a generated table between the lines
   <!-- perf-table DEVICE TABLE -->  (docs/PERFORMANCE.md)  or  <!-- perf-table readme -->
 and <!-- /perf-table -->. Adding a row (say a new kernel family) is one line in the results file
 and a rerun of this script; a new table needs its marker lines in docs/PERFORMANCE.md too.
+Under each table go its runs, one line each (a list when there are several): device, date,
+commit, the command that regenerates them and the raw log.
 
 Usage: scripts/perf-table.py [--check] [--root DIR]     (--self-test: checks this checker)
 """
@@ -92,9 +95,9 @@ def load(root):
                 raise Malformed(f"{RESULTS}:{line}: log '{row['log']}' is not a file in bench/results")
             if row["readme"] not in ("", "1"):
                 raise Malformed(f"{RESULTS}:{line}: readme is '1' or empty")
-            key = (row["device"], row["table"], row["type"], row["shape"])
+            key = (row["device"], row["table"], row["type"], row["shape"], row["reference"])
             if key in keys:
-                raise Malformed(f"{RESULTS}:{line}: a second row for {' '.join(key)}")
+                raise Malformed(f"{RESULTS}:{line}: a second row for {' '.join(filter(None, key))}")
             keys.add(key)
             rows.append(row)
     if not rows:
@@ -158,10 +161,11 @@ def table(rows, doc):
             cells += [r["clblast"] or "–", ratio(r["clgemm"], r["clblast"])]
         cells += [r[f] for f in varying]
         body.append(cells)
-    lines = markdown(header, body)
+    lines = markdown(header, body) + [""]
+    bullet = "- " if len(runs) > 1 else ""
     for date, commit, command, log in sorted(runs, key=[run_of(r) for r in rows].index):
-        lines += ["", f"{rows[0]['device']}, {date}, commit {commit}; regenerate: `{command}`; "
-                  f"log: {link(log, doc)}."]
+        lines.append(f"{bullet}{rows[0]['device']}, {date}, commit {commit}; regenerate: "
+                     f"`{command}`; log: {link(log, doc)}.")
     return lines
 
 
@@ -250,6 +254,9 @@ def self_test():
          "bench/gpu/run.sh fp32-shapes,bench/results/figures.csv,1\n"),
         ("PERFORMANCE.md table edited", "docs/PERFORMANCE.md", r"(\| 4097² \| )[0-9.]+", r"\g<1>1.0"),
         ("README marker removed", "README.md", r"<!-- perf-table readme -->\n", ""),
+        ("second row for one figure", RESULTS, r"\Z",
+         "H200,fp32-shapes,FP32,4096x4096x4096,45.0,cuBLAS,48.0,,TFLOPS,2026-11-30,66af42c,"
+         "bench/gpu/run.sh fp32-shapes,bench/results/2026-11-30-h200-shapes-and-batches.log,\n"),
         ("bad commit", RESULTS, r",66af42c,", ",notacommit,"),
         ("log missing", RESULTS, r"2026-11-30-h200-types\.log", "no-such.log"),
     ]
