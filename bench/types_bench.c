@@ -13,6 +13,7 @@
  * for s, d, c and z also CLBlast's same call on the same buffers, median of N (built with
  * CLBlast). */
 #include "core/xorshift.h"
+#include "core/clock.h"
 
 #include <clgemm.h>
 
@@ -147,16 +148,6 @@ static void set(clgemm_precision t, void *p, size_t i, int j, float v) {
     }
 }
 
-static double now(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + 1e-9 * ts.tv_nsec;
-}
-static int cmp(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 static int run(clgemm_handle h, const mode *md, size_t m, size_t n, size_t k, int runs) {
     cl_context ctx = clgemm_context(h);
     cl_command_queue q = clgemm_queue(h);
@@ -187,12 +178,12 @@ static int run(clgemm_handle h, const mode *md, size_t m, size_t n, size_t k, in
     double *times = malloc(sizeof(double) * (size_t)runs);
     clgemm_status st = CLGEMM_SUCCESS;
     for (int r = -2; r < runs && st == CLGEMM_SUCCESS; r++) {
-        double t0 = now();
+        double t0 = clgemm_now_seconds();
         st = clgemm_gemm_ex(h, CLGEMM_ROW_MAJOR, CLGEMM_NO_TRANS, CLGEMM_NO_TRANS, m, n, k, alpha,
                             da, 0, k, db, 0, n, beta, dc, 0, n, md->ab, md->c, md->compute, NULL, 0,
                             NULL, NULL);
         clFinish(q);
-        if (r >= 0) times[r] = now() - t0;
+        if (r >= 0) times[r] = clgemm_now_seconds() - t0;
     }
     if (st != CLGEMM_SUCCESS) {
         printf("%-7s %6zu %6zu %6zu  error: %s\n", md->name, m, n, k, clgemm_status_string(st));
@@ -216,7 +207,7 @@ static int run(clgemm_handle h, const mode *md, size_t m, size_t n, size_t k, in
         if (comps(md->c) > 1) e = hypot(e, get(md->c, c, i * n + jj, 1) - im);
         if (e / mag > worst || isnan(e)) worst = isnan(e) ? INFINITY : e / mag;
     }
-    qsort(times, (size_t)runs, sizeof *times, cmp);
+    qsort(times, (size_t)runs, sizeof *times, clgemm_compare_doubles);
     double med = times[runs / 2];
     double clblast = 0; /* CLBlast's median, 0: not timed */
 #ifdef HAVE_CLBLAST
@@ -225,7 +216,7 @@ static int run(clgemm_handle h, const mode *md, size_t m, size_t n, size_t k, in
         CLBlastStatusCode cs = CLBlastSuccess;
         for (int r = -2; r < runs && cs == CLBlastSuccess; r++) {
             cl_event ev = NULL;
-            double t0 = now();
+            double t0 = clgemm_now_seconds();
             cl_float2 c1 = {{1, 0}}, c0 = {{0, 0}};
             cl_double2 z1 = {{1, 0}}, z0 = {{0, 0}};
             if (md->ab == CLGEMM_SINGLE)
@@ -242,10 +233,10 @@ static int run(clgemm_handle h, const mode *md, size_t m, size_t n, size_t k, in
                                   n, k, z1, da, 0, k, db, 0, n, z0, dc, 0, n, &q, &ev);
             clFinish(q);
             if (ev) clReleaseEvent(ev);
-            if (r >= 0) times[r] = now() - t0;
+            if (r >= 0) times[r] = clgemm_now_seconds() - t0;
         }
         if (cs == CLBlastSuccess) {
-            qsort(times, (size_t)runs, sizeof *times, cmp);
+            qsort(times, (size_t)runs, sizeof *times, clgemm_compare_doubles);
             clblast = times[runs / 2];
         }
     }
