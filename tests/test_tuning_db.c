@@ -3,6 +3,7 @@
  * lookup, merging, the path chain, two processes writing at once, and, on a real device, the
  * order in which the library picks its configuration. Every file lives in a fresh temporary
  * folder: the user's ~/.cache is never touched. */
+#include "configs.h"
 #include "exec/exec.h"
 
 #include "temp_dir.h"
@@ -75,23 +76,6 @@ static void write_db(const char *path, const char *entries) {
     char text[16384];
     snprintf(text, sizeof text, "{\"schema\": 1, \"entries\": [%s]}", entries);
     write_file(path, text, strlen(text));
-}
-
-static clgemm_config tiled(int ts) {
-    return (clgemm_config){.family = CLGEMM_FAMILY_TILED, .ts = ts};
-}
-
-static clgemm_config regblock(int mwg, int nwg, int kwg, int mdimc, int ndimc, int kwi, int vwm,
-                              int vwn) {
-    return (clgemm_config){.family = CLGEMM_FAMILY_REGBLOCK,
-                           .mwg = mwg,
-                           .nwg = nwg,
-                           .kwg = kwg,
-                           .mdimc = mdimc,
-                           .ndimc = ndimc,
-                           .kwi = kwi,
-                           .vwm = vwm,
-                           .vwn = vwn};
 }
 
 /* The NN key of a type, C of the same type. */
@@ -844,10 +828,6 @@ Test(tuning_db, one_cache_folder_rule) {
 }
 
 /* ---- Schema 2: element types and transposes (issue 8 item 7) -------------------------------- */
-
-static clgemm_config naive(int x, int y) {
-    return (clgemm_config){.family = CLGEMM_FAMILY_NAIVE, .mdimc = x, .ndimc = y};
-}
 
 static tuning_key key_of(clgemm_precision ab, clgemm_precision c, clgemm_transpose ta,
                          clgemm_transpose tb) {

@@ -175,8 +175,8 @@ static clgemm_status create_buffers(shape_ctx *s) {
     if (most < s->p.bytes_c) most = s->p.bytes_c;
     if (__builtin_mul_overflow(most, s->batch, &all)) return CLGEMM_ERR_OVERFLOW;
     cl_int err;
-    s->a = copies(s, CL_MEM_READ_ONLY, s->p.bytes_a, s->p.host_a, &err);
-    if (err == CL_SUCCESS) s->b = copies(s, CL_MEM_READ_ONLY, s->p.bytes_b, s->p.host_b, &err);
+    s->a = copies(s, CL_MEM_READ_ONLY, s->p.bytes_a, s->p.host[0], &err);
+    if (err == CL_SUCCESS) s->b = copies(s, CL_MEM_READ_ONLY, s->p.bytes_b, s->p.host[1], &err);
     if (err == CL_SUCCESS) s->c = copies(s, CL_MEM_READ_WRITE, s->p.bytes_c, NULL, &err);
     return err;
 }
@@ -233,7 +233,7 @@ static clgemm_status run_checked(const shape_ctx *s, bool *correct) {
     *correct = true;
     size_t last = s->batch - 1;
     for (size_t i = 0; *correct && i <= last; i += last > 0 ? last : 1) {
-        err = clEnqueueReadBuffer(q, s->c, CL_TRUE, i * s->p.bytes_c, s->p.bytes_c, s->p.host_c, 0,
+        err = clEnqueueReadBuffer(q, s->c, CL_TRUE, i * s->p.bytes_c, s->p.bytes_c, s->p.host[2], 0,
                                   NULL, NULL);
         if (err != CL_SUCCESS) return err;
         *correct = clgemm__tune_problem_check(&s->p);
