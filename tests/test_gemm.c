@@ -346,17 +346,10 @@ Test(api, empty_products, .timeout = 600) {
             for (size_t s = 0; s < COUNT(empty); s++)
                 for (size_t b = 0; b < COUNT(betas); b++)
                     for (int with_event = 0; with_event < 2; with_event++) {
-                        tt_gemm g = {.type_ab = precisions[p],
-                                     .type_c = precisions[p],
-                                     .layout = layouts[l],
-                                     .ta = transposes[s % 2],
-                                     .tb = transposes[(s / 2) % 2],
-                                     .m = empty[s].m,
-                                     .n = empty[s].n,
-                                     .k = empty[s].k,
-                                     .alpha = {1.0},
-                                     .beta = {betas[b]},
-                                     .tail = 5};
+                        tt_gemm g = {TT_PROBLEM(precisions[p], precisions[p], layouts[l],
+                                                transposes[s % 2], transposes[(s / 2) % 2],
+                                                empty[s].m, empty[s].n, empty[s].k),
+                                     .alpha = {1.0}, .beta = {betas[b]}, .tail = 5};
                         int rc = tt_run(&fx.env, fx.h, &g, seed++, TC_AB_NAN,
                                         with_event ? TT_RUN_EVENT : 0, msg, sizeof msg);
                         record(&t, rc, "", msg);
@@ -378,17 +371,10 @@ Test(api, alpha_zero_reads_neither_a_nor_b, .timeout = 600) {
             for (size_t ta = 0; ta < 2; ta++)
                 for (size_t b = 0; b < COUNT(betas); b++)
                     for (int padded = 0; padded < 2; padded++) {
-                        tt_gemm g = {.type_ab = precisions[p],
-                                     .type_c = precisions[p],
-                                     .layout = layouts[l],
-                                     .ta = transposes[ta],
-                                     .tb = transposes[1 - ta],
-                                     .m = padded ? 33 : 7,
-                                     .n = padded ? 17 : 13,
-                                     .k = padded ? 29 : 5,
-                                     .alpha = {0.0},
-                                     .beta = {betas[b]},
-                                     .tail = 2};
+                        tt_gemm g = {TT_PROBLEM(precisions[p], precisions[p], layouts[l],
+                                                transposes[ta], transposes[1 - ta], padded ? 33 : 7,
+                                                padded ? 17 : 13, padded ? 29 : 5),
+                                     .alpha = {0.0}, .beta = {betas[b]}, .tail = 2};
                         if (padded) {
                             g.ldc = tc_min_ld(g.layout, CLGEMM_NO_TRANS, g.m, g.n) + 4;
                             g.off_c = 9;
@@ -429,16 +415,9 @@ static void host_calls(clgemm_precision prec) {
             for (size_t tb = 0; tb < 2; tb++)
                 for (size_t s = 0; s < COUNT(host_shapes); s++) {
                     size_t a = s % SCALAR_COUNT;
-                    tt_gemm g = {.type_ab = prec,
-                                 .type_c = prec,
-                                 .layout = layouts[l],
-                                 .ta = transposes[ta],
-                                 .tb = transposes[tb],
-                                 .m = host_shapes[s].m,
-                                 .n = host_shapes[s].n,
-                                 .k = host_shapes[s].k,
-                                 .alpha = {scalars[a][0]},
-                                 .beta = {scalars[a][1]}};
+                    tt_gemm g = {TT_PROBLEM(prec, prec, layouts[l], transposes[ta], transposes[tb],
+                                            host_shapes[s].m, host_shapes[s].n, host_shapes[s].k),
+                                 .alpha = {scalars[a][0]}, .beta = {scalars[a][1]}};
                     if (s == 1 || s == 3) { /* padded leading dimensions */
                         g.lda = tc_min_ld(g.layout, g.ta, g.m, g.k) + 2;
                         g.ldb = tc_min_ld(g.layout, g.tb, g.k, g.n) + 1;
@@ -528,17 +507,9 @@ Test(api, output_event_on_another_queue, .timeout = 600) {
     cl_command_queue q2 = clCreateCommandQueue(fx.env.context, fx.env.device, 0, &err);
     cr_assert_eq(err, CL_SUCCESS);
     for (size_t p = 0; p < (fx.env.has_fp64 ? 2u : 1u); p++) {
-        tt_gemm g = {.type_ab = precisions[p],
-                     .type_c = precisions[p],
-                     .layout = CLGEMM_ROW_MAJOR,
-                     .ta = CLGEMM_TRANS,
-                     .tb = CLGEMM_NO_TRANS,
-                     .m = 65,
-                     .n = 63,
-                     .k = 129,
-                     .alpha = {1.5},
-                     .beta = {-0.75},
-                     .tail = 3};
+        tt_gemm g = {TT_PROBLEM(precisions[p], precisions[p], CLGEMM_ROW_MAJOR, CLGEMM_TRANS,
+                                CLGEMM_NO_TRANS, 65, 63, 129),
+                     .alpha = {1.5}, .beta = {-0.75}, .tail = 3};
         tt_data d;
         cr_assert(tt_data_make(&d, &g, 400 + p, 0));
         dev_bufs b = make_bufs(&d);
@@ -579,17 +550,9 @@ Test(api, wait_list_holds_the_call_back, .timeout = 600) {
     cl_command_queue reader = clCreateCommandQueue(fx.env.context, fx.env.device, 0, &err);
     cr_assert_eq(err, CL_SUCCESS);
     for (int empty = 0; empty < 2; empty++) {
-        tt_gemm g = {.type_ab = CLGEMM_SINGLE,
-                     .type_c = CLGEMM_SINGLE,
-                     .layout = CLGEMM_COL_MAJOR,
-                     .ta = CLGEMM_NO_TRANS,
-                     .tb = CLGEMM_TRANS,
-                     .m = empty ? 0 : 40,
-                     .n = 24,
-                     .k = 33,
-                     .alpha = {-0.5},
-                     .beta = {2.0},
-                     .tail = 3};
+        tt_gemm g = {TT_PROBLEM(CLGEMM_SINGLE, CLGEMM_SINGLE, CLGEMM_COL_MAJOR, CLGEMM_NO_TRANS,
+                                CLGEMM_TRANS, empty ? 0 : 40, 24, 33),
+                     .alpha = {-0.5}, .beta = {2.0}, .tail = 3};
         const char *what = empty ? "m == 0" : "40x24x33";
         tt_data d;
         cr_assert(tt_data_make(&d, &g, 500 + empty, 0));
@@ -679,17 +642,9 @@ static void remove_dir(const char *dir) {
 static void run_once(clgemm_handle h, const clgemm_config *cfg, size_t m, size_t n, size_t k,
                      uint64_t seed, const char *what) {
     cr_assert_eq(clgemm_set_config(h, CLGEMM_SINGLE, cfg), CLGEMM_SUCCESS);
-    tt_gemm g = {.type_ab = CLGEMM_SINGLE,
-                 .type_c = CLGEMM_SINGLE,
-                 .layout = CLGEMM_COL_MAJOR,
-                 .ta = CLGEMM_TRANS,
-                 .tb = CLGEMM_TRANS,
-                 .m = m,
-                 .n = n,
-                 .k = k,
-                 .alpha = {1.5},
-                 .beta = {-0.75},
-                 .tail = 2};
+    tt_gemm g = {TT_PROBLEM(CLGEMM_SINGLE, CLGEMM_SINGLE, CLGEMM_COL_MAJOR, CLGEMM_TRANS,
+                            CLGEMM_TRANS, m, n, k),
+                 .alpha = {1.5}, .beta = {-0.75}, .tail = 2};
     char msg[2048];
     int rc = tt_run(&fx.env, h, &g, seed, 0, 0, msg, sizeof msg);
     cr_expect_eq(rc, 0, "%s (%s): %s", what, config_text(cfg), msg);

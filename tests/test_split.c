@@ -54,14 +54,11 @@ static void run_grid_with(const clgemm_config *cfg, clgemm_precision prec, const
             for (int t = 0; t < 4; t++)
                 for (size_t p = 0; p < 4; p++)
                     for (size_t a = 0; a < 2; a++) {
-                        tt_gemm g = {.type_ab = prec,
-                                     .type_c = prec,
-                                     .layout = layout ? CLGEMM_ROW_MAJOR : CLGEMM_COL_MAJOR,
-                                     .ta = t & 1 ? CLGEMM_TRANS : CLGEMM_NO_TRANS,
-                                     .tb = t & 2 ? CLGEMM_TRANS : CLGEMM_NO_TRANS,
-                                     .m = shapes[p][0],
-                                     .n = shapes[p][1],
-                                     .k = shapes[p][2],
+                        tt_gemm g = {TT_PROBLEM(prec, prec,
+                                                layout ? CLGEMM_ROW_MAJOR : CLGEMM_COL_MAJOR,
+                                                t & 1 ? CLGEMM_TRANS : CLGEMM_NO_TRANS,
+                                                t & 2 ? CLGEMM_TRANS : CLGEMM_NO_TRANS,
+                                                shapes[p][0], shapes[p][1], shapes[p][2]),
                                      .alpha = {scalars[a][0]},
                                      .beta = {scalars[a][1]},
                                      .ldc = shapes[p][layout ? 1 : 0] + 3,
@@ -139,16 +136,9 @@ Test(split, planner_choice, .timeout = 600) {
     clgemm_handle h;
     cr_assert_eq(clgemm_create(&h, env.queue), CLGEMM_SUCCESS);
     cr_assert_eq(clgemm_set_config(h, CLGEMM_SINGLE, &small_tiles), CLGEMM_SUCCESS);
-    tt_gemm g = {.type_ab = CLGEMM_SINGLE,
-                 .type_c = CLGEMM_SINGLE,
-                 .layout = CLGEMM_COL_MAJOR,
-                 .ta = CLGEMM_NO_TRANS,
-                 .tb = CLGEMM_NO_TRANS,
-                 .m = 9,
-                 .n = 5,
-                 .k = 4000,
-                 .alpha = {1.0},
-                 .beta = {0.5}};
+    tt_gemm g = {TT_PROBLEM(CLGEMM_SINGLE, CLGEMM_SINGLE, CLGEMM_COL_MAJOR, CLGEMM_NO_TRANS,
+                            CLGEMM_NO_TRANS, 9, 5, 4000),
+                 .alpha = {1.0}, .beta = {0.5}};
     char msg[1024];
     cr_expect_eq(tt_run(&env, h, &g, 99, 0, TT_RUN_CLBLAST | TT_RUN_EVENT, msg, sizeof msg), 0,
                  "%s", msg);

@@ -50,6 +50,13 @@ typedef struct tt_gemm {
     clgemm_compute compute; /* CLGEMM_COMPUTE_DEFAULT (0) unless a test asks for TF32 */
 } tt_gemm;
 
+/* The types, layout, transposes and sizes of a problem, first in a tt_gemm initialiser:
+ * tt_gemm g = {TT_PROBLEM(CLGEMM_HALF, CLGEMM_SINGLE, CLGEMM_ROW_MAJOR, CLGEMM_TRANS,
+ *                         CLGEMM_NO_TRANS, 33, 17, 9), .alpha = {1, 0}, .beta = {2, 0}}; */
+#define TT_PROBLEM(type_ab_, type_c_, layout_, ta_, tb_, m_, n_, k_)                               \
+    .type_ab = (type_ab_), .type_c = (type_c_), .layout = (layout_), .ta = (ta_), .tb = (tb_),     \
+    .m = (m_), .n = (n_), .k = (k_)
+
 void tt_describe(const tt_gemm *g, char *buf, size_t size);
 
 typedef struct tt_data {
