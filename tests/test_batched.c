@@ -9,6 +9,7 @@
  * (C untouched, no event). Every element outside the matrices is a sentinel that must survive
  * bit for bit. PoCL builds every kernel variant for seconds, so the variants are few and
  * shared by the cases: most use one small forced configuration, the shapes test the planner's. */
+#include "configs.h"
 #include "typed.h"
 
 #include <criterion/criterion.h>
@@ -424,15 +425,7 @@ static int run_case(tc_env *env, clgemm_handle h, const bcase *g, uint64_t seed,
 /* A small register-blocked configuration: PoCL builds it in a fraction of the time of the CPU
  * default, so the cases that vary types, transposes and split K use it (the shapes, scalars and
  * refusals keep the planner's own choice). */
-static const clgemm_config small_tiles = {.family = CLGEMM_FAMILY_REGBLOCK,
-                                          .mwg = 16,
-                                          .nwg = 16,
-                                          .kwg = 8,
-                                          .mdimc = 4,
-                                          .ndimc = 4,
-                                          .kwi = 2,
-                                          .vwm = 2,
-                                          .vwn = 2};
+static const clgemm_config small_tiles = SMALL_REGBLOCK;
 
 static void use_small_tiles(clgemm_handle h, bool has_fp64) {
     for (clgemm_precision t = CLGEMM_SINGLE; t < CLGEMM_PRECISION_COUNT; t++)

@@ -10,6 +10,7 @@
  * PoCL compiles each new program for seconds, so a test is one configuration in one precision
  * (a Criterion parameter: its own process and timeout) looping over all its cases, and reports the
  * first few failures with their problem. */
+#include "tally.h"
 #include "typed.h"
 
 #include <criterion/criterion.h>
@@ -44,26 +45,6 @@ static const double scalars[][2] = {{1.0, 0.0}, {1.5, -0.75}, {-0.5, 2.0}};
 
 static const clgemm_layout layouts[] = {CLGEMM_COL_MAJOR, CLGEMM_ROW_MAJOR};
 static const clgemm_transpose transposes[] = {CLGEMM_NO_TRANS, CLGEMM_TRANS};
-
-/* Failures of one test: the first few are reported with their problem, then a count. */
-typedef struct tally {
-    unsigned cases, failed;
-} tally;
-
-#define MAX_REPORTED 8
-
-static void record(tally *t, int rc, const char *prefix, const char *msg) {
-    t->cases++;
-    if (!rc) return;
-    t->failed++;
-    if (t->failed <= MAX_REPORTED) cr_expect(0, "%s%s", prefix, msg);
-}
-
-static void report(const tally *t, const char *what) {
-    cr_expect_eq(t->failed, 0u, "%s: %u of %u cases failed (first %d shown above)", what, t->failed,
-                 t->cases, MAX_REPORTED);
-    cr_log_info("%s: %u cases, %u failed", what, t->cases, t->failed);
-}
 
 static const char *config_text(const clgemm_config *c) {
     static char buf[150];

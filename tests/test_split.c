@@ -8,6 +8,7 @@
  * included, which leaves some empty), both precisions and layouts, all transposes, beta = 0 with
  * NaN in C and beta != 0, compared with the host reference and CLBlast; then the planner's own
  * choice and an out-of-order queue, where only the event orders the two kernels. */
+#include "configs.h"
 #include "typed.h"
 
 #include <criterion/criterion.h>
@@ -15,15 +16,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-static const clgemm_config small_tiles = {.family = CLGEMM_FAMILY_REGBLOCK,
-                                          .mwg = 16,
-                                          .nwg = 16,
-                                          .kwg = 8,
-                                          .mdimc = 4,
-                                          .ndimc = 4,
-                                          .kwi = 2,
-                                          .vwm = 2,
-                                          .vwn = 2};
+static const clgemm_config small_tiles = SMALL_REGBLOCK;
 
 /* The tensor-core family's small FP64 tiles (NVIDIA sm_90 only: skipped elsewhere, PoCL in CI
  * included). */

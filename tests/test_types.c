@@ -21,6 +21,7 @@
  * (the scaled wrapper clgemm_fp8gemm in the rotation; type_pairs says which); the 8-bit section
  * at the end adds the conversion tables of all 256 FP8 codes (host and kernels), K past the
  * int32 limit of INT8 sums, batches and the 8-bit type checks. */
+#include "tally.h"
 #include "typed.h"
 
 #include <criterion/criterion.h>
@@ -83,26 +84,6 @@ static const double *scalars_for(clgemm_precision ab, size_t row) {
 
 static const clgemm_layout layouts[] = {CLGEMM_COL_MAJOR, CLGEMM_ROW_MAJOR};
 static const clgemm_transpose transposes[] = {CLGEMM_NO_TRANS, CLGEMM_TRANS, CLGEMM_CONJ_TRANS};
-
-/* Failures of one test: the first few are reported with their problem, then a count. */
-typedef struct tally {
-    unsigned cases, failed;
-} tally;
-
-#define MAX_REPORTED 6
-
-static void record(tally *t, int rc, const char *prefix, const char *msg) {
-    t->cases++;
-    if (!rc) return;
-    t->failed++;
-    if (t->failed <= MAX_REPORTED) cr_expect(0, "%s%s", prefix, msg);
-}
-
-static void report(const tally *t, const char *what) {
-    cr_expect_eq(t->failed, 0u, "%s: %u of %u cases failed (first %d shown above)", what, t->failed,
-                 t->cases, MAX_REPORTED);
-    cr_log_info("%s: %u cases, %u failed", what, t->cases, t->failed);
-}
 
 static double seconds(void) {
     struct timespec ts;

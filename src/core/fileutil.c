@@ -141,19 +141,21 @@ file_status clgemm__read_file(const char *path, size_t max, bool follow, char **
     return FILE_OK;
 }
 
-static const char *const file_status_strings[] = {
-    [FILE_OK] = "read",
-    [FILE_MISSING] = "not found",
-    [FILE_NOT_REGULAR] = "not a regular file (a FIFO, device, folder or symbolic link)",
-    [FILE_TOO_LARGE] = "larger than the size clgemm reads",
-    [FILE_NO_MEMORY] = "out of memory",
-    [FILE_IO_ERROR] = "read error",
-};
-
 const char *clgemm__file_status_string(file_status status) {
-    size_t i = (size_t)status;
-    return i < sizeof file_status_strings / sizeof *file_status_strings ? file_status_strings[i]
-                                                                        : "read error";
+    switch (status) {
+    case FILE_OK:
+        return "read";
+    case FILE_MISSING:
+        return "not found";
+    case FILE_NOT_REGULAR:
+        return "not a regular file (a FIFO, device, folder or symbolic link)";
+    case FILE_TOO_LARGE:
+        return "larger than the size clgemm reads";
+    case FILE_NO_MEMORY:
+        return "out of memory";
+    default:
+        return "read error";
+    }
 }
 
 /* ---- Writing --------------------------------------------------------------------------------- */
