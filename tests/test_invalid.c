@@ -5,6 +5,7 @@
  * buffer from another context, a wait list that disagrees with its length, and configurations
  * that break a rule or a device limit. Where a limit has a boundary, the legal side of it is
  * checked too. (A device without fp64 cannot be tested on PoCL, which has it.) */
+#include "configs.h"
 #include "typed.h"
 
 #include <criterion/criterion.h>
@@ -599,15 +600,7 @@ Test(invalid, set_config_keeps_the_previous_setting) {
     expect_kept(CLGEMM_SINGLE, &good, "work-group too large");
 
     /* A family rule: MWG not a multiple of MDIMC * VWM. */
-    clgemm_config rule = {.family = CLGEMM_FAMILY_REGBLOCK,
-                          .mwg = 32,
-                          .nwg = 64,
-                          .kwg = 16,
-                          .mdimc = 16,
-                          .ndimc = 16,
-                          .kwi = 2,
-                          .vwm = 4,
-                          .vwn = 2};
+    clgemm_config rule = REGBLOCK(32, 64, 16, 16, 16, 2, 4, 2);
     cr_expect_eq(clgemm_set_config(h, CLGEMM_SINGLE, &rule), CLGEMM_ERR_INVALID_PARAMS);
     expect_kept(CLGEMM_SINGLE, &good, "MWG % (MDIMC * VWM) != 0");
 

@@ -14,26 +14,20 @@ static inline clgemm_config tiled(int ts) {
     return (clgemm_config){.family = CLGEMM_FAMILY_TILED, .ts = ts};
 }
 
+/* A register-blocked configuration as an initialiser (file-scope constants too). */
+#define REGBLOCK(mwg_, nwg_, kwg_, mdimc_, ndimc_, kwi_, vwm_, vwn_)                               \
+    {                                                                                              \
+        .family = CLGEMM_FAMILY_REGBLOCK, .mwg = (mwg_), .nwg = (nwg_), .kwg = (kwg_),             \
+        .mdimc = (mdimc_), .ndimc = (ndimc_), .kwi = (kwi_), .vwm = (vwm_), .vwn = (vwn_)          \
+    }
+
 static inline clgemm_config regblock(int mwg, int nwg, int kwg, int mdimc, int ndimc, int kwi,
                                      int vwm, int vwn) {
-    clgemm_config c = {.family = CLGEMM_FAMILY_REGBLOCK};
-    c.mwg = mwg;
-    c.nwg = nwg;
-    c.kwg = kwg;
-    c.mdimc = mdimc;
-    c.ndimc = ndimc;
-    c.kwi = kwi;
-    c.vwm = vwm;
-    c.vwn = vwn;
-    return c;
+    return (clgemm_config)REGBLOCK(mwg, nwg, kwg, mdimc, ndimc, kwi, vwm, vwn);
 }
 
 /* Register-blocked 16 x 16 tiles small enough for every device: what the device suites force
  * where the planner's choice would hide a path (split K, batches of many types). */
-#define SMALL_REGBLOCK                                                                             \
-    {                                                                                              \
-        .family = CLGEMM_FAMILY_REGBLOCK, .mwg = 16, .nwg = 16, .kwg = 8, .mdimc = 4, .ndimc = 4,  \
-        .kwi = 2, .vwm = 2, .vwn = 2                                                               \
-    }
+#define SMALL_REGBLOCK REGBLOCK(16, 16, 8, 4, 4, 2, 2, 2)
 
 #endif /* TC_CONFIGS_H */

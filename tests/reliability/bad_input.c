@@ -7,6 +7,7 @@
  * CLGEMM_ERR_KERNEL_SOURCE; host-array calls too large for the device (clCreateBuffer of more
  * than CL_DEVICE_MAX_MEM_ALLOC_SIZE) give OpenCL's status, never a crash. The kernel copies are
  * made from $REL_KERNEL_SRC (the source cl/ folder; meson sets it) in a temporary folder. */
+#include "configs.h"
 #include "rel_common.h"
 
 #include <criterion/criterion.h>
@@ -205,15 +206,7 @@ static void build_failure(const char *file, const char *old, const char *new_tex
 }
 
 static const clgemm_config tiled4 = {.family = CLGEMM_FAMILY_TILED, .ts = 4};
-static const clgemm_config regblock_small = {.family = CLGEMM_FAMILY_REGBLOCK,
-                                             .mwg = 8,
-                                             .nwg = 8,
-                                             .kwg = 4,
-                                             .mdimc = 2,
-                                             .ndimc = 4,
-                                             .kwi = 2,
-                                             .vwm = 2,
-                                             .vwn = 2};
+static const clgemm_config regblock_small = REGBLOCK(8, 8, 4, 2, 4, 2, 2, 2);
 
 Test(bad_input, syntax_error_gives_build_failed) {
     build_failure("tiled.cl", "REAL acc = (REAL)0;", "REAL acc = (REAL)0 this is not OpenCL C;",

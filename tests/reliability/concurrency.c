@@ -11,6 +11,7 @@
  * Usage: concurrency [THREADS [CALLS]]   (defaults 8 and 200; exit 0 when every result is right)
  * REL_TSAN_CANARY=1: the workers also bump a shared counter without a lock, a data race on
  * purpose, so that tsan.sh can check that ThreadSanitizer and tsan_check.py report one. */
+#include "configs.h"
 #include "rel_common.h"
 
 #include <pthread.h>
@@ -31,15 +32,7 @@ typedef struct worker {
 static const clgemm_config forced[] = {
     {.family = CLGEMM_FAMILY_TILED, .ts = 4},
     {.family = CLGEMM_FAMILY_NAIVE, .mdimc = 4, .ndimc = 2},
-    {.family = CLGEMM_FAMILY_REGBLOCK,
-     .mwg = 8,
-     .nwg = 8,
-     .kwg = 4,
-     .mdimc = 2,
-     .ndimc = 4,
-     .kwi = 2,
-     .vwm = 2,
-     .vwn = 2},
+    REGBLOCK(8, 8, 4, 2, 4, 2, 2, 2),
 };
 #define NFORCED (sizeof forced / sizeof forced[0])
 

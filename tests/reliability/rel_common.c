@@ -1,5 +1,6 @@
 /* rel_common.c: the reliability tests' problem geometry, exact-valued host buffers, host
  * reference and whole-buffer check (see rel_common.h). */
+#include "configs.h"
 #include "rel_common.h"
 #include "typed.h"
 #include "core/xorshift.h"
@@ -211,15 +212,7 @@ bool rel_split_taken(clgemm_handle h, const char *second, char *msg, size_t size
     closedir(d);
     clgemm_handle probe;
     clgemm_status st = clgemm_create(&probe, clgemm_queue(h));
-    const clgemm_config rb = {.family = CLGEMM_FAMILY_REGBLOCK,
-                              .mwg = 8,
-                              .nwg = 8,
-                              .kwg = 4,
-                              .mdimc = 2,
-                              .ndimc = 4,
-                              .kwi = 2,
-                              .vwm = 2,
-                              .vwn = 2};
+    const clgemm_config rb = REGBLOCK(8, 8, 4, 2, 4, 2, 2, 2);
     bool ok = false;
     if (st == CLGEMM_SUCCESS && clgemm_set_config(probe, CLGEMM_SINGLE, &rb) == CLGEMM_SUCCESS) {
         rel_problem p = {.prec = CLGEMM_SINGLE,
