@@ -4,6 +4,7 @@
  * whole calls, and a sampled check against the host. Built with or without CLBlast
  * (HAVE_CLBLAST). */
 #include "batched.h"
+#include "core/clock.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -13,17 +14,6 @@
 #ifdef HAVE_CLBLAST
 #include <clblast_c.h>
 #endif
-
-static double now(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
-static int cmp(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
 
 static uint16_t to_half(float f) { /* inputs are multiples of 1/8 in [-1, 1]: exact */
     if (f == 0) return 0;
@@ -182,12 +172,12 @@ int batched_run(FILE *f, clgemm_handle h, const batched_problem *p, int runs, bo
             continue;
         }
         for (int k = 0; k < runs; k++) {
-            double t0 = now();
+            double t0 = clgemm_now_seconds();
             call(&j, lib);
             clFinish(j.queue);
-            t[k] = now() - t0;
+            t[k] = clgemm_now_seconds() - t0;
         }
-        qsort(t, (size_t)runs, sizeof *t, cmp);
+        qsort(t, (size_t)runs, sizeof *t, clgemm_compare_doubles);
         double med = t[runs / 2];
         clEnqueueReadBuffer(j.queue, j.c, CL_TRUE, 0, bytes, hc, 0, NULL, NULL);
         fprintf(f, "%-4c %-6s %7zu %6zu %-8s %12.1f %9.3f %10.2e\n", p->mode, layout, p->batch,

@@ -110,7 +110,6 @@ typedef struct measurement {
 /* Enqueues one call; returns 0 or an error code. */
 typedef int (*gemm_call)(void *ctx);
 
-double now_seconds(void);
 /* Two warm-up calls (the first compiles), then at least runs timed calls of call + clFinish;
  * small problems get more runs (up to 10x) so that the timed part lasts about 0.2 s. */
 measurement time_calls(gemm_call call, void *ctx, cl_command_queue queue, int runs, double flops);

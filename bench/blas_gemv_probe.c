@@ -3,6 +3,8 @@
  * device on every call) and the system BLAS's dgemv_ (dlopen'ed libblas.so.3). Run it with
  * CLGEMM_BLAS_MIN_FLOPS=0 so that every dgemm_ goes to the device; docs/PERFORMANCE.md has the
  * figures and why the drop-in has no gemv. */
+#include "core/clock.h"
+
 #include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,12 +16,6 @@ void dgemm_(const char *ta, const char *tb, const int *m, const int *n, const in
 typedef void (*gemv_fn)(const char *t, const int *m, const int *n, const double *alpha,
                         const double *a, const int *lda, const double *x, const int *incx,
                         const double *beta, double *y, const int *incy, size_t lt);
-
-static double now(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
 
 int main(void) {
     void *lib = dlopen("libblas.so.3", RTLD_NOW | RTLD_LOCAL);
@@ -41,15 +37,15 @@ int main(void) {
         double alpha = 1, beta = 0;
         /* The first call builds the kernels: not timed. */
         dgemm_("N", "N", &n, &one, &n, &alpha, a, &n, x, &n, &beta, y, &n, 1, 1);
-        double t0 = now();
+        double t0 = clgemm_now_seconds();
         for (int r = 0; r < reps; r++)
             dgemm_("N", "N", &n, &one, &n, &alpha, a, &n, x, &n, &beta, y, &n, 1, 1);
-        double device = (now() - t0) / reps;
+        double device = (clgemm_now_seconds() - t0) / reps;
         gemv("N", &n, &n, &alpha, a, &n, x, &one, &beta, y, &one, 1);
-        t0 = now();
+        t0 = clgemm_now_seconds();
         for (int r = 0; r < reps; r++)
             gemv("N", &n, &n, &alpha, a, &n, x, &one, &beta, y, &one, 1);
-        double host = (now() - t0) / reps;
+        double host = (clgemm_now_seconds() - t0) / reps;
         printf("n=%5d  device (dgemm_, n = 1) %9.3f ms  system dgemv_ %9.3f ms  device/host %.2f\n",
                n, device * 1e3, host * 1e3, device / host);
         free(a);

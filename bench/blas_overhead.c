@@ -5,6 +5,8 @@
  * Usage: clgemm-blas-overhead [--runs R] N ...   (default 1024 8192) */
 #include <clgemm.h>
 
+#include "core/clock.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,17 +15,6 @@
 void sgemm_(const char *ta, const char *tb, const int *m, const int *n, const int *k,
             const float *alpha, const float *a, const int *lda, const float *b, const int *ldb,
             const float *beta, float *c, const int *ldc);
-
-static double now(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + 1e-9 * ts.tv_nsec;
-}
-
-static int cmp(const void *x, const void *y) {
-    double a = *(const double *)x, b = *(const double *)y;
-    return (a > b) - (a < b);
-}
 
 int main(int argc, char **argv) {
     int runs = 5, sizes[16], count = 0;
@@ -59,20 +50,20 @@ int main(int argc, char **argv) {
             a[i] = b[i] = (float)(i % 7) * 0.25f, c[i] = 0;
         const float one = 1, zero = 0;
         for (int r = -1; r < runs; r++) {
-            double t0 = now();
+            double t0 = clgemm_now_seconds();
             sgemm_("N", "N", &n, &n, &n, &one, a, &n, b, &n, &zero, c, &n);
-            double t1 = now();
+            double t1 = clgemm_now_seconds();
             st = clgemm_sgemm_host(h, CLGEMM_COL_MAJOR, CLGEMM_NO_TRANS, CLGEMM_NO_TRANS, n, n, n,
                                    1.0f, a, n, b, n, 0.0f, c, n);
-            double t2 = now();
+            double t2 = clgemm_now_seconds();
             if (st != CLGEMM_SUCCESS) {
                 fprintf(stderr, "clgemm_sgemm_host: %s\n", clgemm_status_string(st));
                 return 1;
             }
             if (r >= 0) t[r] = t1 - t0, t[runs + r] = t2 - t1;
         }
-        qsort(t, (size_t)runs, sizeof *t, cmp);
-        qsort(t + runs, (size_t)runs, sizeof *t, cmp);
+        qsort(t, (size_t)runs, sizeof *t, clgemm_compare_doubles);
+        qsort(t + runs, (size_t)runs, sizeof *t, clgemm_compare_doubles);
         double blas = t[runs / 2], direct = t[runs + runs / 2];
         printf("sgemm %5d^3 host arrays: drop-in sgemm_ %9.3f ms, clgemm_sgemm_host %9.3f ms, "
                "ratio %.3f (median of %d)\n",

@@ -9,23 +9,13 @@
 #include <clgemm.h>
 
 #include "core/xorshift.h"
+#include "core/clock.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-static double now(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + 1e-9 * ts.tv_nsec;
-}
-
-static int compare(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
 static void fill(void *p, size_t count, int fp64, uint64_t seed) {
     for (size_t i = 0; i < count; i++) {
@@ -131,11 +121,11 @@ int main(int argc, char **argv) {
             clgemm_precision type = fp64 ? CLGEMM_DOUBLE : CLGEMM_SINGLE;
             double times[1000];
             for (int r = -1; r < runs && st == CLGEMM_SUCCESS; r++) {
-                double t0 = now();
+                double t0 = clgemm_now_seconds();
                 st = clgemm_multi_gemm_ex_host(h, CLGEMM_COL_MAJOR, CLGEMM_NO_TRANS,
                                                CLGEMM_NO_TRANS, n, n, n, alpha, a, n, b, n, beta, c,
                                                n, type, type, CLGEMM_COMPUTE_DEFAULT);
-                if (r >= 0) times[r] = now() - t0;
+                if (r >= 0) times[r] = clgemm_now_seconds() - t0;
             }
             if (st != CLGEMM_SUCCESS) {
                 printf("%c %zu devices %d: %s\n", p, n, count, clgemm_status_string(st));
@@ -143,7 +133,7 @@ int main(int argc, char **argv) {
                 clgemm_multi_destroy(h);
                 continue;
             }
-            qsort(times, (size_t)runs, sizeof *times, compare);
+            qsort(times, (size_t)runs, sizeof *times, clgemm_compare_doubles);
             double median = times[runs / 2], gflops = 2.0 * n * n * n / median * 1e-9;
             if (count == 1) one_device = median;
             printf("%c %zu devices %d median_s %.4f GFLOPS %.1f", p, n, count, median, gflops);

@@ -7,6 +7,8 @@
  * Usage: clgemm-overhead [--calls N] [--no-clblast] [SIZE ...] */
 #include <clgemm.h>
 
+#include "core/clock.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,17 +16,6 @@
 #ifdef HAVE_CLBLAST
 #include <clblast_c.h>
 #endif
-
-static double now(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + 1e-9 * ts.tv_nsec;
-}
-
-static int compare(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
 typedef struct problem {
     clgemm_handle h;
@@ -53,7 +44,7 @@ static void summary(double *t, int count, double *median, double *mean) {
     double sum = 0;
     for (int i = 0; i < count; i++)
         sum += t[i];
-    qsort(t, (size_t)count, sizeof *t, compare);
+    qsort(t, (size_t)count, sizeof *t, clgemm_compare_doubles);
     *median = t[count / 2] * 1e6;
     *mean = sum / count * 1e6;
 }
@@ -64,18 +55,18 @@ static int measure(const problem *p, int lib, int calls, double *t) {
     clFinish(p->queue);
     double call_med, call_mean, whole_med, whole_mean;
     for (int i = 0; i < calls; i++) {
-        double t0 = now();
+        double t0 = clgemm_now_seconds();
         call(p, lib);
-        t[i] = now() - t0;
+        t[i] = clgemm_now_seconds() - t0;
         if (i % 64 == 63) clFinish(p->queue);
     }
     clFinish(p->queue);
     summary(t, calls, &call_med, &call_mean);
     for (int i = 0; i < calls; i++) {
-        double t0 = now();
+        double t0 = clgemm_now_seconds();
         call(p, lib);
         clFinish(p->queue);
-        t[i] = now() - t0;
+        t[i] = clgemm_now_seconds() - t0;
     }
     summary(t, calls, &whole_med, &whole_mean);
     printf("sgemm %4zu^3 %-7s: call median %7.2f us (mean %7.2f), call + clFinish median %8.2f us "

@@ -1,6 +1,7 @@
 /* timing.c: whole-call wall time for clgemm-bench: the host's monotonic clock around one call
  * and clFinish, after warm-up calls, summarised by the median. */
 #include "bench.h"
+#include "core/clock.h"
 
 #include <stdlib.h>
 #include <time.h>
@@ -9,23 +10,12 @@
 #define TARGET_SECONDS 0.2 /* small problems: at least this much timed work, ... */
 #define MAX_RUN_FACTOR 10  /* ... but at most this many times --runs */
 
-double now_seconds(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static int compare_doubles(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 /* One call and clFinish; the seconds it took, or a negative value with *status set. */
 static double one_call(gemm_call call, void *ctx, cl_command_queue queue, int *status) {
-    double t0 = now_seconds();
+    double t0 = clgemm_now_seconds();
     int st = call(ctx);
     if (st == 0) st = clFinish(queue);
-    double t1 = now_seconds();
+    double t1 = clgemm_now_seconds();
     *status = st;
     return st == 0 ? t1 - t0 : -1.0;
 }
@@ -51,7 +41,7 @@ measurement time_calls(gemm_call call, void *ctx, cl_command_queue queue, int ru
             free(t);
             return m;
         }
-    qsort(t, (size_t)n, sizeof *t, compare_doubles);
+    qsort(t, (size_t)n, sizeof *t, clgemm_compare_doubles);
     double median = n % 2 ? t[n / 2] : 0.5 * (t[n / 2 - 1] + t[n / 2]);
     m.runs = n;
     m.min_ms = 1e3 * t[0];

@@ -13,6 +13,8 @@
  * for s, d, c and z also CLBlast's same call on the same buffers, median of N (built with
  * CLBlast). */
 #include "core/xorshift.h"
+#include "types/element.h"
+#include "core/clock.h"
 
 #include <clgemm.h>
 
@@ -59,102 +61,13 @@ static int comps(clgemm_precision t) {
     return t == CLGEMM_COMPLEX_SINGLE || t == CLGEMM_COMPLEX_DOUBLE ? 2 : 1;
 }
 
-/* IEEE half and bfloat16 bits of a float (round to nearest even; values here are small). */
-static uint16_t to_half(float f) {
-    uint32_t x;
-    memcpy(&x, &f, 4);
-    uint32_t sign = (x >> 16) & 0x8000u;
-    int exp = (int)((x >> 23) & 0xff) - 127 + 15;
-    uint32_t mant = x & 0x7fffffu;
-    if (exp <= 0) return (uint16_t)sign; /* tiny: zero (inputs here are not) */
-    uint32_t h = sign | (uint32_t)exp << 10 | mant >> 13;
-    uint32_t rest = mant & 0x1fffu;
-    if (rest > 0x1000u || (rest == 0x1000u && (h & 1u))) h++;
-    return (uint16_t)h;
-}
-static double from_half(uint16_t h) {
-    int exp = (h >> 10) & 0x1f;
-    double m = (h & 0x3ff) / 1024.0;
-    double v = exp ? ldexp(1.0 + m, exp - 15) : ldexp(m, -14);
-    return h & 0x8000 ? -v : v;
-}
-static uint16_t to_bf16(float f) {
-    uint32_t x;
-    memcpy(&x, &f, 4);
-    return (uint16_t)((x + 0x7fffu + ((x >> 16) & 1u)) >> 16);
-}
-static double from_bf16(uint16_t b) {
-    uint32_t x = (uint32_t)b << 16;
-    float f;
-    memcpy(&f, &x, 4);
-    return f;
-}
-
-/* Component j of element i of an array of type t, as a double. */
-static double get(clgemm_precision t, const void *p, size_t i, int j) {
-    switch (t) {
-    case CLGEMM_SINGLE:
-        return ((const float *)p)[i];
-    case CLGEMM_DOUBLE:
-        return ((const double *)p)[i];
-    case CLGEMM_COMPLEX_SINGLE:
-        return ((const float *)p)[2 * i + j];
-    case CLGEMM_COMPLEX_DOUBLE:
-        return ((const double *)p)[2 * i + j];
-    case CLGEMM_HALF:
-        return from_half(((const uint16_t *)p)[i]);
-    case CLGEMM_INT8:
-        return ((const int8_t *)p)[i];
-    case CLGEMM_INT32:
-        return ((const int32_t *)p)[i];
-    case CLGEMM_E4M3:
-    case CLGEMM_E5M2: {
-        float f;
-        clgemm_fp8_to_float(t, (const cl_uchar *)p + i, &f, 1);
-        return f;
-    }
-    default:
-        return from_bf16(((const uint16_t *)p)[i]);
-    }
-}
-static void set(clgemm_precision t, void *p, size_t i, int j, float v) {
-    switch (t) {
-    case CLGEMM_SINGLE:
-        ((float *)p)[i] = v;
-        break;
-    case CLGEMM_DOUBLE:
-        ((double *)p)[i] = v;
-        break;
-    case CLGEMM_COMPLEX_SINGLE:
-        ((float *)p)[2 * i + j] = v;
-        break;
-    case CLGEMM_COMPLEX_DOUBLE:
-        ((double *)p)[2 * i + j] = v;
-        break;
-    case CLGEMM_HALF:
-        ((uint16_t *)p)[i] = to_half(v);
-        break;
-    case CLGEMM_INT8: /* v in [-0.5, 0.5): all of -128 .. 127 */
-        ((int8_t *)p)[i] = (int8_t)floor(v * 256);
-        break;
-    case CLGEMM_E4M3:
-    case CLGEMM_E5M2:
-        clgemm_fp8_from_float(t, &v, (cl_uchar *)p + i, 1);
-        break;
-    default:
-        ((uint16_t *)p)[i] = to_bf16(v);
-        break;
-    }
-}
-
-static double now(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + 1e-9 * ts.tv_nsec;
-}
-static int cmp(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
+/* count elements of type t, each component a float in [-0.5, 0.5) (INT8: all of -128 .. 127). */
+static void fill(clgemm_precision t, void *p, size_t count, uint64_t *state) {
+    for (size_t i = 0; i < count; i++)
+        for (int j = 0; j < comps(t); j++) {
+            float v = (float)((double)(clgemm_xorshift64s(state) >> 11) * 0x1p-53 - 0.5);
+            clgemm__element_set(t, p, i, j, t == CLGEMM_INT8 ? v * 256.0 : v);
+        }
 }
 
 static int run(clgemm_handle h, const mode *md, size_t m, size_t n, size_t k, int runs) {
@@ -164,14 +77,8 @@ static int run(clgemm_handle h, const mode *md, size_t m, size_t n, size_t k, in
     void *a = malloc(m * k * sab), *b = malloc(k * n * sab), *c = malloc(m * n * sc);
     if (!a || !b || !c) return 1;
     uint64_t state = 88172645463325252ull;
-    for (size_t i = 0; i < m * k; i++)
-        for (int j = 0; j < comps(md->ab); j++)
-            set(md->ab, a, i, j,
-                (float)((double)(clgemm_xorshift64s(&state) >> 11) * 0x1p-53 - 0.5));
-    for (size_t i = 0; i < k * n; i++)
-        for (int j = 0; j < comps(md->ab); j++)
-            set(md->ab, b, i, j,
-                (float)((double)(clgemm_xorshift64s(&state) >> 11) * 0x1p-53 - 0.5));
+    fill(md->ab, a, m * k, &state);
+    fill(md->ab, b, k * n, &state);
     cl_int err;
     cl_mem da = clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, m * k * sab, a, &err);
     cl_mem db = clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, k * n * sab, b, &err);
@@ -187,12 +94,12 @@ static int run(clgemm_handle h, const mode *md, size_t m, size_t n, size_t k, in
     double *times = malloc(sizeof(double) * (size_t)runs);
     clgemm_status st = CLGEMM_SUCCESS;
     for (int r = -2; r < runs && st == CLGEMM_SUCCESS; r++) {
-        double t0 = now();
+        double t0 = clgemm_now_seconds();
         st = clgemm_gemm_ex(h, CLGEMM_ROW_MAJOR, CLGEMM_NO_TRANS, CLGEMM_NO_TRANS, m, n, k, alpha,
                             da, 0, k, db, 0, n, beta, dc, 0, n, md->ab, md->c, md->compute, NULL, 0,
                             NULL, NULL);
         clFinish(q);
-        if (r >= 0) times[r] = now() - t0;
+        if (r >= 0) times[r] = clgemm_now_seconds() - t0;
     }
     if (st != CLGEMM_SUCCESS) {
         printf("%-7s %6zu %6zu %6zu  error: %s\n", md->name, m, n, k, clgemm_status_string(st));
@@ -205,18 +112,19 @@ static int run(clgemm_handle h, const mode *md, size_t m, size_t n, size_t k, in
         size_t i = (size_t)s * 7919 % m, jj = (size_t)s * 104729 % n;
         double re = 0, im = 0, mag = 0;
         for (size_t p = 0; p < k; p++) {
-            double ar = get(md->ab, a, i * k + p, 0), br = get(md->ab, b, p * n + jj, 0);
-            double ai = comps(md->ab) > 1 ? get(md->ab, a, i * k + p, 1) : 0;
-            double bi = comps(md->ab) > 1 ? get(md->ab, b, p * n + jj, 1) : 0;
+            double ar = clgemm__element_get(md->ab, a, i * k + p, 0),
+                   br = clgemm__element_get(md->ab, b, p * n + jj, 0);
+            double ai = comps(md->ab) > 1 ? clgemm__element_get(md->ab, a, i * k + p, 1) : 0;
+            double bi = comps(md->ab) > 1 ? clgemm__element_get(md->ab, b, p * n + jj, 1) : 0;
             re += ar * br - ai * bi;
             im += ar * bi + ai * br;
             mag += hypot(ar, ai) * hypot(br, bi);
         }
-        double e = fabs(get(md->c, c, i * n + jj, 0) - re);
-        if (comps(md->c) > 1) e = hypot(e, get(md->c, c, i * n + jj, 1) - im);
+        double e = fabs(clgemm__element_get(md->c, c, i * n + jj, 0) - re);
+        if (comps(md->c) > 1) e = hypot(e, clgemm__element_get(md->c, c, i * n + jj, 1) - im);
         if (e / mag > worst || isnan(e)) worst = isnan(e) ? INFINITY : e / mag;
     }
-    qsort(times, (size_t)runs, sizeof *times, cmp);
+    qsort(times, (size_t)runs, sizeof *times, clgemm_compare_doubles);
     double med = times[runs / 2];
     double clblast = 0; /* CLBlast's median, 0: not timed */
 #ifdef HAVE_CLBLAST
@@ -225,7 +133,7 @@ static int run(clgemm_handle h, const mode *md, size_t m, size_t n, size_t k, in
         CLBlastStatusCode cs = CLBlastSuccess;
         for (int r = -2; r < runs && cs == CLBlastSuccess; r++) {
             cl_event ev = NULL;
-            double t0 = now();
+            double t0 = clgemm_now_seconds();
             cl_float2 c1 = {{1, 0}}, c0 = {{0, 0}};
             cl_double2 z1 = {{1, 0}}, z0 = {{0, 0}};
             if (md->ab == CLGEMM_SINGLE)
@@ -242,10 +150,10 @@ static int run(clgemm_handle h, const mode *md, size_t m, size_t n, size_t k, in
                                   n, k, z1, da, 0, k, db, 0, n, z0, dc, 0, n, &q, &ev);
             clFinish(q);
             if (ev) clReleaseEvent(ev);
-            if (r >= 0) times[r] = now() - t0;
+            if (r >= 0) times[r] = clgemm_now_seconds() - t0;
         }
         if (cs == CLBlastSuccess) {
-            qsort(times, (size_t)runs, sizeof *times, cmp);
+            qsort(times, (size_t)runs, sizeof *times, clgemm_compare_doubles);
             clblast = times[runs / 2];
         }
     }

@@ -9,7 +9,8 @@
  * (C untouched, no event). Every element outside the matrices is a sentinel that must survive
  * bit for bit. PoCL builds every kernel variant for seconds, so the variants are few and
  * shared by the cases: most use one small forced configuration, the shapes test the planner's. */
-#include "test_common.h"
+#include "configs.h"
+#include "typed.h"
 
 #include <criterion/criterion.h>
 #include <math.h>
@@ -22,13 +23,6 @@
 
 /* ---- Elements of every type as (re, im) doubles --------------------------------------------- */
 
-static size_t esize(clgemm_precision t) {
-    static const size_t s[] = {4, 8, 8, 16, 2, 2};
-    return s[t];
-}
-static bool is_complex(clgemm_precision t) {
-    return t == CLGEMM_COMPLEX_SINGLE || t == CLGEMM_COMPLEX_DOUBLE;
-}
 /* Unit roundoff of a stored C of type t (FP16 / BF16 results are rounded when stored). */
 static double eps_of(clgemm_precision t) {
     switch (t) {
@@ -44,95 +38,15 @@ static double eps_of(clgemm_precision t) {
     }
 }
 
-static float half_to_float(uint16_t h) {
-    uint32_t s = (uint32_t)(h >> 15) << 31, e = (h >> 10) & 31, m = h & 1023;
-    uint32_t bits;
-    if (e == 31)
-        bits = s | 0x7f800000u | (m << 13);
-    else if (e == 0) {
-        float v = ldexpf((float)m, -24);
-        return s ? -v : v;
-    } else
-        bits = s | ((e + 112) << 23) | (m << 13);
-    float f;
-    memcpy(&f, &bits, 4);
-    return f;
-}
-/* Exact for the inputs of these tests (small multiples of 1/8); NaN stays NaN. */
-static uint16_t float_to_half(float f) {
-    if (isnan(f)) return 0x7e00;
-    if (f == 0) return signbit(f) ? 0x8000 : 0;
-    uint32_t bits;
-    memcpy(&bits, &f, 4);
-    uint32_t s = bits >> 31, e = (bits >> 23) & 255, m = bits & 0x7fffff;
-    return (uint16_t)((s << 15) | ((e - 112) << 10) | (m >> 13));
-}
-
+/* Element i of an array of type t as (re, im), and back (typed.h's encodings). */
 static void get(clgemm_precision t, const void *p, size_t i, double *re, double *im) {
-    const char *q = (const char *)p + i * esize(t);
-    float f[2];
-    double d[2];
-    uint16_t u;
-    *im = 0;
-    switch (t) {
-    case CLGEMM_SINGLE:
-        memcpy(f, q, 4);
-        *re = f[0];
-        break;
-    case CLGEMM_DOUBLE:
-        memcpy(d, q, 8);
-        *re = d[0];
-        break;
-    case CLGEMM_COMPLEX_SINGLE:
-        memcpy(f, q, 8);
-        *re = f[0], *im = f[1];
-        break;
-    case CLGEMM_COMPLEX_DOUBLE:
-        memcpy(d, q, 16);
-        *re = d[0], *im = d[1];
-        break;
-    case CLGEMM_HALF:
-        memcpy(&u, q, 2);
-        *re = half_to_float(u);
-        break;
-    default: {
-        memcpy(&u, q, 2);
-        uint32_t b = (uint32_t)u << 16;
-        memcpy(f, &b, 4);
-        *re = f[0];
-    }
-    }
+    *re = tt_get(t, p, i, 0);
+    *im = tt_is_complex(t) ? tt_get(t, p, i, 1) : 0;
 }
 
 static void set(clgemm_precision t, void *p, size_t i, double re, double im) {
-    char *q = (char *)p + i * esize(t);
-    float f[2] = {(float)re, (float)im};
-    double d[2] = {re, im};
-    uint16_t u;
-    switch (t) {
-    case CLGEMM_SINGLE:
-        memcpy(q, f, 4);
-        break;
-    case CLGEMM_DOUBLE:
-        memcpy(q, d, 8);
-        break;
-    case CLGEMM_COMPLEX_SINGLE:
-        memcpy(q, f, 8);
-        break;
-    case CLGEMM_COMPLEX_DOUBLE:
-        memcpy(q, d, 16);
-        break;
-    case CLGEMM_HALF:
-        u = float_to_half(f[0]);
-        memcpy(q, &u, 2);
-        break;
-    default: {
-        uint32_t b;
-        memcpy(&b, f, 4);
-        u = (uint16_t)(b >> 16);
-        memcpy(q, &u, 2);
-    }
-    }
+    tt_set(t, p, i, 0, re);
+    if (tt_is_complex(t)) tt_set(t, p, i, 1, im);
 }
 
 /* The sentinel outside every matrix: a recognisable byte pattern no arithmetic produces. */
@@ -253,17 +167,17 @@ static void bdata_make(bdata *d, const bcase *g, uint64_t seed) {
             if (d->offs[x][b] > last) last = d->offs[x][b];
         }
         d->len[x] = last + d->ext[x] + g->tail + 1;
-        d->buf[x] = malloc(d->len[x] * esize(g->t));
+        d->buf[x] = malloc(d->len[x] * tt_size(g->t));
     }
     /* A and B: NaN outside their matrices (never read into a result); C: the sentinel. */
     for (int x = 0; x < 2; x++)
         for (size_t i = 0; i < d->len[x]; i++)
             set(g->t, d->buf[x], i, NAN, NAN);
-    fill_sentinel(d->buf[2], d->len[2] * esize(g->t));
+    fill_sentinel(d->buf[2], d->len[2] * tt_size(g->t));
     d->inside = calloc(d->len[2], sizeof(bool));
     d->alphas = calloc(g->batch + 1, sizeof(scalar));
     d->betas = calloc(g->batch + 1, sizeof(scalar));
-    bool cplx = is_complex(g->t);
+    bool cplx = tt_is_complex(g->t);
     for (size_t b = 0; b < g->batch; b++) {
         double f = g->table ? 1.0 + 0.25 * (double)(b % 3) : 1.0;
         double ar = g->alpha[0] * f, ai = cplx ? g->alpha[1] * f : 0;
@@ -295,8 +209,8 @@ static void bdata_make(bdata *d, const bcase *g, uint64_t seed) {
         memcpy((char *)d->alphas_raw + b * ss, &d->alphas[b], ss);
         memcpy((char *)d->betas_raw + b * ss, &d->betas[b], ss);
     }
-    d->c0 = malloc(d->len[2] * esize(g->t));
-    memcpy(d->c0, d->buf[2], d->len[2] * esize(g->t));
+    d->c0 = malloc(d->len[2] * tt_size(g->t));
+    memcpy(d->c0, d->buf[2], d->len[2] * tt_size(g->t));
 }
 
 static void bdata_free(bdata *d) {
@@ -361,8 +275,8 @@ static size_t bdata_check(const bdata *d, const void *c, const char *who, char *
             }
     }
     for (size_t e = 0; e < d->len[2]; e++)
-        if (!d->inside[e] && memcmp((const char *)c + e * esize(g->t),
-                                    (const char *)d->c0 + e * esize(g->t), esize(g->t)) != 0) {
+        if (!d->inside[e] && memcmp((const char *)c + e * tt_size(g->t),
+                                    (const char *)d->c0 + e * tt_size(g->t), tt_size(g->t)) != 0) {
             if (bad++ < 3) {
                 size_t used = strlen(msg);
                 snprintf(msg + used, size - used, " [%s: element %zu outside C written]", who, e);
@@ -408,42 +322,31 @@ static int call_clblast(cl_command_queue queue, const bdata *d, cl_mem a, cl_mem
     const size_t *oa = d->offs[0], *ob = d->offs[1], *oc = d->offs[2];
     size_t m = g->m, n = g->n, k = g->k, B = g->batch;
     const size_t *s = d->stride;
+/* The table form, or the strided one with matrix 0's offsets and scalars, of type X (S, D,
+ * C, Z), whose scalars are the field f of the scalar union. */
+#define CLBLAST_BATCH(X, f)                                                                        \
+    (g->table ? CLBlast##X##gemmBatched(l, ta, tb, m, n, k, d->alphas_raw, a, oa, d->lda, b, ob,   \
+                                        d->ldb, d->betas_raw, c, oc, d->ldc, B, &queue, &ev)       \
+              : CLBlast##X##gemmStridedBatched(                                                    \
+                    l, ta, tb, m, n, k, d->alphas[0].f, a, oa[0], d->lda, s[0], b, ob[0], d->ldb,  \
+                    s[1], d->betas[0].f, c, oc[0], d->ldc, s[2], B, &queue, &ev))
     switch (g->t) {
     case CLGEMM_SINGLE:
-        st = g->table
-                 ? CLBlastSgemmBatched(l, ta, tb, m, n, k, d->alphas_raw, a, oa, d->lda, b, ob,
-                                       d->ldb, d->betas_raw, c, oc, d->ldc, B, &queue, &ev)
-                 : CLBlastSgemmStridedBatched(l, ta, tb, m, n, k, d->alphas[0].f, a, oa[0], d->lda,
-                                              s[0], b, ob[0], d->ldb, s[1], d->betas[0].f, c, oc[0],
-                                              d->ldc, s[2], B, &queue, &ev);
+        st = CLBLAST_BATCH(S, f);
         break;
     case CLGEMM_DOUBLE:
-        st = g->table
-                 ? CLBlastDgemmBatched(l, ta, tb, m, n, k, d->alphas_raw, a, oa, d->lda, b, ob,
-                                       d->ldb, d->betas_raw, c, oc, d->ldc, B, &queue, &ev)
-                 : CLBlastDgemmStridedBatched(l, ta, tb, m, n, k, d->alphas[0].d, a, oa[0], d->lda,
-                                              s[0], b, ob[0], d->ldb, s[1], d->betas[0].d, c, oc[0],
-                                              d->ldc, s[2], B, &queue, &ev);
+        st = CLBLAST_BATCH(D, d);
         break;
     case CLGEMM_COMPLEX_SINGLE:
-        st = g->table
-                 ? CLBlastCgemmBatched(l, ta, tb, m, n, k, d->alphas_raw, a, oa, d->lda, b, ob,
-                                       d->ldb, d->betas_raw, c, oc, d->ldc, B, &queue, &ev)
-                 : CLBlastCgemmStridedBatched(l, ta, tb, m, n, k, d->alphas[0].c, a, oa[0], d->lda,
-                                              s[0], b, ob[0], d->ldb, s[1], d->betas[0].c, c, oc[0],
-                                              d->ldc, s[2], B, &queue, &ev);
+        st = CLBLAST_BATCH(C, c);
         break;
     case CLGEMM_COMPLEX_DOUBLE:
-        st = g->table
-                 ? CLBlastZgemmBatched(l, ta, tb, m, n, k, d->alphas_raw, a, oa, d->lda, b, ob,
-                                       d->ldb, d->betas_raw, c, oc, d->ldc, B, &queue, &ev)
-                 : CLBlastZgemmStridedBatched(l, ta, tb, m, n, k, d->alphas[0].z, a, oa[0], d->lda,
-                                              s[0], b, ob[0], d->ldb, s[1], d->betas[0].z, c, oc[0],
-                                              d->ldc, s[2], B, &queue, &ev);
+        st = CLBLAST_BATCH(Z, z);
         break;
     default:
         break;
     }
+#undef CLBLAST_BATCH
     if (st == CLBlastSuccess && ev) {
         clWaitForEvents(1, &ev);
         clReleaseEvent(ev);
@@ -460,7 +363,7 @@ static int run_case(tc_env *env, clgemm_handle h, const bcase *g, uint64_t seed,
     bdata_make(&d, g, seed);
     describe(g, msg, size);
     if (getenv("TEST_BATCHED_TRACE")) fprintf(stderr, "%s\n", msg);
-    size_t es = esize(g->t);
+    size_t es = tt_size(g->t);
     cl_mem a = tc_buffer(env->context, d.len[0] * es, d.buf[0]);
     cl_mem b = tc_buffer(env->context, d.len[1] * es, d.buf[1]);
     cl_mem c = tc_buffer(env->context, d.len[2] * es, d.buf[2]);
@@ -522,15 +425,7 @@ static int run_case(tc_env *env, clgemm_handle h, const bcase *g, uint64_t seed,
 /* A small register-blocked configuration: PoCL builds it in a fraction of the time of the CPU
  * default, so the cases that vary types, transposes and split K use it (the shapes, scalars and
  * refusals keep the planner's own choice). */
-static const clgemm_config small_tiles = {.family = CLGEMM_FAMILY_REGBLOCK,
-                                          .mwg = 16,
-                                          .nwg = 16,
-                                          .kwg = 8,
-                                          .mdimc = 4,
-                                          .ndimc = 4,
-                                          .kwi = 2,
-                                          .vwm = 2,
-                                          .vwn = 2};
+static const clgemm_config small_tiles = SMALL_REGBLOCK;
 
 static void use_small_tiles(clgemm_handle h, bool has_fp64) {
     for (clgemm_precision t = CLGEMM_SINGLE; t < CLGEMM_PRECISION_COUNT; t++)

@@ -2,6 +2,7 @@
  * the way it was found: the host API on an out-of-order queue, split-K calls on two queues of
  * one handle, and an infinite alpha with more K layers than slices. Each test failed before its
  * fix (docs/RELIABILITY.md). */
+#include "configs.h"
 #include "test_common.h"
 
 #include <criterion/criterion.h>
@@ -122,15 +123,7 @@ Test(faults, infinite_alpha_with_more_layers_than_slices, .timeout = 600) {
     setenv("CLGEMM_KSPLIT", "3", 1); /* read when the handle is made */
     clgemm_handle h;
     cr_assert_eq(clgemm_create(&h, env.queue), CLGEMM_SUCCESS);
-    clgemm_config cfg = {.family = CLGEMM_FAMILY_REGBLOCK,
-                         .mwg = 8,
-                         .nwg = 8,
-                         .kwg = 32,
-                         .mdimc = 4,
-                         .ndimc = 4,
-                         .kwi = 2,
-                         .vwm = 2,
-                         .vwn = 2};
+    clgemm_config cfg = REGBLOCK(8, 8, 32, 4, 4, 2, 2, 2);
     cr_assert_eq(clgemm_set_config(h, CLGEMM_SINGLE, &cfg), CLGEMM_SUCCESS);
     enum { M = 8, N = 8, K = 40 };
     float a[M * K], b[K * N], c[M * N];

@@ -10,7 +10,8 @@
  * PoCL compiles each new program for seconds, so a test is one configuration in one precision
  * (a Criterion parameter: its own process and timeout) looping over all its cases, and reports the
  * first few failures with their problem. */
-#include "test_common.h"
+#include "tally.h"
+#include "typed.h"
 
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
@@ -45,26 +46,6 @@ static const double scalars[][2] = {{1.0, 0.0}, {1.5, -0.75}, {-0.5, 2.0}};
 static const clgemm_layout layouts[] = {CLGEMM_COL_MAJOR, CLGEMM_ROW_MAJOR};
 static const clgemm_transpose transposes[] = {CLGEMM_NO_TRANS, CLGEMM_TRANS};
 
-/* Failures of one test: the first few are reported with their problem, then a count. */
-typedef struct tally {
-    unsigned cases, failed;
-} tally;
-
-#define MAX_REPORTED 8
-
-static void record(tally *t, int rc, const char *prefix, const char *msg) {
-    t->cases++;
-    if (!rc) return;
-    t->failed++;
-    if (t->failed <= MAX_REPORTED) cr_expect(0, "%s%s", prefix, msg);
-}
-
-static void report(const tally *t, const char *what) {
-    cr_expect_eq(t->failed, 0u, "%s: %u of %u cases failed (first %d shown above)", what, t->failed,
-                 t->cases, MAX_REPORTED);
-    cr_log_info("%s: %u cases, %u failed", what, t->cases, t->failed);
-}
-
 static const char *config_text(const clgemm_config *c) {
     static char buf[150];
     clgemm_config_string(c, buf, sizeof buf);
@@ -93,7 +74,8 @@ static void run_grid(tc_env *env, clgemm_handle h, clgemm_precision prec, const 
     for (size_t l = 0; l < 2; l++)
         for (size_t ta = 0; ta < 2; ta++)
             for (size_t tb = 0; tb < 2; tb++) {
-                tc_gemm g = {.prec = prec,
+                tt_gemm g = {.type_ab = prec,
+                             .type_c = prec,
                              .layout = layouts[l],
                              .ta = transposes[ta],
                              .tb = transposes[tb],
@@ -103,15 +85,15 @@ static void run_grid(tc_env *env, clgemm_handle h, clgemm_precision prec, const 
                         g.m = shapes[s].m;
                         g.n = shapes[s].n;
                         g.k = shapes[s].k;
-                        g.alpha = scalars[a][0];
-                        g.beta = scalars[a][1];
+                        g.alpha[0] = scalars[a][0];
+                        g.beta[0] = scalars[a][1];
                         /* Every other case waits on the output event instead of clFinish. */
-                        unsigned flags = TC_RUN_CLBLAST | ((seed & 1) ? TC_RUN_EVENT : 0);
-                        int rc = tc_run(env, h, &g, seed++, 0, flags, msg, sizeof msg);
+                        unsigned flags = TT_RUN_CLBLAST | ((seed & 1) ? TT_RUN_EVENT : 0);
+                        int rc = tt_run(env, h, &g, seed++, 0, flags, msg, sizeof msg);
                         record(t, rc, prefix, msg);
                     }
                 /* Leading dimensions larger than needed, non-zero offsets. */
-                tc_gemm p = g;
+                tt_gemm p = g;
                 p.m = 33;
                 p.n = 17;
                 p.k = 29;
@@ -122,9 +104,9 @@ static void run_grid(tc_env *env, clgemm_handle h, clgemm_precision prec, const 
                 p.off_b = 5;
                 p.off_c = 7;
                 for (size_t a = 0; a < SCALAR_COUNT; a++) {
-                    p.alpha = scalars[a][0];
-                    p.beta = scalars[a][1];
-                    int rc = tc_run(env, h, &p, seed++, 0, TC_RUN_CLBLAST, msg, sizeof msg);
+                    p.alpha[0] = scalars[a][0];
+                    p.beta[0] = scalars[a][1];
+                    int rc = tt_run(env, h, &p, seed++, 0, TT_RUN_CLBLAST, msg, sizeof msg);
                     record(t, rc, prefix, msg);
                 }
             }
@@ -345,18 +327,12 @@ Test(api, empty_products, .timeout = 600) {
             for (size_t s = 0; s < COUNT(empty); s++)
                 for (size_t b = 0; b < COUNT(betas); b++)
                     for (int with_event = 0; with_event < 2; with_event++) {
-                        tc_gemm g = {.prec = precisions[p],
-                                     .layout = layouts[l],
-                                     .ta = transposes[s % 2],
-                                     .tb = transposes[(s / 2) % 2],
-                                     .m = empty[s].m,
-                                     .n = empty[s].n,
-                                     .k = empty[s].k,
-                                     .alpha = 1.0,
-                                     .beta = betas[b],
-                                     .tail = 5};
-                        int rc = tc_run(&fx.env, fx.h, &g, seed++, TC_AB_NAN,
-                                        with_event ? TC_RUN_EVENT : 0, msg, sizeof msg);
+                        tt_gemm g = {TT_PROBLEM(precisions[p], precisions[p], layouts[l],
+                                                transposes[s % 2], transposes[(s / 2) % 2],
+                                                empty[s].m, empty[s].n, empty[s].k),
+                                     .alpha = {1.0}, .beta = {betas[b]}, .tail = 5};
+                        int rc = tt_run(&fx.env, fx.h, &g, seed++, TC_AB_NAN,
+                                        with_event ? TT_RUN_EVENT : 0, msg, sizeof msg);
                         record(&t, rc, "", msg);
                     }
     report(&t, "empty products");
@@ -376,75 +352,21 @@ Test(api, alpha_zero_reads_neither_a_nor_b, .timeout = 600) {
             for (size_t ta = 0; ta < 2; ta++)
                 for (size_t b = 0; b < COUNT(betas); b++)
                     for (int padded = 0; padded < 2; padded++) {
-                        tc_gemm g = {.prec = precisions[p],
-                                     .layout = layouts[l],
-                                     .ta = transposes[ta],
-                                     .tb = transposes[1 - ta],
-                                     .m = padded ? 33 : 7,
-                                     .n = padded ? 17 : 13,
-                                     .k = padded ? 29 : 5,
-                                     .alpha = 0.0,
-                                     .beta = betas[b],
-                                     .tail = 2};
+                        tt_gemm g = {TT_PROBLEM(precisions[p], precisions[p], layouts[l],
+                                                transposes[ta], transposes[1 - ta], padded ? 33 : 7,
+                                                padded ? 17 : 13, padded ? 29 : 5),
+                                     .alpha = {0.0}, .beta = {betas[b]}, .tail = 2};
                         if (padded) {
                             g.ldc = tc_min_ld(g.layout, CLGEMM_NO_TRANS, g.m, g.n) + 4;
                             g.off_c = 9;
                             g.off_a = 2;
                             g.off_b = 1;
                         }
-                        int rc = tc_run(&fx.env, fx.h, &g, seed++, TC_AB_NAN, 0, msg, sizeof msg);
+                        int rc = tt_run(&fx.env, fx.h, &g, seed++, TC_AB_NAN, 0, msg, sizeof msg);
                         record(&t, rc, "", msg);
                     }
     report(&t, "alpha == 0");
     api_close();
-}
-
-/* Runs the host-pointer API on d's arrays (offsets 0) and checks the result. */
-static int run_host(clgemm_handle h, tc_data *d, char *msg, size_t size) {
-    const tc_gemm *g = &d->g;
-    size_t rs = tc_real_size(g->prec);
-    size_t cells = g->m * g->n > 0 ? g->m * g->n : 1;
-    char desc[320];
-    tc_describe(g, desc, sizeof desc);
-    /* The API takes const A and B: keep copies to prove it. */
-    void *a_copy = malloc(d->na * rs + 1), *b_copy = malloc(d->nb * rs + 1);
-    double *ref = malloc(cells * sizeof *ref), *bound = malloc(cells * sizeof *bound);
-    int rc = 1;
-    if (!a_copy || !b_copy || !ref || !bound) {
-        snprintf(msg, size, "%s: out of memory", desc);
-        goto done;
-    }
-    memcpy(a_copy, d->a, d->na * rs);
-    memcpy(b_copy, d->b, d->nb * rs);
-    memcpy(d->c, d->c0, d->nc * rs);
-    clgemm_status st;
-    if (g->prec == CLGEMM_DOUBLE)
-        st = clgemm_dgemm_host(h, g->layout, g->ta, g->tb, g->m, g->n, g->k, g->alpha, d->a, g->lda,
-                               d->b, g->ldb, g->beta, d->c, g->ldc);
-    else
-        st = clgemm_sgemm_host(h, g->layout, g->ta, g->tb, g->m, g->n, g->k, (float)g->alpha, d->a,
-                               g->lda, d->b, g->ldb, (float)g->beta, d->c, g->ldc);
-    if (st != CLGEMM_SUCCESS) {
-        snprintf(msg, size, "%s: host API returned %d (%s)", desc, st, clgemm_status_string(st));
-        goto done;
-    }
-    tc_reference(d, ref, bound);
-    char detail[1024];
-    if (tc_check(d, d->c, ref, bound, 1.0, detail, sizeof detail)) {
-        snprintf(msg, size, "%s: host API:%s", desc, detail);
-        goto done;
-    }
-    if (memcmp(a_copy, d->a, d->na * rs) || memcmp(b_copy, d->b, d->nb * rs)) {
-        snprintf(msg, size, "%s: host API wrote into A or B", desc);
-        goto done;
-    }
-    rc = 0;
-done:
-    free(a_copy);
-    free(b_copy);
-    free(ref);
-    free(bound);
-    return rc;
 }
 
 /* No override: the built-in default for the device (the tuning database is kept out of the
@@ -474,25 +396,16 @@ static void host_calls(clgemm_precision prec) {
             for (size_t tb = 0; tb < 2; tb++)
                 for (size_t s = 0; s < COUNT(host_shapes); s++) {
                     size_t a = s % SCALAR_COUNT;
-                    tc_gemm g = {.prec = prec,
-                                 .layout = layouts[l],
-                                 .ta = transposes[ta],
-                                 .tb = transposes[tb],
-                                 .m = host_shapes[s].m,
-                                 .n = host_shapes[s].n,
-                                 .k = host_shapes[s].k,
-                                 .alpha = scalars[a][0],
-                                 .beta = scalars[a][1]};
+                    tt_gemm g = {TT_PROBLEM(prec, prec, layouts[l], transposes[ta], transposes[tb],
+                                            host_shapes[s].m, host_shapes[s].n, host_shapes[s].k),
+                                 .alpha = {scalars[a][0]}, .beta = {scalars[a][1]}};
                     if (s == 1 || s == 3) { /* padded leading dimensions */
                         g.lda = tc_min_ld(g.layout, g.ta, g.m, g.k) + 2;
                         g.ldb = tc_min_ld(g.layout, g.tb, g.k, g.n) + 1;
                         g.ldc = tc_min_ld(g.layout, CLGEMM_NO_TRANS, g.m, g.n) + 3;
                     }
-                    tc_data d;
-                    cr_assert(tc_data_make(&d, &g, seed++, 0));
-                    int rc = run_host(fx.h, &d, msg, sizeof msg);
+                    int rc = tt_run(&fx.env, fx.h, &g, seed++, 0, TT_RUN_HOST, msg, sizeof msg);
                     record(&t, rc, "", msg);
-                    tc_data_free(&d);
                 }
     report(&t, "host API");
     if (prec == CLGEMM_DOUBLE) {
@@ -530,11 +443,11 @@ typedef struct dev_bufs {
     cl_mem a, b, c;
 } dev_bufs;
 
-static dev_bufs make_bufs(const tc_data *d) {
-    size_t rs = tc_real_size(d->g.prec);
-    dev_bufs b = {tc_buffer(fx.env.context, d->na * rs, d->a),
-                  tc_buffer(fx.env.context, d->nb * rs, d->b),
-                  tc_buffer(fx.env.context, d->nc * rs, d->c0)};
+static dev_bufs make_bufs(const tt_data *d) {
+    size_t sab = tt_size(d->g.type_ab), sc = tt_size(d->g.type_c);
+    dev_bufs b = {tc_buffer(fx.env.context, d->na * sab, d->a),
+                  tc_buffer(fx.env.context, d->nb * sab, d->b),
+                  tc_buffer(fx.env.context, d->nc * sc, d->c0)};
     cr_assert(b.a && b.b && b.c, "could not create buffers");
     return b;
 }
@@ -546,14 +459,15 @@ static void free_bufs(dev_bufs *b) {
 }
 
 /* Reads C on `queue` and checks it against the reference. */
-static void expect_result(tc_data *d, cl_mem c, cl_command_queue queue, const char *what) {
-    size_t rs = tc_real_size(d->g.prec), cells = d->g.m * d->g.n;
-    double *ref = malloc(cells * sizeof *ref), *bound = malloc(cells * sizeof *bound);
+static void expect_result(tt_data *d, cl_mem c, cl_command_queue queue, const char *what) {
+    size_t sc = tt_size(d->g.type_c), cells = d->g.m * d->g.n;
+    double *ref = malloc((cells ? cells : 1) * 2 * sizeof *ref);
+    double *bound = malloc((cells ? cells : 1) * sizeof *bound);
     cr_assert(ref && bound);
-    cr_assert_eq(tc_read(queue, c, d->nc * rs, d->c), CL_SUCCESS);
-    tc_reference(d, ref, bound);
+    cr_assert_eq(tc_read(queue, c, d->nc * sc, d->c), CL_SUCCESS);
+    tt_reference(d, ref, bound);
     char detail[1024];
-    cr_expect_eq(tc_check(d, d->c, ref, bound, 1.0, detail, sizeof detail), 0, "%s:%s", what,
+    cr_expect_eq(tt_check(d, d->c, ref, bound, 1.0, detail, sizeof detail), 0, "%s:%s", what,
                  detail);
     free(ref);
     free(bound);
@@ -574,21 +488,15 @@ Test(api, output_event_on_another_queue, .timeout = 600) {
     cl_command_queue q2 = clCreateCommandQueue(fx.env.context, fx.env.device, 0, &err);
     cr_assert_eq(err, CL_SUCCESS);
     for (size_t p = 0; p < (fx.env.has_fp64 ? 2u : 1u); p++) {
-        tc_gemm g = {.prec = precisions[p],
-                     .layout = CLGEMM_ROW_MAJOR,
-                     .ta = CLGEMM_TRANS,
-                     .tb = CLGEMM_NO_TRANS,
-                     .m = 65,
-                     .n = 63,
-                     .k = 129,
-                     .alpha = 1.5,
-                     .beta = -0.75,
-                     .tail = 3};
-        tc_data d;
-        cr_assert(tc_data_make(&d, &g, 400 + p, 0));
+        tt_gemm g = {TT_PROBLEM(precisions[p], precisions[p], CLGEMM_ROW_MAJOR, CLGEMM_TRANS,
+                                CLGEMM_NO_TRANS, 65, 63, 129),
+                     .alpha = {1.5}, .beta = {-0.75}, .tail = 3};
+        tt_data d;
+        cr_assert(tt_data_make(&d, &g, 400 + p, 0));
         dev_bufs b = make_bufs(&d);
         cl_event ev = NULL;
-        cr_assert_eq(tc_clgemm(fx.h, &d.g, b.a, b.b, b.c, q2, 0, NULL, &ev), CLGEMM_SUCCESS);
+        cr_assert_eq(tt_clgemm_enqueue(fx.h, &d.g, b.a, b.b, b.c, 0, q2, 0, NULL, &ev),
+                     CLGEMM_SUCCESS);
         cr_assert(ev != NULL, "no output event");
         cl_command_queue evq = NULL;
         clGetEventInfo(ev, CL_EVENT_COMMAND_QUEUE, sizeof evq, &evq, NULL);
@@ -599,15 +507,15 @@ Test(api, output_event_on_another_queue, .timeout = 600) {
         expect_result(&d, b.c, fx.env.queue, "read after the output event");
         clReleaseEvent(ev);
         free_bufs(&b);
-        tc_data_free(&d);
+        tt_data_free(&d);
     }
     clReleaseCommandQueue(q2);
     api_close();
 }
 
 /* Reads C on `queue` and expects it exactly as it was before the call. */
-static void expect_untouched(const tc_data *d, cl_mem c, cl_command_queue queue, const char *what) {
-    size_t bytes = d->nc * tc_real_size(d->g.prec);
+static void expect_untouched(const tt_data *d, cl_mem c, cl_command_queue queue, const char *what) {
+    size_t bytes = d->nc * tt_size(d->g.type_c);
     void *now = malloc(bytes ? bytes : 1);
     cr_assert(now);
     cr_assert_eq(tc_read(queue, c, bytes, now), CL_SUCCESS);
@@ -623,19 +531,12 @@ Test(api, wait_list_holds_the_call_back, .timeout = 600) {
     cl_command_queue reader = clCreateCommandQueue(fx.env.context, fx.env.device, 0, &err);
     cr_assert_eq(err, CL_SUCCESS);
     for (int empty = 0; empty < 2; empty++) {
-        tc_gemm g = {.prec = CLGEMM_SINGLE,
-                     .layout = CLGEMM_COL_MAJOR,
-                     .ta = CLGEMM_NO_TRANS,
-                     .tb = CLGEMM_TRANS,
-                     .m = empty ? 0 : 40,
-                     .n = 24,
-                     .k = 33,
-                     .alpha = -0.5,
-                     .beta = 2.0,
-                     .tail = 3};
+        tt_gemm g = {TT_PROBLEM(CLGEMM_SINGLE, CLGEMM_SINGLE, CLGEMM_COL_MAJOR, CLGEMM_NO_TRANS,
+                                CLGEMM_TRANS, empty ? 0 : 40, 24, 33),
+                     .alpha = {-0.5}, .beta = {2.0}, .tail = 3};
         const char *what = empty ? "m == 0" : "40x24x33";
-        tc_data d;
-        cr_assert(tc_data_make(&d, &g, 500 + empty, 0));
+        tt_data d;
+        cr_assert(tt_data_make(&d, &g, 500 + empty, 0));
         dev_bufs b = make_bufs(&d);
         cl_event users[2];
         users[0] = clCreateUserEvent(fx.env.context, &err);
@@ -643,8 +544,8 @@ Test(api, wait_list_holds_the_call_back, .timeout = 600) {
         users[1] = clCreateUserEvent(fx.env.context, &err);
         cr_assert_eq(err, CL_SUCCESS);
         cl_event ev = NULL;
-        cr_assert_eq(tc_clgemm(fx.h, &d.g, b.a, b.b, b.c, NULL, 2, users, &ev), CLGEMM_SUCCESS,
-                     "%s", what);
+        cr_assert_eq(tt_clgemm_enqueue(fx.h, &d.g, b.a, b.b, b.c, 0, NULL, 2, users, &ev),
+                     CLGEMM_SUCCESS, "%s", what);
         cr_assert(ev != NULL, "%s: no output event", what);
         clFlush(fx.env.queue);
         usleep(100 * 1000);
@@ -662,7 +563,7 @@ Test(api, wait_list_holds_the_call_back, .timeout = 600) {
         clReleaseEvent(users[0]);
         clReleaseEvent(users[1]);
         free_bufs(&b);
-        tc_data_free(&d);
+        tt_data_free(&d);
     }
     clReleaseCommandQueue(reader);
     api_close();
@@ -722,18 +623,11 @@ static void remove_dir(const char *dir) {
 static void run_once(clgemm_handle h, const clgemm_config *cfg, size_t m, size_t n, size_t k,
                      uint64_t seed, const char *what) {
     cr_assert_eq(clgemm_set_config(h, CLGEMM_SINGLE, cfg), CLGEMM_SUCCESS);
-    tc_gemm g = {.prec = CLGEMM_SINGLE,
-                 .layout = CLGEMM_COL_MAJOR,
-                 .ta = CLGEMM_TRANS,
-                 .tb = CLGEMM_TRANS,
-                 .m = m,
-                 .n = n,
-                 .k = k,
-                 .alpha = 1.5,
-                 .beta = -0.75,
-                 .tail = 2};
+    tt_gemm g = {TT_PROBLEM(CLGEMM_SINGLE, CLGEMM_SINGLE, CLGEMM_COL_MAJOR, CLGEMM_TRANS,
+                            CLGEMM_TRANS, m, n, k),
+                 .alpha = {1.5}, .beta = {-0.75}, .tail = 2};
     char msg[2048];
-    int rc = tc_run(&fx.env, h, &g, seed, 0, 0, msg, sizeof msg);
+    int rc = tt_run(&fx.env, h, &g, seed, 0, 0, msg, sizeof msg);
     cr_expect_eq(rc, 0, "%s (%s): %s", what, config_text(cfg), msg);
 }
 

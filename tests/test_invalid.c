@@ -5,7 +5,8 @@
  * buffer from another context, a wait list that disagrees with its length, and configurations
  * that break a rule or a device limit. Where a limit has a boundary, the legal side of it is
  * checked too. (A device without fp64 cannot be tested on PoCL, which has it.) */
-#include "test_common.h"
+#include "configs.h"
+#include "typed.h"
 
 #include <criterion/criterion.h>
 #include <limits.h>
@@ -87,7 +88,7 @@ static void expect_accepted(clgemm_status got, const char *what) {
 /* A legal 5 x 6 x 7 problem on the fixture's buffers. */
 typedef struct call {
     clgemm_handle h;
-    tc_gemm g;
+    tt_gemm g;
     cl_mem a, b, c;
     cl_command_queue queue;
     cl_uint num_wait;
@@ -96,15 +97,16 @@ typedef struct call {
 
 static call legal(clgemm_precision prec) {
     call c = {.h = h,
-              .g = {.prec = prec,
+              .g = {.type_ab = prec,
+                    .type_c = prec,
                     .layout = CLGEMM_COL_MAJOR,
                     .ta = CLGEMM_NO_TRANS,
                     .tb = CLGEMM_NO_TRANS,
                     .m = M,
                     .n = N,
                     .k = K,
-                    .alpha = 1.0,
-                    .beta = 0.5,
+                    .alpha = {1.0},
+                    .beta = {0.5},
                     .lda = M,
                     .ldb = K,
                     .ldc = M},
@@ -115,7 +117,8 @@ static call legal(clgemm_precision prec) {
 }
 
 static clgemm_status run(const call *c) {
-    return tc_clgemm(c->h, &c->g, c->a, c->b, c->c, c->queue, c->num_wait, c->wait, NULL);
+    return tt_clgemm_enqueue(c->h, &c->g, c->a, c->b, c->c, 0, c->queue, c->num_wait, c->wait,
+                             NULL);
 }
 
 TestSuite(invalid, .init = setup, .fini = teardown, .timeout = 600);
@@ -193,7 +196,7 @@ Test(invalid, layout_and_transpose_values) {
     }
 }
 
-static const char *combo(const tc_gemm *g) {
+static const char *combo(const tt_gemm *g) {
     static char buf[64];
     snprintf(buf, sizeof buf, "%s %c%c", g->layout == CLGEMM_ROW_MAJOR ? "row-major" : "col-major",
              g->ta == CLGEMM_TRANS ? 'T' : 'N', g->tb == CLGEMM_TRANS ? 'T' : 'N');
@@ -254,7 +257,7 @@ Test(invalid, leading_dimensions) {
 
 /* A buffer of exactly `elems` elements of the precision, filled from the start of pattern. */
 static cl_mem exact_buffer(clgemm_precision prec, size_t elems, const float *pattern) {
-    cl_mem mem = tc_buffer(env.context, elems * tc_real_size(prec), pattern);
+    cl_mem mem = tc_buffer(env.context, elems * tt_size(prec), pattern);
     cr_assert(mem);
     return mem;
 }
@@ -290,7 +293,7 @@ Test(invalid, buffer_bounds) {
         for (int which = 0; which < 3; which++) {
             char what[128];
             cl_mem exact = exact_buffer(prec, ext[which], patterns[which]);
-            size_t bytes = ext[which] * tc_real_size(prec);
+            size_t bytes = ext[which] * tt_size(prec);
             call c = base;
             cl_mem *slot = which == 0 ? &c.a : which == 1 ? &c.b : &c.c;
             size_t *off = which == 0 ? &c.g.off_a : which == 1 ? &c.g.off_b : &c.g.off_c;
@@ -305,7 +308,7 @@ Test(invalid, buffer_bounds) {
             expect_rejected(run(&c), too_small[which], what);
             expect_prefix(exact, bytes, patterns[which], what);
             /* Beta == 0 does not make C's size matter less. */
-            c.g.beta = 0;
+            c.g.beta[0] = 0;
             expect_rejected(run(&c), too_small[which], what);
             expect_prefix(exact, bytes, patterns[which], what);
             clReleaseMemObject(exact);
@@ -368,7 +371,7 @@ Test(invalid, sizes_that_overflow) {
     expect_rejected(run(&c), CLGEMM_ERR_OVERFLOW, "off_b * sizeof(float) overflows");
     c = legal(CLGEMM_SINGLE);
     c.g.off_c = SIZE_MAX / 8 + 1;
-    c.g.prec = CLGEMM_DOUBLE;
+    c.g.type_ab = c.g.type_c = CLGEMM_DOUBLE;
     if (env.has_fp64)
         expect_rejected(run(&c), CLGEMM_ERR_OVERFLOW, "off_c * sizeof(double) overflows");
 }
@@ -597,15 +600,7 @@ Test(invalid, set_config_keeps_the_previous_setting) {
     expect_kept(CLGEMM_SINGLE, &good, "work-group too large");
 
     /* A family rule: MWG not a multiple of MDIMC * VWM. */
-    clgemm_config rule = {.family = CLGEMM_FAMILY_REGBLOCK,
-                          .mwg = 32,
-                          .nwg = 64,
-                          .kwg = 16,
-                          .mdimc = 16,
-                          .ndimc = 16,
-                          .kwi = 2,
-                          .vwm = 4,
-                          .vwn = 2};
+    clgemm_config rule = REGBLOCK(32, 64, 16, 16, 16, 2, 4, 2);
     cr_expect_eq(clgemm_set_config(h, CLGEMM_SINGLE, &rule), CLGEMM_ERR_INVALID_PARAMS);
     expect_kept(CLGEMM_SINGLE, &good, "MWG % (MDIMC * VWM) != 0");
 

@@ -195,33 +195,18 @@ static void splits(clgemm_precision type) {
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         cr_assert_eq(clgemm_multi_set_tile(h, 8, 16), CLGEMM_SUCCESS);
         unsigned long long before = total_tiles(h);
-        tt_gemm g = {.type_ab = type,
-                     .type_c = type,
-                     .layout = cases[i].layout,
-                     .ta = cases[i].ta,
-                     .tb = cases[i].tb,
-                     .m = 37,
-                     .n = 45,
-                     .k = 19,
+        tt_gemm g = {TT_PROBLEM(type, type, cases[i].layout, cases[i].ta, cases[i].tb, 37, 45, 19),
                      .alpha = {0.75, cplx ? -0.5 : 0},
                      .beta = {i % 2 ? 0.0 : -1.25, cplx && i % 2 == 0 ? 0.5 : 0},
-                     .ldc = i == 2 ? 64 : 0,
-                     .tail = 3};
+                     .ldc = i == 2 ? 64 : 0, .tail = 3};
         run_checked(h, &g, 100 + i);
         /* 5 x 3 tiles of 8 x 16 over 37 x 45. */
         cr_assert_eq(total_tiles(h) - before, 15);
     }
     cr_assert_eq(clgemm_multi_set_tile(h, 0, 0), CLGEMM_SUCCESS);
-    tt_gemm g = {.type_ab = type,
-                 .type_c = type,
-                 .layout = CLGEMM_COL_MAJOR,
-                 .ta = CLGEMM_NO_TRANS,
-                 .tb = CLGEMM_NO_TRANS,
-                 .m = 301,
-                 .n = 263,
-                 .k = 7,
-                 .alpha = {1.5, 0},
-                 .beta = {0.5, 0}};
+    tt_gemm g = {
+        TT_PROBLEM(type, type, CLGEMM_COL_MAJOR, CLGEMM_NO_TRANS, CLGEMM_NO_TRANS, 301, 263, 7),
+        .alpha = {1.5, 0}, .beta = {0.5, 0}};
     run_checked(h, &g, 7);
     clgemm_multi_destroy(h);
 }
@@ -245,16 +230,9 @@ Test(split, fp16, .timeout = 300) {
 Test(split, fp16_with_fp32_c_and_degenerate_sizes, .timeout = 300) {
     clgemm_multi_handle h = open_multi();
     cr_assert_eq(clgemm_multi_set_tile(h, 16, 8), CLGEMM_SUCCESS);
-    tt_gemm g = {.type_ab = CLGEMM_HALF,
-                 .type_c = CLGEMM_SINGLE,
-                 .layout = CLGEMM_ROW_MAJOR,
-                 .ta = CLGEMM_TRANS,
-                 .tb = CLGEMM_NO_TRANS,
-                 .m = 33,
-                 .n = 17,
-                 .k = 9,
-                 .alpha = {1, 0},
-                 .beta = {2, 0}};
+    tt_gemm g = {TT_PROBLEM(CLGEMM_HALF, CLGEMM_SINGLE, CLGEMM_ROW_MAJOR, CLGEMM_TRANS,
+                            CLGEMM_NO_TRANS, 33, 17, 9),
+                 .alpha = {1, 0}, .beta = {2, 0}};
     run_checked(h, &g, 1);
     g.type_c = CLGEMM_SINGLE;
     g.type_ab = CLGEMM_SINGLE;
@@ -274,16 +252,9 @@ Test(split, fp16_with_fp32_c_and_degenerate_sizes, .timeout = 300) {
 Test(split, int8_and_fp8, .timeout = 300) {
     clgemm_multi_handle h = open_multi();
     cr_assert_eq(clgemm_multi_set_tile(h, 8, 8), CLGEMM_SUCCESS);
-    tt_gemm g = {.type_ab = CLGEMM_INT8,
-                 .type_c = CLGEMM_INT32,
-                 .layout = CLGEMM_COL_MAJOR,
-                 .ta = CLGEMM_TRANS,
-                 .tb = CLGEMM_NO_TRANS,
-                 .m = 29,
-                 .n = 19,
-                 .k = 23,
-                 .alpha = {3, 0},
-                 .beta = {-2, 0}};
+    tt_gemm g = {TT_PROBLEM(CLGEMM_INT8, CLGEMM_INT32, CLGEMM_COL_MAJOR, CLGEMM_TRANS,
+                            CLGEMM_NO_TRANS, 29, 19, 23),
+                 .alpha = {3, 0}, .beta = {-2, 0}};
     run_checked(h, &g, 41);
     g.type_ab = CLGEMM_E4M3;
     g.type_c = CLGEMM_SINGLE;
@@ -301,16 +272,9 @@ Test(uneven, slow_device_takes_fewer_tiles, .timeout = 300) {
     clgemm_multi_handle h = open_multi();
     int n = clgemm_multi_device_count(h);
     cr_assert_eq(clgemm_multi_set_tile(h, 16, 16), CLGEMM_SUCCESS);
-    tt_gemm g = {.type_ab = CLGEMM_DOUBLE,
-                 .type_c = CLGEMM_DOUBLE,
-                 .layout = CLGEMM_ROW_MAJOR,
-                 .ta = CLGEMM_NO_TRANS,
-                 .tb = CLGEMM_TRANS,
-                 .m = 96,
-                 .n = 80,
-                 .k = 13,
-                 .alpha = {1, 0},
-                 .beta = {-0.5, 0}};
+    tt_gemm g = {TT_PROBLEM(CLGEMM_DOUBLE, CLGEMM_DOUBLE, CLGEMM_ROW_MAJOR, CLGEMM_NO_TRANS,
+                            CLGEMM_TRANS, 96, 80, 13),
+                 .alpha = {1, 0}, .beta = {-0.5, 0}};
     run_checked(h, &g, 11); /* 6 x 5 = 30 tiles */
     unsigned long long slow = tiles_of(h, 0), fast = 0;
     for (int i = 1; i < n; i++)
@@ -332,16 +296,9 @@ Test(fail, a_failing_device_has_its_tile_retried_on_the_others, .timeout = 300) 
     setenv("CLGEMM_MULTI_TEST_DELAY_MS", delays, 1);
     clgemm_multi_handle h = open_multi();
     cr_assert_eq(clgemm_multi_set_tile(h, 8, 8), CLGEMM_SUCCESS);
-    tt_gemm g = {.type_ab = CLGEMM_SINGLE,
-                 .type_c = CLGEMM_SINGLE,
-                 .layout = CLGEMM_COL_MAJOR,
-                 .ta = CLGEMM_TRANS,
-                 .tb = CLGEMM_TRANS,
-                 .m = 48,
-                 .n = 57,
-                 .k = 21,
-                 .alpha = {2, 0},
-                 .beta = {1, 0}};
+    tt_gemm g = {TT_PROBLEM(CLGEMM_SINGLE, CLGEMM_SINGLE, CLGEMM_COL_MAJOR, CLGEMM_TRANS,
+                            CLGEMM_TRANS, 48, 57, 21),
+                 .alpha = {2, 0}, .beta = {1, 0}};
     run_checked(h, &g, 21);
     clgemm_multi_device_stats s;
     cr_assert_eq(clgemm_multi_stats(h, 1, &s), CLGEMM_SUCCESS);
@@ -361,17 +318,9 @@ Test(fail, every_device_failing_returns_the_error_and_leaves_whole_tiles, .timeo
     setenv("CLGEMM_MULTI_TEST_FAIL", hook, 1);
     clgemm_multi_handle h = open_multi();
     cr_assert_eq(clgemm_multi_set_tile(h, 8, 8), CLGEMM_SUCCESS);
-    tt_gemm g = {.type_ab = CLGEMM_DOUBLE,
-                 .type_c = CLGEMM_DOUBLE,
-                 .layout = CLGEMM_ROW_MAJOR,
-                 .ta = CLGEMM_NO_TRANS,
-                 .tb = CLGEMM_NO_TRANS,
-                 .m = 24,
-                 .n = 20,
-                 .k = 10,
-                 .alpha = {1, 0},
-                 .beta = {3, 0},
-                 .ldc = 23};
+    tt_gemm g = {TT_PROBLEM(CLGEMM_DOUBLE, CLGEMM_DOUBLE, CLGEMM_ROW_MAJOR, CLGEMM_NO_TRANS,
+                            CLGEMM_NO_TRANS, 24, 20, 10),
+                 .alpha = {1, 0}, .beta = {3, 0}, .ldc = 23};
     tt_data d;
     cr_assert(tt_data_make(&d, &g, 5, 0));
     cr_assert_eq(multi_call(h, &d, d.c), CL_OUT_OF_RESOURCES);
@@ -461,16 +410,12 @@ typedef struct {
 
 static void *thread_body(void *p) {
     thread_arg *t = p;
-    tt_gemm g = {.type_ab = t->id % 2 ? CLGEMM_DOUBLE : CLGEMM_SINGLE,
-                 .type_c = t->id % 2 ? CLGEMM_DOUBLE : CLGEMM_SINGLE,
-                 .layout = t->id % 3 ? CLGEMM_COL_MAJOR : CLGEMM_ROW_MAJOR,
-                 .ta = CLGEMM_NO_TRANS,
-                 .tb = t->id % 2 ? CLGEMM_TRANS : CLGEMM_NO_TRANS,
-                 .m = 41 + (size_t)t->id,
-                 .n = 27 + 2 * (size_t)t->id,
-                 .k = 15,
-                 .alpha = {1, 0},
-                 .beta = {0.5, 0}};
+    tt_gemm g = {TT_PROBLEM(t->id % 2 ? CLGEMM_DOUBLE : CLGEMM_SINGLE,
+                            t->id % 2 ? CLGEMM_DOUBLE : CLGEMM_SINGLE,
+                            t->id % 3 ? CLGEMM_COL_MAJOR : CLGEMM_ROW_MAJOR, CLGEMM_NO_TRANS,
+                            t->id % 2 ? CLGEMM_TRANS : CLGEMM_NO_TRANS, 41 + (size_t)t->id,
+                            27 + 2 * (size_t)t->id, 15),
+                 .alpha = {1, 0}, .beta = {0.5, 0}};
     for (int rep = 0; rep < 3 && !t->failed; rep++) {
         tt_data d;
         if (!tt_data_make(&d, &g, 1000 + (uint64_t)t->id * 10 + (uint64_t)rep, 0)) {

@@ -8,22 +8,15 @@
  * included, which leaves some empty), both precisions and layouts, all transposes, beta = 0 with
  * NaN in C and beta != 0, compared with the host reference and CLBlast; then the planner's own
  * choice and an out-of-order queue, where only the event orders the two kernels. */
-#include "test_common.h"
+#include "configs.h"
+#include "typed.h"
 
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <math.h>
 #include <stdlib.h>
 
-static const clgemm_config small_tiles = {.family = CLGEMM_FAMILY_REGBLOCK,
-                                          .mwg = 16,
-                                          .nwg = 16,
-                                          .kwg = 8,
-                                          .mdimc = 4,
-                                          .ndimc = 4,
-                                          .kwi = 2,
-                                          .vwm = 2,
-                                          .vwn = 2};
+static const clgemm_config small_tiles = SMALL_REGBLOCK;
 
 /* The tensor-core family's small FP64 tiles (NVIDIA sm_90 only: skipped elsewhere, PoCL in CI
  * included). */
@@ -54,20 +47,18 @@ static void run_grid_with(const clgemm_config *cfg, clgemm_precision prec, const
             for (int t = 0; t < 4; t++)
                 for (size_t p = 0; p < 4; p++)
                     for (size_t a = 0; a < 2; a++) {
-                        tc_gemm g = {.prec = prec,
-                                     .layout = layout ? CLGEMM_ROW_MAJOR : CLGEMM_COL_MAJOR,
-                                     .ta = t & 1 ? CLGEMM_TRANS : CLGEMM_NO_TRANS,
-                                     .tb = t & 2 ? CLGEMM_TRANS : CLGEMM_NO_TRANS,
-                                     .m = shapes[p][0],
-                                     .n = shapes[p][1],
-                                     .k = shapes[p][2],
-                                     .alpha = scalars[a][0],
-                                     .beta = scalars[a][1],
+                        tt_gemm g = {TT_PROBLEM(prec, prec,
+                                                layout ? CLGEMM_ROW_MAJOR : CLGEMM_COL_MAJOR,
+                                                t & 1 ? CLGEMM_TRANS : CLGEMM_NO_TRANS,
+                                                t & 2 ? CLGEMM_TRANS : CLGEMM_NO_TRANS,
+                                                shapes[p][0], shapes[p][1], shapes[p][2]),
+                                     .alpha = {scalars[a][0]},
+                                     .beta = {scalars[a][1]},
                                      .ldc = shapes[p][layout ? 1 : 0] + 3,
                                      .off_c = 5,
                                      .tail = 4};
                         cases++;
-                        if (tc_run(&env, h, &g, 7 + cases, 0, TC_RUN_CLBLAST | TC_RUN_EVENT, msg,
+                        if (tt_run(&env, h, &g, 7 + cases, 0, TT_RUN_CLBLAST | TT_RUN_EVENT, msg,
                                    sizeof msg) != 0 &&
                             ++failed <= 5)
                             cr_expect(0, "%s=%s: %s", variable, values[s], msg);
@@ -138,17 +129,11 @@ Test(split, planner_choice, .timeout = 600) {
     clgemm_handle h;
     cr_assert_eq(clgemm_create(&h, env.queue), CLGEMM_SUCCESS);
     cr_assert_eq(clgemm_set_config(h, CLGEMM_SINGLE, &small_tiles), CLGEMM_SUCCESS);
-    tc_gemm g = {.prec = CLGEMM_SINGLE,
-                 .layout = CLGEMM_COL_MAJOR,
-                 .ta = CLGEMM_NO_TRANS,
-                 .tb = CLGEMM_NO_TRANS,
-                 .m = 9,
-                 .n = 5,
-                 .k = 4000,
-                 .alpha = 1.0,
-                 .beta = 0.5};
+    tt_gemm g = {TT_PROBLEM(CLGEMM_SINGLE, CLGEMM_SINGLE, CLGEMM_COL_MAJOR, CLGEMM_NO_TRANS,
+                            CLGEMM_NO_TRANS, 9, 5, 4000),
+                 .alpha = {1.0}, .beta = {0.5}};
     char msg[1024];
-    cr_expect_eq(tc_run(&env, h, &g, 99, 0, TC_RUN_CLBLAST | TC_RUN_EVENT, msg, sizeof msg), 0,
+    cr_expect_eq(tt_run(&env, h, &g, 99, 0, TT_RUN_CLBLAST | TT_RUN_EVENT, msg, sizeof msg), 0,
                  "%s", msg);
     clgemm_destroy(h);
     tc_close(&env);

@@ -68,20 +68,14 @@ static void run_case(const tc_case *tc) {
                     for (int tb = 0; tb < 2; tb++)
                         for (size_t s = split ? 3 : 0; s < COUNT(shapes); s++) {
                             size_t a = seed % COUNT(scalars);
-                            tt_gemm g = {
-                                .type_ab = tc->ab,
-                                .type_c = cs[c],
-                                .layout = l ? CLGEMM_ROW_MAJOR : CLGEMM_COL_MAJOR,
-                                .ta = ta ? CLGEMM_TRANS : CLGEMM_NO_TRANS,
-                                .tb = tb ? CLGEMM_TRANS : CLGEMM_NO_TRANS,
-                                .m = shapes[s].m,
-                                .n = shapes[s].n,
-                                .k = shapes[s].k,
-                                .alpha = {scalars[a][0], 0},
-                                .beta = {seed % 2 ? scalars[a][1] : 0, 0},
-                                .tail = 3,
-                                .compute = tc->compute,
-                            };
+                            tt_gemm g = {TT_PROBLEM(tc->ab, cs[c],
+                                                    l ? CLGEMM_ROW_MAJOR : CLGEMM_COL_MAJOR,
+                                                    ta ? CLGEMM_TRANS : CLGEMM_NO_TRANS,
+                                                    tb ? CLGEMM_TRANS : CLGEMM_NO_TRANS,
+                                                    shapes[s].m, shapes[s].n, shapes[s].k),
+                                         .alpha = {scalars[a][0], 0},
+                                         .beta = {seed % 2 ? scalars[a][1] : 0, 0}, .tail = 3,
+                                         .compute = tc->compute};
                             if ((s + seed) % 2) { /* padded, offset: the element-wise loads */
                                 g.lda = tc_min_ld(g.layout, g.ta, g.m, g.k) + 3;
                                 g.ldb = tc_min_ld(g.layout, g.tb, g.k, g.n) + 5;

@@ -4,6 +4,7 @@
  * database lives in a fresh temporary folder, never in the user's ~/.cache. */
 #include "clgemm.h"
 
+#include "core/clock.h"
 #include "temp_dir.h"
 
 #include <criterion/criterion.h>
@@ -32,10 +33,17 @@ static clgemm_handle open_handle(void) {
     return h;
 }
 
-static double now_s(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+/* A tune of `count` shapes, of the --quick set or the whole space (quick 0), at most max_evals
+ * candidates each (0: no limit); everything else as clgemm_tune_options_init sets it. */
+static clgemm_tune_options options_for(const clgemm_tune_shape *shapes, size_t count, int quick,
+                                       size_t max_evals) {
+    clgemm_tune_options o;
+    clgemm_tune_options_init(&o);
+    o.quick = quick;
+    o.max_evals = max_evals;
+    o.shapes = shapes;
+    o.num_shapes = count;
+    return o;
 }
 
 typedef struct progress_log {
@@ -94,18 +102,14 @@ Test(tuner, quick_tune_is_then_used, .timeout = 300) {
     cr_assert_eq(shape.m, 256);
 
     progress_log log = {0};
-    clgemm_tune_options o;
-    clgemm_tune_options_init(&o);
-    o.quick = 1;
+    clgemm_tune_options o = options_for(&shape, 1, 1, 0);
     o.budget_s = 45; /* as clgemm-tune --quick: under a minute even on a loaded machine */
-    o.shapes = &shape;
-    o.num_shapes = 1;
     o.progress = on_progress;
     o.user = &log;
     clgemm_tune_result r;
-    double t0 = now_s();
+    double t0 = clgemm_now_seconds();
     cr_assert_eq(clgemm_tune(h, &o, &r), CLGEMM_SUCCESS);
-    double seconds = now_s() - t0;
+    double seconds = clgemm_now_seconds() - t0;
     cr_assert_lt(seconds, 60, "--quick took %.1f s", seconds);
     cr_assert_eq(r.status, CLGEMM_SUCCESS);
     cr_assert(r.complete);
@@ -144,12 +148,7 @@ Test(tuner, user_override_survives, .timeout = 300) {
     clgemm_config forced = {.family = CLGEMM_FAMILY_TILED, .ts = 4};
     cr_assert_eq(clgemm_set_config(h, CLGEMM_SINGLE, &forced), CLGEMM_SUCCESS);
     clgemm_tune_shape shape = {64, 64, 64};
-    clgemm_tune_options o;
-    clgemm_tune_options_init(&o);
-    o.quick = 1;
-    o.max_evals = 2;
-    o.shapes = &shape;
-    o.num_shapes = 1;
+    clgemm_tune_options o = options_for(&shape, 1, 1, 2);
     clgemm_tune_result r;
     cr_assert_eq(clgemm_tune(h, &o, &r), CLGEMM_SUCCESS);
     cr_assert_leq(r.evaluated, 2);
@@ -172,11 +171,7 @@ Test(tuner, search_respects_max_evals, .timeout = 300) {
                  CLGEMM_SUCCESS);
     cr_assert_gt(space, 3);
     clgemm_tune_shape shape = {48, 40, 33};
-    clgemm_tune_options o;
-    clgemm_tune_options_init(&o);
-    o.max_evals = 3;
-    o.shapes = &shape;
-    o.num_shapes = 1;
+    clgemm_tune_options o = options_for(&shape, 1, 0, 3);
     o.seed = 7;
     clgemm_tune_result r;
     cr_assert_eq(clgemm_tune(h, &o, &r), CLGEMM_SUCCESS);
@@ -192,13 +187,8 @@ Test(tuner, several_shapes_double, .timeout = 300) {
     char *db = temp_db();
     clgemm_handle h = open_handle();
     clgemm_tune_shape shapes[] = {{32, 32, 32}, {100, 70, 50}};
-    clgemm_tune_options o;
-    clgemm_tune_options_init(&o);
+    clgemm_tune_options o = options_for(shapes, 2, 1, 2);
     o.precision = CLGEMM_DOUBLE;
-    o.quick = 1;
-    o.max_evals = 2;
-    o.shapes = shapes;
-    o.num_shapes = 2;
     clgemm_tune_result r[2];
     clgemm_status st = clgemm_tune(h, &o, r);
     if (st == CLGEMM_ERR_NO_FP64) cr_skip_test("no double precision on this device");
@@ -229,11 +219,7 @@ Test(tuner, cancel_stops_and_saves_nothing_incomplete, .timeout = 300) {
     volatile int cancel = 0;
     progress_log log = {.cancel_after_first = &cancel};
     clgemm_tune_shape shapes[] = {{64, 64, 64}, {128, 128, 128}};
-    clgemm_tune_options o;
-    clgemm_tune_options_init(&o);
-    o.quick = 1;
-    o.shapes = shapes;
-    o.num_shapes = 2;
+    clgemm_tune_options o = options_for(shapes, 2, 1, 0);
     o.progress = on_progress;
     o.user = &log;
     o.cancel = &cancel;
@@ -321,10 +307,7 @@ Test(tuner, short_search_never_replaces_a_longer_one, .timeout = 300) {
     char *db = temp_db();
     clgemm_handle h = open_handle();
     clgemm_tune_shape shape = {64, 64, 64};
-    clgemm_tune_options o;
-    clgemm_tune_options_init(&o);
-    o.shapes = &shape;
-    o.num_shapes = 1;
+    clgemm_tune_options o = options_for(&shape, 1, 0, 0);
     o.max_evals = 4; /* of the full space: a CPU's --quick set has fewer */
     clgemm_tune_result r;
     cr_assert_eq(clgemm_tune(h, &o, &r), CLGEMM_SUCCESS);
@@ -361,17 +344,14 @@ Test(tuner, budget_is_not_overrun_by_cold_builds, .timeout = 300) {
     clgemm_handle h = open_handle();
     progress_log log = {0};
     clgemm_tune_shape shapes[] = {{40, 40, 40}, {72, 72, 72}, {136, 136, 136}};
-    clgemm_tune_options o;
-    clgemm_tune_options_init(&o);
-    o.shapes = shapes;
-    o.num_shapes = 3;
+    clgemm_tune_options o = options_for(shapes, 3, 0, 0);
     o.budget_s = 0.2;
     o.progress = on_progress;
     o.user = &log;
     clgemm_tune_result r[3];
-    double t0 = now_s();
+    double t0 = clgemm_now_seconds();
     cr_assert_eq(clgemm_tune(h, &o, r), CLGEMM_SUCCESS);
-    double total = now_s() - t0, first = log.first_elapsed;
+    double total = clgemm_now_seconds() - t0, first = log.first_elapsed;
     cr_assert_eq(r[0].status, CLGEMM_SUCCESS);
     cr_assert_eq(r[0].evaluated, 1);
     cr_assert_leq(total, o.budget_s + first + 0.5,
@@ -421,12 +401,9 @@ static double half_value(cl_half h) {
     return h & 0x8000 ? -v : v;
 }
 
+/* The baseline and one quick candidate: two cold builds on PoCL. */
 static void quick_options(clgemm_tune_options *o, const clgemm_tune_shape *shape) {
-    clgemm_tune_options_init(o);
-    o->quick = 1;
-    o->max_evals = 2; /* the baseline and one quick candidate: two cold builds on PoCL */
-    o->shapes = shape;
-    o->num_shapes = 1;
+    *o = options_for(shape, 1, 1, 2);
 }
 
 /* The source and configuration a new handle plans for a column-major call. */
@@ -440,41 +417,78 @@ static const char *planned(clgemm_handle h, clgemm_layout layout, clgemm_transpo
     return source;
 }
 
+/* One call a new handle plans after a tune: its layout, transposes and types, on the tuned shape
+ * or its m and n swapped (the row-major call that runs as it); whether it uses the tuned entry,
+ * and then whether that is the tuned configuration (same), or else why it must not (why). */
+typedef struct plan_case {
+    clgemm_layout layout;
+    clgemm_transpose ta, tb;
+    bool swapped;
+    clgemm_precision ab, c;
+    bool tuned, same;
+    const char *why;
+} plan_case;
+
+static void expect_plans(clgemm_handle h, const clgemm_tune_shape *shape,
+                         const clgemm_tune_result *r, const plan_case *cases, size_t count) {
+    for (size_t i = 0; i < count; i++) {
+        const plan_case *p = &cases[i];
+        clgemm_tune_shape s = *shape;
+        if (p->swapped) s = (clgemm_tune_shape){shape->n, shape->m, shape->k};
+        clgemm_config c;
+        const char *source = planned(h, p->layout, p->ta, p->tb, &s, p->ab, p->c, &c);
+        if (!p->tuned) {
+            cr_assert_str_neq(source, "tuned", "%s", p->why);
+            continue;
+        }
+        cr_assert_str_eq(source, "tuned");
+        if (p->same) cr_assert(same_config(&c, &r->config));
+    }
+}
+
+/* A --quick tune of one shape of `type` with these transposes on a new handle, which must succeed
+ * with no wrong candidate (`what` names the type), saved to the test's database. */
+static clgemm_tune_result tune_and_save(const clgemm_tune_shape *shape, clgemm_precision type,
+                                        clgemm_transpose ta, clgemm_transpose tb,
+                                        const char *what) {
+    clgemm_handle h = open_handle();
+    clgemm_tune_options o;
+    quick_options(&o, shape);
+    o.precision = type;
+    o.trans_a = ta;
+    o.trans_b = tb;
+    clgemm_tune_result r;
+    cr_assert_eq(clgemm_tune(h, &o, &r), CLGEMM_SUCCESS);
+    cr_assert_eq(r.status, CLGEMM_SUCCESS);
+    cr_assert_eq(r.wrong, 0, "a candidate the library accepts computed a wrong %s result", what);
+    cr_assert_eq(clgemm_tune_save(h, NULL, &r, 1), CLGEMM_SUCCESS);
+    clgemm_destroy(h);
+    return r;
+}
+
 /* Complex FP32 with a conjugate-transposed A: tuned (each candidate checked per component),
  * saved under c / CN, used by a new handle for that call (and for the row-major call that runs
  * as it), not for NN; the call it plans computes the right product. */
 Test(tuner, quick_tune_complex_then_used, .timeout = 300) {
     char *db = temp_db();
-    clgemm_handle h = open_handle();
     clgemm_tune_shape shape = {40, 24, 33};
-    clgemm_tune_options o;
-    quick_options(&o, &shape);
-    o.precision = CLGEMM_COMPLEX_SINGLE;
-    o.trans_a = CLGEMM_CONJ_TRANS;
-    clgemm_tune_result r;
-    cr_assert_eq(clgemm_tune(h, &o, &r), CLGEMM_SUCCESS);
-    cr_assert_eq(r.status, CLGEMM_SUCCESS);
-    cr_assert_eq(r.wrong, 0, "a candidate the library accepts computed a wrong complex result");
+    clgemm_tune_result r =
+        tune_and_save(&shape, CLGEMM_COMPLEX_SINGLE, CLGEMM_CONJ_TRANS, CLGEMM_NO_TRANS, "complex");
     cr_assert_eq(r.precision, CLGEMM_COMPLEX_SINGLE);
     cr_assert_eq(r.trans_a, CLGEMM_CONJ_TRANS);
     cr_assert_eq(r.trans_b, CLGEMM_NO_TRANS, "0 is reported as NO_TRANS");
     cr_assert_eq(r.wide_c, 0);
-    cr_assert_eq(clgemm_tune_save(h, NULL, &r, 1), CLGEMM_SUCCESS);
-    clgemm_destroy(h);
 
-    h = open_handle();
-    clgemm_config c;
-    cr_assert_str_eq(planned(h, CLGEMM_COL_MAJOR, CLGEMM_CONJ_TRANS, CLGEMM_NO_TRANS, &shape,
-                             CLGEMM_COMPLEX_SINGLE, CLGEMM_COMPLEX_SINGLE, &c),
-                     "tuned");
-    cr_assert(same_config(&c, &r.config));
-    clgemm_tune_shape swapped = {shape.n, shape.m, shape.k};
-    cr_assert_str_eq(planned(h, CLGEMM_ROW_MAJOR, CLGEMM_NO_TRANS, CLGEMM_CONJ_TRANS, &swapped,
-                             CLGEMM_COMPLEX_SINGLE, CLGEMM_COMPLEX_SINGLE, &c),
-                     "tuned");
-    cr_assert_str_neq(planned(h, CLGEMM_COL_MAJOR, CLGEMM_NO_TRANS, CLGEMM_NO_TRANS, &shape,
-                              CLGEMM_COMPLEX_SINGLE, CLGEMM_COMPLEX_SINGLE, &c),
-                      "tuned", "no NN entry was saved");
+    clgemm_handle h = open_handle();
+    static const plan_case plans[] = {
+        {CLGEMM_COL_MAJOR, CLGEMM_CONJ_TRANS, CLGEMM_NO_TRANS, false, CLGEMM_COMPLEX_SINGLE,
+         CLGEMM_COMPLEX_SINGLE, true, true, NULL},
+        {CLGEMM_ROW_MAJOR, CLGEMM_NO_TRANS, CLGEMM_CONJ_TRANS, true, CLGEMM_COMPLEX_SINGLE,
+         CLGEMM_COMPLEX_SINGLE, true, false, NULL},
+        {CLGEMM_COL_MAJOR, CLGEMM_NO_TRANS, CLGEMM_NO_TRANS, false, CLGEMM_COMPLEX_SINGLE,
+         CLGEMM_COMPLEX_SINGLE, false, false, "no NN entry was saved"},
+    };
+    expect_plans(h, &shape, &r, plans, sizeof plans / sizeof *plans);
 
     /* C = A^H B with the tuned kernel (A stored k x m), against an exact host product. */
     size_t m = shape.m, n = shape.n, k = shape.k;
@@ -517,29 +531,19 @@ Test(tuner, quick_tune_complex_then_used, .timeout = 300) {
  * type pair); the call it plans computes the right product. */
 Test(tuner, quick_tune_half_then_used, .timeout = 300) {
     char *db = temp_db();
-    clgemm_handle h = open_handle();
     clgemm_tune_shape shape = {64, 48, 40};
-    clgemm_tune_options o;
-    quick_options(&o, &shape);
-    o.precision = CLGEMM_HALF;
-    o.trans_b = CLGEMM_TRANS;
-    clgemm_tune_result r;
-    cr_assert_eq(clgemm_tune(h, &o, &r), CLGEMM_SUCCESS);
-    cr_assert_eq(r.status, CLGEMM_SUCCESS);
-    cr_assert_eq(r.wrong, 0, "a candidate the library accepts computed a wrong FP16 result");
+    clgemm_tune_result r =
+        tune_and_save(&shape, CLGEMM_HALF, CLGEMM_NO_TRANS, CLGEMM_TRANS, "FP16");
     cr_assert_eq(r.trans_b, CLGEMM_TRANS);
-    cr_assert_eq(clgemm_tune_save(h, NULL, &r, 1), CLGEMM_SUCCESS);
-    clgemm_destroy(h);
 
-    h = open_handle();
-    clgemm_config c;
-    cr_assert_str_eq(planned(h, CLGEMM_COL_MAJOR, CLGEMM_NO_TRANS, CLGEMM_TRANS, &shape,
-                             CLGEMM_HALF, CLGEMM_HALF, &c),
-                     "tuned");
-    cr_assert(same_config(&c, &r.config));
-    cr_assert_str_neq(planned(h, CLGEMM_COL_MAJOR, CLGEMM_NO_TRANS, CLGEMM_TRANS, &shape,
-                              CLGEMM_HALF, CLGEMM_SINGLE, &c),
-                      "tuned", "an h->h entry served an h->s call");
+    clgemm_handle h = open_handle();
+    static const plan_case plans[] = {
+        {CLGEMM_COL_MAJOR, CLGEMM_NO_TRANS, CLGEMM_TRANS, false, CLGEMM_HALF, CLGEMM_HALF, true,
+         true, NULL},
+        {CLGEMM_COL_MAJOR, CLGEMM_NO_TRANS, CLGEMM_TRANS, false, CLGEMM_HALF, CLGEMM_SINGLE, false,
+         false, "an h->h entry served an h->s call"},
+    };
+    expect_plans(h, &shape, &r, plans, sizeof plans / sizeof *plans);
 
     size_t m = shape.m, n = shape.n, k = shape.k;
     cl_half *a = malloc(m * k * sizeof *a), *b = malloc(n * k * sizeof *b);
@@ -674,11 +678,7 @@ static void cold_caches(void) {
 
 static clgemm_tune_result quick_tune(clgemm_handle h, const clgemm_tune_shape *shape,
                                      clgemm_tune_stats *stats) {
-    clgemm_tune_options o;
-    clgemm_tune_options_init(&o);
-    o.quick = 1;
-    o.shapes = shape;
-    o.num_shapes = 1;
+    clgemm_tune_options o = options_for(shape, 1, 1, 0);
     clgemm_tune_result r;
     cr_assert_eq(clgemm_tune(h, &o, &r), CLGEMM_SUCCESS);
     cr_assert_eq(clgemm_tune_stats_get(h, stats), CLGEMM_SUCCESS);
@@ -732,18 +732,15 @@ Test(tuner, pipeline_search_keeps_its_budget, .timeout = 300) {
     clgemm_handle h = open_handle();
     progress_log log = {0};
     clgemm_tune_shape shape = {128, 128, 128};
-    clgemm_tune_options o;
-    clgemm_tune_options_init(&o);
-    o.shapes = &shape;
-    o.num_shapes = 1;
+    clgemm_tune_options o = options_for(&shape, 1, 0, 0);
     o.budget_s = 30;
     o.seed = 3;
     o.progress = on_progress;
     o.user = &log;
     clgemm_tune_result r;
-    double t0 = now_s();
+    double t0 = clgemm_now_seconds();
     cr_assert_eq(clgemm_tune(h, &o, &r), CLGEMM_SUCCESS);
-    double total = now_s() - t0;
+    double total = clgemm_now_seconds() - t0;
     clgemm_tune_stats s;
     cr_assert_eq(clgemm_tune_stats_get(h, &s), CLGEMM_SUCCESS);
     cr_assert_eq(r.status, CLGEMM_SUCCESS);
@@ -769,12 +766,8 @@ Test(tuner, progress_total_counts_each_candidate_once, .timeout = 300) {
     progress_log log = {0};
     clgemm_tune_shape shape;
     clgemm_tune_default_shapes(h, 1, &shape, 1);
-    clgemm_tune_options o;
-    clgemm_tune_options_init(&o);
-    o.quick = 1;
+    clgemm_tune_options o = options_for(&shape, 1, 1, 0);
     o.budget_s = 0;
-    o.shapes = &shape;
-    o.num_shapes = 1;
     o.progress = on_progress;
     o.user = &log;
     clgemm_tune_result r;
@@ -803,13 +796,9 @@ Test(tuner, cached_builds_do_not_set_the_pace, .timeout = 300) {
     cold_caches();
     setenv("CLGEMM_TUNE_THREADS", "2", 1);
     clgemm_tune_shape shape = {128, 128, 128};
-    clgemm_tune_options o;
-    clgemm_tune_options_init(&o);
-    o.shapes = &shape;
-    o.num_shapes = 1;
+    clgemm_tune_options o = options_for(&shape, 1, 0, 1);
     o.seed = 3;
     o.budget_s = 0;
-    o.max_evals = 1;
     clgemm_tune_result r;
     clgemm_handle h = open_handle();
     cr_assert_eq(clgemm_tune(h, &o, &r), CLGEMM_SUCCESS);
@@ -822,9 +811,9 @@ Test(tuner, cached_builds_do_not_set_the_pace, .timeout = 300) {
     o.progress = on_progress;
     o.user = &log;
     h = open_handle();
-    double t0 = now_s();
+    double t0 = clgemm_now_seconds();
     cr_assert_eq(clgemm_tune(h, &o, &r), CLGEMM_SUCCESS);
-    double total = now_s() - t0;
+    double total = clgemm_now_seconds() - t0;
     cr_assert_eq(r.status, CLGEMM_SUCCESS);
     cr_assert_leq(total, o.budget_s + log.first_elapsed + 1.5,
                   "%.1f s for a %.0f s budget whose first evaluation took %.1f s (%zu timed)",
@@ -844,18 +833,15 @@ Test(tuner, pipeline_cancel_returns, .timeout = 300) {
     volatile int cancel = 0;
     progress_log log = {.cancel_after_first = &cancel};
     clgemm_tune_shape shape = {64, 64, 64};
-    clgemm_tune_options o;
-    clgemm_tune_options_init(&o);
-    o.shapes = &shape;
-    o.num_shapes = 1;
+    clgemm_tune_options o = options_for(&shape, 1, 0, 0);
     o.budget_s = 120;
     o.progress = on_progress;
     o.user = &log;
     o.cancel = &cancel;
     clgemm_tune_result r;
-    double t0 = now_s();
+    double t0 = clgemm_now_seconds();
     clgemm_tune(h, &o, &r);
-    double total = now_s() - t0;
+    double total = clgemm_now_seconds() - t0;
     cr_assert_eq(r.evaluated, 1);
     cr_assert_not(r.complete);
     /* The first evaluation, then at most the builds already under way (one per thread). */
@@ -879,16 +865,12 @@ Test(tuner, quick_cold_evaluates_its_set, .timeout = 400) {
                  CLGEMM_SUCCESS);
     clgemm_tune_shape shape;
     clgemm_tune_default_shapes(h, 1, &shape, 1);
-    clgemm_tune_options o;
-    clgemm_tune_options_init(&o);
-    o.quick = 1;
-    o.shapes = &shape;
-    o.num_shapes = 1;
+    clgemm_tune_options o = options_for(&shape, 1, 1, 0);
     o.budget_s = 300;
     clgemm_tune_result r;
-    double t0 = now_s();
+    double t0 = clgemm_now_seconds();
     cr_assert_eq(clgemm_tune(h, &o, &r), CLGEMM_SUCCESS);
-    double total = now_s() - t0;
+    double total = clgemm_now_seconds() - t0;
     clgemm_tune_stats s;
     cr_assert_eq(clgemm_tune_stats_get(h, &s), CLGEMM_SUCCESS);
     cr_assert(r.complete);

@@ -3,6 +3,7 @@
  * lookup, merging, the path chain, two processes writing at once, and, on a real device, the
  * order in which the library picks its configuration. Every file lives in a fresh temporary
  * folder: the user's ~/.cache is never touched. */
+#include "configs.h"
 #include "exec/exec.h"
 
 #include "temp_dir.h"
@@ -77,21 +78,19 @@ static void write_db(const char *path, const char *entries) {
     write_file(path, text, strlen(text));
 }
 
-static clgemm_config tiled(int ts) {
-    return (clgemm_config){.family = CLGEMM_FAMILY_TILED, .ts = ts};
-}
-
-static clgemm_config regblock(int mwg, int nwg, int kwg, int mdimc, int ndimc, int kwi, int vwm,
-                              int vwn) {
-    return (clgemm_config){.family = CLGEMM_FAMILY_REGBLOCK,
-                           .mwg = mwg,
-                           .nwg = nwg,
-                           .kwg = kwg,
-                           .mdimc = mdimc,
-                           .ndimc = ndimc,
-                           .kwi = kwi,
-                           .vwm = vwm,
-                           .vwn = vwn};
+/* A database of `schema` whose entries are the fake device's, one for each of `fields` (what
+ * follows "device" in the entry), then `others` as they are (NULL: none). */
+static void write_device_db(const char *path, int schema, const char *const *fields, size_t count,
+                            const char *others) {
+    char text[16384];
+    int used = snprintf(text, sizeof text, "{\"schema\": %d, \"entries\": [", schema);
+    for (size_t i = 0; i < count; i++)
+        used += snprintf(text + used, sizeof text - (size_t)used, "%s{\"device\": %s, %s}",
+                         i ? "," : "", device_json, fields[i]);
+    used += snprintf(text + used, sizeof text - (size_t)used, "%s%s]}", others && count ? "," : "",
+                     others ? others : "");
+    cr_assert_lt((size_t)used, sizeof text);
+    write_file(path, text, strlen(text));
 }
 
 /* The NN key of a type, C of the same type. */
@@ -301,50 +300,47 @@ Test(tuning_db, random_corruption_never_crashes) {
 
 Test(tuning_db, entries_breaking_rules_are_skipped) {
     char *path = temp_path("tuning.json");
-    char entries[8192];
-    const char *d = device_json;
-    snprintf(entries, sizeof entries,
-             /* the one good entry */
-             "{\"device\": %s, \"precision\": \"s\", \"shape\": [64,64,64], \"family\": \"tiled\","
-             " \"params\": {\"TS\": 8}},"
-             /* 32 x 32 work-items: more than the device's 256 */
-             "{\"device\": %s, \"precision\": \"s\", \"shape\": [65,64,64], \"family\": "
-             "\"regblock\", \"params\": {\"MWG\": 64, \"NWG\": 64, \"KWG\": 16, \"MDIMC\": 32, "
-             "\"NDIMC\": 32, \"KWI\": 2, \"VWM\": 2, \"VWN\": 2}},"
-             /* 2 x 128 x 128 x 4 bytes of local memory: more than 32 KiB */
-             "{\"device\": %s, \"precision\": \"s\", \"shape\": [66,64,64], \"family\": \"tiled\","
-             " \"params\": {\"TS\": 128}},"
-             /* a rule of the family: MWG not a multiple of MDIMC * VWM */
-             "{\"device\": %s, \"precision\": \"s\", \"shape\": [67,64,64], \"family\": "
-             "\"regblock\", \"params\": {\"MWG\": 16, \"NWG\": 16, \"KWG\": 16, \"MDIMC\": 8, "
-             "\"NDIMC\": 4, \"KWI\": 2, \"VWM\": 4, \"VWN\": 2}},"
-             "{\"device\": %s, \"precision\": \"s\", \"shape\": [68,64,64], \"family\": "
-             "\"winograd\", \"params\": {\"TS\": 8}},"
-             "{\"device\": %s, \"precision\": \"s\", \"shape\": [69,64,64], \"family\": "
-             "\"regblock\", \"params\": {\"MWG\": 32}},"
-             "{\"device\": %s, \"precision\": \"s\", \"shape\": [70,64,64], \"family\": \"tiled\","
-             " \"params\": {\"TS\": \"16\"}},"
-             "{\"device\": %s, \"precision\": \"s\", \"shape\": [71,64,64], \"family\": \"tiled\","
-             " \"params\": {\"TS\": 16.5}},"
-             "{\"device\": %s, \"precision\": \"s\", \"shape\": [72,64,64], \"family\": \"tiled\","
-             " \"params\": {\"TS\": -8}},"
-             "{\"device\": %s, \"precision\": \"s\", \"shape\": [73,64,64], \"family\": \"tiled\","
-             " \"params\": {\"TS\": 4294967312}},"
-             "{\"device\": %s, \"precision\": \"q\", \"shape\": [74,64,64], \"family\": \"tiled\","
-             " \"params\": {\"TS\": 8}},"
-             "{\"device\": %s, \"precision\": \"s\", \"shape\": [75,64], \"family\": \"tiled\","
-             " \"params\": {\"TS\": 8}},"
-             "{\"device\": %s, \"precision\": \"s\", \"shape\": [0,64,64], \"family\": \"tiled\","
-             " \"params\": {\"TS\": 8}},"
-             "{\"device\": %s, \"precision\": \"s\", \"shape\": [76,64,64], \"family\": \"tiled\"},"
-             "{\"device\": %s, \"precision\": \"s\", \"shape\": [77,64,64], \"params\": {}},"
-             /* another device: ignored, not an error */
-             "{\"device\": {\"platform\": \"Other\", \"platform_version\": \"x\", \"vendor\": "
-             "\"x\", \"name\": \"x\", \"driver\": \"x\"}, \"precision\": \"s\", \"shape\": "
-             "[78,64,64], \"family\": \"tiled\", \"params\": {\"TS\": 16}},"
-             "42, null, [], {}, {\"device\": \"Test Device\"}",
-             d, d, d, d, d, d, d, d, d, d, d, d, d, d, d);
-    write_db(path, entries);
+    static const char *const fields[] = {
+        /* the one good entry */
+        "\"precision\": \"s\", \"shape\": [64,64,64], \"family\": \"tiled\", \"params\": {\"TS\": "
+        "8}",
+        /* 32 x 32 work-items: more than the device's 256 */
+        "\"precision\": \"s\", \"shape\": [65,64,64], \"family\": \"regblock\", \"params\": "
+        "{\"MWG\": 64, \"NWG\": 64, \"KWG\": 16, \"MDIMC\": 32, \"NDIMC\": 32, \"KWI\": 2, "
+        "\"VWM\": 2, \"VWN\": 2}",
+        /* 2 x 128 x 128 x 4 bytes of local memory: more than 32 KiB */
+        "\"precision\": \"s\", \"shape\": [66,64,64], \"family\": \"tiled\", \"params\": {\"TS\": "
+        "128}",
+        /* a rule of the family: MWG not a multiple of MDIMC * VWM */
+        "\"precision\": \"s\", \"shape\": [67,64,64], \"family\": \"regblock\", \"params\": "
+        "{\"MWG\": 16, \"NWG\": 16, \"KWG\": 16, \"MDIMC\": 8, \"NDIMC\": 4, \"KWI\": 2, \"VWM\": "
+        "4, \"VWN\": 2}",
+        "\"precision\": \"s\", \"shape\": [68,64,64], \"family\": \"winograd\", \"params\": "
+        "{\"TS\": 8}",
+        "\"precision\": \"s\", \"shape\": [69,64,64], \"family\": \"regblock\", \"params\": "
+        "{\"MWG\": 32}",
+        "\"precision\": \"s\", \"shape\": [70,64,64], \"family\": \"tiled\", \"params\": {\"TS\": "
+        "\"16\"}",
+        "\"precision\": \"s\", \"shape\": [71,64,64], \"family\": \"tiled\", \"params\": {\"TS\": "
+        "16.5}",
+        "\"precision\": \"s\", \"shape\": [72,64,64], \"family\": \"tiled\", \"params\": {\"TS\": "
+        "-8}",
+        "\"precision\": \"s\", \"shape\": [73,64,64], \"family\": \"tiled\", \"params\": {\"TS\": "
+        "4294967312}",
+        "\"precision\": \"q\", \"shape\": [74,64,64], \"family\": \"tiled\", \"params\": {\"TS\": "
+        "8}",
+        "\"precision\": \"s\", \"shape\": [75,64], \"family\": \"tiled\", \"params\": {\"TS\": 8}",
+        "\"precision\": \"s\", \"shape\": [0,64,64], \"family\": \"tiled\", \"params\": {\"TS\": "
+        "8}",
+        "\"precision\": \"s\", \"shape\": [76,64,64], \"family\": \"tiled\"",
+        "\"precision\": \"s\", \"shape\": [77,64,64], \"params\": {}",
+    };
+    /* another device: ignored, not an error */
+    write_device_db(path, 1, fields, sizeof fields / sizeof *fields,
+                    "{\"device\": {\"platform\": \"Other\", \"platform_version\": \"x\", "
+                    "\"vendor\": \"x\", \"name\": \"x\", \"driver\": \"x\"}, \"precision\": \"s\", "
+                    "\"shape\": [78,64,64], \"family\": \"tiled\", \"params\": {\"TS\": 16}},42, "
+                    "null, [], {}, {\"device\": \"Test Device\"}");
     device_info info = fake_device();
     tuning_table *t = load_ok(path, &info);
     cr_assert_eq(clgemm__tuning_count(t), 1);
@@ -845,10 +841,6 @@ Test(tuning_db, one_cache_folder_rule) {
 
 /* ---- Schema 2: element types and transposes (issue 8 item 7) -------------------------------- */
 
-static clgemm_config naive(int x, int y) {
-    return (clgemm_config){.family = CLGEMM_FAMILY_NAIVE, .mdimc = x, .ndimc = y};
-}
-
 static tuning_key key_of(clgemm_precision ab, clgemm_precision c, clgemm_transpose ta,
                          clgemm_transpose tb) {
     return clgemm__tuning_key(ab, c, ta, tb);
@@ -1013,31 +1005,27 @@ Test(tuning_db, transposes_lookup_falls_back_to_nn) {
 /* Schema-2 entries with a bad key are skipped, the rest of the file used. */
 Test(tuning_db, schema2_bad_keys_are_skipped) {
     char *path = temp_path("tuning.json");
-    char text[8192];
-    const char *d = device_json;
-    snprintf(text, sizeof text,
-             "{\"schema\": 2, \"entries\": ["
-             "{\"device\": %s, \"precision\": \"h\", \"type_c\": \"s\", \"trans\": \"TT\", "
-             "\"shape\": [64,64,64], \"family\": \"tiled\", \"params\": {\"TS\": 8}},"
-             "{\"device\": %s, \"precision\": \"s\", \"trans\": \"NC\", \"shape\": [65,64,64], "
-             "\"family\": \"tiled\", \"params\": {\"TS\": 8}},"
-             "{\"device\": %s, \"precision\": \"s\", \"trans\": \"XY\", \"shape\": [66,64,64], "
-             "\"family\": \"tiled\", \"params\": {\"TS\": 8}},"
-             "{\"device\": %s, \"precision\": \"s\", \"trans\": \"NNN\", \"shape\": [67,64,64], "
-             "\"family\": \"tiled\", \"params\": {\"TS\": 8}},"
-             "{\"device\": %s, \"precision\": \"s\", \"trans\": 5, \"shape\": [68,64,64], "
-             "\"family\": \"tiled\", \"params\": {\"TS\": 8}},"
-             "{\"device\": %s, \"precision\": \"s\", \"type_c\": \"d\", \"shape\": [69,64,64], "
-             "\"family\": \"tiled\", \"params\": {\"TS\": 8}},"
-             "{\"device\": %s, \"precision\": \"h\", \"type_c\": \"q\", \"shape\": [70,64,64], "
-             "\"family\": \"tiled\", \"params\": {\"TS\": 8}},"
-             "{\"device\": %s, \"precision\": \"h\", \"type_c\": null, \"shape\": [71,64,64], "
-             "\"family\": \"tiled\", \"params\": {\"TS\": 8}},"
-             "{\"device\": %s, \"precision\": \"c\", \"trans\": \"\", \"shape\": [72,64,64], "
-             "\"family\": \"tiled\", \"params\": {\"TS\": 8}}"
-             "]}",
-             d, d, d, d, d, d, d, d, d);
-    write_file(path, text, strlen(text));
+    static const char *const fields[] = {
+        "\"precision\": \"h\", \"type_c\": \"s\", \"trans\": \"TT\", \"shape\": [64,64,64], "
+        "\"family\": \"tiled\", \"params\": {\"TS\": 8}",
+        "\"precision\": \"s\", \"trans\": \"NC\", \"shape\": [65,64,64], \"family\": \"tiled\", "
+        "\"params\": {\"TS\": 8}",
+        "\"precision\": \"s\", \"trans\": \"XY\", \"shape\": [66,64,64], \"family\": \"tiled\", "
+        "\"params\": {\"TS\": 8}",
+        "\"precision\": \"s\", \"trans\": \"NNN\", \"shape\": [67,64,64], \"family\": \"tiled\", "
+        "\"params\": {\"TS\": 8}",
+        "\"precision\": \"s\", \"trans\": 5, \"shape\": [68,64,64], \"family\": \"tiled\", "
+        "\"params\": {\"TS\": 8}",
+        "\"precision\": \"s\", \"type_c\": \"d\", \"shape\": [69,64,64], \"family\": \"tiled\", "
+        "\"params\": {\"TS\": 8}",
+        "\"precision\": \"h\", \"type_c\": \"q\", \"shape\": [70,64,64], \"family\": \"tiled\", "
+        "\"params\": {\"TS\": 8}",
+        "\"precision\": \"h\", \"type_c\": null, \"shape\": [71,64,64], \"family\": \"tiled\", "
+        "\"params\": {\"TS\": 8}",
+        "\"precision\": \"c\", \"trans\": \"\", \"shape\": [72,64,64], \"family\": \"tiled\", "
+        "\"params\": {\"TS\": 8}",
+    };
+    write_device_db(path, 2, fields, sizeof fields / sizeof *fields, NULL);
     device_info info = fake_device();
     tuning_table *t = load_ok(path, &info);
     cr_assert_eq(clgemm__tuning_count(t), 1);
@@ -1055,21 +1043,19 @@ Test(tuning_db, schema2_bad_keys_are_skipped) {
  * the upgraded entries keep their keys for the merge (replaced in place, not duplicated). */
 Test(tuning_db, schema1_file_is_read_and_kept_on_merge) {
     char *path = temp_path("tuning.json");
-    char entries[4096];
-    const char *d = device_json;
-    snprintf(entries, sizeof entries,
-             "{\"device\": %s, \"precision\": \"s\", \"shape\": [64,64,64], \"family\": \"tiled\","
-             " \"params\": {\"TS\": 8}},"
-             "{\"device\": %s, \"precision\": \"d\", \"shape\": [64,64,64], \"family\": \"tiled\","
-             " \"params\": {\"TS\": 4}},"
-             "{\"device\": %s, \"precision\": \"s\", \"trans\": \"TT\", \"type_c\": \"d\", "
-             "\"shape\": [512,512,512], \"family\": \"tiled\", \"params\": {\"TS\": 16}},"
-             "{\"device\": {\"platform\": \"Other\", \"platform_version\": \"x\", \"vendor\": "
-             "\"x\", \"name\": \"x\", \"driver\": \"x\"}, \"precision\": \"s\", \"shape\": "
-             "[64,64,64], \"family\": \"tiled\", \"params\": {\"TS\": 2}},"
-             "42",
-             d, d, d);
-    write_db(path, entries); /* schema 1 */
+    static const char *const fields[] = {
+        "\"precision\": \"s\", \"shape\": [64,64,64], \"family\": \"tiled\", \"params\": {\"TS\": "
+        "8}",
+        "\"precision\": \"d\", \"shape\": [64,64,64], \"family\": \"tiled\", \"params\": {\"TS\": "
+        "4}",
+        "\"precision\": \"s\", \"trans\": \"TT\", \"type_c\": \"d\", \"shape\": [512,512,512], "
+        "\"family\": \"tiled\", \"params\": {\"TS\": 16}",
+    };
+    write_device_db(
+        path, 1, fields, sizeof fields / sizeof *fields,
+        "{\"device\": {\"platform\": \"Other\", \"platform_version\": \"x\", \"vendor\": \"x\", "
+        "\"name\": \"x\", \"driver\": \"x\"}, \"precision\": \"s\", \"shape\": [64,64,64], "
+        "\"family\": \"tiled\", \"params\": {\"TS\": 2}},42"); /* schema 1 */
     device_info info = fake_device();
     tuning_table *t = load_ok(path, &info);
     cr_assert_eq(clgemm__tuning_count(t), 3);
@@ -1426,21 +1412,17 @@ Test(tuning_db, eight_bit_keys) {
     cr_assert_str_eq(json_string_value(json_object_get(e, "type_c")), "bf16");
     json_decref(root);
 
-    char text[4096];
-    const char *d = device_json;
-    snprintf(text, sizeof text,
-             "{\"schema\": 3, \"entries\": ["
-             "{\"device\": %s, \"precision\": \"i8\", \"shape\": [64,64,64], "
-             "\"family\": \"tiled\", \"params\": {\"TS\": 4}},"
-             "{\"device\": %s, \"precision\": \"e4m3\", \"shape\": [64,64,64], "
-             "\"family\": \"tiled\", \"params\": {\"TS\": 8}},"
-             "{\"device\": %s, \"precision\": \"i32\", \"shape\": [65,64,64], "
-             "\"family\": \"tiled\", \"params\": {\"TS\": 8}},"
-             "{\"device\": %s, \"precision\": \"i8\", \"type_c\": \"s\", "
-             "\"shape\": [66,64,64], \"family\": \"tiled\", \"params\": {\"TS\": 8}}"
-             "]}",
-             d, d, d, d);
-    write_file(path, text, strlen(text));
+    static const char *const fields[] = {
+        "\"precision\": \"i8\", \"shape\": [64,64,64], \"family\": \"tiled\", \"params\": {\"TS\": "
+        "4}",
+        "\"precision\": \"e4m3\", \"shape\": [64,64,64], \"family\": \"tiled\", \"params\": "
+        "{\"TS\": 8}",
+        "\"precision\": \"i32\", \"shape\": [65,64,64], \"family\": \"tiled\", \"params\": "
+        "{\"TS\": 8}",
+        "\"precision\": \"i8\", \"type_c\": \"s\", \"shape\": [66,64,64], \"family\": \"tiled\", "
+        "\"params\": {\"TS\": 8}",
+    };
+    write_device_db(path, 3, fields, sizeof fields / sizeof *fields, NULL);
     t = load_ok(path, &info);
     cr_assert_eq(clgemm__tuning_count(t), 2, "the i32 and i8 -> s entries are skipped");
     clgemm_config c;

@@ -21,6 +21,7 @@
  * (the scaled wrapper clgemm_fp8gemm in the rotation; type_pairs says which); the 8-bit section
  * at the end adds the conversion tables of all 256 FP8 codes (host and kernels), K past the
  * int32 limit of INT8 sums, batches and the 8-bit type checks. */
+#include "tally.h"
 #include "typed.h"
 
 #include <criterion/criterion.h>
@@ -83,26 +84,6 @@ static const double *scalars_for(clgemm_precision ab, size_t row) {
 
 static const clgemm_layout layouts[] = {CLGEMM_COL_MAJOR, CLGEMM_ROW_MAJOR};
 static const clgemm_transpose transposes[] = {CLGEMM_NO_TRANS, CLGEMM_TRANS, CLGEMM_CONJ_TRANS};
-
-/* Failures of one test: the first few are reported with their problem, then a count. */
-typedef struct tally {
-    unsigned cases, failed;
-} tally;
-
-#define MAX_REPORTED 6
-
-static void record(tally *t, int rc, const char *prefix, const char *msg) {
-    t->cases++;
-    if (!rc) return;
-    t->failed++;
-    if (t->failed <= MAX_REPORTED) cr_expect(0, "%s%s", prefix, msg);
-}
-
-static void report(const tally *t, const char *what) {
-    cr_expect_eq(t->failed, 0u, "%s: %u of %u cases failed (first %d shown above)", what, t->failed,
-                 t->cases, MAX_REPORTED);
-    cr_log_info("%s: %u cases, %u failed", what, t->cases, t->failed);
-}
 
 static double seconds(void) {
     struct timespec ts;
@@ -229,14 +210,8 @@ static void run_grid(tc_env *env, const clgemm_handle handles[2], clgemm_family 
                                 continue;
                             if (split && a != 0 && a != 2) continue;
                             tt_gemm g = {
-                                .type_ab = tp.ab,
-                                .type_c = tp.c,
-                                .layout = layouts[l],
-                                .ta = transposes[ta],
-                                .tb = transposes[tb],
-                                .m = shapes[s].m,
-                                .n = shapes[s].n,
-                                .k = shapes[s].k,
+                                TT_PROBLEM(tp.ab, tp.c, layouts[l], transposes[ta], transposes[tb],
+                                           shapes[s].m, shapes[s].n, shapes[s].k),
                                 .alpha = {scalars_for(tp.ab, a)[0], scalars_for(tp.ab, a)[1]},
                                 .beta = {scalars_for(tp.ab, a)[2], scalars_for(tp.ab, a)[3]},
                                 .tail = 3};
@@ -350,17 +325,11 @@ Test(types, scale_and_empty, .timeout = 600) {
                     bool k0 = cases[s].k == 0;
                     /* INT8 takes integers: the scalars doubled. */
                     double twice = type_pairs[p].ab == CLGEMM_INT8 ? 2 : 1;
-                    tt_gemm g = {.type_ab = type_pairs[p].ab,
-                                 .type_c = type_pairs[p].c,
-                                 .layout = layouts[l],
-                                 .ta = transposes[s % 3],
-                                 .tb = transposes[(s + b) % 3],
-                                 .m = cases[s].m,
-                                 .n = cases[s].n,
-                                 .k = cases[s].k,
+                    tt_gemm g = {TT_PROBLEM(type_pairs[p].ab, type_pairs[p].c, layouts[l],
+                                            transposes[s % 3], transposes[(s + b) % 3], cases[s].m,
+                                            cases[s].n, cases[s].k),
                                  .alpha = {k0 ? 1.5 * twice : 0, k0 ? -0.5 : 0},
-                                 .beta = {betas[b][0] * twice, betas[b][1]},
-                                 .tail = 4};
+                                 .beta = {betas[b][0] * twice, betas[b][1]}, .tail = 4};
                     if (s % 2) {
                         g.ldc = tc_min_ld(g.layout, CLGEMM_NO_TRANS, g.m, g.n) + 3;
                         g.off_c = 5;
@@ -774,17 +743,9 @@ static void run_batch(tc_env *env, clgemm_handle h, type_pair tp, bool table, ta
     enum { BATCH = 3 };
     tt_data d[BATCH];
     const double *sc = scalars_for(tp.ab, 2); /* alpha and beta both in play */
-    tt_gemm g = {.type_ab = tp.ab,
-                 .type_c = tp.c,
-                 .layout = CLGEMM_ROW_MAJOR,
-                 .ta = CLGEMM_TRANS,
-                 .tb = CLGEMM_NO_TRANS,
-                 .m = 19,
-                 .n = 11,
-                 .k = 37,
-                 .alpha = {sc[0], 0},
-                 .beta = {sc[2], 0},
-                 .tail = 2};
+    tt_gemm g = {
+        TT_PROBLEM(tp.ab, tp.c, CLGEMM_ROW_MAJOR, CLGEMM_TRANS, CLGEMM_NO_TRANS, 19, 11, 37),
+        .alpha = {sc[0], 0}, .beta = {sc[2], 0}, .tail = 2};
     for (int i = 0; i < BATCH; i++)
         cr_assert(tt_data_make(&d[i], &g, 700 + (uint64_t)i, 0));
     size_t sab = tt_size(tp.ab), scs = tt_size(tp.c);

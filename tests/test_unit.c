@@ -2,6 +2,7 @@
  * parameter rules of each kernel family (clgemm__config_check against made-up devices), the -D
  * build options, the launch geometry, that the built-in defaults obey the rules, and the tuner's
  * correctness check for every type (FP16 / BF16 rounding, bounds that reject wrong results). */
+#include "configs.h"
 #include "exec/exec.h"
 #include "tune/tune_data.h"
 
@@ -197,27 +198,6 @@ static device_info fake_device(size_t max_wg, size_t item0, size_t item1, cl_ulo
 
 static device_info gpu(void) {
     return fake_device(256, 256, 256, 32768, true);
-}
-
-static clgemm_config naive(int mdimc, int ndimc) {
-    return (clgemm_config){.family = CLGEMM_FAMILY_NAIVE, .mdimc = mdimc, .ndimc = ndimc};
-}
-
-static clgemm_config tiled(int ts) {
-    return (clgemm_config){.family = CLGEMM_FAMILY_TILED, .ts = ts};
-}
-
-static clgemm_config regblock(int mwg, int nwg, int kwg, int mdimc, int ndimc, int kwi, int vwm,
-                              int vwn) {
-    return (clgemm_config){.family = CLGEMM_FAMILY_REGBLOCK,
-                           .mwg = mwg,
-                           .nwg = nwg,
-                           .kwg = kwg,
-                           .mdimc = mdimc,
-                           .ndimc = ndimc,
-                           .kwi = kwi,
-                           .vwm = vwm,
-                           .vwn = vwn};
 }
 
 static const char *describe(const clgemm_config *c) {
@@ -727,22 +707,22 @@ Test(tune_data, bf16_round_trip_and_ties_to_even) {
 static void set_c(tune_problem *p, size_t i, int comp, double v) {
     switch (p->key.type_c) {
     case CLGEMM_DOUBLE:
-        ((double *)p->host_c)[i] = v;
+        ((double *)p->host[2])[i] = v;
         break;
     case CLGEMM_COMPLEX_SINGLE:
-        ((float *)p->host_c)[2 * i + (size_t)comp] = (float)v;
+        ((float *)p->host[2])[2 * i + (size_t)comp] = (float)v;
         break;
     case CLGEMM_COMPLEX_DOUBLE:
-        ((double *)p->host_c)[2 * i + (size_t)comp] = v;
+        ((double *)p->host[2])[2 * i + (size_t)comp] = v;
         break;
     case CLGEMM_HALF:
-        ((uint16_t *)p->host_c)[i] = clgemm__half_from_float((float)v);
+        ((uint16_t *)p->host[2])[i] = clgemm__half_from_float((float)v);
         break;
     case CLGEMM_BFLOAT16:
-        ((uint16_t *)p->host_c)[i] = clgemm__bf16_from_float((float)v);
+        ((uint16_t *)p->host[2])[i] = clgemm__bf16_from_float((float)v);
         break;
     default:
-        ((float *)p->host_c)[i] = (float)v;
+        ((float *)p->host[2])[i] = (float)v;
         break;
     }
 }
@@ -807,7 +787,7 @@ Test(tune_data, reference_follows_the_transposes) {
     cr_assert_eq(clgemm__tune_problem_init(&p, &rng), CLGEMM_SUCCESS);
     cr_assert_eq(p.lda, 4);
     cr_assert_eq(p.ldb, 2);
-    const double *a = p.host_a, *b = p.host_b;
+    const double *a = p.host[0], *b = p.host[1];
     for (size_t s = 0; s < p.sample_count; s++) {
         size_t i = p.samples[s] % 3, j = p.samples[s] / 3;
         double re = 0, im = 0;

@@ -12,9 +12,12 @@
  * dimensions, and alpha and beta as real and imaginary parts (the four values after compute_:
  * TYPED_SCALARS or POINTER_SCALARS). */
 #define CALL_PROBLEM(type_ab_, type_c_, compute_, ...)                                             \
+    CALL_SHAPE(type_ab_, type_c_, compute_), .lda = lda, .ldb = ldb, .ldc = ldc,                   \
+                                             CALL_SCALARS_(__VA_ARGS__)
+/* Its types, compute mode, layout, transposes and sizes alone (what plans a call). */
+#define CALL_SHAPE(type_ab_, type_c_, compute_)                                                    \
     .precision = (type_ab_), .type_c = (type_c_), .compute = (compute_), .layout = layout,         \
-    .trans_a = trans_a, .trans_b = trans_b, .m = m, .n = n, .k = k, .lda = lda, .ldb = ldb,        \
-    .ldc = ldc, CALL_SCALARS_(__VA_ARGS__)
+    .trans_a = trans_a, .trans_b = trans_b, .m = m, .n = n, .k = k
 #define CALL_SCALARS_(are, aim, bre, bim)                                                          \
     .alpha = (are), .alpha_im = (aim), .beta = (bre), .beta_im = (bim)
 
@@ -29,6 +32,15 @@
 #define CALL_TABLE(offs_a_, offs_b_, offs_c_)                                                      \
     .batched = true, .batch = batch_count, .offs_a = (offs_a_), .offs_b = (offs_b_),               \
     .offs_c = (offs_c_), .alphas = alphas, .betas = betas
+
+/* The parameter list of the strided-batch entry points on host arrays, on the handle type of one
+ * device (clgemm_handle) or of several (clgemm_multi_handle). */
+#define STRIDED_HOST_PARAMS(handle_type)                                                           \
+    handle_type h, clgemm_layout layout, clgemm_transpose trans_a, clgemm_transpose trans_b,       \
+        size_t m, size_t n, size_t k, const void *alpha, const void *a, size_t lda,                \
+        size_t stride_a, const void *b, size_t ldb, size_t stride_b, const void *beta, void *c,    \
+        size_t ldc, size_t stride_c, size_t batch_count, clgemm_precision type_ab,                 \
+        clgemm_precision type_c, clgemm_compute compute
 
 /* Scalars of a typed entry point: real types pass alpha and beta as they are (RE, IM), complex
  * ones as cl_float2 / cl_double2 (CRE, CIM). */

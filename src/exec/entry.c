@@ -31,14 +31,6 @@
                                    wait, event);                                                   \
     }
 
-BUFFER_ENTRY(clgemm_sgemm, CLGEMM_SINGLE, float, RE, IM)
-BUFFER_ENTRY(clgemm_dgemm, CLGEMM_DOUBLE, double, RE, IM)
-BUFFER_ENTRY(clgemm_cgemm, CLGEMM_COMPLEX_SINGLE, cl_float2, CRE, CIM)
-BUFFER_ENTRY(clgemm_zgemm, CLGEMM_COMPLEX_DOUBLE, cl_double2, CRE, CIM)
-BUFFER_ENTRY(clgemm_hgemm, CLGEMM_HALF, float, RE, IM)
-BUFFER_ENTRY(clgemm_bf16gemm, CLGEMM_BFLOAT16, float, RE, IM)
-BUFFER_ENTRY(clgemm_i8gemm, CLGEMM_INT8, cl_int, RE, IM)
-
 /* The scales fold into alpha (clgemm.h, CLGEMM_E4M3): computed in double, rounded once when the
  * kernel gets its FP32 alpha. */
 clgemm_status clgemm_fp8gemm(clgemm_handle h, clgemm_layout layout, clgemm_transpose trans_a,
@@ -104,15 +96,16 @@ clgemm_status clgemm_gemm_batched(clgemm_handle h, clgemm_layout layout, clgemm_
     return clgemm__gemm(h, &call);
 }
 
-STRIDED_ENTRY(clgemm_sgemm_strided_batched, CLGEMM_SINGLE, float, RE, IM)
-STRIDED_ENTRY(clgemm_dgemm_strided_batched, CLGEMM_DOUBLE, double, RE, IM)
-STRIDED_ENTRY(clgemm_cgemm_strided_batched, CLGEMM_COMPLEX_SINGLE, cl_float2, CRE, CIM)
-STRIDED_ENTRY(clgemm_zgemm_strided_batched, CLGEMM_COMPLEX_DOUBLE, cl_double2, CRE, CIM)
-STRIDED_ENTRY(clgemm_hgemm_strided_batched, CLGEMM_HALF, float, RE, IM)
-STRIDED_ENTRY(clgemm_i8gemm_strided_batched, CLGEMM_INT8, cl_int, RE, IM)
-BATCHED_ENTRY(clgemm_sgemm_batched, CLGEMM_SINGLE, float)
-BATCHED_ENTRY(clgemm_dgemm_batched, CLGEMM_DOUBLE, double)
-BATCHED_ENTRY(clgemm_cgemm_batched, CLGEMM_COMPLEX_SINGLE, cl_float2)
-BATCHED_ENTRY(clgemm_zgemm_batched, CLGEMM_COMPLEX_DOUBLE, cl_double2)
-BATCHED_ENTRY(clgemm_hgemm_batched, CLGEMM_HALF, float)
-BATCHED_ENTRY(clgemm_i8gemm_batched, CLGEMM_INT8, cl_int)
+/* The typed entry points of one type: one matrix, a strided batch and a batch with a table. */
+#define TYPED_ENTRIES(prefix, type, scalar, re, im)                                                \
+    BUFFER_ENTRY(prefix, type, scalar, re, im)                                                     \
+    STRIDED_ENTRY(prefix##_strided_batched, type, scalar, re, im)                                  \
+    BATCHED_ENTRY(prefix##_batched, type, scalar)
+
+TYPED_ENTRIES(clgemm_sgemm, CLGEMM_SINGLE, float, RE, IM)
+TYPED_ENTRIES(clgemm_dgemm, CLGEMM_DOUBLE, double, RE, IM)
+TYPED_ENTRIES(clgemm_cgemm, CLGEMM_COMPLEX_SINGLE, cl_float2, CRE, CIM)
+TYPED_ENTRIES(clgemm_zgemm, CLGEMM_COMPLEX_DOUBLE, cl_double2, CRE, CIM)
+TYPED_ENTRIES(clgemm_hgemm, CLGEMM_HALF, float, RE, IM)
+TYPED_ENTRIES(clgemm_i8gemm, CLGEMM_INT8, cl_int, RE, IM)
+BUFFER_ENTRY(clgemm_bf16gemm, CLGEMM_BFLOAT16, float, RE, IM) /* BF16 has no typed batches */

@@ -69,15 +69,15 @@ typedef struct kernel_key {
 } kernel_key;
 enum { KERNEL_SCALE = -1, KERNEL_REDUCE = -2, KERNEL_FIXUP = -3 };
 enum {
-    KEY_TRANSA = 1,
-    KEY_TRANSB = 2,
-    KEY_CONJA = 4,
-    KEY_CONJB = 8,
-    KEY_ALIGNED_A = 16,
-    KEY_ALIGNED_B = 32,
-    KEY_TABLE = 64,    /* a batch with per-matrix offsets and scalars (BATCH_TABLE) */
-    KEY_TABLE_C = 128, /* ... whose C offsets and beta the kernel applies (TABLE_C) */
-    KEY_STREAMK = 256  /* the stream-K schedule (STREAMK) */
+    KEY_TRANSA = 1 << 0,
+    KEY_TRANSB = 1 << 1,
+    KEY_CONJA = 1 << 2,
+    KEY_CONJB = 1 << 3,
+    KEY_ALIGNED_A = 1 << 4,
+    KEY_ALIGNED_B = 1 << 5,
+    KEY_TABLE = 1 << 6,   /* a batch with per-matrix offsets and scalars (BATCH_TABLE) */
+    KEY_TABLE_C = 1 << 7, /* ... whose C offsets and beta the kernel applies (TABLE_C) */
+    KEY_STREAMK = 1 << 8  /* the stream-K schedule (STREAMK) */
 };
 
 typedef struct kernel_slot {

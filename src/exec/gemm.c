@@ -507,6 +507,20 @@ static clgemm_status make_table(const struct clgemm_handle_s *h, const gemm_call
     return err;
 }
 
+/* The elementwise kernels' (scale, reduce) last arguments from index `first` on: C, its offset
+ * off, ldc, the batch stride of C and the batch table (cl/scale.cl, cl/reduce.cl). */
+static cl_int set_c_args(cl_kernel kernel, cl_uint first, const gemm_call *c, cl_ulong off,
+                         cl_mem table, cl_int err) {
+    cl_ulong stride = c->stride_c;
+    cl_int ldc = (cl_int)c->ldc;
+    SET_ARG(kernel, first, c->c, err);
+    SET_ARG(kernel, first + 1, off, err);
+    SET_ARG(kernel, first + 2, ldc, err);
+    SET_ARG(kernel, first + 3, stride, err);
+    SET_ARG(kernel, first + 4, table, err);
+    return err;
+}
+
 /* C = beta * C, for k == 0 or alpha == 0; the caller holds the lock. */
 static clgemm_status enqueue_scale(struct clgemm_handle_s *h, const gemm_call *c, cl_int m,
                                    cl_int n, cl_mem table, cl_command_queue queue) {
@@ -514,16 +528,11 @@ static clgemm_status enqueue_scale(struct clgemm_handle_s *h, const gemm_call *c
     clgemm_status st =
         elementwise_kernel(h, KERNEL_SCALE, c->precision, c->type_c, table != NULL, &kernel);
     if (st != CLGEMM_SUCCESS) return st;
-    cl_ulong off = c->off_c, stride = c->stride_c;
-    cl_int ldc = (cl_int)c->ldc, err = CL_SUCCESS;
+    cl_int err = CL_SUCCESS;
     SET_ARG(kernel, 0, m, err);
     SET_ARG(kernel, 1, n, err);
     if (err == CL_SUCCESS) err = set_scalar_arg(kernel, 2, c->precision, c->beta, c->beta_im);
-    SET_ARG(kernel, 3, c->c, err);
-    SET_ARG(kernel, 4, off, err);
-    SET_ARG(kernel, 5, ldc, err);
-    SET_ARG(kernel, 6, stride, err);
-    SET_ARG(kernel, 7, table, err);
+    err = set_c_args(kernel, 3, c, c->off_c, table, err);
     size_t local[2], global[2];
     elementwise_launch(h, m, n, local, global);
     if (err == CL_SUCCESS)
@@ -535,47 +544,40 @@ static clgemm_status enqueue_scale(struct clgemm_handle_s *h, const gemm_call *c
 /* The column-major problem the kernels compute: a row-major C = op(A) op(B) is the column-major
  * C^T = op(B)^T op(A)^T over the same memory, so A and B (and m and n) swap while each keeps its
  * transpose flag. */
+/* One operand of the column-major problem. */
+typedef struct colmajor_operand {
+    cl_mem mem;
+    cl_int ld;
+    cl_ulong off, stride; /* stride 0 outside a strided batch */
+    int trans, conj;
+} colmajor_operand;
+
 typedef struct colmajor {
-    cl_int m, n, k, lda, ldb;
-    cl_mem a, b;
-    cl_ulong off_a, off_b, stride_a, stride_b;
-    int trans_a, trans_b, conj_a, conj_b;
+    cl_int m, n, k;
+    colmajor_operand a, b;
 } colmajor;
 
+/* The call's A (second false) or B, as the call gives it. */
+static colmajor_operand call_operand(const gemm_call *c, bool second) {
+    clgemm_transpose t = second ? c->trans_b : c->trans_a;
+    colmajor_operand o = {.mem = second ? c->b : c->a,
+                          .ld = (cl_int)(second ? c->ldb : c->lda),
+                          .off = second ? c->off_b : c->off_a,
+                          .stride = c->batched ? (second ? c->stride_b : c->stride_a) : 0,
+                          .trans = t != CLGEMM_NO_TRANS,
+                          .conj = t == CLGEMM_CONJ_TRANS && clgemm__type(c->precision)->complex};
+    return o;
+}
+
+/* Row-major C = op(A) op(B) is column-major C^T = op(B)^T op(A)^T: A and B trade places, and so
+ * do M and N. */
 static colmajor normalise(const gemm_call *c) {
-    colmajor p = {(cl_int)c->m,
-                  (cl_int)c->n,
-                  (cl_int)c->k,
-                  (cl_int)c->lda,
-                  (cl_int)c->ldb,
-                  c->a,
-                  c->b,
-                  c->off_a,
-                  c->off_b,
-                  c->batched ? c->stride_a : 0,
-                  c->batched ? c->stride_b : 0,
-                  c->trans_a != CLGEMM_NO_TRANS,
-                  c->trans_b != CLGEMM_NO_TRANS,
-                  c->trans_a == CLGEMM_CONJ_TRANS && clgemm__type(c->precision)->complex,
-                  c->trans_b == CLGEMM_CONJ_TRANS && clgemm__type(c->precision)->complex};
-    if (c->layout == CLGEMM_ROW_MAJOR) {
-        colmajor q = {.m = p.n,
-                      .n = p.m,
-                      .k = p.k,
-                      .lda = p.ldb,
-                      .ldb = p.lda,
-                      .a = p.b,
-                      .b = p.a,
-                      .off_a = p.off_b,
-                      .off_b = p.off_a,
-                      .stride_a = p.stride_b,
-                      .stride_b = p.stride_a,
-                      .trans_a = p.trans_b,
-                      .trans_b = p.trans_a,
-                      .conj_a = p.conj_b,
-                      .conj_b = p.conj_a};
-        p = q;
-    }
+    bool row = c->layout == CLGEMM_ROW_MAJOR;
+    colmajor p = {.m = (cl_int)(row ? c->n : c->m),
+                  .n = (cl_int)(row ? c->m : c->n),
+                  .k = (cl_int)c->k,
+                  .a = call_operand(c, row),
+                  .b = call_operand(c, !row)};
     return p;
 }
 
@@ -662,18 +664,13 @@ static cl_int chain_launch(const struct clgemm_handle_s *h, cl_command_queue que
 static cl_int enqueue_reduce(struct clgemm_handle_s *h, cl_kernel kernel, const gemm_call *c,
                              const colmajor *p, cl_ulong off, cl_int splits, cl_mem work,
                              cl_mem table, size_t batch, cl_command_queue queue, launch_chain *ch) {
-    cl_ulong stride = c->stride_c;
-    cl_int ldc = (cl_int)c->ldc, err = CL_SUCCESS;
+    cl_int err = CL_SUCCESS;
     SET_ARG(kernel, 0, p->m, err);
     SET_ARG(kernel, 1, p->n, err);
     SET_ARG(kernel, 2, splits, err);
     if (err == CL_SUCCESS) err = set_scalar_arg(kernel, 3, c->precision, c->beta, c->beta_im);
     SET_ARG(kernel, 4, work, err);
-    SET_ARG(kernel, 5, c->c, err);
-    SET_ARG(kernel, 6, off, err);
-    SET_ARG(kernel, 7, ldc, err);
-    SET_ARG(kernel, 8, stride, err);
-    SET_ARG(kernel, 9, table, err);
+    err = set_c_args(kernel, 5, c, off, table, err);
     size_t local[2], global[2];
     elementwise_launch(h, p->m, p->n, local, global);
     if (err == CL_SUCCESS) err = chain_launch(h, queue, kernel, global, local, batch, ch);
@@ -757,17 +754,17 @@ static cl_int set_gemm_args(struct clgemm_handle_s *h, cl_kernel kernel, const g
     if (err == CL_SUCCESS)
         err = scalar_arg(h, cached_arg, kernel, 4, c->precision, with_beta ? c->beta : 0.0,
                          with_beta ? c->beta_im : 0.0);
-    SET_ARG(kernel, 5, p->a, err);
-    SET_SCALAR(kernel, 6, p->off_a, err);
-    SET_SCALAR(kernel, 7, p->lda, err);
-    SET_ARG(kernel, 8, p->b, err);
-    SET_SCALAR(kernel, 9, p->off_b, err);
-    SET_SCALAR(kernel, 10, p->ldb, err);
+    SET_ARG(kernel, 5, p->a.mem, err);
+    SET_SCALAR(kernel, 6, p->a.off, err);
+    SET_SCALAR(kernel, 7, p->a.ld, err);
+    SET_ARG(kernel, 8, p->b.mem, err);
+    SET_SCALAR(kernel, 9, p->b.off, err);
+    SET_SCALAR(kernel, 10, p->b.ld, err);
     SET_ARG(kernel, 11, out, err);
     SET_SCALAR(kernel, 12, off_c, err);
     SET_SCALAR(kernel, 13, ldc, err);
-    SET_SCALAR(kernel, 14, p->stride_a, err);
-    SET_SCALAR(kernel, 15, p->stride_b, err);
+    SET_SCALAR(kernel, 14, p->a.stride, err);
+    SET_SCALAR(kernel, 15, p->b.stride, err);
     SET_SCALAR(kernel, 16, stride_c, err);
     SET_SCALAR(kernel, 17, layers, err);
     SET_ARG(kernel, 18, table, err);
@@ -786,16 +783,16 @@ static void gemm_kernel_key(kernel_key *key, const clgemm_config *cfg, const gem
     key->type_ab = (unsigned char)c->precision;
     key->type_c = (unsigned char)c->type_c;
     key->compute = (unsigned char)(family->call_options ? compute : 0);
-    key->flags = (unsigned short)((p->trans_a ? KEY_TRANSA : 0) | (p->trans_b ? KEY_TRANSB : 0) |
-                                  (p->conj_a ? KEY_CONJA : 0) | (p->conj_b ? KEY_CONJB : 0) |
+    key->flags = (unsigned short)((p->a.trans ? KEY_TRANSA : 0) | (p->b.trans ? KEY_TRANSB : 0) |
+                                  (p->a.conj ? KEY_CONJA : 0) | (p->b.conj ? KEY_CONJB : 0) |
                                   (table ? KEY_TABLE | KEY_TABLE_C : 0));
     if (family->call_options) {
         bool swap = c->layout == CLGEMM_ROW_MAJOR;
         key->flags |=
-            (unsigned short)((aligned16(c, !swap, p->off_a, p->lda, p->stride_a) ? KEY_ALIGNED_A
-                                                                                 : 0) |
-                             (aligned16(c, swap, p->off_b, p->ldb, p->stride_b) ? KEY_ALIGNED_B
-                                                                                : 0));
+            (unsigned short)((aligned16(c, !swap, p->a.off, p->a.ld, p->a.stride) ? KEY_ALIGNED_A
+                                                                                  : 0) |
+                             (aligned16(c, swap, p->b.off, p->b.ld, p->b.stride) ? KEY_ALIGNED_B
+                                                                                 : 0));
     }
 }
 
@@ -806,8 +803,8 @@ static colmajor sub_problem(const colmajor *p, const gemm_call *c, size_t i0, si
     colmajor q = *p;
     q.m = (cl_int)m;
     q.n = (cl_int)n;
-    q.off_a += (cl_ulong)i0 * (p->trans_a ? (cl_ulong)p->lda : 1);
-    q.off_b += (cl_ulong)j0 * (p->trans_b ? 1 : (cl_ulong)p->ldb);
+    q.a.off += (cl_ulong)i0 * (p->a.trans ? (cl_ulong)p->a.ld : 1);
+    q.b.off += (cl_ulong)j0 * (p->b.trans ? 1 : (cl_ulong)p->b.ld);
     *off_c = c->off_c + (cl_ulong)i0 + (cl_ulong)j0 * (cl_ulong)c->ldc;
     return q;
 }

@@ -1,6 +1,6 @@
 /* handle.c: a handle's life cycle (create on a queue or on a chosen device, destroy) and the
  * per-handle settings: forced configurations, the tuning table, the last build log. */
-#include "exec/exec.h"
+#include "exec/call.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -277,15 +277,7 @@ clgemm_status clgemm_get_config_ex(clgemm_handle h, clgemm_layout layout, clgemm
     if ((layout != CLGEMM_ROW_MAJOR && layout != CLGEMM_COL_MAJOR) || !trans_ok(trans_a) ||
         !trans_ok(trans_b))
         return CLGEMM_ERR_INVALID_ARGUMENT;
-    gemm_call call = {.precision = type_ab,
-                      .type_c = type_c,
-                      .compute = compute,
-                      .layout = layout,
-                      .trans_a = trans_a,
-                      .trans_b = trans_b,
-                      .m = m,
-                      .n = n,
-                      .k = k};
+    gemm_call call = {CALL_SHAPE(type_ab, type_c, compute)};
     clgemm_status st = clgemm__check_types(h, &call);
     if (st != CLGEMM_SUCCESS) return st;
     /* As a call does: CLGEMM_ALLOW_TF32 turns the FP32 default into TF32. */

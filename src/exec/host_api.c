@@ -165,12 +165,7 @@ static void copy_blocks(char *packed, int to_host, void *const *table, char *bas
     }
 }
 
-clgemm_status clgemm_gemm_strided_batched_host(
-    clgemm_handle h, clgemm_layout layout, clgemm_transpose trans_a, clgemm_transpose trans_b,
-    size_t m, size_t n, size_t k, const void *alpha, const void *a, size_t lda, size_t stride_a,
-    const void *b, size_t ldb, size_t stride_b, const void *beta, void *c, size_t ldc,
-    size_t stride_c, size_t batch_count, clgemm_precision type_ab, clgemm_precision type_c,
-    clgemm_compute compute) {
+clgemm_status clgemm_gemm_strided_batched_host(STRIDED_HOST_PARAMS(clgemm_handle)) {
     if (!h) return CLGEMM_ERR_NULL_ARGUMENT;
     if (clgemm__forked()) return CLGEMM_ERR_FORKED;
     double s[4];

@@ -556,32 +556,20 @@ clgemm_status clgemm_multi_gemm_ex_host(clgemm_multi_handle h, clgemm_layout lay
     return multi_gemm(h, &call, alpha, beta, a, b, c);
 }
 
-clgemm_status clgemm_multi_sgemm_host(clgemm_multi_handle h, clgemm_layout layout,
-                                      clgemm_transpose trans_a, clgemm_transpose trans_b, size_t m,
-                                      size_t n, size_t k, float alpha, const float *a, size_t lda,
-                                      const float *b, size_t ldb, float beta, float *c,
-                                      size_t ldc) {
-    return clgemm_multi_gemm_ex_host(h, layout, trans_a, trans_b, m, n, k, &alpha, a, lda, b, ldb,
-                                     &beta, c, ldc, CLGEMM_SINGLE, CLGEMM_SINGLE,
-                                     CLGEMM_COMPUTE_DEFAULT);
-}
+/* Typed entry points: A, B and C of one real type, the default compute mode. */
+#define MULTI_HOST_ENTRY(name, type, scalar)                                                       \
+    clgemm_status name(clgemm_multi_handle h, clgemm_layout layout, clgemm_transpose trans_a,      \
+                       clgemm_transpose trans_b, size_t m, size_t n, size_t k, scalar alpha,       \
+                       const scalar *a, size_t lda, const scalar *b, size_t ldb, scalar beta,      \
+                       scalar *c, size_t ldc) {                                                    \
+        return clgemm_multi_gemm_ex_host(h, layout, trans_a, trans_b, m, n, k, &alpha, a, lda, b,  \
+                                         ldb, &beta, c, ldc, type, type, CLGEMM_COMPUTE_DEFAULT);  \
+    }
 
-clgemm_status clgemm_multi_dgemm_host(clgemm_multi_handle h, clgemm_layout layout,
-                                      clgemm_transpose trans_a, clgemm_transpose trans_b, size_t m,
-                                      size_t n, size_t k, double alpha, const double *a, size_t lda,
-                                      const double *b, size_t ldb, double beta, double *c,
-                                      size_t ldc) {
-    return clgemm_multi_gemm_ex_host(h, layout, trans_a, trans_b, m, n, k, &alpha, a, lda, b, ldb,
-                                     &beta, c, ldc, CLGEMM_DOUBLE, CLGEMM_DOUBLE,
-                                     CLGEMM_COMPUTE_DEFAULT);
-}
+MULTI_HOST_ENTRY(clgemm_multi_sgemm_host, CLGEMM_SINGLE, float)
+MULTI_HOST_ENTRY(clgemm_multi_dgemm_host, CLGEMM_DOUBLE, double)
 
-clgemm_status clgemm_multi_gemm_strided_batched_host(
-    clgemm_multi_handle h, clgemm_layout layout, clgemm_transpose trans_a, clgemm_transpose trans_b,
-    size_t m, size_t n, size_t k, const void *alpha, const void *a, size_t lda, size_t stride_a,
-    const void *b, size_t ldb, size_t stride_b, const void *beta, void *c, size_t ldc,
-    size_t stride_c, size_t batch_count, clgemm_precision type_ab, clgemm_precision type_c,
-    clgemm_compute compute) {
+clgemm_status clgemm_multi_gemm_strided_batched_host(STRIDED_HOST_PARAMS(clgemm_multi_handle)) {
     if (!h) return CLGEMM_ERR_NULL_ARGUMENT;
     double sc[4]; /* checked and read as clgemm_gemm_ex_host does */
     clgemm_status st = clgemm__call_scalars(type_ab, alpha, beta, sc);

@@ -21,24 +21,22 @@ static bool known_marker(const char *p) {
     return false;
 }
 
+static const char *const result_strings[] = {
+    [PTX_PATCH_OK] = "patched",
+    [PTX_PATCH_NO_TARGET] = "no `.target sm_90` line in the PTX",
+    [PTX_PATCH_ALREADY_SM90A] = "the PTX already targets sm_90a",
+    [PTX_PATCH_NO_MARKERS] = "no `// @` markers in the PTX",
+    [PTX_PATCH_UNKNOWN_MARKER] =
+        "a `// @` marker in front of an instruction the patch does not know",
+    [PTX_PATCH_ENTRY_SYNTAX] =
+        "an .entry whose parameter list does not close, or that has a register cap",
+    [PTX_PATCH_NO_MEMORY] = "out of host memory",
+};
+
 const char *clgemm__ptx_patch_string(ptx_patch_result r) {
-    switch (r) {
-    case PTX_PATCH_OK:
-        return "patched";
-    case PTX_PATCH_NO_TARGET:
-        return "no `.target sm_90` line in the PTX";
-    case PTX_PATCH_ALREADY_SM90A:
-        return "the PTX already targets sm_90a";
-    case PTX_PATCH_NO_MARKERS:
-        return "no `// @` markers in the PTX";
-    case PTX_PATCH_UNKNOWN_MARKER:
-        return "a `// @` marker in front of an instruction the patch does not know";
-    case PTX_PATCH_ENTRY_SYNTAX:
-        return "an .entry whose parameter list does not close, or that has a register cap";
-    case PTX_PATCH_NO_MEMORY:
-        return "out of host memory";
-    }
-    return "unknown result";
+    size_t i = (size_t)r;
+    return i < sizeof result_strings / sizeof *result_strings ? result_strings[i]
+                                                              : "unknown result";
 }
 
 /* The one `.target` directive: it must name sm_90 exactly (sm_90a, sm_80 or two directives are

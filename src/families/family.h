@@ -129,6 +129,42 @@ static inline size_t clgemm__round_up(size_t v, size_t to) {
     return (v + to - 1) / to * to;
 }
 
+/* The descriptor fields every family fills alike: its id, its names from one word (kernel
+ * source cl/<word>.cl, kernel clgemm_<word>), its `params` table with the length of that table,
+ * and the file's own `rules`, `launch` and `tile`. */
+#define FAMILY_BASICS(family_id, word)                                                             \
+    .id = family_id, .name = #word, .file = #word ".cl", .kernel = "clgemm_" #word,                \
+    .params = params, .num_params = (int)(sizeof params / sizeof params[0]), .rules = rules,       \
+    .launch = launch, .tile = tile
+
+/* The tensor-core families (mma, wgmma) share their geometry: parameters MWG, NWG, KWG, WM, WN,
+ * STAGES in slots 0-5, `lanes` work-items per WM x WN tile of a work-group (32: a warp, 128: a
+ * warpgroup), operands staged by 16-byte chunks through STAGES slices of local memory. */
+enum { WARP_MWG, WARP_NWG, WARP_KWG, WARP_WM, WARP_WN, WARP_STAGES };
+/* Their parameter table: the work-group tile's the same in both, the warp tile's search range
+ * and meaning, and the largest STAGES searched, each family's own. */
+/* clang-format off */
+#define WARP_TILE_PARAMS(wm_lo, wm_hi, wm_doc, wn_lo, wn_hi, wn_doc, stages_hi, stages_doc)        \
+    {"MWG", WARP_MWG, 64, 256, "work-group tile along M"},                                         \
+    {"NWG", WARP_NWG, 64, 256, "work-group tile along N"},                                         \
+    {"KWG", WARP_KWG, 8, 32, "depth of one K slice in local memory"},                              \
+    {"WM", WARP_WM, wm_lo, wm_hi, wm_doc},                                                         \
+    {"WN", WARP_WN, wn_lo, wn_hi, wn_doc},                                                         \
+    {"STAGES", WARP_STAGES, 2, stages_hi, stages_doc}
+/* clang-format on */
+/* Whether the work-group, the chunks each work-item copies and the local memory fit the device. */
+bool clgemm__warp_tiles_fit(const clgemm_config *c, const device_info *info, const type_desc *t,
+                            int lanes);
+/* One work-group of lanes x (MWG / WM) x (NWG / WN) work-items per MWG x NWG tile of C. */
+void clgemm__warp_tiles_launch(const clgemm_config *c, int lanes, size_t m, size_t n,
+                               size_t local[2], size_t global[2]);
+/* Their descriptors alike: split K, searched by the tuner, own device support, build options,
+ * defaults and --quick list. */
+#define TENSOR_CORE_FAMILY(family_id, word)                                                        \
+    FAMILY_BASICS(family_id, word), .searched = true, .split_k = true, .supported = supported,     \
+                                    .call_options = call_options, .defaults = defaults,            \
+                                    .quick = quick
+
 /* "Any compute mode": what a forced or stored configuration is checked with. */
 #define CLGEMM__COMPUTE_ANY ((clgemm_compute)-1)
 

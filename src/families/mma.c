@@ -11,14 +11,9 @@
 
 enum { MWG, NWG, KWG, WM, WN, STAGES };
 
-static const family_param params[] = {
-    {"MWG", MWG, 64, 256, "work-group tile along M"},
-    {"NWG", NWG, 64, 256, "work-group tile along N"},
-    {"KWG", KWG, 8, 32, "depth of one K slice in local memory"},
-    {"WM", WM, 32, 64, "warp tile along M"},
-    {"WN", WN, 16, 64, "warp tile along N"},
-    {"STAGES", STAGES, 2, 4, "K slices in flight (cp.async pipeline)"},
-};
+static const family_param params[] = {WARP_TILE_PARAMS(32, 64, "warp tile along M", 16, 64,
+                                                       "warp tile along N", 4,
+                                                       "K slices in flight (cp.async pipeline)")};
 
 /* Which PTX each type needs: FP16 / BF16 / TF32 mma from sm_80, FP64 m16n8k16 from sm_90. */
 static bool supported(const device_info *info, clgemm_precision type, clgemm_compute compute) {
@@ -45,23 +40,12 @@ static bool rules(const clgemm_config *c, const device_info *info, const type_de
     if (v[MWG] % v[WM] || v[NWG] % v[WN] || v[WM] % 16) return false;
     if (v[WN] % (esize == 8 ? 8 : 16)) return false;
     if (v[KWG] % (esize == 4 ? 8 : 16)) return false;
-    int threads = 32 * (v[MWG] / v[WM]) * (v[NWG] / v[WN]);
-    if (threads > 1024 || (size_t)threads > info->max_work_group_size ||
-        (size_t)threads > info->max_work_item_sizes[0])
-        return false;
     if (v[KWG] < vw || v[MWG] < vw || v[NWG] < vw) return false;
-    if ((v[MWG] * v[KWG] / vw) % threads || (v[NWG] * v[KWG] / vw) % threads) return false;
-    size_t local = (size_t)v[STAGES] * (size_t)(v[MWG] + v[NWG]) * (size_t)v[KWG] * t->size;
-    return v[STAGES] >= 2 && local <= info->local_mem_size;
+    return clgemm__warp_tiles_fit(c, info, t, 32);
 }
 
 static void launch(const clgemm_config *c, size_t m, size_t n, size_t local[2], size_t global[2]) {
-    const int *v = c->params;
-    size_t threads = 32 * (size_t)(v[MWG] / v[WM]) * (size_t)(v[NWG] / v[WN]);
-    local[0] = threads;
-    local[1] = 1;
-    global[0] = (m + (size_t)v[MWG] - 1) / (size_t)v[MWG] * threads;
-    global[1] = (n + (size_t)v[NWG] - 1) / (size_t)v[NWG];
+    clgemm__warp_tiles_launch(c, 32, m, n, local, global); /* one warp per warp tile */
 }
 
 static void tile(const clgemm_config *c, size_t *mt, size_t *nt, size_t *kt) {
@@ -115,20 +99,4 @@ static const clgemm_config quick[] = {MMA(128, 128, 32, 64, 64, 3), MMA(128, 128
                                       MMA(128, 64, 16, 64, 32, 2),  MMA(64, 64, 32, 32, 32, 3),
                                       MMA(64, 64, 16, 32, 32, 2),   END_OF_LIST};
 
-const family_desc clgemm__family_mma = {
-    .id = CLGEMM_FAMILY_MMA,
-    .name = "mma",
-    .file = "mma.cl",
-    .kernel = "clgemm_mma",
-    .params = params,
-    .num_params = 6,
-    .searched = true,
-    .split_k = true,
-    .rules = rules,
-    .launch = launch,
-    .tile = tile,
-    .supported = supported,
-    .call_options = call_options,
-    .defaults = defaults,
-    .quick = quick,
-};
+const family_desc clgemm__family_mma = {TENSOR_CORE_FAMILY(CLGEMM_FAMILY_MMA, mma)};

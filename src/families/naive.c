@@ -24,14 +24,4 @@ static void tile(const clgemm_config *c, size_t *mt, size_t *nt, size_t *kt) {
     *kt = 1;
 }
 
-const family_desc clgemm__family_naive = {
-    .id = CLGEMM_FAMILY_NAIVE,
-    .name = "naive",
-    .file = "naive.cl",
-    .kernel = "clgemm_naive",
-    .params = params,
-    .num_params = 2,
-    .rules = rules,
-    .launch = launch,
-    .tile = tile,
-};
+const family_desc clgemm__family_naive = {FAMILY_BASICS(CLGEMM_FAMILY_NAIVE, naive)};

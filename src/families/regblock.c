@@ -73,18 +73,10 @@ static const clgemm_config *quick_cpu(const device_info *info, clgemm_precision 
 }
 
 const family_desc clgemm__family_regblock = {
-    .id = CLGEMM_FAMILY_REGBLOCK,
-    .name = "regblock",
-    .file = "regblock.cl",
-    .kernel = "clgemm_regblock",
-    .params = params,
-    .num_params = 8,
+    FAMILY_BASICS(CLGEMM_FAMILY_REGBLOCK, regblock),
     .searched = true,
     .split_k = true,
     .stream_k = true,
-    .rules = rules,
-    .launch = launch,
-    .tile = tile,
     .defaults = defaults,
     .quick = quick,
     .quick_cpu = quick_cpu,

@@ -31,6 +31,37 @@ const family_desc *clgemm__family(clgemm_family id) {
     return NULL;
 }
 
+static size_t warp_tile_threads(const int *v, int lanes) {
+    return (size_t)lanes * (size_t)(v[WARP_MWG] / v[WARP_WM]) * (size_t)(v[WARP_NWG] / v[WARP_WN]);
+}
+
+bool clgemm__warp_tiles_fit(const clgemm_config *c, const device_info *info, const type_desc *t,
+                            int lanes) {
+    const int *v = c->params;
+    const int vw = 16 / (int)t->size; /* elements of one 16-byte chunk */
+    size_t threads = warp_tile_threads(v, lanes);
+    if (threads > 1024 || threads > info->max_work_group_size ||
+        threads > info->max_work_item_sizes[0])
+        return false;
+    /* Every work-item copies the same number of chunks of each slice. */
+    if ((size_t)(v[WARP_MWG] * v[WARP_KWG] / vw) % threads ||
+        (size_t)(v[WARP_NWG] * v[WARP_KWG] / vw) % threads)
+        return false;
+    size_t local = (size_t)v[WARP_STAGES] * (size_t)(v[WARP_MWG] + v[WARP_NWG]) *
+                   (size_t)v[WARP_KWG] * t->size;
+    return v[WARP_STAGES] >= 2 && local <= info->local_mem_size;
+}
+
+void clgemm__warp_tiles_launch(const clgemm_config *c, int lanes, size_t m, size_t n,
+                               size_t local[2], size_t global[2]) {
+    const int *v = c->params;
+    size_t threads = warp_tile_threads(v, lanes);
+    local[0] = threads;
+    local[1] = 1;
+    global[0] = (m + (size_t)v[WARP_MWG] - 1) / (size_t)v[WARP_MWG] * threads;
+    global[1] = (n + (size_t)v[WARP_NWG] - 1) / (size_t)v[WARP_NWG];
+}
+
 const char *clgemm_family_name(clgemm_family family) {
     if (family == CLGEMM_FAMILY_AUTO) return "auto";
     const family_desc *f = clgemm__family(family);

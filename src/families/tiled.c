@@ -36,16 +36,8 @@ static const clgemm_config *quick_cpu(const device_info *info, clgemm_precision 
 }
 
 const family_desc clgemm__family_tiled = {
-    .id = CLGEMM_FAMILY_TILED,
-    .name = "tiled",
-    .file = "tiled.cl",
-    .kernel = "clgemm_tiled",
-    .params = params,
-    .num_params = 1,
+    FAMILY_BASICS(CLGEMM_FAMILY_TILED, tiled),
     .searched = true,
-    .rules = rules,
-    .launch = launch,
-    .tile = tile,
     .quick = quick,
     .quick_cpu = quick_cpu,
 };

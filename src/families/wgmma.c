@@ -12,15 +12,10 @@
 
 enum { MWG, NWG, KWG, WM, WN, STAGES };
 
-static const family_param params[] = {
-    {"MWG", MWG, 64, 256, "work-group tile along M"},
-    {"NWG", NWG, 64, 256, "work-group tile along N"},
-    {"KWG", KWG, 8, 32, "depth of one K slice in local memory"},
-    {"WM", WM, 64, 128, "warpgroup tile along M (64: one m64 instruction, 128: two)"},
-    {"WN", WN, 64, 256, "warpgroup tile along N (the instruction's N)"},
-    {"STAGES", STAGES, 2, 6,
-     "K slices in local memory (2: each slice's products finish before the next is copied)"},
-};
+static const family_param params[] = {WARP_TILE_PARAMS(
+    64, 128, "warpgroup tile along M (64: one m64 instruction, 128: two)", 64, 256,
+    "warpgroup tile along N (the instruction's N)", 6,
+    "K slices in local memory (2: each slice's products finish before the next is copied)")};
 
 static bool supported(const device_info *info, clgemm_precision type, clgemm_compute compute) {
     if (!info->nv_sm90a || info->nv_compute_capability != 90) return false;
@@ -40,28 +35,16 @@ static bool rules(const clgemm_config *c, const device_info *info, const type_de
     if (t->complex || t->size == 8) return false;
     for (int i = 0; i < 5; i++)
         if (!clgemm__is_pow2(v[i])) return false;
-    const int esize = (int)t->size, vw = 16 / esize;
+    const int esize = (int)t->size;
     if (v[WM] != 64 && v[WM] != 128) return false;
     if (v[WN] != 64 && v[WN] != 128 && v[WN] != 256) return false;
     if (v[MWG] % v[WM] || v[NWG] % v[WN]) return false;
     if (v[KWG] % (esize == 4 ? 8 : 16)) return false;
-    int threads = 128 * (v[MWG] / v[WM]) * (v[NWG] / v[WN]);
-    if (threads > 1024 || (size_t)threads > info->max_work_group_size ||
-        (size_t)threads > info->max_work_item_sizes[0])
-        return false;
-    int a_chunks = v[MWG] * v[KWG] / vw, b_chunks = v[NWG] * v[KWG] / vw;
-    if (a_chunks % threads || b_chunks % threads) return false;
-    size_t local = (size_t)v[STAGES] * (size_t)(v[MWG] + v[NWG]) * (size_t)v[KWG] * t->size;
-    return v[STAGES] >= 2 && local <= info->local_mem_size;
+    return clgemm__warp_tiles_fit(c, info, t, 128);
 }
 
 static void launch(const clgemm_config *c, size_t m, size_t n, size_t local[2], size_t global[2]) {
-    const int *v = c->params;
-    size_t threads = 128 * (size_t)(v[MWG] / v[WM]) * (size_t)(v[NWG] / v[WN]);
-    local[0] = threads;
-    local[1] = 1;
-    global[0] = (m + (size_t)v[MWG] - 1) / (size_t)v[MWG] * threads;
-    global[1] = (n + (size_t)v[NWG] - 1) / (size_t)v[NWG];
+    clgemm__warp_tiles_launch(c, 128, m, n, local, global); /* one warpgroup per warp tile */
 }
 
 static void tile(const clgemm_config *c, size_t *mt, size_t *nt, size_t *kt) {
@@ -110,21 +93,5 @@ static const clgemm_config quick[] = {WGMMA(128, 256, 16, 64, 256, 4),
 
 static const ptx_patch_need patch = {0};
 
-const family_desc clgemm__family_wgmma = {
-    .id = CLGEMM_FAMILY_WGMMA,
-    .name = "wgmma",
-    .file = "wgmma.cl",
-    .kernel = "clgemm_wgmma",
-    .params = params,
-    .num_params = 6,
-    .searched = true,
-    .split_k = true,
-    .rules = rules,
-    .launch = launch,
-    .tile = tile,
-    .supported = supported,
-    .call_options = call_options,
-    .defaults = defaults,
-    .quick = quick,
-    .ptx_patch = &patch,
-};
+const family_desc clgemm__family_wgmma = {TENSOR_CORE_FAMILY(CLGEMM_FAMILY_WGMMA, wgmma),
+                                          .ptx_patch = &patch};

@@ -14,108 +14,6 @@ uint64_t clgemm__random(uint64_t *state) {
     return clgemm_xorshift64s(state);
 }
 
-/* ---- FP16 and BF16 storage ------------------------------------------------------------------- */
-
-uint16_t clgemm__half_from_float(float f) {
-    uint32_t x;
-    memcpy(&x, &f, sizeof x);
-    uint16_t sign = (uint16_t)((x >> 16) & 0x8000u);
-    uint32_t mag = x & 0x7fffffffu;
-    if (mag >= 0x7f800000u) return sign | (mag > 0x7f800000u ? 0x7e00u : 0x7c00u); /* NaN, Inf */
-    if (mag >= 0x477ff000u) return sign | 0x7c00u; /* 65520 and above round to infinity */
-    if (mag < 0x38800000u) {                       /* below 2^-14: a subnormal half */
-        float v;
-        memcpy(&v, &mag, sizeof v);
-        return sign | (uint16_t)lrintf(v * 0x1p24f); /* exact scaling; rint rounds to even */
-    }
-    /* Re-bias the exponent (127 -> 15) and round the 13 dropped bits to nearest even; a carry
-     * into the exponent is the right result. */
-    uint32_t rounded = mag + 0xfffu + ((mag >> 13) & 1u);
-    return sign | (uint16_t)((rounded - 0x38000000u) >> 13);
-}
-
-double clgemm__half_to_double(uint16_t h) {
-    int e = (h >> 10) & 0x1f, m = h & 0x3ff;
-    double v = e == 0 ? ldexp(m, -24) : e == 31 ? (m ? NAN : INFINITY) : ldexp(1024 + m, e - 25);
-    return h & 0x8000u ? -v : v;
-}
-
-uint16_t clgemm__bf16_from_float(float f) {
-    uint32_t x;
-    memcpy(&x, &f, sizeof x);
-    if ((x & 0x7fffffffu) > 0x7f800000u) return (uint16_t)((x >> 16) | 0x40u); /* quiet NaN */
-    return (uint16_t)((x + 0x7fffu + ((x >> 16) & 1u)) >> 16);
-}
-
-double clgemm__bf16_to_double(uint16_t b) {
-    uint32_t x = (uint32_t)b << 16;
-    float f;
-    memcpy(&f, &x, sizeof f);
-    return f;
-}
-
-/* ---- Elements by type ------------------------------------------------------------------------ */
-
-/* Component comp (0 real, 1 imaginary) of element i. */
-static double get(clgemm_precision type, const void *buf, size_t i, int comp) {
-    switch (type) {
-    case CLGEMM_DOUBLE:
-        return ((const double *)buf)[i];
-    case CLGEMM_COMPLEX_SINGLE:
-        return ((const float *)buf)[2 * i + (size_t)comp];
-    case CLGEMM_COMPLEX_DOUBLE:
-        return ((const double *)buf)[2 * i + (size_t)comp];
-    case CLGEMM_HALF:
-        return clgemm__half_to_double(((const uint16_t *)buf)[i]);
-    case CLGEMM_BFLOAT16:
-        return clgemm__bf16_to_double(((const uint16_t *)buf)[i]);
-    case CLGEMM_INT8:
-        return ((const int8_t *)buf)[i];
-    case CLGEMM_INT32:
-        return ((const int32_t *)buf)[i];
-    case CLGEMM_E4M3:
-    case CLGEMM_E5M2: {
-        float f;
-        clgemm_fp8_to_float(type, (const cl_uchar *)buf + i, &f, 1);
-        return f;
-    }
-    default:
-        return ((const float *)buf)[i];
-    }
-}
-
-static void set(clgemm_precision type, void *buf, size_t i, int comp, double v) {
-    switch (type) {
-    case CLGEMM_DOUBLE:
-        ((double *)buf)[i] = v;
-        break;
-    case CLGEMM_COMPLEX_SINGLE:
-        ((float *)buf)[2 * i + (size_t)comp] = (float)v;
-        break;
-    case CLGEMM_COMPLEX_DOUBLE:
-        ((double *)buf)[2 * i + (size_t)comp] = v;
-        break;
-    case CLGEMM_HALF:
-        ((uint16_t *)buf)[i] = clgemm__half_from_float((float)v);
-        break;
-    case CLGEMM_BFLOAT16:
-        ((uint16_t *)buf)[i] = clgemm__bf16_from_float((float)v);
-        break;
-    case CLGEMM_INT8: /* v in [-1, 1): the whole range -128 .. 127 */
-        ((int8_t *)buf)[i] = (int8_t)floor(v * 128.0);
-        break;
-    case CLGEMM_E4M3:
-    case CLGEMM_E5M2: {
-        float f = (float)v;
-        clgemm_fp8_from_float(type, &f, (cl_uchar *)buf + i, 1);
-        break;
-    }
-    default:
-        ((float *)buf)[i] = (float)v;
-        break;
-    }
-}
-
 void clgemm__tune_nan(clgemm_precision type, unsigned char pattern[8], size_t *size) {
     const type_desc *t = clgemm__type(type);
     if (type == CLGEMM_HALF || type == CLGEMM_BFLOAT16) {
@@ -173,9 +71,9 @@ static bool choose_samples(tune_problem *p) {
     nr = all ? p->m : spread(p->m, rows);
     nc = all ? p->n : spread(p->n, cols);
     p->samples = malloc(nr * nc * sizeof *p->samples);
-    p->ref = malloc(2 * nr * nc * sizeof *p->ref);
-    p->tol = malloc(nr * nc * sizeof *p->tol);
-    if (!p->samples || !p->ref || !p->tol) return false;
+    p->ref = malloc(3 * nr * nc * sizeof *p->ref);
+    if (!p->samples || !p->ref) return false;
+    p->tol = p->ref + 2 * nr * nc;
     p->sample_count = 0;
     for (size_t j = 0; j < nc; j++)
         for (size_t i = 0; i < nr; i++)
@@ -187,8 +85,8 @@ static bool choose_samples(tune_problem *p) {
 static void op_element(clgemm_precision type, bool complex, const void *x, size_t ld,
                        clgemm_transpose trans, size_t row, size_t col, double *re, double *im) {
     size_t i = trans == CLGEMM_NO_TRANS ? row + col * ld : col + row * ld;
-    *re = get(type, x, i, 0);
-    *im = complex ? get(type, x, i, 1) : 0.0;
+    *re = clgemm__element_get(type, x, i, 0);
+    *im = complex ? clgemm__element_get(type, x, i, 1) : 0.0;
     if (trans == CLGEMM_CONJ_TRANS) *im = -*im;
 }
 
@@ -213,8 +111,8 @@ static void compute_reference(tune_problem *p) {
         double sum_abs = 0;
         for (size_t l = 0; l < p->k; l++) {
             double ar, ai, br, bi;
-            op_element(p->key.type_ab, complex, p->host_a, p->lda, p->key.trans_a, i, l, &ar, &ai);
-            op_element(p->key.type_ab, complex, p->host_b, p->ldb, p->key.trans_b, l, j, &br, &bi);
+            op_element(p->key.type_ab, complex, p->host[0], p->lda, p->key.trans_a, i, l, &ar, &ai);
+            op_element(p->key.type_ab, complex, p->host[1], p->ldb, p->key.trans_b, l, j, &br, &bi);
             re += (long double)ar * br - (long double)ai * bi;
             im += (long double)ar * bi + (long double)ai * br;
             sum_abs += hypot(ar, ai) * hypot(br, bi);
@@ -240,18 +138,21 @@ clgemm_status clgemm__tune_problem_init(tune_problem *p, uint64_t *rng) {
     p->bytes_a = mk * tab->size;
     p->bytes_b = kn * tab->size;
     p->bytes_c = mn * tc->size;
-    p->host_a = malloc(p->bytes_a);
-    p->host_b = malloc(p->bytes_b);
-    p->host_c = malloc(p->bytes_c);
-    if (!p->host_a || !p->host_b || !p->host_c || !choose_samples(p))
+    p->host[0] = malloc(p->bytes_a);
+    p->host[1] = malloc(p->bytes_b);
+    p->host[2] = malloc(p->bytes_c);
+    if (!p->host[0] || !p->host[1] || !p->host[2] || !choose_samples(p))
         return CLGEMM_ERR_OUT_OF_HOST_MEMORY;
     int comps = tab->complex ? 2 : 1;
     for (int which = 0; which < 2; which++) {
-        void *buf = which ? p->host_b : p->host_a;
+        void *buf = p->host[which];
         for (size_t i = 0, count = which ? kn : mk; i < count; i++)
-            for (int c = 0; c < comps; c++)
-                set(p->key.type_ab, buf, i, c,
-                    (double)(clgemm__random(rng) >> 11) * 0x1p-53 * 2.0 - 1.0);
+            for (int c = 0; c < comps; c++) {
+                double v = (double)(clgemm__random(rng) >> 11) * 0x1p-53 * 2.0 - 1.0; /* [-1, 1) */
+                /* INT8: the whole range -128 .. 127 */
+                clgemm__element_set(p->key.type_ab, buf, i, c,
+                                    p->key.type_ab == CLGEMM_INT8 ? v * 128.0 : v);
+            }
     }
     compute_reference(p);
     return CLGEMM_SUCCESS;
@@ -261,17 +162,16 @@ bool clgemm__tune_problem_check(const tune_problem *p) {
     bool complex = clgemm__type(p->key.type_c)->complex;
     for (size_t s = 0; s < p->sample_count; s++)
         for (int c = 0; c < (complex ? 2 : 1); c++) {
-            double diff = fabs(get(p->key.type_c, p->host_c, p->samples[s], c) - p->ref[2 * s + c]);
+            double diff = fabs(clgemm__element_get(p->key.type_c, p->host[2], p->samples[s], c) -
+                               p->ref[2 * s + c]);
             if (!(diff <= p->tol[s])) return false; /* NaN fails too */
         }
     return true;
 }
 
 void clgemm__tune_problem_free(tune_problem *p) {
-    free(p->host_a);
-    free(p->host_b);
-    free(p->host_c);
+    for (int x = 0; x < 3; x++)
+        free(p->host[x]);
     free(p->samples);
-    free(p->ref);
-    free(p->tol);
+    free(p->ref); /* and tol */
 }

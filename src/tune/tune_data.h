@@ -6,6 +6,7 @@
 #define CLGEMM_TUNE_DATA_H
 
 #include "plan/plan.h"
+#include "types/element.h"
 
 #include <stdint.h>
 
@@ -16,10 +17,10 @@ typedef struct tune_problem {
     size_t m, n, k;
     size_t lda, ldb; /* of the stored A and B (k or m, n or k with the transposes) */
     size_t bytes_a, bytes_b, bytes_c;
-    void *host_a, *host_b, *host_c; /* in the element types; host_c receives results */
-    size_t *samples;                /* indices into C that are checked */
-    double *ref;                    /* their reference values: real, imaginary */
-    double *tol;                    /* and the bound each component must meet */
+    void *host[3];   /* A, B and C in their element types; C receives results */
+    size_t *samples; /* indices into C that are checked */
+    double *ref;     /* their reference values: real, imaginary (one block with tol) */
+    double *tol;     /* and the bound each component must meet */
     size_t sample_count;
 } tune_problem;
 
@@ -27,7 +28,7 @@ typedef struct tune_problem {
  * reference. CLGEMM_ERR_OVERFLOW for sizes that do not fit in memory arithmetic. */
 clgemm_status clgemm__tune_problem_init(tune_problem *p, uint64_t *rng);
 void clgemm__tune_problem_free(tune_problem *p);
-/* Whether host_c holds a correct result at every sample (NaN never is). */
+/* Whether host[2] (C) holds a correct result at every sample (NaN never is). */
 bool clgemm__tune_problem_check(const tune_problem *p);
 /* A NaN of C's type as a fill pattern: its bytes and their count. */
 void clgemm__tune_nan(clgemm_precision type, unsigned char pattern[8], size_t *size);
@@ -36,11 +37,5 @@ void clgemm__tune_scalars(clgemm_precision type, unsigned char one[16], unsigned
 
 /* xorshift64*: reproducible across platforms, unlike rand(). */
 uint64_t clgemm__random(uint64_t *state);
-
-/* IEEE binary16 and BF16 storage, rounded to nearest even (as the kernels store them). */
-uint16_t clgemm__half_from_float(float f);
-double clgemm__half_to_double(uint16_t h);
-uint16_t clgemm__bf16_from_float(float f);
-double clgemm__bf16_to_double(uint16_t b);
 
 #endif /* CLGEMM_TUNE_DATA_H */

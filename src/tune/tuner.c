@@ -10,6 +10,7 @@
  * model's order followed by a local search (one parameter doubled or halved) around the best so
  * far. Each candidate gets a short timing; the few fastest are then re-timed with more runs, once
  * no build competes with them, and the best median wins. */
+#include "core/clock.h"
 #include "exec/exec.h"
 #include "tune/tune_data.h"
 #include "tune/tune_model.h"
@@ -117,17 +118,6 @@ static clgemm_status build_space(const device_info *info, clgemm_precision preci
 
 /* ---- Small helpers -------------------------------------------------------------------------- */
 
-static double now_s(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static int compare_double(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 static bool cancelled(const clgemm_tune_options *o) {
     return o->cancel && *o->cancel;
 }
@@ -185,8 +175,8 @@ static clgemm_status create_buffers(shape_ctx *s) {
     if (most < s->p.bytes_c) most = s->p.bytes_c;
     if (__builtin_mul_overflow(most, s->batch, &all)) return CLGEMM_ERR_OVERFLOW;
     cl_int err;
-    s->a = copies(s, CL_MEM_READ_ONLY, s->p.bytes_a, s->p.host_a, &err);
-    if (err == CL_SUCCESS) s->b = copies(s, CL_MEM_READ_ONLY, s->p.bytes_b, s->p.host_b, &err);
+    s->a = copies(s, CL_MEM_READ_ONLY, s->p.bytes_a, s->p.host[0], &err);
+    if (err == CL_SUCCESS) s->b = copies(s, CL_MEM_READ_ONLY, s->p.bytes_b, s->p.host[1], &err);
     if (err == CL_SUCCESS) s->c = copies(s, CL_MEM_READ_WRITE, s->p.bytes_c, NULL, &err);
     return err;
 }
@@ -243,7 +233,7 @@ static clgemm_status run_checked(const shape_ctx *s, bool *correct) {
     *correct = true;
     size_t last = s->batch - 1;
     for (size_t i = 0; *correct && i <= last; i += last > 0 ? last : 1) {
-        err = clEnqueueReadBuffer(q, s->c, CL_TRUE, i * s->p.bytes_c, s->p.bytes_c, s->p.host_c, 0,
+        err = clEnqueueReadBuffer(q, s->c, CL_TRUE, i * s->p.bytes_c, s->p.bytes_c, s->p.host[2], 0,
                                   NULL, NULL);
         if (err != CL_SUCCESS) return err;
         *correct = clgemm__tune_problem_check(&s->p);
@@ -255,18 +245,18 @@ static clgemm_status run_checked(const shape_ctx *s, bool *correct) {
  * about `target` seconds in all, between min_reps and max_reps runs (cheap calls get more,
  * since their times are the noisiest). */
 static double time_calls(const shape_ctx *s, double target, int min_reps, int max_reps) {
-    double t0 = now_s();
+    double t0 = clgemm_now_seconds();
     if (run_once(s) != CLGEMM_SUCCESS) return -1;
-    double warm = now_s() - t0;
+    double warm = clgemm_now_seconds() - t0;
     double want = warm > 0 ? target / warm : max_reps;
     int reps = want >= max_reps ? max_reps : want <= min_reps ? min_reps : (int)want | 1;
     double times[MAX_REPS];
     for (int r = 0; r < reps; r++) {
-        t0 = now_s();
+        t0 = clgemm_now_seconds();
         if (run_once(s) != CLGEMM_SUCCESS) return -1;
-        times[r] = now_s() - t0;
+        times[r] = clgemm_now_seconds() - t0;
     }
-    qsort(times, (size_t)reps, sizeof times[0], compare_double);
+    qsort(times, (size_t)reps, sizeof times[0], clgemm_compare_doubles);
     return times[reps / 2];
 }
 
@@ -282,11 +272,11 @@ static void log_config(const char *what, const clgemm_config *c, const char *why
  * checked run's time: with the build and the first launch when nothing was prepared ahead. */
 static outcome evaluate(const shape_ctx *s, const clgemm_config *c, clgemm_precision precision,
                         double *seconds, double *first) {
-    double t0 = now_s();
+    double t0 = clgemm_now_seconds();
     clgemm_status st = clgemm_set_config(s->h, precision, c);
     bool correct = false;
     if (st == CLGEMM_SUCCESS) st = run_checked(s, &correct);
-    *first = now_s() - t0;
+    *first = clgemm_now_seconds() - t0;
     if (st != CLGEMM_SUCCESS) {
         log_config("skipped", c, clgemm_status_string(st));
         return OUTCOME_FAILED;
@@ -413,7 +403,7 @@ static bool should_stop_for(const search *x, const clgemm_config *next) {
     if (!next || !prepared(x, next))
         cost =
             cold_cost(x) * (double)(1 + clgemm__pipeline_building(x->pipe, next ? next : x->base));
-    return end > 0 && now_s() + cost >= end;
+    return end > 0 && clgemm_now_seconds() + cost >= end;
 }
 
 /* Once the search is planned, what is left of this shape is bounded by the space, the limit
@@ -426,7 +416,8 @@ static void update_estimate(const search *x) {
         left += !list_contains(&x->s->seen, &x->space->items[x->order[i]]);
     if (x->limit - done < left) left = x->limit - done;
     if (x->deadline > 0) {
-        double now = now_s(), by_time = (x->deadline - now) / ((now - x->start) / (double)done);
+        double now = clgemm_now_seconds(),
+               by_time = (x->deadline - now) / ((now - x->start) / (double)done);
         if (by_time < (double)left) left = by_time > 0 ? (size_t)by_time : 0;
     }
     *x->total_estimate = *x->evaluated_total + left + x->shapes_left * (done + left);
@@ -437,8 +428,8 @@ static void report(const search *x) {
     update_estimate(x);
     if (*x->total_estimate < *x->evaluated_total) *x->total_estimate = *x->evaluated_total;
     if (o->progress)
-        o->progress(*x->evaluated_total, *x->total_estimate, x->r->gflops, now_s() - x->tune_start,
-                    o->user);
+        o->progress(*x->evaluated_total, *x->total_estimate, x->r->gflops,
+                    clgemm_now_seconds() - x->tune_start, o->user);
 }
 
 /* GFLOPS of one timed call: the whole batch's flops. */
@@ -471,17 +462,17 @@ static void try_candidate(search *x, const clgemm_config *c) {
     }
     /* A build the threads found failing is not repeated: it fails the same way here. */
     clgemm_status built = CLGEMM_SUCCESS;
-    double t0 = now_s(), waited = 0;
+    double t0 = clgemm_now_seconds(), waited = 0;
     take_result took = clgemm__pipeline_take(x->pipe, c, &built, &waited);
     x->stats->wait_s += waited;
     plan_ahead(x);
-    double seconds = 0, first = 0, t1 = now_s();
+    double seconds = 0, first = 0, t1 = clgemm_now_seconds();
     outcome o = OUTCOME_FAILED;
     if (took != TAKE_SELF && built == CLGEMM_ERR_BUILD_FAILED)
         log_config("skipped", c, clgemm_status_string(built));
     else
         o = evaluate(x->s, c, r->precision, &seconds, &first);
-    double spent = now_s() - t0, evaluating = now_s() - t1;
+    double spent = clgemm_now_seconds() - t0, evaluating = clgemm_now_seconds() - t1;
     /* What the next candidate may cost: one found prepared costs its timing, one waited for
      * or built here its build too. */
     if (took == TAKE_READY) {
@@ -542,7 +533,7 @@ static size_t neighbours(const search *x, clgemm_config *out, size_t max) {
 static bool sampling_over(const search *x) {
     if (x->s->opt->quick) return false; /* --quick is its curated set, no more */
     if (x->limit != SIZE_MAX && x->r->evaluated >= x->limit / 2) return true;
-    return x->deadline > 0 && now_s() - x->start >= (x->deadline - x->start) / 2;
+    return x->deadline > 0 && clgemm_now_seconds() - x->start >= (x->deadline - x->start) / 2;
 }
 
 /* Up to max candidates to visit next, in order, from x->next on (x unchanged). */
@@ -622,7 +613,7 @@ static void plan_search(search *x) {
     size_t unseen = 0;
     for (size_t i = 0; i < x->kept; i++)
         unseen += !list_contains(&x->s->seen, &x->space->items[x->order[i]]);
-    double per_eval = now_s() - x->start;
+    double per_eval = clgemm_now_seconds() - x->start;
     size_t fits = x->limit;
     if (x->deadline > 0 && per_eval > 0) {
         double f = (x->deadline - x->start) / per_eval;
@@ -680,7 +671,8 @@ static bool stored_config(const search *x, clgemm_config *c) {
 }
 
 static int by_seconds(const void *a, const void *b) {
-    return compare_double(&((const timed_entry *)a)->seconds, &((const timed_entry *)b)->seconds);
+    return clgemm_compare_doubles(&((const timed_entry *)a)->seconds,
+                                  &((const timed_entry *)b)->seconds);
 }
 
 /* Re-times the FINALISTS fastest (and the baseline and the stored configuration, so the gain
@@ -688,7 +680,7 @@ static int by_seconds(const void *a, const void *b) {
  * median. Nothing to choose among one candidate; a cancelled search keeps its short timings. */
 static void finalists(search *x, const clgemm_config *base, const clgemm_config *stored) {
     if (x->num_timed < 2 || cancelled(x->s->opt)) return;
-    double t0 = now_s();
+    double t0 = clgemm_now_seconds();
     qsort(x->timed, x->num_timed, sizeof *x->timed, by_seconds);
     clgemm_tune_result *r = x->r;
     bool first = true;
@@ -709,14 +701,14 @@ static void finalists(search *x, const clgemm_config *base, const clgemm_config 
             first = false;
         }
     }
-    x->stats->finalist_s += now_s() - t0;
+    x->stats->finalist_s += clgemm_now_seconds() - t0;
 }
 
 /* The baseline, then the stored entry's configuration (so that a result measured faster than
  * it in this run may replace it), then the search, then the finalists. The first evaluation of
  * the run always starts; every later one only if the budget can still cover it. */
 static void tune_shape(search *x, uint64_t *rng, tune_memo_entry *memo) {
-    x->start = now_s();
+    x->start = clgemm_now_seconds();
     x->planned = x->sampling = false;
     x->num_timed = 0;
     clgemm_config base = baseline(x->s->h, x->r->precision, x->s->m, x->s->n, x->s->k, x->s->batch),
@@ -865,8 +857,8 @@ static void tune_one(clgemm_handle h, const clgemm_tune_options *o, const tuning
     x->s = &s;
     x->deadline = 0;
     if (o->budget_s > 0) {
-        double left = o->budget_s - (now_s() - x->tune_start);
-        x->deadline = now_s() + (left > 0 ? left : 0) / (double)(o->num_shapes - i);
+        double left = o->budget_s - (clgemm_now_seconds() - x->tune_start);
+        x->deadline = clgemm_now_seconds() + (left > 0 ? left : 0) / (double)(o->num_shapes - i);
     }
     clgemm_status st = shape_init(&s, key, rng);
     x->shapes_left = o->num_shapes - i - 1;
@@ -916,7 +908,7 @@ clgemm_status clgemm_tune(clgemm_handle h, const clgemm_tune_options *o,
     search x = {.space = &space,
                 .order = order,
                 .limit = o->max_evals ? o->max_evals : SIZE_MAX,
-                .tune_start = now_s(),
+                .tune_start = clgemm_now_seconds(),
                 .evaluated_total = &evaluated_total,
                 .total_estimate = &total_estimate,
                 .threads = clgemm__pipeline_threads(&h->info),
@@ -931,7 +923,7 @@ clgemm_status clgemm_tune(clgemm_handle h, const clgemm_tune_options *o,
     }
 
     free(x.timed);
-    memo->stats.wall_s = now_s() - x.tune_start;
+    memo->stats.wall_s = clgemm_now_seconds() - x.tune_start;
     pthread_mutex_lock(&h->lock);
     h->has_override[o->precision] = had_override;
     h->override[o->precision] = saved;

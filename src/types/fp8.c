@@ -60,22 +60,27 @@ static unsigned char encode(const fp8_format *f, float value) {
     return sign | (unsigned char)code;
 }
 
-clgemm_status clgemm_fp8_from_float(clgemm_precision type, const float *src, cl_uchar *dst,
-                                    size_t count) {
+/* Both conversions: the format of `type` and the pointers checked before any element is written. */
+static clgemm_status convert(clgemm_precision type, const void *src, void *dst, size_t count,
+                             bool to_fp8) {
     const fp8_format *f = format_of(type);
     if (!f) return CLGEMM_ERR_INVALID_TYPE;
     if (count && (!src || !dst)) return CLGEMM_ERR_NULL_ARGUMENT;
-    for (size_t i = 0; i < count; i++)
-        dst[i] = encode(f, src[i]);
+    for (size_t i = 0; i < count; i++) {
+        if (to_fp8)
+            ((cl_uchar *)dst)[i] = encode(f, ((const float *)src)[i]);
+        else
+            ((float *)dst)[i] = (float)decode(f, ((const cl_uchar *)src)[i]);
+    }
     return CLGEMM_SUCCESS;
+}
+
+clgemm_status clgemm_fp8_from_float(clgemm_precision type, const float *src, cl_uchar *dst,
+                                    size_t count) {
+    return convert(type, src, dst, count, true);
 }
 
 clgemm_status clgemm_fp8_to_float(clgemm_precision type, const cl_uchar *src, float *dst,
                                   size_t count) {
-    const fp8_format *f = format_of(type);
-    if (!f) return CLGEMM_ERR_INVALID_TYPE;
-    if (count && (!src || !dst)) return CLGEMM_ERR_NULL_ARGUMENT;
-    for (size_t i = 0; i < count; i++)
-        dst[i] = (float)decode(f, src[i]);
-    return CLGEMM_SUCCESS;
+    return convert(type, src, dst, count, false);
 }

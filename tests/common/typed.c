@@ -416,17 +416,38 @@ void tt_reference(const tt_data *d, double *ref, double *bound) {
     long double tiny_c = p->type_c == CLGEMM_HALF ? 0x1p-25L : 0x1p-134L;
     bool use_ab = (alpha.re != 0 || alpha.im != 0) && p->k > 0;
     bool use_c = beta.re != 0 || beta.im != 0;
+    /* op(A) row by row and op(B) column by column, contiguous, with their magnitudes: the inner
+     * loop is then a plain dot product (large cases would otherwise take most of a suite's time
+     * here). */
+    size_t ka = use_ab ? p->m * p->k : 0, kb = use_ab ? p->k * p->n : 0;
+    cplx *opa = malloc((ka + kb) * sizeof *opa + 1), *opb = opa ? opa + ka : NULL;
+    long double *opa_abs = malloc((ka + kb) * sizeof *opa_abs + 1), *opb_abs = opa_abs + ka;
+    if (!opa || !opa_abs) {
+        free(opa);
+        free(opa_abs);
+        for (size_t x = 0; x < p->m * p->n; x++)
+            ref[2 * x] = ref[2 * x + 1] = bound[x] = NAN;
+        return;
+    }
+    for (size_t i = 0; i < (use_ab ? p->m : 0); i++)
+        for (size_t q = 0; q < p->k; q++) {
+            opa[i * p->k + q] = op_elem(p, d->a, p->off_a, p->ta, p->lda, i, q);
+            opa_abs[i * p->k + q] = cabs_l(opa[i * p->k + q]);
+        }
+    for (size_t j = 0; j < (use_ab ? p->n : 0); j++)
+        for (size_t q = 0; q < p->k; q++) {
+            opb[j * p->k + q] = op_elem(p, d->b, p->off_b, p->tb, p->ldb, q, j);
+            opb_abs[j * p->k + q] = cabs_l(opb[j * p->k + q]);
+        }
     for (size_t j = 0; j < p->n; j++)
         for (size_t i = 0; i < p->m; i++) {
             cplx sum = {0, 0};
             long double abs_sum = 0;
             for (size_t q = 0; use_ab && q < p->k; q++) {
-                cplx x = op_elem(p, d->a, p->off_a, p->ta, p->lda, i, q);
-                cplx y = op_elem(p, d->b, p->off_b, p->tb, p->ldb, q, j);
-                cplx xy = cmul(x, y);
+                cplx xy = cmul(opa[i * p->k + q], opb[j * p->k + q]);
                 sum.re += xy.re;
                 sum.im += xy.im;
-                abs_sum += cabs_l(x) * cabs_l(y);
+                abs_sum += opa_abs[i * p->k + q] * opb_abs[j * p->k + q];
             }
             cplx r = {0, 0};
             long double mag = 0;
@@ -450,6 +471,8 @@ void tt_reference(const tt_data *d, double *ref, double *bound) {
             ref[2 * x + 1] = (double)r.im;
             bound[x] = (double)b;
         }
+    free(opa);
+    free(opa_abs);
 }
 
 /* Appends to msg while there is room. */
@@ -553,18 +576,19 @@ static bool has_wrapper(const tt_gemm *g) {
 #define TT_SCALE_A 4.0f
 #define TT_SCALE_B 2.0f
 
-clgemm_status tt_clgemm(clgemm_handle h, const tt_gemm *g, cl_mem a, cl_mem b, cl_mem c,
-                        unsigned flags) {
+clgemm_status tt_clgemm_enqueue(clgemm_handle h, const tt_gemm *g, cl_mem a, cl_mem b, cl_mem c,
+                                unsigned flags, cl_command_queue queue, cl_uint num_wait,
+                                const cl_event *wait, cl_event *event) {
     scalar al = make_scalar(g->type_ab, g->alpha), be = make_scalar(g->type_ab, g->beta);
     clgemm_status st;
     bool ex = (flags & TT_RUN_EX) || !has_wrapper(g) || g->compute;
 #define TT_ARGS(x)                                                                                 \
     h, g->layout, g->ta, g->tb, g->m, g->n, g->k, al.x, a, g->off_a, g->lda, b, g->off_b, g->ldb,  \
-        be.x, c, g->off_c, g->ldc, NULL, 0, NULL, NULL
+        be.x, c, g->off_c, g->ldc, queue, num_wait, wait, event
     if (ex)
         st = clgemm_gemm_ex(h, g->layout, g->ta, g->tb, g->m, g->n, g->k, &al, a, g->off_a, g->lda,
                             b, g->off_b, g->ldb, &be, c, g->off_c, g->ldc, g->type_ab, g->type_c,
-                            g->compute, NULL, 0, NULL, NULL);
+                            g->compute, queue, num_wait, wait, event);
     else
         switch (g->type_ab) {
         case CLGEMM_COMPLEX_SINGLE:
@@ -590,13 +614,19 @@ clgemm_status tt_clgemm(clgemm_handle h, const tt_gemm *g, cl_mem a, cl_mem b, c
             st = clgemm_fp8gemm(h, g->layout, g->ta, g->tb, g->m, g->n, g->k,
                                 al.f / (TT_SCALE_A * TT_SCALE_B), TT_SCALE_A, TT_SCALE_B, a,
                                 g->off_a, g->lda, b, g->off_b, g->ldb, be.f, c, g->off_c, g->ldc,
-                                g->type_ab, g->type_c, NULL, 0, NULL, NULL);
+                                g->type_ab, g->type_c, queue, num_wait, wait, event);
             break;
         default:
             st = clgemm_sgemm(TT_ARGS(f));
             break;
         }
 #undef TT_ARGS
+    return st;
+}
+
+clgemm_status tt_clgemm(clgemm_handle h, const tt_gemm *g, cl_mem a, cl_mem b, cl_mem c,
+                        unsigned flags) {
+    clgemm_status st = tt_clgemm_enqueue(h, g, a, b, c, flags, NULL, 0, NULL, NULL);
     if (st == CLGEMM_SUCCESS) st = clFinish(clgemm_queue(h));
     return st;
 }
@@ -641,6 +671,19 @@ static clgemm_status host_call(clgemm_handle h, const tt_data *d, void *c, unsig
 #undef TT_HOST
 }
 
+bool tc_have_clblast(void) {
+#ifdef TC_HAVE_CLBLAST
+    return true;
+#else
+    return false;
+#endif
+}
+
+bool tt_clblast_computes(const tt_gemm *g) {
+    return g->type_ab == g->type_c && (g->type_ab == CLGEMM_SINGLE || g->type_ab == CLGEMM_DOUBLE ||
+                                       tt_is_complex(g->type_ab));
+}
+
 int tt_clblast(cl_command_queue queue, const tt_gemm *g, cl_mem a, cl_mem b, cl_mem c) {
 #ifdef TC_HAVE_CLBLAST
     /* CLBlast's enums have BLAS's values, as clgemm's do. */
@@ -649,17 +692,23 @@ int tt_clblast(cl_command_queue queue, const tt_gemm *g, cl_mem a, cl_mem b, cl_
     cl_command_queue q = queue;
     cl_event event = NULL;
     CLBlastStatusCode st;
-    if (g->type_ab == CLGEMM_COMPLEX_SINGLE && g->type_c == CLGEMM_COMPLEX_SINGLE) {
+    if (!tt_clblast_computes(g)) {
+        return -1;
+    } else if (g->type_ab == CLGEMM_SINGLE) {
+        st = CLBlastSgemm(layout, ta, tb, g->m, g->n, g->k, (float)g->alpha[0], a, g->off_a, g->lda,
+                          b, g->off_b, g->ldb, (float)g->beta[0], c, g->off_c, g->ldc, &q, &event);
+    } else if (g->type_ab == CLGEMM_DOUBLE) {
+        st = CLBlastDgemm(layout, ta, tb, g->m, g->n, g->k, g->alpha[0], a, g->off_a, g->lda, b,
+                          g->off_b, g->ldb, g->beta[0], c, g->off_c, g->ldc, &q, &event);
+    } else if (g->type_ab == CLGEMM_COMPLEX_SINGLE) {
         cl_float2 al = {{(float)g->alpha[0], (float)g->alpha[1]}};
         cl_float2 be = {{(float)g->beta[0], (float)g->beta[1]}};
         st = CLBlastCgemm(layout, ta, tb, g->m, g->n, g->k, al, a, g->off_a, g->lda, b, g->off_b,
                           g->ldb, be, c, g->off_c, g->ldc, &q, &event);
-    } else if (g->type_ab == CLGEMM_COMPLEX_DOUBLE && g->type_c == CLGEMM_COMPLEX_DOUBLE) {
+    } else {
         cl_double2 al = {{g->alpha[0], g->alpha[1]}}, be = {{g->beta[0], g->beta[1]}};
         st = CLBlastZgemm(layout, ta, tb, g->m, g->n, g->k, al, a, g->off_a, g->lda, b, g->off_b,
                           g->ldb, be, c, g->off_c, g->ldc, &q, &event);
-    } else {
-        return -1;
     }
     if (st == CLBlastSuccess && event) {
         clWaitForEvents(1, &event);
@@ -700,6 +749,7 @@ static int against_clblast(tc_env *env, const tt_data *d, cl_mem a, cl_mem b, co
                            const char *desc, char *msg, size_t size) {
     const tt_gemm *p = &d->g;
     size_t bytes = d->nc * tt_size(p->type_c);
+    int nc = tt_ncomp(p->type_c);
     void *host = malloc(bytes ? bytes : 1);
     if (!host) return fail(msg, size, desc, " out of memory");
     /* Zeros where C holds the beta == 0 poison: how CLBlast treats NaN in C is not the point. */
@@ -707,7 +757,7 @@ static int against_clblast(tc_env *env, const tt_data *d, cl_mem a, cl_mem b, co
     if (p->beta[0] == 0 && p->beta[1] == 0)
         for (size_t j = 0; j < p->n; j++)
             for (size_t i = 0; i < p->m; i++)
-                for (int comp = 0; comp < 2; comp++)
+                for (int comp = 0; comp < nc; comp++)
                     tt_set(p->type_c, host,
                            p->off_c + tc_index(p->layout, CLGEMM_NO_TRANS, i, j, p->ldc), comp, 0);
     cl_mem c2 = tc_buffer(env->context, bytes, host);
@@ -720,7 +770,7 @@ static int against_clblast(tc_env *env, const tt_data *d, cl_mem a, cl_mem b, co
         for (size_t i = 0; !rc && i < p->m; i++) {
             size_t at = p->off_c + tc_index(p->layout, CLGEMM_NO_TRANS, i, j, p->ldc);
             double tol = 2 * bound[i + j * p->m];
-            for (int comp = 0; comp < 2 && !rc; comp++) {
+            for (int comp = 0; comp < nc && !rc; comp++) {
                 double x = tt_get(p->type_c, d->c, at, comp), y = tt_get(p->type_c, host, at, comp);
                 if (!(fabs(x - y) <= tol))
                     rc = fail(msg, size, desc,
@@ -752,6 +802,8 @@ int tt_run(tc_env *env, clgemm_handle h, const tt_gemm *g, uint64_t seed, unsign
     size_t sab = tt_size(p->type_ab), sc = tt_size(p->type_c), cells = p->m * p->n;
     int rc = 0;
     cl_mem a = NULL, b = NULL, c = NULL;
+    cl_command_queue reader = NULL;
+    cl_event event = NULL;
     double *ref = malloc((cells ? cells : 1) * 2 * sizeof *ref);
     double *bound = malloc((cells ? cells : 1) * sizeof *bound);
     char detail[1024];
@@ -786,12 +838,29 @@ int tt_run(tc_env *env, clgemm_handle h, const tt_gemm *g, uint64_t seed, unsign
             rc = fail(msg, size, desc, " could not allocate buffers");
             goto done;
         }
-        clgemm_status st = tt_clgemm(h, p, a, b, c, run_flags);
+        bool by_event = run_flags & TT_RUN_EVENT;
+        clgemm_status st = by_event
+                               ? tt_clgemm_enqueue(h, p, a, b, c, run_flags, NULL, 0, NULL, &event)
+                               : tt_clgemm(h, p, a, b, c, run_flags);
         if (st != CLGEMM_SUCCESS) {
             rc = fail(msg, size, desc, " returned %d (%s)", st, clgemm_status_string(st));
             goto done;
         }
-        if (tc_read(env->queue, c, d.nc * sc, d.c) != CL_SUCCESS) {
+        if (by_event) {
+            /* Read on a queue of its own, so only the event orders the read after the kernel. */
+            cl_int err, status = -1;
+            reader = clCreateCommandQueue(env->context, env->device, 0, &err);
+            if (err != CL_SUCCESS) reader = NULL;
+            if (!event || !reader || clWaitForEvents(1, &event) != CL_SUCCESS ||
+                clGetEventInfo(event, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status,
+                               NULL) != CL_SUCCESS ||
+                status != CL_COMPLETE) {
+                rc = fail(msg, size, desc, " output event %p missing or not complete (status %d)",
+                          (void *)event, status);
+                goto done;
+            }
+        }
+        if (tc_read(reader ? reader : env->queue, c, d.nc * sc, d.c) != CL_SUCCESS) {
             rc = fail(msg, size, desc, " reading C back failed");
             goto done;
         }
@@ -806,11 +875,13 @@ int tt_run(tc_env *env, clgemm_handle h, const tt_gemm *g, uint64_t seed, unsign
         rc = fail(msg, size, desc, "%s", detail);
         goto done;
     }
-    if ((run_flags & TT_RUN_CLBLAST) && a && tc_have_clblast() && tt_is_complex(p->type_ab) &&
-        p->m && p->n && p->k)
+    if ((run_flags & TT_RUN_CLBLAST) && a && tc_have_clblast() && tt_clblast_computes(p) && p->m &&
+        p->n && p->k)
         rc = against_clblast(env, &d, a, b, bound, desc, msg, size);
 
 done:
+    if (event) clReleaseEvent(event);
+    if (reader) clReleaseCommandQueue(reader);
     if (a) clReleaseMemObject(a);
     if (b) clReleaseMemObject(b);
     if (c) clReleaseMemObject(c);

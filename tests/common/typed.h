@@ -1,8 +1,8 @@
-/* typed.h: the tests' host side for every element type, beyond the float/double helpers of
- * test_common.h: FP16 and BF16 encoding (round to nearest even, written here independently of
- * the kernels), complex elements, one GEMM problem of any type pair with its buffers, the
- * long-double reference with its error bound, the checks, the call through clgemm (typed
- * wrappers, clgemm_gemm_ex or the host-array variants) and CLBlast's complex GEMM.
+/* typed.h: the tests' host side for every element type: FP16 and BF16 encoding (round to nearest
+ * even, written here independently of the kernels), complex elements, one GEMM problem of any type
+ * pair with its buffers, the long-double reference with its error bound, the checks, the call
+ * through clgemm (typed wrappers, clgemm_gemm_ex or the host-array variants) and CLBlast's GEMM for
+ * a second opinion.
  *
  * Geometry is test_common.h's (tc_index etc.); CLGEMM_CONJ_TRANS is stored like CLGEMM_TRANS. */
 #ifndef CLGEMM_TEST_TYPED_H
@@ -50,6 +50,13 @@ typedef struct tt_gemm {
     clgemm_compute compute; /* CLGEMM_COMPUTE_DEFAULT (0) unless a test asks for TF32 */
 } tt_gemm;
 
+/* The types, layout, transposes and sizes of a problem, first in a tt_gemm initialiser:
+ * tt_gemm g = {TT_PROBLEM(CLGEMM_HALF, CLGEMM_SINGLE, CLGEMM_ROW_MAJOR, CLGEMM_TRANS,
+ *                         CLGEMM_NO_TRANS, 33, 17, 9), .alpha = {1, 0}, .beta = {2, 0}}; */
+#define TT_PROBLEM(type_ab_, type_c_, layout_, ta_, tb_, m_, n_, k_)                               \
+    .type_ab = (type_ab_), .type_c = (type_c_), .layout = (layout_), .ta = (ta_), .tb = (tb_),     \
+    .m = (m_), .n = (n_), .k = (k_)
+
 void tt_describe(const tt_gemm *g, char *buf, size_t size);
 
 typedef struct tt_data {
@@ -59,8 +66,12 @@ typedef struct tt_data {
     void *c;           /* room for a result */
 } tt_data;
 
-/* As tc_data_make (flags: TC_AB_NAN): matrix elements random (rounded to the storage type),
- * everything else of A and B NaN, C's matrix NaN when beta == 0, the rest of C the sentinel. */
+enum {
+    TC_AB_NAN = 1 << 0, /* A's and B's matrix elements are NaN too (k == 0 or alpha == 0) */
+};
+
+/* Matrix elements random (rounded to the storage type), everything else of A and B NaN, C's
+ * matrix NaN when beta == 0, the rest of C the sentinel. false on allocation failure. */
 bool tt_data_make(tt_data *d, const tt_gemm *g, uint64_t seed, unsigned flags);
 void tt_data_free(tt_data *d);
 
@@ -78,15 +89,26 @@ size_t tt_check(const tt_data *d, const void *c, const double *ref, const double
 enum {
     TT_RUN_EX = 1 << 0,      /* call clgemm_gemm_ex even where a typed wrapper exists */
     TT_RUN_HOST = 1 << 1,    /* the host-array variant (arrays from the offsets) */
-    TT_RUN_CLBLAST = 1 << 2, /* complex: also compare with CLBlast (not for m, n or k == 0) */
+    TT_RUN_CLBLAST = 1 << 2, /* also compare with CLBlast where it has the GEMM (s, d, c, z with
+                              * C of the same type), except for m, n or k == 0 */
+    TT_RUN_EVENT = 1 << 3,   /* ask for the output event and wait on it instead of clFinish,
+                              * then read C on a queue of its own (buffers only) */
 };
 
 /* clgemm on g's buffers through the typed wrapper of g's types, or clgemm_gemm_ex when there is
- * none (or flags has TT_RUN_EX); blocking. */
+ * none (or flags has TT_RUN_EX), on `queue` (NULL: the handle's) after the wait list, with the
+ * output event in *event (NULL: none); not waited for. */
+clgemm_status tt_clgemm_enqueue(clgemm_handle h, const tt_gemm *g, cl_mem a, cl_mem b, cl_mem c,
+                                unsigned flags, cl_command_queue queue, cl_uint num_wait,
+                                const cl_event *wait, cl_event *event);
+/* The same on the handle's queue, blocking. */
 clgemm_status tt_clgemm(clgemm_handle h, const tt_gemm *g, cl_mem a, cl_mem b, cl_mem c,
                         unsigned flags);
-/* CLBlastCgemm / CLBlastZgemm on g, waited for: CLBlast's status; -1 without CLBlast or for a
- * type it has no GEMM of here. */
+/* Whether the tests were built with CLBlast, and whether it has g's GEMM (s, d, c, z). */
+bool tc_have_clblast(void);
+bool tt_clblast_computes(const tt_gemm *g);
+/* CLBlast's GEMM on g, waited for: CLBlast's status; -1 without CLBlast or for types it has no
+ * GEMM of. */
 int tt_clblast(cl_command_queue queue, const tt_gemm *g, cl_mem a, cl_mem b, cl_mem c);
 
 /* One problem end to end: data, the call, the reference check, A and B unchanged, CLBlast.

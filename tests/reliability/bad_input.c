@@ -7,6 +7,7 @@
  * CLGEMM_ERR_KERNEL_SOURCE; host-array calls too large for the device (clCreateBuffer of more
  * than CL_DEVICE_MAX_MEM_ALLOC_SIZE) give OpenCL's status, never a crash. The kernel copies are
  * made from $REL_KERNEL_SRC (the source cl/ folder; meson sets it) in a temporary folder. */
+#include "configs.h"
 #include "rel_common.h"
 
 #include <criterion/criterion.h>
@@ -143,7 +144,7 @@ static clgemm_status call(fixture *f) {
 /* After everything enqueued has run, A, B and C are bit for bit what they were. */
 static void expect_untouched(fixture *f, const char *what) {
     cr_assert_eq(clFinish(clgemm_queue(h)), CL_SUCCESS);
-    size_t rs = tc_real_size(f->d.p.prec);
+    size_t rs = tt_size(f->d.p.prec);
     const size_t len[3] = {f->d.na, f->d.nb, f->d.nc};
     const void *want[3] = {f->d.a, f->d.b, f->d.c0};
     static const char names[3] = {'A', 'B', 'C'};
@@ -163,7 +164,7 @@ static void expect_right(fixture *f, const char *what) {
     clgemm_status st = call(f);
     cr_assert_eq(st, CLGEMM_SUCCESS, "%s: %s", what, clgemm_status_string(st));
     cr_assert_eq(clEnqueueReadBuffer(clgemm_queue(h), f->mem[2], CL_TRUE, 0,
-                                     f->d.nc * tc_real_size(f->d.p.prec), f->d.c, 0, NULL, NULL),
+                                     f->d.nc * tt_size(f->d.p.prec), f->d.c, 0, NULL, NULL),
                  CL_SUCCESS);
     char msg[512] = "";
     cr_expect_eq(rel_check(&f->d, msg, sizeof msg), 0, "%s: %s", what, msg);
@@ -205,15 +206,7 @@ static void build_failure(const char *file, const char *old, const char *new_tex
 }
 
 static const clgemm_config tiled4 = {.family = CLGEMM_FAMILY_TILED, .ts = 4};
-static const clgemm_config regblock_small = {.family = CLGEMM_FAMILY_REGBLOCK,
-                                             .mwg = 8,
-                                             .nwg = 8,
-                                             .kwg = 4,
-                                             .mdimc = 2,
-                                             .ndimc = 4,
-                                             .kwi = 2,
-                                             .vwm = 2,
-                                             .vwn = 2};
+static const clgemm_config regblock_small = REGBLOCK(8, 8, 4, 2, 4, 2, 2, 2);
 
 Test(bad_input, syntax_error_gives_build_failed) {
     build_failure("tiled.cl", "REAL acc = (REAL)0;", "REAL acc = (REAL)0 this is not OpenCL C;",

@@ -11,6 +11,7 @@
  * Usage: concurrency [THREADS [CALLS]]   (defaults 8 and 200; exit 0 when every result is right)
  * REL_TSAN_CANARY=1: the workers also bump a shared counter without a lock, a data race on
  * purpose, so that tsan.sh can check that ThreadSanitizer and tsan_check.py report one. */
+#include "configs.h"
 #include "rel_common.h"
 
 #include <pthread.h>
@@ -31,15 +32,7 @@ typedef struct worker {
 static const clgemm_config forced[] = {
     {.family = CLGEMM_FAMILY_TILED, .ts = 4},
     {.family = CLGEMM_FAMILY_NAIVE, .mdimc = 4, .ndimc = 2},
-    {.family = CLGEMM_FAMILY_REGBLOCK,
-     .mwg = 8,
-     .nwg = 8,
-     .kwg = 4,
-     .mdimc = 2,
-     .ndimc = 4,
-     .kwi = 2,
-     .vwm = 2,
-     .vwn = 2},
+    REGBLOCK(8, 8, 4, 2, 4, 2, 2, 2),
 };
 #define NFORCED (sizeof forced / sizeof forced[0])
 
@@ -79,7 +72,7 @@ static rel_problem random_problem(uint64_t *state, bool fp64) {
 /* The host-array entry points, on the arrays of d (C is computed into d->c). */
 static clgemm_status host_call(clgemm_handle h, rel_data *d) {
     const rel_problem *p = &d->p;
-    size_t rs = tc_real_size(p->prec);
+    size_t rs = tt_size(p->prec);
     const char *a = (const char *)d->a + p->off_a * rs, *b = (const char *)d->b + p->off_b * rs;
     char *c = (char *)d->c + p->off_c * rs;
     if (p->prec == CLGEMM_DOUBLE)
@@ -106,7 +99,7 @@ static int one_call(worker *w, clgemm_handle h, rel_data *d, int api) {
         }
         cl_event ev = NULL;
         st = rel_gemm(h, &d->p, mem[0], mem[1], mem[2], NULL, api == 1 ? &ev : NULL);
-        size_t bytes = d->nc * tc_real_size(d->p.prec);
+        size_t bytes = d->nc * tt_size(d->p.prec);
         if (st == CLGEMM_SUCCESS && api == 1) {
             /* Read after the call's event, without blocking, then wait for the read. */
             cl_event read_ev = NULL;

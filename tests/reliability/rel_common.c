@@ -1,7 +1,8 @@
 /* rel_common.c: the reliability tests' problem geometry, exact-valued host buffers, host
  * reference and whole-buffer check (see rel_common.h). */
+#include "configs.h"
 #include "rel_common.h"
-#include "test_common.h"
+#include "typed.h"
 #include "core/xorshift.h"
 
 #include <dirent.h>
@@ -12,8 +13,8 @@
 #include <unistd.h>
 
 /* Geometry, element access and the sentinels are the shared test library's (tests/common:
- * tc_min_ld, tc_extent, tc_index, tc_get, tc_set, tc_set_sentinel); this file adds what the
- * reliability tests need beyond it: exact-valued data and a whole-buffer check. */
+ * tc_min_ld, tc_extent, tc_index; typed.h: tt_get, tt_set, tt_set_sentinel); this file adds what
+ * the reliability tests need beyond it: exact-valued data and a whole-buffer check. */
 
 uint64_t rel_rand(uint64_t *state) {
     return clgemm_xorshift64s(state);
@@ -32,13 +33,13 @@ static void fill_matrix(clgemm_precision prec, void *buf, size_t len, size_t off
                         size_t ld, uint64_t *state, bool nan_inside, bool sentinel_outside) {
     for (size_t i = 0; i < len; i++) {
         if (sentinel_outside)
-            tc_set_sentinel(prec, buf, i);
+            tt_set_sentinel(prec, buf, i);
         else
-            tc_set(prec, buf, i, NAN);
+            tt_set(prec, buf, i, 0, NAN);
     }
     for (size_t i = 0; i < rows; i++)
         for (size_t j = 0; j < cols; j++)
-            tc_set(prec, buf, off + tc_index(layout, trans, i, j, ld),
+            tt_set(prec, buf, off + tc_index(layout, trans, i, j, ld), 0,
                    nan_inside ? NAN : quarter(state));
 }
 
@@ -52,7 +53,7 @@ bool rel_make(rel_data *d, const rel_problem *p, uint64_t seed) {
     d->na = q->off_a + tc_extent(q->layout, q->ta, q->m, q->k, q->lda) + TAIL;
     d->nb = q->off_b + tc_extent(q->layout, q->tb, q->k, q->n, q->ldb) + TAIL;
     d->nc = q->off_c + tc_extent(q->layout, CLGEMM_NO_TRANS, q->m, q->n, q->ldc) + TAIL;
-    size_t rs = tc_real_size(q->prec);
+    size_t rs = tt_size(q->prec);
     d->a = malloc(d->na * rs);
     d->b = malloc(d->nb * rs);
     d->c0 = malloc(d->nc * rs);
@@ -94,7 +95,7 @@ const char *rel_describe(const rel_problem *p) {
 
 size_t rel_check(const rel_data *d, char *msg, size_t size) {
     const rel_problem *p = &d->p;
-    size_t rs = tc_real_size(p->prec), bad = 0;
+    size_t rs = tt_size(p->prec), bad = 0;
     bool *inside = calloc(d->nc ? d->nc : 1, sizeof *inside);
     if (!inside) {
         snprintf(msg, size, "out of host memory");
@@ -107,13 +108,14 @@ size_t rel_check(const rel_data *d, char *msg, size_t size) {
             double acc = 0;
             if (p->alpha != 0)
                 for (size_t q = 0; q < p->k; q++)
-                    acc +=
-                        tc_get(p->prec, d->a, p->off_a + tc_index(p->layout, p->ta, i, q, p->lda)) *
-                        tc_get(p->prec, d->b, p->off_b + tc_index(p->layout, p->tb, q, j, p->ldb));
+                    acc += tt_get(p->prec, d->a,
+                                  p->off_a + tc_index(p->layout, p->ta, i, q, p->lda), 0) *
+                           tt_get(p->prec, d->b,
+                                  p->off_b + tc_index(p->layout, p->tb, q, j, p->ldb), 0);
             double want = p->alpha * acc;
-            if (p->beta != 0) want += p->beta * tc_get(p->prec, d->c0, ic);
+            if (p->beta != 0) want += p->beta * tt_get(p->prec, d->c0, ic, 0);
             if (p->prec == CLGEMM_SINGLE) want = (float)want;
-            double got = tc_get(p->prec, d->c, ic);
+            double got = tt_get(p->prec, d->c, ic, 0);
             if (!(got == want)) { /* every value is exact: no tolerance (NaN is wrong too) */
                 if (!bad)
                     snprintf(msg, size, "%s: C(%zu, %zu) = %g, want %g", rel_describe(p), i, j, got,
@@ -146,7 +148,7 @@ clgemm_status rel_gemm(clgemm_handle h, const rel_problem *p, cl_mem a, cl_mem b
 }
 
 cl_int rel_upload(cl_context ctx, const rel_data *d, cl_mem mem[3]) {
-    size_t rs = tc_real_size(d->p.prec);
+    size_t rs = tt_size(d->p.prec);
     const size_t len[3] = {d->na, d->nb, d->nc};
     void *host[3] = {d->a, d->b, d->c0};
     cl_int err = CL_SUCCESS;
@@ -176,8 +178,8 @@ int rel_run(clgemm_handle h, const rel_problem *p, uint64_t seed, char *msg, siz
     clgemm_status st = CLGEMM_SUCCESS;
     if (err == CL_SUCCESS) st = rel_gemm(h, &d.p, mem[0], mem[1], mem[2], NULL, NULL);
     if (err == CL_SUCCESS && st == CLGEMM_SUCCESS)
-        err = clEnqueueReadBuffer(clgemm_queue(h), mem[2], CL_TRUE, 0, d.nc * tc_real_size(p->prec),
-                                  d.c, 0, NULL, NULL);
+        err = clEnqueueReadBuffer(clgemm_queue(h), mem[2], CL_TRUE, 0, d.nc * tt_size(p->prec), d.c,
+                                  0, NULL, NULL);
     rel_release(mem);
     int fail = 1;
     if (err != CL_SUCCESS)
@@ -210,15 +212,7 @@ bool rel_split_taken(clgemm_handle h, const char *second, char *msg, size_t size
     closedir(d);
     clgemm_handle probe;
     clgemm_status st = clgemm_create(&probe, clgemm_queue(h));
-    const clgemm_config rb = {.family = CLGEMM_FAMILY_REGBLOCK,
-                              .mwg = 8,
-                              .nwg = 8,
-                              .kwg = 4,
-                              .mdimc = 2,
-                              .ndimc = 4,
-                              .kwi = 2,
-                              .vwm = 2,
-                              .vwn = 2};
+    const clgemm_config rb = REGBLOCK(8, 8, 4, 2, 4, 2, 2, 2);
     bool ok = false;
     if (st == CLGEMM_SUCCESS && clgemm_set_config(probe, CLGEMM_SINGLE, &rb) == CLGEMM_SUCCESS) {
         rel_problem p = {.prec = CLGEMM_SINGLE,

@@ -6,7 +6,7 @@
 #define CLGEMM_REL_COMMON_H
 
 #include "clgemm.h"
-#include "test_common.h"
+#include "typed.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -32,7 +32,7 @@ typedef struct rel_data {
     void *c;           /* room for the result read back */
 } rel_data;
 
-/* Sizes and geometry: tc_real_size, tc_min_ld, tc_extent of tests/common/test_common.h. */
+/* Sizes and geometry: tt_size (tests/common/typed.h), tc_min_ld, tc_extent (test_common.h). */
 /* Allocates and fills the buffers: every element is a multiple of 1/4 in [-2, 2], so with
  * alpha and beta multiples of 1/4 and k below 2^12 every result is exact in float. false on
  * allocation failure. */
