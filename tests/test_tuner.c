@@ -853,7 +853,7 @@ Test(tuner, pipeline_cancel_returns, .timeout = 300) {
 
 /* --quick on a cold machine (both caches empty) evaluates its whole candidate set, compiling
  * counted in the budget. Whether it fits the CLI's 45 s depends on the machine's load (a cold
- * PoCL build took 10 s idle, 27 s at load 6): that is measured (docs/PERFORMANCE.md), not
+ * PoCL build took 10 s idle, 27 s at load 6): that is measured (docs/perf/NOTES.md), not
  * asserted here, where other suites share the cores; the budget is one no build can outrun. */
 Test(tuner, quick_cold_evaluates_its_set, .timeout = 400) {
     char *db = temp_db();

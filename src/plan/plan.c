@@ -117,7 +117,7 @@ int clgemm__plan_splits(const clgemm_config *config, const device_info *info, in
         groups == 0 || groups >= info->compute_units)
         return 1; /* nothing to split, or the tiles alone fill the device */
     /* Only a long K pays for the workspace and the reduction (H200: 512^3 lost 3x, 256 x 256 x
-     * 16384 gained 4x; docs/PERFORMANCE.md), or a K as long as a narrow matrix (a side <= 256):
+     * 16384 gained 4x; docs/perf/NOTES.md), or a K as long as a narrow matrix (a side <= 256):
      * H200 FP32 8192 x 64 x 8192 in 256 x 64 tiles split 8 ways ran 34.9 TFLOPS, where stream-K
      * (the schedule it had otherwise) ran 64 x 64 tiles at 28.6 and 256 x 64 ones at 26.9. */
     size_t longer = m > n ? m : n, shorter = m < n ? m : n;
