@@ -110,6 +110,24 @@
     const int layer = (int)(z_ - batch_ * (ulong)layers);                                          \
     BATCH_C_(batch_)
 
+/* The elementwise kernels' (scale.cl, reduce.cl) start: C moved to matrix `batch` (the third
+ * grid dimension), its beta, and (i, j); work-items outside the M x N block return. */
+#if BATCH_TABLE
+#define ELEMENTWISE_C_(batch)                                                                      \
+    C += offC + table[8 * (batch) + 2];                                                            \
+    const REAL beta = *(const __global REAL *)(table + 8 * (batch) + 6);
+#else
+#define ELEMENTWISE_C_(batch)                                                                      \
+    C += offC + (batch)*strideC;                                                                   \
+    const REAL beta = beta_arg;
+#endif
+#define ELEMENTWISE_BEGIN                                                                          \
+    const ulong batch = get_global_id(2);                                                          \
+    ELEMENTWISE_C_(batch)                                                                          \
+    const int i = get_global_id(0);                                                                \
+    const int j = get_global_id(1);                                                                \
+    if (i >= M || j >= N) return;
+
 /* alpha * acc; in a table batch a matrix may have alpha 0, and then (BLAS) A and B must not
  * reach the result, NaN included. */
 #if BATCH_TABLE

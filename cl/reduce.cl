@@ -3,22 +3,13 @@
  * of W (matrix b's blocks from b * splits * M * N); this adds them in order (W holds the
  * arithmetic type, C its own) and applies beta: C = sum_s W_s + beta * C (C not read when beta
  * is 0). The batch index is the third grid dimension; C's offset and beta come from the batch
- * table (common.cl) when built with BATCH_TABLE, else from strideC and the argument. */
+ * table when built with BATCH_TABLE, else from strideC and the argument (common.cl's
+ * ELEMENTWISE_BEGIN). */
 __kernel void clgemm_reduce(const int M, const int N, const int splits, const REAL beta_arg,
                             const __global REAL *restrict W, __global C_T *restrict C,
                             const ulong offC, const int ldc, const ulong strideC,
                             const __global ulong *restrict table) {
-    const ulong batch = get_global_id(2);
-#if BATCH_TABLE
-    C += offC + table[8 * batch + 2];
-    const REAL beta = *(const __global REAL *)(table + 8 * batch + 6);
-#else
-    C += offC + batch * strideC;
-    const REAL beta = beta_arg;
-#endif
-    const int i = get_global_id(0);
-    const int j = get_global_id(1);
-    if (i >= M || j >= N) return;
+    ELEMENTWISE_BEGIN
     const ulong block = (ulong)M * (ulong)N;
     const __global REAL *w = W + batch * (ulong)splits * block + i + (ulong)j * (ulong)M;
     REAL sum = (REAL)0;
