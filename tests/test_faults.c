@@ -16,10 +16,7 @@
 Test(faults, host_api_on_out_of_order_queue, .timeout = 600) {
     tc_env env;
     TC_OPEN_OR_SKIP(&env);
-    cl_int err;
-    cl_command_queue ooo =
-        clCreateCommandQueue(env.context, env.device, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, &err);
-    if (err != CL_SUCCESS) cr_skip_test("no out-of-order queues on %s", env.device_name);
+    TC_OUT_OF_ORDER_QUEUE_OR_SKIP(&env, ooo);
     clgemm_handle h;
     cr_assert_eq(clgemm_create(&h, ooo), CLGEMM_SUCCESS);
     enum { N = 512 };

@@ -80,6 +80,16 @@ static void set_scalar(clgemm_precision ab, unsigned char *at, double re, double
     }
 }
 
+/* One typed host wrapper, alpha and beta read as its scalar type. */
+#define TYPED_HOST_CALL(wrapper, scalar)                                                           \
+    do {                                                                                           \
+        scalar alpha, beta;                                                                        \
+        memcpy(&alpha, tc->alpha, sizeof alpha);                                                   \
+        memcpy(&beta, tc->beta, sizeof beta);                                                      \
+        return wrapper(h, tc->layout, nt, nt, M, N, K, alpha, a, tc->lda, b, tc->ldb, beta, c,     \
+                       tc->ldc);                                                                   \
+    } while (0)
+
 /* The one-matrix host call of the type pair: the typed wrapper where there is one. */
 static clgemm_status single_call(const thread_call *tc) {
     const type_pair t = tc->t;
@@ -87,40 +97,19 @@ static clgemm_status single_call(const thread_call *tc) {
     const clgemm_transpose nt = CLGEMM_NO_TRANS;
     const void *a = tc->a[0], *b = tc->b[0];
     void *c = tc->c[0];
-    float fa, fb;
-    memcpy(&fa, tc->alpha, 4);
-    memcpy(&fb, tc->beta, 4);
     if (t.ab == t.c) switch (t.ab) {
         case CLGEMM_SINGLE:
-            return clgemm_sgemm_host(h, tc->layout, nt, nt, M, N, K, fa, a, tc->lda, b, tc->ldb, fb,
-                                     c, tc->ldc);
-        case CLGEMM_DOUBLE: {
-            double da, db;
-            memcpy(&da, tc->alpha, 8);
-            memcpy(&db, tc->beta, 8);
-            return clgemm_dgemm_host(h, tc->layout, nt, nt, M, N, K, da, a, tc->lda, b, tc->ldb, db,
-                                     c, tc->ldc);
-        }
-        case CLGEMM_COMPLEX_SINGLE: {
-            cl_float2 ca, cb;
-            memcpy(&ca, tc->alpha, 8);
-            memcpy(&cb, tc->beta, 8);
-            return clgemm_cgemm_host(h, tc->layout, nt, nt, M, N, K, ca, a, tc->lda, b, tc->ldb, cb,
-                                     c, tc->ldc);
-        }
-        case CLGEMM_COMPLEX_DOUBLE: {
-            cl_double2 za, zb;
-            memcpy(&za, tc->alpha, 16);
-            memcpy(&zb, tc->beta, 16);
-            return clgemm_zgemm_host(h, tc->layout, nt, nt, M, N, K, za, a, tc->lda, b, tc->ldb, zb,
-                                     c, tc->ldc);
-        }
+            TYPED_HOST_CALL(clgemm_sgemm_host, float);
+        case CLGEMM_DOUBLE:
+            TYPED_HOST_CALL(clgemm_dgemm_host, double);
+        case CLGEMM_COMPLEX_SINGLE:
+            TYPED_HOST_CALL(clgemm_cgemm_host, cl_float2);
+        case CLGEMM_COMPLEX_DOUBLE:
+            TYPED_HOST_CALL(clgemm_zgemm_host, cl_double2);
         case CLGEMM_HALF:
-            return clgemm_hgemm_host(h, tc->layout, nt, nt, M, N, K, fa, a, tc->lda, b, tc->ldb, fb,
-                                     c, tc->ldc);
+            TYPED_HOST_CALL(clgemm_hgemm_host, float);
         case CLGEMM_BFLOAT16:
-            return clgemm_bf16gemm_host(h, tc->layout, nt, nt, M, N, K, fa, a, tc->lda, b, tc->ldb,
-                                        fb, c, tc->ldc);
+            TYPED_HOST_CALL(clgemm_bf16gemm_host, float);
         default:
             break;
         }

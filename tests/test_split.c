@@ -144,10 +144,7 @@ Test(split, planner_choice, .timeout = 600) {
 Test(split, out_of_order_queue, .timeout = 600) {
     tc_env env;
     TC_OPEN_OR_SKIP(&env);
-    cl_int err;
-    cl_command_queue ooo =
-        clCreateCommandQueue(env.context, env.device, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, &err);
-    if (err != CL_SUCCESS) cr_skip_test("no out-of-order queues on %s", env.device_name);
+    TC_OUT_OF_ORDER_QUEUE_OR_SKIP(&env, ooo);
     setenv("CLGEMM_KSPLIT", "4", 1); /* read when the handle is made */
     clgemm_handle h;
     cr_assert_eq(clgemm_create(&h, env.queue), CLGEMM_SUCCESS);

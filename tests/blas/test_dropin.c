@@ -17,6 +17,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "../common/wait_child.h"
+
 void dgemm_(const char *ta, const char *tb, const int *m, const int *n, const int *k,
             const double *alpha, const double *a, const int *lda, const double *b, const int *ldb,
             const double *beta, double *c, const int *ldc, size_t la, size_t lb);
@@ -220,20 +222,6 @@ Test(dropin, small_call_to_system_blas, .init = capture_stderr) {
     cr_assert(c[0] == 58 && c[1] == 64 && c[2] == 139 && c[3] == 154, "%g %g %g %g", c[0], c[1],
               c[2], c[3]);
     cr_assert_eq(count_routes("host (below CLGEMM_BLAS_MIN_FLOPS)"), 1);
-}
-
-/* Waits for child pid at most `seconds`; kills it if it is still running. Its exit status, or
- * -1 when it had to be killed. */
-static int wait_child(pid_t pid, int seconds) {
-    for (int tenths = 0; tenths < seconds * 10; tenths++) {
-        int status;
-        if (waitpid(pid, &status, WNOHANG) == pid)
-            return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-        usleep(100000);
-    }
-    kill(pid, SIGKILL);
-    waitpid(pid, NULL, 0);
-    return -1;
 }
 
 /* One column-major dgemm_ of random matrices against the long-double reference, without

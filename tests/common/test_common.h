@@ -39,6 +39,14 @@ void tc_close(tc_env *env);
         if (!tc_open(env)) cr_skip_test("no usable OpenCL device: %s", (env)->why);                \
     } while (0)
 
+/* In a Criterion test body: declares `queue`, an out-of-order queue on env's device, or skips
+ * the test when the device has none. */
+#define TC_OUT_OF_ORDER_QUEUE_OR_SKIP(env, queue)                                                  \
+    cl_int queue##_err;                                                                            \
+    cl_command_queue queue = clCreateCommandQueue(                                                 \
+        (env)->context, (env)->device, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, &queue##_err);      \
+    if (queue##_err != CL_SUCCESS) cr_skip_test("no out-of-order queues on %s", (env)->device_name)
+
 /* A read-write buffer of `bytes`, initialised from host (NULL: uninitialised); NULL on error. */
 cl_mem tc_buffer(cl_context ctx, size_t bytes, const void *host);
 /* Blocking read / write of a whole buffer prefix on queue. CL_SUCCESS or the OpenCL error. */

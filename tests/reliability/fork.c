@@ -15,20 +15,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-enum { M = 37, N = 29, K = 41 };
+#include "../common/wait_child.h"
 
-/* Waits for child pid at most `seconds`, kills it past that: its exit status, -1 if killed. */
-static int wait_child(pid_t pid, int seconds) {
-    for (int tenths = 0; tenths < seconds * 10; tenths++) {
-        int status;
-        if (waitpid(pid, &status, WNOHANG) == pid)
-            return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-        usleep(100000);
-    }
-    kill(pid, SIGKILL);
-    waitpid(pid, NULL, 0);
-    return -1;
-}
+enum { M = 37, N = 29, K = 41 };
 
 static uint64_t state = 0x9e3779b97f4a7c15u;
 

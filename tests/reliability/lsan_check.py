@@ -14,23 +14,14 @@ Any AddressSanitizer error or UBSan "runtime error" is a failure.
 
 Usage: lsan_check.py LOGDIR [--supp FILE] [--expect-clgemm-leak]
   --expect-clgemm-leak: pass only if a clgemm leak IS found (the deliberate canary)."""
-import os
 import re
 import sys
+
+from sanitizer_logs import KINDS, classify, log_files, names_clgemm, parse_args, read_patterns
 
 CLGEMM_FRAME = re.compile(r" in clgemm_|(^|[ /])src/(\w+/)*\w+\.c:\d+|libclgemm\.so")
 TEST_FRAME = re.compile(r"(^|[ /])tests/\S+\.c:\d+|(^|[ /])fuzz/\S+\.c:\d+")
 LEAK_HEAD = re.compile(r"^(Direct|Indirect) leak of (\d+) byte\(s\) in (\d+) object\(s\)")
-
-
-def read_patterns(path):
-    pats = []
-    if path and os.path.exists(path):
-        for line in open(path):
-            line = line.strip()
-            if line and not line.startswith("#") and line.startswith("leak:"):
-                pats.append(line[len("leak:"):])
-    return pats
 
 
 def leak_blocks(text):
@@ -51,49 +42,26 @@ def leak_blocks(text):
 
 
 def main():
-    args = sys.argv[1:]
-    if not args:
-        sys.exit(__doc__)
-    logdir = args.pop(0)
-    supp = os.path.join(os.path.dirname(os.path.abspath(__file__)), "lsan.supp")
-    expect = False
-    while args:
-        a = args.pop(0)
-        if a == "--supp":
-            supp = args.pop(0)
-        elif a == "--expect-clgemm-leak":
-            expect = True
-        else:
-            sys.exit(f"lsan_check.py: unknown option {a}")
-    for p in read_patterns(supp):
-        if "clgemm" in p.lower():
-            print(f"lsan_check.py: {supp} must not name clgemm: {p}")
-            return 1
-    patterns = read_patterns(supp)
-    counts = {"clgemm": 0, "test": 0, "third-party (suppressed)": 0, "third-party (unexplained)": 0}
+    logdir, supp, expect = parse_args(__doc__, "lsan_check.py", "lsan.supp", "--expect-clgemm-leak")
+    patterns = read_patterns(supp, only="leak")
+    if names_clgemm("lsan_check.py", supp, patterns):
+        return 1
+    counts = dict.fromkeys(KINDS, 0)
     errors, shown = 0, 0
-    files = sorted(os.listdir(logdir)) if os.path.isdir(logdir) else []
-    for name in files:
-        text = open(os.path.join(logdir, name), errors="replace").read()
+    logs = log_files(logdir)
+    for name, text in logs:
         for m in re.finditer(r"ERROR: AddressSanitizer:.*|runtime error:.*", text):
             errors += 1
             print(f"{name}: {m.group(0)}")
         for head, frames in leak_blocks(text):
             stack = "\n".join(frames)
-            if any(CLGEMM_FRAME.search(f) for f in frames):
-                kind = "clgemm"
-            elif any(TEST_FRAME.search(f) for f in frames):
-                kind = "test"
-            elif any(p in f for p in patterns for f in frames):
-                kind = "third-party (suppressed)"
-            else:
-                kind = "third-party (unexplained)"
+            kind = classify(frames, CLGEMM_FRAME, TEST_FRAME, patterns)
             counts[kind] += 1
             if kind != "third-party (suppressed)" and shown < 10 and not expect:
                 shown += 1
                 print(f"---- {kind} leak, {name}: {head}\n{stack}")
     summary = ", ".join(f"{v} {k}" for k, v in counts.items())
-    print(f"lsan_check.py: {len(files)} log file(s); sanitizer errors: {errors}; leak reports: "
+    print(f"lsan_check.py: {len(logs)} log file(s); sanitizer errors: {errors}; leak reports: "
           f"{summary}")
     if expect:
         ok = counts["clgemm"] > 0

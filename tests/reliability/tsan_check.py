@@ -11,25 +11,16 @@ pattern for PoCL would also hide a race between clgemm and PoCL.
 
 Usage: tsan_check.py LOGDIR [--supp FILE] [--expect-test-race]
   --expect-test-race: pass only if a race in test code IS found (the deliberate canary)."""
-import os
 import re
 import sys
+
+from sanitizer_logs import KINDS, classify, log_files, names_clgemm, parse_args, read_patterns
 
 CLGEMM_FRAME = re.compile(r" clgemm_\w* |(^|[ /])src/(\w+/)*\w+\.c:\d+|libclgemm\.so")
 TEST_FRAME = re.compile(r"(^|[ /])tests/\S+\.c:\d+")
 # Sections that say where memory came from or who created a thread: not the subject.
 CONTEXT_SECTION = re.compile(r"^\s+(Location is|Thread T\d+ .*created|Mutex M\d+ .*created|"
                              r"Previous atomic|As if synchronized)")
-
-
-def read_patterns(path):
-    pats = []
-    if path and os.path.exists(path):
-        for line in open(path):
-            line = line.strip()
-            if line and not line.startswith("#") and ":" in line:
-                pats.append(line.split(":", 1)[1])
-    return pats
 
 
 def reports(text):
@@ -49,45 +40,22 @@ def reports(text):
 
 
 def main():
-    args = sys.argv[1:]
-    if not args:
-        sys.exit(__doc__)
-    logdir = args.pop(0)
-    supp = os.path.join(os.path.dirname(os.path.abspath(__file__)), "tsan.supp")
-    expect = False
-    while args:
-        a = args.pop(0)
-        if a == "--supp":
-            supp = args.pop(0)
-        elif a == "--expect-test-race":
-            expect = True
-        else:
-            sys.exit(f"tsan_check.py: unknown option {a}")
+    logdir, supp, expect = parse_args(__doc__, "tsan_check.py", "tsan.supp", "--expect-test-race")
     patterns = read_patterns(supp)
-    for p in patterns:
-        if "clgemm" in p.lower():
-            print(f"tsan_check.py: {supp} must not name clgemm: {p}")
-            return 1
-    counts = {"clgemm": 0, "test": 0, "third-party (suppressed)": 0, "third-party (unexplained)": 0}
+    if names_clgemm("tsan_check.py", supp, patterns):
+        return 1
+    counts = dict.fromkeys(KINDS, 0)
     shown = 0
-    files = sorted(os.listdir(logdir)) if os.path.isdir(logdir) else []
-    for name in files:
-        text = open(os.path.join(logdir, name), errors="replace").read()
+    logs = log_files(logdir)
+    for name, text in logs:
         for title, frames, block in reports(text):
-            if any(CLGEMM_FRAME.search(f) for f in frames):
-                kind = "clgemm"
-            elif any(TEST_FRAME.search(f) for f in frames):
-                kind = "test"
-            elif any(p in f for p in patterns for f in frames):
-                kind = "third-party (suppressed)"
-            else:
-                kind = "third-party (unexplained)"
+            kind = classify(frames, CLGEMM_FRAME, TEST_FRAME, patterns)
             counts[kind] += 1
             if kind != "third-party (suppressed)" and shown < 5 and not expect:
                 shown += 1
                 print(f"---- {kind}: {title} ({name})\n{block.strip()}\n")
     summary = ", ".join(f"{v} {k}" for k, v in counts.items())
-    print(f"tsan_check.py: {len(files)} log file(s); reports: {summary}")
+    print(f"tsan_check.py: {len(logs)} log file(s); reports: {summary}")
     if expect:
         ok = counts["test"] > 0
         print("tsan_check.py: the deliberate race was %s" %

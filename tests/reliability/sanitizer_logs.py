@@ -1,0 +1,67 @@
+"""sanitizer_logs.py: what lsan_check.py and tsan_check.py share: their command line, the
+suppression patterns, and the judgement of one report by its frames (a clgemm frame or a test
+frame is a failure whatever the patterns say; the rest is tolerated only if a pattern names one
+of its frames)."""
+import os
+import sys
+
+KINDS = ("clgemm", "test", "third-party (suppressed)", "third-party (unexplained)")
+
+
+def parse_args(doc, prog, supp_name, expect_flag):
+    """LOGDIR [--supp FILE] [expect_flag] -> (logdir, supp, expect); exits with doc if bad."""
+    args = sys.argv[1:]
+    if not args:
+        sys.exit(doc)
+    logdir = args.pop(0)
+    supp = os.path.join(os.path.dirname(os.path.abspath(__file__)), supp_name)
+    expect = False
+    while args:
+        a = args.pop(0)
+        if a == "--supp":
+            supp = args.pop(0)
+        elif a == expect_flag:
+            expect = True
+        else:
+            sys.exit(f"{prog}: unknown option {a}")
+    return logdir, supp, expect
+
+
+def read_patterns(path, only=None):
+    """The patterns of a suppression file ("type:pattern" lines), those of type `only` if given."""
+    pats = []
+    if path and os.path.exists(path):
+        for line in open(path):
+            line = line.strip()
+            if not line or line.startswith("#") or ":" not in line:
+                continue
+            kind, pattern = line.split(":", 1)
+            if only is None or kind == only:
+                pats.append(pattern)
+    return pats
+
+
+def names_clgemm(prog, supp, patterns):
+    """True (and says so) when a pattern would hide clgemm's own frames."""
+    for p in patterns:
+        if "clgemm" in p.lower():
+            print(f"{prog}: {supp} must not name clgemm: {p}")
+            return True
+    return False
+
+
+def log_files(logdir):
+    """[(name, text)] for each log file of logdir, in name order."""
+    names = sorted(os.listdir(logdir)) if os.path.isdir(logdir) else []
+    return [(n, open(os.path.join(logdir, n), errors="replace").read()) for n in names]
+
+
+def classify(frames, clgemm_frame, test_frame, patterns):
+    """One of KINDS for a report whose subject frames are `frames`."""
+    if any(clgemm_frame.search(f) for f in frames):
+        return "clgemm"
+    if any(test_frame.search(f) for f in frames):
+        return "test"
+    if any(p in f for p in patterns for f in frames):
+        return "third-party (suppressed)"
+    return "third-party (unexplained)"
