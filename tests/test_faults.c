@@ -136,8 +136,7 @@ Test(faults, infinite_alpha_with_more_layers_than_slices, .timeout = 600) {
     for (int i = 0; i < M * N; i++)
         cr_expect(isinf(c[i]) && c[i] > 0, "C[%d] = %g, want +Inf", i, c[i]);
     unsetenv("CLGEMM_KSPLIT");
-    clgemm_destroy(h);
-    tc_close(&env);
+    tc_close_handle(&env, h);
 }
 
 /* The host API copied back the whole span of C, gaps of a larger ldc included: two threads
@@ -163,10 +162,7 @@ static void *run_block_call(void *arg) {
 }
 
 Test(faults, host_api_threads_on_row_blocks_of_one_c, .timeout = 600) {
-    tc_env env;
-    TC_OPEN_OR_SKIP(&env);
-    clgemm_handle h;
-    cr_assert_eq(clgemm_create(&h, env.queue), CLGEMM_SUCCESS);
+    TC_OPEN_HANDLE_OR_SKIP(env, h);
     enum { MB = 40, M = 2 * MB, N = 24, K = 16, LDC = M + 3, ROUNDS = 12 };
     static float a[M * K], b[K * N], c[LDC * N], want[M * N];
     for (int i = 0; i < M * K; i++)
@@ -209,8 +205,7 @@ Test(faults, host_api_threads_on_row_blocks_of_one_c, .timeout = 600) {
         cr_assert_eq(wrong, 0, "round %d (beta %g): %d wrong elements, first C[%d] = %g", round,
                      beta, wrong, first, first >= 0 ? c[first] : 0.0f);
     }
-    clgemm_destroy(h);
-    tc_close(&env);
+    tc_close_handle(&env, h);
 }
 
 /* The gaps of a larger ldc are not the call's: whatever the user writes there while the call
@@ -287,8 +282,7 @@ static void gaps_changed_during_a_call(clgemm_layout layout) {
     cr_expect_eq(wrong, 0, "%d wrong elements (gaps must hold what was written during the call)",
                  wrong);
     clReleaseEvent(gate);
-    clgemm_destroy(h);
-    tc_close(&env);
+    tc_close_handle(&env, h);
 }
 
 Test(faults, host_api_gaps_changed_during_a_call_col_major, .timeout = 600) {

@@ -240,47 +240,20 @@ static family_case mma_cases[] = {
 
 /* Each (precision, configuration) pair is a test of its own: its own process, its own
  * timeout, and Criterion's workers share them out. */
-ParameterizedTestParameters(naive, gemm) {
-    return cr_make_param_array(family_case, naive_cases, COUNT(naive_cases));
-}
-ParameterizedTest(family_case *fc, naive, gemm, .timeout = 600) {
-    run_config(fc);
-}
+#define FAMILY_TEST(family)                                                                        \
+    ParameterizedTestParameters(family, gemm) {                                                    \
+        return cr_make_param_array(family_case, family##_cases, COUNT(family##_cases));            \
+    }                                                                                              \
+    ParameterizedTest(family_case *fc, family, gemm, .timeout = 600) {                             \
+        run_config(fc);                                                                            \
+    }
 
-ParameterizedTestParameters(tiled, gemm) {
-    return cr_make_param_array(family_case, tiled_cases, COUNT(tiled_cases));
-}
-ParameterizedTest(family_case *fc, tiled, gemm, .timeout = 600) {
-    run_config(fc);
-}
-
-ParameterizedTestParameters(regblock, gemm) {
-    return cr_make_param_array(family_case, regblock_cases, COUNT(regblock_cases));
-}
-ParameterizedTest(family_case *fc, regblock, gemm, .timeout = 600) {
-    run_config(fc);
-}
-
-ParameterizedTestParameters(regblock_large, gemm) {
-    return cr_make_param_array(family_case, regblock_large_cases, COUNT(regblock_large_cases));
-}
-ParameterizedTest(family_case *fc, regblock_large, gemm, .timeout = 600) {
-    run_config(fc);
-}
-
-ParameterizedTestParameters(regblock_cpu, gemm) {
-    return cr_make_param_array(family_case, regblock_cpu_cases, COUNT(regblock_cpu_cases));
-}
-ParameterizedTest(family_case *fc, regblock_cpu, gemm, .timeout = 600) {
-    run_config(fc);
-}
-
-ParameterizedTestParameters(mma, gemm) {
-    return cr_make_param_array(family_case, mma_cases, COUNT(mma_cases));
-}
-ParameterizedTest(family_case *fc, mma, gemm, .timeout = 600) {
-    run_config(fc);
-}
+FAMILY_TEST(naive)
+FAMILY_TEST(tiled)
+FAMILY_TEST(regblock)
+FAMILY_TEST(regblock_large)
+FAMILY_TEST(regblock_cpu)
+FAMILY_TEST(mma)
 
 /* ---- The API around the kernels -------------------------------------------------------------- */
 

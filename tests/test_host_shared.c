@@ -325,10 +325,7 @@ static const char *type_name(clgemm_precision t) {
 
 /* Every type pair the device runs, every placement the form has, beta 0 and 0.5. */
 static void run_form(host_form form) {
-    tc_env env;
-    TC_OPEN_OR_SKIP(&env);
-    clgemm_handle h;
-    cr_assert_eq(clgemm_create(&h, env.queue), CLGEMM_SUCCESS);
+    TC_OPEN_HANDLE_OR_SKIP(env, h);
     static const placement all[] = {ALTERNATE, ROW_BLOCKS, ONE_ROW_BLOCK};
     /* batch_count 1 only exists for the strided form (the others: each thread one matrix
      * already in the single form, and the pointer form's count is that of its array). */
@@ -350,8 +347,7 @@ static void run_form(host_form form) {
             }
     }
     cr_expect_eq(failed, 0, "%zu cases lost results or changed gaps (see the log)", failed);
-    clgemm_destroy(h);
-    tc_close(&env);
+    tc_close_handle(&env, h);
 }
 
 Test(host_shared, strided_batch_interleaved, .timeout = 600) {

@@ -376,16 +376,22 @@ Test(invalid, sizes_that_overflow) {
         expect_rejected(run(&c), CLGEMM_ERR_OVERFLOW, "off_c * sizeof(double) overflows");
 }
 
+/* A legal FP32 call made m x 1 x 1 (A and C one column of m): only m can be wrong. */
+static call single_column(size_t m) {
+    call c = legal(CLGEMM_SINGLE);
+    c.g.m = m;
+    c.g.n = 1;
+    c.g.k = 1;
+    c.g.lda = m;
+    c.g.ldb = 1;
+    c.g.ldc = m;
+    return c;
+}
+
 Test(invalid, sizes_the_kernels_cannot_index) {
     call c;
     /* Dimensions past INT_MAX. */
-    c = legal(CLGEMM_SINGLE);
-    c.g.m = (size_t)INT_MAX + 1;
-    c.g.n = 1;
-    c.g.k = 1;
-    c.g.lda = c.g.m;
-    c.g.ldb = 1;
-    c.g.ldc = c.g.m;
+    c = single_column((size_t)INT_MAX + 1);
     expect_rejected(run(&c), CLGEMM_ERR_TOO_LARGE, "m = 2^31");
     c = legal(CLGEMM_SINGLE);
     c.g.k = (size_t)INT_MAX + 1;
@@ -397,22 +403,10 @@ Test(invalid, sizes_the_kernels_cannot_index) {
     c.g.lda = (size_t)INT_MAX;
     expect_rejected(run(&c), CLGEMM_ERR_TOO_LARGE, "lda = 2^31 - 1, k = 7");
     /* m, n and k keep room for one tile past their end: INT_MAX - 1024 is the largest. */
-    c = legal(CLGEMM_SINGLE);
-    c.g.m = (size_t)INT_MAX - 1023;
-    c.g.n = 1;
-    c.g.k = 1;
-    c.g.lda = c.g.m;
-    c.g.ldb = 1;
-    c.g.ldc = c.g.m;
+    c = single_column((size_t)INT_MAX - 1023);
     expect_rejected(run(&c), CLGEMM_ERR_TOO_LARGE, "m = 2^31 - 1024");
     /* The largest is indexable: then the (small) buffer is what is wrong. */
-    c = legal(CLGEMM_SINGLE);
-    c.g.m = (size_t)INT_MAX - 1024;
-    c.g.n = 1;
-    c.g.k = 1;
-    c.g.lda = c.g.m;
-    c.g.ldb = 1;
-    c.g.ldc = c.g.m;
+    c = single_column((size_t)INT_MAX - 1024);
     clgemm_status st = run(&c);
     cr_expect(st == CLGEMM_ERR_BUFFER_A_TOO_SMALL || st == CLGEMM_ERR_BUFFER_C_TOO_SMALL,
               "m = 2^31 - 1025: got %d (%s), want a buffer too small", st,

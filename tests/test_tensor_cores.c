@@ -36,10 +36,7 @@ static const double scalars[][2] = {{1, 0}, {-0.5, 1.25}, {1.5, -0.75}};
 static bool candidate(clgemm_family family, int index, clgemm_config *out);
 
 static void run_case(const tc_case *tc) {
-    tc_env env;
-    TC_OPEN_OR_SKIP(&env);
-    clgemm_handle h;
-    cr_assert_eq(clgemm_create(&h, env.queue), CLGEMM_SUCCESS);
+    TC_OPEN_HANDLE_OR_SKIP(env, h);
     clgemm_config cfg;
     if (!candidate(tc->family, tc->index, &cfg)) cr_skip_test("no candidate %d", tc->index);
     clgemm_status st = clgemm_check_config(h, tc->ab, &cfg);
@@ -99,8 +96,7 @@ static void run_case(const tc_case *tc) {
             unsetenv("CLGEMM_KSPLIT");
         }
     }
-    clgemm_destroy(h);
-    tc_close(&env);
+    tc_close_handle(&env, h);
     cr_expect_eq(bad, 0, "%s type %d compute %d: %zu of %zu wrong; first: %s", desc, (int)tc->ab,
                  (int)tc->compute, bad, runs, first);
     cr_log_info("%s type %d compute %d: %zu cases", desc, (int)tc->ab, (int)tc->compute, runs);

@@ -306,10 +306,7 @@ TYPE_CASES(types_bf16, CLGEMM_BFLOAT16)
 Test(types, scale_and_empty, .timeout = 600) {
     /* k == 0 or alpha == 0 (A and B full of NaN, never read): C = beta * C, rounded to C's type;
      * beta == 0 gives zeros over a C of NaN. m == 0 or n == 0: nothing written. */
-    tc_env env;
-    TC_OPEN_OR_SKIP(&env);
-    clgemm_handle h;
-    cr_assert_eq(clgemm_create(&h, env.queue), CLGEMM_SUCCESS);
+    TC_OPEN_HANDLE_OR_SKIP(env, h);
     static const shape cases[] = {{7, 5, 0}, {33, 17, 0}, {7, 5, 4}, {33, 17, 9},
                                   {0, 5, 3}, {5, 0, 3},   {0, 0, 0}};
     static const double betas[][2] = {{0, 0}, {1, 0}, {-2.5, 0.75}, {0.5, -1}};
@@ -342,8 +339,7 @@ Test(types, scale_and_empty, .timeout = 600) {
                 }
     }
     report(&t, "k == 0 / alpha == 0 / empty");
-    clgemm_destroy(h);
-    tc_close(&env);
+    tc_close_handle(&env, h);
 }
 
 /* ---- The reference's own rounding ------------------------------------------------------------ */
@@ -424,10 +420,7 @@ static clgemm_status call_ex(tc_env *env, clgemm_handle h, clgemm_precision ab, 
 }
 
 Test(types, invalid_types_touch_nothing, .timeout = 120) {
-    tc_env env;
-    TC_OPEN_OR_SKIP(&env);
-    clgemm_handle h;
-    cr_assert_eq(clgemm_create(&h, env.queue), CLGEMM_SUCCESS);
+    TC_OPEN_HANDLE_OR_SKIP(env, h);
     /* Pairs without a kernel: only FP16/BF16 inputs may have a C of another type (FP32). */
     static const int bad[][2] = {
         {CLGEMM_SINGLE, CLGEMM_HALF},
@@ -488,15 +481,11 @@ Test(types, invalid_types_touch_nothing, .timeout = 120) {
                              type_text(eight[e]), mode, host ? "host" : "", st);
             }
     }
-    clgemm_destroy(h);
-    tc_close(&env);
+    tc_close_handle(&env, h);
 }
 
 Test(types, null_scalars, .timeout = 120) {
-    tc_env env;
-    TC_OPEN_OR_SKIP(&env);
-    clgemm_handle h;
-    cr_assert_eq(clgemm_create(&h, env.queue), CLGEMM_SUCCESS);
+    TC_OPEN_HANDLE_OR_SKIP(env, h);
     for (size_t p = 0; p < COUNT(type_pairs); p++)
         for (int host = 0; host < 2; host++)
             for (int which = 1; which < 4; which++) {
@@ -507,16 +496,12 @@ Test(types, null_scalars, .timeout = 120) {
                              which & 2 ? "beta" : "", host ? "host" : "buffers", st,
                              CLGEMM_ERR_NULL_ARGUMENT);
             }
-    clgemm_destroy(h);
-    tc_close(&env);
+    tc_close_handle(&env, h);
 }
 
 Test(types, bad_transpose, .timeout = 120) {
     /* Values around CONJ_TRANS that are not transposes: rejected for complex and real types. */
-    tc_env env;
-    TC_OPEN_OR_SKIP(&env);
-    clgemm_handle h;
-    cr_assert_eq(clgemm_create(&h, env.queue), CLGEMM_SUCCESS);
+    TC_OPEN_HANDLE_OR_SKIP(env, h);
     static const int bad[] = {110, 114, 0, -1};
     cl_float2 one = {{1, 0}};
     cl_mem buf = tc_buffer(env.context, 4096, NULL);
@@ -531,8 +516,7 @@ Test(types, bad_transpose, .timeout = 120) {
                      CLGEMM_ERR_INVALID_TRANSPOSE, "hgemm trans_b %d", bad[i]);
     }
     clReleaseMemObject(buf);
-    clgemm_destroy(h);
-    tc_close(&env);
+    tc_close_handle(&env, h);
 }
 
 #ifdef TYPES_8BIT
@@ -648,10 +632,7 @@ Test(types8, fp8_kernel_tables, .timeout = 300) {
      * infinities included (the sum 0 + x turns -0 into +0 and may drop a NaN's sign, so zeros
      * and NaNs compare by value). Every family decodes through the same LOAD_AB; a small
      * register-blocked configuration keeps the builds short. */
-    tc_env env;
-    TC_OPEN_OR_SKIP(&env);
-    clgemm_handle h;
-    cr_assert_eq(clgemm_create(&h, env.queue), CLGEMM_SUCCESS);
+    TC_OPEN_HANDLE_OR_SKIP(env, h);
     for (size_t f = 0; f < COUNT(fp8_types); f++) {
         clgemm_precision t = fp8_types[f];
         clgemm_config cfg;
@@ -678,8 +659,7 @@ Test(types8, fp8_kernel_tables, .timeout = 300) {
                           tt_fp8_to_double(t, (uint8_t)i));
         }
     }
-    clgemm_destroy(h);
-    tc_close(&env);
+    tc_close_handle(&env, h);
 }
 
 /* ---- 8-bit: INT8 past the int32 limit of its sums -------------------------------------------- */
@@ -822,10 +802,7 @@ static void run_batch(tc_env *env, clgemm_handle h, type_pair tp, bool table, ta
 Test(types8, batches, .timeout = 600) {
     /* Small register-blocked tiles (PoCL builds them in seconds; the library's CPU default takes
      * several times longer, for each type pair and batch kind). */
-    tc_env env;
-    TC_OPEN_OR_SKIP(&env);
-    clgemm_handle h;
-    cr_assert_eq(clgemm_create(&h, env.queue), CLGEMM_SUCCESS);
+    TC_OPEN_HANDLE_OR_SKIP(env, h);
     clgemm_config cfg;
     fill_config(&cfg, CLGEMM_FAMILY_REGBLOCK, false);
     for (size_t i = 0; i < COUNT(ab_types); i++)
@@ -837,8 +814,7 @@ Test(types8, batches, .timeout = 600) {
         for (int table = 0; table < 2; table++)
             run_batch(&env, h, pairs[p], table, &t);
     report(&t, "8-bit batches");
-    clgemm_destroy(h);
-    tc_close(&env);
+    tc_close_handle(&env, h);
 }
 
 Test(types8, fp8_wrapper_checks_type, .timeout = 120) {

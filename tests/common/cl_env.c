@@ -79,6 +79,11 @@ void tc_close(tc_env *env) {
     env->context = NULL;
 }
 
+void tc_close_handle(tc_env *env, clgemm_handle h) {
+    clgemm_destroy(h);
+    tc_close(env);
+}
+
 cl_mem tc_buffer(cl_context ctx, size_t bytes, const void *host) {
     cl_int err;
     cl_mem_flags flags = CL_MEM_READ_WRITE | (host ? CL_MEM_COPY_HOST_PTR : 0);

@@ -39,6 +39,16 @@ void tc_close(tc_env *env);
         if (!tc_open(env)) cr_skip_test("no usable OpenCL device: %s", (env)->why);                \
     } while (0)
 
+/* In a Criterion test body: declares `env` and `h`, opens env (or skips the test) and a handle
+ * h on its queue. tc_close_handle undoes both. */
+#define TC_OPEN_HANDLE_OR_SKIP(env, h)                                                             \
+    tc_env env;                                                                                    \
+    clgemm_handle h;                                                                               \
+    TC_OPEN_OR_SKIP(&env);                                                                         \
+    cr_assert_eq(clgemm_create(&h, env.queue), CLGEMM_SUCCESS)
+/* Destroys h, then closes env. */
+void tc_close_handle(tc_env *env, clgemm_handle h);
+
 /* In a Criterion test body: declares `queue`, an out-of-order queue on env's device, or skips
  * the test when the device has none. */
 #define TC_OUT_OF_ORDER_QUEUE_OR_SKIP(env, queue)                                                  \
