@@ -98,6 +98,16 @@ static void write_text(const char *path, const char *text) {
     fclose(f);
 }
 
+/* The symlink tests' start: an emptied cache (its entry names in names, their count returned)
+ * and a file holding "victim" for the planted symlinks to point at. */
+static size_t empty_cache_and_victim(char **cache, char **victim, char names[16][64]) {
+    *cache = sub_dir("cache");
+    *victim = path_in(temp_dir("clgemm-files"), "victim");
+    size_t n = fill_and_empty(*cache, names, 16);
+    write_text(*victim, "victim");
+    return n;
+}
+
 static void assert_text(const char *path, const char *text) {
     char buf[256] = "";
     FILE *f = fopen(path, "r");
@@ -111,10 +121,8 @@ static void assert_text(const char *path, const char *text) {
 /* Item 4: symlinks planted at the temporary names the cache used to write (<entry>.<pid>.tmp)
  * must not make the library write through them. */
 Test(files, cache_write_never_follows_a_planted_symlink, .timeout = 120) {
-    char *cache = sub_dir("cache"), *victim = path_in(temp_dir("clgemm-files"), "victim");
-    char names[16][64];
-    size_t n = fill_and_empty(cache, names, 16);
-    write_text(victim, "victim");
+    char *cache, *victim, names[16][64];
+    size_t n = empty_cache_and_victim(&cache, &victim, names);
     for (size_t i = 0; i < n; i++) {
         char link[4200];
         snprintf(link, sizeof link, "%s/%s.%ld.tmp", cache, names[i], (long)getpid());
@@ -136,10 +144,8 @@ Test(files, cache_write_never_follows_a_planted_symlink, .timeout = 120) {
 
 /* Item 4: a symlink planted at an entry's own name is neither read nor written through. */
 Test(files, cache_entry_symlink_is_replaced_not_followed, .timeout = 120) {
-    char *cache = sub_dir("cache"), *victim = path_in(temp_dir("clgemm-files"), "victim");
-    char names[16][64];
-    size_t n = fill_and_empty(cache, names, 16);
-    write_text(victim, "victim");
+    char *cache, *victim, names[16][64];
+    size_t n = empty_cache_and_victim(&cache, &victim, names);
     for (size_t i = 0; i < n; i++) {
         char *p = path_in(cache, names[i]);
         cr_assert_eq(symlink(victim, p), 0);

@@ -17,7 +17,7 @@ Usage: lsan_check.py LOGDIR [--supp FILE] [--expect-clgemm-leak]
 import re
 import sys
 
-from sanitizer_logs import KINDS, classify, log_files, names_clgemm, parse_args, read_patterns
+from sanitizer_logs import Tally, log_files, names_clgemm, parse_args, read_patterns
 
 CLGEMM_FRAME = re.compile(r" in clgemm_|(^|[ /])src/(\w+/)*\w+\.c:\d+|libclgemm\.so")
 TEST_FRAME = re.compile(r"(^|[ /])tests/\S+\.c:\d+|(^|[ /])fuzz/\S+\.c:\d+")
@@ -46,8 +46,8 @@ def main():
     patterns = read_patterns(supp, only="leak")
     if names_clgemm("lsan_check.py", supp, patterns):
         return 1
-    counts = dict.fromkeys(KINDS, 0)
-    errors, shown = 0, 0
+    tally = Tally(CLGEMM_FRAME, TEST_FRAME, patterns, show=0 if expect else 10)
+    errors = 0
     logs = log_files(logdir)
     for name, text in logs:
         for m in re.finditer(r"ERROR: AddressSanitizer:.*|runtime error:.*", text):
@@ -55,14 +55,10 @@ def main():
             print(f"{name}: {m.group(0)}")
         for head, frames in leak_blocks(text):
             stack = "\n".join(frames)
-            kind = classify(frames, CLGEMM_FRAME, TEST_FRAME, patterns)
-            counts[kind] += 1
-            if kind != "third-party (suppressed)" and shown < 10 and not expect:
-                shown += 1
-                print(f"---- {kind} leak, {name}: {head}\n{stack}")
-    summary = ", ".join(f"{v} {k}" for k, v in counts.items())
+            tally.add(frames, lambda kind: f"---- {kind} leak, {name}: {head}\n{stack}")
     print(f"lsan_check.py: {len(logs)} log file(s); sanitizer errors: {errors}; leak reports: "
-          f"{summary}")
+          f"{tally.summary()}")
+    counts = tally.counts
     if expect:
         ok = counts["clgemm"] > 0
         print("lsan_check.py: the deliberate clgemm leak was %s" %

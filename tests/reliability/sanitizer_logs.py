@@ -56,12 +56,30 @@ def log_files(logdir):
     return [(n, open(os.path.join(logdir, n), errors="replace").read()) for n in names]
 
 
-def classify(frames, clgemm_frame, test_frame, patterns):
-    """One of KINDS for a report whose subject frames are `frames`."""
-    if any(clgemm_frame.search(f) for f in frames):
-        return "clgemm"
-    if any(test_frame.search(f) for f in frames):
-        return "test"
-    if any(p in f for p in patterns for f in frames):
-        return "third-party (suppressed)"
-    return "third-party (unexplained)"
+class Tally:
+    """Counts reports by kind (KINDS) and prints the first `show` that are not suppressed."""
+
+    def __init__(self, clgemm_frame, test_frame, patterns, show):
+        self.clgemm_frame, self.test_frame, self.patterns = clgemm_frame, test_frame, patterns
+        self.counts = dict.fromkeys(KINDS, 0)
+        self.show = show
+
+    def kind(self, frames):
+        if any(self.clgemm_frame.search(f) for f in frames):
+            return "clgemm"
+        if any(self.test_frame.search(f) for f in frames):
+            return "test"
+        if any(p in f for p in self.patterns for f in frames):
+            return "third-party (suppressed)"
+        return "third-party (unexplained)"
+
+    def add(self, frames, describe):
+        """Counts a report whose subject frames are `frames`; describe(kind) is its text."""
+        kind = self.kind(frames)
+        self.counts[kind] += 1
+        if kind != "third-party (suppressed)" and self.show > 0:
+            self.show -= 1
+            print(describe(kind))
+
+    def summary(self):
+        return ", ".join(f"{v} {k}" for k, v in self.counts.items())

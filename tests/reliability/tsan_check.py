@@ -14,7 +14,7 @@ Usage: tsan_check.py LOGDIR [--supp FILE] [--expect-test-race]
 import re
 import sys
 
-from sanitizer_logs import KINDS, classify, log_files, names_clgemm, parse_args, read_patterns
+from sanitizer_logs import Tally, log_files, names_clgemm, parse_args, read_patterns
 
 CLGEMM_FRAME = re.compile(r" clgemm_\w* |(^|[ /])src/(\w+/)*\w+\.c:\d+|libclgemm\.so")
 TEST_FRAME = re.compile(r"(^|[ /])tests/\S+\.c:\d+")
@@ -44,18 +44,13 @@ def main():
     patterns = read_patterns(supp)
     if names_clgemm("tsan_check.py", supp, patterns):
         return 1
-    counts = dict.fromkeys(KINDS, 0)
-    shown = 0
+    tally = Tally(CLGEMM_FRAME, TEST_FRAME, patterns, show=0 if expect else 5)
     logs = log_files(logdir)
     for name, text in logs:
         for title, frames, block in reports(text):
-            kind = classify(frames, CLGEMM_FRAME, TEST_FRAME, patterns)
-            counts[kind] += 1
-            if kind != "third-party (suppressed)" and shown < 5 and not expect:
-                shown += 1
-                print(f"---- {kind}: {title} ({name})\n{block.strip()}\n")
-    summary = ", ".join(f"{v} {k}" for k, v in counts.items())
-    print(f"tsan_check.py: {len(logs)} log file(s); reports: {summary}")
+            tally.add(frames, lambda kind: f"---- {kind}: {title} ({name})\n{block.strip()}\n")
+    print(f"tsan_check.py: {len(logs)} log file(s); reports: {tally.summary()}")
+    counts = tally.counts
     if expect:
         ok = counts["test"] > 0
         print("tsan_check.py: the deliberate race was %s" %
