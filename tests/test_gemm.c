@@ -542,15 +542,19 @@ Test(api, wait_list_holds_the_call_back, .timeout = 600) {
     api_close();
 }
 
+/* Whether a file name is a cached binary's: it ends in .bin (and is more than that). */
+static bool is_binary(const char *name) {
+    size_t len = strlen(name);
+    return len > 4 && strcmp(name + len - 4, ".bin") == 0;
+}
+
 /* Number of files in dir whose name ends in .bin. */
 static int count_binaries(const char *dir) {
     DIR *dp = opendir(dir);
     if (!dp) return 0;
     int n = 0;
-    for (struct dirent *e; (e = readdir(dp));) {
-        size_t len = strlen(e->d_name);
-        if (len > 4 && strcmp(e->d_name + len - 4, ".bin") == 0) n++;
-    }
+    for (struct dirent *e; (e = readdir(dp));)
+        n += is_binary(e->d_name);
     closedir(dp);
     return n;
 }
@@ -561,8 +565,7 @@ static int corrupt_binaries(const char *dir) {
     if (!dp) return 0;
     int n = 0;
     for (struct dirent *e; (e = readdir(dp));) {
-        size_t len = strlen(e->d_name);
-        if (len <= 4 || strcmp(e->d_name + len - 4, ".bin") != 0) continue;
+        if (!is_binary(e->d_name)) continue;
         char path[4096 + 260];
         snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
         FILE *f = fopen(path, "r+b");

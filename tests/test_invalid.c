@@ -388,6 +388,15 @@ static call single_column(size_t m) {
     return c;
 }
 
+/* A legal FP32 call whose buffer `which` ('A', 'B' or 'C') is mem instead. */
+static call legal_with(char which, cl_mem mem) {
+    call c = legal(CLGEMM_SINGLE);
+    if (which == 'A') c.a = mem;
+    if (which == 'B') c.b = mem;
+    if (which == 'C') c.c = mem;
+    return c;
+}
+
 Test(invalid, sizes_the_kernels_cannot_index) {
     call c;
     /* Dimensions past INT_MAX. */
@@ -481,15 +490,12 @@ Test(invalid, another_context) {
     call c = legal(CLGEMM_SINGLE);
     c.queue = q2;
     expect_rejected(run(&c), CLGEMM_ERR_WRONG_CONTEXT, "queue of another context");
-    c = legal(CLGEMM_SINGLE);
-    c.a = foreign;
-    expect_rejected(run(&c), CLGEMM_ERR_WRONG_CONTEXT, "A in another context");
-    c = legal(CLGEMM_SINGLE);
-    c.b = foreign;
-    expect_rejected(run(&c), CLGEMM_ERR_WRONG_CONTEXT, "B in another context");
-    c = legal(CLGEMM_SINGLE);
-    c.c = foreign;
-    expect_rejected(run(&c), CLGEMM_ERR_WRONG_CONTEXT, "C in another context");
+    for (const char *which = "ABC"; *which; which++) {
+        char what[32];
+        snprintf(what, sizeof what, "%c in another context", *which);
+        c = legal_with(*which, foreign);
+        expect_rejected(run(&c), CLGEMM_ERR_WRONG_CONTEXT, what);
+    }
     float now[BUF_ELEMS];
     cr_assert_eq(tc_read(q2, foreign, sizeof now, now), CL_SUCCESS);
     cr_expect(memcmp(now, pattern_c, sizeof now) == 0, "the foreign C buffer changed");
@@ -549,11 +555,9 @@ Test(invalid, read_only_c_and_images) {
         .image_type = CL_MEM_OBJECT_IMAGE2D, .image_width = 64, .image_height = 64};
     cl_mem image = clCreateImage(env.context, CL_MEM_READ_WRITE, &format, &desc, NULL, &err);
     if (err != CL_SUCCESS) return; /* a device without images cannot be handed one */
-    c = legal(CLGEMM_SINGLE);
-    c.c = image;
+    c = legal_with('C', image);
     expect_rejected(run(&c), CLGEMM_ERR_INVALID_BUFFER, "an image as C");
-    c = legal(CLGEMM_SINGLE);
-    c.b = image;
+    c = legal_with('B', image);
     expect_rejected(run(&c), CLGEMM_ERR_INVALID_BUFFER, "an image as B");
     clReleaseMemObject(image);
 }

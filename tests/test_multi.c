@@ -18,31 +18,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef union scalar {
-    cl_int i;
-    float f;
-    double d;
-    cl_float2 c;
-    cl_double2 z;
-} scalar;
-
-/* alpha / beta in the type clgemm_gemm_ex_host reads for type_ab. */
-static scalar make_scalar(clgemm_precision t, const double v[2]) {
-    scalar s;
-    memset(&s, 0, sizeof s);
-    if (t == CLGEMM_DOUBLE)
-        s.d = v[0];
-    else if (t == CLGEMM_COMPLEX_SINGLE)
-        s.c = (cl_float2){{(float)v[0], (float)v[1]}};
-    else if (t == CLGEMM_COMPLEX_DOUBLE)
-        s.z = (cl_double2){{v[0], v[1]}};
-    else if (t == CLGEMM_INT8)
-        s.i = (cl_int)v[0];
-    else
-        s.f = (float)v[0];
-    return s;
-}
-
 static int expected_devices(void) {
     const char *e = getenv("CLGEMM_TEST_EXPECT_DEVICES");
     return e ? atoi(e) : 2;
@@ -59,7 +34,7 @@ static clgemm_multi_handle open_multi(void) {
 /* The multi-device call on d's arrays (from the offsets). */
 static clgemm_status multi_call(clgemm_multi_handle h, const tt_data *d, void *c) {
     const tt_gemm *g = &d->g;
-    scalar al = make_scalar(g->type_ab, g->alpha), be = make_scalar(g->type_ab, g->beta);
+    tt_scalar al = tt_make_scalar(g->type_ab, g->alpha), be = tt_make_scalar(g->type_ab, g->beta);
     size_t sab = tt_size(g->type_ab);
     const char *a = (const char *)d->a + g->off_a * sab, *b = (const char *)d->b + g->off_b * sab;
     char *cc = (char *)c + g->off_c * tt_size(g->type_c);
@@ -532,7 +507,7 @@ static void batch_case(clgemm_precision t, clgemm_layout layout, clgemm_transpos
                     tt_set(t, c, q * sc + o * ldc + x, comp, tc_random(&s));
     memcpy(c0, c, nc * sz);
     double al[2] = {0.5, cplx ? 0.25 : 0}, be[2] = {-1.5, cplx ? 0.5 : 0};
-    scalar alpha = make_scalar(t, al), beta = make_scalar(t, be);
+    tt_scalar alpha = tt_make_scalar(t, al), beta = tt_make_scalar(t, be);
     cr_assert_eq(clgemm_multi_set_tile(h, 0, 0), CLGEMM_SUCCESS);
     clgemm_status st = clgemm_multi_gemm_strided_batched_host(
         h, layout, ta, tb, m, n, k, &alpha, a, lda, sa, b, ldb, sb, &beta, c, ldc, sc, batch, t, t,

@@ -531,17 +531,8 @@ size_t tt_check(const tt_data *d, const void *c, const double *ref, const double
 
 /* ---- Calls ----------------------------------------------------------------------------------- */
 
-/* alpha and beta in the scalar type clgemm_gemm_ex reads for type_ab. */
-typedef union scalar {
-    float f;
-    double d;
-    cl_float2 c;
-    cl_double2 z;
-    cl_int i;
-} scalar;
-
-static scalar make_scalar(clgemm_precision t, const double v[2]) {
-    scalar s;
+tt_scalar tt_make_scalar(clgemm_precision t, const double v[2]) {
+    tt_scalar s;
     memset(&s, 0, sizeof s);
     switch (t) {
     case CLGEMM_DOUBLE:
@@ -579,7 +570,7 @@ static bool has_wrapper(const tt_gemm *g) {
 clgemm_status tt_clgemm_enqueue(clgemm_handle h, const tt_gemm *g, cl_mem a, cl_mem b, cl_mem c,
                                 unsigned flags, cl_command_queue queue, cl_uint num_wait,
                                 const cl_event *wait, cl_event *event) {
-    scalar al = make_scalar(g->type_ab, g->alpha), be = make_scalar(g->type_ab, g->beta);
+    tt_scalar al = tt_make_scalar(g->type_ab, g->alpha), be = tt_make_scalar(g->type_ab, g->beta);
     clgemm_status st;
     bool ex = (flags & TT_RUN_EX) || !has_wrapper(g) || g->compute;
 #define TT_ARGS(x)                                                                                 \
@@ -634,7 +625,7 @@ clgemm_status tt_clgemm(clgemm_handle h, const tt_gemm *g, cl_mem a, cl_mem b, c
 /* The host-array variant on d's arrays, from the offsets. */
 static clgemm_status host_call(clgemm_handle h, const tt_data *d, void *c, unsigned flags) {
     const tt_gemm *g = &d->g;
-    scalar al = make_scalar(g->type_ab, g->alpha), be = make_scalar(g->type_ab, g->beta);
+    tt_scalar al = tt_make_scalar(g->type_ab, g->alpha), be = tt_make_scalar(g->type_ab, g->beta);
     size_t sab = tt_size(g->type_ab);
     const char *a = (const char *)d->a + g->off_a * sab, *b = (const char *)d->b + g->off_b * sab;
     char *cc = (char *)c + g->off_c * tt_size(g->type_c);

@@ -95,6 +95,17 @@ enum {
                               * then read C on a queue of its own (buffers only) */
 };
 
+/* alpha or beta ({real, imaginary}) in the scalar type clgemm_gemm_ex and
+ * clgemm_gemm_ex_host read for type_ab. */
+typedef union tt_scalar {
+    float f;
+    double d;
+    cl_float2 c;
+    cl_double2 z;
+    cl_int i;
+} tt_scalar;
+tt_scalar tt_make_scalar(clgemm_precision type_ab, const double v[2]);
+
 /* clgemm on g's buffers through the typed wrapper of g's types, or clgemm_gemm_ex when there is
  * none (or flags has TT_RUN_EX), on `queue` (NULL: the handle's) after the wait list, with the
  * output event in *event (NULL: none); not waited for. */
