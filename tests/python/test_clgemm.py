@@ -27,6 +27,15 @@ def rand(shape, dtype, rng, order="C"):
     return np.asfortranarray(x) if order == "F" else np.ascontiguousarray(x)
 
 
+def operands(m, n, k, ta, tb, dtype, rng, orders):
+    """Random A, B (stored transposed where ta, tb say) and C for an m x n x k product, in the
+    memory orders orders[0], orders[1], orders[2] ("C" or "F")."""
+    a = rand((k, m) if ta else (m, k), dtype, rng, orders[0])
+    b = rand((n, k) if tb else (k, n), dtype, rng, orders[1])
+    c = rand((m, n), dtype, rng, orders[2])
+    return a, b, c
+
+
 def op(x, t):
     return x.conj().T if t == "C" else x.T if t else x
 
@@ -49,11 +58,8 @@ def assert_close(got, want, k, dtype):
 @pytest.mark.parametrize("tb", [False, True])
 @pytest.mark.parametrize("orders", ["CCC", "FFF", "CFC", "FCF"])
 def test_host_layouts(dtype, ta, tb, orders):
-    rng = np.random.default_rng(1)
     m, n, k = 37, 29, 45
-    a = rand((k, m) if ta else (m, k), dtype, rng, orders[0])
-    b = rand((n, k) if tb else (k, n), dtype, rng, orders[1])
-    c = rand((m, n), dtype, rng, orders[2])
+    a, b, c = operands(m, n, k, ta, tb, dtype, np.random.default_rng(1), orders)
     c0 = c.copy()
     out = clgemm.gemm(a, b, c, alpha=0.5, beta=-1.5, trans_a=ta, trans_b=tb)
     assert out is c
@@ -75,11 +81,8 @@ def test_types_found():
 @pytest.mark.parametrize("tb", [False, True, "C"])
 @pytest.mark.parametrize("orders", ["CCC", "FCF"])
 def test_host_complex_and_half(dtype, ta, tb, orders):
-    rng = np.random.default_rng(7)
     m, n, k = 21, 18, 27
-    a = rand((k, m) if ta else (m, k), dtype, rng, orders[0])
-    b = rand((n, k) if tb else (k, n), dtype, rng, orders[1])
-    c = rand((m, n), dtype, rng, orders[2])
+    a, b, c = operands(m, n, k, ta, tb, dtype, np.random.default_rng(7), orders)
     c0 = c.copy()
     alpha, beta = (0.5 - 0.25j, -1.5 + 0.5j) if dtype in COMPLEX else (0.5, -1.5)
     ra, rb = [t if dtype in COMPLEX else bool(t) for t in (ta, tb)]  # 'C' is 'T' on reals

@@ -58,14 +58,7 @@ def main():
             tally.add(frames, lambda kind: f"---- {kind} leak, {name}: {head}\n{stack}")
     print(f"lsan_check.py: {len(logs)} log file(s); sanitizer errors: {errors}; leak reports: "
           f"{tally.summary()}")
-    counts = tally.counts
-    if expect:
-        ok = counts["clgemm"] > 0
-        print("lsan_check.py: the deliberate clgemm leak was %s" %
-              ("reported, as it must be" if ok else "NOT reported"))
-        return 0 if ok else 1
-    bad = errors + counts["clgemm"] + counts["test"] + counts["third-party (unexplained)"]
-    return 1 if bad else 0
+    return tally.verdict("lsan_check.py", expect, "clgemm", "clgemm leak", errors)
 
 
 if __name__ == "__main__":

@@ -83,3 +83,15 @@ class Tally:
 
     def summary(self):
         return ", ".join(f"{v} {k}" for k, v in self.counts.items())
+
+    def verdict(self, prog, expect, canary_kind, canary, errors=0):
+        """The exit status. With expect (the canary run): 0 only if a report of canary_kind was
+        found. Else 1 if there are errors or any report that is not tolerated."""
+        if expect:
+            ok = self.counts[canary_kind] > 0
+            print(f"{prog}: the deliberate {canary} was %s" %
+                  ("reported, as it must be" if ok else "NOT reported"))
+            return 0 if ok else 1
+        c = self.counts
+        bad = errors + c["clgemm"] + c["test"] + c["third-party (unexplained)"]
+        return 1 if bad else 0

@@ -50,13 +50,7 @@ def main():
         for title, frames, block in reports(text):
             tally.add(frames, lambda kind: f"---- {kind}: {title} ({name})\n{block.strip()}\n")
     print(f"tsan_check.py: {len(logs)} log file(s); reports: {tally.summary()}")
-    counts = tally.counts
-    if expect:
-        ok = counts["test"] > 0
-        print("tsan_check.py: the deliberate race was %s" %
-              ("reported, as it must be" if ok else "NOT reported"))
-        return 0 if ok else 1
-    return 1 if counts["clgemm"] + counts["test"] + counts["third-party (unexplained)"] else 0
+    return tally.verdict("tsan_check.py", expect, "test", "race")
 
 
 if __name__ == "__main__":
