@@ -97,9 +97,7 @@ static void run_grid(tc_env *env, clgemm_handle h, clgemm_precision prec, const 
                 p.m = 33;
                 p.n = 17;
                 p.k = 29;
-                p.lda = tc_min_ld(p.layout, p.ta, p.m, p.k) + 3;
-                p.ldb = tc_min_ld(p.layout, p.tb, p.k, p.n) + 5;
-                p.ldc = tc_min_ld(p.layout, CLGEMM_NO_TRANS, p.m, p.n) + 7;
+                tt_pad_ld(&p, 3, 5, 7);
                 p.off_a = 3;
                 p.off_b = 5;
                 p.off_c = 7;
@@ -373,9 +371,7 @@ static void host_calls(clgemm_precision prec) {
                                             host_shapes[s].m, host_shapes[s].n, host_shapes[s].k),
                                  .alpha = {scalars[a][0]}, .beta = {scalars[a][1]}};
                     if (s == 1 || s == 3) { /* padded leading dimensions */
-                        g.lda = tc_min_ld(g.layout, g.ta, g.m, g.k) + 2;
-                        g.ldb = tc_min_ld(g.layout, g.tb, g.k, g.n) + 1;
-                        g.ldc = tc_min_ld(g.layout, CLGEMM_NO_TRANS, g.m, g.n) + 3;
+                        tt_pad_ld(&g, 2, 1, 3);
                     }
                     int rc = tt_run(&fx.env, fx.h, &g, seed++, 0, TT_RUN_HOST, msg, sizeof msg);
                     record(&t, rc, "", msg);

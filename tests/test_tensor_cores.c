@@ -74,9 +74,7 @@ static void run_case(const tc_case *tc) {
                                          .beta = {seed % 2 ? scalars[a][1] : 0, 0}, .tail = 3,
                                          .compute = tc->compute};
                             if ((s + seed) % 2) { /* padded, offset: the element-wise loads */
-                                g.lda = tc_min_ld(g.layout, g.ta, g.m, g.k) + 3;
-                                g.ldb = tc_min_ld(g.layout, g.tb, g.k, g.n) + 5;
-                                g.ldc = tc_min_ld(g.layout, CLGEMM_NO_TRANS, g.m, g.n) + 2;
+                                tt_pad_ld(&g, 3, 5, 2);
                                 g.off_a = 3;
                                 g.off_b = 5;
                                 g.off_c = 7;

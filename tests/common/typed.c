@@ -531,6 +531,12 @@ size_t tt_check(const tt_data *d, const void *c, const double *ref, const double
 
 /* ---- Calls ----------------------------------------------------------------------------------- */
 
+void tt_pad_ld(tt_gemm *g, size_t pad_a, size_t pad_b, size_t pad_c) {
+    g->lda = tc_min_ld(g->layout, g->ta, g->m, g->k) + pad_a;
+    g->ldb = tc_min_ld(g->layout, g->tb, g->k, g->n) + pad_b;
+    g->ldc = tc_min_ld(g->layout, CLGEMM_NO_TRANS, g->m, g->n) + pad_c;
+}
+
 tt_scalar tt_make_scalar(clgemm_precision t, const double v[2]) {
     tt_scalar s;
     memset(&s, 0, sizeof s);

@@ -95,6 +95,10 @@ enum {
                               * then read C on a queue of its own (buffers only) */
 };
 
+/* Leading dimensions pad_a, pad_b and pad_c elements past the smallest legal ones for g's
+ * shape, layout and transposes (as given: CLGEMM_TRANS or CLGEMM_NO_TRANS). */
+void tt_pad_ld(tt_gemm *g, size_t pad_a, size_t pad_b, size_t pad_c);
+
 /* alpha or beta ({real, imaginary}) in the scalar type clgemm_gemm_ex and
  * clgemm_gemm_ex_host read for type_ab. */
 typedef union tt_scalar {
