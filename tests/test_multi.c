@@ -186,21 +186,16 @@ static void splits(clgemm_precision type) {
     clgemm_multi_destroy(h);
 }
 
-Test(split, fp32, .timeout = 300) {
-    splits(CLGEMM_SINGLE);
-}
-Test(split, fp64, .timeout = 300) {
-    splits(CLGEMM_DOUBLE);
-}
-Test(split, complex_single, .timeout = 300) {
-    splits(CLGEMM_COMPLEX_SINGLE);
-}
-Test(split, complex_double, .timeout = 300) {
-    splits(CLGEMM_COMPLEX_DOUBLE);
-}
-Test(split, fp16, .timeout = 300) {
-    splits(CLGEMM_HALF);
-}
+/* One test per type, each its own process and timeout. */
+#define SPLIT_TEST(name, type)                                                                     \
+    Test(split, name, .timeout = 300) {                                                            \
+        splits(type);                                                                              \
+    }
+SPLIT_TEST(fp32, CLGEMM_SINGLE)
+SPLIT_TEST(fp64, CLGEMM_DOUBLE)
+SPLIT_TEST(complex_single, CLGEMM_COMPLEX_SINGLE)
+SPLIT_TEST(complex_double, CLGEMM_COMPLEX_DOUBLE)
+SPLIT_TEST(fp16, CLGEMM_HALF)
 
 Test(split, fp16_with_fp32_c_and_degenerate_sizes, .timeout = 300) {
     clgemm_multi_handle h = open_multi();
