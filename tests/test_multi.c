@@ -257,13 +257,20 @@ Test(uneven, slow_device_takes_fewer_tiles, .timeout = 300) {
 
 /* ---- Failing devices ----------------------------------------------------------------------- */
 
+/* Sets the test hook `var` to the device list `head` followed by ",i:value" for every device i
+ * from `from` on. */
+static void set_device_list(const char *var, const char *head, int from, int value) {
+    char list[256];
+    snprintf(list, sizeof list, "%s", head);
+    for (int i = from; i < expected_devices(); i++)
+        snprintf(list + strlen(list), sizeof list - strlen(list), ",%d:%d", i, value);
+    setenv(var, list, 1);
+}
+
 Test(fail, a_failing_device_has_its_tile_retried_on_the_others, .timeout = 300) {
     /* The other devices slow, so device 1 surely reaches its third tile of the 48. */
     setenv("CLGEMM_MULTI_TEST_FAIL", "1:2", 1);
-    char delays[256] = "0:150";
-    for (int i = 2; i < expected_devices(); i++)
-        snprintf(delays + strlen(delays), sizeof delays - strlen(delays), ",%d:150", i);
-    setenv("CLGEMM_MULTI_TEST_DELAY_MS", delays, 1);
+    set_device_list("CLGEMM_MULTI_TEST_DELAY_MS", "0:150", 2, 150);
     clgemm_multi_handle h = open_multi();
     cr_assert_eq(clgemm_multi_set_tile(h, 8, 8), CLGEMM_SUCCESS);
     tt_gemm g = {TT_PROBLEM(CLGEMM_SINGLE, CLGEMM_SINGLE, CLGEMM_COL_MAJOR, CLGEMM_TRANS,
@@ -282,10 +289,7 @@ Test(fail, a_failing_device_has_its_tile_retried_on_the_others, .timeout = 300) 
 
 Test(fail, every_device_failing_returns_the_error_and_leaves_whole_tiles, .timeout = 300) {
     /* Device 0 finishes two tiles of each call, the others none. */
-    char hook[256] = "0:2";
-    for (int i = 1; i < expected_devices(); i++)
-        snprintf(hook + strlen(hook), sizeof hook - strlen(hook), ",%d:0", i);
-    setenv("CLGEMM_MULTI_TEST_FAIL", hook, 1);
+    set_device_list("CLGEMM_MULTI_TEST_FAIL", "0:2", 1, 0);
     clgemm_multi_handle h = open_multi();
     cr_assert_eq(clgemm_multi_set_tile(h, 8, 8), CLGEMM_SUCCESS);
     tt_gemm g = {TT_PROBLEM(CLGEMM_DOUBLE, CLGEMM_DOUBLE, CLGEMM_ROW_MAJOR, CLGEMM_NO_TRANS,
