@@ -31,6 +31,13 @@ static clgemm_multi_handle open_multi(void) {
     return h;
 }
 
+/* open_multi with tiles of tile_m x tile_n. */
+static clgemm_multi_handle open_multi_tiled(size_t tile_m, size_t tile_n) {
+    clgemm_multi_handle h = open_multi();
+    cr_assert_eq(clgemm_multi_set_tile(h, tile_m, tile_n), CLGEMM_SUCCESS);
+    return h;
+}
+
 /* The multi-device call on d's arrays (from the offsets). */
 static clgemm_status multi_call(clgemm_multi_handle h, const tt_data *d, void *c) {
     const tt_gemm *g = &d->g;
@@ -198,8 +205,7 @@ SPLIT_TEST(complex_double, CLGEMM_COMPLEX_DOUBLE)
 SPLIT_TEST(fp16, CLGEMM_HALF)
 
 Test(split, fp16_with_fp32_c_and_degenerate_sizes, .timeout = 300) {
-    clgemm_multi_handle h = open_multi();
-    cr_assert_eq(clgemm_multi_set_tile(h, 16, 8), CLGEMM_SUCCESS);
+    clgemm_multi_handle h = open_multi_tiled(16, 8);
     tt_gemm g = {TT_PROBLEM(CLGEMM_HALF, CLGEMM_SINGLE, CLGEMM_ROW_MAJOR, CLGEMM_TRANS,
                             CLGEMM_NO_TRANS, 33, 17, 9),
                  .alpha = {1, 0}, .beta = {2, 0}};
@@ -220,8 +226,7 @@ Test(split, fp16_with_fp32_c_and_degenerate_sizes, .timeout = 300) {
 
 /* The 8-bit types: INT8 into INT32 (exact) and E4M3 into FP32, split in 8 x 8 tiles. */
 Test(split, int8_and_fp8, .timeout = 300) {
-    clgemm_multi_handle h = open_multi();
-    cr_assert_eq(clgemm_multi_set_tile(h, 8, 8), CLGEMM_SUCCESS);
+    clgemm_multi_handle h = open_multi_tiled(8, 8);
     tt_gemm g = {TT_PROBLEM(CLGEMM_INT8, CLGEMM_INT32, CLGEMM_COL_MAJOR, CLGEMM_TRANS,
                             CLGEMM_NO_TRANS, 29, 19, 23),
                  .alpha = {3, 0}, .beta = {-2, 0}};
@@ -271,8 +276,7 @@ Test(fail, a_failing_device_has_its_tile_retried_on_the_others, .timeout = 300) 
     /* The other devices slow, so device 1 surely reaches its third tile of the 48. */
     setenv("CLGEMM_MULTI_TEST_FAIL", "1:2", 1);
     set_device_list("CLGEMM_MULTI_TEST_DELAY_MS", "0:150", 2, 150);
-    clgemm_multi_handle h = open_multi();
-    cr_assert_eq(clgemm_multi_set_tile(h, 8, 8), CLGEMM_SUCCESS);
+    clgemm_multi_handle h = open_multi_tiled(8, 8);
     tt_gemm g = {TT_PROBLEM(CLGEMM_SINGLE, CLGEMM_SINGLE, CLGEMM_COL_MAJOR, CLGEMM_TRANS,
                             CLGEMM_TRANS, 48, 57, 21),
                  .alpha = {2, 0}, .beta = {1, 0}};
@@ -290,8 +294,7 @@ Test(fail, a_failing_device_has_its_tile_retried_on_the_others, .timeout = 300) 
 Test(fail, every_device_failing_returns_the_error_and_leaves_whole_tiles, .timeout = 300) {
     /* Device 0 finishes two tiles of each call, the others none. */
     set_device_list("CLGEMM_MULTI_TEST_FAIL", "0:2", 1, 0);
-    clgemm_multi_handle h = open_multi();
-    cr_assert_eq(clgemm_multi_set_tile(h, 8, 8), CLGEMM_SUCCESS);
+    clgemm_multi_handle h = open_multi_tiled(8, 8);
     tt_gemm g = {TT_PROBLEM(CLGEMM_DOUBLE, CLGEMM_DOUBLE, CLGEMM_ROW_MAJOR, CLGEMM_NO_TRANS,
                             CLGEMM_NO_TRANS, 24, 20, 10),
                  .alpha = {1, 0}, .beta = {3, 0}, .ldc = 23};
@@ -415,8 +418,7 @@ static void *thread_body(void *p) {
 }
 
 Test(threads, several_threads_on_one_handle, .timeout = 300) {
-    clgemm_multi_handle h = open_multi();
-    cr_assert_eq(clgemm_multi_set_tile(h, 16, 8), CLGEMM_SUCCESS);
+    clgemm_multi_handle h = open_multi_tiled(16, 8);
     enum { THREADS = 4 };
     thread_arg args[THREADS];
     pthread_t th[THREADS];
