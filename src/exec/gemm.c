@@ -541,10 +541,7 @@ static clgemm_status enqueue_scale(struct clgemm_handle_s *h, const gemm_call *c
     return err;
 }
 
-/* The column-major problem the kernels compute: a row-major C = op(A) op(B) is the column-major
- * C^T = op(B)^T op(A)^T over the same memory, so A and B (and m and n) swap while each keeps its
- * transpose flag. */
-/* One operand of the column-major problem. */
+/* One operand of the column-major problem the kernels compute. */
 typedef struct colmajor_operand {
     cl_mem mem;
     cl_int ld;
@@ -569,8 +566,8 @@ static colmajor_operand call_operand(const gemm_call *c, bool second) {
     return o;
 }
 
-/* Row-major C = op(A) op(B) is column-major C^T = op(B)^T op(A)^T: A and B trade places, and so
- * do M and N. */
+/* Row-major C = op(A) op(B) is column-major C^T = op(B)^T op(A)^T over the same memory: A and B
+ * trade places, and so do M and N, while each operand keeps its transpose flag. */
 static colmajor normalise(const gemm_call *c) {
     bool row = c->layout == CLGEMM_ROW_MAJOR;
     colmajor p = {.m = (cl_int)(row ? c->n : c->m),
