@@ -180,8 +180,9 @@ typedef enum clgemm_family {
     CLGEMM_FAMILY_REGBLOCK = 3, /* local-memory tiles + an MWI x NWI register block per item */
     CLGEMM_FAMILY_MMA = 4,      /* NVIDIA tensor cores (mma.sync), compute capability 8.0+ */
     CLGEMM_FAMILY_WGMMA = 5, /* Hopper's warpgroup tensor cores (wgmma), compute capability 9.0 */
+    CLGEMM_FAMILY_MICROKERNEL = 6, /* CPUs: one work-item per MR x NR block, explicit vectors */
 } clgemm_family;
-#define CLGEMM_FAMILY_COUNT 5
+#define CLGEMM_FAMILY_COUNT 6
 
 /* A family and its parameters; parameters a family does not use are ignored (keep them 0). */
 typedef struct clgemm_config {

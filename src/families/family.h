@@ -169,6 +169,6 @@ void clgemm__warp_tiles_launch(const clgemm_config *c, int lanes, size_t m, size
 #define CLGEMM__COMPUTE_ANY ((clgemm_compute)-1)
 
 extern const family_desc clgemm__family_naive, clgemm__family_tiled, clgemm__family_regblock,
-    clgemm__family_mma, clgemm__family_wgmma;
+    clgemm__family_mma, clgemm__family_wgmma, clgemm__family_microkernel;
 
 #endif /* CLGEMM_FAMILY_H */

@@ -15,8 +15,13 @@
  * measured (FP16 8192^2 243 against 357 TFLOPS; TF32 91 against 131; docs/TENSOR_CORES.md), so
  * the defaults stay on mma and the tuner, which searches both, picks wgmma only where it wins. */
 const family_desc *const clgemm__families[] = {
-    &clgemm__family_mma,   &clgemm__family_wgmma, &clgemm__family_regblock,
-    &clgemm__family_tiled, &clgemm__family_naive, NULL,
+    &clgemm__family_mma,
+    &clgemm__family_wgmma,
+    &clgemm__family_microkernel,
+    &clgemm__family_regblock,
+    &clgemm__family_tiled,
+    &clgemm__family_naive,
+    NULL,
 };
 
 const ptx_patch_need *clgemm__ptx_patch_need(const char *file_name) {

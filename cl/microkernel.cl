@@ -1,0 +1,140 @@
+/* microkernel.cl: GEMM for CPU devices. One work-item, alone in its work-group, computes an
+ * MR x NR block of C over its whole K range, as a BLAS library's micro-kernel does: MR / VW
+ * vectors of VW elements along M times NR columns stay in registers; each step of k loads MR
+ * elements of op(A) as vectors and multiplies them by NR broadcast elements of op(B).
+ *
+ * Why not regblock's local-memory tiles on a CPU: PoCL runs a work-group's work-items as a loop
+ * and vectorises that loop across them, spilling each work-item's private block to the stack at
+ * every barrier; with one work-item and no barrier the compiler sees explicit vectors and keeps
+ * them in registers (PoCL skylake-avx512, FP64 256^2: 92 GFLOPS against regblock's 23;
+ * docs/PERFORMANCE.md). The caches play local memory's part.
+ *
+ * Layouts: A contiguous along M (TRANSA 0) is read in place as vectors. A contiguous along K
+ * (TRANSA 1), and the last rows of an M edge, are first copied, KC steps at a time, into a
+ * private panel in M-major order (rows past M repeat row M - 1: they only feed elements of C that
+ * are never stored). op(B) is only ever read element by element, so both of its layouts serve;
+ * columns past N repeat column N - 1 for the same reason. FP32 and FP64 only (the host checks):
+ * vector loads and stores need A, B and C to hold the arithmetic type itself. */
+#ifndef MR
+#define MR 16
+#endif
+#ifndef NR
+#define NR 8
+#endif
+#ifndef VW
+#define VW 8
+#endif
+#define MV (MR / VW) /* vectors along M */
+
+/* The split-K layers' granularity, and the depth of one copied panel of A. */
+#define KSTEP 8
+#define KC    32
+
+/* VEC##VW expands to CLGEMM_CAT(SCALAR, VW), which may not nest inside CLGEMM_CAT itself. */
+#define MK_CAT_(a, b) a##b
+#define MK_CAT(a, b)  MK_CAT_(a, b)
+#define VREAL         MK_CAT(VEC, VW)
+#define VLOADW        CLGEMM_CAT(vload, VW)
+#define VSTOREW       CLGEMM_CAT(vstore, VW)
+
+/* acc + a * b with the device's fused multiply-add where it is fast, a product and a sum
+ * elsewhere (a software fma would cost far more than its rounding saves). */
+#if (TYPE_AB == TYPE_F64 && defined(FP_FAST_FMA)) || (TYPE_AB == TYPE_F32 && defined(FP_FAST_FMAF))
+#define VMADD(acc, a, b) ((acc) = fma((a), (VREAL)(b), (acc)))
+#else
+#define VMADD(acc, a, b) ((acc) += (a) * (b))
+#endif
+
+typedef union {
+    VREAL v;
+    REAL s[VW];
+} unionV;
+
+/* One step of k: MV vectors of op(A) from `a_at(v)`, NR elements of op(B) at depth p. */
+#define MICRO_STEP(a_at, p)                                                                        \
+    do {                                                                                           \
+        VREAL a_[MV];                                                                              \
+        _Pragma("unroll") for (int v = 0; v < MV; v++) a_[v] = a_at(v);                            \
+        _Pragma("unroll") for (int j = 0; j < NR; j++) {                                           \
+            const REAL b_ = B_AT(p, col[j]);                                                       \
+            _Pragma("unroll") for (int v = 0; v < MV; v++) VMADD(acc[v][j], a_[v], b_);            \
+        }                                                                                          \
+    } while (0)
+
+__kernel __attribute__((reqd_work_group_size(1, 1, 1))) void clgemm_microkernel(GEMM_ARGS) {
+    GEMM_BEGIN
+    /* Split K as regblock does: layer kz of the batch's matrix sums depths [kbeg, kend) into its
+     * own M x N block of C (the host's workspace). */
+    const long kchunk = ((long)K + layers * KSTEP - 1) / (layers * KSTEP) * KSTEP;
+    const int kbeg = (int)min((long)K, layer * kchunk), kend = (int)min((long)K, kbeg + kchunk);
+    C += (ulong)layer * (ulong)ldc * (ulong)N;
+    const int i0 = get_global_id(0) * MR, j0 = get_global_id(1) * NR;
+
+    int col[NR];
+#pragma unroll
+    for (int j = 0; j < NR; j++)
+        col[j] = min(j0 + j, N - 1);
+    VREAL acc[MV][NR];
+#pragma unroll
+    for (int v = 0; v < MV; v++)
+#pragma unroll
+        for (int j = 0; j < NR; j++)
+            acc[v][j] = (VREAL)0;
+
+#if TRANSA == 0
+    if (i0 + MR <= M) {
+#define A_IN_PLACE(v) VLOADW(0, A + i0 + (v)*VW + p * lda)
+        for (int p = kbeg; p < kend; p++)
+            MICRO_STEP(A_IN_PLACE, p);
+    } else
+#endif
+    {
+        REAL panel[KC * MR]; /* panel[q * MR + r] = op(A)(i0 + r, p0 + q) */
+        for (int p0 = kbeg; p0 < kend; p0 += KC) {
+            const int depth = min(KC, kend - p0);
+#if TRANSA == 0
+            for (int q = 0; q < depth; q++)
+#pragma unroll
+                for (int r = 0; r < MR; r++)
+                    panel[q * MR + r] = A_AT(min(i0 + r, M - 1), p0 + q);
+#else
+#pragma unroll
+            for (int r = 0; r < MR; r++) {
+                const int i = min(i0 + r, M - 1);
+                for (int q = 0; q < depth; q++)
+                    panel[q * MR + r] = A_AT(i, p0 + q);
+            }
+#endif
+#define A_FROM_PANEL(v) VLOADW(0, panel + q * MR + (v)*VW)
+            for (int q = 0; q < depth; q++) {
+                const int p = p0 + q;
+                MICRO_STEP(A_FROM_PANEL, p);
+            }
+        }
+    }
+
+    /* C = alpha * acc + beta * C, whole vectors inside C, element by element at its edges. In a
+     * table batch alpha may be 0, and then A and B must not reach C (NaN included); C is not
+     * read when beta is 0. */
+    const bool zero_alpha = BATCH_TABLE && IS_ZERO(alpha);
+    if (i0 + MR <= M && j0 + NR <= N) {
+#pragma unroll
+        for (int j = 0; j < NR; j++)
+#pragma unroll
+            for (int v = 0; v < MV; v++) {
+                __global REAL *c = C + C_INDEX(i0 + v * VW, j0 + j);
+                VREAL r = zero_alpha ? (VREAL)0 : alpha * acc[v][j];
+                if (!IS_ZERO(beta)) r += beta * VLOADW(0, c);
+                VSTOREW(r, 0, c);
+            }
+    } else {
+        for (int j = 0; j < NR && j0 + j < N; j++)
+#pragma unroll
+            for (int v = 0; v < MV; v++) {
+                unionV u;
+                u.v = acc[v][j];
+                for (int e = 0; e < VW && i0 + v * VW + e < M; e++)
+                    STORE_C(i0 + v * VW + e, j0 + j, u.s[e]);
+            }
+    }
+}

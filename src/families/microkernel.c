@@ -1,0 +1,96 @@
+/* microkernel.c: the micro-kernel family (cl/microkernel.cl) for CPU devices: one work-item per
+ * work-group, each computing an MR x NR block of C in vectors of VW elements along M, operands
+ * read through the caches (no local memory, no barrier). FP32 and FP64; it splits K across
+ * work-group layers. Its defaults, per CPU vector tier, come before regblock's. */
+#include "families/family.h"
+
+enum { MR, NR, VW };
+
+static const family_param params[] = {
+    {"MR", MR, 8, 64, "rows of C per work-item (a multiple of VW)"},
+    {"NR", NR, 2, 16, "columns of C per work-item"},
+    {"VW", VW, 2, 16, "vector width along M, in elements"},
+};
+
+/* Accumulator vectors a work-item may hold: AVX-512 has 32 registers, and more than that spills
+ * on every target (the vectors of A and the broadcast of B need a few more). */
+#define MAX_ACC_VECTORS 32
+/* The kernel's private panel of A: KC (32) steps of MR elements, on the work-item's stack. */
+#define PANEL_DEPTH 32
+#define MAX_PANEL   (16 * 1024)
+
+static bool rules(const clgemm_config *c, const device_info *info, const type_desc *t) {
+    (void)info;
+    const int *v = c->params;
+    /* OpenCL's vectors: 2, 4, 8 or 16 elements; MR is a power of two so that tiles divide evenly
+     * and vectors never straddle the tile. */
+    if (v[VW] < 2 || v[VW] > 16 || !clgemm__is_pow2(v[VW]) || !clgemm__is_pow2(v[MR])) return false;
+    if (v[MR] < v[VW] || v[NR] > 32) return false;
+    if ((v[MR] / v[VW]) * v[NR] > MAX_ACC_VECTORS) return false;
+    return (size_t)PANEL_DEPTH * (size_t)v[MR] * t->compute_size <= MAX_PANEL;
+}
+
+static void launch(const clgemm_config *c, size_t m, size_t n, size_t local[2], size_t global[2]) {
+    local[0] = local[1] = 1;
+    global[0] = (m + (size_t)c->params[MR] - 1) / (size_t)c->params[MR];
+    global[1] = (n + (size_t)c->params[NR] - 1) / (size_t)c->params[NR];
+}
+
+static void tile(const clgemm_config *c, size_t *mt, size_t *nt, size_t *kt) {
+    *mt = (size_t)c->params[MR];
+    *nt = (size_t)c->params[NR];
+    *kt = 8; /* the kernel's KSTEP: a layer's K range is a multiple of it */
+}
+
+/* CPUs only (a GPU runs one work-item per work-group at a fraction of its speed), real FP32 and
+ * FP64 whose A, B and C hold the arithmetic type (the kernel's vector loads and stores). */
+static bool supported(const device_info *info, clgemm_precision type_ab, clgemm_compute compute) {
+    return info->cls == DEVICE_CPU && (type_ab == CLGEMM_SINGLE || type_ab == CLGEMM_DOUBLE) &&
+           (compute == CLGEMM_COMPUTE_DEFAULT || compute == CLGEMM__COMPUTE_ANY);
+}
+
+#define MK(mr, nr, vw)                                                                             \
+    {                                                                                              \
+        .family = CLGEMM_FAMILY_MICROKERNEL, .params = { mr, nr, vw }                              \
+    }
+#define END_OF_LIST                                                                                \
+    { .family = 0 }
+
+/* Defaults per CPU tier and type: docs/PERFORMANCE.md, "CPU defaults per vector ISA". */
+static const clgemm_config avx512_single[] = {MK(32, 8, 16), END_OF_LIST};
+static const clgemm_config avx512_double[] = {MK(16, 8, 8), END_OF_LIST};
+static const clgemm_config avx2_single[] = {MK(16, 4, 8), END_OF_LIST};
+static const clgemm_config avx2_double[] = {MK(8, 4, 4), END_OF_LIST};
+
+static const clgemm_config *defaults(const device_info *info, clgemm_precision type,
+                                     const gemm_dims *dims) {
+    (void)dims;
+    static const clgemm_config none[] = {END_OF_LIST};
+    bool dbl = type == CLGEMM_DOUBLE;
+    switch (clgemm__device_tier(info)) {
+    case TIER_CPU_AVX512:
+        return dbl ? avx512_double : avx512_single;
+    case TIER_CPU_AVX2:
+        return dbl ? avx2_double : avx2_single;
+    default:
+        return none; /* never measured: the regblock lists serve */
+    }
+}
+
+static const clgemm_config quick[] = {MK(16, 8, 8), MK(32, 8, 16), MK(8, 4, 4), MK(16, 4, 8),
+                                      END_OF_LIST};
+
+/* CPUs: the tier's default and one neighbour per type. */
+static const clgemm_config *quick_cpu(const device_info *info, clgemm_precision type) {
+    return defaults(info, type, ONE_MATRIX);
+}
+
+const family_desc clgemm__family_microkernel = {
+    FAMILY_BASICS(CLGEMM_FAMILY_MICROKERNEL, microkernel),
+    .searched = true,
+    .split_k = true,
+    .supported = supported,
+    .defaults = defaults,
+    .quick = quick,
+    .quick_cpu = quick_cpu,
+};
