@@ -180,10 +180,14 @@ void clgemm__config_launch(const clgemm_config *config, size_t m, size_t n, size
 }
 
 clgemm_config clgemm__config_default(const device_info *info, clgemm_precision precision) {
-    for (const family_desc *const *f = clgemm__families; *f; f++)
-        if ((*f)->defaults &&
-            (!(*f)->supported || (*f)->supported(info, precision, CLGEMM_COMPUTE_DEFAULT)))
-            return (*f)->defaults(info, precision, ONE_MATRIX)[0];
+    for (const family_desc *const *f = clgemm__families; *f; f++) {
+        if (!(*f)->defaults ||
+            ((*f)->supported && !(*f)->supported(info, precision, CLGEMM_COMPUTE_DEFAULT)))
+            continue;
+        /* A family may have no list for this device (microkernel on a CPU of no known tier). */
+        const clgemm_config *list = (*f)->defaults(info, precision, ONE_MATRIX);
+        if (list[0].family) return list[0];
+    }
     return clgemm__config_fallback();
 }
 
