@@ -185,6 +185,13 @@ static void run_config(const family_case *fc) {
             .family = CLGEMM_FAMILY_MMA, .params = { mwg_, nwg_, kwg_, wm_, wn_, stages_ }         \
         }                                                                                          \
     }
+/* The CPU micro-kernel family (PoCL in CI; other devices never plan it). */
+#define MK(prec, mr_, nr_, vw_)                                                                    \
+    {                                                                                              \
+        prec, {                                                                                    \
+            .family = CLGEMM_FAMILY_MICROKERNEL, .params = { mr_, nr_, vw_ }                       \
+        }                                                                                          \
+    }
 #define SP CLGEMM_SINGLE
 #define DP CLGEMM_DOUBLE
 
@@ -229,6 +236,14 @@ static family_case regblock_cpu_cases[] = {
     RB(SP, 64, 64, 32, 8, 8, 4, 4, 4),
 };
 
+/* The smallest legal block, an odd column count, vectors shorter than the block, and the CPU
+ * tiers' defaults (microkernel.c): the shapes above run its in-place path, its copied panel
+ * (transposed A, the M edge) and both ways of storing C. */
+static family_case microkernel_cases[] = {
+    MK(SP, 2, 1, 2),   MK(DP, 2, 1, 2),  MK(SP, 8, 3, 4),  MK(DP, 8, 3, 4),
+    MK(SP, 32, 8, 16), MK(DP, 32, 8, 8), MK(SP, 16, 6, 8), MK(DP, 8, 8, 4),
+};
+
 static family_case mma_cases[] = {
     MMA(DP, 128, 64, 16, 64, 32, 2),
     MMA(DP, 64, 64, 16, 32, 32, 2),
@@ -251,6 +266,7 @@ FAMILY_TEST(tiled)
 FAMILY_TEST(regblock)
 FAMILY_TEST(regblock_large)
 FAMILY_TEST(regblock_cpu)
+FAMILY_TEST(microkernel)
 FAMILY_TEST(mma)
 
 /* ---- The API around the kernels -------------------------------------------------------------- */
