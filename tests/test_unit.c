@@ -432,6 +432,44 @@ Test(options, small_buffer) {
     cr_expect_eq(clgemm__config_options(&c, buf, (size_t)len + 1), len);
 }
 
+/* The CPU micro-kernel family: MR x NR blocks of VW-wide vectors, on CPUs only, FP32 and FP64. */
+static clgemm_config microkernel(int mr, int nr, int vw) {
+    return (clgemm_config){.family = CLGEMM_FAMILY_MICROKERNEL, .params = {mr, nr, vw}};
+}
+
+static device_info cpu(void) {
+    device_info info = fake_device(4096, 4096, 4096, 2097152, true);
+    info.cls = DEVICE_CPU;
+    return info;
+}
+
+Test(rules, microkernel) {
+    EXPECT_CHECK(microkernel(2, 1, 2), cpu(), S, OK);
+    EXPECT_CHECK(microkernel(32, 8, 16), cpu(), S, OK);
+    EXPECT_CHECK(microkernel(16, 6, 8), cpu(), D, OK);   /* NR need not be a power of two */
+    EXPECT_CHECK(microkernel(64, 4, 8), cpu(), D, OK);   /* 32 vectors, a 16 KiB panel */
+    EXPECT_CHECK(microkernel(8, 4, 1), cpu(), S, BAD);   /* no 1-wide vectors */
+    EXPECT_CHECK(microkernel(32, 4, 32), cpu(), S, BAD); /* OpenCL has no 32-wide ones */
+    EXPECT_CHECK(microkernel(8, 4, 3), cpu(), S, BAD);
+    EXPECT_CHECK(microkernel(24, 4, 8), cpu(), S, BAD); /* MR a power of two */
+    EXPECT_CHECK(microkernel(8, 4, 16), cpu(), S, BAD); /* a vector taller than the block */
+    EXPECT_CHECK(microkernel(64, 8, 8), cpu(), S, BAD); /* 64 accumulator vectors */
+    EXPECT_CHECK(microkernel(16, 33, 16), cpu(), S, BAD);
+    EXPECT_CHECK(microkernel(128, 2, 16), cpu(), D, BAD); /* a 32 KiB panel */
+    EXPECT_CHECK(microkernel(128, 2, 16), cpu(), S, OK);  /* 16 KiB of floats */
+    /* Not on GPUs, not for complex or 16-bit types, not for TF32. */
+    EXPECT_CHECK(microkernel(16, 8, 8), gpu(), S, BAD);
+    EXPECT_CHECK(microkernel(16, 8, 8), cpu(), CLGEMM_COMPLEX_SINGLE, BAD);
+    EXPECT_CHECK(microkernel(16, 8, 8), cpu(), CLGEMM_HALF, BAD);
+    device_info info = cpu();
+    clgemm_config c = microkernel(16, 8, 8);
+    cr_expect(clgemm__config_supports(&c, &info, S, CLGEMM_COMPUTE_DEFAULT));
+    cr_expect(!clgemm__config_supports(&c, &info, S, CLGEMM_COMPUTE_TF32));
+    device_info no_fp64 = cpu();
+    no_fp64.has_fp64 = false;
+    EXPECT_CHECK(microkernel(16, 8, 8), no_fp64, D, CLGEMM_ERR_NO_FP64);
+}
+
 /* ---- Launch geometry ------------------------------------------------------------------------ */
 
 static void expect_launch(clgemm_config c, size_t m, size_t n, size_t l0, size_t l1, size_t g0,
@@ -452,6 +490,10 @@ Test(launch, covers_c_with_whole_work_groups) {
     /* Regblock: one MDIMC x NDIMC group per MWG x NWG tile. */
     expect_launch(regblock(64, 32, 16, 16, 8, 2, 2, 2), 65, 32, 16, 8, 32, 8);
     expect_launch(regblock(64, 32, 16, 16, 8, 2, 2, 2), 1, 33, 16, 8, 16, 16);
+    /* Microkernel: one work-item per MR x NR block, alone in its work-group. */
+    expect_launch(microkernel(32, 8, 16), 65, 17, 1, 1, 3, 3);
+    expect_launch(microkernel(16, 6, 8), 16, 6, 1, 1, 1, 1);
+    expect_launch(microkernel(16, 6, 8), 1, 7, 1, 1, 1, 2);
 }
 
 /* ---- Defaults and fallback ------------------------------------------------------------------ */

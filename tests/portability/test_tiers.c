@@ -208,33 +208,48 @@ Test(tiers, every_tier_is_recorded_and_its_lists_fit) {
     }
 }
 
-/* The tuner's --quick set on a CPU is its tier's list for the type (regblock_defaults.c): each
- * entry runs on the tier's recorded PoCL device, the set is short enough for a cold 45 s run
- * (a cold PoCL build costs 8-17 s), AVX-512's holds the type's default, and the AVX2 FP32 set holds
- * issue 26's --quick winner (64x64 tiles, 32-deep slices, KWI=4). */
+/* The tuner's --quick set on a CPU is the CPU lists of the families that run the type there
+ * (regblock_defaults.c, microkernel.c): each entry runs on the tier's recorded PoCL device, the set
+ * is short enough for a cold 45 s run (a cold PoCL build of regblock costs 8-17 s, of microkernel
+ * about 1 s), the measured tiers' sets hold the type's default, FP32 and FP64 there are the
+ * microkernel family's alone, and the AVX2 regblock FP32 list holds issue 26's --quick winner
+ * (64x64 tiles, 32-deep slices, KWI=4), which FP16 and BF16 keep. */
+static size_t cpu_quick_set(const device_info *info, clgemm_precision type,
+                            const clgemm_config *def, bool *has_default, bool *regblock) {
+    size_t count = 0;
+    *has_default = *regblock = false;
+    const clgemm_config *mk = clgemm__family(CLGEMM_FAMILY_MICROKERNEL)->quick_cpu(info, type);
+    const bool mk_runs =
+        clgemm__family(CLGEMM_FAMILY_MICROKERNEL)->supported(info, type, CLGEMM_COMPUTE_DEFAULT);
+    const clgemm_config *lists[] = {clgemm__regblock_quick_cpu(info, type), mk_runs ? mk : NULL};
+    for (size_t l = 0; l < 2; l++)
+        for (const clgemm_config *c = lists[l]; c && c->family; c++, count++) {
+            cr_expect_eq(clgemm__config_check(c, info, type), CLGEMM_SUCCESS,
+                         "%s %s: quick entry %zu refused", info->name, clgemm__type(type)->name,
+                         count);
+            *has_default |= clgemm__config_equal(c, def);
+            *regblock |= c->family == CLGEMM_FAMILY_REGBLOCK;
+        }
+    return count;
+}
+
 Test(tiers, cpu_quick_lists) {
     const char *keys[] = {"pocl-skylake-avx512", "pocl-haswell"};
     for (size_t k = 0; k < 2; k++) {
         const recorded_device *d = clgemm_recorded_device(keys[k]);
         cr_assert_not_null(d, "%s not recorded", keys[k]);
         for (size_t i = 0; i < sizeof types / sizeof types[0]; i++) {
-            const clgemm_config *quick = clgemm__regblock_quick_cpu(&d->info, types[i]);
+            const char *type = clgemm__type(types[i])->name;
             clgemm_config def = clgemm__config_default(&d->info, types[i]);
-            size_t count = 0;
-            bool has_default = false;
-            for (const clgemm_config *c = quick; c->family; c++, count++) {
-                cr_expect_eq(clgemm__config_check(c, &d->info, types[i]), CLGEMM_SUCCESS,
-                             "%s %s: quick entry %zu refused", d->key, clgemm__type(types[i])->name,
-                             count);
-                has_default |= clgemm__config_equal(c, &def);
-            }
-            cr_expect(count >= 2 && count <= 3, "%s %s: %zu quick candidates", d->key,
-                      clgemm__type(types[i])->name, count);
-            /* (The measured tier's sets start from its defaults; the CPU class's set, which
+            bool has_default, regblock;
+            size_t count = cpu_quick_set(&d->info, types[i], &def, &has_default, &regblock);
+            cr_expect(count >= 2 && count <= 3, "%s %s: %zu quick candidates", d->key, type, count);
+            bool real = types[i] == CLGEMM_SINGLE || types[i] == CLGEMM_DOUBLE;
+            cr_expect(!real || !regblock, "%s %s: regblock in the quick set", d->key, type);
+            /* (The measured tiers' sets start from their defaults; the CPU class's set, which
              * AVX2's other types keep, is FP32's for every type, as it was.) */
-            if (k == 0 && types[i] != CLGEMM_COMPLEX_DOUBLE)
-                cr_expect(has_default, "%s %s: the default is not in the quick set", d->key,
-                          clgemm__type(types[i])->name);
+            if ((k == 0 && types[i] != CLGEMM_COMPLEX_DOUBLE) || real)
+                cr_expect(has_default, "%s %s: the default is not in the quick set", d->key, type);
             /* The tuner lists exactly these (tiled has none on CPUs). */
             struct clgemm_handle_s h;
             memset(&h, 0, sizeof h);
@@ -243,35 +258,35 @@ Test(tiers, cpu_quick_lists) {
             cr_expect_eq(clgemm_tune_space(&h, types[i], 1, CLGEMM_FAMILY_AUTO, &space),
                          CLGEMM_SUCCESS);
             cr_expect_eq(space, count, "%s %s: the tuner's quick space has %zu, the list %zu",
-                         d->key, clgemm__type(types[i])->name, space, count);
+                         d->key, type, space, count);
         }
     }
     const recorded_device *avx2 = clgemm_recorded_device("pocl-haswell");
     const clgemm_config issue26 = RB(64, 64, 32, 8, 8, 4, 4, 4);
     bool found = false;
-    for (const clgemm_config *c = clgemm__regblock_quick_cpu(&avx2->info, CLGEMM_SINGLE); c->family;
+    for (const clgemm_config *c = clgemm__regblock_quick_cpu(&avx2->info, CLGEMM_HALF); c->family;
          c++)
         found |= clgemm__config_equal(c, &issue26);
-    cr_expect(found, "the AVX2 FP32 quick set lacks issue 26's winner");
-    cr_expect(clgemm__config_equal(
-                  clgemm__regblock_defaults(&avx2->info, CLGEMM_SINGLE, ONE_MATRIX), &issue26),
-              "the AVX2 FP32 default is not issue 26's winner");
+    cr_expect(found, "the AVX2 FP16 quick set lacks issue 26's winner");
+    cr_expect(clgemm__config_equal(clgemm__regblock_defaults(&avx2->info, CLGEMM_HALF, ONE_MATRIX),
+                                   &issue26),
+              "the AVX2 regblock FP32-arithmetic default is not issue 26's winner");
 
-    /* What the planner picks on the Xeon's tier: FP32 in 128x128 tiles from 256 up; FP64 in
-     * 128x64 tiles from 512 on both sides, the class's 64x32 below. */
+    /* What the planner picks on the Xeon's tier: FP32 and FP64 in the microkernel family's
+     * 32 x 8 blocks from 64 up, smaller ones where those would pad C by more than a quarter. */
     const recorded_device *avx512 = clgemm_recorded_device("pocl-skylake-avx512");
-    const clgemm_config s128 = RB(128, 128, 16, 16, 16, 2, 4, 4);
-    const clgemm_config d128 = RB(128, 64, 16, 16, 16, 2, 4, 4),
-                        d64 = RB(64, 32, 16, 8, 8, 2, 4, 4);
+    const clgemm_config s32 = {.family = CLGEMM_FAMILY_MICROKERNEL, .params = {32, 8, 16}},
+                        s16 = {.family = CLGEMM_FAMILY_MICROKERNEL, .params = {16, 4, 16}},
+                        d32 = {.family = CLGEMM_FAMILY_MICROKERNEL, .params = {32, 8, 8}},
+                        d16 = {.family = CLGEMM_FAMILY_MICROKERNEL, .params = {16, 4, 8}};
     const struct {
         clgemm_precision type;
         size_t side;
         const clgemm_config *want;
-    } picks[] = {{CLGEMM_SINGLE, 256, &s128},
-                 {CLGEMM_SINGLE, 1024, &s128},
-                 {CLGEMM_DOUBLE, 256, &d64},
-                 {CLGEMM_DOUBLE, 512, &d128},
-                 {CLGEMM_DOUBLE, 1024, &d128}};
+    } picks[] = {{CLGEMM_SINGLE, 256, &s32},  {CLGEMM_SINGLE, 1024, &s32},
+                 {CLGEMM_SINGLE, 40, &s16},   {CLGEMM_DOUBLE, 64, &d32},
+                 {CLGEMM_DOUBLE, 256, &d32},  {CLGEMM_DOUBLE, 512, &d32},
+                 {CLGEMM_DOUBLE, 1024, &d32}, {CLGEMM_DOUBLE, 40, &d16}};
     for (size_t i = 0; i < sizeof picks / sizeof picks[0]; i++) {
         size_t n = picks[i].side;
         clgemm_config c = clgemm__config_default_for(&avx512->info, picks[i].type,
