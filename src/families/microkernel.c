@@ -42,10 +42,14 @@ static void tile(const clgemm_config *c, size_t *mt, size_t *nt, size_t *kt) {
     *kt = 8; /* the kernel's KSTEP: a layer's K range is a multiple of it */
 }
 
-/* CPUs only (a GPU runs one work-item per work-group at a fraction of its speed), real FP32 and
- * FP64 whose A, B and C hold the arithmetic type (the kernel's vector loads and stores). */
+/* CPUs, and devices of no known GPU vendor (simulators such as Oclgrind, where the tests check
+ * the kernel for races and out-of-bounds accesses); an NVIDIA, AMD or Intel GPU would run one
+ * work-item per work-group at a fraction of its speed, so there the family is refused (a forced
+ * configuration gets CLGEMM_ERR_INVALID_PARAMS) and never searched. Real FP32 and FP64 whose A,
+ * B and C hold the arithmetic type (the kernel's vector loads and stores). */
 static bool supported(const device_info *info, clgemm_precision type_ab, clgemm_compute compute) {
-    return info->cls == DEVICE_CPU && (type_ab == CLGEMM_SINGLE || type_ab == CLGEMM_DOUBLE) &&
+    return (info->cls == DEVICE_CPU || info->cls == DEVICE_OTHER_GPU) &&
+           (type_ab == CLGEMM_SINGLE || type_ab == CLGEMM_DOUBLE) &&
            (compute == CLGEMM_COMPUTE_DEFAULT || compute == CLGEMM__COMPUTE_ANY);
 }
 

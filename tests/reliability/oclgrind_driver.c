@@ -10,7 +10,8 @@
  * streamk is it in the stream-K schedule (CLGEMM_STREAMK=3 or 7 work-groups, cutting tiles at
  * varied points) and the fix-up kernel.
  *
- * Usage: oclgrind_driver naive|tiled|regblock|ksplit|streamk|scale [PRECISIONS [SHAPES]]
+ * Usage: oclgrind_driver naive|tiled|regblock|microkernel|ksplit|streamk|scale [PRECISIONS
+ *        [SHAPES]]
  *   PRECISIONS: s, d or sd (default); SHAPES: indices into shapes[] below, e.g. 012 (default: all).
  * Exit status 0 when every result is right. */
 #include "rel_common.h"
@@ -52,6 +53,16 @@ static const clgemm_config regblock_configs[] = {
     RB(16, 16, 16, 2, 2, 8, 8, 8), /* 8-wide vectors: fewer work-items along k than KWG */
 };
 #undef RB
+/* MR x NR blocks of VW-wide vectors: the smallest, an odd NR with vectors shorter than the block,
+ * and the CPU tiers' FP32 and FP64 defaults (the shapes run the in-place path, the copied panel
+ * and both ways of storing C). */
+#define MK(mr, nr, vw)                                                                             \
+    {                                                                                              \
+        .family = CLGEMM_FAMILY_MICROKERNEL, .params = { mr, nr, vw }                              \
+    }
+static const clgemm_config microkernel_configs[] = {MK(2, 1, 2), MK(8, 3, 4), MK(32, 8, 16),
+                                                    MK(32, 8, 8)};
+#undef MK
 
 typedef struct family_set {
     const char *name;
@@ -63,18 +74,14 @@ static const family_set families[] = {
     {"naive", naive_configs, sizeof naive_configs / sizeof naive_configs[0]},
     {"tiled", tiled_configs, sizeof tiled_configs / sizeof tiled_configs[0]},
     {"regblock", regblock_configs, sizeof regblock_configs / sizeof regblock_configs[0]},
+    {"microkernel", microkernel_configs,
+     sizeof microkernel_configs / sizeof microkernel_configs[0]},
 };
 
 static int runs, failures;
 
 static void describe_config(const clgemm_config *c, char *buf, size_t size) {
-    if (c->family == CLGEMM_FAMILY_NAIVE)
-        snprintf(buf, size, "naive MDIMC=%d NDIMC=%d", c->mdimc, c->ndimc);
-    else if (c->family == CLGEMM_FAMILY_TILED)
-        snprintf(buf, size, "tiled TS=%d", c->ts);
-    else
-        snprintf(buf, size, "regblock MWG=%d NWG=%d KWG=%d MDIMC=%d NDIMC=%d KWI=%d VWM=%d VWN=%d",
-                 c->mwg, c->nwg, c->kwg, c->mdimc, c->ndimc, c->kwi, c->vwm, c->vwn);
+    clgemm_config_string(c, buf, size);
 }
 
 static void run_one(clgemm_handle h, const rel_problem *p, const char *config) {
