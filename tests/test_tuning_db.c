@@ -613,11 +613,13 @@ Test(tuning_db, fallback_order_through_the_public_api) {
     clgemm_config c;
     cr_assert_str_eq(source_of(h, &c), "default");
 
-    /* A device too small for the default gets the always-valid fallback. */
-    cl_ulong local = h->info.local_mem_size;
+    /* A device too small for every default gets the always-valid fallback: 1 KiB of local
+     * memory, and a GPU's class, since a CPU's micro-kernel family needs no local memory. */
+    const device_info info = h->info;
     h->info.local_mem_size = 1024;
+    h->info.cls = DEVICE_NVIDIA_GPU;
     cr_assert_str_eq(source_of(h, &c), "fallback");
-    h->info.local_mem_size = local;
+    h->info = info;
 
     clgemm_config tuned = regblock(16, 16, 16, 4, 4, 2, 2, 2);
     tuning_record r = record(CLGEMM_SINGLE, 256, 256, 256, tuned);
