@@ -62,14 +62,18 @@ static bool supported(const device_info *info, clgemm_precision type_ab, clgemm_
 
 /* Defaults per CPU tier and type (docs/PERFORMANCE.md, "CPU defaults per vector ISA"), each list
  * largest tiles first; the smaller ones serve matrices the first would pad by more than a quarter.
- * AVX-512: PoCL skylake-avx512 on 2 cores of an Intel Xeon (2026-12-01, `clgemm-bench --sizes
+ * AVX-512: PoCL skylake-avx512 on 2 cores of an Intel Xeon, 2026-12-01, `clgemm-bench --sizes
  * 256,512,1024 --precision s|d --runs 5 --family microkernel --params ...`, CLBlast in the same
- * run): FP32 32 x 8 blocks of 16-wide vectors ran 6.6 / 8.2 / 6.7 x CLBlast at 256 / 512 / 1024
- * (16 x 8: 5.2 / 5.8 / 6.2); FP64 32 x 8 of 8-wide 4.4 / 3.4 / 3.5 x (16 x 8: 4.5 / 3.0 / 3.4,
- * 16 x 4: 4.8 / 2.5 / 2.2). AVX2: the same Xeon with PoCL told to compile for haswell
+ * run (docs/perf/NOTES.md): FP32 32 x 8 blocks of 16-wide vectors ran 6.6 / 8.2 / 6.7 x CLBlast
+ * at 256 / 512 / 1024 (16 x 8: 5.2 / 5.8 / 6.2); FP64 32 x 8 of 8-wide 4.4 / 3.4 / 3.5 (16 x 8:
+ * 4.5 / 3.0 / 3.4, 16 x 4: 4.8 / 2.5 / 2.2). AVX2: the same Xeon with PoCL compiling for haswell
  * (POCL_LLVM_CPU_NAME=haswell POCL_KERNELLIB_NAME=avx2: 256-bit vectors, 16 registers), not an
- * AVX2 machine: FP32 16 x 6 of 8-wide 5.1 / 5.7 / 4.9 x, FP64 8 x 8 of 4-wide 2.5 / 1.5 / 1.9 x
- * (8 x 4: 2.5 / 1.2 / 1.4). Other CPU tiers were never measured and keep regblock's lists. */
+ * AVX2 machine: FP32 16 x 6 of 8-wide 5.1 / 5.7 / 4.9, FP64 8 x 8 of 4-wide 2.3 / 1.4 / 1.9 (8 x 4:
+ * 2.5 / 1.2 / 1.4; blocks of 12 accumulators no better). The defaults then ran, three rounds:
+ * AVX-512 FP32 6.5-7.1 / 5.1-8.2 / 8.7-9.5, FP64 5.1-5.2 / 3.3-5.0 / 3.5-3.8; haswell FP32
+ * 2.8-5.3 / 3.9-5.6 / 4.8-5.1, FP64 2.1-2.2 / 1.33-1.38 / 2.0-2.1
+ * (bench/results/2026-12-01-pocl-microkernel-defaults.log). Other CPU tiers were never measured
+ * and keep regblock's lists. */
 static const clgemm_config avx512_single[] = {MK(32, 8, 16), MK(16, 4, 16), END_OF_LIST};
 static const clgemm_config avx512_double[] = {MK(32, 8, 8), MK(16, 4, 8), MK(8, 4, 8), END_OF_LIST};
 static const clgemm_config avx2_single[] = {MK(16, 6, 8), MK(8, 4, 8), END_OF_LIST};
