@@ -18,6 +18,11 @@
 
 static const clgemm_config small_tiles = SMALL_REGBLOCK;
 
+/* The CPU micro-kernel family's 8 x 3 blocks of 4-wide vectors (legal on any CPU; refused on
+ * GPUs of a known vendor, where the tests skip). */
+static const clgemm_config microkernel_tiles = {.family = CLGEMM_FAMILY_MICROKERNEL,
+                                                .params = {8, 3, 4}};
+
 /* The tensor-core family's small FP64 tiles (NVIDIA sm_90 only: skipped elsewhere, PoCL in CI
  * included). */
 static const clgemm_config mma_tiles = {.family = CLGEMM_FAMILY_MMA,
@@ -88,6 +93,19 @@ Test(split, sgemm_forced_splits, .timeout = 600) {
 
 Test(split, dgemm_forced_splits, .timeout = 600) {
     run_grid(CLGEMM_DOUBLE, "CLGEMM_KSPLIT", splits, 3);
+}
+
+Test(split, sgemm_microkernel_forced_splits, .timeout = 600) {
+    run_grid_with(&microkernel_tiles, CLGEMM_SINGLE, "CLGEMM_KSPLIT", splits, 3);
+}
+
+Test(split, dgemm_microkernel_forced_splits, .timeout = 600) {
+    run_grid_with(&microkernel_tiles, CLGEMM_DOUBLE, "CLGEMM_KSPLIT", splits, 3);
+}
+
+Test(split, dgemm_microkernel_forced_peel, .timeout = 600) {
+    static const char *const on[] = {"1"};
+    run_grid_with(&microkernel_tiles, CLGEMM_DOUBLE, "CLGEMM_PEEL", on, 1);
 }
 
 Test(split, dgemm_mma_forced_splits, .timeout = 600) {
