@@ -102,13 +102,14 @@ static const char *type_text(type_pair tp) {
 
 /* Small values by parameter name, whichever family has it: cheap to build (PoCL compiles a
  * register-blocked program of these in about 2 s, the CPU default in about 18 s), and tiles
- * (4 x 4 naive and tiled, 8 x 8 x 8 register-blocked with vectors of 2 and an unrolled k loop)
- * far smaller than the larger shapes. A parameter not listed starts at 1. */
+ * (4 x 4 naive and tiled, 8 x 8 x 8 register-blocked with vectors of 2 and an unrolled k loop,
+ * 4 x 3 micro-kernel blocks of 2-wide vectors) far smaller than the larger shapes. A parameter
+ * not listed starts at 1. */
 static const struct {
     const char *name;
     int value;
-} small_values[] = {{"MDIMC", 4}, {"NDIMC", 4}, {"TS", 4},  {"MWG", 8}, {"NWG", 8},
-                    {"KWG", 8},   {"KWI", 2},   {"VWM", 2}, {"VWN", 2}};
+} small_values[] = {{"MDIMC", 4}, {"NDIMC", 4}, {"TS", 4},  {"MWG", 8}, {"NWG", 8}, {"KWG", 8},
+                    {"KWI", 2},   {"VWM", 2},   {"VWN", 2}, {"MR", 4},  {"NR", 3},  {"VW", 2}};
 
 static void fill_config(clgemm_config *cfg, clgemm_family family, bool all_ones) {
     cr_assert_eq(clgemm_config_init(cfg, family), CLGEMM_SUCCESS, "family %d", (int)family);
@@ -377,6 +378,54 @@ Test(types, host_encoding) {
         memcpy(&f, &wide, 4);
         cr_expect_eq(tt_bf16_to_double(bf16[i].bits), (double)f, "bf16 %04x", bf16[i].bits);
     }
+}
+
+/* Every finite FP16 code and both infinities times 1.0, into FP32 C: exact, so each element of C
+ * must equal the code's value. A holds them down one column (the kernels' vector loads of A, and
+ * with A transposed the micro-kernel's copied panel) or B along one row (its element loads); the
+ * library's choice and, where it is legal, the micro-kernel family forced. */
+Test(types, every_fp16_code_widens_exactly, .timeout = 600) {
+    tc_env env;
+    TC_OPEN_OR_SKIP(&env);
+    static uint16_t codes[65536];
+    size_t count = 0;
+    for (uint32_t c = 0; c < 65536; c++)
+        if ((c & 0x7c00u) != 0x7c00u || (c & 0x3ffu) == 0) codes[count++] = (uint16_t)c;
+    float *c_out = malloc(count * sizeof *c_out);
+    cr_assert_not_null(c_out);
+    const uint16_t one = 0x3c00;
+    const float alpha = 1.0f, beta = 0.0f;
+    const clgemm_config forced = {.family = CLGEMM_FAMILY_MICROKERNEL, .params = {32, 8, 16}};
+    for (int f = 0; f < 2; f++) {
+        clgemm_handle h;
+        cr_assert_eq(clgemm_create(&h, env.queue), CLGEMM_SUCCESS);
+        if (f == 1 && clgemm_set_config(h, CLGEMM_HALF, &forced) != CLGEMM_SUCCESS) {
+            clgemm_destroy(h);
+            continue;
+        }
+        for (int side = 0; side < 3; side++) {
+            /* 0: A is count x 1; 1: the same A stored transposed (1 x count); 2: B is 1 x count. */
+            bool on_a = side < 2;
+            size_t m = on_a ? count : 1, n = on_a ? 1 : count;
+            clgemm_transpose ta = side == 1 ? CLGEMM_TRANS : CLGEMM_NO_TRANS;
+            for (size_t i = 0; i < count; i++)
+                c_out[i] = NAN;
+            clgemm_status st = clgemm_gemm_ex_host(
+                h, CLGEMM_COL_MAJOR, ta, CLGEMM_NO_TRANS, m, n, 1, &alpha, on_a ? codes : &one,
+                side == 1 ? 1 : m, on_a ? &one : codes, 1, &beta, c_out, m, CLGEMM_HALF,
+                CLGEMM_SINGLE, CLGEMM_COMPUTE_DEFAULT);
+            cr_assert_eq(st, CLGEMM_SUCCESS, "%s", clgemm_status_string(st));
+            size_t wrong = 0;
+            for (size_t i = 0; i < count; i++)
+                if ((double)c_out[i] != tt_half_to_double(codes[i]) && ++wrong <= 3)
+                    cr_expect(0, "%s, side %d: code %04x gave %a", f ? "microkernel" : "default",
+                              side, codes[i], (double)c_out[i]);
+            cr_expect_eq(wrong, 0u, "%zu of %zu codes wrong", wrong, count);
+        }
+        clgemm_destroy(h);
+    }
+    free(c_out);
+    tc_close(&env);
 }
 
 /* ---- Type checks ----------------------------------------------------------------------------- */

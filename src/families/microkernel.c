@@ -1,7 +1,7 @@
 /* microkernel.c: the micro-kernel family (cl/microkernel.cl) for CPU devices: one work-item per
  * work-group, each computing an MR x NR block of C in vectors of VW elements along M, operands
- * read through the caches (no local memory, no barrier). FP32 and FP64; it splits K across
- * work-group layers. Its defaults, per CPU vector tier, come before regblock's. */
+ * read through the caches (no local memory, no barrier). FP32, FP64, FP16 and BF16 storage; it
+ * splits K across work-group layers. Its defaults, per CPU vector tier, come before regblock's. */
 #include "families/family.h"
 
 enum { MR, NR, VW };
@@ -45,11 +45,12 @@ static void tile(const clgemm_config *c, size_t *mt, size_t *nt, size_t *kt) {
 /* CPUs, and devices of no known GPU vendor (simulators such as Oclgrind, where the tests check
  * the kernel for races and out-of-bounds accesses); an NVIDIA, AMD or Intel GPU would run one
  * work-item per work-group at a fraction of its speed, so there the family is refused (a forced
- * configuration gets CLGEMM_ERR_INVALID_PARAMS) and never searched. Real FP32 and FP64 whose A,
- * B and C hold the arithmetic type (the kernel's vector loads and stores). */
+ * configuration gets CLGEMM_ERR_INVALID_PARAMS) and never searched. FP32, FP64, and FP16 / BF16
+ * storage (FP32 arithmetic, their lists FP32's); the complex and 8-bit types stay with regblock. */
 static bool supported(const device_info *info, clgemm_precision type_ab, clgemm_compute compute) {
     return (info->cls == DEVICE_CPU || info->cls == DEVICE_OTHER_GPU) &&
-           (type_ab == CLGEMM_SINGLE || type_ab == CLGEMM_DOUBLE) &&
+           (type_ab == CLGEMM_SINGLE || type_ab == CLGEMM_DOUBLE || type_ab == CLGEMM_HALF ||
+            type_ab == CLGEMM_BFLOAT16) &&
            (compute == CLGEMM_COMPUTE_DEFAULT || compute == CLGEMM__COMPUTE_ANY);
 }
 
