@@ -432,7 +432,7 @@ Test(options, small_buffer) {
     cr_expect_eq(clgemm__config_options(&c, buf, (size_t)len + 1), len);
 }
 
-/* The CPU micro-kernel family: MR x NR blocks of VW-wide vectors, on CPUs only, FP32 and FP64. */
+/* The CPU micro-kernel family: MR x NR blocks of VW-wide vectors; FP32, FP64, FP16 and BF16. */
 static clgemm_config microkernel(int mr, int nr, int vw) {
     return (clgemm_config){.family = CLGEMM_FAMILY_MICROKERNEL, .params = {mr, nr, vw}};
 }
@@ -458,13 +458,16 @@ Test(rules, microkernel) {
     EXPECT_CHECK(microkernel(128, 2, 16), cpu(), D, BAD); /* a 32 KiB panel */
     EXPECT_CHECK(microkernel(128, 2, 16), cpu(), S, OK);  /* 16 KiB of floats */
     /* Not on GPUs of a known vendor (a simulator, class "other", may run it), not for complex or
-     * 16-bit types, not for TF32. */
+     * 8-bit types, not for TF32; FP16 and BF16 storage run in FP32. */
     device_info nvidia = gpu();
     nvidia.cls = DEVICE_NVIDIA_GPU;
     EXPECT_CHECK(microkernel(16, 8, 8), nvidia, S, BAD);
     EXPECT_CHECK(microkernel(16, 8, 8), gpu(), S, OK);
     EXPECT_CHECK(microkernel(16, 8, 8), cpu(), CLGEMM_COMPLEX_SINGLE, BAD);
-    EXPECT_CHECK(microkernel(16, 8, 8), cpu(), CLGEMM_HALF, BAD);
+    EXPECT_CHECK(microkernel(16, 8, 8), cpu(), CLGEMM_HALF, OK);
+    EXPECT_CHECK(microkernel(16, 8, 8), cpu(), CLGEMM_BFLOAT16, OK);
+    EXPECT_CHECK(microkernel(16, 8, 8), cpu(), CLGEMM_INT8, BAD);
+    EXPECT_CHECK(microkernel(16, 8, 8), cpu(), CLGEMM_E4M3, BAD);
     device_info info = cpu();
     clgemm_config c = microkernel(16, 8, 8);
     cr_expect(clgemm__config_supports(&c, &info, S, CLGEMM_COMPUTE_DEFAULT));
