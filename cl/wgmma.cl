@@ -405,6 +405,7 @@ clgemm_wgmma(const int M, const int N, const int K, const float alpha_arg, const
              const ulong strideC, const int layers, const __global ulong *restrict table) {
     __local MT As[STAGES * A_STAGE] __attribute__((aligned(1024)));
     __local MT Bs[STAGES * B_STAGE] __attribute__((aligned(1024)));
+    DIAG_RESIDENCY_START
     const uint tid = get_local_id(0);
     const uint lane = tid & 31u, warp = (tid >> 5) & 3u, wg = tid >> 7;
     const uint wgm = wg % (MWG / WM), wgn = wg / (MWG / WM);
@@ -594,4 +595,5 @@ clgemm_wgmma(const int M, const int N, const int K, const float alpha_arg, const
                 C[ci] = c_store(v);
             }
         }
+    DIAG_RESIDENCY_END(m0, n0)
 }
