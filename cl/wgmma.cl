@@ -18,8 +18,9 @@
  *             chunks, so tiles are copied by cp.async; else loaded element by element).
  *   MWG, NWG  work-group tile of C; KWG depth of one K slice in local memory;
  *   WM, WN    warpgroup tile: WM 64 or 128 rows (one or two m64 instructions), WN 64, 128 or
- *             256 columns (the instruction's N);  STAGES  local-memory slices (>= 3: STAGES-2
- *             slices load while one is multiplied and the previous one's wgmma drains).
+ *             256 columns (the instruction's N);  STAGES  local-memory slices (STAGES-1
+ *             slices load while one is multiplied; with WAIT0=0, STAGES-2 while the previous
+ *             one's wgmma drains too).
  *   GROUP_M   tiles are visited in bands of GROUP_M tile rows, so the work-groups running at
  *             once share panels of A and B in L2 (1: plain order).
  *
@@ -86,6 +87,14 @@
 #ifndef MN_RC
 #define MN_RC 0
 #endif
+/* MN-major copies under the 32-byte swizzle: a warp's 32 chunks are MN_RUN chunks along the rows
+ * (16 MN_RUN bytes of one k) for 32 / MN_RUN values of k, so that one cp.async instruction asks
+ * the L2 for 32 / MN_RUN whole lines (MN_RUN 8: 4 requests of 128 bytes). 0: 2 chunks for 16
+ * values of k, 16 requests of 32 bytes; the L2's request rate, not its bytes, bounds these
+ * copies (docs/TENSOR_CORES.md). MN_RUN must divide MWG/8 and NWG/8 (it does: both >= 64). */
+#ifndef MN_RUN
+#define MN_RUN 8
+#endif
 /* 1: slices one swizzle atom deep (KWG * esize = 32 bytes) use the instruction's 32-byte swizzle
  * instead of the interleaved layout, so that the two 16-byte halves of every 32-byte sector a
  * copy brings in land in different banks (interleaved, they are 128 bytes apart: the same
@@ -97,9 +106,11 @@
 #endif
 #define SW32_ (SW32 && KWG * ESIZE == 32)
 /* 1: the products of slice kt finish within iteration kt (wgmma wait 0), so STAGES-1 slices load
- * ahead instead of STAGES-2. */
+ * ahead instead of STAGES-2. The default: with one work-group per SM (the 128 x 256 tile's 168
+ * registers), the copies need the third slice in flight more than the products need to drain
+ * behind the next slice (H200, FP16 8192^2: 353 against 284 TFLOPS, docs/TENSOR_CORES.md). */
 #ifndef WAIT0
-#define WAIT0 0
+#define WAIT0 1
 #endif
 #define WAIT0_ (WAIT0 || STAGES < 3) /* two stages: always */
 /* Diagnostics only, never for results: 1 = no copies after the prologue (products of stale
@@ -362,7 +373,12 @@ DEV ushort c_store(const float f) {
 #define KMAJOR_COORDS(q, r, k)                                                                     \
     const uint r = (q) / (8 * (KWG / VW)) * 8 + (q) % 8, k = ((q) / 8) % (KWG / VW) * VW;
 #if MN_RC == 0 || SW32_
+#if SW32_ && MN_RUN
+#define MN_COORDS(q, r, k)                                                                         \
+    const uint k = (q) / MN_RUN % KWG, r = ((q) / (MN_RUN * KWG) * MN_RUN + (q) % MN_RUN) * 8;
+#else
 #define MN_COORDS(q, r, k) const uint k = ((q) / 8) % (KWG / 8) * 8 + (q) % 8, r = (q) / KWG * 8;
+#endif
 #if SW32_
 #define MN_LOCAL_R(q, r, k, ROWS)                                                                  \
     (((r) / 16 * 256 + (k) / 8 * (256 * ((ROWS) / 16)) + (k) % 8 * 32 +                            \

@@ -83,13 +83,11 @@ static const clgemm_config *defaults(const device_info *info, clgemm_precision t
 }
 
 /* Every entry here ran the full device suite (tests/test_tensor_cores.c) on the H200. */
-static const clgemm_config quick[] = {WGMMA(128, 256, 16, 64, 256, 4),
-                                      WGMMA(128, 128, 16, 64, 128, 6),
-                                      WGMMA(128, 128, 32, 64, 128, 3),
-                                      WGMMA(64, 128, 32, 64, 128, 4),
-                                      WGMMA(128, 256, 8, 64, 256, 4),
-                                      WGMMA(128, 128, 8, 64, 128, 6),
-                                      END_OF_LIST};
+static const clgemm_config quick[] = {
+    WGMMA(128, 256, 16, 64, 256, 4), WGMMA(256, 128, 16, 128, 128, 4),
+    WGMMA(128, 128, 16, 64, 128, 6), WGMMA(128, 128, 32, 64, 128, 3),
+    WGMMA(64, 128, 32, 64, 128, 4),  WGMMA(128, 256, 8, 64, 256, 4),
+    WGMMA(128, 128, 8, 64, 128, 6),  END_OF_LIST};
 
 static const ptx_patch_need patch = {0};
 
