@@ -95,6 +95,16 @@
 #ifndef MN_RUN
 #define MN_RUN 8
 #endif
+/* 1: under SW32, MN-major operands use the instruction's 128-byte swizzle instead (atoms of 64
+ * rows x 8 k, one 128-byte row of local memory per k, its 16-byte chunks XOR-ed with k % 8), so
+ * the 128 bytes of one global line land in one 128-byte row of local memory. With the 32-byte
+ * swizzle they land in four, and the L2 then sees one request per 32-byte sector whatever the
+ * copy mapping (Nsight Compute, docs/TENSOR_CORES.md). Element (r, k) at byte
+ * (k/8) SBO + (r/64) 1024 + (k%8) 128 + (((r%64)/8) ^ (k%8)) 16 + (r%8) esize, SBO =
+ * 1024 ROWS/64, LBO = 1024 (the next 64 rows). */
+#ifndef MN_SW128
+#define MN_SW128 1
+#endif
 /* 1: slices one swizzle atom deep (KWG * esize = 32 bytes) use the instruction's 32-byte swizzle
  * instead of the interleaved layout, so that the two 16-byte halves of every 32-byte sector a
  * copy brings in land in different banks (interleaved, they are 128 bytes apart: the same
@@ -104,7 +114,8 @@
 #ifndef SW32
 #define SW32 1
 #endif
-#define SW32_ (SW32 && KWG * ESIZE == 32)
+#define SW32_  (SW32 && KWG * ESIZE == 32)
+#define MN128_ (SW32_ && MN_SW128)
 /* 1: the products of slice kt finish within iteration kt (wgmma wait 0), so STAGES-1 slices load
  * ahead instead of STAGES-2. The default: with one work-group per SM (the 128 x 256 tile's 168
  * registers), the copies need the third slice in flight more than the products need to drain
@@ -216,12 +227,17 @@ DEV void cp_async_commit(void) {
 #define WG_COMMIT() asm volatile("// @wgmma.commit_group.sync.aligned;\n" ::: "memory")
 #define WG_WAIT(n)  asm volatile("// @wgmma.wait_group.sync.aligned %0;\n" ::"n"(n) : "memory")
 
-/* A matrix descriptor: start address, LBO, SBO (bytes >> 4), no swizzle. */
-DEV ulong desc(const uint addr, const uint lbo, const uint sbo) {
+/* A matrix descriptor: start address, LBO, SBO (bytes >> 4), swizzle mode (bits 62-63: 1 = 128
+ * bytes, 3 = 32 bytes, 0 = none). */
+DEV ulong desc_mode(const uint addr, const uint lbo, const uint sbo, const ulong mode) {
     return (ulong)((addr & 0x3FFFFu) >> 4) | ((ulong)(lbo >> 4) << 16) | ((ulong)(sbo >> 4) << 32) |
-           (SW32_ ? 3ul << 62 : 0ul);
+           mode << 62;
 }
-#if SW32_
+#define desc(addr, lbo, sbo) desc_mode((addr), (lbo), (sbo), SW32_ ? 3ul : 0ul)
+#if MN128_
+#define MN_DESC(addr, ROWS) desc_mode((addr), 1024, 1024 * ((ROWS) / 64), 1ul)
+#define MN_GROUP            128 /* bytes of 8 rows (a 64-row atom is 1024) */
+#elif SW32_
 #define MN_DESC(addr, ROWS) desc((addr), 256, 256 * ((ROWS) / 16))
 #define MN_GROUP            128 /* bytes of 8 rows */
 #else
@@ -379,7 +395,12 @@ DEV ushort c_store(const float f) {
 #else
 #define MN_COORDS(q, r, k) const uint k = ((q) / 8) % (KWG / 8) * 8 + (q) % 8, r = (q) / KWG * 8;
 #endif
-#if SW32_
+#if MN128_
+#define MN_LOCAL_R(q, r, k, ROWS)                                                                  \
+    (((k) / 8 * (1024 * ((ROWS) / 64)) + (r) / 64 * 1024 + (k) % 8 * 128 +                         \
+      (((((r) % 64) / 8) ^ ((k) % 8)) & 7) * 16) /                                                 \
+     ESIZE)
+#elif SW32_
 #define MN_LOCAL_R(q, r, k, ROWS)                                                                  \
     (((r) / 16 * 256 + (k) / 8 * (256 * ((ROWS) / 16)) + (k) % 8 * 32 +                            \
       ((((r) / 8) ^ ((k) % 8 / 4)) & 1) * 16) /                                                    \
