@@ -25,9 +25,10 @@
  *             once share panels of A and B in L2 (1: plain order).
  *
  * What bounds it (H200, FP16 8192^2, docs/TENSOR_CORES.md): the products alone (DIAG_NO_LOAD)
- * run at 855 TFLOPS, the copies alone (DIAG_NO_MMA) at ~3.3 TB/s, the whole kernel at 240
- * (interleaved) and 285 (SW32): the copies are the limit, at about 24 GB/s per SM whatever the
- * depth, tile or occupancy tried; mma.cl's copies reach ~42.
+ * run at ~850 TFLOPS; the copies are the limit. Nsight Compute: the L2's request rate (92 % of
+ * its peak with one 32-byte sector per request, sectors 32 %), not its bytes, capped them at
+ * 4.4 TB/s; MN_SW128 brings 1.6 sectors per request (128 x 128 tiles: 279 -> 372 TFLOPS), and
+ * WAIT0 a third slice in flight where one work-group fills an SM (128 x 256: 280 -> 355).
  *
  * Local memory: slices one 32-byte swizzle atom deep (KWG * esize = 32, the defaults) use the
  * instruction's 32-byte swizzle (SW32 below); others the interleaved (unswizzled) layout of
@@ -117,11 +118,12 @@
 #define SW32_  (SW32 && KWG * ESIZE == 32)
 #define MN128_ (SW32_ && MN_SW128)
 /* 1: the products of slice kt finish within iteration kt (wgmma wait 0), so STAGES-1 slices load
- * ahead instead of STAGES-2. The default: with one work-group per SM (the 128 x 256 tile's 168
- * registers), the copies need the third slice in flight more than the products need to drain
- * behind the next slice (H200, FP16 8192^2: 353 against 284 TFLOPS, docs/TENSOR_CORES.md). */
+ * ahead instead of STAGES-2. The default for FP16/BF16: with one work-group per SM (the 128 x 256
+ * tile's 168 registers), the copies need the third slice in flight more than the products need
+ * to drain behind the next slice (H200, FP16 8192^2: 355 against 280 TFLOPS; 128 x 128 tiles,
+ * two work-groups per SM, no change). TF32 keeps 0: not measured (docs/TENSOR_CORES.md). */
 #ifndef WAIT0
-#define WAIT0 1
+#define WAIT0 (WG_TYPE <= 1)
 #endif
 #define WAIT0_ (WAIT0 || STAGES < 3) /* two stages: always */
 /* Diagnostics only, never for results: 1 = no copies after the prologue (products of stale
