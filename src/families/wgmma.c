@@ -67,10 +67,11 @@ static int call_options(const kernel_call *k, char *buf, size_t size) {
     { .family = 0 }
 
 /* H200 (docs/TENSOR_CORES.md, "The wgmma family"): with MN-major operands in the 128-byte
- * swizzle, 128 x 128 tiles (two work-groups per SM) ran FP16 8192^2 at 372 TFLOPS, 4096^2 at 340,
- * 4097^2 at 88.5, against 363 / 338 / 73.6 for 128 x 256 tiles (one per SM) in the same call, so
- * they serve every shape. The mma.sync family stays the default (356 / 330 / 109 there): this is
- * the list a forced or tuned wgmma call starts from. */
+ * swizzle, 128 x 128 tiles (two work-groups per SM) ran FP16 8192^2 at 367.6 TFLOPS, 4096^2 at
+ * 335.8, 4097^2 at 87.8, against 360.7 / 332.7 / 73.1 for 128 x 256 tiles (one per SM) in the
+ * same run; only 2048^2 went the other way (251.5 against 266.1; 259 against 261 in the run
+ * before), so one list entry serves every shape. The mma.sync family stays the default (358.3 /
+ * 325.7 / 108.5 there): this is the list a forced or tuned wgmma call starts from. */
 static const clgemm_config half[] = {WGMMA(128, 128, 16, 64, 128, 6), END_OF_LIST};
 static const clgemm_config tf32[] = {WGMMA(128, 256, 8, 64, 256, 4), WGMMA(128, 128, 8, 64, 128, 6),
                                      END_OF_LIST};
