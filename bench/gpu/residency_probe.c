@@ -63,7 +63,8 @@ int main(int argc, char **argv) {
     uint32_t x = 12345;
     for (size_t i = 0; i < (na > nb ? na : nb); i++) {
         x = x * 1664525u + 1013904223u;
-        host[i] = t == CLGEMM_HALF ? (uint16_t)(0x3800 | (x >> 22)) : (uint16_t)(0x3f00 | (x >> 25));
+        host[i] =
+            t == CLGEMM_HALF ? (uint16_t)(0x3800 | (x >> 22)) : (uint16_t)(0x3f00 | (x >> 25));
     }
     cl_mem a = clCreateBuffer(ctx, CL_MEM_COPY_HOST_PTR, na * 2, host, NULL);
     cl_mem b = clCreateBuffer(ctx, CL_MEM_COPY_HOST_PTR, nb * 2, host, NULL);
@@ -115,7 +116,8 @@ int main(int argc, char **argv) {
     int hist[9] = {0}, sms = 0;
     for (size_t s = 0; s < got;) {
         size_t e = s;
-        while (e < got && rs[e].sm == rs[s].sm) e++;
+        while (e < got && rs[e].sm == rs[s].sm)
+            e++;
         int most = 0;
         for (size_t i = s; i < e; i++) {
             int open = 0;
