@@ -79,6 +79,38 @@
 #define TABLE_C 0
 #endif
 
+/* Diagnostic only, never for results (NVIDIA): with DIAG_RESIDENCY=1 a tensor-core kernel
+ * records, after its epilogue, its multiprocessor (%smid) and its start and end times
+ * (%globaltimer, ns) in the first 24 bytes of its own tile's first column of C, so that the host
+ * can count how many work-groups each SM really ran at once (OpenCL has no occupancy query).
+ * Thread 0 writes after a barrier, so no other write of the work-group lands there later. */
+#ifndef DIAG_RESIDENCY
+#define DIAG_RESIDENCY 0
+#endif
+#if DIAG_RESIDENCY
+#define DIAG_RESIDENCY_START                                                                       \
+    ulong diag_t0_;                                                                                \
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(diag_t0_));
+#define DIAG_RESIDENCY_END(m0, n0)                                                                 \
+    barrier(CLK_GLOBAL_MEM_FENCE);                                                                 \
+    if (get_local_id(0) == 0) {                                                                    \
+        uint sm_;                                                                                  \
+        ulong t1_;                                                                                 \
+        asm volatile("mov.u32 %0, %%smid;" : "=r"(sm_));                                           \
+        asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t1_));                                    \
+        __global uint *r_ = (__global uint *)(C + (ulong)(m0) + (ulong)(n0) * (ulong)ldc);         \
+        r_[0] = sm_;                                                                               \
+        r_[1] = (uint)diag_t0_;                                                                    \
+        r_[2] = (uint)(diag_t0_ >> 32);                                                            \
+        r_[3] = (uint)t1_;                                                                         \
+        r_[4] = (uint)(t1_ >> 32);                                                                 \
+        r_[5] = 0x600dcafeu;                                                                       \
+    }
+#else
+#define DIAG_RESIDENCY_START
+#define DIAG_RESIDENCY_END(m0, n0)
+#endif
+
 /* Moves A, B and C to this work-group's matrix and defines alpha, beta and `layer` (its split-K
  * layer, 0 without a split). The batch index runs in ulong: batch * stride exceeds an int. */
 #if BATCH_TABLE

@@ -374,6 +374,7 @@ clgemm_mma(const int M, const int N, const int K, const SCAL alpha_arg, const SC
     __local MT As[STAGES * A_STAGE] __attribute__((aligned(128)));
     __local MT Bs[STAGES * B_STAGE] __attribute__((aligned(128)));
 
+    DIAG_RESIDENCY_START
     const uint tid = get_local_id(0);
     const uint lane = tid & 31u, warp = tid >> 5;
     const uint wm = warp % WARPS_M, wn = warp / WARPS_M;
@@ -781,4 +782,5 @@ clgemm_mma(const int M, const int N, const int K, const SCAL alpha_arg, const SC
                     C[ci] = c_store(v);
                 }
             }
+    DIAG_RESIDENCY_END(m0, n0)
 }

@@ -18,15 +18,17 @@
  *             chunks, so tiles are copied by cp.async; else loaded element by element).
  *   MWG, NWG  work-group tile of C; KWG depth of one K slice in local memory;
  *   WM, WN    warpgroup tile: WM 64 or 128 rows (one or two m64 instructions), WN 64, 128 or
- *             256 columns (the instruction's N);  STAGES  local-memory slices (>= 3: STAGES-2
- *             slices load while one is multiplied and the previous one's wgmma drains).
+ *             256 columns (the instruction's N);  STAGES  local-memory slices (STAGES-1
+ *             slices load while one is multiplied; with WAIT0=0, STAGES-2 while the previous
+ *             one's wgmma drains too).
  *   GROUP_M   tiles are visited in bands of GROUP_M tile rows, so the work-groups running at
  *             once share panels of A and B in L2 (1: plain order).
  *
  * What bounds it (H200, FP16 8192^2, docs/TENSOR_CORES.md): the products alone (DIAG_NO_LOAD)
- * run at 855 TFLOPS, the copies alone (DIAG_NO_MMA) at ~3.3 TB/s, the whole kernel at 240
- * (interleaved) and 285 (SW32): the copies are the limit, at about 24 GB/s per SM whatever the
- * depth, tile or occupancy tried; mma.cl's copies reach ~42.
+ * run at ~850 TFLOPS; the copies are the limit. Nsight Compute: the L2's request rate (92 % of
+ * its peak with one 32-byte sector per request, sectors 32 %), not its bytes, capped them at
+ * 4.4 TB/s; MN_SW128 brings 1.6 sectors per request (128 x 128 tiles: 279 -> 372 TFLOPS), and
+ * WAIT0 a third slice in flight where one work-group fills an SM (128 x 256: 280 -> 355).
  *
  * Local memory: slices one 32-byte swizzle atom deep (KWG * esize = 32, the defaults) use the
  * instruction's 32-byte swizzle (SW32 below); others the interleaved (unswizzled) layout of
@@ -86,6 +88,24 @@
 #ifndef MN_RC
 #define MN_RC 0
 #endif
+/* MN-major copies under the 32-byte swizzle: a warp's 32 chunks are MN_RUN chunks along the rows
+ * (16 MN_RUN bytes of one k) for 32 / MN_RUN values of k, so that one cp.async instruction asks
+ * the L2 for 32 / MN_RUN whole lines (MN_RUN 8: 4 requests of 128 bytes). 0: 2 chunks for 16
+ * values of k, 16 requests of 32 bytes; the L2's request rate, not its bytes, bounds these
+ * copies (docs/TENSOR_CORES.md). MN_RUN must divide MWG/8 and NWG/8 (it does: both >= 64). */
+#ifndef MN_RUN
+#define MN_RUN 8
+#endif
+/* 1: under SW32, MN-major operands use the instruction's 128-byte swizzle instead (atoms of 64
+ * rows x 8 k, one 128-byte row of local memory per k, its 16-byte chunks XOR-ed with k % 8), so
+ * the 128 bytes of one global line land in one 128-byte row of local memory. With the 32-byte
+ * swizzle they land in four, and the L2 then sees one request per 32-byte sector whatever the
+ * copy mapping (Nsight Compute, docs/TENSOR_CORES.md). Element (r, k) at byte
+ * (k/8) SBO + (r/64) 1024 + (k%8) 128 + (((r%64)/8) ^ (k%8)) 16 + (r%8) esize, SBO =
+ * 1024 ROWS/64, LBO = 1024 (the next 64 rows). */
+#ifndef MN_SW128
+#define MN_SW128 1
+#endif
 /* 1: slices one swizzle atom deep (KWG * esize = 32 bytes) use the instruction's 32-byte swizzle
  * instead of the interleaved layout, so that the two 16-byte halves of every 32-byte sector a
  * copy brings in land in different banks (interleaved, they are 128 bytes apart: the same
@@ -95,11 +115,15 @@
 #ifndef SW32
 #define SW32 1
 #endif
-#define SW32_ (SW32 && KWG * ESIZE == 32)
+#define SW32_  (SW32 && KWG * ESIZE == 32)
+#define MN128_ (SW32_ && MN_SW128)
 /* 1: the products of slice kt finish within iteration kt (wgmma wait 0), so STAGES-1 slices load
- * ahead instead of STAGES-2. */
+ * ahead instead of STAGES-2. The default for FP16/BF16: with one work-group per SM (the 128 x 256
+ * tile's 168 registers), the copies need the third slice in flight more than the products need
+ * to drain behind the next slice (H200, FP16 8192^2: 355 against 280 TFLOPS; 128 x 128 tiles,
+ * two work-groups per SM, no change). TF32 keeps 0: not measured (docs/TENSOR_CORES.md). */
 #ifndef WAIT0
-#define WAIT0 0
+#define WAIT0 (WG_TYPE <= 1)
 #endif
 #define WAIT0_ (WAIT0 || STAGES < 3) /* two stages: always */
 /* Diagnostics only, never for results: 1 = no copies after the prologue (products of stale
@@ -205,12 +229,17 @@ DEV void cp_async_commit(void) {
 #define WG_COMMIT() asm volatile("// @wgmma.commit_group.sync.aligned;\n" ::: "memory")
 #define WG_WAIT(n)  asm volatile("// @wgmma.wait_group.sync.aligned %0;\n" ::"n"(n) : "memory")
 
-/* A matrix descriptor: start address, LBO, SBO (bytes >> 4), no swizzle. */
-DEV ulong desc(const uint addr, const uint lbo, const uint sbo) {
+/* A matrix descriptor: start address, LBO, SBO (bytes >> 4), swizzle mode (bits 62-63: 1 = 128
+ * bytes, 3 = 32 bytes, 0 = none). */
+DEV ulong desc_mode(const uint addr, const uint lbo, const uint sbo, const ulong mode) {
     return (ulong)((addr & 0x3FFFFu) >> 4) | ((ulong)(lbo >> 4) << 16) | ((ulong)(sbo >> 4) << 32) |
-           (SW32_ ? 3ul << 62 : 0ul);
+           mode << 62;
 }
-#if SW32_
+#define desc(addr, lbo, sbo) desc_mode((addr), (lbo), (sbo), SW32_ ? 3ul : 0ul)
+#if MN128_
+#define MN_DESC(addr, ROWS) desc_mode((addr), 1024, 1024 * ((ROWS) / 64), 1ul)
+#define MN_GROUP            128 /* bytes of 8 rows (a 64-row atom is 1024) */
+#elif SW32_
 #define MN_DESC(addr, ROWS) desc((addr), 256, 256 * ((ROWS) / 16))
 #define MN_GROUP            128 /* bytes of 8 rows */
 #else
@@ -362,8 +391,18 @@ DEV ushort c_store(const float f) {
 #define KMAJOR_COORDS(q, r, k)                                                                     \
     const uint r = (q) / (8 * (KWG / VW)) * 8 + (q) % 8, k = ((q) / 8) % (KWG / VW) * VW;
 #if MN_RC == 0 || SW32_
+#if SW32_ && MN_RUN
+#define MN_COORDS(q, r, k)                                                                         \
+    const uint k = (q) / MN_RUN % KWG, r = ((q) / (MN_RUN * KWG) * MN_RUN + (q) % MN_RUN) * 8;
+#else
 #define MN_COORDS(q, r, k) const uint k = ((q) / 8) % (KWG / 8) * 8 + (q) % 8, r = (q) / KWG * 8;
-#if SW32_
+#endif
+#if MN128_
+#define MN_LOCAL_R(q, r, k, ROWS)                                                                  \
+    (((k) / 8 * (1024 * ((ROWS) / 64)) + (r) / 64 * 1024 + (k) % 8 * 128 +                         \
+      (((((r) % 64) / 8) ^ ((k) % 8)) & 7) * 16) /                                                 \
+     ESIZE)
+#elif SW32_
 #define MN_LOCAL_R(q, r, k, ROWS)                                                                  \
     (((r) / 16 * 256 + (k) / 8 * (256 * ((ROWS) / 16)) + (k) % 8 * 32 +                            \
       ((((r) / 8) ^ ((k) % 8 / 4)) & 1) * 16) /                                                    \
@@ -405,6 +444,7 @@ clgemm_wgmma(const int M, const int N, const int K, const float alpha_arg, const
              const ulong strideC, const int layers, const __global ulong *restrict table) {
     __local MT As[STAGES * A_STAGE] __attribute__((aligned(1024)));
     __local MT Bs[STAGES * B_STAGE] __attribute__((aligned(1024)));
+    DIAG_RESIDENCY_START
     const uint tid = get_local_id(0);
     const uint lane = tid & 31u, warp = (tid >> 5) & 3u, wg = tid >> 7;
     const uint wgm = wg % (MWG / WM), wgn = wg / (MWG / WM);
@@ -594,4 +634,5 @@ clgemm_wgmma(const int M, const int N, const int K, const float alpha_arg, const
                 C[ci] = c_store(v);
             }
         }
+    DIAG_RESIDENCY_END(m0, n0)
 }

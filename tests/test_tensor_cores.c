@@ -36,6 +36,10 @@ static const double scalars[][2] = {{1, 0}, {-0.5, 1.25}, {1.5, -0.75}};
 static bool candidate(clgemm_family family, int index, clgemm_config *out);
 
 static void run_case(const tc_case *tc) {
+    /* TC_FAMILY=wgmma (or mma): only that family's cases, for a device run of one family. */
+    const char *only = getenv("TC_FAMILY");
+    if (only && *only && strcmp(only, clgemm_family_name(tc->family)) != 0)
+        cr_skip_test("TC_FAMILY=%s", only);
     TC_OPEN_HANDLE_OR_SKIP(env, h);
     clgemm_config cfg;
     if (!candidate(tc->family, tc->index, &cfg)) cr_skip_test("no candidate %d", tc->index);

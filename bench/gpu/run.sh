@@ -170,10 +170,12 @@ tensor_cores() {
 }
 
 wgmma() {
-    # The wgmma family forced, beside mma.sync and cuBLAS in the same run, then where its time
-    # goes (kernel build options: the copies alone, the products alone, the unswizzled layout,
-    # no proxy fence with and without the products).
+    # The wgmma family forced (its default 128 x 128 tiles, then 128 x 256), beside mma.sync and
+    # cuBLAS in the same run, then where its time goes (kernel build options: the copies alone,
+    # the products alone, MN-major operands in the 32-byte swizzle, products draining behind the
+    # next slice, the unswizzled layout, no proxy fence).
     sq="8192,8192,8192 4096,4096,4096 2048,2048,2048 4097,4097,4097"
+    w2="wgmma:MWG=128,NWG=128,KWG=16,WM=64,WN=128,STAGES=6"
     w="wgmma:MWG=128,NWG=256,KWG=16,WM=64,WN=256,STAGES=4"
     wt="wgmma:MWG=128,NWG=256,KWG=8,WM=64,WN=256,STAGES=4"
     m="mma:MWG=128,NWG=128,KWG=32,WM=64,WN=64,STAGES=3"
@@ -181,13 +183,17 @@ wgmma() {
     # shellcheck disable=SC2046,SC2086
     {
         echo "== wgmma and mma.sync forced: FP16, BF16, TF32"
-        "$B/bench/clgemm-types-bench" --force $w $(mode_args h $sq) b:8192,8192,8192 \
-            --force wgmma:MWG=128,NWG=128,KWG=16,WM=64,WN=128,STAGES=6 h:8192,8192,8192 \
+        "$B/bench/clgemm-types-bench" --force $w2 $(mode_args h $sq) b:8192,8192,8192 \
+            --force $w $(mode_args h $sq) b:8192,8192,8192 \
             --force $wt tf32:8192,8192,8192 --force $m $(mode_args h $sq) b:8192,8192,8192 \
             --force $mt tf32:8192,8192,8192
-        for o in -DDIAG_NO_MMA=1 -DDIAG_NO_LOAD=1 -DSW32=0 -DDIAG_NO_PROXY_FENCE=1 \
-            "-DDIAG_NO_MMA=1 -DDIAG_NO_PROXY_FENCE=1"; do
-            echo "== wgmma FP16 8192^2 built with $o"
+        for o in -DDIAG_NO_MMA=1 -DDIAG_NO_LOAD=1 -DMN_SW128=0 "-DMN_SW128=0 -DDIAG_NO_MMA=1"; do
+            echo "== wgmma 128 x 128 FP16 8192^2 built with $o"
+            CLGEMM_BUILD_OPTIONS=$o "$B/bench/clgemm-types-bench" --force $w2 h:8192,8192,8192
+        done
+        for o in -DDIAG_NO_MMA=1 -DDIAG_NO_LOAD=1 -DMN_SW128=0 -DWAIT0=0 -DSW32=0 \
+            -DDIAG_NO_PROXY_FENCE=1; do
+            echo "== wgmma 128 x 256 FP16 8192^2 built with $o"
             CLGEMM_BUILD_OPTIONS=$o "$B/bench/clgemm-types-bench" --force $w h:8192,8192,8192
         done
         echo "== cuBLAS"

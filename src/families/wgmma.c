@@ -66,12 +66,13 @@ static int call_options(const kernel_call *k, char *buf, size_t size) {
 #define END_OF_LIST                                                                                \
     { .family = 0 }
 
-/* H200 (docs/TENSOR_CORES.md, "The wgmma family"): 128 x 256 tiles (two warpgroups of 64 x 256)
- * were the fastest measured (FP16 8192^2 285 TFLOPS with 32-byte swizzled slices); 128 x 128
- * ones (278) serve matrices whose large tiles leave SMs idle. The mma.sync family stays the
- * default (355 there): these are the lists a forced or tuned wgmma call starts from. */
-static const clgemm_config half[] = {WGMMA(128, 256, 16, 64, 256, 4),
-                                     WGMMA(128, 128, 16, 64, 128, 6), END_OF_LIST};
+/* H200 (docs/TENSOR_CORES.md, "The wgmma family"): with MN-major operands in the 128-byte
+ * swizzle, 128 x 128 tiles (two work-groups per SM) ran FP16 8192^2 at 367.6 TFLOPS, 4096^2 at
+ * 335.8, 4097^2 at 87.8, against 360.7 / 332.7 / 73.1 for 128 x 256 tiles (one per SM) in the
+ * same run; only 2048^2 went the other way (251.5 against 266.1; 259 against 261 in the run
+ * before), so one list entry serves every shape. The mma.sync family stays the default (358.3 /
+ * 325.7 / 108.5 there): this is the list a forced or tuned wgmma call starts from. */
+static const clgemm_config half[] = {WGMMA(128, 128, 16, 64, 128, 6), END_OF_LIST};
 static const clgemm_config tf32[] = {WGMMA(128, 256, 8, 64, 256, 4), WGMMA(128, 128, 8, 64, 128, 6),
                                      END_OF_LIST};
 
@@ -83,13 +84,11 @@ static const clgemm_config *defaults(const device_info *info, clgemm_precision t
 }
 
 /* Every entry here ran the full device suite (tests/test_tensor_cores.c) on the H200. */
-static const clgemm_config quick[] = {WGMMA(128, 256, 16, 64, 256, 4),
-                                      WGMMA(128, 128, 16, 64, 128, 6),
-                                      WGMMA(128, 128, 32, 64, 128, 3),
-                                      WGMMA(64, 128, 32, 64, 128, 4),
-                                      WGMMA(128, 256, 8, 64, 256, 4),
-                                      WGMMA(128, 128, 8, 64, 128, 6),
-                                      END_OF_LIST};
+static const clgemm_config quick[] = {
+    WGMMA(128, 256, 16, 64, 256, 4), WGMMA(256, 128, 16, 128, 128, 4),
+    WGMMA(128, 128, 16, 64, 128, 6), WGMMA(128, 128, 32, 64, 128, 3),
+    WGMMA(64, 128, 32, 64, 128, 4),  WGMMA(128, 256, 8, 64, 256, 4),
+    WGMMA(128, 128, 8, 64, 128, 6),  END_OF_LIST};
 
 static const ptx_patch_need patch = {0};
 

@@ -11,6 +11,7 @@ static const struct {
     int v[6];
 } tc_candidates[] = {
     {CLGEMM_FAMILY_WGMMA, {128, 256, 16, 64, 256, 4}},
+    {CLGEMM_FAMILY_WGMMA, {256, 128, 16, 128, 128, 4}},
     {CLGEMM_FAMILY_WGMMA, {128, 128, 16, 64, 128, 6}},
     {CLGEMM_FAMILY_WGMMA, {128, 128, 32, 64, 128, 3}},
     {CLGEMM_FAMILY_WGMMA, {64, 128, 32, 64, 128, 4}},
