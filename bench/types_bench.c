@@ -161,11 +161,13 @@ static int run(clgemm_handle h, const mode *md, size_t m, size_t n, size_t k, in
     double flops = 2.0 * m * n * k * (comps(md->ab) > 1 ? 4 : 1);
     clgemm_config cfg;
     char kernel[200] = "?";
-    if (clgemm_get_config(h, md->ab, m, n, k, &cfg, NULL) == CLGEMM_SUCCESS)
+    /* The configuration of the call just timed: its layout, types and compute mode (a TF32 mode
+     * may run a family an FP32 call would not). */
+    if (clgemm_get_config_ex(h, CLGEMM_ROW_MAJOR, CLGEMM_NO_TRANS, CLGEMM_NO_TRANS, m, n, k, md->ab,
+                             md->c, md->compute, &cfg, NULL) == CLGEMM_SUCCESS)
         clgemm_config_string(&cfg, kernel, sizeof kernel);
-    printf("%-7s %6zu %6zu %6zu  median %9.3f ms  %8.2f TFLOPS  err %.2e  (%s%s)\n", md->name, m, n,
-           k, med * 1e3, flops / med * 1e-12, worst, kernel,
-           md->compute ? "; planned for FP32 default, TF32 modes use mma where supported" : "");
+    printf("%-7s %6zu %6zu %6zu  median %9.3f ms  %8.2f TFLOPS  err %.2e  (%s)\n", md->name, m, n,
+           k, med * 1e3, flops / med * 1e-12, worst, kernel);
     if (clblast > 0)
         printf("%-7s %6zu %6zu %6zu  CLBlast %8.3f ms  %8.2f TFLOPS  (clgemm / CLBlast %.2f)\n",
                md->name, m, n, k, clblast * 1e3, flops / clblast * 1e-12, clblast / med);

@@ -458,7 +458,7 @@ Test(rules, microkernel) {
     EXPECT_CHECK(microkernel(128, 2, 16), cpu(), D, BAD); /* a 32 KiB panel */
     EXPECT_CHECK(microkernel(128, 2, 16), cpu(), S, OK);  /* 16 KiB of floats */
     /* Not on GPUs of a known vendor (a simulator, class "other", may run it), not for complex or
-     * 8-bit types, not for TF32; FP16 and BF16 storage run in FP32. */
+     * 8-bit types; FP16 and BF16 storage run in FP32. */
     device_info nvidia = gpu();
     nvidia.cls = DEVICE_NVIDIA_GPU;
     EXPECT_CHECK(microkernel(16, 8, 8), nvidia, S, BAD);
@@ -471,7 +471,10 @@ Test(rules, microkernel) {
     device_info info = cpu();
     clgemm_config c = microkernel(16, 8, 8);
     cr_expect(clgemm__config_supports(&c, &info, S, CLGEMM_COMPUTE_DEFAULT));
-    cr_expect(!clgemm__config_supports(&c, &info, S, CLGEMM_COMPUTE_TF32));
+    /* TF32 modes compute as FP32 (clgemm.h: where no matrix unit has them, as DEFAULT). */
+    cr_expect(clgemm__config_supports(&c, &info, S, CLGEMM_COMPUTE_TF32));
+    cr_expect(clgemm__config_supports(&c, &info, S, CLGEMM_COMPUTE_FP32_3XTF32));
+    cr_expect(!clgemm__config_supports(&c, &info, CLGEMM_HALF, CLGEMM_COMPUTE_TF32));
     device_info no_fp64 = cpu();
     no_fp64.has_fp64 = false;
     EXPECT_CHECK(microkernel(16, 8, 8), no_fp64, D, CLGEMM_ERR_NO_FP64);
