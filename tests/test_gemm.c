@@ -326,6 +326,36 @@ Test(api, empty_products, .timeout = 600) {
     api_close();
 }
 
+Test(api, tf32_modes_meet_their_bounds, .timeout = 600) {
+    /* FP32 in the TF32 and 3xTF32 modes through the library's choice (on PoCL's AVX2 / AVX-512
+     * tiers the micro-kernel, which computes them as FP32; tensor cores on NVIDIA), every layout
+     * and transpose pair, against the mode's bound. */
+    tc_env env;
+    TC_OPEN_OR_SKIP(&env);
+    clgemm_handle h;
+    cr_assert_eq(clgemm_create(&h, env.queue), CLGEMM_SUCCESS);
+    static const shape some[] = {{7, 13, 5}, {65, 63, 129}, {257, 130, 67}};
+    static const clgemm_compute modes[] = {CLGEMM_COMPUTE_TF32, CLGEMM_COMPUTE_FP32_3XTF32};
+    tally t = {0, 0};
+    char msg[2048];
+    uint64_t seed = 300;
+    for (size_t c = 0; c < COUNT(modes); c++)
+        for (size_t l = 0; l < 2; l++)
+            for (size_t ta = 0; ta < 2; ta++)
+                for (size_t tb = 0; tb < 2; tb++)
+                    for (size_t s = 0; s < COUNT(some); s++) {
+                        tt_gemm g = {
+                            TT_PROBLEM(CLGEMM_SINGLE, CLGEMM_SINGLE, layouts[l], transposes[ta],
+                                       transposes[tb], some[s].m, some[s].n, some[s].k),
+                            .alpha = {1.5}, .beta = {-0.75}, .tail = 3, .compute = modes[c]};
+                        int rc = tt_run(&env, h, &g, seed++, 0, 0, msg, sizeof msg);
+                        record(&t, rc, "", msg);
+                    }
+    report(&t, "TF32 modes");
+    clgemm_destroy(h);
+    tc_close(&env);
+}
+
 Test(api, alpha_zero_reads_neither_a_nor_b, .timeout = 600) {
     /* alpha == 0: C = beta * C even though A and B hold NaN; beta == 0 gives zeros over a C full
      * of NaN. */
