@@ -13,9 +13,10 @@
  * (TRANSA 1), and the last rows of an M edge, are first copied, KC steps at a time, into a
  * private panel in M-major order (rows past M repeat row M - 1: they only feed elements of C that
  * are never stored). op(B) is only ever read element by element, so both of its layouts serve;
- * columns past N repeat column N - 1 for the same reason. Types: FP32 and FP64, and FP16 / BF16
- * storage with FP32 arithmetic (the host checks), whose vectors of A widen as they load; C is
- * stored as whole vectors where it holds the arithmetic type, element by element otherwise. */
+ * columns past N repeat column N - 1 for the same reason. Types: FP32 and FP64, FP16 / BF16
+ * storage with FP32 arithmetic and INT8 in 32-bit integers (the host checks), whose vectors of
+ * A widen as they load; C is stored as whole vectors where it holds
+ * the arithmetic type, element by element otherwise. */
 #ifndef MR
 #define MR 16
 #endif
@@ -64,6 +65,9 @@ inline float widen_half1(const uint h) {
 #define LOAD_AB(p, i) widen_half1(((const __global ushort *)(p))[i])
 #elif TYPE_AB == TYPE_BF16
 #define VLOAD_AB(p) MK_CAT(as_, VREAL)(MK_CAT(convert_uint, VW)(VLOADW(0, (p))) << 16)
+#elif TYPE_AB == TYPE_I8
+/* Sign-extended, then taken modulo 2^32 (types.cl's LOAD_AB, a vector at a time). */
+#define VLOAD_AB(p) MK_CAT(as_, VREAL)(MK_CAT(convert_int, VW)(VLOADW(0, (p))))
 #else
 #define VLOAD_AB(p) VLOADW(0, (p))
 #endif
@@ -76,6 +80,7 @@ inline float widen_half1(const uint h) {
 #ifdef FP_FAST_FMA
 #define VMADD(acc, a, b) ((acc) = fma((a), (VREAL)(b), (acc)))
 #endif
+#elif TYPE_AB == TYPE_I8 /* integers: a product and a sum, modulo 2^32 */
 #elif defined(FP_FAST_FMAF)
 #define VMADD(acc, a, b) ((acc) = fma((a), (VREAL)(b), (acc)))
 #endif

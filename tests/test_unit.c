@@ -458,7 +458,7 @@ Test(rules, microkernel) {
     EXPECT_CHECK(microkernel(128, 2, 16), cpu(), D, BAD); /* a 32 KiB panel */
     EXPECT_CHECK(microkernel(128, 2, 16), cpu(), S, OK);  /* 16 KiB of floats */
     /* Not on GPUs of a known vendor (a simulator, class "other", may run it), not for complex or
-     * 8-bit types; FP16 and BF16 storage run in FP32. */
+     * FP8 types; FP16 and BF16 storage run in FP32, INT8 in 32-bit integers. */
     device_info nvidia = gpu();
     nvidia.cls = DEVICE_NVIDIA_GPU;
     EXPECT_CHECK(microkernel(16, 8, 8), nvidia, S, BAD);
@@ -466,7 +466,7 @@ Test(rules, microkernel) {
     EXPECT_CHECK(microkernel(16, 8, 8), cpu(), CLGEMM_COMPLEX_SINGLE, BAD);
     EXPECT_CHECK(microkernel(16, 8, 8), cpu(), CLGEMM_HALF, OK);
     EXPECT_CHECK(microkernel(16, 8, 8), cpu(), CLGEMM_BFLOAT16, OK);
-    EXPECT_CHECK(microkernel(16, 8, 8), cpu(), CLGEMM_INT8, BAD);
+    EXPECT_CHECK(microkernel(16, 8, 8), cpu(), CLGEMM_INT8, OK);
     EXPECT_CHECK(microkernel(16, 8, 8), cpu(), CLGEMM_E4M3, BAD);
     device_info info = cpu();
     clgemm_config c = microkernel(16, 8, 8);

@@ -213,7 +213,7 @@ Test(tiers, every_tier_is_recorded_and_its_lists_fit) {
  * is short enough for a cold 45 s run (a cold PoCL build of regblock costs 8-17 s, of microkernel
  * about 1 s), the measured tiers' sets hold the type's default, FP32, FP64 and FP16 there are the
  * microkernel family's alone, and the AVX2 regblock single list holds issue 26's --quick winner
- * (64x64 tiles, 32-deep slices, KWI=4), which INT8 and FP8 keep. */
+ * (64x64 tiles, 32-deep slices, KWI=4), which FP8 keeps. */
 static size_t cpu_quick_set(const device_info *info, clgemm_precision type,
                             const clgemm_config *def, bool *has_default, bool *regblock) {
     size_t count = 0;
@@ -244,8 +244,8 @@ Test(tiers, cpu_quick_lists) {
             bool has_default, regblock;
             size_t count = cpu_quick_set(&d->info, types[i], &def, &has_default, &regblock);
             cr_expect(count >= 2 && count <= 3, "%s %s: %zu quick candidates", d->key, type, count);
-            bool real = types[i] == CLGEMM_SINGLE || types[i] == CLGEMM_DOUBLE ||
-                        types[i] == CLGEMM_HALF;
+            bool real =
+                types[i] == CLGEMM_SINGLE || types[i] == CLGEMM_DOUBLE || types[i] == CLGEMM_HALF;
             cr_expect(!real || !regblock, "%s %s: regblock in the quick set", d->key, type);
             /* (The measured tiers' sets start from their defaults; the CPU class's set, which
              * AVX2's other types keep, is FP32's for every type, as it was.) */
@@ -265,13 +265,13 @@ Test(tiers, cpu_quick_lists) {
     const recorded_device *avx2 = clgemm_recorded_device("pocl-haswell");
     const clgemm_config issue26 = RB(64, 64, 32, 8, 8, 4, 4, 4);
     bool found = false;
-    for (const clgemm_config *c = clgemm__regblock_quick_cpu(&avx2->info, CLGEMM_INT8); c->family;
+    for (const clgemm_config *c = clgemm__regblock_quick_cpu(&avx2->info, CLGEMM_E4M3); c->family;
          c++)
         found |= clgemm__config_equal(c, &issue26);
-    cr_expect(found, "the AVX2 INT8 quick set lacks issue 26's winner");
-    cr_expect(clgemm__config_equal(clgemm__regblock_defaults(&avx2->info, CLGEMM_INT8, ONE_MATRIX),
+    cr_expect(found, "the AVX2 E4M3 quick set lacks issue 26's winner");
+    cr_expect(clgemm__config_equal(clgemm__regblock_defaults(&avx2->info, CLGEMM_E4M3, ONE_MATRIX),
                                    &issue26),
-              "the AVX2 regblock single list (INT8, FP8) does not start with issue 26's winner");
+              "the AVX2 regblock single list (FP8) does not start with issue 26's winner");
 
     /* What the planner picks on the Xeon's tier: FP32 and FP64 in the microkernel family's
      * 32 x 8 blocks from 64 up, smaller ones where those would pad C by more than a quarter. */
