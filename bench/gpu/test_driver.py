@@ -30,7 +30,9 @@ EXPECT = {
                      "clgemm-batched-bench --runs 20 h:1000,256",
                      *(f"cublas_reference.py {p}{' '.join(TC)}" for p in ("--fp16 ", "--bf16 ", "--tf32 ", "")),
                      "bmm_reference.py --fp16 1000,256"],
-    "wgmma": ["clgemm-types-bench --force wgmma:MWG=128,NWG=256,KWG=16,WM=64,WN=256,STAGES=4 "
+    "wgmma": ["clgemm-types-bench --force wgmma:MWG=128,NWG=128,KWG=16,WM=64,WN=128,STAGES=6 "
+              + " ".join(f"h:{s}" for s in TC),
+              "--force wgmma:MWG=128,NWG=256,KWG=16,WM=64,WN=256,STAGES=4 "
               + " ".join(f"h:{s}" for s in TC),
               "--force mma:MWG=128,NWG=128,KWG=32,WM=64,WN=64,STAGES=3",
               "--force wgmma:MWG=128,NWG=256,KWG=8,WM=64,WN=256,STAGES=4 tf32:8192,8192,8192",
