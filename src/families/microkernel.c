@@ -1,7 +1,8 @@
 /* microkernel.c: the micro-kernel family (cl/microkernel.cl) for CPU devices: one work-item per
  * work-group, each computing an MR x NR block of C in vectors of VW elements along M, operands
- * read through the caches (no local memory, no barrier). FP32, FP64, FP16 and BF16 storage; it
- * splits K across work-group layers. Its defaults, per CPU vector tier, come before regblock's. */
+ * read through the caches (no local memory, no barrier). FP32, FP64, FP16 and BF16 storage, INT8;
+ * it splits K across work-group layers. Its defaults, per CPU vector tier, come before regblock's.
+ */
 #include "families/family.h"
 
 enum { MR, NR, VW };
