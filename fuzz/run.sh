@@ -17,9 +17,7 @@ $cc -g -O1 -std=c11 -D_GNU_SOURCE -DCLGEMM_BUILDING \
     -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
     -I"$src/include" -I"$src/src" \
     "$src/fuzz/fuzz_tuning_db.c" "$src/src/core/status.c" "$src/src/core/log.c" "$src/src/types/types.c" \
-    "$src/src/families/registry.c" "$src/src/families/naive.c" "$src/src/families/tiled.c" \
-    "$src/src/families/regblock.c" "$src/src/families/regblock_defaults.c" \
-    "$src/src/families/mma.c" "$src/src/families/wgmma.c" "$src/src/core/device_tier.c" \
+    "$src"/src/families/*.c "$src/src/core/device_tier.c" \
     "$src/src/core/fileutil.c" \
     $(pkg-config --cflags --libs jansson) -lm -o "$dir/fuzz_tuning_db"
 echo "fuzz_tuning_db built; fuzzing for $seconds s"
