@@ -322,13 +322,13 @@ static const struct {
 
 const clgemm_config *clgemm__regblock_quick_cpu(const device_info *info, clgemm_precision type) {
     device_tier tier = clgemm__device_tier(info);
-    /* FP32, FP64, FP16, BF16 and INT8 on these tiers are the microkernel family's (microkernel.c:
-     * 2-9 x these lists' speed there): a cold --quick times its candidates, not these 10 s builds.
-     */
+    /* A type the microkernel family has defaults for on this CPU is its alone (microkernel.c: 2-9
+     * x these lists' speed on the AVX2 and AVX-512 tiers): a cold --quick times its candidates,
+     * not these 10 s builds. */
     static const clgemm_config none[] = {END_OF_LIST};
-    if ((tier == TIER_CPU_AVX2 || tier == TIER_CPU_AVX512) &&
-        (type == CLGEMM_SINGLE || type == CLGEMM_DOUBLE || type == CLGEMM_HALF ||
-         type == CLGEMM_BFLOAT16 || type == CLGEMM_INT8))
+    const family_desc *mk = &clgemm__family_microkernel;
+    if (mk->supported(info, type, CLGEMM_COMPUTE_DEFAULT) &&
+        mk->defaults(info, type, ONE_MATRIX)[0].family)
         return none;
     bool single = !clgemm__type(type)->fp64 && !clgemm__type(type)->complex;
     for (size_t i = 0; i < sizeof cpu_quick_lists / sizeof cpu_quick_lists[0]; i++)
