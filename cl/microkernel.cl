@@ -28,9 +28,14 @@
 #endif
 #define MV (MR / VW) /* vectors along M */
 
-/* The split-K layers' granularity, and the depth of one copied panel of A. */
+/* The split-K layers' granularity, and the depth of one copied panel of A (the host passes both:
+ * src/families/microkernel.c). */
+#ifndef KSTEP
 #define KSTEP 8
-#define KC    32
+#endif
+#ifndef KC
+#define KC 32
+#endif
 
 /* VEC##VW expands to CLGEMM_CAT(SCALAR, VW), which may not nest inside CLGEMM_CAT itself. */
 #define MK_CAT_(a, b) a##b

@@ -5,6 +5,8 @@
  */
 #include "families/family.h"
 
+#include <stdio.h>
+
 enum { MR, NR, VW };
 
 static const family_param params[] = {
@@ -16,9 +18,12 @@ static const family_param params[] = {
 /* Accumulator vectors a work-item may hold: AVX-512 has 32 registers, and more than that spills
  * on every target (the vectors of A and the broadcast of B need a few more). */
 #define MAX_ACC_VECTORS 32
-/* The kernel's private panel of A: KC (32) steps of MR elements, on the work-item's stack. */
+/* The kernel's private panel of A: PANEL_DEPTH steps of MR elements, on the work-item's stack;
+ * a split layer's K range is a multiple of KSTEP. Both reach the kernel as build options
+ * (call_options), so these lines are their one source. */
 #define PANEL_DEPTH 32
 #define MAX_PANEL   (16 * 1024)
+#define KSTEP       8
 
 static bool rules(const clgemm_config *c, const device_info *info, const type_desc *t) {
     (void)info;
@@ -40,7 +45,12 @@ static void launch(const clgemm_config *c, size_t m, size_t n, size_t local[2], 
 static void tile(const clgemm_config *c, size_t *mt, size_t *nt, size_t *kt) {
     *mt = (size_t)c->params[MR];
     *nt = (size_t)c->params[NR];
-    *kt = 8; /* the kernel's KSTEP: a layer's K range is a multiple of it */
+    *kt = KSTEP;
+}
+
+static int call_options(const kernel_call *k, char *buf, size_t size) {
+    (void)k;
+    return snprintf(buf, size, " -DKSTEP=%d -DKC=%d", KSTEP, PANEL_DEPTH);
 }
 
 /* CPUs, and devices of no known GPU vendor (simulators such as Oclgrind, where the tests check
@@ -100,8 +110,8 @@ static const clgemm_config *defaults(const device_info *info, clgemm_precision t
     }
 }
 
-/* The tuner's --quick candidates (CPUs only, where the family runs): both tiers' first choices
- * and a block half as tall. */
+/* The tuner's --quick candidates where a device has no CPU tier of its own (a simulator such as
+ * Oclgrind): both tiers' first choices and a block half as tall. */
 static const clgemm_config quick[] = {MK(32, 8, 16), MK(32, 8, 8), MK(16, 6, 8),
                                       MK(8, 8, 4),   MK(16, 8, 8), END_OF_LIST};
 
@@ -116,6 +126,7 @@ const family_desc clgemm__family_microkernel = {
     .searched = true,
     .split_k = true,
     .supported = supported,
+    .call_options = call_options,
     .defaults = defaults,
     .quick = quick,
     .quick_cpu = quick_cpu,
