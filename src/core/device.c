@@ -27,6 +27,26 @@ static void get_string(cl_device_id device, cl_device_info what, char *buf, size
     buf[size - 1] = 0;
 }
 
+cl_ulong clgemm__nv_static_local_max(int compute_capability) {
+    switch (compute_capability) {
+    case 90:
+        return 232448; /* 227 KiB: built and run on the H200 (docs/TENSOR_CORES.md) */
+    case 80:
+        return 166912; /* 163 KiB */
+    case 86:
+    case 87:
+    case 89:
+        return 101376; /* 99 KiB */
+    case 75:
+        return 65536;
+    case 70:
+    case 72:
+        return 98304;
+    default:
+        return 0;
+    }
+}
+
 clgemm_status clgemm__device_query(cl_device_id device, device_info *info) {
     memset(info, 0, sizeof *info);
     cl_platform_id platform;

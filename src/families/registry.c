@@ -54,7 +54,8 @@ bool clgemm__warp_tiles_fit(const clgemm_config *c, const device_info *info, con
         return false;
     size_t local = (size_t)v[WARP_STAGES] * (size_t)(v[WARP_MWG] + v[WARP_NWG]) *
                    (size_t)v[WARP_KWG] * t->size;
-    return v[WARP_STAGES] >= 2 && local <= info->local_mem_size;
+    /* Static arrays (cl/mma.cl, cl/wgmma.cl): the hardware's limit, not OpenCL's figure. */
+    return v[WARP_STAGES] >= 2 && local <= clgemm__static_local_limit(info);
 }
 
 void clgemm__warp_tiles_launch(const clgemm_config *c, int lanes, size_t m, size_t n,
