@@ -47,6 +47,11 @@ typedef struct device_info {
     int nv_compute_capability; /* NVIDIA: major * 10 + minor (90 on Hopper); 0 elsewhere */
     bool nv_sm90a; /* compute capability 9.0 and its driver runs patched sm_90a PTX (exec/program.c)
                     */
+    bool nv_tma;   /* nv_sm90a, and tensor maps can be encoded for it (exec/tensor_map.c) */
+    /* NVIDIA: the PCI address (cl_khr_pci_bus_info or cl_nv_device_attribute_query), which
+     * finds the CUDA device of the same GPU; nv_pci_known false where neither answered. */
+    bool nv_pci_known;
+    unsigned nv_pci_domain, nv_pci_bus, nv_pci_device;
     char board_name[128];     /* AMD: CL_DEVICE_BOARD_NAME_AMD ("AMD Radeon RX 6800 XT"), or "" */
     cl_uint intel_ip_version; /* Intel: CL_DEVICE_IP_VERSION_INTEL (major << 22 | minor << 12 |
                                * revision: 12.55 on Arc), or 0 */

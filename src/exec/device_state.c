@@ -94,6 +94,8 @@ clgemm_status clgemm__device_acquire(cl_context context, cl_device_id device, de
             d->device = device;
             d->info.nv_sm90a = clgemm__sm90a_usable(context, device, &d->info);
             d->info.local_mem_static = clgemm__static_local_usable(context, device, &d->info);
+            d->info.nv_tma =
+                d->info.nv_sm90a && clgemm__tensor_map_service(&d->info) == TMAP_SERVICE_OK;
             clRetainContext(context);
             /* Read once: the warm call path reads no environment. */
             const char *extra = getenv("CLGEMM_BUILD_OPTIONS");
