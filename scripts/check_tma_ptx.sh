@@ -4,7 +4,7 @@
 # PTX (types.cl, common.cl, tma.cl after a prelude of built-ins), the "// @" markers removed and
 # the target set to sm_90a (src/exec/ptx_patch.c's rewrite), then ptxas -arch=sm_90a. Each must
 # assemble with no stack, no spills, registers within what its work-group may hold on one SM
-# (65,536 / threads, rounded down to 8) and local memory within 232,448 bytes.
+# (65,536 / threads, rounded down to 8, at most 255) and local memory within 232,448 bytes.
 # Usage: check_tma_ptx.sh [SOURCE_ROOT]; exit 77 (skipped) without clang-14 or ptxas.
 set -eu
 root=${1:-$(dirname "$0")/..}
@@ -38,7 +38,7 @@ while read -r name tab wgt cin ta tb mwg nwg stages; do
     spill=$(echo "$report" | sed -n 's/.*stack frame, \([0-9]*\) bytes spill stores.*/\1/p')
     stack=$(echo "$report" | sed -n 's/.* \([0-9]*\) bytes stack frame.*/\1/p')
     threads=$((128 * mwg / 64 + 32))
-    cap=$((65536 / threads / 8 * 8))
+    cap=$((65536 / threads / 8 * 8)); [ "$cap" -gt 255 ] && cap=255
     mma=$(grep -c "wgmma.mma_async.sync.aligned.m64n${nwg}" "$work/p.ptx" || true)
     copies=$(grep -c "cp.async.bulk.tensor.3d" "$work/p.ptx" || true)
     status=ok
