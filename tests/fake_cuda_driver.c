@@ -1,5 +1,5 @@
 /* fake_cuda_driver.c: a stand-in for the CUDA driver library (libcuda.so.1) for the tensor-map
- * tests on machines without NVIDIA's driver: two devices on PCI buses 0x0a and 0x3b, primary
+ * tests on machines without NVIDIA's driver: three devices at PCI 0a:00, 3b:00 and 3b:01, primary
  * contexts, and an encoder that, like the real one, fails without a current context (201) and
  * otherwise writes its arguments into the map so the test can read them back.
  * FAKE_CUDA_ENCODE_FAIL=1 makes every encode fail (a refusing driver). */
@@ -24,23 +24,23 @@ EXPORT int cuTensorMapEncodeTiled(void *map, int dtype, unsigned rank, void *add
 
 static int initialised;
 static void *current;
-static int contexts[2];
+static int contexts[3];
 
 EXPORT int cuInit(unsigned flags) {
     initialised = flags == 0;
     return initialised ? 0 : 1;
 }
 EXPORT int cuDeviceGetCount(int *count) {
-    *count = 2;
+    *count = 3;
     return initialised ? 0 : 3;
 }
 EXPORT int cuDeviceGet(int *device, int ordinal) {
-    if (ordinal < 0 || ordinal > 1) return 101;
+    if (ordinal < 0 || ordinal > 2) return 101;
     *device = ordinal;
     return 0;
 }
 EXPORT int cuDeviceGetPCIBusId(char *id, int len, int device) {
-    snprintf(id, (size_t)len, "0000:%02x:00.0", device == 0 ? 0x0a : 0x3b);
+    snprintf(id, (size_t)len, "0000:%02x:%02x.0", device == 0 ? 0x0a : 0x3b, device == 2);
     return 0;
 }
 EXPORT int cuDevicePrimaryCtxRetain(void **ctx, int device) {

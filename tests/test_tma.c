@@ -335,8 +335,8 @@ Test(tensor_map_driver, a_refusing_encoder_is_an_answer) {
     cr_expect_eq(clgemm__tensor_map_service(&d), TMAP_SERVICE_ENCODE_FAILED);
 }
 
-/* The stand-in gets the request's fields, in the context of the device on the OpenCL device's
- * PCI bus (its second), current on every thread that encodes. */
+/* The stand-in gets the request's fields, in the context of the device at the OpenCL device's
+ * PCI address (its second), current on every thread that encodes. */
 Test(tensor_map_driver, encodes_on_the_matching_device) {
     setenv("CLGEMM_CUDA_LIBRARY", FAKE_CUDA_DRIVER, 1);
     unsetenv("FAKE_CUDA_ENCODE_FAIL");
@@ -357,7 +357,12 @@ Test(tensor_map_driver, encodes_on_the_matching_device) {
     cr_expect(map[4] == 4096 && map[5] == 4096 && map[6] == 3);
     cr_expect(map[7] == 8192 && map[8] == 4096ull * 4096 * 2);
     cr_expect(map[10] == 64 && map[11] == 128 && map[12] == 1 && map[13] == 3);
-    /* No CUDA device on this bus; no PCI address with two CUDA devices: no guess. */
+    /* The device number counts: 3b:01 is the third CUDA device. */
+    device_info third = hopper_on_bus(0x3b);
+    third.nv_pci_device = 1;
+    cr_assert_eq(clgemm__tensor_map_encode(&third, &p, (unsigned char *)map), TMAP_SERVICE_OK);
+    cr_expect_eq(map[2], 2, "encoded in device %llu's context", (unsigned long long)map[2]);
+    /* No CUDA device on this bus; no PCI address with several CUDA devices: no guess. */
     device_info other = hopper_on_bus(0x99), unknown = hopper_on_bus(0);
     unknown.nv_pci_known = false;
     cr_expect_eq(clgemm__tensor_map_service(&other), TMAP_SERVICE_NO_DEVICE);
@@ -396,4 +401,22 @@ Test(device_address, cached_for_the_buffers_life) {
     clReleaseMemObject(a);
     cr_expect_eq(clgemm__device_address_cached(), before, "a released buffer's entry stays");
     clgemm_destroy(h);
+}
+
+/* ---- The kernel's source and build route ----------------------------------------------------- */
+
+/* cl/tma.cl is embedded, and its programs go through the patched-PTX step (and say so in their
+ * cache key) like the wgmma family's. */
+Test(tma_kernel, embedded_and_patched) {
+    char *src = clgemm__kernel_source("tma.cl");
+    cr_assert(src);
+    cr_expect(strstr(src, "__kernel void\nclgemm_tma(") || strstr(src, "clgemm_tma("));
+    cr_expect(strstr(src, "cp.async.bulk.tensor.3d"));
+    free(src);
+    cr_expect_not_null(clgemm__ptx_patch_need("tma.cl"));
+    device_info h200 = hopper_on_bus(0x3b);
+    char *key = clgemm__program_key(&h200, "tma.cl", "src", "-DMWG=128");
+    cr_assert(key);
+    cr_expect(strstr(key, "sm_90a patch"), "%s", key);
+    free(key);
 }
