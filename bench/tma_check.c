@@ -293,9 +293,14 @@ static int time_shapes(int argc, char **argv) {
                           .batch = 1,
                           .mwg = 128,
                           .nwg = m * n >= (size_t)4096 * 4096 ? 256 : 128,
-                          .stages = m * n >= (size_t)4096 * 4096 ? 4 : 6,
                           .alpha = 1.0f,
                           .beta = 0.0f};
+            /* As many stages as the device's static local limit holds (the barriers take 16
+             * bytes a stage), at most 6. */
+            const size_t stage = (size_t)(c.mwg + c.nwg) * 128;
+            c.stages = (int)((clgemm__static_local_limit(&h->info) - 16 * 8) / (stage + 16));
+            if (c.stages > 6) c.stages = 6;
+            if (c.stages < 2) continue;
             double times[11];
             long wrong = run_case(&c, 11, times, 4096);
             qsort(times + 1, 10, sizeof times[0], clgemm_compare_doubles);
