@@ -1,6 +1,7 @@
-/* blas.h: internals of libclgemm_blas, the BLAS drop-in (?gemm_, ?syrk_, ?herk_ and their
- * cblas_ names) that sends large calls to an OpenCL device through clgemm's public API and the
- * rest to the system BLAS. Every name here is hidden; only the BLAS entry points are exported. */
+/* blas.h: internals of libclgemm_blas, the BLAS drop-in (?gemm_, ?syrk_, ?herk_, the rest of
+ * Level 3 (level3.h) and their cblas_ names) that sends large calls to an OpenCL device through
+ * clgemm's public API and the rest to the system BLAS. Every name here is hidden; only the BLAS
+ * entry points are exported. */
 #ifndef CLGEMM_BLAS_INTERNAL_H
 #define CLGEMM_BLAS_INTERNAL_H
 
@@ -45,6 +46,7 @@ typedef struct blas_settings {
     int log;              /* CLGEMM_BLAS_LOG: 0 silent, 1 summary at exit, 2 every call */
     size_t pool_bytes;    /* CLGEMM_BLAS_POOL_MB: bound of the device-buffer pool */
     int devices;          /* CLGEMM_BLAS_DEVICES: devices a call spreads over (0: all) */
+    int block;            /* CLGEMM_BLAS_BLOCK: diagonal blocks of the Level-3 routines */
 } blas_settings;
 const blas_settings *clgemm__blas_settings(void);
 void clgemm__blas_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -88,6 +90,9 @@ int clgemm__blas_device_forked(void);
 /* Tries the device. 0: C holds the result (tiles the device could not finish were computed on
  * the host). Otherwise the device took none of the call and C is untouched. */
 int clgemm__blas_device_gemm(const blas_call *call);
+
+/* Whether the device can take calls of a type (opens it on first use). */
+int clgemm__blas_device_usable(blas_type t);
 
 /* With CLGEMM_BLAS_DEVICES other than 1 and more than one device: the call across the devices
  * of clgemm_create_multi (multi.c). 0: C holds the result. Otherwise C is as it was (restored

@@ -199,6 +199,12 @@ static blas_call tile_call(const blas_call *call, size_t e, size_t i0, size_t j0
     return t;
 }
 
+int clgemm__blas_device_usable(blas_type t) {
+    if (!device_fns[t] || atomic_load(&dev_forked)) return 0;
+    pthread_once(&dev_once, open_device);
+    return dev.ok && !((t == BLAS_D || t == BLAS_Z) && !dev.fp64);
+}
+
 int clgemm__blas_device_gemm(const blas_call *call) {
     device_fn fn = device_fns[call->type];
     if (!fn || atomic_load(&dev_forked)) return 1; /* dev_once may be mid-call at the fork */

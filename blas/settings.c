@@ -8,7 +8,9 @@
  *   CLGEMM_BLAS_LOG        1: a summary of where calls went, at exit; 2: also one line a call
  *   CLGEMM_BLAS_POOL_MB    bound of the reused device-buffer pool in MiB (default 1024)
  *   CLGEMM_BLAS_DEVICES    devices one call spreads over: 1 (default), N, or "all" (the
- *                          devices of clgemm_create_multi, CLGEMM_DEVICES included) */
+ *                          devices of clgemm_create_multi, CLGEMM_DEVICES included)
+ *   CLGEMM_BLAS_BLOCK      the largest diagonal block ?trsm, ?trmm, ?symm, ?syr2k ... leave to
+ *                          the system BLAS's own routine (default 256) */
 #include "blas.h"
 
 #include <errno.h>
@@ -85,6 +87,7 @@ static void read_settings(void) {
         double d = env_double("CLGEMM_BLAS_DEVICES", 1, 1);
         settings.devices = d > 64 ? 64 : (int)d;
     }
+    settings.block = (int)env_double("CLGEMM_BLAS_BLOCK", 256, 1);
     const char *fb = getenv("CLGEMM_BLAS_FALLBACK");
     if (!fb || !*fb) fb = "libblas.so.3";
     settings.fallback = strcmp(fb, "none") == 0 ? NULL : fb;

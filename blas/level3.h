@@ -1,0 +1,53 @@
+/* level3.h: what the drop-in's blocked Level-3 routines share (level3.c): ?trsm / ?trmm
+ * (triangular.c), ?symm / ?hemm (symm.c), ?syr2k / ?her2k (syr2k.c). Each is a recursive
+ * split whose off-diagonal updates are GEMMs (the device above CLGEMM_BLAS_MIN_FLOPS, else the
+ * system ?gemm_) and whose diagonal blocks of at most CLGEMM_BLAS_BLOCK run on the system
+ * BLAS's own routine (the built-in loops without one). */
+#ifndef CLGEMM_BLAS_LEVEL3_H
+#define CLGEMM_BLAS_LEVEL3_H
+
+#include "blas.h"
+
+#include <complex.h>
+
+/* The routines, in the order of every table indexed by them. */
+typedef enum l3_routine { L3_TRSM, L3_TRMM, L3_SYMM, L3_HEMM, L3_SYR2K, L3_HER2K } l3_routine;
+#define L3_ROUTINE_COUNT 6
+
+/* Counts a call for CLGEMM_BLAS_LOG's summary ("dtrsm calls: device=... system=..."). */
+void clgemm__blas_l3_count(l3_routine r, blas_type t, blas_route route);
+/* The Fortran name, six characters and a NUL ("DTRSM ", "ZHER2K"), and the CBLAS one. */
+void clgemm__blas_l3_fortran_name(l3_routine r, blas_type t, char out[7]);
+void clgemm__blas_l3_cblas_name(l3_routine r, blas_type t, char out[16]);
+/* The system BLAS's own routine ("dtrsm_"), NULL when there is none. */
+void *clgemm__blas_l3_system(l3_routine r, blas_type t);
+/* Whether a call of these flops takes the blocked path: at or above the threshold, a device
+ * that computes the type, not a forked child. */
+int clgemm__blas_l3_use_device(blas_type t, double flops);
+
+/* One GEMM update: on the device when its own flops reach the threshold (returns 1), else the
+ * system ?gemm_, else the built-in loops (returns 0). Not counted as a ?gemm call. */
+int clgemm__blas_l3_gemm(const blas_call *g);
+
+/* Scalars as two doubles (re, im) and back into the layout of a type (one or two floats or
+ * doubles); the elements of a column-major array as double complex, for the built-in loops. */
+void clgemm__blas_l3_unpack(blas_type t, const void *x, int real_only, double out[2]);
+void clgemm__blas_l3_pack(blas_type t, const double v[2], void *out);
+double complex clgemm__blas_l3_get(blas_type t, const void *p, size_t i);
+void clgemm__blas_l3_put(blas_type t, void *p, size_t i, double complex v);
+/* A pointer to element (i, j) of a column-major array. */
+const void *clgemm__blas_l3_at(blas_type t, const void *p, int ld, int i, int j);
+
+/* Where a recursion cuts a dimension above the block size: about half, a multiple of the block. */
+int clgemm__blas_l3_split(int dim);
+
+/* Reports an argument error of a CBLAS entry point as reference CBLAS does: info 1 (layout) up
+ * to c_args (the arguments the C layer checks itself) through cblas_xerbla with form and value,
+ * anything above as the Fortran call's INFO (info - 1) through xerbla_. */
+void clgemm__blas_l3_cblas_error(l3_routine r, blas_type t, int info, int c_args, int row_major,
+                                 const char *form, int value);
+
+/* 'U' or 'L' etc.: LSAME's case-insensitive letter. */
+char clgemm__blas_l3_upper(char c);
+
+#endif
