@@ -50,6 +50,8 @@ typedef struct blas_settings {
 } blas_settings;
 const blas_settings *clgemm__blas_settings(void);
 void clgemm__blas_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* A monotonic clock in seconds, for the call lines of CLGEMM_BLAS_LOG=2. */
+double clgemm__blas_seconds(void);
 
 /* Where calls went, for CLGEMM_BLAS_LOG's summary and the tests. */
 typedef enum blas_route {

@@ -20,18 +20,22 @@ void clgemm__blas_run(const blas_call *call) {
     if (flops >= s->min_flops && clgemm__blas_device_forked()) {
         why = "forked: the device is the parent process's";
     } else if (flops >= s->min_flops) {
+        double t0 = s->log >= 2 ? clgemm__blas_seconds() : 0;
         int st = clgemm__blas_device_gemm(call);
         if (st == 0) {
             clgemm__blas_count(call->type, ROUTE_DEVICE);
             if (s->log >= 2)
-                clgemm__blas_log("%cgemm %c%c %d %d %d: device", clgemm__blas_letter(call->type),
-                                 call->ta, call->tb, call->m, call->n, call->k);
+                clgemm__blas_log("%cgemm %c%c %d %d %d in %.6f s: device",
+                                 clgemm__blas_letter(call->type), call->ta, call->tb, call->m,
+                                 call->n, call->k, clgemm__blas_seconds() - t0);
             return;
         }
         why = "device unavailable";
     }
-    if (s->log >= 2)
-        clgemm__blas_log("%cgemm %c%c %d %d %d: host (%s)", clgemm__blas_letter(call->type),
-                         call->ta, call->tb, call->m, call->n, call->k, why);
+    double t0 = s->log >= 2 ? clgemm__blas_seconds() : 0;
     clgemm__blas_run_host(call);
+    if (s->log >= 2)
+        clgemm__blas_log("%cgemm %c%c %d %d %d in %.6f s: host (%s)",
+                         clgemm__blas_letter(call->type), call->ta, call->tb, call->m, call->n,
+                         call->k, clgemm__blas_seconds() - t0, why);
 }

@@ -51,10 +51,22 @@ void clgemm__blas_l3_cblas_name(l3_routine r, blas_type t, char out[16]) {
     snprintf(out, 16, "cblas_%c%s", clgemm__blas_letter(t), names[r]);
 }
 
+/* Looked up once: LAPACK makes thousands of small calls that go straight to these. */
+static void *system_fns[L3_ROUTINE_COUNT][BLAS_TYPE_COUNT];
+static pthread_once_t system_once = PTHREAD_ONCE_INIT;
+
+static void look_up(void) {
+    for (int r = 0; r < L3_ROUTINE_COUNT; r++)
+        for (int t = 0; t < BLAS_TYPE_COUNT; t++) {
+            char name[16];
+            snprintf(name, sizeof name, "%c%s_", clgemm__blas_letter((blas_type)t), names[r]);
+            system_fns[r][t] = clgemm__blas_system_symbol(name);
+        }
+}
+
 void *clgemm__blas_l3_system(l3_routine r, blas_type t) {
-    char name[16];
-    snprintf(name, sizeof name, "%c%s_", clgemm__blas_letter(t), names[r]);
-    return clgemm__blas_system_symbol(name);
+    pthread_once(&system_once, look_up);
+    return system_fns[r][t];
 }
 
 int clgemm__blas_l3_use_device(blas_type t, double flops) {

@@ -6,6 +6,7 @@
  *   CLGEMM_BLAS_FALLBACK   the system BLAS to dlopen (default libblas.so.3, the Debian
  *                          alternative); "none": the built-in host loops instead
  *   CLGEMM_BLAS_LOG        1: a summary of where calls went, at exit; 2: also one line a call
+ *                          (?gemm and the blocked Level-3 routines with their seconds)
  *   CLGEMM_BLAS_POOL_MB    bound of the reused device-buffer pool in MiB (default 1024)
  *   CLGEMM_BLAS_DEVICES    devices one call spreads over: 1 (default), N, or "all" (the
  *                          devices of clgemm_create_multi, CLGEMM_DEVICES included)
@@ -20,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 static blas_settings settings;
 static pthread_once_t settings_once = PTHREAD_ONCE_INIT;
@@ -57,6 +59,12 @@ static void summary(void) {
         }
         if (any) clgemm__blas_log("%cgemm calls:%s", clgemm__blas_letter((blas_type)t), line);
     }
+}
+
+double clgemm__blas_seconds(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
 static double env_double(const char *name, double fallback, double min) {

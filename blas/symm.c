@@ -166,21 +166,24 @@ static void run(const symm_call *s) {
     int dim = s->side == 'L' ? s->m : s->n;
     double flops = 2.0 * dim * s->m * s->n * (s->type >= BLAS_C ? 4 : 1);
     const blas_settings *st = clgemm__blas_settings();
+    double t0 = st->log >= 2 ? clgemm__blas_seconds() : 0;
     char letter = clgemm__blas_letter(s->type);
     const char *name = s->herm ? "hemm" : "symm";
     if (dim > st->block && clgemm__blas_l3_use_device(s->type, flops)) {
         int on_device = recurse(s);
         clgemm__blas_l3_count(r, s->type, on_device ? ROUTE_DEVICE : ROUTE_SYSTEM);
         if (st->log >= 2)
-            clgemm__blas_log("%c%s %c%c %d %d: blocked, %d updates on the device", letter, name,
-                             s->side, s->uplo, s->m, s->n, on_device);
+            clgemm__blas_log("%c%s %c%c %d %d in %.6f s: blocked, %d updates on the device", letter,
+                             name, s->side, s->uplo, s->m, s->n, clgemm__blas_seconds() - t0,
+                             on_device);
         return;
     }
-    if (st->log >= 2)
-        clgemm__blas_log("%c%s %c%c %d %d: host", letter, name, s->side, s->uplo, s->m, s->n);
     clgemm__blas_l3_count(r, s->type,
                           clgemm__blas_l3_system(r, s->type) ? ROUTE_SYSTEM : ROUTE_BUILTIN);
     host(s);
+    if (st->log >= 2)
+        clgemm__blas_log("%c%s %c%c %d %d in %.6f s: host", letter, name, s->side, s->uplo, s->m,
+                         s->n, clgemm__blas_seconds() - t0);
 }
 
 /* ---- Fortran entry points -------------------------------------------------------------------- */

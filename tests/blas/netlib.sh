@@ -10,10 +10,12 @@
 #   system   no OpenCL device (an empty ICD folder): every one goes to the system BLAS
 #   builtin  no device and CLGEMM_BLAS_FALLBACK=none: the built-in host loops
 # The problem sizes are cut to 0 1 9 33 (33 crosses the kernels' tile edges) to keep it short.
-# Usage: netlib.sh LIBCLGEMM_BLAS.so MODE
+# Usage: netlib.sh LIBCLGEMM_BLAS.so MODE [TYPES]   (TYPES: some of "s d c z", default all; meson
+# runs device mode one type per test, each within its own timeout)
 set -u
 lib=$(readlink -f "$1")
 mode=$2
+types=${3:-s d c z}
 dir=/usr/lib/x86_64-linux-gnu/blas
 [ -x "$dir/xblat3d" ] && [ -x "$dir/xdcblat3" ] || { echo "libblas-test missing: skipped"; exit 77; }
 # The types the device computes (all four since clgemm has cgemm/zgemm).
@@ -42,7 +44,7 @@ fail() {
     failed=1
 }
 
-for t in s d c z; do
+for t in $types; do
     T=$(echo $t | tr sdcz SDCZ)
     routines="gemm syrk symm trmm trsm syr2k"
     case $t in c | z) routines="$routines herk hemm her2k" ;; esac
