@@ -18,6 +18,17 @@
  * a block of their own (-2000 and below). On any error before enqueueing, nothing is enqueued and
  * the user's buffers are untouched. The library never prints; set CLGEMM_LOG=1 to get its log on
  * stderr.
+ *
+ * Only GEMM: no trsm, trmm, symm/hemm, syr2k/her2k here (decided with issue 35, for now). The BLAS
+ * drop-in (libclgemm_blas) has them under their BLAS and CBLAS names, as blocked algorithms whose
+ * updates are this library's GEMM and whose diagonal blocks run on the system BLAS on the host.
+ * That split does not fit this API: every call here computes on the device (host arrays are
+ * copied there) and the library links no host BLAS, while a device-resident trsm needs small
+ * diagonal-block kernels (a triangular solve or inverse per block) that it does not have yet.
+ * Entry points added before them would either move a cl_mem call's diagonal blocks to the host
+ * and back or fix a signature around an implementation that must change; users of these routines
+ * call them through BLAS names (LAPACK, NumPy, SciPy), which the drop-in serves. Add them here with
+ * the block kernels.
  */
 #ifndef CLGEMM_H
 #define CLGEMM_H
