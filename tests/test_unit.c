@@ -166,6 +166,28 @@ Test(status, unknown_codes_still_get_a_message) {
     }
 }
 
+/* ---- Element sizes --------------------------------------------------------------------------- */
+
+/* clgemm_type_size against the OpenCL host types clgemm.h documents for each type; 0 outside the
+ * enum. */
+Test(types, public_element_sizes) {
+    static const size_t expected[CLGEMM_PRECISION_COUNT] = {
+        [CLGEMM_SINGLE] = sizeof(cl_float),
+        [CLGEMM_DOUBLE] = sizeof(cl_double),
+        [CLGEMM_COMPLEX_SINGLE] = sizeof(cl_float2),
+        [CLGEMM_COMPLEX_DOUBLE] = sizeof(cl_double2),
+        [CLGEMM_HALF] = sizeof(cl_half),
+        [CLGEMM_BFLOAT16] = sizeof(cl_ushort),
+        [CLGEMM_INT8] = sizeof(cl_char),
+        [CLGEMM_INT32] = sizeof(cl_int),
+        [CLGEMM_E4M3] = sizeof(cl_uchar),
+        [CLGEMM_E5M2] = sizeof(cl_uchar)};
+    for (int t = 0; t < CLGEMM_PRECISION_COUNT; t++)
+        cr_expect_eq(clgemm_type_size((clgemm_precision)t), expected[t], "type %d", t);
+    cr_expect_eq(clgemm_type_size((clgemm_precision)-1), 0);
+    cr_expect_eq(clgemm_type_size((clgemm_precision)CLGEMM_PRECISION_COUNT), 0);
+}
+
 /* ---- Family names --------------------------------------------------------------------------- */
 
 Test(family, names) {
