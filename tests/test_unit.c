@@ -987,7 +987,7 @@ Test(schedule_plan, h200_shapes) {
 }
 
 /* ---- The patched-PTX step (ptx_patch.c) and the wgmma family's guard ------------------------ */
-#include "exec/ptx_patch.h"
+#include "build/ptx_patch.h"
 #include "tensor_core_candidates.h"
 
 static const char ptx_ok[] = ".version 8.0\n.target sm_90, texmode_independent\n"

@@ -40,7 +40,7 @@ typedef struct device_info {
      * wrong entry. Host calls that would run so in parallel (exec/multi.c) take turns. */
     bool pocl_cpu;
     int nv_compute_capability; /* NVIDIA: major * 10 + minor (90 on Hopper); 0 elsewhere */
-    bool nv_sm90a; /* compute capability 9.0 and its driver runs patched sm_90a PTX (exec/program.c)
+    bool nv_sm90a; /* compute capability 9.0 and its driver runs patched sm_90a PTX (build/program.c)
                     */
     char board_name[128];     /* AMD: CL_DEVICE_BOARD_NAME_AMD ("AMD Radeon RX 6800 XT"), or "" */
     cl_uint intel_ip_version; /* Intel: CL_DEVICE_IP_VERSION_INTEL (major << 22 | minor << 12 |

@@ -21,7 +21,7 @@ static clgemm_status handle_init(clgemm_handle h, cl_command_queue queue) {
         clgemm__device_release(h->dev);
         return CLGEMM_ERR_OUT_OF_HOST_MEMORY;
     }
-    h->info = h->dev->info;
+    h->info = h->dev->build.info;
     h->tuning = h->tuning_ref ? h->tuning_ref->table : NULL;
     /* The environment is read here, never on the warm call path. */
     const char *tf32 = getenv("CLGEMM_ALLOW_TF32");
