@@ -149,9 +149,21 @@ clgemm_status clgemm__host_gemm(clgemm_handle h, gemm_call *call, const void *a,
  * its tuning table (call_plan.c); the caller holds the lock. */
 clgemm_config clgemm__plan(struct clgemm_handle_s *h, const tuning_key *key, clgemm_compute compute,
                            size_t m, size_t n, size_t k, size_t batch, const char **source);
-/* The same for a call: its types, and its transposes and sizes as the kernel runs them (a
- * row-major call swaps A and B, see tuning_key). */
-clgemm_config clgemm__plan_call(struct clgemm_handle_s *h, const gemm_call *call,
-                                clgemm_compute compute, size_t batch, const char **source);
+/* A call as the kernels run it, column-major: a row-major C = op(A) op(B) is C^T = op(B)^T
+ * op(A)^T over the same memory, so A and B trade places (swapped), and so do m and n, while
+ * each operand keeps its transpose. The one place this swap is made (call_plan.c). */
+typedef struct colmajor_shape {
+    size_t m, n, k;
+    clgemm_transpose trans_a, trans_b; /* of the column-major A and B */
+    bool swapped;                      /* its A is the call's B */
+} colmajor_shape;
+colmajor_shape clgemm__colmajor_shape(const gemm_call *call);
+
+/* The plan of a call in its column-major shape: the configuration (clgemm__plan) and the
+ * schedule (clgemm__plan_schedule, with the handle's forcing settings; table: a batch by table)
+ * in one value. */
+gemm_schedule clgemm__plan_call(struct clgemm_handle_s *h, const gemm_call *call,
+                                const colmajor_shape *shape, clgemm_compute compute, size_t batch,
+                                bool table, const char **source);
 
 #endif /* CLGEMM_EXEC_H */

@@ -343,6 +343,7 @@ typedef struct colmajor_operand {
 typedef struct colmajor {
     cl_int m, n, k;
     colmajor_operand a, b;
+    bool swapped; /* a is the call's B (a row-major call) */
 } colmajor;
 
 /* The call's A (second false) or B, as the call gives it. */
@@ -357,15 +358,15 @@ static colmajor_operand call_operand(const gemm_call *c, bool second) {
     return o;
 }
 
-/* Row-major C = op(A) op(B) is column-major C^T = op(B)^T op(A)^T over the same memory: A and B
- * trade places, and so do M and N, while each operand keeps its transpose flag. */
-static colmajor normalise(const gemm_call *c) {
-    bool row = c->layout == CLGEMM_ROW_MAJOR;
-    colmajor p = {.m = (cl_int)(row ? c->n : c->m),
-                  .n = (cl_int)(row ? c->m : c->n),
-                  .k = (cl_int)c->k,
-                  .a = call_operand(c, row),
-                  .b = call_operand(c, !row)};
+/* The kernels' column-major problem of the call's shape s (clgemm__colmajor_shape: the swap of
+ * a row-major call), with its operands; the checks keep sizes in int range. */
+static colmajor normalise(const gemm_call *c, const colmajor_shape *s) {
+    colmajor p = {.m = (cl_int)s->m,
+                  .n = (cl_int)s->n,
+                  .k = (cl_int)s->k,
+                  .a = call_operand(c, s->swapped),
+                  .b = call_operand(c, !s->swapped),
+                  .swapped = s->swapped};
     return p;
 }
 
@@ -575,7 +576,7 @@ static void gemm_kernel_key(kernel_key *key, const clgemm_config *cfg, const gem
                                   (p->a.conj ? KEY_CONJA : 0) | (p->b.conj ? KEY_CONJB : 0) |
                                   (table ? KEY_TABLE | KEY_TABLE_C : 0));
     if (family->call_options) {
-        bool swap = c->layout == CLGEMM_ROW_MAJOR;
+        bool swap = p->swapped;
         key->flags |=
             (unsigned short)((aligned16(c, !swap, p->a.off, p->a.ld, p->a.stride) ? KEY_ALIGNED_A
                                                                                   : 0) |
@@ -617,10 +618,6 @@ typedef struct single_plan {
     size_t main_m, main_n;
     cl_mem work;
 } single_plan;
-
-/* The layers a peeled strip's K is split into: strips are a few rows or columns deep, so only K
- * gives their work-groups parallel work. */
-#define STRIP_SPLITS 32
 
 /* Waves' worth of tiles stream-K shares out unless CLGEMM_STREAMK says otherwise: one (H200
  * 4097^2: 40.4 TFLOPS with one, 39.2 with two). */
@@ -709,23 +706,10 @@ static cl_int enqueue_single(struct clgemm_handle_s *h, const gemm_call *c, cons
  * splits blocks of m x n; stream-K's two tile-sized slots per work-group; peeled strips'
  * strip_splits blocks of the larger strip (strips and stream-K run one after the other, so
  * they share one workspace). */
-static size_t workspace_elements(const clgemm_config *cfg, const colmajor *p, size_t batch,
-                                 int splits, int groups, size_t main_m, size_t main_n,
-                                 int strip_splits) {
-    size_t mt, nt, kt, need = 0, layers;
-    clgemm__family(cfg->family)->tile(cfg, &mt, &nt, &kt);
-    if (splits > 1 && (__builtin_mul_overflow(batch, (size_t)splits, &layers) ||
-                       __builtin_mul_overflow(layers, (size_t)p->m * (size_t)p->n, &need)))
-        return 0;
-    if (groups > 0) need = 2 * (size_t)groups * mt * nt;
-    size_t right = (size_t)p->m * ((size_t)p->n - main_n), below = ((size_t)p->m - main_m) * main_n;
-    size_t strip = (right > below ? right : below) * (size_t)strip_splits;
-    return need > strip ? need : strip;
-}
-
 static clgemm_status enqueue_gemm(struct clgemm_handle_s *h, const gemm_call *c, cl_mem table,
                                   cl_command_queue queue) {
-    colmajor p = normalise(c);
+    colmajor_shape shape = clgemm__colmajor_shape(c);
+    colmajor p = normalise(c, &shape);
     const char *source;
     size_t batch = batch_of(c);
     /* CLGEMM_ALLOW_TF32 turns the FP32 default into TF32, as PyTorch's allow_tf32 does. */
@@ -733,27 +717,17 @@ static clgemm_status enqueue_gemm(struct clgemm_handle_s *h, const gemm_call *c,
         c->compute == CLGEMM_COMPUTE_DEFAULT && c->precision == CLGEMM_SINGLE && h->allow_tf32
             ? CLGEMM_COMPUTE_TF32
             : c->compute;
-    clgemm_config cfg = clgemm__plan_call(h, c, compute, batch, &source);
+    /* The whole schedule at once: configuration, split, peeling, stream-K, workspace. */
+    gemm_schedule s = clgemm__plan_call(h, c, &shape, compute, batch, table != NULL, &source);
+    const clgemm_config cfg = s.cfg;
     const family_desc *family = clgemm__family(cfg.family);
-    int splits = clgemm__plan_splits(&cfg, &h->info, h->ksplit, c->precision, (size_t)p.m,
-                                     (size_t)p.n, (size_t)p.k, batch);
-    /* One matrix without a split may peel a mostly empty last row or column of tiles and run
-     * stream-K over the rest (the planner says which, if either). */
-    size_t main_m = (size_t)p.m, main_n = (size_t)p.n;
-    int groups = 0;
-    if (splits == 1 && !table) {
-        clgemm__plan_peel(&cfg, &h->info, h->peel, main_m, main_n, batch, &main_m, &main_n);
-        groups = clgemm__plan_streamk(&cfg, &h->info, h->streamk, c->precision, main_m, main_n,
-                                      (size_t)p.k, batch);
-    }
-    bool peeled = main_m < (size_t)p.m || main_n < (size_t)p.n;
     /* Kernels first: finding one may release the lock (a build), and the workspace taken below
      * must stay ours from taking to enqueueing. Partial products of a split stay in the
      * arithmetic type; the reduction rounds them to C's. */
     gemm_kernel gk = {.family = family, .cfg = &cfg};
     gemm_kernel_key(&gk.key, &cfg, c, &p, compute, table);
     /* A split's workspace is strided: C's table offsets and beta then serve the reduction. */
-    if (splits > 1) {
+    if (s.splits > 1) {
         gk.key.type_c = (unsigned char)clgemm__type(c->precision)->compute;
         gk.key.flags &= (unsigned short)~KEY_TABLE_C;
     }
@@ -762,10 +736,10 @@ static clgemm_status enqueue_gemm(struct clgemm_handle_s *h, const gemm_call *c,
         kernel_for(h, &gk.key, family->kernel, family->file, gemm_options_fn, &gk, &kernel);
     /* The second step is built before anything is enqueued, so a failed build leaves no partial
      * products running. */
-    if (st == CLGEMM_SUCCESS && (splits > 1 || groups > 0))
-        st = elementwise_kernel(h, splits > 1 ? KERNEL_REDUCE : KERNEL_FIXUP, c->precision,
+    if (st == CLGEMM_SUCCESS && (s.splits > 1 || s.groups > 0))
+        st = elementwise_kernel(h, s.splits > 1 ? KERNEL_REDUCE : KERNEL_FIXUP, c->precision,
                                 c->type_c, table != NULL, &second);
-    if (st == CLGEMM_SUCCESS && groups > 0) {
+    if (st == CLGEMM_SUCCESS && s.groups > 0) {
         gemm_kernel streamk = gk;
         streamk.key.flags |= KEY_STREAMK;
         st = kernel_for(h, &streamk.key, family->kernel, family->file, gemm_options_fn, &streamk,
@@ -773,15 +747,11 @@ static clgemm_status enqueue_gemm(struct clgemm_handle_s *h, const gemm_call *c,
     }
     /* Peeled strips: the family's smallest tiles, K split (their partial products in the
      * arithmetic type), and the reduction. */
-    clgemm_config small = peeled ? clgemm__config_smallest(&cfg, &h->info, c->precision) : cfg;
-    int strip_splits = 1;
     cl_kernel reduce = NULL;
-    if (st == CLGEMM_SUCCESS && peeled) {
-        gemm_kernel edge = {.family = clgemm__family(small.family), .cfg = &small};
-        gemm_kernel_key(&edge.key, &small, c, &p, compute, table);
+    if (st == CLGEMM_SUCCESS && s.peeled) {
+        gemm_kernel edge = {.family = clgemm__family(s.small.family), .cfg = &s.small};
+        gemm_kernel_key(&edge.key, &s.small, c, &p, compute, table);
         edge.key.type_c = (unsigned char)clgemm__type(c->precision)->compute;
-        strip_splits =
-            clgemm__plan_splits(&small, &h->info, STRIP_SPLITS, c->precision, 1, 1, (size_t)p.k, 1);
         st = kernel_for(h, &edge.key, edge.family->kernel, edge.family->file, gemm_options_fn,
                         &edge, &strips);
         if (st == CLGEMM_SUCCESS)
@@ -790,48 +760,41 @@ static clgemm_status enqueue_gemm(struct clgemm_handle_s *h, const gemm_call *c,
     if (st != CLGEMM_SUCCESS) return st;
     cl_mem work = NULL;
     int slot = -1;
-    size_t layers_total = batch;
-    if (splits > 1 || groups > 0 || peeled) {
-        size_t elements = workspace_elements(&cfg, &p, batch, splits, groups, main_m, main_n,
-                                             strip_splits),
-               bytes;
-        if (elements &&
-            !__builtin_mul_overflow(elements, clgemm__type(c->precision)->compute_size, &bytes)) {
-            work = workspace_acquire(h, bytes, &slot);
-            if (splits > 1) layers_total = batch * (size_t)splits;
-        }
-        if (!work && splits > 1) {
-            /* No room for a workspace: the plain kernel still works (its C type may differ). */
-            splits = 1;
-            layers_total = batch;
+    if (s.workspace) work = workspace_acquire(h, s.workspace, &slot);
+    if (s.workspace && !work) {
+        /* No room for a workspace: the schedule's fallback, one plain launch (whose C type a
+         * split changed). */
+        bool was_split = s.splits > 1;
+        s = clgemm__schedule_without_workspace(&s, (size_t)p.m, (size_t)p.n);
+        if (was_split) {
             gemm_kernel_key(&gk.key, &cfg, c, &p, compute, table);
             st =
                 kernel_for(h, &gk.key, family->kernel, family->file, gemm_options_fn, &gk, &kernel);
             if (st != CLGEMM_SUCCESS) return st;
         }
-        if (!work) { /* stream-K falls back to data-parallel, peeling to nothing */
-            groups = 0;
-            peeled = false;
-            main_m = (size_t)p.m;
-            main_n = (size_t)p.n;
-        }
     }
+    int splits = s.splits, groups = s.groups;
+    size_t layers_total = splits > 1 ? batch * (size_t)splits : batch;
+    clgemm_config small = s.small;
+    int strip_splits = s.strip_splits;
+    size_t main_m = s.main_m, main_n = s.main_n;
+    bool peeled = s.peeled;
     cl_event partial = NULL, done = NULL;
     cl_int err;
     if (groups > 0 || peeled) {
-        single_plan s = {.cfg = &cfg,
-                         .small = &small,
-                         .plain = kernel,
-                         .sk = sk,
-                         .fixup = second,
-                         .strips = strips,
-                         .reduce = reduce,
-                         .groups = groups,
-                         .strip_splits = strip_splits,
-                         .main_m = main_m,
-                         .main_n = main_n,
-                         .work = work};
-        err = enqueue_single(h, c, &p, &s, queue, &done);
+        single_plan one = {.cfg = &cfg,
+                           .small = &small,
+                           .plain = kernel,
+                           .sk = sk,
+                           .fixup = second,
+                           .strips = strips,
+                           .reduce = reduce,
+                           .groups = groups,
+                           .strip_splits = strip_splits,
+                           .main_m = main_m,
+                           .main_n = main_n,
+                           .work = work};
+        err = enqueue_single(h, c, &p, &one, queue, &done);
     } else {
         /* With a split, the partial products go to the workspace (ldc = m, beta = 0; matrix b's
          * layers from b * splits * m * n) and the reduction applies beta to C. */
@@ -890,8 +853,8 @@ clgemm_status clgemm__gemm(struct clgemm_handle_s *h, const gemm_call *c) {
      * enqueueing it must not interleave with another call's. */
     pthread_mutex_lock(&h->lock);
     if (scale_only(c)) {
-        colmajor p = normalise(c);
-        st = enqueue_scale(h, c, p.m, p.n, table, queue);
+        colmajor_shape shape = clgemm__colmajor_shape(c);
+        st = enqueue_scale(h, c, (cl_int)shape.m, (cl_int)shape.n, table, queue);
     } else {
         st = enqueue_gemm(h, c, table, queue);
     }

@@ -284,7 +284,8 @@ clgemm_status clgemm_get_config_ex(clgemm_handle h, clgemm_layout layout, clgemm
     if (compute == CLGEMM_COMPUTE_DEFAULT && type_ab == CLGEMM_SINGLE && h->allow_tf32)
         compute = CLGEMM_COMPUTE_TF32;
     pthread_mutex_lock(&h->lock);
-    *config = clgemm__plan_call(h, &call, compute, 1, source);
+    colmajor_shape shape = clgemm__colmajor_shape(&call);
+    *config = clgemm__plan_call(h, &call, &shape, compute, 1, false, source).cfg;
     pthread_mutex_unlock(&h->lock);
     return CLGEMM_SUCCESS;
 }
