@@ -18,6 +18,9 @@
 #                 of 1000 x 256^3 (TC_ENV: environment words for the clgemm side, e.g. a
 #                 family's variables, so that a new kernel family runs the same problems)
 #   wgmma         the wgmma family forced beside mma.sync and cuBLAS, and where its time goes
+#   tma           the TMA-fed wgmma kernel (cl/tma.cl, not yet a family): the static local
+#                 limit and tensor-map service found, its correctness matrix, its kernel time
+#                 at the tensor-core shapes beside cuBLAS (bench/tma_check.c)
 #   squares       tune the default shapes, then every square beside CLBlast (defaults and
 #                 H200-tuned Xgemm parameters) into a CSV for bench/plot.sh, cuBLAS beside
 #   call-cost     host time of a warm call, and the BLAS drop-in against the host API
@@ -29,13 +32,13 @@
 # .gpu/lib are put on LD_LIBRARY_PATH when that folder exists.
 set -u
 if [ $# -eq 0 ]; then
-    sed -n '2,29p' "$0" | sed 's/^# \{0,1\}//' >&2
+    sed -n '2,32p' "$0" | sed 's/^# \{0,1\}//' >&2
     exit 2
 fi
 if [ "$1" != tune ]; then
     for suite in "$@"; do
         case $suite in
-        device-tests | fp32-shapes | fp64-shapes | batched | types | tensor-cores | wgmma | squares | call-cost | multi-gpu) ;;
+        device-tests | fp32-shapes | fp64-shapes | batched | types | tensor-cores | wgmma | tma | squares | call-cost | multi-gpu) ;;
         *)
             echo "run.sh: unknown suite '$suite' (bench/gpu/run.sh alone lists them)" >&2
             exit 2
@@ -167,6 +170,25 @@ tensor_cores() {
         $CUBLAS $sq
         $BMM --fp16 1000,256
     }
+}
+
+tma() {
+    # One device call's worth: the offline compile check's figures as the driver sees them
+    # (-cl-nv-verbose: ptxas's registers, spills and local memory), the correctness matrix
+    # (every type, C type, transpose, tile; edges, beta 0 with C poisoned, a batch), then kernel
+    # time at issue 30's squares beside cuBLAS in the same run.
+    sq="8192,8192,8192 4096,4096,4096 2048,2048,2048"
+    echo "== clgemm-tma-check check"
+    CLGEMM_BUILD_OPTIONS=-cl-nv-verbose "$B/bench/clgemm-tma-check" check
+    echo "== clgemm-tma-check time"
+    # shellcheck disable=SC2086
+    "$B/bench/clgemm-tma-check" time $sq 4097,4097,4096 8192,64,8192 64,8192,8192
+    echo "== cuBLAS"
+    # shellcheck disable=SC2086
+    $CUBLAS --fp16 $sq
+    $CUBLAS --bf16 8192,8192,8192
+    # shellcheck disable=SC2086
+    $CUBLAS --tf32 8192,8192,8192 4096,4096,4096
 }
 
 wgmma() {
@@ -337,6 +359,7 @@ for suite in "$@"; do
     types) types ;;
     tensor-cores) tensor_cores ;;
     wgmma) wgmma ;;
+    tma) tma ;;
     squares) squares ;;
     call-cost) call_cost ;;
     multi-gpu) multi_gpu ;;

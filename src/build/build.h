@@ -46,6 +46,18 @@ char *clgemm__kernel_source(const char *file_name);
  * 9.0 without one), and the probe build itself on any device (*log: its two stages' logs). */
 bool clgemm__sm90a_usable(cl_context context, cl_device_id device, const device_info *info);
 bool clgemm__sm90a_probe(cl_context context, cl_device_id device, bool with_asm, char **log);
+/* The real limit of static __local arrays (device_info.local_mem_static). pick: NVIDIA's
+ * per-block maximum for the compute capability when it exceeds the reported size and
+ * probe(arg, bytes) says an array that size builds, else 0 (the reported size stands); other
+ * vendors are never probed. usable: pick with clgemm__static_local_probe on the device, asked
+ * once per device (clgemm__program_device_init). probe: whether a kernel with a static array of
+ * `bytes` builds there (*log: its build log). */
+cl_ulong clgemm__static_local_pick(const device_info *info,
+                                   bool (*probe)(void *arg, cl_ulong bytes), void *arg);
+cl_ulong clgemm__static_local_usable(cl_context context, cl_device_id device,
+                                     const device_info *info);
+bool clgemm__static_local_probe(cl_context context, cl_device_id device, cl_ulong bytes,
+                                char **log);
 /* The disk-cache key of a program: device, driver, version, options, the PTX patch if the file's
  * family takes one, and the source (malloc'd). */
 char *clgemm__program_key(const device_info *info, const char *file_name, const char *source,

@@ -470,6 +470,59 @@ bool clgemm__sm90a_usable(cl_context context, cl_device_id device, const device_
     return ok;
 }
 
+/* Whether static __local arrays of `bytes` build on the device: one kernel whose array is
+ * written and read, so that no compiler drops it (*log: the build log). NVIDIA's compiler refuses
+ * an array past the hardware's limit at build time ("uses too much shared data"). */
+bool clgemm__static_local_probe(cl_context context, cl_device_id device, cl_ulong bytes,
+                                char **log) {
+    static const char probe[] =
+        "__kernel void clgemm_static_local_probe(__global uint *x) {\n"
+        "    __local uint a[PROBE_WORDS];\n"
+        "    const uint i = get_local_id(0);\n"
+        "    for (uint j = i; j < PROBE_WORDS; j += get_local_size(0)) a[j] = j ^ x[0];\n"
+        "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+        "    x[get_global_id(0) + 1] = a[(PROBE_WORDS - 1 - i) % PROBE_WORDS];\n"
+        "}\n";
+    char options[64];
+    snprintf(options, sizeof options, "-DPROBE_WORDS=%llu", (unsigned long long)(bytes / 4));
+    clgemm_status st;
+    cl_program p = build_from_source(context, device, probe, options, NULL, log, &st);
+    if (p) clReleaseProgram(p);
+    return p != NULL;
+}
+
+cl_ulong clgemm__static_local_pick(const device_info *info,
+                                   bool (*probe)(void *arg, cl_ulong bytes), void *arg) {
+    cl_ulong want = info->cls == DEVICE_NVIDIA_GPU
+                        ? clgemm__nv_static_local_max(info->nv_compute_capability)
+                        : 0;
+    if (want <= info->local_mem_size) return 0; /* nothing above what OpenCL reports */
+    return probe(arg, want) ? want : 0;
+}
+
+typedef struct probe_device {
+    cl_context context;
+    cl_device_id device;
+} probe_device;
+
+static bool probe_on_device(void *arg, cl_ulong bytes) {
+    const probe_device *d = arg;
+    char *log = NULL;
+    bool ok = clgemm__static_local_probe(d->context, d->device, bytes, &log);
+    if (!ok)
+        clgemm__log(
+            "static local arrays of %llu bytes do not build; keeping the reported size:\n%s",
+            (unsigned long long)bytes, log ? log : "");
+    free(log);
+    return ok;
+}
+
+cl_ulong clgemm__static_local_usable(cl_context context, cl_device_id device,
+                                     const device_info *info) {
+    probe_device d = {context, device};
+    return clgemm__static_local_pick(info, probe_on_device, &d);
+}
+
 clgemm_status clgemm__program_device_init(program_device *d, cl_context context,
                                           cl_device_id device) {
     memset(d, 0, sizeof *d);
@@ -479,6 +532,7 @@ clgemm_status clgemm__program_device_init(program_device *d, cl_context context,
     d->context = context;
     d->device = device;
     d->info.nv_sm90a = clgemm__sm90a_usable(context, device, &d->info);
+    d->info.local_mem_static = clgemm__static_local_usable(context, device, &d->info);
     /* Read once: the warm call path reads no environment. */
     const char *extra = getenv("CLGEMM_BUILD_OPTIONS");
     snprintf(d->extra_options, sizeof d->extra_options, "%s", extra ? extra : "");

@@ -32,7 +32,12 @@ typedef struct device_info {
     device_class cls;
     size_t max_work_group_size;
     size_t max_work_item_sizes[3];
-    cl_ulong local_mem_size;
+    cl_ulong local_mem_size; /* CL_DEVICE_LOCAL_MEM_SIZE: what a __local kernel argument gets */
+    /* What static __local arrays in a kernel's source may take: on NVIDIA the hardware's
+     * per-block maximum (clgemm__nv_static_local_max) where a probe build of an array that size
+     * succeeded (exec/program.c), 227 KiB on compute capability 9.0 where OpenCL reports 48; 0
+     * elsewhere. Read it through clgemm__static_local_limit. */
+    cl_ulong local_mem_static;
     cl_uint compute_units;
     bool has_fp64;
     /* PoCL's CPU driver (seen in 3.1): one kernel in flight with two grid sizes at once (two
@@ -42,6 +47,11 @@ typedef struct device_info {
     int nv_compute_capability; /* NVIDIA: major * 10 + minor (90 on Hopper); 0 elsewhere */
     bool nv_sm90a; /* compute capability 9.0 and its driver runs patched sm_90a PTX (build/program.c)
                     */
+    bool nv_tma;   /* nv_sm90a, and tensor maps can be encoded for it (exec/tensor_map.c) */
+    /* NVIDIA: the PCI address (cl_khr_pci_bus_info or cl_nv_device_attribute_query), which
+     * finds the CUDA device of the same GPU; nv_pci_known false where neither answered. */
+    bool nv_pci_known;
+    unsigned nv_pci_domain, nv_pci_bus, nv_pci_device;
     char board_name[128];     /* AMD: CL_DEVICE_BOARD_NAME_AMD ("AMD Radeon RX 6800 XT"), or "" */
     cl_uint intel_ip_version; /* Intel: CL_DEVICE_IP_VERSION_INTEL (major << 22 | minor << 12 |
                                * revision: 12.55 on Arc), or 0 */
@@ -83,6 +93,17 @@ const char *clgemm__device_class_name(device_class cls);
  * queried one. */
 device_tier clgemm__device_tier(const device_info *info);
 const char *clgemm__device_tier_name(device_tier tier);
+/* NVIDIA's per-block maximum of shared memory for a compute capability (major * 10 + minor), in
+ * bytes: 9.0 232,448 (measured on the H200), 8.0 166,912, 8.6/8.7/8.9 101,376, 7.5 65,536,
+ * 7.0/7.2 98,304 (NVIDIA's tables, unmeasured); 0 for anything else. A pure function. */
+cl_ulong clgemm__nv_static_local_max(int compute_capability);
+/* The bytes a kernel's static __local arrays may take on this device: local_mem_static when it
+ * says more than OpenCL's figure, else that figure (a device described by hand, with 0 there,
+ * keeps it). Families whose local arrays are __local kernel arguments use local_mem_size. */
+static inline cl_ulong clgemm__static_local_limit(const device_info *info) {
+    return info->local_mem_static > info->local_mem_size ? info->local_mem_static
+                                                         : info->local_mem_size;
+}
 
 /* ---- fork.c: handles do not survive fork() ------------------------------------------------ */
 

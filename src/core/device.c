@@ -8,6 +8,14 @@
 #define CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV 0x4000
 #define CL_DEVICE_COMPUTE_CAPABILITY_MINOR_NV 0x4001
 #endif
+#ifndef CL_DEVICE_PCI_BUS_ID_NV
+#define CL_DEVICE_PCI_BUS_ID_NV    0x4008
+#define CL_DEVICE_PCI_SLOT_ID_NV   0x4009
+#define CL_DEVICE_PCI_DOMAIN_ID_NV 0x400A
+#endif
+#ifndef CL_DEVICE_PCI_BUS_INFO_KHR
+#define CL_DEVICE_PCI_BUS_INFO_KHR 0x410F
+#endif
 /* cl_amd_device_attribute_query and cl_intel_device_attribute_query, likewise. */
 #ifndef CL_DEVICE_BOARD_NAME_AMD
 #define CL_DEVICE_BOARD_NAME_AMD 0x4038
@@ -25,6 +33,26 @@ static void get_string(cl_device_id device, cl_device_info what, char *buf, size
     buf[0] = 0;
     if (clGetDeviceInfo(device, what, size, buf, NULL) != CL_SUCCESS) buf[0] = 0;
     buf[size - 1] = 0;
+}
+
+cl_ulong clgemm__nv_static_local_max(int compute_capability) {
+    switch (compute_capability) {
+    case 90:
+        return 232448; /* 227 KiB: built and run on the H200 (docs/TENSOR_CORES.md) */
+    case 80:
+        return 166912; /* 163 KiB */
+    case 86:
+    case 87:
+    case 89:
+        return 101376; /* 99 KiB */
+    case 75:
+        return 65536;
+    case 70:
+    case 72:
+        return 98304;
+    default:
+        return 0;
+    }
 }
 
 clgemm_status clgemm__device_query(cl_device_id device, device_info *info) {
@@ -88,6 +116,31 @@ clgemm_status clgemm__device_query(cl_device_id device, device_info *info) {
         clGetDeviceInfo(device, CL_DEVICE_COMPUTE_CAPABILITY_MINOR_NV, sizeof minor, &minor,
                         NULL) == CL_SUCCESS)
         info->nv_compute_capability = (int)(major * 10 + minor);
+    /* The PCI address, for the CUDA driver library's device of the same GPU (tensor_map.c):
+     * cl_khr_pci_bus_info where the driver has it, else NVIDIA's own attributes, whose slot is
+     * device << 3 | function. */
+    if (info->cls == DEVICE_NVIDIA_GPU) {
+        cl_uint pci[4] = {0}, bus = 0, slot = 0, domain = 0;
+        if (clGetDeviceInfo(device, CL_DEVICE_PCI_BUS_INFO_KHR, sizeof pci, pci, NULL) ==
+            CL_SUCCESS) {
+            info->nv_pci_known = true;
+            info->nv_pci_domain = pci[0];
+            info->nv_pci_bus = pci[1];
+            info->nv_pci_device = pci[2];
+        } else if (nv_attributes &&
+                   clGetDeviceInfo(device, CL_DEVICE_PCI_BUS_ID_NV, sizeof bus, &bus, NULL) ==
+                       CL_SUCCESS &&
+                   clGetDeviceInfo(device, CL_DEVICE_PCI_SLOT_ID_NV, sizeof slot, &slot, NULL) ==
+                       CL_SUCCESS) {
+            if (clGetDeviceInfo(device, CL_DEVICE_PCI_DOMAIN_ID_NV, sizeof domain, &domain, NULL) !=
+                CL_SUCCESS)
+                domain = 0;
+            info->nv_pci_known = true;
+            info->nv_pci_domain = domain;
+            info->nv_pci_bus = bus;
+            info->nv_pci_device = slot >> 3;
+        }
+    }
     /* AMD's and Intel's, for the tier (clgemm__device_tier): the board name where the device
      * name is a codename, and Intel's graphics IP version. */
     if (amd_attributes && info->cls == DEVICE_AMD_GPU)

@@ -87,6 +87,9 @@ clgemm_status clgemm__device_acquire(cl_context context, cl_device_id device, de
             d = NULL;
         } else {
             clRetainContext(context);
+            /* Tensor maps need the CUDA driver next to OpenCL (tensor_map.c, this layer). */
+            d->build.info.nv_tma = d->build.info.nv_sm90a &&
+                                   clgemm__tensor_map_service(&d->build.info) == TMAP_SERVICE_OK;
             d->next = states;
             states = d;
         }

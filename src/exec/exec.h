@@ -10,6 +10,96 @@
 #include <pthread.h>
 #include <sys/stat.h>
 
+/* ---- tensor_map.c: Hopper's tensor maps (TMA descriptors) for OpenCL buffers --------------- */
+
+/* One operand as the kernel copies it: `batch` matrices of `rows` rows of `cols` contiguous
+ * elements, `ld` elements from row to row and `stride` from matrix to matrix, the first element
+ * at device address `address` (a buffer's address plus its offset in bytes), copied in boxes of
+ * box_rows x box_cols elements with a swizzle of `swizzle` bytes (0, 32, 64 or 128). */
+typedef struct tensor_map_request {
+    clgemm_precision type;
+    size_t rows, cols, ld;
+    size_t batch, stride;
+    cl_ulong address;
+    unsigned box_rows, box_cols;
+    unsigned swizzle;
+} tensor_map_request;
+
+/* cuTensorMapEncodeTiled's arguments, in its terms (dimension 0 the contiguous one): always
+ * rank 3 (columns, rows, matrices), so one kernel serves one matrix and batches. */
+typedef struct tensor_map_params {
+    int data_type; /* CUtensorMapDataType */
+    unsigned rank;
+    cl_ulong address;
+    cl_ulong dims[3];
+    cl_ulong strides[2]; /* bytes of dimensions 1 and 2 */
+    unsigned box[3];
+    unsigned element_strides[3];
+    int interleave, swizzle, l2_promotion, oob_fill; /* the CUtensorMap* enums */
+} tensor_map_params;
+
+#define TENSOR_MAP_REFUSALS(X)                                                                     \
+    X(TMAP_OK, "mappable")                                                                         \
+    X(TMAP_TYPE, "no tensor-map data type for this element type")                                  \
+    X(TMAP_BASE, "first element not on a 16-byte boundary")                                        \
+    X(TMAP_PITCH, "leading dimension not a multiple of 16 bytes")                                  \
+    X(TMAP_PITCH_SHORT, "leading dimension shorter than a row")                                    \
+    X(TMAP_STRIDE, "batch stride not a multiple of 16 bytes, or 0 (a broadcast operand)")          \
+    X(TMAP_DIMS, "a dimension is 0 or past 2^32, or a stride past 2^40 bytes")                     \
+    X(TMAP_BOX, "a box side is 0 or past 256 elements")                                            \
+    X(TMAP_BOX_INNER, "box row not a multiple of 16 bytes, or wider than the swizzle")             \
+    X(TMAP_SWIZZLE, "swizzle not 0, 32, 64 or 128 bytes")
+#define TMAP_ENUM(name, text) name,
+typedef enum tensor_map_refusal { TENSOR_MAP_REFUSALS(TMAP_ENUM) } tensor_map_refusal;
+#undef TMAP_ENUM
+const char *clgemm__tensor_map_refusal_string(tensor_map_refusal r);
+
+/* The encode parameters of a request, or why it cannot be mapped (the driver's documented rules,
+ * checked here so that a refusal is a reason, not an error code). A pure function. */
+tensor_map_refusal clgemm__tensor_map_params(const tensor_map_request *req, tensor_map_params *out);
+
+/* What an operand needs before a tensor map can cover it: MAP as it is; PACK into an aligned
+ * scratch copy (a misaligned first element, a leading dimension or batch stride that is not a
+ * multiple of 16 bytes: 4097^2, odd offsets), whose leading dimension and stride *packed_ld and
+ * *packed_stride give; NONE: not even then (the reason in *why). A pure function. */
+typedef enum tensor_map_route { TMAP_ROUTE_MAP, TMAP_ROUTE_PACK, TMAP_ROUTE_NONE } tensor_map_route;
+tensor_map_route clgemm__tensor_map_route(const tensor_map_request *req, size_t *packed_ld,
+                                          size_t *packed_stride, tensor_map_refusal *why);
+
+/* The CUDA driver library behind the encoding: loaded at first use ($CLGEMM_CUDA_LIBRARY, else
+ * libcuda.so.1), only for NVIDIA compute capability 9.0, the CUDA device matched to the OpenCL
+ * one by PCI address (or the only one), its primary context made current for each encode. Any
+ * failure is an answer, never an error: the family that needs it reports itself unsupported. */
+#define TENSOR_MAP_SERVICE(X)                                                                      \
+    X(TMAP_SERVICE_OK, "tensor maps available")                                                    \
+    X(TMAP_SERVICE_NOT_HOPPER, "not an NVIDIA device of compute capability 9.0")                   \
+    X(TMAP_SERVICE_NO_LIBRARY, "the CUDA driver library could not be loaded")                      \
+    X(TMAP_SERVICE_NO_SYMBOL, "the CUDA driver library lacks a function (cuTensorMapEncodeTiled)") \
+    X(TMAP_SERVICE_INIT_FAILED, "cuInit failed")                                                   \
+    X(TMAP_SERVICE_NO_DEVICE, "no CUDA device matches the OpenCL device")                          \
+    X(TMAP_SERVICE_NO_CONTEXT, "the device's primary CUDA context could not be made current")      \
+    X(TMAP_SERVICE_ENCODE_FAILED, "cuTensorMapEncodeTiled refused the map")
+#define TMAP_ENUM(name, text) name,
+typedef enum tensor_map_service { TENSOR_MAP_SERVICE(TMAP_ENUM) } tensor_map_service;
+#undef TMAP_ENUM
+const char *clgemm__tensor_map_service_string(tensor_map_service s);
+/* Whether maps can be encoded for the device (asked once per device: device_state.c). */
+tensor_map_service clgemm__tensor_map_service(const device_info *info);
+/* Encodes the 128-byte map (64-byte aligned) for the device. */
+tensor_map_service clgemm__tensor_map_encode(const device_info *info, const tensor_map_params *p,
+                                             unsigned char map[128]);
+/* Whether CUDA's "dddd:bb:dd.f" names the PCI device info describes. A pure function. */
+bool clgemm__pci_matches(const device_info *info, const char *cuda_bus_id);
+
+/* ---- device_address.c: a buffer's device address --------------------------------------------- */
+
+struct clgemm_handle_s;
+/* The device address of the buffer's first byte on the handle's device, read by a one-line
+ * kernel on the handle's queue at the first ask and cached until the buffer is released. */
+clgemm_status clgemm__device_address(struct clgemm_handle_s *h, cl_mem buffer, cl_ulong *address);
+/* How many buffers' addresses are cached now (tests). */
+size_t clgemm__device_address_cached(void);
+
 /* ---- device_state.c: what the handles of one device share ------------------------------------ */
 
 /* A parsed tuning table shared by handles (immutable; freed with its last reference). */
@@ -82,6 +172,10 @@ struct clgemm_handle_s {
     split_workspace work[CLGEMM__WORKSPACES];
     arg_cache args; /* of the last GEMM kernel whose arguments a call set */
 };
+
+/* The handle's build log sink: a build's log replaces the handle's last one (clgemm_build_log);
+ * called without the handle's lock. */
+build_log_sink clgemm__handle_log_sink(struct clgemm_handle_s *h);
 
 /* True if spec[0 .. len) (an index or a case-insensitive substring; empty matches all) names
  * entry number `index` called `name` (the syntax of CLGEMM_DEVICE's two sides; multi.c too). */

@@ -102,15 +102,6 @@ static void elementwise_launch(const struct clgemm_handle_s *h, cl_int m, cl_int
  * program (so other threads' warm calls go on) and `options` is asked for only then. */
 typedef int (*options_fn)(const void *arg, char *buf, size_t size);
 
-/* The handle's build log sink: the last build's log, for clgemm_build_log. */
-static void keep_build_log(void *owner, char *log) {
-    struct clgemm_handle_s *h = owner;
-    pthread_mutex_lock(&h->lock);
-    free(h->build_log);
-    h->build_log = log;
-    pthread_mutex_unlock(&h->lock);
-}
-
 static clgemm_status kernel_for(struct clgemm_handle_s *h, const kernel_key *key, const char *name,
                                 const char *file, options_fn options, const void *arg,
                                 cl_kernel *out) {
@@ -120,7 +111,7 @@ static clgemm_status kernel_for(struct clgemm_handle_s *h, const kernel_key *key
     if (used < 0 || (size_t)used >= sizeof text) return CLGEMM_ERR_INVALID_PARAMS;
     cl_program program;
     pthread_mutex_unlock(&h->lock);
-    build_log_sink sink = {keep_build_log, h};
+    build_log_sink sink = clgemm__handle_log_sink(h);
     clgemm_status st = clgemm__program(&h->dev->build, &sink, file, text, &program);
     pthread_mutex_lock(&h->lock);
     if (st != CLGEMM_SUCCESS) return st;

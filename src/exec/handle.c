@@ -203,6 +203,18 @@ cl_device_id clgemm_device(clgemm_handle h) {
     return h ? h->device : NULL;
 }
 
+static void keep_build_log(void *owner, char *log) {
+    struct clgemm_handle_s *h = owner;
+    pthread_mutex_lock(&h->lock);
+    free(h->build_log);
+    h->build_log = log;
+    pthread_mutex_unlock(&h->lock);
+}
+
+build_log_sink clgemm__handle_log_sink(struct clgemm_handle_s *h) {
+    return (build_log_sink){keep_build_log, h};
+}
+
 size_t clgemm_build_log(clgemm_handle h, char *buf, size_t size) {
     if (!h || clgemm__forked()) {
         if (buf && size > 0) buf[0] = 0;

@@ -38,7 +38,7 @@ static bool rules(const clgemm_config *c, const device_info *info, const type_de
     if (block > MAX_REGISTER_BLOCK) return false;
     /* Local rows are padded by one vector (see cl/regblock.cl). */
     size_t local = (size_t)(v[MWG] + v[VWM] + v[NWG] + v[VWN]) * (size_t)v[KWG] * t->compute_size;
-    return local <= info->local_mem_size &&
+    return local <= clgemm__static_local_limit(info) && /* static arrays */
            clgemm__fits_work_group((size_t)v[MDIMC], (size_t)v[NDIMC], info);
 }
 

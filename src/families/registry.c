@@ -24,10 +24,14 @@ const family_desc *const clgemm__families[] = {
     NULL,
 };
 
+/* The TMA-fed wgmma kernel, run by bench/tma_check.c over its tensor maps until it is a family
+ * of the call path (measured on the H200 first): its sm_90a lines need the patch too. */
+static const ptx_patch_need tma_patch = {0};
+
 const ptx_patch_need *clgemm__ptx_patch_need(const char *file_name) {
     for (const family_desc *const *f = clgemm__families; *f; f++)
         if (strcmp((*f)->file, file_name) == 0) return (*f)->ptx_patch;
-    return NULL;
+    return strcmp(file_name, "tma.cl") == 0 ? &tma_patch : NULL;
 }
 
 const family_desc *clgemm__family(clgemm_family id) {
@@ -54,7 +58,8 @@ bool clgemm__warp_tiles_fit(const clgemm_config *c, const device_info *info, con
         return false;
     size_t local = (size_t)v[WARP_STAGES] * (size_t)(v[WARP_MWG] + v[WARP_NWG]) *
                    (size_t)v[WARP_KWG] * t->size;
-    return v[WARP_STAGES] >= 2 && local <= info->local_mem_size;
+    /* Static arrays (cl/mma.cl, cl/wgmma.cl): the hardware's limit, not OpenCL's figure. */
+    return v[WARP_STAGES] >= 2 && local <= clgemm__static_local_limit(info);
 }
 
 void clgemm__warp_tiles_launch(const clgemm_config *c, int lanes, size_t m, size_t n,

@@ -10,7 +10,7 @@ static const family_param params[] = {
 static bool rules(const clgemm_config *c, const device_info *info, const type_desc *t) {
     size_t ts = (size_t)c->params[2];
     return clgemm__fits_work_group(ts, ts, info) &&
-           2 * ts * ts * t->compute_size <= info->local_mem_size;
+           2 * ts * ts * t->compute_size <= clgemm__static_local_limit(info); /* static arrays */
 }
 
 static void launch(const clgemm_config *c, size_t m, size_t n, size_t local[2], size_t global[2]) {

@@ -1,0 +1,355 @@
+/* tma_check.c: clgemm-tma-check, the TMA-fed wgmma kernel (cl/tma.cl) run directly over its
+ * tensor maps on an NVIDIA device of compute capability 9.0, before it is a family of the call
+ * path: the library's own services encode the maps (src/exec/tensor_map.c) over buffer
+ * addresses (src/exec/device_address.c) and build the kernel through the patched-PTX route.
+ *   clgemm-tma-check check             the correctness matrix: every type, C type, transpose,
+ *                                      edges, beta 0 (C poisoned with NaN) and not, batches,
+ *                                      every tile; each entry against a long-double reference
+ *   clgemm-tma-check time M,N,K...     FP16, BF16 and TF32 (K-major and, for 16-bit types,
+ *                                      row-major NN's MN-major A) at each shape: kernel time,
+ *                                      median of 10 warm runs, checked on 4096 entries
+ * Exit: 0 all right, 1 a wrong result or a failure, 77 no device with tensor maps. */
+
+#include "core/clock.h"
+#include "core/xorshift.h"
+#include "exec/exec.h"
+#include "types/element.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct tma_case {
+    clgemm_precision type, type_c;
+    int ta, tb; /* column-major transposes: ta 1 and tb 0 are K-major */
+    size_t m, n, k, batch;
+    int mwg, nwg, stages;
+    float alpha, beta;
+} tma_case;
+
+static clgemm_handle h;
+static cl_context ctx;
+static cl_command_queue queue;
+
+static size_t round8(size_t v) {
+    return (v + 7) / 8 * 8;
+}
+
+/* Small integers: products and sums exact in FP32, so the reference bounds only C's rounding. */
+static void fill(clgemm_precision t, void *buf, size_t count, uint64_t *seed) {
+    for (size_t i = 0; i < count; i++)
+        clgemm__element_set(t, buf, i, 0, (double)(int)(clgemm_xorshift64s(seed) % 5) - 2.0);
+}
+
+static cl_mem upload(const void *host, size_t bytes) {
+    cl_int err;
+    cl_mem m =
+        clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, bytes, (void *)host, &err);
+    return err == CL_SUCCESS ? m : NULL;
+}
+
+/* The map of one operand stored as `rows` rows of `cols` contiguous elements. */
+static bool encode(cl_mem buf, clgemm_precision t, size_t rows, size_t cols, size_t ld,
+                   size_t batch, size_t stride, unsigned box_rows, unsigned box_cols,
+                   unsigned char map[128]) {
+    tensor_map_request r = {.type = t,
+                            .rows = rows,
+                            .cols = cols,
+                            .ld = ld,
+                            .batch = batch,
+                            .stride = stride,
+                            .box_rows = box_rows,
+                            .box_cols = box_cols,
+                            .swizzle = 128};
+    if (clgemm__device_address(h, buf, &r.address) != CLGEMM_SUCCESS) return false;
+    tensor_map_params p;
+    tensor_map_refusal why = clgemm__tensor_map_params(&r, &p);
+    if (why != TMAP_OK) {
+        printf("  map refused: %s\n", clgemm__tensor_map_refusal_string(why));
+        return false;
+    }
+    tensor_map_service s = clgemm__tensor_map_encode(&h->info, &p, map);
+    if (s != TMAP_SERVICE_OK) printf("  encode: %s\n", clgemm__tensor_map_service_string(s));
+    return s == TMAP_SERVICE_OK;
+}
+
+static cl_kernel kernel_for(const tma_case *c) {
+    const int wg_type = c->type == CLGEMM_HALF ? 0 : c->type == CLGEMM_BFLOAT16 ? 1 : 2;
+    char options[512];
+    snprintf(options, sizeof options,
+             "-DTYPE_AB=%d -DTYPE_C=%d -DTRANSA=%d -DTRANSB=%d -DMWG=%d -DNWG=%d -DSTAGES=%d "
+             "-DWG_TYPE=%d -DC_INPUT=%d",
+             c->type, c->type_c, c->ta, c->tb, c->mwg, c->nwg, c->stages, wg_type,
+             c->type_c == c->type && wg_type <= 1);
+    cl_program p;
+    build_log_sink sink = clgemm__handle_log_sink(h);
+    if (clgemm__program(&h->dev->build, &sink, "tma.cl", options, &p) != CLGEMM_SUCCESS) {
+        printf("  build failed (%s):\n%s\n", options, h->build_log ? h->build_log : "");
+        return NULL;
+    }
+    /* A fresh build's log (with -cl-nv-verbose in CLGEMM_BUILD_OPTIONS: ptxas's report). */
+    static const char *last_log;
+    if (h->build_log && h->build_log != last_log) {
+        last_log = h->build_log;
+        for (const char *l = last_log; *l;) {
+            const char *end = strchr(l, '\n');
+            size_t len = end ? (size_t)(end - l) : strlen(l);
+            if (memmem(l, len, "registers", 9) || memmem(l, len, "spill", 5))
+                printf("  %.*s\n", (int)len, l);
+            l += len + (end != NULL);
+        }
+    }
+    cl_int err;
+    cl_kernel k = clCreateKernel(p, "clgemm_tma", &err);
+    clReleaseProgram(p);
+    return err == CL_SUCCESS ? k : NULL;
+}
+
+/* Runs a case `runs` times (the last's C kept); kernel seconds of each into times. The entries
+ * checked: all (sample 0) or `sample` chosen at random. Returns the wrong count, -1 on failure. */
+static long run_case(const tma_case *c, int runs, double *times, size_t sample) {
+    const size_t ea = clgemm__type(c->type)->size, ec = clgemm__type(c->type_c)->size;
+    /* Column-major storage; leading dimensions rounded to 8 elements (16-byte rows). */
+    const size_t ar = c->ta ? c->k : c->m, ac = c->ta ? c->m : c->k; /* rows x cols stored */
+    const size_t br = c->tb ? c->n : c->k, bc = c->tb ? c->k : c->n;
+    const size_t lda = round8(ar), ldb = round8(br), ldc = c->m;
+    const size_t sa = lda * ac, sb = ldb * bc, sc = ldc * c->n;
+    uint64_t seed = 0x5eed ^ (c->m * 31 + c->n * 7 + c->k);
+    void *A = malloc(sa * c->batch * ea), *B = malloc(sb * c->batch * ea);
+    void *C0 = malloc(sc * c->batch * ec), *C1 = malloc(sc * c->batch * ec);
+    long wrong = -1;
+    cl_mem dA = NULL, dB = NULL, dC = NULL, dmaps = NULL, dtable = NULL;
+    cl_kernel k = NULL;
+    if (!A || !B || !C0 || !C1) goto out;
+    fill(c->type, A, sa * c->batch, &seed);
+    fill(c->type, B, sb * c->batch, &seed);
+    if (c->beta != 0.0f)
+        fill(c->type_c, C0, sc * c->batch, &seed);
+    else /* poison: a kernel that reads C when beta is 0 leaves NaN */
+        for (size_t i = 0; i < sc * c->batch; i++)
+            clgemm__element_set(c->type_c, C0, i, 0, NAN);
+    dA = upload(A, sa * c->batch * ea);
+    dB = upload(B, sb * c->batch * ea);
+    dC = upload(C0, sc * c->batch * ec);
+    unsigned char maps[256] __attribute__((aligned(64)));
+    const unsigned kwg = 128 / (unsigned)ea;
+    /* Our storage is column-major, so "rows" of the map are columns of the matrix. */
+    if (!dA || !dB || !dC ||
+        !encode(dA, c->type, ac, ar, lda, c->batch, sa, c->ta ? (unsigned)c->mwg : kwg,
+                c->ta ? kwg : 64, maps) ||
+        !encode(dB, c->type, bc, br, ldb, c->batch, sb, c->tb ? kwg : (unsigned)c->nwg,
+                c->tb ? 64 : kwg, maps + 128))
+        goto out;
+    dmaps = upload(maps, sizeof maps);
+    dtable = upload(maps, 64); /* unused without a batch table */
+    if (!dmaps || !dtable || !(k = kernel_for(c))) goto out;
+    const int M = (int)c->m, N = (int)c->n, K = (int)c->k, ilda = (int)lda, ildb = (int)ldb,
+              ildc = (int)ldc, layers = 1;
+    const cl_ulong zero = 0, ua = sa, ub = sb, uc = sc;
+    cl_int err = 0;
+    int a = 0;
+#define ARG(v) err |= clSetKernelArg(k, (cl_uint)a++, sizeof(v), &(v))
+    ARG(M), ARG(N), ARG(K), ARG(c->alpha), ARG(c->beta), ARG(dA), ARG(zero), ARG(ilda), ARG(dB);
+    ARG(zero), ARG(ildb), ARG(dC), ARG(zero), ARG(ildc), ARG(ua), ARG(ub), ARG(uc), ARG(layers);
+    ARG(dtable), ARG(dmaps);
+#undef ARG
+    const size_t threads = 128 * (size_t)c->mwg / 64 + 32;
+    const size_t local[3] = {threads, 1, 1};
+    const size_t global[3] = {(c->m + c->mwg - 1) / c->mwg * threads, (c->n + c->nwg - 1) / c->nwg,
+                              c->batch};
+    for (int r = 0; r < runs && err == CL_SUCCESS; r++) {
+        if (r == runs - 1) /* the checked run starts from C's first values */
+            err =
+                clEnqueueWriteBuffer(queue, dC, CL_TRUE, 0, sc * c->batch * ec, C0, 0, NULL, NULL);
+        cl_event ev;
+        err |= clEnqueueNDRangeKernel(queue, k, 3, NULL, global, local, 0, NULL, &ev);
+        if (err == CL_SUCCESS) {
+            clWaitForEvents(1, &ev);
+            cl_ulong t0 = 0, t1 = 0;
+            clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof t0, &t0, NULL);
+            clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof t1, &t1, NULL);
+            times[r] = (double)(t1 - t0) * 1e-9;
+            clReleaseEvent(ev);
+        }
+    }
+    if (err == CL_SUCCESS)
+        err = clEnqueueReadBuffer(queue, dC, CL_TRUE, 0, sc * c->batch * ec, C1, 0, NULL, NULL);
+    if (err != CL_SUCCESS) {
+        printf("  OpenCL error %d\n", err);
+        goto out;
+    }
+    const size_t total = c->m * c->n * c->batch, checks = sample ? sample : total;
+    const double ulp = c->type_c == CLGEMM_HALF       ? 0x1p-11
+                       : c->type_c == CLGEMM_BFLOAT16 ? 0x1p-8
+                                                      : 0x1p-24;
+    wrong = 0;
+    for (size_t s = 0; s < checks; s++) {
+        const size_t e = sample ? clgemm_xorshift64s(&seed) % total : s;
+        const size_t b = e / (c->m * c->n), i = e % c->m, j = e / c->m % c->n;
+        long double ref = 0;
+        for (size_t p = 0; p < c->k; p++) {
+            const size_t ia = b * sa + (c->ta ? p + i * lda : i + p * lda);
+            const size_t ib = b * sb + (c->tb ? j + p * ldb : p + j * ldb);
+            ref += (long double)clgemm__element_get(c->type, A, ia, 0) *
+                   clgemm__element_get(c->type, B, ib, 0);
+        }
+        const size_t ic = b * sc + i + j * ldc;
+        ref = c->alpha * ref +
+              (c->beta != 0.0f ? c->beta * (long double)clgemm__element_get(c->type_c, C0, ic, 0)
+                               : 0);
+        const double got = clgemm__element_get(c->type_c, C1, ic, 0);
+        if (!(fabsl(got - ref) <= fabsl(ref) * ulp + 1e-6L * (long double)c->k)) {
+            if (wrong < 3)
+                printf("  wrong at (%zu, %zu) of matrix %zu: %g, want %Lg\n", i, j, b, got, ref);
+            wrong++;
+        }
+    }
+out:
+    if (k) clReleaseKernel(k);
+    cl_mem all[] = {dA, dB, dC, dmaps, dtable};
+    for (int i = 0; i < 5; i++)
+        if (all[i]) clReleaseMemObject(all[i]);
+    free(A);
+    free(B);
+    free(C0);
+    free(C1);
+    return wrong;
+}
+
+static const char *type_name(clgemm_precision t) {
+    return t == CLGEMM_HALF ? "FP16" : t == CLGEMM_BFLOAT16 ? "BF16" : "TF32";
+}
+
+static void describe(const tma_case *c, char *buf, size_t size) {
+    snprintf(buf, size, "%s C %s %c%c %zux%zux%zu batch %zu tile %dx%d S%d beta %g",
+             type_name(c->type), c->type_c == CLGEMM_SINGLE ? "FP32" : type_name(c->type_c),
+             c->ta ? 'T' : 'N', c->tb ? 'T' : 'N', c->m, c->n, c->k, c->batch, c->mwg, c->nwg,
+             c->stages, c->beta);
+}
+
+static int check(void) {
+    static const clgemm_precision types[] = {CLGEMM_HALF, CLGEMM_BFLOAT16, CLGEMM_SINGLE};
+    static const int tiles[][3] = {
+        {128, 256, 4}, {128, 128, 6}, {64, 256, 5}, {256, 128, 4}, {128, 64, 8}};
+    int failed = 0, cases = 0;
+    for (int t = 0; t < 3; t++)
+        for (int ct = 0; ct < 2; ct++)
+            for (int tr = 0; tr < 4; tr++)
+                for (int tile = 0; tile < 5; tile++) {
+                    const int ta = tr & 1, tb = tr >> 1;
+                    if (types[t] == CLGEMM_SINGLE && (ct || !ta || tb)) continue;
+                    /* Edges on every side, K not a multiple of the slice; then a batch with
+                     * beta 0 (C poisoned). */
+                    for (int form = 0; form < 2; form++) {
+                        tma_case c = {.type = types[t],
+                                      .type_c = ct ? types[t] : CLGEMM_SINGLE,
+                                      .ta = ta,
+                                      .tb = tb,
+                                      .m = form ? 200 : 333,
+                                      .n = form ? 136 : 517,
+                                      .k = form ? 64 : 299,
+                                      .batch = form ? 3 : 1,
+                                      .mwg = tiles[tile][0],
+                                      .nwg = tiles[tile][1],
+                                      .stages = tiles[tile][2],
+                                      .alpha = 1.5f,
+                                      .beta = form ? 0.0f : -0.5f};
+                        char what[160];
+                        describe(&c, what, sizeof what);
+                        double t1[1];
+                        long wrong = run_case(&c, 1, t1, 0);
+                        printf("%s %s: %ld wrong\n", wrong == 0 ? "ok  " : "FAIL", what, wrong);
+                        failed += wrong != 0;
+                        cases++;
+                    }
+                }
+    printf("%d of %d cases right\n", cases - failed, cases);
+    return failed ? 1 : 0;
+}
+
+static int time_shapes(int argc, char **argv) {
+    int failed = 0;
+    for (int i = 0; i < argc; i++) {
+        size_t m, n, k;
+        if (sscanf(argv[i], "%zu,%zu,%zu", &m, &n, &k) != 3) return 2;
+        /* Row-major C = A B^T is column-major TN (both K-major); row-major NN is column-major
+         * C^T = B^T A^T with the first operand MN-major (NT here). */
+        const struct {
+            clgemm_precision t;
+            int ta, tb;
+            const char *row_major;
+        } forms[] = {{CLGEMM_HALF, 1, 0, "A B^T"},
+                     {CLGEMM_HALF, 0, 0, "A B (swapped)"},
+                     {CLGEMM_BFLOAT16, 1, 0, "A B^T"},
+                     {CLGEMM_SINGLE, 1, 0, "A B^T"}};
+        for (int f = 0; f < 4; f++) {
+            tma_case c = {.type = forms[f].t,
+                          .type_c = CLGEMM_SINGLE,
+                          .ta = forms[f].ta,
+                          .tb = forms[f].tb,
+                          .m = m,
+                          .n = n,
+                          .k = k,
+                          .batch = 1,
+                          .mwg = 128,
+                          .nwg = m * n >= (size_t)4096 * 4096 ? 256 : 128,
+                          .alpha = 1.0f,
+                          .beta = 0.0f};
+            /* As many stages as the device's static local limit holds (the barriers take 16
+             * bytes a stage), at most 6. */
+            const size_t stage = (size_t)(c.mwg + c.nwg) * 128;
+            c.stages = (int)((clgemm__static_local_limit(&h->info) - 16 * 8) / (stage + 16));
+            if (c.stages > 6) c.stages = 6;
+            if (c.stages < 2) continue;
+            double times[11];
+            long wrong = run_case(&c, 11, times, 4096);
+            qsort(times + 1, 10, sizeof times[0], clgemm_compare_doubles);
+            const double med = (times[5] + times[6]) / 2;
+            char what[160];
+            describe(&c, what, sizeof what);
+            printf("%s %s (row-major %s): %.1f TFLOPS kernel time, median of 10; %ld wrong of "
+                   "4096 checked\n",
+                   wrong == 0 ? "ok  " : "FAIL", what, forms[f].row_major,
+                   2.0 * (double)m * (double)n * (double)k / med * 1e-12, wrong);
+            failed += wrong != 0;
+        }
+    }
+    return failed ? 1 : 0;
+}
+
+int main(int argc, char **argv) {
+    if (argc < 2 || (strcmp(argv[1], "check") != 0 && strcmp(argv[1], "time") != 0)) {
+        fprintf(stderr, "usage: clgemm-tma-check check | time M,N,K...\n");
+        return 2;
+    }
+    cl_platform_id platforms[8];
+    cl_uint np = 0;
+    cl_device_id device = NULL;
+    if (clGetPlatformIDs(8, platforms, &np) != CL_SUCCESS) np = 0;
+    for (cl_uint i = 0; i < np && !device; i++)
+        if (clGetDeviceIDs(platforms[i], CL_DEVICE_TYPE_GPU, 1, &device, NULL) != CL_SUCCESS)
+            device = NULL;
+    if (!device) {
+        printf("no GPU\n");
+        return 77;
+    }
+    cl_int err;
+    ctx = clCreateContext(NULL, 1, &device, NULL, NULL, &err);
+    queue = clCreateCommandQueue(ctx, device, CL_QUEUE_PROFILING_ENABLE, &err);
+    if (err != CL_SUCCESS || clgemm_create(&h, queue) != CLGEMM_SUCCESS) {
+        printf("no handle\n");
+        return 1;
+    }
+    printf("device: %s, compute capability %d, static local limit %llu bytes, sm_90a %d, "
+           "tensor maps: %s\n",
+           h->info.name, h->info.nv_compute_capability,
+           (unsigned long long)clgemm__static_local_limit(&h->info), h->info.nv_sm90a,
+           clgemm__tensor_map_service_string(clgemm__tensor_map_service(&h->info)));
+    if (!h->info.nv_tma) return 77;
+    int rc = strcmp(argv[1], "check") == 0 ? check() : time_shapes(argc - 2, argv + 2);
+    clgemm_destroy(h);
+    clReleaseCommandQueue(queue);
+    clReleaseContext(ctx);
+    return rc;
+}

@@ -1,0 +1,340 @@
+/* tma.cl: GEMM on Hopper's wgmma fed by the bulk tensor copies (TMA, cp.async.bulk.tensor) from
+ * the real 227 KiB of local memory: one producer warp copies K slices into STAGES stages, a full
+ * and an empty mbarrier per stage, and MWG/64 consumer warpgroups multiply each 64 x NWG block
+ * straight from the 128-byte-swizzled stages. Built by the patched-PTX route (every sm_90a
+ * instruction behind a "// @" marker, src/exec/ptx_patch.c), for compute capability 9.0 only,
+ * where the host encodes a tensor map per operand (src/exec/tensor_map.c).
+ *
+ * Problem (column-major, common.cl): C = alpha op(A) op(B) + beta C, C read only when beta != 0;
+ * C M x N, edges guarded at the store, K's tail and the tiles' edges zero-filled by the copies.
+ * Strided batches (the maps' third dimension is the matrix) and split-K layers (each layer a
+ * K range of whole slices, summed into the workspace at layer * ldc * N); no batch table.
+ *
+ * The maps (128 bytes each, A's at maps[0], B's at maps[128]) cover the operands as stored:
+ *   A K-major (TRANSA 1): dims {K, M, batch}, box {KWG, MWG}; MN-major (TRANSA 0, FP16/BF16):
+ *   dims {M, K, batch}, box {64, KWG}, MWG/64 boxes a slice. B K-major (TRANSB 0): {K, N},
+ *   box {KWG, NWG}; MN-major (TRANSB 1): {N, K}, box {64, KWG}, NWG/64 boxes. Every box row is
+ *   128 bytes (KWG 64 FP16/BF16 or 32 TF32; 64 MN elements), in the 128-byte swizzle.
+ *
+ * Build options: WG_TYPE 0 FP16, 1 BF16 (C FP32, or the input type with C_INPUT 1), 2 TF32 (FP32
+ * storage, K-major operands only: TF32 has no transpose bit); TRANSA, TRANSB; MWG 64, 128 or
+ * 256 (consumer warpgroups: MWG/64), NWG 64, 128 or 256 (the instruction's N), KWG, STAGES,
+ * GROUP_M (tiles in bands of GROUP_M tile rows, so that running work-groups share panels in L2).
+ * Launch: local (128 MWG/64 + 32, 1, 1), global (tiles_m * local, tiles_n, batch * layers). */
+#ifndef WG_TYPE
+#define WG_TYPE 0
+#endif
+#ifndef C_INPUT
+#define C_INPUT 0
+#endif
+#ifndef MWG
+#define MWG 128
+#endif
+#ifndef NWG
+#define NWG 256
+#endif
+#ifndef STAGES
+#define STAGES 4
+#endif
+#ifndef GROUP_M
+#define GROUP_M 8
+#endif
+#if BATCH_TABLE
+#error "tma.cl: a batch table has no tensor map"
+#endif
+
+#if WG_TYPE <= 1
+#define MT    ushort
+#define ESIZE 2
+#define KSTEP 16
+#else
+#define MT    float
+#define ESIZE 4
+#define KSTEP 8
+#endif
+#ifndef KWG
+#define KWG (128 / ESIZE)
+#endif
+#if KWG * ESIZE != 128
+#error "tma.cl: a slice row is one 128-byte swizzle row"
+#endif
+#if WG_TYPE <= 1 && C_INPUT
+#define CT ushort
+#else
+#define CT float
+#endif
+
+#define CONSUMERS (MWG / 64)
+#define NTHREADS  (128 * CONSUMERS + 32)
+#define A_BYTES   (MWG * 128) /* one slice of A: MWG rows (or KWG k rows of MWG) x 128 bytes */
+#define B_BYTES   (NWG * 128)
+#define STAGE     (A_BYTES + B_BYTES)
+#define A_MN      (TRANSA == 0)
+#define B_MN      (TRANSB == 1)
+#if WG_TYPE == 2 && (A_MN || B_MN)
+#error "tma.cl: TF32 operands are K-major"
+#endif
+#define DEV static inline __attribute__((always_inline))
+
+/* ---- mbarrier and bulk-copy wrappers (sm_90a, behind markers) ---------------------------- */
+
+DEV uint local_addr(__local const void *p) {
+    return (uint)(size_t)p;
+}
+DEV void mbar_init(const uint bar, const uint arrivals) {
+    asm volatile("// @mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(bar), "r"(arrivals)
+                 : "memory");
+}
+/* Makes the initialised barriers visible to the copy engine. */
+DEV void mbar_init_fence(void) {
+    asm volatile("// @fence.mbarrier_init.release.cluster;" ::: "memory");
+}
+/* The producer's arrival, announcing the bytes the stage's copies will bring. */
+DEV void mbar_expect_bytes(const uint bar, const uint bytes) {
+    asm volatile("{\n.reg .b64 state;\n// @mbarrier.arrive.expect_tx.shared::cta.b64 state, [%0], "
+                 "%1;\n}" ::"r"(bar),
+                 "r"(bytes)
+                 : "memory");
+}
+DEV void mbar_arrive(const uint bar) {
+    asm volatile("{\n.reg .b64 state;\n// @mbarrier.arrive.shared::cta.b64 state, [%0];\n}" ::"r"(
+                     bar)
+                 : "memory");
+}
+/* Spins until the barrier's phase of this parity has completed. */
+DEV void mbar_wait(const uint bar, const uint parity) {
+    uint done;
+    do {
+        asm volatile("{\n.reg .pred ready;\n// @mbarrier.try_wait.parity.shared::cta.b64 ready, "
+                     "[%1], %2;\n// @selp.u32 %0, 1, 0, ready;\n}"
+                     : "=r"(done)
+                     : "r"(bar), "r"(parity)
+                     : "memory");
+    } while (!done);
+}
+/* One box of a rank-3 map at coordinates (x contiguous, y, z) into local memory at dst,
+ * completing on bar. */
+DEV void tma_load3(const uint dst, const __global uchar *map, const int x, const int y,
+                   const int z, const uint bar) {
+    asm volatile("// @cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::"
+                 "bytes [%0], [%1, {%2, %3, %4}], [%5];" ::"r"(dst),
+                 "l"(map), "r"(x), "r"(y), "r"(z), "r"(bar)
+                 : "memory");
+}
+
+/* ---- wgmma ------------------------------------------------------------------------------- */
+
+/* A shared-memory matrix descriptor in the 128-byte swizzle (mode 1, bits 62-63). */
+DEV ulong sw128_desc(const uint addr, const uint lbo, const uint sbo) {
+    return (ulong)((addr & 0x3FFFFu) >> 4) | (ulong)(lbo >> 4) << 16 | (ulong)(sbo >> 4) << 32 |
+           1ul << 62;
+}
+
+#if WG_TYPE == 0
+#define WG_SHAPE "k16.f32.f16.f16"
+#elif WG_TYPE == 1
+#define WG_SHAPE "k16.f32.bf16.bf16"
+#else
+#define WG_SHAPE "k8.f32.tf32.tf32"
+#endif
+/* scale-d from the predicate (0 on a tile's first step), scales 1, transpose bits (16-bit). */
+#if WG_TYPE == 2
+#define WG_IMM ", 1, 1"
+#else
+#if A_MN && B_MN
+#define WG_IMM ", 1, 1, 1, 1"
+#elif A_MN
+#define WG_IMM ", 1, 1, 1, 0"
+#elif B_MN
+#define WG_IMM ", 1, 1, 0, 1"
+#else
+#define WG_IMM ", 1, 1, 0, 0"
+#endif
+#endif
+
+/* Operand lists "%0,...,%(n-1)" by decades, and the accumulators' constraints by fours. */
+#define OPS_DECADE(d) "%" #d "0,%" #d "1,%" #d "2,%" #d "3,%" #d "4,%" #d "5,%" #d "6,%" #d "7,%" #d "8,%" #d "9"
+#define OPS_0_29 "%0,%1,%2,%3,%4,%5,%6,%7,%8,%9," OPS_DECADE(1) "," OPS_DECADE(2)
+#define OPS_0_59 OPS_0_29 "," OPS_DECADE(3) "," OPS_DECADE(4) "," OPS_DECADE(5)
+#define OPS_0_119                                                                                  \
+    OPS_0_59 "," OPS_DECADE(6) "," OPS_DECADE(7) "," OPS_DECADE(8) "," OPS_DECADE(9) ","            \
+        OPS_DECADE(10) "," OPS_DECADE(11)
+#define ACC4(d, i)  "+f"((d)[i]), "+f"((d)[(i) + 1]), "+f"((d)[(i) + 2]), "+f"((d)[(i) + 3])
+#define ACC16(d, i) ACC4(d, i), ACC4(d, (i) + 4), ACC4(d, (i) + 8), ACC4(d, (i) + 12)
+#define ACC32(d, i) ACC16(d, i), ACC16(d, (i) + 16)
+#if NWG == 64
+#define WG_OPS  OPS_0_29 ",%30,%31"
+#define WG_DESC "%32, %33, scale_d"
+#define WG_ACC(d) ACC32(d, 0)
+#elif NWG == 128
+#define WG_OPS  OPS_0_59 ",%60,%61,%62,%63"
+#define WG_DESC "%64, %65, scale_d"
+#define WG_ACC(d) ACC32(d, 0), ACC32(d, 32)
+#else
+#define WG_OPS  OPS_0_119 ",%120,%121,%122,%123,%124,%125,%126,%127"
+#define WG_DESC "%128, %129, scale_d"
+#define WG_ACC(d) ACC32(d, 0), ACC32(d, 32), ACC32(d, 64), ACC32(d, 96)
+#endif
+#define WG_NSTR_(n) #n
+#define WG_NSTR(n)  WG_NSTR_(n)
+/* acc += A B over one k step; acc = A B where `accumulate` is 0. */
+#define WGMMA_STEP(acc, da, db, accumulate)                                                        \
+    asm volatile("{\n.reg .pred scale_d;\nsetp.ne.b32 scale_d, %" WG_NSTR(NACC_PLUS2) ", 0;\n"        \
+                 "// @wgmma.mma_async.sync.aligned.m64n" WG_NSTR(NWG) WG_SHAPE " {" WG_OPS "}, "   \
+                 WG_DESC WG_IMM ";\n}"                                                             \
+                 : WG_ACC(acc)                                                                     \
+                 : "l"(da), "l"(db), "r"(accumulate)                                               \
+                 : "memory")
+#define NACC       (NWG / 2)
+#define NACC_PLUS2 NACC_PLUS2_(NWG)
+#define NACC_PLUS2_(n) NACC_PLUS2__(n)
+#define NACC_PLUS2__(n) NACC2_##n
+#define NACC2_64  34
+#define NACC2_128 66
+#define NACC2_256 130
+
+/* ---- The epilogue's conversions -------------------------------------------------------- */
+
+#if C_INPUT && WG_TYPE == 0
+DEV float c_read(const __global CT *c) {
+    float f;
+    asm("{\n.reg .b16 lo, hi;\nmov.b32 {lo, hi}, %1;\ncvt.f32.f16 %0, lo;\n}"
+        : "=f"(f)
+        : "r"((uint)*c));
+    return f;
+}
+DEV void c_write(__global CT *c, const float v) {
+    uint bits;
+    asm("{\n.reg .b16 h;\ncvt.rn.f16.f32 h, %1;\nmov.b32 %0, {h, h};\n}" : "=r"(bits) : "f"(v));
+    *c = (ushort)bits;
+}
+#elif C_INPUT && WG_TYPE == 1
+DEV float c_read(const __global CT *c) {
+    return as_float((uint)*c << 16);
+}
+/* Round to nearest even; NaN stays a (quiet) NaN. */
+DEV void c_write(__global CT *c, const float v) {
+    const uint u = as_uint(v);
+    *c = (u & 0x7FFFFFFFu) > 0x7F800000u ? (ushort)((u >> 16) | 0x40u)
+                                         : (ushort)((u + 0x7FFFu + ((u >> 16) & 1u)) >> 16);
+}
+#else
+DEV float c_read(const __global CT *c) {
+    return *c;
+}
+DEV void c_write(__global CT *c, const float v) {
+    *c = v;
+}
+#endif
+
+__attribute__((reqd_work_group_size(NTHREADS, 1, 1))) __kernel void
+clgemm_tma(const int M, const int N, const int K, const float alpha_arg, const float beta_arg,
+           const __global MT *restrict A, const ulong offA, const int lda,
+           const __global MT *restrict B, const ulong offB, const int ldb, __global CT *C,
+           const ulong offC, const int ldc, const ulong strideA, const ulong strideB,
+           const ulong strideC, const int layers, const __global ulong *restrict table,
+           const __global uchar *restrict maps) {
+    __local uchar stages[STAGES * STAGE] __attribute__((aligned(1024)));
+    __local ulong bars[2 * STAGES];
+    const uint tid = get_local_id(0), wg = tid / 128;
+    /* The tile: bands of GROUP_M tile rows, walked column by column. */
+    const int tiles_m = (M + MWG - 1) / MWG, tiles_n = (N + NWG - 1) / NWG;
+    const int pid = (int)get_group_id(0) + (int)get_group_id(1) * tiles_m;
+    const int band = pid / (GROUP_M * tiles_n), first = band * GROUP_M;
+    const int rows = min(tiles_m - first, GROUP_M), in_band = pid - band * GROUP_M * tiles_n;
+    const int m0 = (first + in_band % rows) * MWG, n0 = in_band / rows * NWG;
+    /* Matrix and layer (common.cl); A and B travel by their maps, C moves to its matrix. */
+    GEMM_BEGIN
+    (void)A;
+    (void)B;
+    const long kchunk = ((long)K + layers * KWG - 1) / (layers * KWG) * KWG;
+    const int kbeg = (int)min((long)K, layer * kchunk), kend = (int)min((long)K, kbeg + kchunk);
+    C += (ulong)layer * (ulong)ldc * (ulong)N;
+    const int nk = (kend - kbeg + KWG - 1) / KWG;
+    const int zb = (int)batch_;
+
+    const uint full0 = local_addr(bars), empty0 = full0 + 8 * STAGES;
+    const uint base = local_addr(stages);
+    if (tid == 0) {
+        for (int s = 0; s < STAGES; s++) {
+            mbar_init(full0 + 8 * s, 1);
+            mbar_init(empty0 + 8 * s, CONSUMERS);
+        }
+        mbar_init_fence();
+    }
+    barrier(CLK_LOCAL_MEM_FENCE); /* the last work-group barrier: the producer leaves early */
+
+    if (wg == CONSUMERS) { /* the producer warp: one thread issues every copy */
+        if (tid != 128 * CONSUMERS) return;
+        const __global uchar *map_a = maps, *map_b = maps + 128;
+        for (int kt = 0; kt < nk; kt++) {
+            const int s = kt % STAGES, k0 = kbeg + kt * KWG;
+            const uint a = base + s * STAGE, b = a + A_BYTES, full = full0 + 8 * s;
+            if (kt >= STAGES) mbar_wait(empty0 + 8 * s, (kt / STAGES - 1) & 1);
+            mbar_expect_bytes(full, STAGE);
+#if A_MN
+            for (int j = 0; j < MWG / 64; j++)
+                tma_load3(a + j * (KWG * 128), map_a, m0 + 64 * j, k0, zb, full);
+#else
+            tma_load3(a, map_a, k0, m0, zb, full);
+#endif
+#if B_MN
+            for (int j = 0; j < NWG / 64; j++)
+                tma_load3(b + j * (KWG * 128), map_b, n0 + 64 * j, k0, zb, full);
+#else
+            tma_load3(b, map_b, k0, n0, zb, full);
+#endif
+        }
+        return;
+    }
+
+    /* A consumer warpgroup: rows 64 wg .. of the tile, all NWG columns. */
+    float acc[NACC];
+#pragma unroll
+    for (int e = 0; e < NACC; e++)
+        acc[e] = 0.0f;
+    for (int kt = 0; kt < nk; kt++) {
+        const int s = kt % STAGES;
+        mbar_wait(full0 + 8 * s, (kt / STAGES) & 1);
+        const uint a = base + s * STAGE + wg * (A_MN ? KWG * 128 : 64 * 128);
+        const uint b = base + s * STAGE + A_BYTES;
+        asm volatile("// @wgmma.fence.sync.aligned;" ::: "memory");
+#pragma unroll
+        for (int ks = 0; ks < KWG / KSTEP; ks++) {
+            /* K-major: a k step is 32 bytes along each 128-byte row, 8-row atoms 1024 bytes
+             * apart; MN-major: 16 rows of k (2048 bytes), 64-column boxes KWG * 128 apart. */
+#if A_MN
+            const ulong da = sw128_desc(a + ks * 2048, KWG * 128, 1024);
+#else
+            const ulong da = sw128_desc(a + ks * 32, 16, 1024);
+#endif
+#if B_MN
+            const ulong db = sw128_desc(b + ks * 2048, KWG * 128, 1024);
+#else
+            const ulong db = sw128_desc(b + ks * 32, 16, 1024);
+#endif
+            WGMMA_STEP(acc, da, db, (uint)(kt > 0 || ks > 0));
+        }
+        asm volatile("// @wgmma.commit_group.sync.aligned;" ::: "memory");
+        /* The previous slice's products are done: its stage goes back to the producer. */
+        asm volatile("// @wgmma.wait_group.sync.aligned 1;" ::: "memory");
+        if (kt > 0 && tid % 128 == 0) mbar_arrive(empty0 + 8 * ((kt - 1) % STAGES));
+    }
+    asm volatile("// @wgmma.wait_group.sync.aligned 0;" ::: "memory");
+
+    /* Accumulator x*4 + h*2 + j at row 16 warp + lane/4 + 8 h, column 8 x + 2 (lane % 4) + j of
+     * the warpgroup's 64 x NWG block. */
+    const uint lane = tid % 32, warp = (tid / 32) % 4;
+#pragma unroll
+    for (int e = 0; e < NACC; e++) {
+        const int x = e / 4, h = (e / 2) & 1, j = e & 1;
+        const int m = m0 + 64 * (int)wg + (int)(16 * warp + lane / 4) + 8 * h;
+        const int n = n0 + 8 * x + (int)(2 * (lane % 4)) + j;
+        if (m < M && n < N) {
+            __global CT *c = C + (ulong)m + (ulong)n * (ulong)ldc;
+            float v = alpha * acc[e];
+            if (beta != 0.0f) v += beta * c_read(c);
+            c_write(c, v);
+        }
+    }
+}

@@ -1,0 +1,64 @@
+#!/bin/sh
+# check_tma_ptx.sh: compiles cl/tma.cl (the TMA-fed wgmma kernel) offline for each configuration
+# below, as NVIDIA's driver would build it through the patched-PTX route: clang's OpenCL C to
+# PTX (types.cl, common.cl, tma.cl after a prelude of built-ins), the "// @" markers removed and
+# the target set to sm_90a (src/exec/ptx_patch.c's rewrite), then ptxas -arch=sm_90a. Each must
+# assemble with no stack, no spills, registers within what its work-group may hold on one SM
+# (65,536 / threads, rounded down to 8, at most 255) and local memory within 232,448 bytes.
+# Usage: check_tma_ptx.sh [SOURCE_ROOT]; exit 77 (skipped) without clang-14 or ptxas.
+set -eu
+root=${1:-$(dirname "$0")/..}
+clang=$(command -v clang-14 || true)
+ptxas=${PTXAS:-/usr/local/cuda/bin/ptxas}
+[ -n "$clang" ] && [ -x "$ptxas" ] || { echo "skipped: clang-14 or $ptxas missing"; exit 77; }
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cat "$root/scripts/nvptx/prelude.cl" "$root/cl/types.cl" "$root/cl/common.cl" "$root/cl/tma.cl" \
+    > "$work/src.cl"
+fails=0
+# name | type (4 FP16, 5 BF16, 0 FP32) | WG_TYPE | C_INPUT | TRANSA TRANSB | MWG NWG STAGES
+while read -r name tab wgt cin ta tb mwg nwg stages; do
+    [ -n "$name" ] || continue
+    tc=$tab; [ "$cin" = 0 ] && tc=0
+    opts="-DTYPE_AB=$tab -DTYPE_C=$tc -DWG_TYPE=$wgt -DC_INPUT=$cin -DTRANSA=$ta -DTRANSB=$tb \
+-DMWG=$mwg -DNWG=$nwg -DSTAGES=$stages"
+    # shellcheck disable=SC2086
+    if ! "$clang" -x cl -cl-std=CL1.2 -target nvptx64-nvidia-nvcl -O3 -S -Dasm=__asm__ \
+        -Xclang -finclude-default-header $opts -o "$work/k.ptx" "$work/src.cl" 2> "$work/clang.log"; then
+        echo "FAIL $name: clang"; cat "$work/clang.log"; fails=$((fails + 1)); continue
+    fi
+    sed -e 's#// @##' -e 's/^\.version .*/.version 8.0/' -e 's/^\.target .*/.target sm_90a/' \
+        "$work/k.ptx" > "$work/p.ptx"
+    if ! "$ptxas" -arch=sm_90a -v -o "$work/k.cubin" "$work/p.ptx" > "$work/ptxas.log" 2>&1; then
+        echo "FAIL $name: ptxas"; cat "$work/ptxas.log"; fails=$((fails + 1)); continue
+    fi
+    report=$(sed -n "/entry function 'clgemm_tma'/,/Used/p" "$work/ptxas.log")
+    regs=$(echo "$report" | sed -n 's/.*Used \([0-9]*\) registers.*/\1/p')
+    smem=$(echo "$report" | sed -n 's/.* \([0-9]*\) bytes smem.*/\1/p')
+    spill=$(echo "$report" | sed -n 's/.*stack frame, \([0-9]*\) bytes spill stores.*/\1/p')
+    stack=$(echo "$report" | sed -n 's/.* \([0-9]*\) bytes stack frame.*/\1/p')
+    threads=$((128 * mwg / 64 + 32))
+    cap=$((65536 / threads / 8 * 8)); [ "$cap" -gt 255 ] && cap=255
+    mma=$(grep -c "wgmma.mma_async.sync.aligned.m64n${nwg}" "$work/p.ptx" || true)
+    copies=$(grep -c "cp.async.bulk.tensor.3d" "$work/p.ptx" || true)
+    status=ok
+    if [ -z "$regs" ] || [ "$regs" -gt "$cap" ] || [ "${spill:-1}" != 0 ] || [ "${stack:-1}" != 0 ] ||
+        [ "${smem:-999999}" -gt 232448 ] || [ "$mma" = 0 ] || [ "$copies" = 0 ]; then
+        status=FAIL; fails=$((fails + 1))
+    fi
+    echo "$status $name: $regs registers (cap $cap), spills ${spill:-?}, stack ${stack:-?}," \
+        "$smem bytes local, $mma wgmma, $copies bulk copies"
+done << 'LIST'
+fp16_tn_128x256_s4_c32   4 0 0 1 0 128 256 4
+fp16_nn_128x256_s4_c32   4 0 0 0 0 128 256 4
+fp16_tt_128x256_s4_c16   4 0 1 1 1 128 256 4
+fp16_nt_128x128_s6_c16   4 0 1 0 1 128 128 6
+fp16_tn_64x256_s5_c32    4 0 0 1 0 64 256 5
+fp16_tn_256x128_s4_c32   4 0 0 1 0 256 128 4
+fp16_tn_128x64_s8_c32    4 0 0 1 0 128 64 8
+bf16_tn_128x256_s4_c16   5 1 1 1 0 128 256 4
+bf16_nt_128x256_s3_c32   5 1 0 0 1 128 256 3
+tf32_tn_128x256_s4_c32   0 2 0 1 0 128 256 4
+tf32_tn_128x128_s6_c32   0 2 0 1 0 128 128 6
+LIST
+[ "$fails" = 0 ] || { echo "$fails configuration(s) failed"; exit 1; }

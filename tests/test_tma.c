@@ -1,0 +1,422 @@
+/* test_tma.c: the host side of the TMA route to Hopper's tensor cores, on any device (PoCL in CI):
+ * the real limit of static local arrays (table, probe, fallback), the rules of the families that
+ * use it, and the tensor-map service of src/exec/tensor_map.c (the encode parameters and their
+ * refusals, the CUDA driver library's absence and failures, device addresses, the pack rule). */
+#include "exec/exec.h"
+
+#include <stdint.h>
+
+#include <criterion/criterion.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- The static local-memory limit ----------------------------------------------------------- */
+
+Test(static_local, table_by_compute_capability) {
+    const struct {
+        int cc;
+        cl_ulong bytes;
+    } rows[] = {{90, 232448}, {80, 166912}, {86, 101376}, {87, 101376}, {89, 101376}, {75, 65536},
+                {70, 98304},  {72, 98304},  {0, 0},       {61, 0},      {100, 0},     {91, 0}};
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
+        cr_expect_eq(clgemm__nv_static_local_max(rows[i].cc), rows[i].bytes, "cc %d: %llu",
+                     rows[i].cc, (unsigned long long)clgemm__nv_static_local_max(rows[i].cc));
+}
+
+typedef struct probe_log {
+    bool answer;
+    int calls;
+    cl_ulong asked;
+} probe_log;
+
+static bool fake_probe(void *arg, cl_ulong bytes) {
+    probe_log *p = arg;
+    p->calls++;
+    p->asked = bytes;
+    return p->answer;
+}
+
+static device_info nvidia(int cc, cl_ulong reported) {
+    device_info info;
+    memset(&info, 0, sizeof info);
+    info.cls = DEVICE_NVIDIA_GPU;
+    info.nv_compute_capability = cc;
+    info.local_mem_size = reported;
+    info.max_work_group_size = 1024;
+    info.max_work_item_sizes[0] = info.max_work_item_sizes[1] = 1024;
+    info.max_work_item_sizes[2] = 64;
+    info.compute_units = 132;
+    return info;
+}
+
+/* The probe is asked once, for the table's figure; a failed probe leaves OpenCL's figure. */
+Test(static_local, probe_decides_and_its_failure_falls_back) {
+    device_info h200 = nvidia(90, 49152);
+    probe_log yes = {.answer = true}, no = {.answer = false};
+    h200.local_mem_static = clgemm__static_local_pick(&h200, fake_probe, &yes);
+    cr_expect_eq(yes.calls, 1);
+    cr_expect_eq(yes.asked, 232448);
+    cr_expect_eq(clgemm__static_local_limit(&h200), 232448);
+    h200.local_mem_static = clgemm__static_local_pick(&h200, fake_probe, &no);
+    cr_expect_eq(no.calls, 1);
+    cr_expect_eq(h200.local_mem_static, 0);
+    cr_expect_eq(clgemm__static_local_limit(&h200), 49152, "a failed probe keeps 48 KiB");
+}
+
+/* Other vendors, unknown NVIDIA parts and a device already reporting the table's figure are never
+ * probed and keep their reported size. */
+Test(static_local, only_nvidia_above_the_reported_size_is_probed) {
+    device_info amd = nvidia(90, 65536);
+    amd.cls = DEVICE_AMD_GPU;
+    device_info cpu = nvidia(0, 1 << 20);
+    cpu.cls = DEVICE_CPU;
+    device_info turing = nvidia(75, 65536);
+    device_info future = nvidia(100, 49152);
+    const device_info *devs[] = {&amd, &cpu, &turing, &future};
+    for (int i = 0; i < 4; i++) {
+        probe_log p = {.answer = true};
+        cr_expect_eq(clgemm__static_local_pick(devs[i], fake_probe, &p), 0, "device %d", i);
+        cr_expect_eq(p.calls, 0, "device %d was probed", i);
+        cr_expect_eq(clgemm__static_local_limit(devs[i]), devs[i]->local_mem_size);
+    }
+}
+
+/* wgmma's 128 x 256 tile in 64-deep FP16 slices, 4 stages (196,608 bytes of static arrays): legal
+ * on an H200 whose probe succeeded, not on one whose probe failed; mma's likewise. */
+Test(static_local, warp_tile_families_use_it) {
+    device_info h200 = nvidia(90, 49152);
+    h200.nv_sm90a = true;
+    device_info failed = h200;
+    h200.local_mem_static = 232448;
+    clgemm_config big = {.family = CLGEMM_FAMILY_WGMMA, .params = {128, 256, 64, 64, 256, 4}};
+    cr_expect_eq(clgemm__config_check(&big, &h200, CLGEMM_HALF), CLGEMM_SUCCESS);
+    cr_expect_neq(clgemm__config_check(&big, &failed, CLGEMM_HALF), CLGEMM_SUCCESS);
+    big.params[5] = 5; /* 245,760 bytes: past even the real limit */
+    cr_expect_neq(clgemm__config_check(&big, &h200, CLGEMM_HALF), CLGEMM_SUCCESS);
+    clgemm_config mma = {.family = CLGEMM_FAMILY_MMA, .params = {128, 128, 32, 64, 64, 6}};
+    cr_expect_eq(clgemm__config_check(&mma, &h200, CLGEMM_HALF), CLGEMM_SUCCESS);
+    cr_expect_neq(clgemm__config_check(&mma, &failed, CLGEMM_HALF), CLGEMM_SUCCESS);
+}
+
+static bool first_device(cl_context *ctx, cl_device_id *device) {
+    cl_platform_id platform;
+    cl_uint n = 0;
+    if (clGetPlatformIDs(1, &platform, &n) != CL_SUCCESS || n == 0 ||
+        clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 1, device, NULL) != CL_SUCCESS)
+        return false;
+    cl_int err;
+    *ctx = clCreateContext(NULL, 1, device, NULL, NULL, &err);
+    return err == CL_SUCCESS;
+}
+
+/* The probe kernel itself builds where the array fits, and the device's own state keeps the
+ * reported size off NVIDIA. */
+Test(static_local, the_probe_builds_on_the_device) {
+    cl_context ctx;
+    cl_device_id device;
+    if (!first_device(&ctx, &device)) cr_skip_test("no OpenCL device");
+    device_info info;
+    cr_assert_eq(clgemm__device_query(device, &info), CLGEMM_SUCCESS);
+    char *log = NULL;
+    cr_expect(clgemm__static_local_probe(ctx, device, 16384, &log), "log: %s", log ? log : "");
+    free(log);
+    if (info.cls != DEVICE_NVIDIA_GPU)
+        cr_expect_eq(clgemm__static_local_usable(ctx, device, &info), 0);
+    clReleaseContext(ctx);
+}
+
+/* ---- Tensor-map parameters (pure) --------------------------------------------------------- */
+
+static tensor_map_request fp16_square(size_t n) {
+    return (tensor_map_request){.type = CLGEMM_HALF,
+                                .rows = n,
+                                .cols = n,
+                                .ld = n,
+                                .batch = 1,
+                                .address = 0x7f0000000000ull,
+                                .box_rows = 128,
+                                .box_cols = 64,
+                                .swizzle = 128};
+}
+
+Test(tensor_map, fields_of_a_plain_matrix_and_a_batch) {
+    tensor_map_request r = fp16_square(8192);
+    tensor_map_params p;
+    cr_assert_eq(clgemm__tensor_map_params(&r, &p), TMAP_OK);
+    cr_expect_eq(p.data_type, 6);
+    cr_expect_eq(p.rank, 3);
+    cr_expect_eq(p.address, 0x7f0000000000ull);
+    cr_expect(p.dims[0] == 8192 && p.dims[1] == 8192 && p.dims[2] == 1);
+    cr_expect(p.strides[0] == 16384 && p.strides[1] == 16384ull * 8192);
+    cr_expect(p.box[0] == 64 && p.box[1] == 128 && p.box[2] == 1);
+    cr_expect(p.element_strides[0] == 1 && p.element_strides[1] == 1 && p.element_strides[2] == 1);
+    cr_expect(p.swizzle == 3 && p.interleave == 0 && p.l2_promotion == 2 && p.oob_fill == 0);
+    /* 1000 x 256^2, a gap of 64 elements between matrices; BF16; the 64-byte swizzle. */
+    r = (tensor_map_request){.type = CLGEMM_BFLOAT16,
+                             .rows = 256,
+                             .cols = 256,
+                             .ld = 256,
+                             .batch = 1000,
+                             .stride = 256 * 256 + 64,
+                             .address = 4096,
+                             .box_rows = 64,
+                             .box_cols = 32,
+                             .swizzle = 64};
+    cr_assert_eq(clgemm__tensor_map_params(&r, &p), TMAP_OK);
+    cr_expect_eq(p.data_type, 9);
+    cr_expect(p.dims[2] == 1000 && p.strides[1] == (256 * 256 + 64) * 2, "%llu",
+              (unsigned long long)p.strides[1]);
+    cr_expect_eq(p.swizzle, 2);
+    /* FP32 for TF32: 32 elements are the 128-byte row. */
+    r = fp16_square(4096);
+    r.type = CLGEMM_SINGLE;
+    r.box_cols = 32;
+    cr_assert_eq(clgemm__tensor_map_params(&r, &p), TMAP_OK);
+    cr_expect(p.data_type == 7 && p.strides[0] == 16384);
+    /* No swizzle: any box row of whole 16-byte chunks up to 256 elements. */
+    r = fp16_square(512);
+    r.swizzle = 0;
+    r.box_cols = 256;
+    cr_expect_eq(clgemm__tensor_map_params(&r, &p), TMAP_OK);
+    cr_expect_eq(p.swizzle, 0);
+}
+
+/* Case i of the refusals: one change to a legal 4096^2 FP16 request, and its reason. */
+static const char *spoil(int i, tensor_map_request *r, tensor_map_refusal *want) {
+    switch (i) {
+    case 0:
+        return r->address += 2, *want = TMAP_BASE, "odd offset";
+    case 1:
+        return r->address += 8, *want = TMAP_BASE, "8-byte offset";
+    case 2:
+        return r->cols = 4097, r->ld = 4097, *want = TMAP_PITCH, "4097 columns in a 4097 pitch";
+    case 3:
+        return r->ld = 4098, *want = TMAP_PITCH, "pitch 8196 bytes";
+    case 4:
+        return r->ld = 4000, *want = TMAP_PITCH_SHORT, "pitch shorter than a row";
+    case 5:
+        return r->batch = 4, r->stride = 4096 * 4096 + 1, *want = TMAP_STRIDE, "odd batch stride";
+    case 6:
+        return r->batch = 4, r->stride = 0, *want = TMAP_STRIDE, "broadcast";
+    case 7:
+        return r->rows = 0, *want = TMAP_DIMS, "no rows";
+    case 8:
+        return r->cols = ((size_t)1 << 32) + 8, r->ld = r->cols, *want = TMAP_DIMS,
+               "2^32 + 8 columns";
+    case 9:
+        return r->box_rows = 0, *want = TMAP_BOX, "box of 0 rows";
+    case 10:
+        return r->box_rows = 257, *want = TMAP_BOX, "box of 257 rows";
+    case 11:
+        return r->box_cols = 128, *want = TMAP_BOX_INNER,
+               "box row 256 bytes in the 128-byte swizzle";
+    case 12:
+        return r->box_cols = 4, r->swizzle = 0, *want = TMAP_BOX_INNER, "box row 8 bytes";
+    case 13:
+        return r->swizzle = 64, *want = TMAP_BOX_INNER, "box row 128 bytes in the 64-byte swizzle";
+    case 14:
+        return r->swizzle = 96, *want = TMAP_SWIZZLE, "swizzle of 96 bytes";
+    case 15:
+        return r->type = CLGEMM_DOUBLE, *want = TMAP_TYPE, "double";
+    case 16:
+        return r->type = CLGEMM_COMPLEX_SINGLE, *want = TMAP_TYPE, "complex";
+    case 17:
+        return r->type = CLGEMM_SINGLE, *want = TMAP_BOX_INNER, "TF32 box of 64";
+    default:
+        return NULL;
+    }
+}
+
+Test(tensor_map, refusals_name_their_reason) {
+    tensor_map_request r = fp16_square(4096);
+    tensor_map_refusal want;
+    int n = 0;
+    for (const char *what; (what = spoil(n, &r, &want)); n++, r = fp16_square(4096)) {
+        tensor_map_params p;
+        tensor_map_refusal got = clgemm__tensor_map_params(&r, &p);
+        cr_expect_eq(got, want, "%s: %s, want %s", what, clgemm__tensor_map_refusal_string(got),
+                     clgemm__tensor_map_refusal_string(want));
+        cr_expect_neq(strcmp(clgemm__tensor_map_refusal_string(got), "?"), 0);
+    }
+    cr_expect_eq(n, 18);
+}
+
+/* 4097^2 and odd offsets need the aligned copy; a broadcast, a bad box or a type without a map
+ * cannot be helped by one. */
+Test(tensor_map, pack_decision) {
+    size_t ld, stride;
+    tensor_map_refusal why;
+    tensor_map_request r = fp16_square(8192);
+    cr_expect_eq(clgemm__tensor_map_route(&r, &ld, &stride, &why), TMAP_ROUTE_MAP);
+    cr_expect(ld == 8192 && why == TMAP_OK);
+    r = fp16_square(4097);
+    cr_expect_eq(clgemm__tensor_map_route(&r, &ld, &stride, &why), TMAP_ROUTE_PACK);
+    cr_expect(ld == 4104 && stride == (size_t)4104 * 4097 && why == TMAP_PITCH, "ld %zu", ld);
+    r = fp16_square(8192);
+    r.address += 6; /* an offset of three elements */
+    cr_expect_eq(clgemm__tensor_map_route(&r, &ld, &stride, &why), TMAP_ROUTE_PACK);
+    cr_expect(ld == 8192 && why == TMAP_BASE);
+    r = fp16_square(4097);
+    r.type = CLGEMM_SINGLE;
+    r.box_cols = 32;
+    cr_expect_eq(clgemm__tensor_map_route(&r, &ld, &stride, &why), TMAP_ROUTE_PACK);
+    cr_expect_eq(ld, 4100);
+    r = fp16_square(256); /* a batch whose stride breaks the alignment: packed back to back */
+    r.batch = 10;
+    r.stride = 256 * 256 + 3;
+    cr_expect_eq(clgemm__tensor_map_route(&r, &ld, &stride, &why), TMAP_ROUTE_PACK);
+    cr_expect(ld == 256 && stride == 256 * 256 && why == TMAP_STRIDE);
+    r.stride = 0;
+    cr_expect_eq(clgemm__tensor_map_route(&r, &ld, &stride, &why), TMAP_ROUTE_NONE);
+    r = fp16_square(4097);
+    r.box_cols = 128;
+    cr_expect_eq(clgemm__tensor_map_route(&r, &ld, &stride, &why), TMAP_ROUTE_NONE);
+    cr_expect_eq(why, TMAP_BOX_INNER);
+    r = fp16_square(4097);
+    r.type = CLGEMM_DOUBLE;
+    cr_expect_eq(clgemm__tensor_map_route(&r, &ld, &stride, &why), TMAP_ROUTE_NONE);
+}
+
+/* ---- The CUDA driver library: absent, refusing, working (a stand-in) --------------------------
+ */
+
+static device_info hopper_on_bus(unsigned bus) {
+    device_info info = nvidia(90, 49152);
+    info.nv_sm90a = true;
+    info.nv_pci_known = true;
+    info.nv_pci_bus = bus;
+    return info;
+}
+
+Test(tensor_map_driver, pci_address_matching) {
+    device_info d = hopper_on_bus(0x3b);
+    cr_expect(clgemm__pci_matches(&d, "0000:3b:00.0"));
+    cr_expect(clgemm__pci_matches(&d, "00000000:3B:00.0"));
+    cr_expect_not(clgemm__pci_matches(&d, "0000:3c:00.0"));
+    cr_expect_not(clgemm__pci_matches(&d, "0001:3b:00.0"));
+    cr_expect_not(clgemm__pci_matches(&d, "garbage"));
+    d.nv_pci_known = false;
+    cr_expect_not(clgemm__pci_matches(&d, "0000:00:00.0"));
+}
+
+Test(tensor_map_driver, only_compute_capability_9_0_asks) {
+    setenv("CLGEMM_CUDA_LIBRARY", FAKE_CUDA_DRIVER, 1);
+    device_info ada = hopper_on_bus(0x3b), blackwell = ada, cpu = ada;
+    ada.nv_compute_capability = 89;
+    blackwell.nv_compute_capability = 100;
+    cpu.cls = DEVICE_CPU;
+    cr_expect_eq(clgemm__tensor_map_service(&ada), TMAP_SERVICE_NOT_HOPPER);
+    cr_expect_eq(clgemm__tensor_map_service(&blackwell), TMAP_SERVICE_NOT_HOPPER);
+    cr_expect_eq(clgemm__tensor_map_service(&cpu), TMAP_SERVICE_NOT_HOPPER);
+}
+
+Test(tensor_map_driver, a_missing_library_is_an_answer) {
+    setenv("CLGEMM_CUDA_LIBRARY", "/no/such/dir/libcuda.so.1", 1);
+    device_info d = hopper_on_bus(0x3b);
+    cr_expect_eq(clgemm__tensor_map_service(&d), TMAP_SERVICE_NO_LIBRARY);
+    unsigned char map[128];
+    tensor_map_params p;
+    tensor_map_request r = fp16_square(1024);
+    cr_assert_eq(clgemm__tensor_map_params(&r, &p), TMAP_OK);
+    cr_expect_eq(clgemm__tensor_map_encode(&d, &p, map), TMAP_SERVICE_NO_LIBRARY);
+    /* A library without the encoder (this process's own C library, say). */
+}
+
+Test(tensor_map_driver, a_library_without_the_encoder_is_an_answer) {
+    setenv("CLGEMM_CUDA_LIBRARY", "libc.so.6", 1);
+    device_info d = hopper_on_bus(0x3b);
+    cr_expect_eq(clgemm__tensor_map_service(&d), TMAP_SERVICE_NO_SYMBOL);
+}
+
+Test(tensor_map_driver, a_refusing_encoder_is_an_answer) {
+    setenv("CLGEMM_CUDA_LIBRARY", FAKE_CUDA_DRIVER, 1);
+    setenv("FAKE_CUDA_ENCODE_FAIL", "1", 1);
+    device_info d = hopper_on_bus(0x3b);
+    cr_expect_eq(clgemm__tensor_map_service(&d), TMAP_SERVICE_ENCODE_FAILED);
+}
+
+/* The stand-in gets the request's fields, in the context of the device at the OpenCL device's
+ * PCI address (its second), current on every thread that encodes. */
+Test(tensor_map_driver, encodes_on_the_matching_device) {
+    setenv("CLGEMM_CUDA_LIBRARY", FAKE_CUDA_DRIVER, 1);
+    unsetenv("FAKE_CUDA_ENCODE_FAIL");
+    device_info d = hopper_on_bus(0x3b);
+    cr_expect_eq(clgemm__tensor_map_service(&d), TMAP_SERVICE_OK);
+    tensor_map_request r = fp16_square(4096);
+    r.batch = 3;
+    r.stride = 4096 * 4096;
+    tensor_map_params p;
+    cr_assert_eq(clgemm__tensor_map_params(&r, &p), TMAP_OK);
+    uint64_t map[16] __attribute__((aligned(64)));
+    memset(map, 0xAB, sizeof map);
+    cr_assert_eq(clgemm__tensor_map_encode(&d, &p, (unsigned char *)map), TMAP_SERVICE_OK);
+    cr_expect(map[0] == 6 && map[1] == 3, "type %llu rank %llu", (unsigned long long)map[0],
+              (unsigned long long)map[1]);
+    cr_expect_eq(map[2], 1, "encoded in device %llu's context", (unsigned long long)map[2]);
+    cr_expect_eq(map[3], r.address);
+    cr_expect(map[4] == 4096 && map[5] == 4096 && map[6] == 3);
+    cr_expect(map[7] == 8192 && map[8] == 4096ull * 4096 * 2);
+    cr_expect(map[10] == 64 && map[11] == 128 && map[12] == 1 && map[13] == 3);
+    /* The device number counts: 3b:01 is the third CUDA device. */
+    device_info third = hopper_on_bus(0x3b);
+    third.nv_pci_device = 1;
+    cr_assert_eq(clgemm__tensor_map_encode(&third, &p, (unsigned char *)map), TMAP_SERVICE_OK);
+    cr_expect_eq(map[2], 2, "encoded in device %llu's context", (unsigned long long)map[2]);
+    /* No CUDA device on this bus; no PCI address with several CUDA devices: no guess. */
+    device_info other = hopper_on_bus(0x99), unknown = hopper_on_bus(0);
+    unknown.nv_pci_known = false;
+    cr_expect_eq(clgemm__tensor_map_service(&other), TMAP_SERVICE_NO_DEVICE);
+    cr_expect_eq(clgemm__tensor_map_service(&unknown), TMAP_SERVICE_NO_DEVICE);
+}
+
+/* ---- Device addresses --------------------------------------------------------------------------
+ */
+
+/* Read once per buffer, the same answer again from the cache, dropped when the buffer goes; a
+ * sub-buffer is its own entry at its origin. */
+Test(device_address, cached_for_the_buffers_life) {
+    clgemm_handle h;
+    if (clgemm_create_default(&h) != CLGEMM_SUCCESS) cr_skip_test("no OpenCL device");
+    cl_int err;
+    cl_mem a = clCreateBuffer(h->context, CL_MEM_READ_WRITE, 1 << 16, NULL, &err);
+    cr_assert_eq(err, CL_SUCCESS);
+    size_t before = clgemm__device_address_cached();
+    cl_ulong x = 0, y = 1;
+    cr_assert_eq(clgemm__device_address(h, a, &x), CLGEMM_SUCCESS);
+    cr_expect_neq(x, 0);
+    cr_expect_eq(clgemm__device_address_cached(), before + 1);
+    cr_assert_eq(clgemm__device_address(h, a, &y), CLGEMM_SUCCESS);
+    cr_expect_eq(x, y);
+    cr_expect_eq(clgemm__device_address_cached(), before + 1, "asked twice, cached twice");
+    cl_buffer_region region = {4096, 4096};
+    cl_mem sub =
+        clCreateSubBuffer(a, CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &region, &err);
+    if (err == CL_SUCCESS) {
+        cl_ulong s = 0;
+        cr_assert_eq(clgemm__device_address(h, sub, &s), CLGEMM_SUCCESS);
+        cr_expect_eq(s, x + 4096);
+        clReleaseMemObject(sub);
+    }
+    cr_expect_eq(clgemm__device_address_cached(), before + 1, "the sub-buffer's entry stays");
+    clReleaseMemObject(a);
+    cr_expect_eq(clgemm__device_address_cached(), before, "a released buffer's entry stays");
+    clgemm_destroy(h);
+}
+
+/* ---- The kernel's source and build route ----------------------------------------------------- */
+
+/* cl/tma.cl is embedded, and its programs go through the patched-PTX step (and say so in their
+ * cache key) like the wgmma family's. */
+Test(tma_kernel, embedded_and_patched) {
+    char *src = clgemm__kernel_source("tma.cl");
+    cr_assert(src);
+    cr_expect(strstr(src, "__kernel void\nclgemm_tma(") || strstr(src, "clgemm_tma("));
+    cr_expect(strstr(src, "cp.async.bulk.tensor.3d"));
+    free(src);
+    cr_expect_not_null(clgemm__ptx_patch_need("tma.cl"));
+    device_info h200 = hopper_on_bus(0x3b);
+    char *key = clgemm__program_key(&h200, "tma.cl", "src", "-DMWG=128");
+    cr_assert(key);
+    cr_expect(strstr(key, "sm_90a patch"), "%s", key);
+    free(key);
+}
