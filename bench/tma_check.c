@@ -83,7 +83,8 @@ static cl_kernel kernel_for(const tma_case *c) {
              c->type, c->type_c, c->ta, c->tb, c->mwg, c->nwg, c->stages, wg_type,
              c->type_c == c->type && wg_type <= 1);
     cl_program p;
-    if (clgemm__program(h, "tma.cl", options, &p) != CLGEMM_SUCCESS) {
+    build_log_sink sink = clgemm__handle_log_sink(h);
+    if (clgemm__program(&h->dev->build, &sink, "tma.cl", options, &p) != CLGEMM_SUCCESS) {
         printf("  build failed (%s):\n%s\n", options, h->build_log ? h->build_log : "");
         return NULL;
     }

@@ -12,9 +12,9 @@
  * call and clFinish) in ms and TFLOPS, and the largest sampled error relative to sum |a||b|;
  * for s, d, c and z also CLBlast's same call on the same buffers, median of N (built with
  * CLBlast). */
-#include "core/xorshift.h"
-#include "types/element.h"
 #include "core/clock.h"
+#include "core/xorshift.h"
+#include "typed.h"
 
 #include <clgemm.h>
 
@@ -53,27 +53,19 @@ static const mode modes[] = {
     {"e5m2b", CLGEMM_E5M2, CLGEMM_BFLOAT16, CLGEMM_COMPUTE_DEFAULT},
 };
 
-static size_t elem_size(clgemm_precision t) {
-    static const size_t sizes[] = {4, 8, 8, 16, 2, 2, 1, 4, 1, 1};
-    return sizes[t];
-}
-static int comps(clgemm_precision t) {
-    return t == CLGEMM_COMPLEX_SINGLE || t == CLGEMM_COMPLEX_DOUBLE ? 2 : 1;
-}
-
 /* count elements of type t, each component a float in [-0.5, 0.5) (INT8: all of -128 .. 127). */
 static void fill(clgemm_precision t, void *p, size_t count, uint64_t *state) {
     for (size_t i = 0; i < count; i++)
-        for (int j = 0; j < comps(t); j++) {
+        for (int j = 0; j < tt_ncomp(t); j++) {
             float v = (float)((double)(clgemm_xorshift64s(state) >> 11) * 0x1p-53 - 0.5);
-            clgemm__element_set(t, p, i, j, t == CLGEMM_INT8 ? v * 256.0 : v);
+            tt_set(t, p, i, j, t == CLGEMM_INT8 ? floor(v * 256.0) : v);
         }
 }
 
 static int run(clgemm_handle h, const mode *md, size_t m, size_t n, size_t k, int runs) {
     cl_context ctx = clgemm_context(h);
     cl_command_queue q = clgemm_queue(h);
-    size_t sab = elem_size(md->ab), sc = elem_size(md->c);
+    size_t sab = clgemm_type_size(md->ab), sc = clgemm_type_size(md->c);
     void *a = malloc(m * k * sab), *b = malloc(k * n * sab), *c = malloc(m * n * sc);
     if (!a || !b || !c) return 1;
     uint64_t state = 88172645463325252ull;
@@ -112,16 +104,15 @@ static int run(clgemm_handle h, const mode *md, size_t m, size_t n, size_t k, in
         size_t i = (size_t)s * 7919 % m, jj = (size_t)s * 104729 % n;
         double re = 0, im = 0, mag = 0;
         for (size_t p = 0; p < k; p++) {
-            double ar = clgemm__element_get(md->ab, a, i * k + p, 0),
-                   br = clgemm__element_get(md->ab, b, p * n + jj, 0);
-            double ai = comps(md->ab) > 1 ? clgemm__element_get(md->ab, a, i * k + p, 1) : 0;
-            double bi = comps(md->ab) > 1 ? clgemm__element_get(md->ab, b, p * n + jj, 1) : 0;
+            double ar = tt_get(md->ab, a, i * k + p, 0), br = tt_get(md->ab, b, p * n + jj, 0);
+            double ai = tt_ncomp(md->ab) > 1 ? tt_get(md->ab, a, i * k + p, 1) : 0;
+            double bi = tt_ncomp(md->ab) > 1 ? tt_get(md->ab, b, p * n + jj, 1) : 0;
             re += ar * br - ai * bi;
             im += ar * bi + ai * br;
             mag += hypot(ar, ai) * hypot(br, bi);
         }
-        double e = fabs(clgemm__element_get(md->c, c, i * n + jj, 0) - re);
-        if (comps(md->c) > 1) e = hypot(e, clgemm__element_get(md->c, c, i * n + jj, 1) - im);
+        double e = fabs(tt_get(md->c, c, i * n + jj, 0) - re);
+        if (tt_ncomp(md->c) > 1) e = hypot(e, tt_get(md->c, c, i * n + jj, 1) - im);
         if (e / mag > worst || isnan(e)) worst = isnan(e) ? INFINITY : e / mag;
     }
     qsort(times, (size_t)runs, sizeof *times, clgemm_compare_doubles);
@@ -158,7 +149,7 @@ static int run(clgemm_handle h, const mode *md, size_t m, size_t n, size_t k, in
         }
     }
 #endif
-    double flops = 2.0 * m * n * k * (comps(md->ab) > 1 ? 4 : 1);
+    double flops = 2.0 * m * n * k * (tt_ncomp(md->ab) > 1 ? 4 : 1);
     clgemm_config cfg;
     char kernel[200] = "?";
     /* The configuration of the call just timed: its layout, types and compute mode (a TF32 mode

@@ -131,6 +131,11 @@ typedef enum clgemm_precision {
 } clgemm_precision;
 #define CLGEMM_PRECISION_COUNT 10
 
+/* Bytes of one stored element of a type, as the buffers and host arrays of a call hold it
+ * (cl_float 4, cl_double 8, cl_float2 8, cl_double2 16, cl_half and BF16 2, INT8 and FP8 1,
+ * INT32 4); 0 for a value that is no type. */
+CLGEMM_API size_t clgemm_type_size(clgemm_precision type);
+
 /* 8-bit types.
  * INT8: C = alpha * op(A) op(B) + beta * C in exact integer arithmetic modulo 2^32: alpha and
  * beta are cl_int, and C keeps the low 32 bits of the exact result as a two's complement int32

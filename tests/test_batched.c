@@ -167,13 +167,13 @@ static void bdata_make(bdata *d, const bcase *g, uint64_t seed) {
             if (d->offs[x][b] > last) last = d->offs[x][b];
         }
         d->len[x] = last + d->ext[x] + g->tail + 1;
-        d->buf[x] = malloc(d->len[x] * tt_size(g->t));
+        d->buf[x] = malloc(d->len[x] * clgemm_type_size(g->t));
     }
     /* A and B: NaN outside their matrices (never read into a result); C: the sentinel. */
     for (int x = 0; x < 2; x++)
         for (size_t i = 0; i < d->len[x]; i++)
             set(g->t, d->buf[x], i, NAN, NAN);
-    fill_sentinel(d->buf[2], d->len[2] * tt_size(g->t));
+    fill_sentinel(d->buf[2], d->len[2] * clgemm_type_size(g->t));
     d->inside = calloc(d->len[2], sizeof(bool));
     d->alphas = calloc(g->batch + 1, sizeof(scalar));
     d->betas = calloc(g->batch + 1, sizeof(scalar));
@@ -209,8 +209,8 @@ static void bdata_make(bdata *d, const bcase *g, uint64_t seed) {
         memcpy((char *)d->alphas_raw + b * ss, &d->alphas[b], ss);
         memcpy((char *)d->betas_raw + b * ss, &d->betas[b], ss);
     }
-    d->c0 = malloc(d->len[2] * tt_size(g->t));
-    memcpy(d->c0, d->buf[2], d->len[2] * tt_size(g->t));
+    d->c0 = malloc(d->len[2] * clgemm_type_size(g->t));
+    memcpy(d->c0, d->buf[2], d->len[2] * clgemm_type_size(g->t));
 }
 
 static void bdata_free(bdata *d) {
@@ -275,8 +275,9 @@ static size_t bdata_check(const bdata *d, const void *c, const char *who, char *
             }
     }
     for (size_t e = 0; e < d->len[2]; e++)
-        if (!d->inside[e] && memcmp((const char *)c + e * tt_size(g->t),
-                                    (const char *)d->c0 + e * tt_size(g->t), tt_size(g->t)) != 0) {
+        if (!d->inside[e] &&
+            memcmp((const char *)c + e * clgemm_type_size(g->t),
+                   (const char *)d->c0 + e * clgemm_type_size(g->t), clgemm_type_size(g->t)) != 0) {
             if (bad++ < 3) {
                 size_t used = strlen(msg);
                 snprintf(msg + used, size - used, " [%s: element %zu outside C written]", who, e);
@@ -363,7 +364,7 @@ static int run_case(tc_env *env, clgemm_handle h, const bcase *g, uint64_t seed,
     bdata_make(&d, g, seed);
     describe(g, msg, size);
     if (getenv("TEST_BATCHED_TRACE")) fprintf(stderr, "%s\n", msg);
-    size_t es = tt_size(g->t);
+    size_t es = clgemm_type_size(g->t);
     cl_mem a = tc_buffer(env->context, d.len[0] * es, d.buf[0]);
     cl_mem b = tc_buffer(env->context, d.len[1] * es, d.buf[1]);
     cl_mem c = tc_buffer(env->context, d.len[2] * es, d.buf[2]);

@@ -459,7 +459,7 @@ typedef struct dev_bufs {
 } dev_bufs;
 
 static dev_bufs make_bufs(const tt_data *d) {
-    size_t sab = tt_size(d->g.type_ab), sc = tt_size(d->g.type_c);
+    size_t sab = clgemm_type_size(d->g.type_ab), sc = clgemm_type_size(d->g.type_c);
     dev_bufs b = {tc_buffer(fx.env.context, d->na * sab, d->a),
                   tc_buffer(fx.env.context, d->nb * sab, d->b),
                   tc_buffer(fx.env.context, d->nc * sc, d->c0)};
@@ -475,7 +475,7 @@ static void free_bufs(dev_bufs *b) {
 
 /* Reads C on `queue` and checks it against the reference. */
 static void expect_result(tt_data *d, cl_mem c, cl_command_queue queue, const char *what) {
-    size_t sc = tt_size(d->g.type_c), cells = d->g.m * d->g.n;
+    size_t sc = clgemm_type_size(d->g.type_c), cells = d->g.m * d->g.n;
     double *ref = malloc((cells ? cells : 1) * 2 * sizeof *ref);
     double *bound = malloc((cells ? cells : 1) * sizeof *bound);
     cr_assert(ref && bound);
@@ -530,7 +530,7 @@ Test(api, output_event_on_another_queue, .timeout = 600) {
 
 /* Reads C on `queue` and expects it exactly as it was before the call. */
 static void expect_untouched(const tt_data *d, cl_mem c, cl_command_queue queue, const char *what) {
-    size_t bytes = d->nc * tt_size(d->g.type_c);
+    size_t bytes = d->nc * clgemm_type_size(d->g.type_c);
     void *now = malloc(bytes ? bytes : 1);
     cr_assert(now);
     cr_assert_eq(tc_read(queue, c, bytes, now), CL_SUCCESS);

@@ -183,7 +183,7 @@ static size_t run_case(tc_env *env, clgemm_handle h, host_form form, type_pair t
             c_at[j] = (j % THREADS) * inner + (j / THREADS) * outer * ldc;
         c_len = per * outer * ldc;
     }
-    size_t sab = tt_size(t.ab), sc = tt_size(t.c);
+    size_t sab = clgemm_type_size(t.ab), sc = clgemm_type_size(t.c);
     unsigned char *a = malloc(total * ea * sab), *b = malloc(total * eb * sab);
     unsigned char *c = malloc(c_len * sc), *c0 = malloc(c_len * sc);
     double *alpha = malloc(total * 2 * sizeof *alpha);

@@ -257,7 +257,7 @@ Test(invalid, leading_dimensions) {
 
 /* A buffer of exactly `elems` elements of the precision, filled from the start of pattern. */
 static cl_mem exact_buffer(clgemm_precision prec, size_t elems, const float *pattern) {
-    cl_mem mem = tc_buffer(env.context, elems * tt_size(prec), pattern);
+    cl_mem mem = tc_buffer(env.context, elems * clgemm_type_size(prec), pattern);
     cr_assert(mem);
     return mem;
 }
@@ -293,7 +293,7 @@ Test(invalid, buffer_bounds) {
         for (int which = 0; which < 3; which++) {
             char what[128];
             cl_mem exact = exact_buffer(prec, ext[which], patterns[which]);
-            size_t bytes = ext[which] * tt_size(prec);
+            size_t bytes = ext[which] * clgemm_type_size(prec);
             call c = base;
             cl_mem *slot = which == 0 ? &c.a : which == 1 ? &c.b : &c.c;
             size_t *off = which == 0 ? &c.g.off_a : which == 1 ? &c.g.off_b : &c.g.off_c;

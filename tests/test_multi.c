@@ -42,9 +42,9 @@ static clgemm_multi_handle open_multi_tiled(size_t tile_m, size_t tile_n) {
 static clgemm_status multi_call(clgemm_multi_handle h, const tt_data *d, void *c) {
     const tt_gemm *g = &d->g;
     tt_scalar al = tt_make_scalar(g->type_ab, g->alpha), be = tt_make_scalar(g->type_ab, g->beta);
-    size_t sab = tt_size(g->type_ab);
+    size_t sab = clgemm_type_size(g->type_ab);
     const char *a = (const char *)d->a + g->off_a * sab, *b = (const char *)d->b + g->off_b * sab;
-    char *cc = (char *)c + g->off_c * tt_size(g->type_c);
+    char *cc = (char *)c + g->off_c * clgemm_type_size(g->type_c);
     if (g->type_ab == CLGEMM_DOUBLE && g->type_c == CLGEMM_DOUBLE)
         return clgemm_multi_dgemm_host(h, g->layout, g->ta, g->tb, g->m, g->n, g->k, al.d,
                                        (const double *)a, g->lda, (const double *)b, g->ldb, be.d,
@@ -59,7 +59,7 @@ static void run_checked(clgemm_multi_handle h, const tt_gemm *g, uint64_t seed) 
     cr_assert(tt_data_make(&d, g, seed, 0), "out of memory");
     char desc[400], detail[1024];
     tt_describe(&d.g, desc, sizeof desc);
-    size_t sab = tt_size(g->type_ab), cells = d.g.m * d.g.n;
+    size_t sab = clgemm_type_size(g->type_ab), cells = d.g.m * d.g.n;
     void *a0 = malloc(d.na * sab + 1), *b0 = malloc(d.nb * sab + 1);
     double *ref = malloc((cells ? cells : 1) * 2 * sizeof *ref);
     double *bound = malloc((cells ? cells : 1) * sizeof *bound);
@@ -480,7 +480,7 @@ static double op_at(clgemm_precision t, const void *x, clgemm_layout layout, clg
 static void batch_case(clgemm_precision t, clgemm_layout layout, clgemm_transpose ta,
                        clgemm_transpose tb, size_t batch, bool interleave, uint64_t seed) {
     clgemm_multi_handle h = open_multi();
-    size_t m = 13, n = 9, k = 11, sz = tt_size(t);
+    size_t m = 13, n = 9, k = 11, sz = clgemm_type_size(t);
     bool cplx = tt_is_complex(t);
     clgemm_transpose sta = ta == CLGEMM_CONJ_TRANS ? CLGEMM_TRANS : ta; /* stored as */
     clgemm_transpose stb = tb == CLGEMM_CONJ_TRANS ? CLGEMM_TRANS : tb;

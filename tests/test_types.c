@@ -777,7 +777,7 @@ static void run_batch(tc_env *env, clgemm_handle h, type_pair tp, bool table, ta
         .alpha = {sc[0], 0}, .beta = {sc[2], 0}, .tail = 2};
     for (int i = 0; i < BATCH; i++)
         cr_assert(tt_data_make(&d[i], &g, 700 + (uint64_t)i, 0));
-    size_t sab = tt_size(tp.ab), scs = tt_size(tp.c);
+    size_t sab = clgemm_type_size(tp.ab), scs = clgemm_type_size(tp.c);
     size_t na = d[0].na, nb = d[0].nb, nc = d[0].nc;
     char *a = malloc(BATCH * na * sab), *b = malloc(BATCH * nb * sab),
          *c = malloc(BATCH * nc * scs);

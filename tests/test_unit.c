@@ -166,6 +166,28 @@ Test(status, unknown_codes_still_get_a_message) {
     }
 }
 
+/* ---- Element sizes --------------------------------------------------------------------------- */
+
+/* clgemm_type_size against the OpenCL host types clgemm.h documents for each type; 0 outside the
+ * enum. */
+Test(types, public_element_sizes) {
+    static const size_t expected[CLGEMM_PRECISION_COUNT] = {
+        [CLGEMM_SINGLE] = sizeof(cl_float),
+        [CLGEMM_DOUBLE] = sizeof(cl_double),
+        [CLGEMM_COMPLEX_SINGLE] = sizeof(cl_float2),
+        [CLGEMM_COMPLEX_DOUBLE] = sizeof(cl_double2),
+        [CLGEMM_HALF] = sizeof(cl_half),
+        [CLGEMM_BFLOAT16] = sizeof(cl_ushort),
+        [CLGEMM_INT8] = sizeof(cl_char),
+        [CLGEMM_INT32] = sizeof(cl_int),
+        [CLGEMM_E4M3] = sizeof(cl_uchar),
+        [CLGEMM_E5M2] = sizeof(cl_uchar)};
+    for (int t = 0; t < CLGEMM_PRECISION_COUNT; t++)
+        cr_expect_eq(clgemm_type_size((clgemm_precision)t), expected[t], "type %d", t);
+    cr_expect_eq(clgemm_type_size((clgemm_precision)-1), 0);
+    cr_expect_eq(clgemm_type_size((clgemm_precision)CLGEMM_PRECISION_COUNT), 0);
+}
+
 /* ---- Family names --------------------------------------------------------------------------- */
 
 Test(family, names) {
@@ -194,6 +216,15 @@ static device_info fake_device(size_t max_wg, size_t item0, size_t item1, cl_ulo
     info.local_mem_size = local;
     info.has_fp64 = fp64;
     return info;
+}
+
+/* The H200 as the planner tests see it: 132 SMs of compute capability 9.0. */
+static device_info h200_device(void) {
+    device_info h200 = fake_device(1024, 1024, 1024, 49152, true);
+    h200.cls = DEVICE_NVIDIA_GPU;
+    h200.compute_units = 132;
+    h200.nv_compute_capability = 90;
+    return h200;
 }
 
 static device_info gpu(void) {
@@ -586,10 +617,7 @@ Test(defaults, fallback_runs_on_a_minimal_device) {
  * FP64 and FP32 with a TF32 compute mode; never for the FP32 default, complex types, or any
  * other device (which never sees its source). */
 Test(mma_guard, chosen_only_where_the_device_has_the_instructions) {
-    device_info h200 = fake_device(1024, 1024, 1024, 49152, true);
-    h200.cls = DEVICE_NVIDIA_GPU;
-    h200.compute_units = 132;
-    h200.nv_compute_capability = 90;
+    device_info h200 = h200_device();
     const struct {
         clgemm_precision type;
         clgemm_compute compute;
@@ -645,10 +673,7 @@ static size_t tile_area(const clgemm_config *c) {
 }
 
 Test(batch_plan, small_matrices_in_large_batches_get_small_tiles) {
-    device_info h200 = fake_device(1024, 1024, 1024, 49152, true);
-    h200.cls = DEVICE_NVIDIA_GPU;
-    h200.compute_units = 132;
-    h200.nv_compute_capability = 90;
+    device_info h200 = h200_device();
     clgemm_config c =
         clgemm__config_default_for(&h200, S, CLGEMM_COMPUTE_DEFAULT, 32, 32, 32, 10000);
     cr_expect_eq(tile_area(&c), 32u * 32u, "10000 x 32^2: %s", describe(&c));
@@ -860,10 +885,7 @@ Test(tune_data, reference_follows_the_transposes) {
  * two work-groups per SM, and FP64 long K leaves the tensor-core family (no split) for one that
  * splits. Column-major m x n x k. */
 Test(schedule_plan, h200_shapes) {
-    device_info h200 = fake_device(1024, 1024, 1024, 49152, true);
-    h200.cls = DEVICE_NVIDIA_GPU;
-    h200.compute_units = 132;
-    h200.nv_compute_capability = 90;
+    device_info h200 = h200_device();
     const clgemm_compute DEF = CLGEMM_COMPUTE_DEFAULT;
     clgemm_config c = clgemm__config_default_for(&h200, S, DEF, 4096, 4096, 4096, 1);
     cr_expect_eq(tile_area(&c), 256u * 128u, "4096^2: %s", describe(&c));
@@ -964,8 +986,61 @@ Test(schedule_plan, h200_shapes) {
     cr_expect(main_m < 4097 && main_n < 4097, "CLGEMM_PEEL=1 peels");
 }
 
+/* The schedule as one value (clgemm__plan_schedule): each decision as the single planners make
+ * it, the workspace it needs in bytes (counted here from the launches), and the plain fallback
+ * when a workspace cannot be had or sized. H200, FP32, column-major m x n x k. */
+Test(schedule_plan, one_value) {
+    device_info h200 = h200_device();
+    const clgemm_compute DEF = CLGEMM_COMPUTE_DEFAULT;
+    const schedule_force unset = {0, -1, -1}, no_peel = {0, 0, -1};
+    /* 4096^2: the plain grid, no workspace. */
+    clgemm_config c = clgemm__config_default_for(&h200, S, DEF, 4096, 4096, 4096, 1);
+    gemm_schedule s = clgemm__plan_schedule(&c, &h200, &unset, S, 4096, 4096, 4096, 1, false);
+    cr_expect(s.splits == 1 && s.groups == 0 && !s.peeled && s.workspace == 0, "4096^2");
+    cr_expect(s.main_m == 4096 && s.main_n == 4096 && s.cfg.mwg == c.mwg);
+    /* 4097^2: the last row and column of tiles peeled into the smallest tiles, K split 32 ways
+     * at most; the strips' partial products (the larger strip, 4097 x 1) in the workspace. */
+    c = clgemm__config_default_for(&h200, S, DEF, 4097, 4097, 4097, 1);
+    s = clgemm__plan_schedule(&c, &h200, &unset, S, 4097, 4097, 4097, 1, false);
+    clgemm_config small = clgemm__config_smallest(&c, &h200, S);
+    int strip_splits = clgemm__plan_splits(&small, &h200, CLGEMM__STRIP_SPLITS, S, 1, 1, 4097, 1);
+    cr_expect(s.peeled && s.main_m == 4096 && s.main_n == 4096 && s.splits == 1, "4097^2");
+    cr_expect(s.small.mwg == small.mwg && s.small.nwg == small.nwg &&
+              s.strip_splits == strip_splits);
+    cr_expect_gt(strip_splits, 1);
+    cr_expect_eq(s.groups, clgemm__plan_streamk(&c, &h200, -1, S, 4096, 4096, 4097, 1));
+    cr_expect_eq(s.workspace, 4097u * (size_t)strip_splits * 4u);
+    /* Unpeeled 4097^2: stream-K over 132 work-groups, two tile-sized slots each. */
+    s = clgemm__plan_schedule(&c, &h200, &no_peel, S, 4097, 4097, 4097, 1, false);
+    cr_expect(!s.peeled && s.groups == 132 && s.splits == 1, "stream-K: %d groups", s.groups);
+    cr_expect_eq(s.workspace, 2u * 132u * 256u * 128u * 4u);
+    /* ... and a table batch keeps the plain grid. */
+    s = clgemm__plan_schedule(&c, &h200, &no_peel, S, 4097, 4097, 4097, 1, true);
+    cr_expect(!s.peeled && s.groups == 0 && s.workspace == 0, "table");
+    /* Long K: split 17 ways, each layer a whole C in FP32. */
+    c = clgemm__config_default_for(&h200, S, DEF, 256, 256, 16384, 1);
+    s = clgemm__plan_schedule(&c, &h200, &unset, S, 256, 256, 16384, 1, false);
+    cr_expect(s.splits == 17 && s.groups == 0 && !s.peeled, "long K: %d", s.splits);
+    cr_expect_eq(s.workspace, 17u * 256u * 256u * 4u);
+    /* FP64: the workspace is in the arithmetic type's bytes. */
+    c = clgemm__config_default_for(&h200, CLGEMM_DOUBLE, DEF, 256, 256, 16384, 1);
+    s = clgemm__plan_schedule(&c, &h200, &unset, CLGEMM_DOUBLE, 256, 256, 16384, 1, false);
+    cr_expect_eq(s.workspace, (size_t)s.splits * 256u * 256u * 8u, "FP64 split %d", s.splits);
+    /* The fallback: one plain launch. */
+    gemm_schedule plain = clgemm__schedule_without_workspace(&s, 256, 256);
+    cr_expect(plain.splits == 1 && plain.groups == 0 && !plain.peeled && plain.workspace == 0 &&
+              plain.main_m == 256 && plain.main_n == 256 && plain.cfg.family == s.cfg.family);
+    /* A workspace whose size overflows size_t gives the fallback, never a short buffer. */
+    const schedule_force split8 = {8, -1, -1};
+    size_t huge = (size_t)1 << 50;
+    c = clgemm__config_default_for(&h200, S, DEF, 256, 256, 16384, 1);
+    s = clgemm__plan_schedule(&c, &h200, &split8, S, 256, 256, 16384, huge, false);
+    cr_expect(s.splits == 1 && s.workspace == 0, "overflow: %d layers, %zu bytes", s.splits,
+              s.workspace);
+}
+
 /* ---- The patched-PTX step (ptx_patch.c) and the wgmma family's guard ------------------------ */
-#include "exec/ptx_patch.h"
+#include "build/ptx_patch.h"
 #include "tensor_core_candidates.h"
 
 static const char ptx_ok[] = ".version 8.0\n.target sm_90, texmode_independent\n"
@@ -1063,10 +1138,7 @@ Test(ptx_patch, only_the_wgmma_family_asks_and_the_cache_key_says_so) {
  * types are the mma.sync family's on every device (measured faster on the H200), and where the
  * probe failed the same types plan on mma.sync too. */
 Test(wgmma_guard, legal_only_where_the_patched_build_works) {
-    device_info h200 = fake_device(1024, 1024, 1024, 49152, true);
-    h200.cls = DEVICE_NVIDIA_GPU;
-    h200.compute_units = 132;
-    h200.nv_compute_capability = 90;
+    device_info h200 = h200_device();
     h200.nv_sm90a = true;
     device_info failed = h200;
     failed.nv_sm90a = false;

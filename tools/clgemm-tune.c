@@ -459,23 +459,6 @@ static int dry_run(clgemm_handle h, const cli *c, const char *path) {
     return 0;
 }
 
-/* Bytes of one stored element of a type (clgemm.h: cl_float, cl_double, their pairs, cl_half,
- * cl_ushort). */
-static size_t element_size(clgemm_precision t) {
-    switch (t) {
-    case CLGEMM_DOUBLE:
-    case CLGEMM_COMPLEX_SINGLE:
-        return 8;
-    case CLGEMM_COMPLEX_DOUBLE:
-        return 16;
-    case CLGEMM_HALF:
-    case CLGEMM_BFLOAT16:
-        return 2;
-    default:
-        return 4;
-    }
-}
-
 /* Whether every shape's buffers can be made, as clgemm-bench checks its problems: the tuner
  * keeps A, B and C of a whole batch on the device (each below CL_DEVICE_MAX_MEM_ALLOC_SIZE,
  * together below its global memory) and one matrix of each on the host (below the physical
@@ -488,8 +471,8 @@ static bool shapes_fit(clgemm_handle h, const cli *c) {
     long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
     double host = pages > 0 && page > 0 ? (double)pages * (double)page : 1e300;
     double batch = c->batch > 1 ? (double)c->batch : 1;
-    double ab = (double)element_size(c->precision);
-    double cs = (double)element_size(c->wide_c ? CLGEMM_SINGLE : c->precision);
+    double ab = (double)clgemm_type_size(c->precision);
+    double cs = (double)clgemm_type_size(tune_c[c->precision][c->wide_c ? 1 : 0]);
     for (size_t i = 0; i < c->num_shapes; i++) {
         const clgemm_tune_shape *s = &c->shapes[i];
         double m = (double)s->m, n = (double)s->n, k = (double)s->k;

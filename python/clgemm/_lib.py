@@ -159,6 +159,7 @@ gemm_ex_host = _declare("clgemm_gemm_ex_host", _int, *_host_args, _ptr, _ptr, c_
                         c_size, _ptr, _ptr, c_size, _int, _int, _int)
 fp8_from_float = _declare("clgemm_fp8_from_float", _int, _int, _ptr, _ptr, c_size)
 fp8_to_float = _declare("clgemm_fp8_to_float", _int, _int, _ptr, _ptr, c_size)
+type_size = _declare("clgemm_type_size", c_size, _int)
 
 
 def message(status):

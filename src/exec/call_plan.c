@@ -1,7 +1,7 @@
-/* call_plan.c: the configuration of a handle's call: the planner (src/plan/) is given the
- * handle's device, its forced configuration for the type and its tuning table, and a row-major
- * call is planned in the column-major terms its kernel runs in. Apart from handle.c and gemm.c,
- * which both ask it, so neither calls the other for a plan. */
+/* call_plan.c: the plan of a handle's call: the call in the column-major terms its kernel runs
+ * in (the one row -> column-major swap), and the planner (src/plan/) given the handle's device,
+ * its forced configuration for the type, its tuning table and its schedule settings. Apart from
+ * handle.c and gemm.c, which both ask it, so neither calls the other for a plan. */
 #include "exec/exec.h"
 
 clgemm_config clgemm__plan(clgemm_handle h, const tuning_key *key, clgemm_compute compute, size_t m,
@@ -11,14 +11,24 @@ clgemm_config clgemm__plan(clgemm_handle h, const tuning_key *key, clgemm_comput
                                key, compute, m, n, k, batch, source);
 }
 
-/* The kernel runs every call column-major: a row-major call is the column-major C^T =
- * op(B)^T op(A)^T, so its operands, sizes and transposes swap (tuning_key). */
-clgemm_config clgemm__plan_call(clgemm_handle h, const gemm_call *call, clgemm_compute compute,
-                                size_t batch, const char **source) {
+colmajor_shape clgemm__colmajor_shape(const gemm_call *call) {
     bool row = call->layout == CLGEMM_ROW_MAJOR;
+    colmajor_shape s = {.m = row ? call->n : call->m,
+                        .n = row ? call->m : call->n,
+                        .k = call->k,
+                        .trans_a = row ? call->trans_b : call->trans_a,
+                        .trans_b = row ? call->trans_a : call->trans_b,
+                        .swapped = row};
+    return s;
+}
+
+gemm_schedule clgemm__plan_call(clgemm_handle h, const gemm_call *call, const colmajor_shape *shape,
+                                clgemm_compute compute, size_t batch, bool table,
+                                const char **source) {
     tuning_key key =
-        clgemm__tuning_key(call->precision, call->type_c, row ? call->trans_b : call->trans_a,
-                           row ? call->trans_a : call->trans_b);
-    return clgemm__plan(h, &key, compute, row ? call->n : call->m, row ? call->m : call->n, call->k,
-                        batch, source);
+        clgemm__tuning_key(call->precision, call->type_c, shape->trans_a, shape->trans_b);
+    clgemm_config cfg = clgemm__plan(h, &key, compute, shape->m, shape->n, shape->k, batch, source);
+    schedule_force force = {h->ksplit, h->peel, h->streamk};
+    return clgemm__plan_schedule(&cfg, &h->info, &force, call->precision, shape->m, shape->n,
+                                 shape->k, batch, table);
 }

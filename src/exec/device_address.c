@@ -41,7 +41,8 @@ static bool find(cl_mem mem, cl_device_id device, cl_ulong *address) {
 /* Runs the kernel on the handle's queue and waits for the answer. */
 static clgemm_status read_address(struct clgemm_handle_s *h, cl_mem mem, cl_ulong *address) {
     cl_program program;
-    clgemm_status st = clgemm__program(h, "device_address.cl", "", &program);
+    build_log_sink sink = clgemm__handle_log_sink(h);
+    clgemm_status st = clgemm__program(&h->dev->build, &sink, "device_address.cl", "", &program);
     if (st != CLGEMM_SUCCESS) return st;
     cl_int err;
     cl_kernel k = clCreateKernel(program, "clgemm_device_address", &err);

@@ -54,7 +54,7 @@ static shared_tuning *default_tuning(device_state *d) {
     file_identity(path, &now);
     if (!d->tuning || strcmp(path, d->tuning_path) != 0 || !same_file(&now, &d->tuning_file)) {
         tuning_table *table = NULL;
-        clgemm_status st = clgemm__tuning_load(NULL, &d->info, &table);
+        clgemm_status st = clgemm__tuning_load(NULL, &d->build.info, &table);
         if (st != CLGEMM_SUCCESS)
             clgemm__log("tuning database not used: %s", clgemm_status_string(st));
         shared_tuning *fresh = clgemm__tuning_share(table);
@@ -75,31 +75,21 @@ clgemm_status clgemm__device_acquire(cl_context context, cl_device_id device, de
                                      shared_tuning **tuning) {
     pthread_mutex_lock(&states_lock);
     device_state *d = states;
-    while (d && (d->context != context || d->device != device))
+    while (d && (d->build.context != context || d->build.device != device))
         d = d->next;
     clgemm_status st = CLGEMM_SUCCESS;
     if (!d) {
         d = calloc(1, sizeof *d);
         if (!d)
             st = CLGEMM_ERR_OUT_OF_HOST_MEMORY;
-        else if ((st = clgemm__device_query(device, &d->info)) != CLGEMM_SUCCESS) {
+        else if ((st = clgemm__program_device_init(&d->build, context, device)) != CLGEMM_SUCCESS) {
             free(d);
             d = NULL;
-        } else if (pthread_mutex_init(&d->lock, NULL) != 0) {
-            free(d);
-            d = NULL;
-            st = CLGEMM_ERR_OUT_OF_HOST_MEMORY;
         } else {
-            d->context = context;
-            d->device = device;
-            d->info.nv_sm90a = clgemm__sm90a_usable(context, device, &d->info);
-            d->info.local_mem_static = clgemm__static_local_usable(context, device, &d->info);
-            d->info.nv_tma =
-                d->info.nv_sm90a && clgemm__tensor_map_service(&d->info) == TMAP_SERVICE_OK;
             clRetainContext(context);
-            /* Read once: the warm call path reads no environment. */
-            const char *extra = getenv("CLGEMM_BUILD_OPTIONS");
-            snprintf(d->extra_options, sizeof d->extra_options, "%s", extra ? extra : "");
+            /* Tensor maps need the CUDA driver next to OpenCL (tensor_map.c, this layer). */
+            d->build.info.nv_tma = d->build.info.nv_sm90a &&
+                                   clgemm__tensor_map_service(&d->build.info) == TMAP_SERVICE_OK;
             d->next = states;
             states = d;
         }
@@ -125,9 +115,8 @@ void clgemm__device_release(device_state *d) {
     }
     pthread_mutex_unlock(&states_lock);
     if (!last) return;
-    clgemm__program_cache_free(d->programs);
+    clgemm__program_device_free(&d->build);
     if (d->tuning) clgemm__tuning_unshare(d->tuning);
-    pthread_mutex_destroy(&d->lock);
-    clReleaseContext(d->context);
+    clReleaseContext(d->build.context);
     free(d);
 }

@@ -1,51 +1,14 @@
 /* exec.h: the interface of src/exec/, the layer that runs calls: the handle and what the handles
- * of one device share, kernel sources and program builds with their caches (the program layer),
- * a handle's kernel table, and one GEMM call from its argument checks to the enqueue. The tuner
- * (src/tune/) is the only layer above it. */
+ * of one device share, argument checks, and one GEMM call to its enqueue. The program layer
+ * (src/build/) is below it; the tuner (src/tune/) is the only layer above it. */
 #ifndef CLGEMM_EXEC_H
 #define CLGEMM_EXEC_H
 
+#include "build/build.h"
 #include "plan/plan.h"
 
 #include <pthread.h>
 #include <sys/stat.h>
-
-/* ---- program.c: kernel sources, builds and the program caches ------------------------------- */
-
-typedef struct program_cache program_cache;
-
-/* Kernel sources: the family's code with the common header in front. Either embedded at build
- * time, or read from $CLGEMM_KERNEL_DIR. Returns a malloc'd string or NULL. */
-char *clgemm__kernel_source(const char *file_name);
-
-/* Whether the device runs patched sm_90a PTX (a probe build; false off NVIDIA compute capability
- * 9.0 without one), and the probe build itself on any device (*log: its two stages' logs). */
-bool clgemm__sm90a_usable(cl_context context, cl_device_id device, const device_info *info);
-bool clgemm__sm90a_probe(cl_context context, cl_device_id device, bool with_asm, char **log);
-/* The real limit of static __local arrays (device_info.local_mem_static). pick: NVIDIA's
- * per-block maximum for the compute capability when it exceeds the reported size and
- * probe(arg, bytes) says an array that size builds, else 0 (the reported size stands); other
- * vendors are never probed. usable: pick with clgemm__static_local_probe on the device, asked
- * once per device (device_state.c). probe: whether a kernel with a static array of `bytes`
- * builds there (*log: its build log). */
-cl_ulong clgemm__static_local_pick(const device_info *info,
-                                   bool (*probe)(void *arg, cl_ulong bytes), void *arg);
-cl_ulong clgemm__static_local_usable(cl_context context, cl_device_id device,
-                                     const device_info *info);
-bool clgemm__static_local_probe(cl_context context, cl_device_id device, cl_ulong bytes,
-                                char **log);
-/* The disk-cache key of a program: device, driver, version, options, the PTX patch if the file's
- * family takes one, and the source (malloc'd). */
-char *clgemm__program_key(const device_info *info, const char *file_name, const char *source,
-                          const char *options);
-
-/* The device's program for a kernel file and build options, built on first use (memory cache,
- * then disk cache, then source) under the device's lock; the caller releases the reference.
- * Called without the handle's lock. On a build failure the log goes to the handle. */
-struct clgemm_handle_s;
-clgemm_status clgemm__program(struct clgemm_handle_s *h, const char *file_name, const char *options,
-                              cl_program *program);
-void clgemm__program_cache_free(program_cache *cache);
 
 /* ---- tensor_map.c: Hopper's tensor maps (TMA descriptors) for OpenCL buffers --------------- */
 
@@ -137,64 +100,6 @@ clgemm_status clgemm__device_address(struct clgemm_handle_s *h, cl_mem buffer, c
 /* How many buffers' addresses are cached now (tests). */
 size_t clgemm__device_address_cached(void);
 
-/* ---- build_lock.c: one build per kernel-cache entry across processes ------------------------ */
-
-typedef struct build_lock {
-    int fd; /* -1: not held */
-    char path[4200];
-} build_lock;
-
-typedef enum build_lock_state {
-    BUILD_LOCK_HELD,            /* this process builds: nobody else was building it */
-    BUILD_LOCK_HELD_AFTER_WAIT, /* this process builds after another holder died */
-    BUILD_LOCK_DONE,            /* another process built it meanwhile: read the entry */
-    BUILD_LOCK_NONE             /* no lock to be had (folder unwritable or full, waited too
-                                   long): build without one */
-} build_lock_state;
-
-/* Takes the lock of the cache entry entry_path (<hash>.bin, lock <hash>.lock), waiting while
- * another process holds it. Whatever the state, the caller reads the entry again before
- * building; it releases a held lock with clgemm__build_unlock after writing the entry. */
-build_lock_state clgemm__build_lock(const char *entry_path, build_lock *lock);
-void clgemm__build_unlock(build_lock *lock);
-/* Removes the lock files in dir at least min_age_s old that nobody holds (killed builders'). */
-void clgemm__remove_stale_locks(const char *dir, double min_age_s);
-
-/* ---- kernel_table.c: a handle's kernels by integer key --------------------------------------- */
-
-/* Everything that makes one kernel differ from another (zero-initialise, then fill). */
-typedef struct kernel_key {
-    int family; /* a clgemm_family, or KERNEL_SCALE / KERNEL_REDUCE / KERNEL_FIXUP */
-    int params[CLGEMM_MAX_PARAMS];
-    unsigned char type_ab, type_c, compute;
-    unsigned short flags; /* KEY_* bits */
-} kernel_key;
-enum { KERNEL_SCALE = -1, KERNEL_REDUCE = -2, KERNEL_FIXUP = -3 };
-enum {
-    KEY_TRANSA = 1 << 0,
-    KEY_TRANSB = 1 << 1,
-    KEY_CONJA = 1 << 2,
-    KEY_CONJB = 1 << 3,
-    KEY_ALIGNED_A = 1 << 4,
-    KEY_ALIGNED_B = 1 << 5,
-    KEY_TABLE = 1 << 6,   /* a batch with per-matrix offsets and scalars (BATCH_TABLE) */
-    KEY_TABLE_C = 1 << 7, /* ... whose C offsets and beta the kernel applies (TABLE_C) */
-    KEY_STREAMK = 1 << 8  /* the stream-K schedule (STREAMK) */
-};
-
-typedef struct kernel_slot {
-    kernel_key key;
-    cl_kernel kernel; /* NULL: empty slot */
-} kernel_slot;
-typedef struct kernel_table {
-    kernel_slot *slots;
-    size_t cap, count; /* cap a power of two */
-} kernel_table;
-
-cl_kernel clgemm__kernel_find(const kernel_table *table, const kernel_key *key);
-clgemm_status clgemm__kernel_add(kernel_table *table, const kernel_key *key, cl_kernel kernel);
-void clgemm__kernel_table_free(kernel_table *table);
-
 /* ---- device_state.c: what the handles of one device share ------------------------------------ */
 
 /* A parsed tuning table shared by handles (immutable; freed with its last reference). */
@@ -204,13 +109,8 @@ typedef struct shared_tuning {
 } shared_tuning;
 
 typedef struct device_state {
-    cl_context context; /* the key: programs belong to a context */
-    cl_device_id device;
-    int refs; /* handles using it */
-    device_info info;
-    char extra_options[512]; /* CLGEMM_BUILD_OPTIONS when it was made */
-    pthread_mutex_t lock;    /* guards programs; held through a build */
-    program_cache *programs;
+    program_device build;  /* the key (context, device), its facts and programs */
+    int refs;              /* handles using it */
     shared_tuning *tuning; /* the default database's table (states_lock) */
     char tuning_path[4096];
     struct stat tuning_file; /* identity of the file it was read from */
@@ -273,13 +173,17 @@ struct clgemm_handle_s {
     arg_cache args; /* of the last GEMM kernel whose arguments a call set */
 };
 
+/* The handle's build log sink: a build's log replaces the handle's last one (clgemm_build_log);
+ * called without the handle's lock. */
+build_log_sink clgemm__handle_log_sink(struct clgemm_handle_s *h);
+
 /* True if spec[0 .. len) (an index or a case-insensitive substring; empty matches all) names
  * entry number `index` called `name` (the syntax of CLGEMM_DEVICE's two sides; multi.c too). */
 bool clgemm__spec_matches(const char *spec, size_t len, cl_uint index, const char *name);
 /* Held around every platform / device enumeration (PoCL's first one is not thread-safe). */
 extern pthread_mutex_t clgemm__enumeration_lock;
 
-/* ---- gemm.c: one GEMM call ------------------------------------------------------------------ */
+/* ---- check.c, gemm.c: one GEMM call's checks and its enqueue --------------------------------- */
 
 /* Everything a call passed, in the user's terms. alpha and beta are held as double: a float
  * converts to double and back exactly. Zero-initialise what a call does not set. */
@@ -321,6 +225,10 @@ clgemm_status clgemm__check_overlap(const gemm_call *call, size_t extent_c);
 /* Whether two matrices of `inner` x `outer` stored elements (inner contiguous, leading
  * dimension ld >= inner) whose first elements lie d elements apart share an element. */
 bool clgemm__matrices_overlap(size_t d, size_t inner, size_t outer, size_t ld);
+/* Checks everything a call passed (check.c) and computes each operand's extent (as
+ * clgemm__check_shape); nothing is enqueued. */
+clgemm_status clgemm__check_call(const struct clgemm_handle_s *h, const gemm_call *c,
+                                 size_t extent[3]);
 /* Checks everything, then enqueues the call. */
 clgemm_status clgemm__gemm(struct clgemm_handle_s *h, const gemm_call *call);
 
@@ -335,9 +243,21 @@ clgemm_status clgemm__host_gemm(clgemm_handle h, gemm_call *call, const void *a,
  * its tuning table (call_plan.c); the caller holds the lock. */
 clgemm_config clgemm__plan(struct clgemm_handle_s *h, const tuning_key *key, clgemm_compute compute,
                            size_t m, size_t n, size_t k, size_t batch, const char **source);
-/* The same for a call: its types, and its transposes and sizes as the kernel runs them (a
- * row-major call swaps A and B, see tuning_key). */
-clgemm_config clgemm__plan_call(struct clgemm_handle_s *h, const gemm_call *call,
-                                clgemm_compute compute, size_t batch, const char **source);
+/* A call as the kernels run it, column-major: a row-major C = op(A) op(B) is C^T = op(B)^T
+ * op(A)^T over the same memory, so A and B trade places (swapped), and so do m and n, while
+ * each operand keeps its transpose. The one place this swap is made (call_plan.c). */
+typedef struct colmajor_shape {
+    size_t m, n, k;
+    clgemm_transpose trans_a, trans_b; /* of the column-major A and B */
+    bool swapped;                      /* its A is the call's B */
+} colmajor_shape;
+colmajor_shape clgemm__colmajor_shape(const gemm_call *call);
+
+/* The plan of a call in its column-major shape: the configuration (clgemm__plan) and the
+ * schedule (clgemm__plan_schedule, with the handle's forcing settings; table: a batch by table)
+ * in one value. */
+gemm_schedule clgemm__plan_call(struct clgemm_handle_s *h, const gemm_call *call,
+                                const colmajor_shape *shape, clgemm_compute compute, size_t batch,
+                                bool table, const char **source);
 
 #endif /* CLGEMM_EXEC_H */

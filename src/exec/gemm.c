@@ -1,235 +1,16 @@
 /* gemm.c: one GEMM call on OpenCL buffers, of one matrix or a batch: check every argument
- * (nothing is enqueued on an error), turn the problem into the column-major form the kernels
- * compute, pick the kernel and enqueue it. A call enqueues one kernel for the whole batch (the
- * batch is the third grid dimension), or two for split K (the second waits on the first); the
+ * (check.c; nothing is enqueued on an error), turn the problem into the column-major form the
+ * kernels compute, pick the kernel and enqueue it. A call enqueues one kernel for the whole batch
+ * (the batch is the third grid dimension), or two for split K (the second waits on the first); the
  * event it returns is the last kernel's, so it spans the whole call. Only a batch deeper than
  * the grid's third dimension allows (65535 on NVIDIA) is cut into several launches, joined by a
  * marker. */
 #include "exec/exec.h"
 
-#include <limits.h>
 #include <stdint.h>
 #include <string.h>
 #include <stdlib.h>
 #include <stdio.h>
-
-/* The largest m, n or k: INT_MAX less the largest tile or slice (PARAM_MAX in families/registry.c).
- */
-#define MAX_DIM (INT_MAX - 1024)
-
-static bool layout_ok(clgemm_layout l) {
-    return l == CLGEMM_ROW_MAJOR || l == CLGEMM_COL_MAJOR;
-}
-
-static bool trans_ok(clgemm_transpose t) {
-    return t == CLGEMM_NO_TRANS || t == CLGEMM_TRANS || t == CLGEMM_CONJ_TRANS;
-}
-
-/* A matrix stored as rows x cols in `layout` with leading dimension ld: checks ld and returns
- * the number of elements from the first to one past the last (0 for an empty matrix). */
-static clgemm_status stored_extent(clgemm_layout layout, size_t rows, size_t cols, size_t ld,
-                                   clgemm_status bad_ld, size_t *extent) {
-    size_t inner = layout == CLGEMM_ROW_MAJOR ? cols : rows;
-    size_t outer = layout == CLGEMM_ROW_MAJOR ? rows : cols;
-    if (ld < (inner > 1 ? inner : 1)) return bad_ld;
-    *extent = 0;
-    if (rows == 0 || cols == 0) return CLGEMM_SUCCESS;
-    size_t span;
-    if (__builtin_mul_overflow(outer - 1, ld, &span) || __builtin_add_overflow(span, inner, extent))
-        return CLGEMM_ERR_OVERFLOW;
-    return CLGEMM_SUCCESS;
-}
-
-clgemm_status clgemm__check_shape(const gemm_call *c, size_t extent[3]) {
-    if (!layout_ok(c->layout)) return CLGEMM_ERR_INVALID_LAYOUT;
-    if (!trans_ok(c->trans_a) || !trans_ok(c->trans_b)) return CLGEMM_ERR_INVALID_TRANSPOSE;
-    bool ta = c->trans_a != CLGEMM_NO_TRANS, tb = c->trans_b != CLGEMM_NO_TRANS;
-    /* BLAS checks leading dimensions even when there is nothing to compute. */
-    clgemm_status st = stored_extent(c->layout, ta ? c->k : c->m, ta ? c->m : c->k, c->lda,
-                                     CLGEMM_ERR_INVALID_LD_A, &extent[0]);
-    if (st == CLGEMM_SUCCESS)
-        st = stored_extent(c->layout, tb ? c->n : c->k, tb ? c->k : c->n, c->ldb,
-                           CLGEMM_ERR_INVALID_LD_B, &extent[1]);
-    if (st == CLGEMM_SUCCESS)
-        st = stored_extent(c->layout, c->m, c->n, c->ldc, CLGEMM_ERR_INVALID_LD_C, &extent[2]);
-    if (st != CLGEMM_SUCCESS) return st;
-    if (c->m == 0 || c->n == 0 || c->k == 0 || (c->alpha == 0 && c->alpha_im == 0))
-        extent[0] = extent[1] = 0;
-    /* The kernels index with int: every span must fit, and every dimension with room for one
-     * more tile or slice past its end (loop bounds step past the last index). */
-    if (c->m > MAX_DIM || c->n > MAX_DIM || c->k > MAX_DIM) return CLGEMM_ERR_TOO_LARGE;
-    for (int i = 0; i < 3; i++)
-        if (extent[i] > INT_MAX) return CLGEMM_ERR_TOO_LARGE;
-    if ((extent[0] && c->lda > INT_MAX) || (extent[1] && c->ldb > INT_MAX) ||
-        (extent[2] && c->ldc > INT_MAX))
-        return CLGEMM_ERR_TOO_LARGE;
-    return CLGEMM_SUCCESS;
-}
-
-/* Checks that buffer `mem` exists, belongs to the handle's context and holds `extent`
- * elements from `offset`. Asked every call, never remembered: a buffer the caller released may
- * come back at the same address as another one. Only C's flags matter (it is written), so A's
- * and B's are not asked for (each query is a call into the driver on every GEMM). */
-static clgemm_status check_buffer(const struct clgemm_handle_s *h, cl_mem mem, size_t offset,
-                                  size_t extent, size_t real_size, clgemm_status too_small,
-                                  bool written) {
-    if (!mem) return CLGEMM_ERR_NULL_ARGUMENT;
-    cl_context ctx;
-    size_t size;
-    cl_mem_object_type type;
-    cl_mem_flags flags = 0;
-    cl_int err = clGetMemObjectInfo(mem, CL_MEM_CONTEXT, sizeof ctx, &ctx, NULL);
-    if (err == CL_SUCCESS) err = clGetMemObjectInfo(mem, CL_MEM_SIZE, sizeof size, &size, NULL);
-    if (err == CL_SUCCESS) err = clGetMemObjectInfo(mem, CL_MEM_TYPE, sizeof type, &type, NULL);
-    if (err == CL_SUCCESS && written)
-        err = clGetMemObjectInfo(mem, CL_MEM_FLAGS, sizeof flags, &flags, NULL);
-    if (err != CL_SUCCESS) return err;
-    if (ctx != h->context) return CLGEMM_ERR_WRONG_CONTEXT;
-    /* Kernels take plain buffers; writing a read-only one is undefined in OpenCL. */
-    if (type != CL_MEM_OBJECT_BUFFER || (written && (flags & CL_MEM_READ_ONLY)))
-        return CLGEMM_ERR_INVALID_BUFFER;
-    size_t end, bytes;
-    if (__builtin_add_overflow(offset, extent, &end) ||
-        __builtin_mul_overflow(end, real_size, &bytes))
-        return CLGEMM_ERR_OVERFLOW;
-    return bytes <= size ? CLGEMM_SUCCESS : too_small;
-}
-
-static clgemm_status check_queue(const struct clgemm_handle_s *h, cl_command_queue queue) {
-    cl_context ctx;
-    cl_device_id dev;
-    cl_int err = clGetCommandQueueInfo(queue, CL_QUEUE_CONTEXT, sizeof ctx, &ctx, NULL);
-    if (err == CL_SUCCESS)
-        err = clGetCommandQueueInfo(queue, CL_QUEUE_DEVICE, sizeof dev, &dev, NULL);
-    if (err != CL_SUCCESS) return err;
-    return ctx == h->context && dev == h->device ? CLGEMM_SUCCESS : CLGEMM_ERR_WRONG_CONTEXT;
-}
-
-clgemm_status clgemm__check_types(const struct clgemm_handle_s *h, const gemm_call *c) {
-    if (!clgemm__types_ok(c->precision, c->type_c)) return CLGEMM_ERR_INVALID_TYPE;
-    if ((unsigned)c->compute > CLGEMM_COMPUTE_FP32_3XTF32) return CLGEMM_ERR_INVALID_TYPE;
-    /* TF32 modes round FP32 inputs; 8-bit inputs have nothing to round (clgemm.h). */
-    if (c->compute != CLGEMM_COMPUTE_DEFAULT && clgemm__type(c->precision)->size == 1)
-        return CLGEMM_ERR_INVALID_TYPE;
-    if (clgemm__type(c->precision)->fp64 && !h->info.has_fp64) return CLGEMM_ERR_NO_FP64;
-    return CLGEMM_SUCCESS;
-}
-
-bool clgemm__matrices_overlap(size_t d, size_t inner, size_t outer, size_t ld) {
-    /* Element (i1, j1) of the first is (i2, j2) of the second when (i1 - i2) + (j1 - j2) ld = d,
-     * with |i1 - i2| < inner <= ld: so i1 - i2 is d mod ld, or that less ld. */
-    size_t q = d / ld, r = d % ld;
-    return (q < outer && r < inner) || (r > 0 && ld - r < inner && q + 1 < outer);
-}
-
-/* The stored shape of C: inner (contiguous) and outer extent. */
-static void c_shape(const gemm_call *c, size_t *inner, size_t *outer) {
-    *inner = c->layout == CLGEMM_ROW_MAJOR ? c->n : c->m;
-    *outer = c->layout == CLGEMM_ROW_MAJOR ? c->m : c->n;
-}
-
-static int compare_size(const void *x, const void *y) {
-    size_t a = *(const size_t *)x, b = *(const size_t *)y;
-    return a < b ? -1 : a > b;
-}
-
-/* Whether two matrices of C in the batch share an element: each would be written by one
- * work-group and read by another, in no defined order. Interleaved matrices (stride below the
- * extent, in the gaps that ldc leaves) are fine. */
-clgemm_status clgemm__check_overlap(const gemm_call *c, size_t extent_c) {
-    size_t inner, outer;
-    c_shape(c, &inner, &outer);
-    if (c->batch < 2 || extent_c == 0) return CLGEMM_SUCCESS;
-    if (!c->offs_c) {
-        size_t d = 0;
-        for (size_t b = 1; b < c->batch; b++) {
-            if (__builtin_add_overflow(d, c->stride_c, &d) || d >= extent_c) break;
-            if (clgemm__matrices_overlap(d, inner, outer, c->ldc)) return CLGEMM_ERR_BATCH_OVERLAP;
-        }
-        return CLGEMM_SUCCESS;
-    }
-    size_t *sorted = malloc(c->batch * sizeof *sorted);
-    if (!sorted) return CLGEMM_ERR_OUT_OF_HOST_MEMORY;
-    memcpy(sorted, c->offs_c, c->batch * sizeof *sorted);
-    qsort(sorted, c->batch, sizeof *sorted, compare_size);
-    clgemm_status st = CLGEMM_SUCCESS;
-    for (size_t i = 0; i + 1 < c->batch && st == CLGEMM_SUCCESS; i++)
-        for (size_t j = i + 1; j < c->batch && sorted[j] - sorted[i] < extent_c; j++)
-            if (clgemm__matrices_overlap(sorted[j] - sorted[i], inner, outer, c->ldc)) {
-                st = CLGEMM_ERR_BATCH_OVERLAP;
-                break;
-            }
-    free(sorted);
-    return st;
-}
-
-/* The offset of the last-starting matrix of operand x (0 A, 1 B, 2 C) of the batch. */
-static clgemm_status last_offset(const gemm_call *c, int x, size_t *last) {
-    const size_t off[3] = {c->off_a, c->off_b, c->off_c};
-    const size_t stride[3] = {c->stride_a, c->stride_b, c->stride_c};
-    const size_t *offs[3] = {c->offs_a, c->offs_b, c->offs_c};
-    *last = off[x];
-    if (!c->batched) return CLGEMM_SUCCESS;
-    if (c->offs_a || c->offs_b || c->offs_c) {
-        if (!offs[x]) return CLGEMM_ERR_NULL_ARGUMENT;
-        for (size_t b = 0; b < c->batch; b++)
-            if (offs[x][b] > *last) *last = offs[x][b];
-        return CLGEMM_SUCCESS;
-    }
-    size_t span;
-    if (__builtin_mul_overflow(c->batch - 1, stride[x], &span) ||
-        __builtin_add_overflow(*last, span, last))
-        return CLGEMM_ERR_OVERFLOW;
-    return CLGEMM_SUCCESS;
-}
-
-static clgemm_status check_call(const struct clgemm_handle_s *h, const gemm_call *c,
-                                size_t extent[3]) {
-    clgemm_status st = clgemm__check_shape(c, extent);
-    if (st != CLGEMM_SUCCESS) return st;
-    if ((c->num_wait > 0) != (c->wait != NULL)) return CLGEMM_ERR_INVALID_EVENTS;
-    for (cl_uint i = 0; i < c->num_wait; i++)
-        if (!c->wait[i]) return CLGEMM_ERR_INVALID_EVENTS;
-    if (c->queue && (st = check_queue(h, c->queue)) != CLGEMM_SUCCESS) return st;
-    if ((st = clgemm__check_types(h, c)) != CLGEMM_SUCCESS) return st;
-    if (c->m == 0 || c->n == 0 || (c->batched && c->batch == 0)) return CLGEMM_SUCCESS;
-    bool table = c->batched && (c->offs_a || c->offs_b || c->offs_c);
-    if (table) {
-        if (!c->offs_a || !c->offs_b || !c->offs_c || !c->alphas || !c->betas)
-            return CLGEMM_ERR_NULL_ARGUMENT;
-        /* Each matrix has its own alpha: A and B are read (and checked) for every matrix unless
-         * all of them are 0 or k is, which clgemm__check_shape could not see. */
-        if (c->k > 0 && c->m > 0 && c->n > 0) {
-            const gemm_call one = {.layout = c->layout,
-                                   .trans_a = c->trans_a,
-                                   .trans_b = c->trans_b,
-                                   .m = c->m,
-                                   .n = c->n,
-                                   .k = c->k,
-                                   .alpha = 1,
-                                   .lda = c->lda,
-                                   .ldb = c->ldb,
-                                   .ldc = c->ldc};
-            size_t all[3];
-            if ((st = clgemm__check_shape(&one, all)) != CLGEMM_SUCCESS) return st;
-            extent[0] = all[0];
-            extent[1] = all[1];
-        }
-    }
-    if ((st = clgemm__check_overlap(c, extent[2])) != CLGEMM_SUCCESS) return st;
-    size_t ab_size = clgemm__type(c->precision)->size, c_size = clgemm__type(c->type_c)->size;
-    size_t last[3] = {0, 0, 0};
-    for (int x = 0; x < 3; x++) /* an operand that is not read (alpha 0) is not checked */
-        if (extent[x] && (st = last_offset(c, x, &last[x])) != CLGEMM_SUCCESS) return st;
-    st = check_buffer(h, c->c, last[2], extent[2], c_size, CLGEMM_ERR_BUFFER_C_TOO_SMALL, true);
-    if (st == CLGEMM_SUCCESS && extent[0])
-        st = check_buffer(h, c->a, last[0], extent[0], ab_size, CLGEMM_ERR_BUFFER_A_TOO_SMALL,
-                          false);
-    if (st == CLGEMM_SUCCESS && extent[1])
-        st = check_buffer(h, c->b, last[1], extent[1], ab_size, CLGEMM_ERR_BUFFER_B_TOO_SMALL,
-                          false);
-    return st;
-}
 
 /* Sets one kernel argument per call; stops at the first error. */
 #define SET_ARG(kernel, index, value, err)                                                         \
@@ -330,7 +111,8 @@ static clgemm_status kernel_for(struct clgemm_handle_s *h, const kernel_key *key
     if (used < 0 || (size_t)used >= sizeof text) return CLGEMM_ERR_INVALID_PARAMS;
     cl_program program;
     pthread_mutex_unlock(&h->lock);
-    clgemm_status st = clgemm__program(h, file, text, &program);
+    build_log_sink sink = clgemm__handle_log_sink(h);
+    clgemm_status st = clgemm__program(&h->dev->build, &sink, file, text, &program);
     pthread_mutex_lock(&h->lock);
     if (st != CLGEMM_SUCCESS) return st;
     /* Another thread of this handle may have made it meanwhile. */
@@ -552,6 +334,7 @@ typedef struct colmajor_operand {
 typedef struct colmajor {
     cl_int m, n, k;
     colmajor_operand a, b;
+    bool swapped; /* a is the call's B (a row-major call) */
 } colmajor;
 
 /* The call's A (second false) or B, as the call gives it. */
@@ -566,15 +349,15 @@ static colmajor_operand call_operand(const gemm_call *c, bool second) {
     return o;
 }
 
-/* Row-major C = op(A) op(B) is column-major C^T = op(B)^T op(A)^T over the same memory: A and B
- * trade places, and so do M and N, while each operand keeps its transpose flag. */
-static colmajor normalise(const gemm_call *c) {
-    bool row = c->layout == CLGEMM_ROW_MAJOR;
-    colmajor p = {.m = (cl_int)(row ? c->n : c->m),
-                  .n = (cl_int)(row ? c->m : c->n),
-                  .k = (cl_int)c->k,
-                  .a = call_operand(c, row),
-                  .b = call_operand(c, !row)};
+/* The kernels' column-major problem of the call's shape s (clgemm__colmajor_shape: the swap of
+ * a row-major call), with its operands; the checks keep sizes in int range. */
+static colmajor normalise(const gemm_call *c, const colmajor_shape *s) {
+    colmajor p = {.m = (cl_int)s->m,
+                  .n = (cl_int)s->n,
+                  .k = (cl_int)s->k,
+                  .a = call_operand(c, s->swapped),
+                  .b = call_operand(c, !s->swapped),
+                  .swapped = s->swapped};
     return p;
 }
 
@@ -784,7 +567,7 @@ static void gemm_kernel_key(kernel_key *key, const clgemm_config *cfg, const gem
                                   (p->a.conj ? KEY_CONJA : 0) | (p->b.conj ? KEY_CONJB : 0) |
                                   (table ? KEY_TABLE | KEY_TABLE_C : 0));
     if (family->call_options) {
-        bool swap = c->layout == CLGEMM_ROW_MAJOR;
+        bool swap = p->swapped;
         key->flags |=
             (unsigned short)((aligned16(c, !swap, p->a.off, p->a.ld, p->a.stride) ? KEY_ALIGNED_A
                                                                                   : 0) |
@@ -826,10 +609,6 @@ typedef struct single_plan {
     size_t main_m, main_n;
     cl_mem work;
 } single_plan;
-
-/* The layers a peeled strip's K is split into: strips are a few rows or columns deep, so only K
- * gives their work-groups parallel work. */
-#define STRIP_SPLITS 32
 
 /* Waves' worth of tiles stream-K shares out unless CLGEMM_STREAMK says otherwise: one (H200
  * 4097^2: 40.4 TFLOPS with one, 39.2 with two). */
@@ -918,23 +697,10 @@ static cl_int enqueue_single(struct clgemm_handle_s *h, const gemm_call *c, cons
  * splits blocks of m x n; stream-K's two tile-sized slots per work-group; peeled strips'
  * strip_splits blocks of the larger strip (strips and stream-K run one after the other, so
  * they share one workspace). */
-static size_t workspace_elements(const clgemm_config *cfg, const colmajor *p, size_t batch,
-                                 int splits, int groups, size_t main_m, size_t main_n,
-                                 int strip_splits) {
-    size_t mt, nt, kt, need = 0, layers;
-    clgemm__family(cfg->family)->tile(cfg, &mt, &nt, &kt);
-    if (splits > 1 && (__builtin_mul_overflow(batch, (size_t)splits, &layers) ||
-                       __builtin_mul_overflow(layers, (size_t)p->m * (size_t)p->n, &need)))
-        return 0;
-    if (groups > 0) need = 2 * (size_t)groups * mt * nt;
-    size_t right = (size_t)p->m * ((size_t)p->n - main_n), below = ((size_t)p->m - main_m) * main_n;
-    size_t strip = (right > below ? right : below) * (size_t)strip_splits;
-    return need > strip ? need : strip;
-}
-
 static clgemm_status enqueue_gemm(struct clgemm_handle_s *h, const gemm_call *c, cl_mem table,
                                   cl_command_queue queue) {
-    colmajor p = normalise(c);
+    colmajor_shape shape = clgemm__colmajor_shape(c);
+    colmajor p = normalise(c, &shape);
     const char *source;
     size_t batch = batch_of(c);
     /* CLGEMM_ALLOW_TF32 turns the FP32 default into TF32, as PyTorch's allow_tf32 does. */
@@ -942,27 +708,17 @@ static clgemm_status enqueue_gemm(struct clgemm_handle_s *h, const gemm_call *c,
         c->compute == CLGEMM_COMPUTE_DEFAULT && c->precision == CLGEMM_SINGLE && h->allow_tf32
             ? CLGEMM_COMPUTE_TF32
             : c->compute;
-    clgemm_config cfg = clgemm__plan_call(h, c, compute, batch, &source);
+    /* The whole schedule at once: configuration, split, peeling, stream-K, workspace. */
+    gemm_schedule s = clgemm__plan_call(h, c, &shape, compute, batch, table != NULL, &source);
+    const clgemm_config cfg = s.cfg;
     const family_desc *family = clgemm__family(cfg.family);
-    int splits = clgemm__plan_splits(&cfg, &h->info, h->ksplit, c->precision, (size_t)p.m,
-                                     (size_t)p.n, (size_t)p.k, batch);
-    /* One matrix without a split may peel a mostly empty last row or column of tiles and run
-     * stream-K over the rest (the planner says which, if either). */
-    size_t main_m = (size_t)p.m, main_n = (size_t)p.n;
-    int groups = 0;
-    if (splits == 1 && !table) {
-        clgemm__plan_peel(&cfg, &h->info, h->peel, main_m, main_n, batch, &main_m, &main_n);
-        groups = clgemm__plan_streamk(&cfg, &h->info, h->streamk, c->precision, main_m, main_n,
-                                      (size_t)p.k, batch);
-    }
-    bool peeled = main_m < (size_t)p.m || main_n < (size_t)p.n;
     /* Kernels first: finding one may release the lock (a build), and the workspace taken below
      * must stay ours from taking to enqueueing. Partial products of a split stay in the
      * arithmetic type; the reduction rounds them to C's. */
     gemm_kernel gk = {.family = family, .cfg = &cfg};
     gemm_kernel_key(&gk.key, &cfg, c, &p, compute, table);
     /* A split's workspace is strided: C's table offsets and beta then serve the reduction. */
-    if (splits > 1) {
+    if (s.splits > 1) {
         gk.key.type_c = (unsigned char)clgemm__type(c->precision)->compute;
         gk.key.flags &= (unsigned short)~KEY_TABLE_C;
     }
@@ -971,10 +727,10 @@ static clgemm_status enqueue_gemm(struct clgemm_handle_s *h, const gemm_call *c,
         kernel_for(h, &gk.key, family->kernel, family->file, gemm_options_fn, &gk, &kernel);
     /* The second step is built before anything is enqueued, so a failed build leaves no partial
      * products running. */
-    if (st == CLGEMM_SUCCESS && (splits > 1 || groups > 0))
-        st = elementwise_kernel(h, splits > 1 ? KERNEL_REDUCE : KERNEL_FIXUP, c->precision,
+    if (st == CLGEMM_SUCCESS && (s.splits > 1 || s.groups > 0))
+        st = elementwise_kernel(h, s.splits > 1 ? KERNEL_REDUCE : KERNEL_FIXUP, c->precision,
                                 c->type_c, table != NULL, &second);
-    if (st == CLGEMM_SUCCESS && groups > 0) {
+    if (st == CLGEMM_SUCCESS && s.groups > 0) {
         gemm_kernel streamk = gk;
         streamk.key.flags |= KEY_STREAMK;
         st = kernel_for(h, &streamk.key, family->kernel, family->file, gemm_options_fn, &streamk,
@@ -982,15 +738,11 @@ static clgemm_status enqueue_gemm(struct clgemm_handle_s *h, const gemm_call *c,
     }
     /* Peeled strips: the family's smallest tiles, K split (their partial products in the
      * arithmetic type), and the reduction. */
-    clgemm_config small = peeled ? clgemm__config_smallest(&cfg, &h->info, c->precision) : cfg;
-    int strip_splits = 1;
     cl_kernel reduce = NULL;
-    if (st == CLGEMM_SUCCESS && peeled) {
-        gemm_kernel edge = {.family = clgemm__family(small.family), .cfg = &small};
-        gemm_kernel_key(&edge.key, &small, c, &p, compute, table);
+    if (st == CLGEMM_SUCCESS && s.peeled) {
+        gemm_kernel edge = {.family = clgemm__family(s.small.family), .cfg = &s.small};
+        gemm_kernel_key(&edge.key, &s.small, c, &p, compute, table);
         edge.key.type_c = (unsigned char)clgemm__type(c->precision)->compute;
-        strip_splits =
-            clgemm__plan_splits(&small, &h->info, STRIP_SPLITS, c->precision, 1, 1, (size_t)p.k, 1);
         st = kernel_for(h, &edge.key, edge.family->kernel, edge.family->file, gemm_options_fn,
                         &edge, &strips);
         if (st == CLGEMM_SUCCESS)
@@ -999,48 +751,41 @@ static clgemm_status enqueue_gemm(struct clgemm_handle_s *h, const gemm_call *c,
     if (st != CLGEMM_SUCCESS) return st;
     cl_mem work = NULL;
     int slot = -1;
-    size_t layers_total = batch;
-    if (splits > 1 || groups > 0 || peeled) {
-        size_t elements = workspace_elements(&cfg, &p, batch, splits, groups, main_m, main_n,
-                                             strip_splits),
-               bytes;
-        if (elements &&
-            !__builtin_mul_overflow(elements, clgemm__type(c->precision)->compute_size, &bytes)) {
-            work = workspace_acquire(h, bytes, &slot);
-            if (splits > 1) layers_total = batch * (size_t)splits;
-        }
-        if (!work && splits > 1) {
-            /* No room for a workspace: the plain kernel still works (its C type may differ). */
-            splits = 1;
-            layers_total = batch;
+    if (s.workspace) work = workspace_acquire(h, s.workspace, &slot);
+    if (s.workspace && !work) {
+        /* No room for a workspace: the schedule's fallback, one plain launch (whose C type a
+         * split changed). */
+        bool was_split = s.splits > 1;
+        s = clgemm__schedule_without_workspace(&s, (size_t)p.m, (size_t)p.n);
+        if (was_split) {
             gemm_kernel_key(&gk.key, &cfg, c, &p, compute, table);
             st =
                 kernel_for(h, &gk.key, family->kernel, family->file, gemm_options_fn, &gk, &kernel);
             if (st != CLGEMM_SUCCESS) return st;
         }
-        if (!work) { /* stream-K falls back to data-parallel, peeling to nothing */
-            groups = 0;
-            peeled = false;
-            main_m = (size_t)p.m;
-            main_n = (size_t)p.n;
-        }
     }
+    int splits = s.splits, groups = s.groups;
+    size_t layers_total = splits > 1 ? batch * (size_t)splits : batch;
+    clgemm_config small = s.small;
+    int strip_splits = s.strip_splits;
+    size_t main_m = s.main_m, main_n = s.main_n;
+    bool peeled = s.peeled;
     cl_event partial = NULL, done = NULL;
     cl_int err;
     if (groups > 0 || peeled) {
-        single_plan s = {.cfg = &cfg,
-                         .small = &small,
-                         .plain = kernel,
-                         .sk = sk,
-                         .fixup = second,
-                         .strips = strips,
-                         .reduce = reduce,
-                         .groups = groups,
-                         .strip_splits = strip_splits,
-                         .main_m = main_m,
-                         .main_n = main_n,
-                         .work = work};
-        err = enqueue_single(h, c, &p, &s, queue, &done);
+        single_plan one = {.cfg = &cfg,
+                           .small = &small,
+                           .plain = kernel,
+                           .sk = sk,
+                           .fixup = second,
+                           .strips = strips,
+                           .reduce = reduce,
+                           .groups = groups,
+                           .strip_splits = strip_splits,
+                           .main_m = main_m,
+                           .main_n = main_n,
+                           .work = work};
+        err = enqueue_single(h, c, &p, &one, queue, &done);
     } else {
         /* With a split, the partial products go to the workspace (ldc = m, beta = 0; matrix b's
          * layers from b * splits * m * n) and the reduction applies beta to C. */
@@ -1083,7 +828,7 @@ clgemm_status clgemm__gemm(struct clgemm_handle_s *h, const gemm_call *c) {
     if (!h) return CLGEMM_ERR_NULL_ARGUMENT;
     if (clgemm__forked()) return CLGEMM_ERR_FORKED;
     size_t extent[3];
-    clgemm_status st = check_call(h, c, extent);
+    clgemm_status st = clgemm__check_call(h, c, extent);
     if (st != CLGEMM_SUCCESS) return st;
     cl_command_queue queue = c->queue ? c->queue : h->queue;
     if (c->m == 0 || c->n == 0 || batch_of(c) == 0) {
@@ -1099,8 +844,8 @@ clgemm_status clgemm__gemm(struct clgemm_handle_s *h, const gemm_call *c) {
      * enqueueing it must not interleave with another call's. */
     pthread_mutex_lock(&h->lock);
     if (scale_only(c)) {
-        colmajor p = normalise(c);
-        st = enqueue_scale(h, c, p.m, p.n, table, queue);
+        colmajor_shape shape = clgemm__colmajor_shape(c);
+        st = enqueue_scale(h, c, (cl_int)shape.m, (cl_int)shape.n, table, queue);
     } else {
         st = enqueue_gemm(h, c, table, queue);
     }

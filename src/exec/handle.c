@@ -21,7 +21,7 @@ static clgemm_status handle_init(clgemm_handle h, cl_command_queue queue) {
         clgemm__device_release(h->dev);
         return CLGEMM_ERR_OUT_OF_HOST_MEMORY;
     }
-    h->info = h->dev->info;
+    h->info = h->dev->build.info;
     h->tuning = h->tuning_ref ? h->tuning_ref->table : NULL;
     /* The environment is read here, never on the warm call path. */
     const char *tf32 = getenv("CLGEMM_ALLOW_TF32");
@@ -203,6 +203,18 @@ cl_device_id clgemm_device(clgemm_handle h) {
     return h ? h->device : NULL;
 }
 
+static void keep_build_log(void *owner, char *log) {
+    struct clgemm_handle_s *h = owner;
+    pthread_mutex_lock(&h->lock);
+    free(h->build_log);
+    h->build_log = log;
+    pthread_mutex_unlock(&h->lock);
+}
+
+build_log_sink clgemm__handle_log_sink(struct clgemm_handle_s *h) {
+    return (build_log_sink){keep_build_log, h};
+}
+
 size_t clgemm_build_log(clgemm_handle h, char *buf, size_t size) {
     if (!h || clgemm__forked()) {
         if (buf && size > 0) buf[0] = 0;
@@ -284,7 +296,8 @@ clgemm_status clgemm_get_config_ex(clgemm_handle h, clgemm_layout layout, clgemm
     if (compute == CLGEMM_COMPUTE_DEFAULT && type_ab == CLGEMM_SINGLE && h->allow_tf32)
         compute = CLGEMM_COMPUTE_TF32;
     pthread_mutex_lock(&h->lock);
-    *config = clgemm__plan_call(h, &call, compute, 1, source);
+    colmajor_shape shape = clgemm__colmajor_shape(&call);
+    *config = clgemm__plan_call(h, &call, &shape, compute, 1, false, source).cfg;
     pthread_mutex_unlock(&h->lock);
     return CLGEMM_SUCCESS;
 }

@@ -32,7 +32,7 @@ typedef struct gemm_dims {
 /* One matrix of any size: the lists' first choice (the library's default configuration). */
 #define ONE_MATRIX (&(const gemm_dims){0, 0, 0, 1})
 
-/* What a family asks of the program layer's patched-PTX step (src/exec/ptx_patch.c): a register
+/* What a family asks of the program layer's patched-PTX step (src/build/ptx_patch.c): a register
  * cap per entry (0: none). */
 typedef struct ptx_patch_need {
     int maxnreg;
@@ -67,7 +67,7 @@ typedef struct family_desc {
                                      const gemm_dims *dims);
     /* The tuner's --quick candidates, ending with family 0 (NULL: none). */
     const clgemm_config *quick;
-    /* The patched-PTX step its programs need (exec/ptx_patch.c; NULL: none): its kernels carry
+    /* The patched-PTX step its programs need (build/ptx_patch.c; NULL: none): its kernels carry
      * sm_90a instructions behind markers, so `supported` must accept only devices with nv_sm90a. */
     const ptx_patch_need *ptx_patch;
     /* The --quick set on a CPU of this tier and type, where each cold compile costs seconds and

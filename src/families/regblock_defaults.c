@@ -34,27 +34,30 @@
 /* 256 x 64 and 64 x 256 tiles (16 x 8 blocks, 16 along M as in 256 x 128's) serve narrow
  * matrices: H200 FP32 with K split 8 ways, 8192 x 64 x 8192 (kernel terms) ran 34.9 TFLOPS in
  * 256 x 64 tiles, 30.1 in 64 x 64 ones; 64 x 8192 x 8192 32.5 in 64 x 256 tiles of 4 x 32
- * work-items, 30.6 with 8 x 16 (docs/perf/h200-session3-2026-11-30.log, narrow-lab). */
+ * work-items, 30.6 with 8 x 16 (bench/results/2026-11-30-h200-batched-types-tile-sweep.log,
+ * narrow sweep). */
 /* 16 x 32 tiles (2 x 2 blocks) are what the tuner's searches at 256^3 found (180 s and 10
- * minutes alike, docs/perf/tune-compare-2026-11-30.log): single matrices of 128 to 300 ran
- * 1.1-1.5 x faster in them than in 32 x 32 tiles, 384 and 512 slower (0.87-0.90 x), which
- * 32 x 32 tiles still fill the device for (docs/perf/session4-final-2026-11-30.log). */
+ * minutes alike, bench/results/2026-11-30-h200-tuner-180s-vs-10min.log): single matrices of 128 to
+ * 300 ran 1.1-1.5 x faster in them than in 32 x 32 tiles, 384 and 512 slower (0.87-0.90 x), which
+ * 32 x 32 tiles still fill the device for (c585671^:docs/perf/session4-final-2026-11-30.log,
+ * kept in the history). */
 static const clgemm_config nvidia_single[] = {
     RB(256, 128, 8, 16, 16, 8, 4, 4), RB(128, 128, 8, 16, 16, 8, 4, 4),
     RB(256, 64, 8, 16, 8, 8, 4, 4),   RB(64, 256, 8, 4, 32, 8, 4, 4),
     RB(64, 64, 32, 16, 8, 8, 2, 2),   NV_SMALL,
     RB(16, 32, 32, 8, 16, 8, 2, 2),   END_OF_LIST};
-/* Batches of 16 or more FP32 matrices (H200, docs/perf/async-lab-2026-11-30.log and
- * h200-session3-2026-11-30.log): 64 x 64 tiles in 8-deep slices ran 10000 x 64^3 at 23.4-23.8
- * TFLOPS and 1000 x 128^3 at 28.3-29.1, where the single-matrix list gave 19.8 (64 x 64, 32 deep)
- * and 20.9 (128 x 128); 256^3 and 512^3 matrices keep 256 x 128 (35.5; 128 x 128 ran 29-31, and
- * 128 x 64 tiles ran 128^3 at 24.1). Fewer matrices keep the single list. */
+/* Batches of 16 or more FP32 matrices (H200, c585671^:docs/perf/async-lab-2026-11-30.log, kept in
+ * the history, and bench/results/2026-11-30-h200-batched-types-tile-sweep.log): 64 x 64 tiles in
+ * 8-deep slices ran 10000 x 64^3 at 23.4-23.8 TFLOPS and 1000 x 128^3 at 28.3-29.1, where the
+ * single-matrix list gave 19.8 (64 x 64, 32 deep) and 20.9 (128 x 128); 256^3 and 512^3 matrices
+ * keep 256 x 128 (35.5; 128 x 128 ran 29-31, and 128 x 64 tiles ran 128^3 at 24.1). Fewer matrices
+ * keep the single list. */
 static const clgemm_config nvidia_single_batched[] = {RB(256, 128, 8, 16, 16, 8, 4, 4),
                                                       NV_BATCH_SMALL, END_OF_LIST};
 /* Batches of matrices at least 256 on every side (K too: the 8 x 8 blocks of 128 x 64 tiles need
  * many slices to repay their loads): 128 x 64 tiles of 16 x 8 work-items ran 1000 x 256^3 at
  * 37.4 TFLOPS and 100 x 512^3 at 38.5 where 256 x 128 ran 34.0-35.5 and 34.9-36.1
- * (docs/perf/h200-session3-2026-11-30.log, batched sweep). */
+ * (bench/results/2026-11-30-h200-batched-types-tile-sweep.log, batched sweep). */
 static const clgemm_config nvidia_single_batched_large[] = {RB(128, 64, 8, 16, 8, 8, 4, 4),
                                                             NV_BATCH_SMALL, END_OF_LIST};
 #define MANY_MATRICES 16

@@ -190,3 +190,49 @@ void clgemm__plan_peel(const clgemm_config *config, const device_info *info, int
     *main_m = keep_m;
     *main_n = keep_n;
 }
+
+gemm_schedule clgemm__schedule_without_workspace(const gemm_schedule *s, size_t m, size_t n) {
+    gemm_schedule plain = {
+        .cfg = s->cfg, .splits = 1, .main_m = m, .main_n = n, .small = s->cfg, .strip_splits = 1};
+    return plain;
+}
+
+/* Elements of the arithmetic type a schedule's launches keep in the workspace: a split's layers
+ * of C, stream-K's two slots per work-group, the strips' split layers (0: overflow). */
+static size_t workspace_elements(const gemm_schedule *s, size_t m, size_t n, size_t batch) {
+    size_t mt, nt, kt, need = 0, layers;
+    clgemm__family(s->cfg.family)->tile(&s->cfg, &mt, &nt, &kt);
+    if (s->splits > 1 && (__builtin_mul_overflow(batch, (size_t)s->splits, &layers) ||
+                          __builtin_mul_overflow(layers, m * n, &need)))
+        return 0;
+    if (s->groups > 0) need = 2 * (size_t)s->groups * mt * nt;
+    size_t right = m * (n - s->main_n), below = (m - s->main_m) * s->main_n;
+    size_t strip = (right > below ? right : below) * (size_t)s->strip_splits;
+    return need > strip ? need : strip;
+}
+
+gemm_schedule clgemm__plan_schedule(const clgemm_config *cfg, const device_info *info,
+                                    const schedule_force *force, clgemm_precision type, size_t m,
+                                    size_t n, size_t k, size_t batch, bool table) {
+    gemm_schedule s = {.cfg = *cfg, .main_m = m, .main_n = n, .small = *cfg, .strip_splits = 1};
+    s.splits = clgemm__plan_splits(cfg, info, force->ksplit, type, m, n, k, batch);
+    /* One matrix without a split may peel a mostly empty last row or column of tiles and run
+     * stream-K over the rest (the planner says which, if either). */
+    if (s.splits == 1 && !table) {
+        clgemm__plan_peel(cfg, info, force->peel, m, n, batch, &s.main_m, &s.main_n);
+        s.groups =
+            clgemm__plan_streamk(cfg, info, force->streamk, type, s.main_m, s.main_n, k, batch);
+    }
+    s.peeled = s.main_m < m || s.main_n < n;
+    if (s.peeled) { /* the family's smallest tiles, K split */
+        s.small = clgemm__config_smallest(cfg, info, type);
+        s.strip_splits =
+            clgemm__plan_splits(&s.small, info, CLGEMM__STRIP_SPLITS, type, 1, 1, k, 1);
+    }
+    if (s.splits == 1 && s.groups == 0 && !s.peeled) return s;
+    size_t elements = workspace_elements(&s, m, n, batch);
+    if (!elements ||
+        __builtin_mul_overflow(elements, clgemm__type(type)->compute_size, &s.workspace))
+        return clgemm__schedule_without_workspace(&s, m, n);
+    return s;
+}

@@ -129,4 +129,40 @@ int clgemm__plan_streamk(const clgemm_config *config, const device_info *info, i
 void clgemm__plan_peel(const clgemm_config *config, const device_info *info, int forced, size_t m,
                        size_t n, size_t batch, size_t *main_m, size_t *main_n);
 
+/* The settings that force a schedule (the handle's, read when it was made; see above). */
+typedef struct schedule_force {
+    int ksplit;  /* CLGEMM_KSPLIT: 0 unset, n > 0 that many layers */
+    int peel;    /* CLGEMM_PEEL: -1 unset, 0 never, 1 always */
+    int streamk; /* CLGEMM_STREAMK: -1 unset, 0 never, n work-groups */
+} schedule_force;
+
+/* The layers a peeled strip's K is split into: strips are a few rows or columns deep, so only K
+ * gives their work-groups parallel work. */
+#define CLGEMM__STRIP_SPLITS 32
+
+/* The schedule of one column-major problem, decided at once (clgemm__plan_schedule): the launches
+ * a call makes and the workspace they need. Nothing peeled: main_m, main_n are m, n and small is
+ * cfg. */
+typedef struct gemm_schedule {
+    clgemm_config cfg;     /* the main launch's configuration */
+    int splits;            /* its K split (1: none); partial products go to the workspace */
+    int groups;            /* stream-K work-groups over the main part (0: the plain grid) */
+    size_t main_m, main_n; /* what cfg's tiles cover; the rest is peeled strips */
+    bool peeled;           /* main_m < m or main_n < n */
+    clgemm_config small;   /* the strips' configuration: the family's smallest tiles */
+    int strip_splits;      /* the strips' K split */
+    size_t workspace;      /* bytes of workspace the launches need (0: none) */
+} gemm_schedule;
+
+/* The schedule for configuration cfg (clgemm__plan_choose's) of m x n x k, batch matrices of
+ * type `type` (table: a batch by table of offsets, which keeps the plain grid). Split K, or else
+ * peeling and stream-K of one matrix; a workspace that cannot be sized (size_t overflow) gives
+ * clgemm__schedule_without_workspace's. A pure function: tests/test_unit.c checks it. */
+gemm_schedule clgemm__plan_schedule(const clgemm_config *cfg, const device_info *info,
+                                    const schedule_force *force, clgemm_precision type, size_t m,
+                                    size_t n, size_t k, size_t batch, bool table);
+/* The same problem when no workspace is to be had: one plain launch of cfg, no split, stream-K
+ * or peeling (the plain kernel computes every problem). */
+gemm_schedule clgemm__schedule_without_workspace(const gemm_schedule *s, size_t m, size_t n);
+
 #endif /* CLGEMM_PLAN_H */

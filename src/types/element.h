@@ -1,7 +1,8 @@
 /* element.h: the elements of every type as stored in memory: FP16 and BF16 storage rounded to
  * nearest even, as the kernels store them, and one component of an element read as a double
- * or stored from one. Header-only,
- * so the tuner's check (tune/tune_data.c) and the benches read results the same way. */
+ * or stored from one. Header-only, for the tuner's check (tune/tune_data.c); tests and benches
+ * read elements through the tests' own oracle (tests/common/typed.c), which shares nothing with it.
+ */
 #ifndef CLGEMM_TYPES_ELEMENT_H
 #define CLGEMM_TYPES_ELEMENT_H
 

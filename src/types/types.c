@@ -47,6 +47,11 @@ const type_desc *clgemm__type_by_name(const char *name, clgemm_precision *type) 
     return NULL;
 }
 
+size_t clgemm_type_size(clgemm_precision type) {
+    const type_desc *t = clgemm__type(type);
+    return t ? t->size : 0;
+}
+
 bool clgemm__types_ok(clgemm_precision type_ab, clgemm_precision type_c) {
     const type_desc *t = clgemm__type(type_ab);
     return t && t->ab && (type_c == t->c || type_c == t->wide_c || type_c == t->more_c);

@@ -103,25 +103,6 @@ double tt_fp8_to_double(clgemm_precision t, uint8_t x) {
 
 /* ---- Elements -------------------------------------------------------------------------------- */
 
-size_t tt_size(clgemm_precision t) {
-    switch (t) {
-    case CLGEMM_DOUBLE:
-    case CLGEMM_COMPLEX_SINGLE:
-        return 8;
-    case CLGEMM_COMPLEX_DOUBLE:
-        return 16;
-    case CLGEMM_HALF:
-    case CLGEMM_BFLOAT16:
-        return 2;
-    case CLGEMM_INT8:
-    case CLGEMM_E4M3:
-    case CLGEMM_E5M2:
-        return 1;
-    default:
-        return 4;
-    }
-}
-
 bool tt_is_complex(clgemm_precision t) {
     return t == CLGEMM_COMPLEX_SINGLE || t == CLGEMM_COMPLEX_DOUBLE;
 }
@@ -202,7 +183,7 @@ void tt_set_nan(clgemm_precision t, void *p, size_t i) {
 void tt_set_sentinel(clgemm_precision t, void *p, size_t i) {
     /* Exponent all ones, quiet bit clear, a payload: written as bits, never through a
      * floating-point register. */
-    char *at = (char *)p + i * tt_size(t);
+    char *at = (char *)p + i * clgemm_type_size(t);
     for (int comp = 0; comp < tt_ncomp(t); comp++)
         switch (t) {
         case CLGEMM_DOUBLE:
@@ -288,7 +269,7 @@ bool tt_data_make(tt_data *d, const tt_gemm *g, uint64_t seed, unsigned flags) {
     d->na = p->off_a + tc_extent(p->layout, sa, p->m, p->k, p->lda) + p->tail;
     d->nb = p->off_b + tc_extent(p->layout, sb, p->k, p->n, p->ldb) + p->tail;
     d->nc = p->off_c + tc_extent(p->layout, CLGEMM_NO_TRANS, p->m, p->n, p->ldc) + p->tail;
-    size_t sab = tt_size(p->type_ab), sc = tt_size(p->type_c);
+    size_t sab = clgemm_type_size(p->type_ab), sc = clgemm_type_size(p->type_c);
     d->a = malloc((d->na ? d->na : 1) * sab);
     d->b = malloc((d->nb ? d->nb : 1) * sab);
     d->c0 = malloc((d->nc ? d->nc : 1) * sc);
@@ -489,7 +470,7 @@ __attribute__((format(printf, 3, 4))) static void append(char *msg, size_t size,
 size_t tt_check(const tt_data *d, const void *c, const double *ref, const double *bound,
                 double scale, char *msg, size_t size) {
     const tt_gemm *p = &d->g;
-    size_t bad = 0, bad_outside = 0, sc = tt_size(p->type_c);
+    size_t bad = 0, bad_outside = 0, sc = clgemm_type_size(p->type_c);
     int nc = tt_ncomp(p->type_c);
     if (size) msg[0] = 0;
     char *inside = calloc(d->nc ? d->nc : 1, 1);
@@ -632,9 +613,9 @@ clgemm_status tt_clgemm(clgemm_handle h, const tt_gemm *g, cl_mem a, cl_mem b, c
 static clgemm_status host_call(clgemm_handle h, const tt_data *d, void *c, unsigned flags) {
     const tt_gemm *g = &d->g;
     tt_scalar al = tt_make_scalar(g->type_ab, g->alpha), be = tt_make_scalar(g->type_ab, g->beta);
-    size_t sab = tt_size(g->type_ab);
+    size_t sab = clgemm_type_size(g->type_ab);
     const char *a = (const char *)d->a + g->off_a * sab, *b = (const char *)d->b + g->off_b * sab;
-    char *cc = (char *)c + g->off_c * tt_size(g->type_c);
+    char *cc = (char *)c + g->off_c * clgemm_type_size(g->type_c);
 #define TT_HOST(x, elem)                                                                           \
     h, g->layout, g->ta, g->tb, g->m, g->n, g->k, al.x, (const elem *)a, g->lda, (const elem *)b,  \
         g->ldb, be.x, (elem *)cc, g->ldc
@@ -745,7 +726,7 @@ static bool unchanged(cl_command_queue queue, cl_mem mem, const void *host, size
 static int against_clblast(tc_env *env, const tt_data *d, cl_mem a, cl_mem b, const double *bound,
                            const char *desc, char *msg, size_t size) {
     const tt_gemm *p = &d->g;
-    size_t bytes = d->nc * tt_size(p->type_c);
+    size_t bytes = d->nc * clgemm_type_size(p->type_c);
     int nc = tt_ncomp(p->type_c);
     void *host = malloc(bytes ? bytes : 1);
     if (!host) return fail(msg, size, desc, " out of memory");
@@ -796,7 +777,8 @@ int tt_run(tc_env *env, clgemm_handle h, const tt_gemm *g, uint64_t seed, unsign
         snprintf(desc + len, sizeof desc - len, " (gemm_ex)");
     }
     const tt_gemm *p = &d.g;
-    size_t sab = tt_size(p->type_ab), sc = tt_size(p->type_c), cells = p->m * p->n;
+    size_t sab = clgemm_type_size(p->type_ab), sc = clgemm_type_size(p->type_c),
+           cells = p->m * p->n;
     int rc = 0;
     cl_mem a = NULL, b = NULL, c = NULL;
     cl_command_queue reader = NULL;

@@ -23,8 +23,7 @@ double tt_bf16_to_double(uint16_t b);
 uint8_t tt_fp8_from_double(clgemm_precision t, double v);
 double tt_fp8_to_double(clgemm_precision t, uint8_t x);
 
-size_t tt_size(clgemm_precision t); /* bytes of one stored element */
-int tt_ncomp(clgemm_precision t);   /* 2 for complex, else 1 */
+int tt_ncomp(clgemm_precision t); /* 2 for complex, else 1 */
 bool tt_is_complex(clgemm_precision t);
 bool tt_is_fp8(clgemm_precision t);
 /* Component comp (0 real, 1 imaginary) of element i, decoded. */

@@ -157,7 +157,7 @@ def main():
         for line in p.stdout.splitlines():
             file, kernel, options, what = line.split("\t")
             if file not in sources:
-                # As clgemm__kernel_source (src/exec/program.c) makes it: types, common, the family.
+                # As clgemm__kernel_source (src/build/program.c) makes it: types, common, the family.
                 text = ""
                 for part in ("types.cl", "common.cl", file):
                     with open(os.path.join(args.cl_dir, part)) as f:

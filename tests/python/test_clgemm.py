@@ -72,8 +72,17 @@ def test_types_found():
                                    "int8"}
     for letter in ["s", "d", "c", "z", "h", "i8"]:
         assert all(fn is not None for fn in _lib.GEMM[letter][:2]), letter
-    for fn in (_lib.gemm_ex_host, _lib.fp8_from_float, _lib.fp8_to_float):
+    for fn in (_lib.gemm_ex_host, _lib.fp8_from_float, _lib.fp8_to_float, _lib.type_size):
         assert fn is not None
+
+
+def test_type_size_is_numpy_itemsize():
+    """clgemm_type_size agrees with NumPy's item sizes of the types the package maps."""
+    codes = {"s": 0, "d": 1, "c": 2, "z": 3, "h": _lib.HALF, "i8": _lib.INT8}
+    for dtype, letter in clgemm._TYPES.items():
+        assert _lib.type_size(codes[letter]) == dtype.itemsize, letter
+    assert _lib.type_size(_lib.E4M3) == 1 and _lib.type_size(_lib.BFLOAT16) == 2
+    assert _lib.type_size(-1) == 0
 
 
 @pytest.mark.parametrize("dtype", [np.complex64, np.complex128, np.float16])

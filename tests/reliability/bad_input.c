@@ -144,7 +144,7 @@ static clgemm_status call(fixture *f) {
 /* After everything enqueued has run, A, B and C are bit for bit what they were. */
 static void expect_untouched(fixture *f, const char *what) {
     cr_assert_eq(clFinish(clgemm_queue(h)), CL_SUCCESS);
-    size_t rs = tt_size(f->d.p.prec);
+    size_t rs = clgemm_type_size(f->d.p.prec);
     const size_t len[3] = {f->d.na, f->d.nb, f->d.nc};
     const void *want[3] = {f->d.a, f->d.b, f->d.c0};
     static const char names[3] = {'A', 'B', 'C'};
@@ -164,7 +164,8 @@ static void expect_right(fixture *f, const char *what) {
     clgemm_status st = call(f);
     cr_assert_eq(st, CLGEMM_SUCCESS, "%s: %s", what, clgemm_status_string(st));
     cr_assert_eq(clEnqueueReadBuffer(clgemm_queue(h), f->mem[2], CL_TRUE, 0,
-                                     f->d.nc * tt_size(f->d.p.prec), f->d.c, 0, NULL, NULL),
+                                     f->d.nc * clgemm_type_size(f->d.p.prec), f->d.c, 0, NULL,
+                                     NULL),
                  CL_SUCCESS);
     char msg[512] = "";
     cr_expect_eq(rel_check(&f->d, msg, sizeof msg), 0, "%s: %s", what, msg);

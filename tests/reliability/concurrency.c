@@ -72,7 +72,7 @@ static rel_problem random_problem(uint64_t *state, bool fp64) {
 /* The host-array entry points, on the arrays of d (C is computed into d->c). */
 static clgemm_status host_call(clgemm_handle h, rel_data *d) {
     const rel_problem *p = &d->p;
-    size_t rs = tt_size(p->prec);
+    size_t rs = clgemm_type_size(p->prec);
     const char *a = (const char *)d->a + p->off_a * rs, *b = (const char *)d->b + p->off_b * rs;
     char *c = (char *)d->c + p->off_c * rs;
     if (p->prec == CLGEMM_DOUBLE)
@@ -99,7 +99,7 @@ static int one_call(worker *w, clgemm_handle h, rel_data *d, int api) {
         }
         cl_event ev = NULL;
         st = rel_gemm(h, &d->p, mem[0], mem[1], mem[2], NULL, api == 1 ? &ev : NULL);
-        size_t bytes = d->nc * tt_size(d->p.prec);
+        size_t bytes = d->nc * clgemm_type_size(d->p.prec);
         if (st == CLGEMM_SUCCESS && api == 1) {
             /* Read after the call's event, without blocking, then wait for the read. */
             cl_event read_ev = NULL;

@@ -53,7 +53,7 @@ bool rel_make(rel_data *d, const rel_problem *p, uint64_t seed) {
     d->na = q->off_a + tc_extent(q->layout, q->ta, q->m, q->k, q->lda) + TAIL;
     d->nb = q->off_b + tc_extent(q->layout, q->tb, q->k, q->n, q->ldb) + TAIL;
     d->nc = q->off_c + tc_extent(q->layout, CLGEMM_NO_TRANS, q->m, q->n, q->ldc) + TAIL;
-    size_t rs = tt_size(q->prec);
+    size_t rs = clgemm_type_size(q->prec);
     d->a = malloc(d->na * rs);
     d->b = malloc(d->nb * rs);
     d->c0 = malloc(d->nc * rs);
@@ -95,7 +95,7 @@ const char *rel_describe(const rel_problem *p) {
 
 size_t rel_check(const rel_data *d, char *msg, size_t size) {
     const rel_problem *p = &d->p;
-    size_t rs = tt_size(p->prec), bad = 0;
+    size_t rs = clgemm_type_size(p->prec), bad = 0;
     bool *inside = calloc(d->nc ? d->nc : 1, sizeof *inside);
     if (!inside) {
         snprintf(msg, size, "out of host memory");
@@ -148,7 +148,7 @@ clgemm_status rel_gemm(clgemm_handle h, const rel_problem *p, cl_mem a, cl_mem b
 }
 
 cl_int rel_upload(cl_context ctx, const rel_data *d, cl_mem mem[3]) {
-    size_t rs = tt_size(d->p.prec);
+    size_t rs = clgemm_type_size(d->p.prec);
     const size_t len[3] = {d->na, d->nb, d->nc};
     void *host[3] = {d->a, d->b, d->c0};
     cl_int err = CL_SUCCESS;
@@ -178,8 +178,8 @@ int rel_run(clgemm_handle h, const rel_problem *p, uint64_t seed, char *msg, siz
     clgemm_status st = CLGEMM_SUCCESS;
     if (err == CL_SUCCESS) st = rel_gemm(h, &d.p, mem[0], mem[1], mem[2], NULL, NULL);
     if (err == CL_SUCCESS && st == CLGEMM_SUCCESS)
-        err = clEnqueueReadBuffer(clgemm_queue(h), mem[2], CL_TRUE, 0, d.nc * tt_size(p->prec), d.c,
-                                  0, NULL, NULL);
+        err = clEnqueueReadBuffer(clgemm_queue(h), mem[2], CL_TRUE, 0,
+                                  d.nc * clgemm_type_size(p->prec), d.c, 0, NULL, NULL);
     rel_release(mem);
     int fail = 1;
     if (err != CL_SUCCESS)

@@ -32,7 +32,7 @@ typedef struct rel_data {
     void *c;           /* room for the result read back */
 } rel_data;
 
-/* Sizes and geometry: tt_size (tests/common/typed.h), tc_min_ld, tc_extent (test_common.h). */
+/* Sizes and geometry: clgemm_type_size (clgemm.h), tc_min_ld, tc_extent (test_common.h). */
 /* Allocates and fills the buffers: every element is a multiple of 1/4 in [-2, 2], so with
  * alpha and beta multiples of 1/4 and k below 2^12 every result is exact in float. false on
  * allocation failure. */

@@ -8,9 +8,9 @@
  * The folder is bounded (CLGEMM_CACHE_MAX_MB, least recently used entries removed) and written
  * only through fileutil.c, which never follows a planted symlink or blocks on a FIFO. Processes
  * that miss the same entry build it once between them (build_lock.c). */
-#include "exec/embedded_kernels.h"
-#include "exec/exec.h"
-#include "exec/ptx_patch.h"
+#include "build/build.h"
+#include "build/embedded_kernels.h"
+#include "build/ptx_patch.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -299,11 +299,11 @@ static unsigned char *program_binary(cl_program program, size_t *size) {
 }
 
 /* The program of a cache entry, or NULL when there is none or it does not load. */
-static cl_program load_cached(struct clgemm_handle_s *h, const char *path, const char *key,
+static cl_program load_cached(const program_device *d, const char *path, const char *key,
                               const char *options) {
     size_t size;
     unsigned char *bin = disk_read(path, key, &size);
-    cl_program program = bin ? build_from_binary(h->context, h->device, bin, size, options) : NULL;
+    cl_program program = bin ? build_from_binary(d->context, d->device, bin, size, options) : NULL;
     if (bin && !program) clgemm__log("cached binary %s unusable: rebuilding", path);
     free(bin);
     return program;
@@ -396,30 +396,29 @@ static cl_program build_from_source(cl_context context, cl_device_id device, con
     return program;
 }
 
-static void keep_build_log(struct clgemm_handle_s *h, char *log) {
-    if (!log) return;
-    pthread_mutex_lock(&h->lock);
-    free(h->build_log);
-    h->build_log = log;
-    pthread_mutex_unlock(&h->lock);
+static void keep_build_log(const build_log_sink *sink, char *log) {
+    if (log && sink && sink->keep)
+        sink->keep(sink->owner, log);
+    else
+        free(log);
 }
 
-static clgemm_status build_program(struct clgemm_handle_s *h, const char *file_name,
-                                   const char *options, cl_program *out) {
+static clgemm_status build_program(const program_device *d, const build_log_sink *sink,
+                                   const char *file_name, const char *options, cl_program *out) {
     char *source = clgemm__kernel_source(file_name);
     if (!source) return CLGEMM_ERR_KERNEL_SOURCE;
     const ptx_patch_need *patch = clgemm__ptx_patch_need(file_name);
-    char *key = clgemm__program_key(&h->info, file_name, source, options);
+    char *key = clgemm__program_key(&d->info, file_name, source, options);
     char path[4200], dir[4096];
     bool cached = key && cache_path(key, path, sizeof path, dir, sizeof dir);
-    cl_program program = cached ? load_cached(h, path, key, options) : NULL;
+    cl_program program = cached ? load_cached(d, path, key, options) : NULL;
     /* A miss: one process of the host builds it, the others wait and read what it wrote
      * (build_lock.c). Read again whatever the lock says: another process may have written the
      * entry between the first read and the lock. */
     build_lock lock = {.fd = -1};
     if (cached && !program) {
         clgemm__build_lock(path, &lock);
-        program = load_cached(h, path, key, options);
+        program = load_cached(d, path, key, options);
     }
     clgemm_status st = CLGEMM_SUCCESS;
     if (!program) {
@@ -427,12 +426,12 @@ static clgemm_status build_program(struct clgemm_handle_s *h, const char *file_n
         clgemm__log("building %s from source (%s)", file_name,
                     cached ? strrchr(path, '/') + 1 : "not cached");
         char *log;
-        program = build_from_source(h->context, h->device, source, options, patch, &log, &st);
+        program = build_from_source(d->context, d->device, source, options, patch, &log, &st);
         if (!program)
             clgemm__log("build of %s failed (%s):\n%s", file_name, options, log ? log : "");
         else if (cached)
             save_binary(program, path, dir, key);
-        keep_build_log(h, log);
+        keep_build_log(sink, log);
     }
     clgemm__build_unlock(&lock);
     free(key);
@@ -524,9 +523,42 @@ cl_ulong clgemm__static_local_usable(cl_context context, cl_device_id device,
     return clgemm__static_local_pick(info, probe_on_device, &d);
 }
 
-clgemm_status clgemm__program(struct clgemm_handle_s *h, const char *file_name, const char *options,
-                              cl_program *out) {
-    device_state *d = h->dev;
+clgemm_status clgemm__program_device_init(program_device *d, cl_context context,
+                                          cl_device_id device) {
+    memset(d, 0, sizeof *d);
+    clgemm_status st = clgemm__device_query(device, &d->info);
+    if (st != CLGEMM_SUCCESS) return st;
+    if (pthread_mutex_init(&d->lock, NULL) != 0) return CLGEMM_ERR_OUT_OF_HOST_MEMORY;
+    d->context = context;
+    d->device = device;
+    d->info.nv_sm90a = clgemm__sm90a_usable(context, device, &d->info);
+    d->info.local_mem_static = clgemm__static_local_usable(context, device, &d->info);
+    /* Read once: the warm call path reads no environment. */
+    const char *extra = getenv("CLGEMM_BUILD_OPTIONS");
+    snprintf(d->extra_options, sizeof d->extra_options, "%s", extra ? extra : "");
+    return CLGEMM_SUCCESS;
+}
+
+static void program_cache_free(program_cache *cache) {
+    if (!cache) return;
+    for (program_entry *e = cache->head, *next; e; e = next) {
+        next = e->next;
+        if (e->program) clReleaseProgram(e->program);
+        free(e->key);
+        free(e);
+    }
+    pthread_cond_destroy(&cache->built);
+    free(cache);
+}
+
+void clgemm__program_device_free(program_device *d) {
+    program_cache_free(d->programs);
+    d->programs = NULL;
+    pthread_mutex_destroy(&d->lock);
+}
+
+clgemm_status clgemm__program(program_device *d, const build_log_sink *sink, const char *file_name,
+                              const char *options, cl_program *out) {
     /* CLGEMM_BUILD_OPTIONS (read when the device state was made) adds options for kernel
      * development (-cl-nv-verbose, say). */
     size_t key_size = strlen(file_name) + strlen(options) + strlen(d->extra_options) + 3;
@@ -563,7 +595,7 @@ clgemm_status clgemm__program(struct clgemm_handle_s *h, const char *file_name, 
         key = NULL; /* the entry owns it */
         pthread_mutex_unlock(&d->lock);
         cl_program program = NULL;
-        st = build_program(h, file_name, options, &program);
+        st = build_program(d, sink, file_name, options, &program);
         pthread_mutex_lock(&d->lock);
         if (st == CLGEMM_SUCCESS) {
             e->program = program;
@@ -584,16 +616,4 @@ clgemm_status clgemm__program(struct clgemm_handle_s *h, const char *file_name, 
     pthread_mutex_unlock(&d->lock);
     free(key);
     return st;
-}
-
-void clgemm__program_cache_free(program_cache *cache) {
-    if (!cache) return;
-    for (program_entry *e = cache->head, *next; e; e = next) {
-        next = e->next;
-        if (e->program) clReleaseProgram(e->program);
-        free(e->key);
-        free(e);
-    }
-    pthread_cond_destroy(&cache->built);
-    free(cache);
 }

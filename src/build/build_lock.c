@@ -8,7 +8,7 @@
  * then gets the lock on the removed file knows the build is over and reads the entry. When the
  * folder cannot hold a lock file (unwritable, full, a planted symlink or FIFO, no flock on this
  * file system) or a holder takes unreasonably long (stopped, hung), the caller just builds. */
-#include "exec/exec.h"
+#include "build/build.h"
 
 #include <dirent.h>
 #include <errno.h>

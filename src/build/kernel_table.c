@@ -1,7 +1,7 @@
 /* kernel_table.c: a handle's kernels by integer key, so a warm call finds its kernel without
  * building an options string, allocating, or comparing strings: open addressing over a hash of
  * the key, compared field by field with memcmp (keys are zero-initialised, padding included). */
-#include "exec/exec.h"
+#include "build/build.h"
 
 #include <stdint.h>
 #include <stdlib.h>

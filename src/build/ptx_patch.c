@@ -5,7 +5,7 @@
  * text into sm_90a PTX: the target line rewritten, every marker removed, and (where asked) a
  * register cap added to each entry, which setmaxnreg needs. Anything unexpected is a refusal,
  * never a silently different kernel. Pure: text in, text or a reason out. */
-#include "exec/ptx_patch.h"
+#include "build/ptx_patch.h"
 
 #include <stdio.h>
 #include <stdlib.h>
