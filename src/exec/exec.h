@@ -157,7 +157,8 @@ typedef enum build_lock_state {
  * building; it releases a held lock with clgemm__build_unlock after writing the entry. */
 build_lock_state clgemm__build_lock(const char *entry_path, build_lock *lock);
 void clgemm__build_unlock(build_lock *lock);
-/* Removes the lock files in dir at least min_age_s old that nobody holds (killed builders'). */
+/* Removes the cache's lock files (clgemm-<hash>.lock, no other name) in dir at least min_age_s
+ * old that nobody holds (killed builders'). */
 void clgemm__remove_stale_locks(const char *dir, double min_age_s);
 
 /* ---- kernel_table.c: a handle's kernels by integer key --------------------------------------- */
