@@ -114,10 +114,10 @@ void clgemm__blas_pool_release(int count, const int *ids);
 
 /* Argument errors, as reference BLAS and CBLAS report them (report.c): xerbla_(name, info) for
  * the Fortran entry points; for the CBLAS ones cblas_xerbla(info, "cblas_?gemm", form, value)
- * for the order and transposes only, and xerbla_ with the Fortran number of the (for row_major,
- * transposed) Fortran call for everything else, as reference CBLAS's call of ?gemm_ does. */
+ * for the order and letter arguments only (clgemm__blas_cblas_letters), and xerbla_ with the
+ * Fortran number of the (for row_major, transposed) Fortran call for everything else, as reference
+ * CBLAS's call of ?gemm_ does. */
 void clgemm__blas_xerbla(blas_type t, int info);
-void clgemm__blas_cblas_xerbla(blas_type t, int info, int row_major, const char *form, int value);
 void clgemm__blas_cblas_fortran_error(blas_type t, int info, int row_major);
 /* The same for any routine: name is the Fortran one, six characters ("SSYRK "), rout the CBLAS
  * one ("cblas_ssyrk"). */
@@ -125,6 +125,23 @@ void clgemm__blas_xerbla_named(const char *name, int info);
 void clgemm__blas_cblas_xerbla_named(const char *rout, int info, int row_major, const char *form,
                                      int value);
 void clgemm__blas_cblas_fortran_error_named(const char *name, int info, int row_major);
+
+/* One letter argument of a CBLAS routine (cblas_args.c): the CBLAS value given, and reference
+ * CBLAS's map of the values first, first + 1, ... to the Fortran call's letters in each layout
+ * ("NTC" for NoTrans, Trans, ConjTrans from 111; "UL" for Upper, Lower from 121), with the
+ * cblas_xerbla number of a value outside it ("Illegal <name> setting, %d"). */
+typedef struct cblas_letter {
+    int value;
+    int first;
+    const char *col, *row;
+    int info_col, info_row;
+    const char *name;
+} cblas_letter;
+/* The layout and the letters of a CBLAS call, as reference CBLAS checks and maps them: 0 with
+ * out[i] the Fortran letter of args[i], else the info reported through cblas_xerbla (rout:
+ * "cblas_dsyrk"). What the Fortran routine then refuses is its check's to report. */
+int clgemm__blas_cblas_letters(const char *rout, int layout, int count, const cblas_letter *args,
+                               char *out);
 
 /* Reference BLAS's argument checks for a column-major call: 0 or the INFO number. Normalises
  * ta/tb to upper case 'N', 'T', 'C' in the call. */

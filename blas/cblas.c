@@ -4,33 +4,23 @@
  * past the transposes are that call's, reported through xerbla_ (see report.c). */
 #include "blas.h"
 
-enum { ROW_MAJOR = 101, COL_MAJOR = 102, NO_TRANS = 111, TRANS = 112, CONJ_TRANS = 113 };
-
-static char trans_char(int t) {
-    return t == NO_TRANS ? 'N' : t == TRANS ? 'T' : t == CONJ_TRANS ? 'C' : 0;
-}
+enum { ROW_MAJOR = 101 };
 
 static void gemm(blas_type type, int layout, int trans_a, int trans_b, int m, int n, int k,
                  const void *alpha, const void *a, int lda, const void *b, int ldb,
                  const void *beta, void *c, int ldc) {
     int row_major = layout == ROW_MAJOR;
-    char ta = trans_char(trans_a), tb = trans_char(trans_b);
-    /* Reference CBLAS's own reports, with its numbers and messages. A row-major call with a bad
-     * TransB reports 2: so does reference CBLAS as Debian 12 ships it (LAPACK 3.11), whose
+    char rout[] = "cblas_?gemm", t[2];
+    rout[6] = clgemm__blas_letter(type);
+    /* Reference CBLAS's map (LAPACK 3.11): a row-major call with a bad TransB reports 2, as its
      * row-major branch passes 2 for both transposes. */
-    if (layout != ROW_MAJOR && layout != COL_MAJOR) {
+    const cblas_letter args[2] = {{trans_a, 111, "NTC", "NTC", 2, 2, "TransA"},
+                                  {trans_b, 111, "NTC", "NTC", 3, 2, "TransB"}};
+    if (clgemm__blas_cblas_letters(rout, layout, 2, args, t)) {
         clgemm__blas_count(type, ROUTE_ERROR);
-        clgemm__blas_cblas_xerbla(type, 1, 0, "Illegal layout setting, %d\n", layout);
         return;
     }
-    if (!ta || !tb) {
-        clgemm__blas_count(type, ROUTE_ERROR);
-        clgemm__blas_cblas_xerbla(type, !ta || row_major ? 2 : 3, row_major,
-                                  !ta ? "Illegal TransA setting, %d\n"
-                                      : "Illegal TransB setting, %d\n",
-                                  !ta ? trans_a : trans_b);
-        return;
-    }
+    char ta = t[0], tb = t[1];
     blas_call call = {.type = type, .alpha = alpha, .beta = beta, .c = c, .ldc = ldc, .k = k};
     if (!row_major) {
         call.ta = ta, call.tb = tb, call.m = m, call.n = n;

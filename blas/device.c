@@ -103,6 +103,11 @@ int clgemm__blas_device_forked(void) {
 
 static void open_device(void) {
     const blas_settings *s = clgemm__blas_settings();
+    /* The system BLAS is loaded before the fork handler is registered: a BLAS that starts
+     * threads when loaded (OpenBLAS) registers its own handler to stop them before a fork, and
+     * one registered later runs first. Loaded from within before_fork, its handler would miss
+     * that fork and the child would wait forever for the parent's threads. */
+    clgemm__blas_system_gemm(BLAS_S);
     pthread_atfork(before_fork, NULL, in_child);
     atomic_store(&dev_started, true);
     clgemm_status st = clgemm_create_default(&dev.handle);

@@ -64,12 +64,6 @@ void clgemm__blas_cblas_fortran_error_named(const char *name, int info, int row_
     set_flag(row, saved_row);
 }
 
-void clgemm__blas_cblas_xerbla(blas_type t, int info, int row_major, const char *form, int value) {
-    char rout[] = "cblas_?gemm";
-    rout[6] = clgemm__blas_letter(t);
-    clgemm__blas_cblas_xerbla_named(rout, info, row_major, form, value);
-}
-
 void clgemm__blas_cblas_xerbla_named(const char *rout, int info, int row_major, const char *form,
                                      int value) {
     if (clgemm__blas_settings()->log >= 2) clgemm__blas_log("%s: bad argument %d", rout, info);

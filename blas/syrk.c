@@ -15,6 +15,7 @@
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 typedef struct syrk_call {
     blas_type type;
@@ -303,6 +304,12 @@ static void run(const syrk_call *s) {
 
 /* ---- Fortran entry points -------------------------------------------------------------------- */
 
+/* The routine's Fortran name for xerbla_: "SSYRK " ... "ZHERK ". */
+static void fortran_name(blas_type type, int herm, char name[7]) {
+    memcpy(name, herm ? "?HERK " : "?SYRK ", 7);
+    name[0] = (char)(clgemm__blas_letter(type) - 'a' + 'A');
+}
+
 static void fortran(blas_type type, int herm, const char *uplo, const char *trans, const int *n,
                     const int *k, const void *alpha, const void *a, const int *lda,
                     const void *beta, void *c, const int *ldc) {
@@ -310,9 +317,8 @@ static void fortran(blas_type type, int herm, const char *uplo, const char *tran
     int info = check(&s);
     if (info) {
         count(&s, ROUTE_ERROR);
-        char name[7] = "?SYRK ";
-        name[0] = (char)(clgemm__blas_letter(type) - 'a' + 'A');
-        if (herm) name[1] = 'H', name[2] = 'E';
+        char name[7];
+        fortran_name(type, herm, name);
         clgemm__blas_xerbla_named(name, info);
         return;
     }
@@ -341,58 +347,31 @@ FORTRAN(zherk_, BLAS_Z, 1, double, double)
 
 /* ---- CBLAS entry points ---------------------------------------------------------------------- */
 
-enum { ROW_MAJOR = 101, COL_MAJOR = 102, NO_TRANS = 111, TRANS = 112, CONJ_TRANS = 113 };
-enum { UPPER = 121, LOWER = 122 };
+enum { ROW_MAJOR = 101 };
 
-/* As reference CBLAS: row-major C is the column-major call on C^T, that is the other triangle
- * and the other transpose; an argument the C layer rejects is reported before the Fortran checks
- * (2 uplo, 3 trans), the Fortran call's INFO plus one after. */
+/* As reference CBLAS (LAPACK 3.11): row-major C is the column-major call on C^T, that is the
+ * other triangle and the other transpose (Trans and ConjTrans both 'N'); the C layer refuses
+ * only what its map lacks (cblas_args.c), every other bad argument is the Fortran routine's,
+ * reported through xerbla_ with its own number. */
 static void cblas(blas_type type, int herm, int layout, int uplo, int trans, int n, int k,
                   const void *alpha, const void *a, int lda, const void *beta, void *c, int ldc) {
     syrk_call s = {type, herm, 0, 0, n, k, alpha, a, lda, beta, c, ldc};
-    int row_major = layout == ROW_MAJOR, info = 0, complex_type = type >= BLAS_C;
-    char conj = herm ? 'C' : 'T';
-    if (layout != ROW_MAJOR && layout != COL_MAJOR) {
-        info = 1;
-    } else if (uplo != UPPER && uplo != LOWER) {
-        info = 2;
-    } else {
-        s.uplo = (uplo == UPPER) != row_major ? 'U' : 'L';
-        if (!row_major)
-            s.trans = trans == NO_TRANS     ? 'N'
-                      : trans == TRANS      ? 'T'
-                      : trans == CONJ_TRANS ? 'C'
-                                            : 0;
-        else if (trans == NO_TRANS)
-            s.trans = conj;
-        else if (trans == TRANS || (trans == CONJ_TRANS && (herm || !complex_type)))
-            s.trans = 'N';
-        if (!s.trans) info = 3;
+    char rout[] = "cblas_?syrk", letters[2];
+    rout[6] = clgemm__blas_letter(type);
+    if (herm) rout[7] = 'h', rout[8] = 'e';
+    const cblas_letter args[2] = {{uplo, 121, "UL", "LU", 2, 3, "Uplo"},
+                                  {trans, 111, "NTC", herm ? "CNN" : "TNN", 3, 3, "Trans"}};
+    if (clgemm__blas_cblas_letters(rout, layout, 2, args, letters)) {
+        count(&s, ROUTE_ERROR);
+        return;
     }
-    if (!info) {
-        info = check(&s);
-        if (info) info++; /* the layout argument comes first */
-    }
+    s.uplo = letters[0], s.trans = letters[1];
+    int info = check(&s);
     if (info) {
         count(&s, ROUTE_ERROR);
-        /* As reference CBLAS (issue 20): cblas_xerbla for the layout, uplo and trans, the
-         * program's xerbla_ with the Fortran routine's own number for everything else. */
-        if (info <= 3) {
-            static const char *const form[] = {"", "Illegal layout setting, %d\n",
-                                               "Illegal Uplo setting, %d\n",
-                                               "Illegal Trans setting, %d\n"};
-            const int value[] = {0, layout, uplo, trans};
-            char rout[] = "cblas_?syrk";
-            rout[6] = clgemm__blas_letter(type);
-            if (herm) rout[7] = 'h', rout[8] = 'e';
-            clgemm__blas_cblas_xerbla_named(rout, info, row_major && info > 1, form[info],
-                                            value[info]);
-        } else {
-            char name[7] = "?SYRK ";
-            name[0] = (char)(clgemm__blas_letter(type) - 'a' + 'A');
-            if (herm) name[1] = 'H', name[2] = 'E';
-            clgemm__blas_cblas_fortran_error_named(name, info - 1, row_major);
-        }
+        char name[7];
+        fortran_name(type, herm, name);
+        clgemm__blas_cblas_fortran_error_named(name, info, layout == ROW_MAJOR);
         return;
     }
     run(&s);

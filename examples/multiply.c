@@ -2,7 +2,9 @@
  * default device with whatever configuration the library picks (the tuned one after
  * `clgemm-tune --shape N`), and print the configuration, the GFLOPS (median of warm whole
  * calls) and the largest error against CLBlast and against a double-precision host reference.
- * When a tuned entry was used, the built-in default is timed too, so the gain is measured.
+ * When a tuned entry was used, it and the built-in default are timed in alternation and the
+ * gain is the median ratio of adjacent timings ("the same kernel" when the tuner chose the
+ * default's configuration).
  * Usage: clgemm-multiply [N] (default 512). */
 #include <clgemm.h> /* first: it sets the OpenCL version CLBlast's header would warn about */
 
@@ -71,27 +73,57 @@ static clgemm_status default_handle(cl_command_queue q, clgemm_handle *d) {
     return st;
 }
 
-/* With a tuned entry: the built-in default on the same data, and the tuned entry's gain. */
+/* Rounds of the tuned-against-default comparison: each round times both (RUNS warm calls each,
+ * median), in alternating order, so that the two timings of a round are minutes apart at most
+ * and the machine's swings (2x between minutes on a loaded host) cancel in their ratio. */
+#define ROUNDS 5
+
+/* With a tuned entry: the built-in default on the same data, and the tuned entry's gain as the
+ * median of the ratios of adjacent timings. When the tuner chose the default's configuration,
+ * both are the same kernel and no gain is claimed. */
 static int compare_default(clgemm_handle h, size_t n, cl_mem da, cl_mem db, cl_mem dc,
-                           const clgemm_config *tuned_cfg, double tuned) {
+                           const clgemm_config *tuned_cfg) {
     clgemm_handle d;
     clgemm_status st = default_handle(clgemm_queue(h), &d);
     if (st != CLGEMM_SUCCESS) return fail("creating a handle without the tuning database", st);
     clgemm_config cfg;
     char kernel[256];
-    double median;
     st = clgemm_get_config(d, CLGEMM_SINGLE, n, n, n, &cfg, NULL);
-    if (st == CLGEMM_SUCCESS) st = time_sgemm(d, n, da, db, dc, &median);
-    clgemm_destroy(d);
-    if (st != CLGEMM_SUCCESS) return fail("timing the built-in default", st);
+    if (st != CLGEMM_SUCCESS) {
+        clgemm_destroy(d);
+        return fail("reading the built-in default", st);
+    }
     clgemm_config_string(&cfg, kernel, sizeof kernel);
+    if (memcmp(&cfg, tuned_cfg, sizeof cfg) == 0) {
+        clgemm_destroy(d);
+        printf("built-in default: %s: the same kernel as the tuned entry (the tuner found the "
+               "default's configuration best), so there is no gain to measure\n",
+               kernel);
+        return 0;
+    }
+    double ratio[ROUNDS], tuned_s[ROUNDS], default_s[ROUNDS];
+    for (int r = 0; r < ROUNDS && st == CLGEMM_SUCCESS; r++) {
+        clgemm_handle first = r % 2 ? d : h, second = r % 2 ? h : d;
+        double t_first, t_second;
+        st = time_sgemm(first, n, da, db, dc, &t_first);
+        if (st == CLGEMM_SUCCESS) st = time_sgemm(second, n, da, db, dc, &t_second);
+        tuned_s[r] = r % 2 ? t_second : t_first;
+        default_s[r] = r % 2 ? t_first : t_second;
+        ratio[r] = default_s[r] / tuned_s[r];
+    }
+    clgemm_destroy(d);
+    if (st != CLGEMM_SUCCESS)
+        return fail("timing the tuned entry against the built-in default", st);
     double flops = 2.0 * n * n * n;
-    printf("built-in default: %s, %.1f GFLOPS\n", kernel, flops / median * 1e-9);
-    printf("the tuned entry was used: %.1f GFLOPS, x%.2f the built-in default%s\n",
-           flops / tuned * 1e-9, median / tuned,
-           memcmp(&cfg, tuned_cfg, sizeof cfg) == 0
-               ? " (the tuner found the default's kernel best: the difference is noise)"
-               : "");
+    qsort(ratio, ROUNDS, sizeof ratio[0], compare_doubles);
+    qsort(tuned_s, ROUNDS, sizeof tuned_s[0], compare_doubles);
+    qsort(default_s, ROUNDS, sizeof default_s[0], compare_doubles);
+    printf("built-in default: %s, %.1f GFLOPS (median of %d rounds)\n", kernel,
+           flops / default_s[ROUNDS / 2] * 1e-9, ROUNDS);
+    printf("the tuned entry was used: %.1f GFLOPS, x%.2f the built-in default (median ratio of "
+           "%d adjacent tuned/default timings in alternating order, from x%.2f to x%.2f)\n",
+           flops / tuned_s[ROUNDS / 2] * 1e-9, ratio[ROUNDS / 2], ROUNDS, ratio[0],
+           ratio[ROUNDS - 1]);
     return 0;
 }
 
@@ -140,7 +172,7 @@ int main(int argc, char **argv) {
            2.0 * n * n * n / median * 1e-9, RUNS);
     clEnqueueReadBuffer(q, dc, CL_TRUE, 0, bytes, c, 0, NULL, NULL);
     if (strcmp(source, "tuned") == 0) {
-        if (compare_default(h, n, da, db, dc, &cfg, median) != 0) return 1;
+        if (compare_default(h, n, da, db, dc, &cfg) != 0) return 1;
     } else {
         printf("no tuned entry for %zu x %zu x %zu on this device (clgemm-tune --shape %zu "
                "makes one)\n",

@@ -809,12 +809,40 @@ Test(tuning_db, probe_writes_a_byte) {
 Test(tuning_db, stale_temporaries_are_removed) {
     char *path = temp_path("tuning.json");
     char tmp[512];
-    snprintf(tmp, sizeof tmp, "%s.tmp.AbC123", path);
+    snprintf(tmp, sizeof tmp, "%s.clgemm-tmp.AbC123", path);
     write_file(tmp, "{", 1);
     device_info info = fake_device();
     tuning_record r = record(CLGEMM_SINGLE, 64, 64, 64, tiled(8));
     cr_assert_eq(clgemm__tuning_save(path, &info, &r, 1), CLGEMM_SUCCESS);
     cr_assert_neq(access(tmp, F_OK), 0, "the stale temporary is still there");
+    free(path);
+}
+
+/* Issue 36: a save removes only its own database's temporaries, the exact name
+ * clgemm__temp_create makes; other files beside the database, of any age, stay. */
+Test(tuning_db, save_removes_no_foreign_file) {
+    char *path = temp_path("t.json");
+    static const char *foreign[] = {
+        ".tmp.backup",        ".tmp.AbC123",  ".clgemm-tmp.AbC12",   ".clgemm-tmp.AbC1234",
+        ".clgemm-tmp.Ab-123", ".lock.backup", "x.clgemm-tmp.AbC123",
+    };
+    char name[512];
+    for (size_t i = 0; i < sizeof foreign / sizeof foreign[0]; i++) {
+        snprintf(name, sizeof name, "%s%s", path, foreign[i]);
+        write_file(name, "{", 1);
+    }
+    char other[512];
+    snprintf(other, sizeof other, "%.*sother.json.clgemm-tmp.AbC123",
+             (int)(strrchr(path, '/') + 1 - path), path);
+    write_file(other, "{", 1);
+    device_info info = fake_device();
+    tuning_record r = record(CLGEMM_SINGLE, 64, 64, 64, tiled(8));
+    cr_assert_eq(clgemm__tuning_save(path, &info, &r, 1), CLGEMM_SUCCESS);
+    for (size_t i = 0; i < sizeof foreign / sizeof foreign[0]; i++) {
+        snprintf(name, sizeof name, "%s%s", path, foreign[i]);
+        cr_expect_eq(access(name, F_OK), 0, "the save removed %s", name);
+    }
+    cr_expect_eq(access(other, F_OK), 0, "the save removed another database's temporary");
     free(path);
 }
 

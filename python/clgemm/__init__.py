@@ -322,6 +322,10 @@ def _gemm_host(a, b, c, alpha, beta, trans_a, trans_b, out=None, fmt=None):
         c = np.empty((m, n), dtype=c_dtype)
     if c.ndim != 2 or c.shape != (m, n):
         raise ValueError("c must be %dx%d, not %s" % (m, n, "x".join(map(str, c.shape))))
+    # A and B are read only after C is written (c copied into out, then the product): each
+    # that shares memory with the output is copied before anything is written.
+    a = a.copy() if np.shares_memory(a, c) else a
+    b = b.copy() if np.shares_memory(b, c) else b
     if source is not None:
         src = _readable(source, "c")
         if src.shape != c.shape:
@@ -336,8 +340,6 @@ def _gemm_host(a, b, c, alpha, beta, trans_a, trans_b, out=None, fmt=None):
     layout, ldc = _layout(out.shape, out.strides, out.itemsize)
     args = []
     for x, t in ((a, ta), (b, tb)):
-        if np.shares_memory(x, out):
-            x = x.copy()  # C is written while A and B are read
         how = _operand(x.shape, x.strides, x.itemsize, layout, t)
         if how is None:
             x = np.ascontiguousarray(x) if layout == ROW_MAJOR else np.asfortranarray(x)

@@ -109,7 +109,7 @@ void clgemm__remove_stale_locks(const char *dir, double min_age_s) {
     time_t now = time(NULL);
     for (struct dirent *e; (e = readdir(d));) {
         size_t len = strlen(e->d_name);
-        if (len < 6 || strcmp(e->d_name + len - 5, ".lock") != 0) continue;
+        if (!clgemm__is_cache_name(e->d_name, len, ".lock")) continue; /* only the cache's own */
         struct stat st;
         if (fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode) ||
             difftime(now, st.st_mtime) < min_age_s)

@@ -130,7 +130,8 @@ char *clgemm__program_key(const device_info *info, const char *file_name, const 
 static int cache_path(const char *key, char *buf, size_t size, char *dir, size_t dir_size) {
     if (!cache_dir(dir, dir_size)) return 0;
     uint64_t h = fnv1a(key, strlen(key), FNV_SEED);
-    int n = snprintf(buf, size, "%s/%016llx.bin", dir, (unsigned long long)h);
+    int n =
+        snprintf(buf, size, "%s/" CLGEMM__CACHE_PREFIX "%016llx.bin", dir, (unsigned long long)h);
     return n > 0 && (size_t)n < size;
 }
 
@@ -191,13 +192,6 @@ typedef struct cache_file {
     uint64_t size;
 } cache_file;
 
-static bool is_entry_name(const char *name) {
-    if (strlen(name) != 20 || strcmp(name + 16, ".bin") != 0) return false;
-    for (int i = 0; i < 16; i++)
-        if (!strchr("0123456789abcdef", name[i])) return false;
-    return true;
-}
-
 static int older_first(const void *a, const void *b) {
     const cache_file *x = a, *y = b;
     if (x->mtime.tv_sec != y->mtime.tv_sec) return x->mtime.tv_sec < y->mtime.tv_sec ? -1 : 1;
@@ -205,10 +199,11 @@ static int older_first(const void *a, const void *b) {
 }
 
 /* Keeps the folder under its bound by removing the least recently used entries (never `keep`,
- * the one just written), and removes stale temporaries. Runs after a write, that is after a
- * build from source, which costs far more than this scan. */
+ * the one just written), and removes stale temporaries and locks: only files of the cache's own
+ * names (clgemm__is_cache_name), since the folder may hold the user's files too. Runs after a
+ * write, that is after a build from source, which costs far more than this scan. */
 static void evict(const char *dir, const char *keep) {
-    clgemm__remove_temps(dir, NULL, STALE_TEMP_S);
+    clgemm__remove_temps(dir, NULL, ".bin", STALE_TEMP_S);
     clgemm__remove_stale_locks(dir, STALE_TEMP_S);
     DIR *d = opendir(dir);
     if (!d) return;
@@ -217,7 +212,7 @@ static void evict(const char *dir, const char *keep) {
     uint64_t total = 0;
     for (struct dirent *e; (e = readdir(d));) {
         struct stat st;
-        if (!is_entry_name(e->d_name) ||
+        if (!clgemm__is_cache_name(e->d_name, strlen(e->d_name), ".bin") ||
             fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode))
             continue;
         total += (uint64_t)st.st_size;

@@ -145,8 +145,9 @@ typedef enum file_status {
 file_status clgemm__read_file(const char *path, size_t max, bool follow, char **data, size_t *size);
 const char *clgemm__file_status_string(file_status status);
 
-/* Temporary files are named <path>.tmp.XXXXXX (six unpredictable characters). */
-#define CLGEMM__TEMP_INFIX ".tmp."
+/* Temporary files are named <path>.clgemm-tmp.XXXXXX (six unpredictable letters or digits): an
+ * infix of the library's own, so that a user's <name>.tmp.backup is never taken for one. */
+#define CLGEMM__TEMP_INFIX ".clgemm-tmp."
 /* Creates such a temporary next to path, exclusively (O_CREAT | O_EXCL | O_NOFOLLOW, mode
  * 0666 & ~umask); its name goes to tmp. The descriptor, or -1 with errno set. */
 int clgemm__temp_create(const char *path, char *tmp, size_t tmp_size);
@@ -154,8 +155,15 @@ int clgemm__temp_create(const char *path, char *tmp, size_t tmp_size);
  * replaced, never followed), fsync of the folder. A replaced regular file keeps its mode. 0, or
  * an errno (logged); on failure path is untouched and no temporary is left. */
 int clgemm__write_atomic(const char *path, const void *data, size_t size);
-/* Removes the temporaries <prefix>.tmp.XXXXXX (prefix NULL: of any name) in dir that are at
- * least min_age_s old: the leftovers of a killed writer. */
-void clgemm__remove_temps(const char *dir, const char *prefix, double min_age_s);
+/* Removes the temporaries clgemm__temp_create made in dir, <target><infix>XXXXXX exactly, that
+ * are at least min_age_s old: the leftovers of a killed writer. target is `name`, or with name
+ * NULL any cache name of extension `ext` (clgemm__is_cache_name). Nothing else is touched. */
+void clgemm__remove_temps(const char *dir, const char *name, const char *ext, double min_age_s);
+
+/* The kernel cache's files are clgemm-<16 hex digits of the entry's hash><ext> (ext ".bin" for
+ * an entry, ".lock" for its build lock): the cache removes only names of this form, so a folder
+ * shared with other files loses none of them. */
+#define CLGEMM__CACHE_PREFIX "clgemm-"
+bool clgemm__is_cache_name(const char *name, size_t len, const char *ext);
 
 #endif /* CLGEMM_CORE_H */

@@ -161,8 +161,9 @@ const char *clgemm__file_status_string(file_status status) {
 /* ---- Writing --------------------------------------------------------------------------------- */
 
 /* Six characters no other process can predict (getrandom), else from the clock and pid. */
+#define SUFFIX_SET "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
 static void random_suffix(char out[7]) {
-    static const char set[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+    static const char set[] = SUFFIX_SET;
     unsigned char bytes[6];
     if (getrandom(bytes, sizeof bytes, GRND_NONBLOCK) != (ssize_t)sizeof bytes) {
         struct timespec ts;
@@ -240,22 +241,36 @@ int clgemm__write_atomic(const char *path, const void *data, size_t size) {
     return 0;
 }
 
-void clgemm__remove_temps(const char *dir, const char *prefix, double min_age_s) {
+bool clgemm__is_cache_name(const char *name, size_t len, const char *ext) {
+    size_t prefix_len = strlen(CLGEMM__CACHE_PREFIX), ext_len = strlen(ext);
+    if (len != prefix_len + 16 + ext_len || memcmp(name, CLGEMM__CACHE_PREFIX, prefix_len) != 0 ||
+        memcmp(name + prefix_len + 16, ext, ext_len) != 0)
+        return false;
+    for (size_t i = prefix_len; i < prefix_len + 16; i++)
+        if (!strchr("0123456789abcdef", name[i]) || !name[i]) return false;
+    return true;
+}
+
+void clgemm__remove_temps(const char *dir, const char *name, const char *ext, double min_age_s) {
     DIR *d = opendir(dir);
     if (!d) return;
-    size_t infix_len = strlen(CLGEMM__TEMP_INFIX), prefix_len = prefix ? strlen(prefix) : 0;
+    size_t infix_len = strlen(CLGEMM__TEMP_INFIX);
     time_t now = time(NULL);
     for (struct dirent *e; (e = readdir(d));) {
-        /* <prefix>.tmp.XXXXXX, or any <name>.tmp.XXXXXX without a prefix */
+        /* <target><infix> and six characters of random_suffix's set, nothing else */
         size_t len = strlen(e->d_name);
         if (len < infix_len + 6) continue;
         const char *infix = e->d_name + len - 6 - infix_len;
-        if (memcmp(infix, CLGEMM__TEMP_INFIX, infix_len) != 0) continue;
-        if (prefix && ((size_t)(infix - e->d_name) != prefix_len ||
-                       memcmp(e->d_name, prefix, prefix_len) != 0))
+        size_t target_len = (size_t)(infix - e->d_name);
+        if (memcmp(infix, CLGEMM__TEMP_INFIX, infix_len) != 0 ||
+            strspn(infix + infix_len, SUFFIX_SET) != 6)
+            continue;
+        if (name ? target_len != strlen(name) || memcmp(e->d_name, name, target_len) != 0
+                 : !clgemm__is_cache_name(e->d_name, target_len, ext))
             continue;
         struct stat st;
-        if (fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0) continue;
+        if (fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode))
+            continue;
         if (difftime(now, st.st_mtime) < min_age_s) continue;
         if (unlinkat(dirfd(d), e->d_name, 0) == 0)
             clgemm__log("removed stale %s/%s", dir, e->d_name);

@@ -795,7 +795,7 @@ clgemm_status clgemm__tuning_save(const char *path, const device_info *info,
     char dir[PATH_MAX];
     const char *name;
     split_path(resolved, dir, sizeof dir, &name);
-    clgemm__remove_temps(dir, name, 0);
+    clgemm__remove_temps(dir, name, NULL, 0);
     status = merge_locked(resolved, info, records, count);
     close(lock); /* releases the flock */
     return status;

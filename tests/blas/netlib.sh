@@ -21,6 +21,15 @@ dir=/usr/lib/x86_64-linux-gnu/blas
 # The types the device computes (all four since clgemm has cgemm/zgemm).
 device_types="s d c z"
 
+# The system BLAS (whatever libblas.so.3 resolves to here: the reference, or OpenBLAS where it is
+# the alternative or on LD_LIBRARY_PATH), the fallback the system and device modes test. The CBLAS
+# testers are reference CBLAS's programs and need its globals (RowMajorStrg, which OpenBLAS
+# lacks), so the reference is preloaded by its path behind the drop-in for them, and the drop-in
+# is told the system BLAS's path so that its fallback stays the system's.
+system_blas=$(ldd "$dir/xblat3d" | awk '$1 == "libblas.so.3" { print $3 }')
+[ -n "$system_blas" ] || { echo "libblas.so.3 not found"; exit 1; }
+echo "system BLAS: $system_blas -> $(readlink -f "$system_blas")"
+
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work" || exit 1
@@ -54,7 +63,12 @@ for t in $types; do
         else
             prog=x${t}cblat3; shrink "$dir/${t}in3" > in; out=stdout
         fi
-        LD_PRELOAD="$lib" "$dir/$prog" < in > stdout 2> stderr
+        if [ $kind = fortran ]; then
+            LD_PRELOAD="$lib" "$dir/$prog" < in > stdout 2> stderr
+        else
+            CLGEMM_BLAS_FALLBACK=${CLGEMM_BLAS_FALLBACK:-$system_blas} \
+                LD_PRELOAD="$lib $dir/libblas.so.3" "$dir/$prog" < in > stdout 2> stderr
+        fi
         status=$?
         log="$prog ($mode)"
         [ $status -eq 0 ] || fail "$log: exit status $status"

@@ -133,6 +133,46 @@ def test_host_aliasing():
     assert_close(a, want, 30, np.float64)
 
 
+def _alias_case(name, rng):
+    """(a, b, c, out) where out shares memory with a, b or c as the case's name says."""
+    big = rand((12, 12), np.float64, rng)
+    x, w = rand((6, 6), np.float64, rng), rand((6, 6), np.float64, rng)
+    c = rand((6, 6), np.float64, rng)
+    bias = rand((6,), np.float64, rng)
+    return {
+        "out_is_a": lambda: (x, w, c, x),
+        "out_is_b": lambda: (x, w, c, w),
+        "out_is_a_c_broadcast": lambda: (x, w, np.broadcast_to(bias, (6, 6)), x),
+        "out_is_b_transposed": lambda: (x, w, c, w.T),
+        "out_is_a_and_c": lambda: (x, w, x, x),
+        "out_overlaps_a": lambda: (big[0:6, 0:6], w, c, big[2:8, 1:7]),
+        "out_overlaps_b": lambda: (x, big[3:9, 3:9], c, big[0:6, 5:11]),
+        "out_overlaps_c": lambda: (x, w, big[0:6, 0:6], big[1:7, 1:7]),
+        "out_strided_in_a": lambda: (big[0:12:2, 0:6], w, c, big[0:12:2, 1:7]),
+        "all_in_one_buffer": lambda: (big[0:6, 0:6], big[3:9, 2:8], big[6:12, 6:12],
+                                      big[4:10, 4:10]),
+        "out_is_a_float32": lambda: (x.astype(np.float32), w.astype(np.float32),
+                                     c.astype(np.float32), None),
+    }[name]()
+
+
+@pytest.mark.parametrize("case", ["out_is_a", "out_is_b", "out_is_a_c_broadcast",
+                                  "out_is_b_transposed", "out_is_a_and_c", "out_overlaps_a",
+                                  "out_overlaps_b", "out_overlaps_c", "out_strided_in_a",
+                                  "all_in_one_buffer", "out_is_a_float32"])
+def test_host_out_sharing_memory(case):
+    """out= sharing memory with a, b or c (whole, partial views, broadcast c) still gives
+    alpha a b + beta c as they were before the call."""
+    rng = np.random.default_rng(36)
+    a, b, c, out = _alias_case(case, rng)
+    if out is None:
+        out = a
+    assert np.shares_memory(out, a) or np.shares_memory(out, b) or np.shares_memory(out, c)
+    want = reference(a.copy(), b.copy(), c.copy(), 2.0, 0.5, False, False)
+    assert clgemm.gemm(a, b, c, alpha=2.0, beta=0.5, out=out) is out
+    assert_close(out, want, 6, out.dtype.type)
+
+
 def test_host_bad_input():
     a = np.ones((3, 4), np.float32)
     # Each message names what is wrong: here the inner dimensions, 4 against 5.

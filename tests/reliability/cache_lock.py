@@ -30,8 +30,8 @@ import sys
 import tempfile
 import time
 
-BUILD = re.compile(r"building (\S+) from source \((\w+\.bin)\)")
-WAIT = re.compile(r"waiting for another process to build (\w+\.bin)")
+BUILD = re.compile(r"building (\S+) from source \(([\w-]+\.bin)\)")
+WAIT = re.compile(r"waiting for another process to build ([\w-]+\.bin)")
 
 
 def start(worker, env, log_path):

@@ -12,8 +12,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <utime.h>
 
 static char *path_in(const char *dir, const char *name) {
     char *p = malloc(strlen(dir) + strlen(name) + 2);
@@ -55,7 +57,7 @@ static clgemm_status multiply(const clgemm_config *config) {
     return st;
 }
 
-/* The cache entries (<16 hex>.bin) in dir; returns how many, names into names[]. */
+/* The cache entries (clgemm-<16 hex>.bin) in dir; returns how many, names into names[]. */
 static size_t entries(const char *dir, char names[][64], size_t max, long long *bytes) {
     DIR *d = opendir(dir);
     size_t n = 0;
@@ -63,7 +65,9 @@ static size_t entries(const char *dir, char names[][64], size_t max, long long *
     if (!d) return 0;
     for (struct dirent *e; (e = readdir(d));) {
         size_t len = strlen(e->d_name);
-        if (len != 20 || strcmp(e->d_name + 16, ".bin") != 0) continue;
+        if (len != 27 || strncmp(e->d_name, "clgemm-", 7) != 0 ||
+            strcmp(e->d_name + 23, ".bin") != 0)
+            continue;
         if (n < max) snprintf(names[n], 64, "%s", e->d_name);
         n++;
         struct stat st;
@@ -287,5 +291,86 @@ Test(files, cache_is_bounded, .timeout = 300) {
     cr_assert_leq(bytes, 1 << 20, "%zu entries, %lld bytes, over the 1 MiB bound", n, bytes);
     cr_log_info("the builds wrote %lld bytes; %zu entries, %lld bytes remain", written, n, bytes);
     cr_assert_gt(n, 0);
+    free(cache);
+}
+
+/* A file of `size` bytes at dir/name, `age_s` seconds old (utime). */
+static void plant(const char *dir, const char *name, size_t size, long age_s) {
+    char *p = path_in(dir, name);
+    FILE *f = fopen(p, "w");
+    cr_assert_not_null(f, "%s", p);
+    for (size_t i = 0; i < size; i++)
+        fputc('x', f);
+    fclose(f);
+    struct utimbuf t = {time(NULL) - age_s, time(NULL) - age_s};
+    cr_assert_eq(utime(p, &t), 0);
+    free(p);
+}
+
+static bool exists_in(const char *dir, const char *name) {
+    char *p = path_in(dir, name);
+    bool there = access(p, F_OK) == 0;
+    free(p);
+    return there;
+}
+
+/* Issue 36: the cache folder may be shared with other files (a project folder, ~/.cache, /tmp):
+ * builds, evictions and the clean-up of stale temporaries and locks remove only the cache's own
+ * names, of any age, and still remove those. */
+Test(files, foreign_files_in_the_cache_folder_are_never_removed, .timeout = 300) {
+    char *cache = sub_dir("cache");
+    static const char *foreign[] = {
+        "Cargo.lock",
+        "yarn.lock",
+        "report.tmp.backup",
+        "notes.txt",
+        "data.bin",
+        "0123456789abcdef.bin",            /* a bare hash: not a name the cache makes */
+        "0123456789abcdef.lock",           /* the same for a lock */
+        "0123456789abcdef.bin.tmp.AbC123", /* another program's temporary pattern */
+        "notes.txt.clgemm-tmp.AbC123",     /* the library's infix, not a cache entry's */
+        "clgemm-0123456789abcdef.bin.clgemm-tmp.AbC12", /* five characters, not six */
+        "clgemm-0123456789ABCDEF.lock",                 /* upper-case hex: never made */
+        "clgemm-0123456789abcdef.lock.backup",
+        "clgemm-notahash.bin",
+    };
+    size_t nf = sizeof foreign / sizeof foreign[0];
+    /* Each foreign name twice: two hours old and new; the .bin ones large enough that counting
+     * them would push the cache over its bound and make them the first to be evicted. */
+    char name[128];
+    for (size_t i = 0; i < nf; i++) {
+        size_t size = strstr(foreign[i], ".bin") ? 700 << 10 : 16;
+        plant(cache, foreign[i], size, 7200);
+        snprintf(name, sizeof name, "new-%s", foreign[i]);
+        plant(cache, name, size, 0);
+    }
+    /* The library's own leftovers: an old entry (evicted under the bound), a killed writer's
+     * temporary and a killed builder's lock (both stale), and a fresh temporary (kept). */
+    const char *own_entry = "clgemm-00000000000000aa.bin";
+    const char *own_temp = "clgemm-00000000000000bb.bin.clgemm-tmp.XyZ789";
+    const char *own_lock = "clgemm-00000000000000cc.lock";
+    const char *own_fresh_temp = "clgemm-00000000000000dd.bin.clgemm-tmp.QrS456";
+    plant(cache, own_entry, 1500 << 10, 7200);
+    plant(cache, own_temp, 16, 7200);
+    plant(cache, own_lock, 0, 7200);
+    plant(cache, own_fresh_temp, 16, 0);
+
+    setenv("CLGEMM_CACHE_DIR", cache, 1);
+    setenv("CLGEMM_CACHE_MAX_MB", "1", 1);
+    cr_assert_eq(multiply(&tiled8), CLGEMM_SUCCESS);
+    const clgemm_config tiled16 = {.family = CLGEMM_FAMILY_TILED, .ts = 16};
+    cr_assert_eq(multiply(&tiled16), CLGEMM_SUCCESS);
+    unsetenv("CLGEMM_CACHE_MAX_MB");
+
+    for (size_t i = 0; i < nf; i++) {
+        cr_expect(exists_in(cache, foreign[i]), "the cache removed %s (two hours old)", foreign[i]);
+        snprintf(name, sizeof name, "new-%s", foreign[i]);
+        cr_expect(exists_in(cache, name), "the cache removed %s (new)", name);
+    }
+    cr_expect(!exists_in(cache, own_entry), "the cache's oldest entry was not evicted");
+    cr_expect(!exists_in(cache, own_temp), "the cache's stale temporary is still there");
+    cr_expect(!exists_in(cache, own_lock), "the cache's stale lock is still there");
+    cr_expect(exists_in(cache, own_fresh_temp), "a fresh temporary (a writer's now) was removed");
+    cr_expect_gt(entries(cache, NULL, 0, NULL), 0, "the builds cached nothing");
     free(cache);
 }
