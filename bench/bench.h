@@ -81,6 +81,10 @@ typedef struct options {
     bool clblast_tuned[2];  /* per precision: time CLBlast with the overrides too */
     const char *csv, *json;
     bool no_clblast, quiet;
+    /* --reference: the library clgemm is timed against; reference_lib: a CBLAS library's path
+     * (NULL: OpenBLAS where Debian installs it) when it is not CLBlast */
+    bool reference_cblas;
+    const char *reference_lib;
     bool list; /* --list: print the devices and exit */
     /* --batched BATCH,N: strided batches (batched.c) in each precision wanted, in the layout */
     size_t batched_count;
@@ -138,6 +142,12 @@ measurement run_clgemm(const bench_ctx *bc, const problem *p, const buffers *buf
  * "Xgemm" kernel before and CLBlast's caches are cleared after (back to its defaults). */
 measurement run_clblast(const bench_ctx *bc, const problem *p, const buffers *bufs, int runs,
                         const name_values *overrides, void *host_c);
+/* cblas_reference.c: a CBLAS library opened by path (NULL: OpenBLAS's usual places), described
+ * into describe ("PATH, N threads"); false with a message on stderr when it cannot be used. */
+bool cblas_reference_open(const char *path, char *describe, size_t size);
+/* The reference's cblas_?gemm on the host copies of A and B, its C into host_c. */
+measurement run_cblas(const bench_ctx *bc, const problem *p, const buffers *b, int runs,
+                      void *host_c);
 /* max |x - ref| / max |ref| over all of C; INFINITY if either holds a NaN or Inf. */
 double max_rel_diff(const problem *p, const void *x, const void *ref, size_t count);
 /* The same measure over a sample of elements of C recomputed on the host in high precision. */
@@ -161,15 +171,17 @@ typedef struct result {
 
 typedef struct run_info {
     char device[256], platform[256], driver[128], device_version[128], date[64];
+    const char *reference; /* "CLBlast" or "OpenBLAS" (any CBLAS library) */
+    char reference_detail[512];
     bool tuned_any;
 } run_info;
 
 void report_header(FILE *f, const run_info *info, const options *opt);
 void report_row(FILE *f, const result *r, bool tuned_column);
-void csv_header(FILE *f);
+void csv_header(FILE *f, const run_info *info);
 void csv_row(FILE *f, const result *r, const run_info *info);
 void json_begin(FILE *f, const run_info *info, const options *opt);
-void json_row(FILE *f, const result *r, bool first);
+void json_row(FILE *f, const result *r, const run_info *info, bool first);
 void json_end(FILE *f);
 
 #endif /* CLGEMM_BENCH_H */

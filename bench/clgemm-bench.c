@@ -98,7 +98,8 @@ static bool bench_problem(const bench_ctx *bc, const options *opt, const problem
         for (int v = 0; v < 2 && !opt->no_clblast; v++) {
             if (v == 1 && !tuned) break;
             measurement *m = v ? &r.tuned : &r.clblast;
-            *m = run_clblast(bc, p, &b, opt->runs, v ? tuned : NULL, href);
+            *m = opt->reference_cblas ? run_cblas(bc, p, &b, opt->runs, href)
+                                      : run_clblast(bc, p, &b, opt->runs, v ? tuned : NULL, href);
             if (m->status != 0) continue;
             if (v == 0) r.host_diff_clblast = host_sample_diff(p, &b, href);
             if (!have_c) continue;
@@ -120,12 +121,12 @@ static bool bench_problem(const bench_ctx *bc, const options *opt, const problem
     if (r.mismatch)
         fprintf(stderr,
                 "clgemm-bench: MISMATCH %c %s %zux%zux%zu: vs host sample: clgemm %.2e, "
-                "CLBlast %.2e (tolerance %.2e)\n",
+                "%s %.2e (tolerance %.2e)\n",
                 precision_char(p->precision), trans_string(p->trans_a, p->trans_b), p->m, p->n,
-                p->k, r.host_diff_clgemm, r.host_diff_clblast, tol);
+                p->k, r.host_diff_clgemm, info->reference, r.host_diff_clblast, tol);
     if (out->table) report_row(out->table, &r, info->tuned_any);
     if (out->csv) csv_row(out->csv, &r, info);
-    if (out->json) json_row(out->json, &r, out->rows == 0);
+    if (out->json) json_row(out->json, &r, info, out->rows == 0);
     out->rows++;
     return !r.mismatch;
 }
@@ -194,7 +195,14 @@ int main(int argc, char **argv) {
     bc.context = clgemm_context(bc.handle);
     bc.device = clgemm_device(bc.handle);
 
-    run_info info = {.tuned_any = opt.clblast_tuned[0] || opt.clblast_tuned[1]};
+    run_info info = {.tuned_any = opt.clblast_tuned[0] || opt.clblast_tuned[1],
+                     .reference = opt.reference_cblas ? "OpenBLAS" : "CLBlast"};
+    if (opt.reference_cblas && !opt.no_clblast &&
+        !cblas_reference_open(opt.reference_lib, info.reference_detail,
+                              sizeof info.reference_detail)) {
+        clgemm_destroy(bc.handle);
+        return 2;
+    }
     bool is_cpu, has_fp64;
     describe(&bc, &info, &is_cpu, &has_fp64);
     const char *preset = opt.preset ? opt.preset : is_cpu ? "cpu" : "gpu";
@@ -212,7 +220,7 @@ int main(int argc, char **argv) {
     int batched_status = run_batched(&bc, &opt);
     bool batched_only = opt.batched_count && opt.shapes.count == 0;
     if (out.table && !batched_only) report_header(out.table, &info, &opt);
-    if (out.csv) csv_header(out.csv);
+    if (out.csv) csv_header(out.csv, &info);
     if (out.json) json_begin(out.json, &info, &opt);
 
     /* Every problem is checked before any is timed: one that cannot be allocated ends the run

@@ -30,6 +30,11 @@ static const char usage[] =
     "  --batched BATCH,N      BATCH packed N x N x N products per call (strided batched,\n"
     "                         beside CLBlast's XgemmStridedBatched; repeatable); alone it\n"
     "                         replaces the preset; a table of its own, not in CSV/JSON\n"
+    "  --reference clblast|openblas   the library timed beside clgemm (default clblast);\n"
+    "                         openblas: a CBLAS library loaded by path, default Debian's\n"
+    "                         /usr/lib/x86_64-linux-gnu/openblas-pthread/libopenblas.so.0\n"
+    "                         (threads: OPENBLAS_NUM_THREADS), on host copies of A and B\n"
+    "  --reference-lib PATH   that CBLAS library instead (implies --reference openblas)\n"
     "  --no-clblast           time clgemm only (checked against a host-computed sample)\n"
     "  --csv FILE, --json FILE  also write the results there\n"
     "  --quiet                no table on stdout (use with --csv/--json)\n";
@@ -164,6 +169,8 @@ enum {
     O_BATCHED,
     O_DEVICE,
     O_LIST,
+    O_REFERENCE,
+    O_REFERENCE_LIB,
     O_HELP
 };
 
@@ -186,6 +193,8 @@ static const struct option long_options[] = {
     {"batched", required_argument, 0, O_BATCHED},
     {"device", required_argument, 0, O_DEVICE},
     {"list", no_argument, 0, O_LIST},
+    {"reference", required_argument, 0, O_REFERENCE},
+    {"reference-lib", required_argument, 0, O_REFERENCE_LIB},
     {"help", no_argument, 0, O_HELP},
     {0, 0, 0, 0}};
 
@@ -251,6 +260,13 @@ static bool handle_option(int c, const char *arg, options *opt, shape_list *give
     case O_LIST:
         opt->list = true;
         return true;
+    case O_REFERENCE:
+        opt->reference_cblas = strcmp(arg, "openblas") == 0 || strcmp(arg, "cblas") == 0;
+        return opt->reference_cblas || strcmp(arg, "clblast") == 0;
+    case O_REFERENCE_LIB:
+        opt->reference_cblas = true;
+        opt->reference_lib = arg;
+        return *arg != '\0';
     case O_BATCHED: /* the mode (precision) and layout are set per run */
         return opt->batched_count < MAX_BATCHED && !strchr(arg, ':') &&
                batched_parse(arg, 's', &opt->batched[opt->batched_count++]);
@@ -324,7 +340,8 @@ int options_parse(int argc, char **argv, options *opt) {
         opt->clblast[1] = opt->clblast[0];
         opt->clblast_tuned[1] = true;
     }
-    if (opt->no_clblast) opt->clblast_tuned[0] = opt->clblast_tuned[1] = false;
+    if (opt->no_clblast || opt->reference_cblas)
+        opt->clblast_tuned[0] = opt->clblast_tuned[1] = false;
     if (opt->trans_count == 0) {
         opt->trans[0][0] = opt->trans[0][1] = CLGEMM_NO_TRANS;
         opt->trans_count = 1;

@@ -14,8 +14,16 @@
 /* ---- table ---------------------------------------------------------------------------------- */
 
 void report_header(FILE *f, const run_info *info, const options *opt) {
-    fprintf(f, "# clgemm-bench: clgemm %s vs CLBlast %s (%s)\n", CLGEMM_VERSION, CLBLAST_VERSION,
-            opt->no_clblast ? "CLBlast not run" : "same process, same buffers");
+    if (opt->reference_cblas)
+        fprintf(f, "# clgemm-bench: clgemm %s vs OpenBLAS (%s)\n", CLGEMM_VERSION,
+                opt->no_clblast ? "reference not run"
+                                : "same process, host copies of the same A and B");
+    else
+        fprintf(f, "# clgemm-bench: clgemm %s vs CLBlast %s (%s)\n", CLGEMM_VERSION,
+                CLBLAST_VERSION,
+                opt->no_clblast ? "CLBlast not run" : "same process, same buffers");
+    if (opt->reference_cblas && !opt->no_clblast)
+        fprintf(f, "# reference: %s\n", info->reference_detail);
     fprintf(f, "# date:   %s\n", info->date);
     fprintf(f, "# device: %s (%s, %s), driver %s\n", info->device, info->platform,
             info->device_version, info->driver);
@@ -23,10 +31,14 @@ void report_header(FILE *f, const run_info *info, const options *opt) {
             "# timing: whole call (host clock around call + clFinish), 2 warm-up calls, median "
             "of >= %d runs; GFLOPS = 2MNK / median\n",
             opt->runs);
-    fprintf(f, "# check:  max |clgemm - CLBlast| / max |CLBlast| over C (h: vs a 256-element "
-               "host sample), MISMATCH above 2*K*eps\n");
+    fprintf(f,
+            "# check:  max |clgemm - %s| / max |%s| over C (h: vs a 256-element "
+            "host sample), MISMATCH above 2*K*eps\n",
+            info->reference, info->reference);
+    char column[32];
+    snprintf(column, sizeof column, "%s GFLOPS ms", info->reference);
     fprintf(f, "%-2s %-3s %-2s %6s %6s %6s | %-17s | %-17s |", "p", "lay", "tr", "M", "N", "K",
-            "clgemm GFLOPS ms", "CLBlast GFLOPS ms");
+            "clgemm GFLOPS ms", column);
     if (info->tuned_any) fprintf(f, " %-17s |", "CLB-tuned GF ms");
     fprintf(f, " %6s", "ratio");
     if (info->tuned_any) fprintf(f, " %6s", "r/tune");
@@ -79,15 +91,22 @@ void report_row(FILE *f, const result *r, bool tuned_column) {
 
 /* ---- CSV ------------------------------------------------------------------------------------- */
 
-static const char *const csv_measures[] = {"clgemm", "clblast", "clblast_tuned"};
+/* The reference's columns are named for it: "clblast" or "openblas". */
+static const char *reference_key(const run_info *info) {
+    return strcmp(info->reference, "OpenBLAS") == 0 ? "openblas" : "clblast";
+}
 
-void csv_header(FILE *f) {
+void csv_header(FILE *f, const run_info *info) {
+    const char *ref = reference_key(info);
+    const char *csv_measures[] = {"clgemm", ref, "clblast_tuned"};
     fprintf(f, "device,precision,layout,trans,M,N,K");
     for (int i = 0; i < 3; i++)
         fprintf(f, ",%s_gflops,%s_ms,%s_min_ms,%s_runs,%s_status", csv_measures[i], csv_measures[i],
                 csv_measures[i], csv_measures[i], csv_measures[i]);
-    fprintf(f, ",ratio,ratio_tuned,max_rel_diff,diff_against,host_diff_clgemm,host_diff_clblast,"
-               "check,config,config_source\n");
+    fprintf(f,
+            ",ratio,ratio_tuned,max_rel_diff,diff_against,host_diff_clgemm,host_diff_%s,"
+            "check,config,config_source\n",
+            ref);
     fflush(f);
 }
 
@@ -122,7 +141,7 @@ void csv_row(FILE *f, const result *r, const run_info *info) {
     csv_number(f, ratio(&r->clgemm, &r->clblast), "%.4f");
     csv_number(f, ratio(&r->clgemm, &r->tuned), "%.4f");
     csv_number(f, r->diff, "%.3e");
-    fprintf(f, ",%s", isnan(r->diff) ? "" : r->diff_is_host ? "host" : "clblast");
+    fprintf(f, ",%s", isnan(r->diff) ? "" : r->diff_is_host ? "host" : reference_key(info));
     csv_number(f, r->host_diff_clgemm, "%.3e");
     csv_number(f, r->host_diff_clblast, "%.3e");
     fprintf(f, ",%s,%s,%s\n",
@@ -154,6 +173,12 @@ static void json_number(FILE *f, double v) {
 void json_begin(FILE *f, const run_info *info, const options *opt) {
     fprintf(f, "{\n  \"clgemm_version\": \"%s\",\n  \"clblast_version\": \"%s\",\n", CLGEMM_VERSION,
             CLBLAST_VERSION);
+    fprintf(f, "  \"reference\": \"%s\",\n", reference_key(info));
+    if (opt->reference_cblas) {
+        fputs("  \"reference_library\": ", f);
+        json_string(f, info->reference_detail);
+        fputs(",\n", f);
+    }
     const char *keys[] = {"date", "device", "platform", "device_version", "driver"};
     const char *vals[] = {info->date, info->device, info->platform, info->device_version,
                           info->driver};
@@ -187,7 +212,7 @@ static void json_measurement(FILE *f, const char *name, const measurement *m) {
     fputc('}', f);
 }
 
-void json_row(FILE *f, const result *r, bool first) {
+void json_row(FILE *f, const result *r, const run_info *info, bool first) {
     const problem *p = &r->p;
     fprintf(f,
             "%s\n    {\"precision\": \"%c\", \"layout\": \"%s\", \"trans\": \"%s\", \"m\": %zu, "
@@ -195,14 +220,14 @@ void json_row(FILE *f, const result *r, bool first) {
             first ? "" : ",", precision_char(p->precision), layout_string(p->layout),
             trans_string(p->trans_a, p->trans_b), p->m, p->n, p->k);
     json_measurement(f, "clgemm", &r->clgemm);
-    json_measurement(f, "clblast", &r->clblast);
+    json_measurement(f, reference_key(info), &r->clblast);
     json_measurement(f, "clblast_tuned", &r->tuned);
     fputs(", \"max_rel_diff\": ", f);
     json_number(f, r->diff);
     fprintf(f, ", \"diff_against\": \"%s\", \"host_diff_clgemm\": ",
-            r->diff_is_host ? "host" : "clblast");
+            r->diff_is_host ? "host" : reference_key(info));
     json_number(f, r->host_diff_clgemm);
-    fputs(", \"host_diff_clblast\": ", f);
+    fprintf(f, ", \"host_diff_%s\": ", reference_key(info));
     json_number(f, r->host_diff_clblast);
     fprintf(f, ", \"mismatch\": %s, \"config\": ", r->mismatch ? "true" : "false");
     json_string(f, r->config);
