@@ -97,9 +97,9 @@ DEV void mbar_expect_bytes(const uint bar, const uint bytes) {
                  : "memory");
 }
 DEV void mbar_arrive(const uint bar) {
-    asm volatile("{\n.reg .b64 state;\n// @mbarrier.arrive.shared::cta.b64 state, [%0];\n}" ::"r"(
-                     bar)
-                 : "memory");
+    asm volatile(
+        "{\n.reg .b64 state;\n// @mbarrier.arrive.shared::cta.b64 state, [%0];\n}" ::"r"(bar)
+        : "memory");
 }
 /* Spins until the barrier's phase of this parity has completed. */
 DEV void mbar_wait(const uint bar, const uint parity) {
@@ -114,8 +114,8 @@ DEV void mbar_wait(const uint bar, const uint parity) {
 }
 /* One box of a rank-3 map at coordinates (x contiguous, y, z) into local memory at dst,
  * completing on bar. */
-DEV void tma_load3(const uint dst, const __global uchar *map, const int x, const int y,
-                   const int z, const uint bar) {
+DEV void tma_load3(const uint dst, const __global uchar *map, const int x, const int y, const int z,
+                   const uint bar) {
     asm volatile("// @cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::"
                  "bytes [%0], [%1, {%2, %3, %4}], [%5];" ::"r"(dst),
                  "l"(map), "r"(x), "r"(y), "r"(z), "r"(bar)
@@ -153,45 +153,47 @@ DEV ulong sw128_desc(const uint addr, const uint lbo, const uint sbo) {
 #endif
 
 /* Operand lists "%0,...,%(n-1)" by decades, and the accumulators' constraints by fours. */
-#define OPS_DECADE(d) "%" #d "0,%" #d "1,%" #d "2,%" #d "3,%" #d "4,%" #d "5,%" #d "6,%" #d "7,%" #d "8,%" #d "9"
+#define OPS_DECADE(d)                                                                              \
+    "%" #d "0,%" #d "1,%" #d "2,%" #d "3,%" #d "4,%" #d "5,%" #d "6,%" #d "7,%" #d "8,%" #d "9"
 #define OPS_0_29 "%0,%1,%2,%3,%4,%5,%6,%7,%8,%9," OPS_DECADE(1) "," OPS_DECADE(2)
 #define OPS_0_59 OPS_0_29 "," OPS_DECADE(3) "," OPS_DECADE(4) "," OPS_DECADE(5)
 #define OPS_0_119                                                                                  \
-    OPS_0_59 "," OPS_DECADE(6) "," OPS_DECADE(7) "," OPS_DECADE(8) "," OPS_DECADE(9) ","            \
-        OPS_DECADE(10) "," OPS_DECADE(11)
+    OPS_0_59 "," OPS_DECADE(6) "," OPS_DECADE(7) "," OPS_DECADE(8) "," OPS_DECADE(                 \
+        9) "," OPS_DECADE(10) "," OPS_DECADE(11)
 #define ACC4(d, i)  "+f"((d)[i]), "+f"((d)[(i) + 1]), "+f"((d)[(i) + 2]), "+f"((d)[(i) + 3])
 #define ACC16(d, i) ACC4(d, i), ACC4(d, (i) + 4), ACC4(d, (i) + 8), ACC4(d, (i) + 12)
 #define ACC32(d, i) ACC16(d, i), ACC16(d, (i) + 16)
 #if NWG == 64
-#define WG_OPS  OPS_0_29 ",%30,%31"
-#define WG_DESC "%32, %33, scale_d"
+#define WG_OPS    OPS_0_29 ",%30,%31"
+#define WG_DESC   "%32, %33, scale_d"
 #define WG_ACC(d) ACC32(d, 0)
 #elif NWG == 128
-#define WG_OPS  OPS_0_59 ",%60,%61,%62,%63"
-#define WG_DESC "%64, %65, scale_d"
+#define WG_OPS    OPS_0_59 ",%60,%61,%62,%63"
+#define WG_DESC   "%64, %65, scale_d"
 #define WG_ACC(d) ACC32(d, 0), ACC32(d, 32)
 #else
-#define WG_OPS  OPS_0_119 ",%120,%121,%122,%123,%124,%125,%126,%127"
-#define WG_DESC "%128, %129, scale_d"
+#define WG_OPS    OPS_0_119 ",%120,%121,%122,%123,%124,%125,%126,%127"
+#define WG_DESC   "%128, %129, scale_d"
 #define WG_ACC(d) ACC32(d, 0), ACC32(d, 32), ACC32(d, 64), ACC32(d, 96)
 #endif
 #define WG_NSTR_(n) #n
 #define WG_NSTR(n)  WG_NSTR_(n)
 /* acc += A B over one k step; acc = A B where `accumulate` is 0. */
 #define WGMMA_STEP(acc, da, db, accumulate)                                                        \
-    asm volatile("{\n.reg .pred scale_d;\nsetp.ne.b32 scale_d, %" WG_NSTR(NACC_PLUS2) ", 0;\n"        \
-                 "// @wgmma.mma_async.sync.aligned.m64n" WG_NSTR(NWG) WG_SHAPE " {" WG_OPS "}, "   \
-                 WG_DESC WG_IMM ";\n}"                                                             \
+    asm volatile("{\n.reg .pred scale_d;\nsetp.ne.b32 scale_d, %" WG_NSTR(                         \
+                     NACC_PLUS2) ", 0;\n"                                                          \
+                                 "// @wgmma.mma_async.sync.aligned.m64n" WG_NSTR(NWG) WG_SHAPE     \
+                 " {" WG_OPS "}, " WG_DESC WG_IMM ";\n}"                                           \
                  : WG_ACC(acc)                                                                     \
                  : "l"(da), "l"(db), "r"(accumulate)                                               \
                  : "memory")
-#define NACC       (NWG / 2)
-#define NACC_PLUS2 NACC_PLUS2_(NWG)
-#define NACC_PLUS2_(n) NACC_PLUS2__(n)
+#define NACC            (NWG / 2)
+#define NACC_PLUS2      NACC_PLUS2_(NWG)
+#define NACC_PLUS2_(n)  NACC_PLUS2__(n)
 #define NACC_PLUS2__(n) NACC2_##n
-#define NACC2_64  34
-#define NACC2_128 66
-#define NACC2_256 130
+#define NACC2_64        34
+#define NACC2_128       66
+#define NACC2_256       130
 
 /* ---- The epilogue's conversions -------------------------------------------------------- */
 
@@ -244,8 +246,7 @@ clgemm_tma(const int M, const int N, const int K, const float alpha_arg, const f
     const int rows = min(tiles_m - first, GROUP_M), in_band = pid - band * GROUP_M * tiles_n;
     const int m0 = (first + in_band % rows) * MWG, n0 = in_band / rows * NWG;
     /* Matrix and layer (common.cl); A and B travel by their maps, C moves to its matrix. */
-    GEMM_BEGIN
-    (void)A;
+    GEMM_BEGIN(void) A;
     (void)B;
     const long kchunk = ((long)K + layers * KWG - 1) / (layers * KWG) * KWG;
     const int kbeg = (int)min((long)K, layer * kchunk), kend = (int)min((long)K, kbeg + kchunk);

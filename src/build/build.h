@@ -84,9 +84,9 @@ typedef enum build_lock_state {
                                    long): build without one */
 } build_lock_state;
 
-/* Takes the lock of the cache entry entry_path (clgemm-<hash>.bin, lock clgemm-<hash>.lock), waiting while
- * another process holds it. Whatever the state, the caller reads the entry again before
- * building; it releases a held lock with clgemm__build_unlock after writing the entry. */
+/* Takes the lock of the cache entry entry_path (clgemm-<hash>.bin, lock clgemm-<hash>.lock),
+ * waiting while another process holds it. Whatever the state, the caller reads the entry again
+ * before building; it releases a held lock with clgemm__build_unlock after writing the entry. */
 build_lock_state clgemm__build_lock(const char *entry_path, build_lock *lock);
 void clgemm__build_unlock(build_lock *lock);
 /* Removes the cache's lock files (clgemm-<hash>.lock, no other name) in dir at least min_age_s

@@ -45,9 +45,10 @@ typedef struct device_info {
      * wrong entry. Host calls that would run so in parallel (exec/multi.c) take turns. */
     bool pocl_cpu;
     int nv_compute_capability; /* NVIDIA: major * 10 + minor (90 on Hopper); 0 elsewhere */
-    bool nv_sm90a; /* compute capability 9.0 and its driver runs patched sm_90a PTX (build/program.c)
-                    */
-    bool nv_tma;   /* nv_sm90a, and tensor maps can be encoded for it (exec/tensor_map.c) */
+    bool
+        nv_sm90a; /* compute capability 9.0 and its driver runs patched sm_90a PTX (build/program.c)
+                   */
+    bool nv_tma;  /* nv_sm90a, and tensor maps can be encoded for it (exec/tensor_map.c) */
     /* NVIDIA: the PCI address (cl_khr_pci_bus_info or cl_nv_device_attribute_query), which
      * finds the CUDA device of the same GPU; nv_pci_known false where neither answered. */
     bool nv_pci_known;
