@@ -2,7 +2,7 @@
  * the real 227 KiB of local memory: one producer warp copies K slices into STAGES stages, a full
  * and an empty mbarrier per stage, and MWG/64 consumer warpgroups multiply each 64 x NWG block
  * straight from the 128-byte-swizzled stages. Built by the patched-PTX route (every sm_90a
- * instruction behind a "// @" marker, src/exec/ptx_patch.c), for compute capability 9.0 only,
+ * instruction behind a "// @" marker, src/build/ptx_patch.c), for compute capability 9.0 only,
  * where the host encodes a tensor map per operand (src/exec/tensor_map.c).
  *
  * Problem (column-major, common.cl): C = alpha op(A) op(B) + beta C, C read only when beta != 0;

@@ -1086,6 +1086,30 @@ Test(ptx_patch, adds_a_register_cap_to_every_entry) {
     free(out);
 }
 
+/* Every marker in every kernel source that asks for the patch is one the patch accepts: the
+ * offline compile check removes markers blindly, so only this catches a new instruction written
+ * behind one (cl/tma.cl's mbarrier and bulk-copy lines once built offline and were refused on
+ * the H200). */
+Test(ptx_patch, knows_every_marker_the_kernels_write) {
+    static const char *const files[] = {"wgmma.cl", "tma.cl"};
+    for (size_t f = 0; f < sizeof files / sizeof *files; f++) {
+        cr_assert_not_null(clgemm__ptx_patch_need(files[f]), "%s", files[f]);
+        char *src = clgemm__kernel_source(files[f]);
+        cr_assert(src, "%s", files[f]);
+        int seen = 0;
+        for (const char *p = src; (p = strstr(p, CLGEMM_PTX_MARKER)); p += 4) {
+            if (p[4] == '"') continue; /* the marker named in a comment */
+            const char *end = strpbrk(p + 4, " ;\\\"\n");
+            int len = end ? (int)(end - p - 4) : (int)strlen(p + 4);
+            cr_expect(clgemm__ptx_marker_known(p + 4), "%s: `%.*s` behind a marker", files[f], len,
+                      p + 4);
+            seen++;
+        }
+        cr_expect_gt(seen, 0, "%s has no markers", files[f]);
+        free(src);
+    }
+}
+
 Test(ptx_patch, refuses_what_it_does_not_expect) {
     const struct {
         const char *ptx;

@@ -48,7 +48,9 @@ bool clgemm__sm90a_usable(cl_context context, cl_device_id device, const device_
 bool clgemm__sm90a_probe(cl_context context, cl_device_id device, bool with_asm, char **log);
 /* The real limit of static __local arrays (device_info.local_mem_static). pick: NVIDIA's
  * per-block maximum for the compute capability when it exceeds the reported size and
- * probe(arg, bytes) says an array that size builds, else 0 (the reported size stands); other
+ * probe(arg, bytes) says an array that size builds, else that maximum less 1 KiB (room for the
+ * compiler's own bytes) if that builds,
+ * else 0 (the reported size stands); other
  * vendors are never probed. usable: pick with clgemm__static_local_probe on the device, asked
  * once per device (clgemm__program_device_init). probe: whether a kernel with a static array of
  * `bytes` builds there (*log: its build log). */

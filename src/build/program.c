@@ -492,7 +492,12 @@ cl_ulong clgemm__static_local_pick(const device_info *info,
                         ? clgemm__nv_static_local_max(info->nv_compute_capability)
                         : 0;
     if (want <= info->local_mem_size) return 0; /* nothing above what OpenCL reports */
-    return probe(arg, want) ? want : 0;
+    if (probe(arg, want)) return want;
+    /* NVIDIA's OpenCL compiler adds a few bytes of its own to every kernel's shared data (4 on
+     * the H200: "0x38c04 bytes, 0x38c00 max" for an array of exactly the table's figure), so the
+     * figure itself never builds; 1 KiB less leaves that room and a kernel's own barriers. */
+    want -= 1024;
+    return want > info->local_mem_size && probe(arg, want) ? want : 0;
 }
 
 typedef struct probe_device {

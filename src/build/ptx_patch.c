@@ -11,11 +11,21 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* What may follow a marker: the sm_90a instructions clgemm's kernels write. A marker in front of
- * anything else means the source and this step disagree. */
-static const char *const marked[] = {"wgmma.", "setmaxnreg.", "fence.proxy.async", NULL};
+/* What may follow a marker: the sm_90a instructions clgemm's kernels write (wgmma), the
+ * asynchronous-proxy ones of the TMA route (bulk tensor copies, the mbarriers they complete on,
+ * their fences), and selp, which turns a marked try_wait's predicate into a value and so must
+ * vanish with it from the unpatched build. A marker in front of anything else means the source
+ * and this step disagree. */
+static const char *const marked[] = {"wgmma.",
+                                     "setmaxnreg.",
+                                     "fence.proxy.async",
+                                     "mbarrier.",
+                                     "fence.mbarrier_init.",
+                                     "cp.async.bulk.",
+                                     "selp.",
+                                     NULL};
 
-static bool known_marker(const char *p) {
+bool clgemm__ptx_marker_known(const char *p) {
     for (const char *const *m = marked; *m; m++)
         if (strncmp(p, *m, strlen(*m)) == 0) return true;
     return false;
@@ -91,7 +101,7 @@ ptx_patch_result clgemm__ptx_patch(const char *ptx, int maxnreg, char **out, int
     if (r != PTX_PATCH_OK) return r;
     int found = 0;
     for (const char *p = ptx; (p = strstr(p, "// @")); p += 4) {
-        if (!known_marker(p + 4)) return PTX_PATCH_UNKNOWN_MARKER;
+        if (!clgemm__ptx_marker_known(p + 4)) return PTX_PATCH_UNKNOWN_MARKER;
         found++;
     }
     if (found == 0) return PTX_PATCH_NO_MARKERS;

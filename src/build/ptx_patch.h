@@ -19,6 +19,8 @@ typedef enum ptx_patch_result {
  * markers it removed in *markers. maxnreg > 0 adds `.maxnreg maxnreg` to every entry. */
 ptx_patch_result clgemm__ptx_patch(const char *ptx, int maxnreg, char **out, int *markers);
 const char *clgemm__ptx_patch_string(ptx_patch_result r);
+/* Whether the text after a marker starts with an instruction the patch accepts. */
+bool clgemm__ptx_marker_known(const char *instruction);
 
 /* The marker each sm_90a instruction is written behind in OpenCL C. */
 #define CLGEMM_PTX_MARKER "// @"
