@@ -426,3 +426,80 @@ Test(tma_kernel, embedded_and_patched) {
     cr_expect(strstr(key, "sm_90a patch"), "%s", key);
     free(key);
 }
+
+/* ---- The tma family in the planner ----------------------------------------------------------- */
+
+static device_info h200_with_maps(void) {
+    device_info h200 = nvidia(90, 49152);
+    h200.nv_sm90a = true;
+    h200.nv_tma = true;
+    h200.local_mem_static = 232448 - 1024; /* what the probe found on the H200 */
+    return h200;
+}
+
+/* Where maps can be encoded, FP16, BF16 and TF32 plan on it (128 x 256 tiles where they fill the
+ * SMs, 128 x 128 where they leave many idle), the slice one 128-byte row of the type; FP32, 3xTF32
+ * and FP64 never. */
+Test(tma_family, planned_for_its_types_where_maps_work) {
+    device_info h200 = h200_with_maps();
+    const struct {
+        clgemm_precision type;
+        clgemm_compute compute;
+        int kwg; /* 0: not the tma family */
+    } cases[] = {
+        {CLGEMM_HALF, CLGEMM_COMPUTE_DEFAULT, 64},
+        {CLGEMM_BFLOAT16, CLGEMM_COMPUTE_DEFAULT, 64},
+        {CLGEMM_SINGLE, CLGEMM_COMPUTE_TF32, 32},
+        {CLGEMM_SINGLE, CLGEMM_COMPUTE_DEFAULT, 0},
+        {CLGEMM_SINGLE, CLGEMM_COMPUTE_FP32_3XTF32, 0},
+        {CLGEMM_DOUBLE, CLGEMM_COMPUTE_DEFAULT, 0},
+        {CLGEMM_COMPLEX_SINGLE, CLGEMM_COMPUTE_DEFAULT, 0},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        clgemm_config big =
+            clgemm__config_default_for(&h200, cases[i].type, cases[i].compute, 8192, 8192, 8192, 1);
+        clgemm_config small =
+            clgemm__config_default_for(&h200, cases[i].type, cases[i].compute, 1024, 1024, 1024, 1);
+        if (!cases[i].kwg) {
+            cr_expect_neq(big.family, CLGEMM_FAMILY_TMA, "case %zu", i);
+            continue;
+        }
+        cr_expect_eq(big.family, CLGEMM_FAMILY_TMA, "case %zu", i);
+        int v[4];
+        const char *names[] = {"MWG", "NWG", "KWG", "STAGES"};
+        for (int p = 0; p < 4; p++)
+            cr_assert_eq(clgemm_config_get(&big, names[p], &v[p]), CLGEMM_SUCCESS);
+        cr_expect(v[0] == 128 && v[1] == 256 && v[2] == cases[i].kwg, "case %zu: %d %d %d", i, v[0],
+                  v[1], v[2]);
+        cr_expect_eq(clgemm_config_get(&small, "NWG", &v[1]), CLGEMM_SUCCESS);
+        cr_expect_eq(v[1], 128, "case %zu: 1024^2 in 128 x 256 tiles leaves half the SMs idle", i);
+        /* A slice of another type's depth is refused. */
+        clgemm_config wrong = big;
+        cr_assert_eq(clgemm_config_set(&wrong, "KWG", cases[i].kwg == 64 ? 32 : 64),
+                     CLGEMM_SUCCESS);
+        cr_expect_neq(clgemm__config_check(&wrong, &h200, cases[i].type), CLGEMM_SUCCESS);
+    }
+}
+
+/* No map service, a failed static-local probe (48 KiB hold no stage set), another compute
+ * capability: the same calls plan on the mma.sync family, and a forced tma configuration is
+ * refused. */
+Test(tma_family, absent_without_maps_or_local_memory) {
+    device_info no_maps = h200_with_maps(), small_local = no_maps, ada = no_maps;
+    no_maps.nv_tma = false;
+    small_local.local_mem_static = 0;
+    ada.nv_compute_capability = 89;
+    const device_info *devs[] = {&no_maps, &small_local, &ada};
+    clgemm_config forced = {.family = CLGEMM_FAMILY_TMA, .params = {128, 128, 64, 2}};
+    const device_info h200 = h200_with_maps();
+    cr_expect_eq(clgemm__config_check(&forced, &h200, CLGEMM_HALF), CLGEMM_SUCCESS);
+    for (int d = 0; d < 3; d++) {
+        clgemm_config c = clgemm__config_default_for(devs[d], CLGEMM_HALF, CLGEMM_COMPUTE_DEFAULT,
+                                                     8192, 8192, 8192, 1);
+        cr_expect_neq(c.family, CLGEMM_FAMILY_TMA, "device %d", d);
+        cr_expect_eq(
+            clgemm__config_supports(&forced, devs[d], CLGEMM_HALF, CLGEMM_COMPUTE_DEFAULT) &&
+                clgemm__config_check(&forced, devs[d], CLGEMM_HALF) == CLGEMM_SUCCESS,
+            false, "device %d takes a forced tma configuration", d);
+    }
+}

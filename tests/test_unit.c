@@ -1142,10 +1142,11 @@ Test(ptx_patch, refuses_what_it_does_not_expect) {
                  PTX_PATCH_ENTRY_SYNTAX);
 }
 
-Test(ptx_patch, only_the_wgmma_family_asks_and_the_cache_key_says_so) {
+Test(ptx_patch, only_the_hopper_families_ask_and_the_cache_key_says_so) {
     for (const family_desc *const *f = clgemm__families; *f; f++)
-        cr_expect_eq(clgemm__ptx_patch_need((*f)->file) != NULL, (*f)->id == CLGEMM_FAMILY_WGMMA,
-                     "%s", (*f)->name);
+        cr_expect_eq(clgemm__ptx_patch_need((*f)->file) != NULL,
+                     (*f)->id == CLGEMM_FAMILY_WGMMA || (*f)->id == CLGEMM_FAMILY_TMA, "%s",
+                     (*f)->name);
     cr_expect_null(clgemm__ptx_patch_need("no-such.cl"));
     device_info h200 = fake_device(1024, 1024, 1024, 49152, true);
     char *a = clgemm__program_key(&h200, "wgmma.cl", "src", "-DX=1");
@@ -1240,8 +1241,8 @@ Test(wgmma_guard, the_probe_fails_cleanly_off_nvidia) {
 /* test_tensor_cores.c runs every candidate of the tensor-core families: its copy of their lists
  * is theirs. */
 Test(wgmma_guard, the_device_suite_runs_every_candidate) {
-    const clgemm_family fams[] = {CLGEMM_FAMILY_WGMMA, CLGEMM_FAMILY_MMA};
-    for (int f = 0; f < 2; f++) {
+    const clgemm_family fams[] = {CLGEMM_FAMILY_TMA, CLGEMM_FAMILY_WGMMA, CLGEMM_FAMILY_MMA};
+    for (int f = 0; f < 3; f++) {
         const family_desc *d = clgemm__family(fams[f]);
         size_t at = 0;
         for (size_t i = 0; i < sizeof tc_candidates / sizeof tc_candidates[0]; i++) {

@@ -4,11 +4,17 @@
  * handle.c and gemm.c, which both ask it, so neither calls the other for a plan. */
 #include "exec/exec.h"
 
+static clgemm_config plan_on(clgemm_handle h, const device_info *info, const tuning_key *key,
+                             clgemm_compute compute, size_t m, size_t n, size_t k, size_t batch,
+                             const char **source) {
+    clgemm_precision p = key->type_ab;
+    return clgemm__plan_choose(info, h->has_override[p] ? &h->override[p] : NULL, h->tuning, key,
+                               compute, m, n, k, batch, source);
+}
+
 clgemm_config clgemm__plan(clgemm_handle h, const tuning_key *key, clgemm_compute compute, size_t m,
                            size_t n, size_t k, size_t batch, const char **source) {
-    clgemm_precision p = key->type_ab;
-    return clgemm__plan_choose(&h->info, h->has_override[p] ? &h->override[p] : NULL, h->tuning,
-                               key, compute, m, n, k, batch, source);
+    return plan_on(h, &h->info, key, compute, m, n, k, batch, source);
 }
 
 colmajor_shape clgemm__colmajor_shape(const gemm_call *call) {
@@ -22,13 +28,28 @@ colmajor_shape clgemm__colmajor_shape(const gemm_call *call) {
     return s;
 }
 
+/* Whether tensor maps can describe the operands of a call of this shape at all: no batch table
+ * (a map has one base), and TF32 only K-major (wgmma has no transpose for 32-bit types). Their
+ * addresses and leading dimensions are the caller's question (gemm.c). */
+static bool shape_mappable(const gemm_call *call, const colmajor_shape *shape, bool table) {
+    if (table) return false;
+    return call->precision != CLGEMM_SINGLE ||
+           (shape->trans_a != CLGEMM_NO_TRANS && shape->trans_b == CLGEMM_NO_TRANS);
+}
+
 gemm_schedule clgemm__plan_call(clgemm_handle h, const gemm_call *call, const colmajor_shape *shape,
-                                clgemm_compute compute, size_t batch, bool table,
+                                clgemm_compute compute, size_t batch, bool table, bool maps,
                                 const char **source) {
     tuning_key key =
         clgemm__tuning_key(call->precision, call->type_c, shape->trans_a, shape->trans_b);
-    clgemm_config cfg = clgemm__plan(h, &key, compute, shape->m, shape->n, shape->k, batch, source);
+    /* Without maps the device is planned as one without the tensor-map service: the families
+     * that need it are passed over, a forced or tuned configuration of theirs included. */
+    device_info unmapped = h->info;
+    unmapped.nv_tma = false;
+    const device_info *info = maps && shape_mappable(call, shape, table) ? &h->info : &unmapped;
+    clgemm_config cfg =
+        plan_on(h, info, &key, compute, shape->m, shape->n, shape->k, batch, source);
     schedule_force force = {h->ksplit, h->peel, h->streamk};
-    return clgemm__plan_schedule(&cfg, &h->info, &force, call->precision, shape->m, shape->n,
-                                 shape->k, batch, table);
+    return clgemm__plan_schedule(&cfg, info, &force, call->precision, shape->m, shape->n, shape->k,
+                                 batch, table);
 }

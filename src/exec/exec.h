@@ -100,6 +100,28 @@ clgemm_status clgemm__device_address(struct clgemm_handle_s *h, cl_mem buffer, c
 /* How many buffers' addresses are cached now (tests). */
 size_t clgemm__device_address_cached(void);
 
+/* ---- operand_maps.c: the tensor maps of a call's A and B ------------------------------------- */
+
+/* One operand of the column-major problem as a map-reading kernel copies it: `k_major` when K is
+ * its contiguous dimension (a transposed A, an untransposed B), `mn` its length along M (A) or
+ * N (B); offset, leading dimension and batch stride in elements. */
+typedef struct map_operand {
+    cl_mem mem;
+    size_t off, ld, stride;
+    bool k_major;
+    size_t mn;
+} map_operand;
+/* The two 128-byte maps (A's, then B's) for configuration cfg of a tensor-map family over K
+ * depth k and `batch` matrices. False when a map cannot describe an operand (its base or leading
+ * dimension off 16 bytes, a broadcast, a dimension out of range) or the driver refuses one: the
+ * caller then plans the call without the family, and the user sees no error. */
+bool clgemm__operand_maps(struct clgemm_handle_s *h, clgemm_precision type,
+                          const clgemm_config *cfg, size_t k, size_t batch, const map_operand *a,
+                          const map_operand *b, unsigned char maps[256]);
+/* The maps in a new read-only buffer, the bytes copied in at creation (so the call needs no
+ * write on its queue and no wait); the caller releases it once the kernel is enqueued. */
+cl_int clgemm__maps_buffer(struct clgemm_handle_s *h, const unsigned char maps[256], cl_mem *out);
+
 /* ---- device_state.c: what the handles of one device share ------------------------------------ */
 
 /* A parsed tuning table shared by handles (immutable; freed with its last reference). */
@@ -255,9 +277,10 @@ colmajor_shape clgemm__colmajor_shape(const gemm_call *call);
 
 /* The plan of a call in its column-major shape: the configuration (clgemm__plan) and the
  * schedule (clgemm__plan_schedule, with the handle's forcing settings; table: a batch by table)
- * in one value. */
+ * in one value. maps false, a batch table, or TF32 stored MN-major: planned without the families
+ * that read their operands through tensor maps (family_desc.tensor_maps). */
 gemm_schedule clgemm__plan_call(struct clgemm_handle_s *h, const gemm_call *call,
                                 const colmajor_shape *shape, clgemm_compute compute, size_t batch,
-                                bool table, const char **source);
+                                bool table, bool maps, const char **source);
 
 #endif /* CLGEMM_EXEC_H */

@@ -373,6 +373,18 @@ static bool aligned16(const gemm_call *c, bool user_a, cl_ulong off, cl_int ld, 
     return true;
 }
 
+/* The tensor maps of p's operands for configuration cfg (operand_maps.c); false: none can be
+ * made. */
+static bool call_maps(struct clgemm_handle_s *h, const gemm_call *c, const colmajor *p,
+                      const clgemm_config *cfg, size_t batch, unsigned char maps[256]) {
+    if (p->a.conj || p->b.conj) return false;
+    const map_operand a = {p->a.mem,    p->a.off,        (size_t)p->a.ld,
+                           p->a.stride, p->a.trans != 0, (size_t)p->m};
+    const map_operand b = {p->b.mem,    p->b.off,        (size_t)p->b.ld,
+                           p->b.stride, p->b.trans == 0, (size_t)p->n};
+    return clgemm__operand_maps(h, c->precision, cfg, (size_t)p->k, batch, &a, &b, maps);
+}
+
 /* Whether no enqueued command still uses a workspace (an error status counts as done). */
 static bool workspace_idle(const split_workspace *w) {
     cl_int status;
@@ -709,7 +721,14 @@ static clgemm_status enqueue_gemm(struct clgemm_handle_s *h, const gemm_call *c,
             ? CLGEMM_COMPUTE_TF32
             : c->compute;
     /* The whole schedule at once: configuration, split, peeling, stream-K, workspace. */
-    gemm_schedule s = clgemm__plan_call(h, c, &shape, compute, batch, table != NULL, &source);
+    gemm_schedule s = clgemm__plan_call(h, c, &shape, compute, batch, table != NULL, true, &source);
+    /* A tensor-map family needs the maps of this call's operands; where none can be made, the
+     * call is planned without such families. */
+    unsigned char maps[256] __attribute__((aligned(64)));
+    bool mapped = false;
+    if (clgemm__family(s.cfg.family)->tensor_maps &&
+        !(mapped = call_maps(h, c, &p, &s.cfg, batch, maps)))
+        s = clgemm__plan_call(h, c, &shape, compute, batch, table != NULL, false, &source);
     const clgemm_config cfg = s.cfg;
     const family_desc *family = clgemm__family(cfg.family);
     /* Kernels first: finding one may release the lock (a build), and the workspace taken below
@@ -795,18 +814,19 @@ static clgemm_status enqueue_gemm(struct clgemm_handle_s *h, const gemm_call *c,
                             split ? (cl_ulong)splits * (cl_ulong)p.m * (cl_ulong)p.n
                                   : (c->batched ? c->stride_c : 0),
                             !split, splits, table);
+        /* The maps' buffer lives on in the enqueued kernel (OpenCL keeps what it uses). */
+        cl_mem map_buf = NULL;
+        if (mapped && err == CL_SUCCESS &&
+            (err = clgemm__maps_buffer(h, maps, &map_buf)) == CL_SUCCESS)
+            SET_ARG(kernel, 19, map_buf, err);
         size_t local[2], global[2];
         clgemm__config_launch(&cfg, (size_t)p.m, (size_t)p.n, local, global);
-        if (!work) {
-            if (err == CL_SUCCESS)
-                err = enqueue_layers(h, queue, kernel, global, local, layers_total, c->num_wait,
-                                     c->wait, c->event);
-            return err;
-        }
-        /* The workspace is used by no call in flight, so only the caller's events gate this one. */
         if (err == CL_SUCCESS)
             err = enqueue_layers(h, queue, kernel, global, local, layers_total, c->num_wait,
-                                 c->wait, &partial);
+                                 c->wait, work ? &partial : c->event);
+        if (map_buf) clReleaseMemObject(map_buf);
+        if (!work) return err;
+        /* The workspace is used by no call in flight, so only the caller's events gate this one. */
         launch_chain ch = {1, &partial, NULL};
         if (err == CL_SUCCESS)
             err =

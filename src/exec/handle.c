@@ -297,7 +297,7 @@ clgemm_status clgemm_get_config_ex(clgemm_handle h, clgemm_layout layout, clgemm
         compute = CLGEMM_COMPUTE_TF32;
     pthread_mutex_lock(&h->lock);
     colmajor_shape shape = clgemm__colmajor_shape(&call);
-    *config = clgemm__plan_call(h, &call, &shape, compute, 1, false, source).cfg;
+    *config = clgemm__plan_call(h, &call, &shape, compute, 1, false, true, source).cfg;
     pthread_mutex_unlock(&h->lock);
     return CLGEMM_SUCCESS;
 }

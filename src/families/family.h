@@ -73,6 +73,10 @@ typedef struct family_desc {
     /* The --quick set on a CPU of this tier and type, where each cold compile costs seconds and
      * --quick must finish within its budget (NULL: `quick`; an empty list: none). */
     const clgemm_config *(*quick_cpu)(const device_info *info, clgemm_precision type);
+    /* Its kernel reads A and B through tensor maps, one buffer of the two after the common
+     * arguments (exec/gemm.c encodes them per call); a call no map can describe is planned
+     * without the family. */
+    bool tensor_maps;
 } family_desc;
 
 /* The registered families, in order of preference for defaults; NULL-terminated. */
@@ -169,6 +173,6 @@ void clgemm__warp_tiles_launch(const clgemm_config *c, int lanes, size_t m, size
 #define CLGEMM__COMPUTE_ANY ((clgemm_compute)-1)
 
 extern const family_desc clgemm__family_naive, clgemm__family_tiled, clgemm__family_regblock,
-    clgemm__family_mma, clgemm__family_wgmma, clgemm__family_microkernel;
+    clgemm__family_mma, clgemm__family_wgmma, clgemm__family_microkernel, clgemm__family_tma;
 
 #endif /* CLGEMM_FAMILY_H */

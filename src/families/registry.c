@@ -11,27 +11,22 @@
 /* Any parameter above this is nonsense (and would overflow the products in the rules). */
 #define PARAM_MAX 1024
 
-/* wgmma after mma: on the H200 its kernel is correct but slower than mma.sync's at every shape
- * measured (FP16 8192^2 243 against 357 TFLOPS; TF32 91 against 131; docs/TENSOR_CORES.md), so
- * the defaults stay on mma and the tuner, which searches both, picks wgmma only where it wins. */
+/* tma first where it runs (compute capability 9.0 with tensor maps): on the H200 its kernel ran
+ * FP16 8192^2 at 853 TFLOPS against mma.sync's 354 (bench/results/). wgmma after mma: correct
+ * but slower than mma.sync's at every shape measured (FP16 8192^2 243 against 357 TFLOPS; TF32 91
+ * against 131; docs/TENSOR_CORES.md), so where tma cannot map a call the defaults are mma's and
+ * the tuner, which searches all three, picks wgmma only where it wins. */
 const family_desc *const clgemm__families[] = {
-    &clgemm__family_mma,
-    &clgemm__family_wgmma,
-    &clgemm__family_microkernel,
-    &clgemm__family_regblock,
-    &clgemm__family_tiled,
-    &clgemm__family_naive,
-    NULL,
+    &clgemm__family_tma,      &clgemm__family_mma,
+    &clgemm__family_wgmma,    &clgemm__family_microkernel,
+    &clgemm__family_regblock, &clgemm__family_tiled,
+    &clgemm__family_naive,    NULL,
 };
-
-/* The TMA-fed wgmma kernel, run by bench/tma_check.c over its tensor maps until it is a family
- * of the call path (measured on the H200 first): its sm_90a lines need the patch too. */
-static const ptx_patch_need tma_patch = {0};
 
 const ptx_patch_need *clgemm__ptx_patch_need(const char *file_name) {
     for (const family_desc *const *f = clgemm__families; *f; f++)
         if (strcmp((*f)->file, file_name) == 0) return (*f)->ptx_patch;
-    return strcmp(file_name, "tma.cl") == 0 ? &tma_patch : NULL;
+    return NULL;
 }
 
 const family_desc *clgemm__family(clgemm_family id) {

@@ -10,6 +10,16 @@ static const struct {
     clgemm_family family;
     int v[6];
 } tc_candidates[] = {
+    {CLGEMM_FAMILY_TMA, {128, 256, 64, 4}},
+    {CLGEMM_FAMILY_TMA, {256, 128, 64, 4}},
+    {CLGEMM_FAMILY_TMA, {128, 128, 64, 6}},
+    {CLGEMM_FAMILY_TMA, {64, 256, 64, 5}},
+    {CLGEMM_FAMILY_TMA, {128, 64, 64, 8}},
+    {CLGEMM_FAMILY_TMA, {128, 256, 32, 4}},
+    {CLGEMM_FAMILY_TMA, {256, 128, 32, 4}},
+    {CLGEMM_FAMILY_TMA, {128, 128, 32, 6}},
+    {CLGEMM_FAMILY_TMA, {64, 256, 32, 5}},
+    {CLGEMM_FAMILY_TMA, {128, 64, 32, 8}},
     {CLGEMM_FAMILY_WGMMA, {128, 256, 16, 64, 256, 4}},
     {CLGEMM_FAMILY_WGMMA, {256, 128, 16, 128, 128, 4}},
     {CLGEMM_FAMILY_WGMMA, {128, 128, 16, 64, 128, 6}},

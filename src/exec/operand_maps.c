@@ -1,0 +1,65 @@
+/* operand_maps.c: the tensor maps a map-reading family (family_desc.tensor_maps: cl/tma.cl)
+ * takes for a call's A and B: each operand as stored, `batch` matrices of lines of contiguous
+ * elements at its device address plus offset, copied in boxes of one K slice by the tile's rows
+ * or columns (K-major), or of 64 columns by one K slice (MN-major), in the 128-byte swizzle the
+ * kernel's wgmma descriptors expect. */
+#include "exec/exec.h"
+
+#include <string.h>
+
+/* The configuration's tile sides and slice depth (the tma family's parameters MWG, NWG, KWG). */
+static void tile_of(const clgemm_config *cfg, unsigned *mt, unsigned *nt, unsigned *kt) {
+    size_t m, n, k;
+    clgemm__family(cfg->family)->tile(cfg, &m, &n, &k);
+    *mt = (unsigned)m;
+    *nt = (unsigned)n;
+    *kt = (unsigned)k;
+}
+
+/* One operand's map: K-major, lines of k elements, one per row of op(A) (column of op(B)), boxes
+ * of `side` lines by one slice; MN-major, lines of mn elements, one per k, boxes of one slice of
+ * lines by 64 elements (the kernel copies side / 64 of them a slice). */
+static bool encode(struct clgemm_handle_s *h, clgemm_precision type, const map_operand *o, size_t k,
+                   size_t batch, unsigned side, unsigned kwg, unsigned char map[128]) {
+    cl_ulong base;
+    if (clgemm__device_address(h, o->mem, &base) != CLGEMM_SUCCESS) return false;
+    tensor_map_request r = {.type = type,
+                            .rows = o->k_major ? o->mn : k,
+                            .cols = o->k_major ? k : o->mn,
+                            .ld = o->ld,
+                            .batch = batch,
+                            .stride = o->stride,
+                            .address = base + (cl_ulong)o->off * clgemm__type(type)->size,
+                            .box_rows = o->k_major ? side : kwg,
+                            .box_cols = o->k_major ? kwg : 64,
+                            .swizzle = 128};
+    tensor_map_params p;
+    tensor_map_refusal why = clgemm__tensor_map_params(&r, &p);
+    if (why != TMAP_OK) {
+        clgemm__log("tensor map refused: %s", clgemm__tensor_map_refusal_string(why));
+        return false;
+    }
+    tensor_map_service s = clgemm__tensor_map_encode(&h->info, &p, map);
+    if (s != TMAP_SERVICE_OK) clgemm__log("tensor map: %s", clgemm__tensor_map_service_string(s));
+    return s == TMAP_SERVICE_OK;
+}
+
+bool clgemm__operand_maps(struct clgemm_handle_s *h, clgemm_precision type,
+                          const clgemm_config *cfg, size_t k, size_t batch, const map_operand *a,
+                          const map_operand *b, unsigned char maps[256]) {
+    unsigned mt, nt, kt;
+    tile_of(cfg, &mt, &nt, &kt);
+    unsigned char map[128] __attribute__((aligned(64)));
+    if (!encode(h, type, a, k, batch, mt, kt, map)) return false;
+    memcpy(maps, map, 128);
+    if (!encode(h, type, b, k, batch, nt, kt, map)) return false;
+    memcpy(maps + 128, map, 128);
+    return true;
+}
+
+cl_int clgemm__maps_buffer(struct clgemm_handle_s *h, const unsigned char maps[256], cl_mem *out) {
+    cl_int err;
+    *out = clCreateBuffer(h->context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, 256, (void *)maps,
+                          &err);
+    return err;
+}

@@ -1,0 +1,104 @@
+/* tma.c: Hopper's wgmma fed by the bulk tensor copies (cl/tma.cl): one producer warp copies each
+ * K slice of A and B by tensor map into STAGES stages of the real (227 KiB) local memory, and
+ * MWG/64 consumer warpgroups multiply straight from them. The call passes the two maps (the exec
+ * layer encodes them per call over the buffers' device addresses: exec/tensor_map.c), so only a
+ * device whose driver encodes maps (device_info.nv_tma: compute capability 9.0, the patched-PTX
+ * probe passed, libcuda found) ever builds it, and a call whose operands no map can describe
+ * (base or leading dimension off 16 bytes, a broadcast operand, a batch table, TF32 stored
+ * MN-major) is planned as if the family were absent. Types: FP16 and BF16 with FP32
+ * accumulation (C in the input type or FP32), FP32 in the TF32 compute mode. */
+#include "families/family.h"
+
+#include <stdio.h>
+
+enum { MWG, NWG, KWG, STAGES };
+
+static const family_param params[] = {
+    {"MWG", MWG, 64, 256, "work-group tile along M (MWG/64 consumer warpgroups)"},
+    {"NWG", NWG, 64, 256, "work-group tile along N (the instruction's N)"},
+    {"KWG", KWG, 0, 0, "depth of one K slice: one 128-byte swizzle row (64 FP16/BF16, 32 TF32)"},
+    {"STAGES", STAGES, 2, 8, "K slices in flight in local memory"},
+};
+
+/* The producer warp beside the consumers. */
+static size_t threads_of(const int *v) {
+    return 128 * (size_t)(v[MWG] / 64) + 32;
+}
+
+static bool supported(const device_info *info, clgemm_precision type, clgemm_compute compute) {
+    if (!info->nv_tma || info->nv_compute_capability != 90) return false;
+    switch (type) {
+    case CLGEMM_HALF:
+    case CLGEMM_BFLOAT16:
+        return true;
+    case CLGEMM_SINGLE: /* TF32 only: 3xTF32 stays on the mma.sync family */
+        return compute == CLGEMM_COMPUTE_TF32 || compute == CLGEMM__COMPUTE_ANY;
+    default:
+        return false;
+    }
+}
+
+static bool rules(const clgemm_config *c, const device_info *info, const type_desc *t) {
+    const int *v = c->params;
+    if (t->complex || (t->size != 2 && t->size != 4)) return false;
+    if (v[MWG] != 64 && v[MWG] != 128 && v[MWG] != 256) return false;
+    if (v[NWG] != 64 && v[NWG] != 128 && v[NWG] != 256) return false;
+    if ((size_t)v[KWG] * t->size != 128) return false;
+    if (v[STAGES] < 2) return false; /* one stage: the producer would wait on its own consumers */
+    size_t threads = threads_of(v);
+    if (threads > info->max_work_group_size || threads > info->max_work_item_sizes[0]) return false;
+    /* The stages (1024-byte aligned), a full and an empty barrier of 8 bytes each per stage. */
+    size_t local = (size_t)v[STAGES] * ((size_t)(v[MWG] + v[NWG]) * 128 + 16) + 1024;
+    return local <= clgemm__static_local_limit(info);
+}
+
+static void launch(const clgemm_config *c, size_t m, size_t n, size_t local[2], size_t global[2]) {
+    const int *v = c->params;
+    local[0] = threads_of(v);
+    local[1] = 1;
+    global[0] = (m + (size_t)v[MWG] - 1) / (size_t)v[MWG] * local[0];
+    global[1] = (n + (size_t)v[NWG] - 1) / (size_t)v[NWG];
+}
+
+static void tile(const clgemm_config *c, size_t *mt, size_t *nt, size_t *kt) {
+    *mt = (size_t)c->params[MWG];
+    *nt = (size_t)c->params[NWG];
+    *kt = (size_t)c->params[KWG];
+}
+
+static int call_options(const kernel_call *k, char *buf, size_t size) {
+    int type = k->type_ab == CLGEMM_HALF ? 0 : k->type_ab == CLGEMM_BFLOAT16 ? 1 : 2;
+    return snprintf(buf, size, " -DWG_TYPE=%d -DC_INPUT=%d", type,
+                    k->type_c == k->type_ab && type <= 1);
+}
+
+#define TMA(mwg_, nwg_, kwg_, stages_)                                                             \
+    {                                                                                              \
+        .family = CLGEMM_FAMILY_TMA, .params = { mwg_, nwg_, kwg_, stages_ }                       \
+    }
+#define END_OF_LIST                                                                                \
+    { .family = 0 }
+
+/* H200, kernel time (bench/results/h200-tma-kernel-correctness-and-speed.log): 128 x 256 tiles
+ * in 4 stages ran FP16 8192^2 at 853, 4096^2 at 748 TFLOPS; 128 x 128 in 6 stages 505 at
+ * 2048^2, where 128 x 256 tiles leave SMs idle (the planner's tile rule picks it there). */
+static const clgemm_config half[] = {TMA(128, 256, 64, 4), TMA(128, 128, 64, 6), END_OF_LIST};
+static const clgemm_config tf32[] = {TMA(128, 256, 32, 4), TMA(128, 128, 32, 6), END_OF_LIST};
+
+static const clgemm_config *defaults(const device_info *info, clgemm_precision type,
+                                     const gemm_dims *dims) {
+    (void)info;
+    (void)dims;
+    return type == CLGEMM_SINGLE ? tf32 : half;
+}
+
+/* Every tile of the correctness matrix clgemm-tma-check ran on the H200, for both slice depths. */
+static const clgemm_config quick[] = {
+    TMA(128, 256, 64, 4), TMA(256, 128, 64, 4), TMA(128, 128, 64, 6), TMA(64, 256, 64, 5),
+    TMA(128, 64, 64, 8),  TMA(128, 256, 32, 4), TMA(256, 128, 32, 4), TMA(128, 128, 32, 6),
+    TMA(64, 256, 32, 5),  TMA(128, 64, 32, 8),  END_OF_LIST};
+
+static const ptx_patch_need patch = {0};
+
+const family_desc clgemm__family_tma = {TENSOR_CORE_FAMILY(CLGEMM_FAMILY_TMA, tma),
+                                        .ptx_patch = &patch, .tensor_maps = true};
