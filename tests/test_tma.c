@@ -378,8 +378,9 @@ Test(tensor_map_driver, encodes_on_the_matching_device) {
 /* ---- Device addresses --------------------------------------------------------------------------
  */
 
-/* Read once per buffer, the same answer again from the cache, dropped when the buffer goes; a
- * sub-buffer is its own entry at its origin. */
+/* Read once per buffer, the same answer again from the cache, dropped at the first lookup after
+ * the caller's last release (the cache's own reference keeps the handle from being reused
+ * meanwhile); a sub-buffer is its own entry at its origin. */
 Test(device_address, cached_for_the_buffers_life) {
     clgemm_handle h;
     if (clgemm_create_default(&h) != CLGEMM_SUCCESS) cr_skip_test("no OpenCL device");
@@ -403,9 +404,10 @@ Test(device_address, cached_for_the_buffers_life) {
         cr_expect_eq(s, x + 4096);
         clReleaseMemObject(sub);
     }
-    cr_expect_eq(clgemm__device_address_cached(), before + 1, "the sub-buffer's entry stays");
+    cr_expect_eq(clgemm__device_address_cached(), before + 1,
+                 "the released sub-buffer's entry goes");
     clReleaseMemObject(a);
-    cr_expect_eq(clgemm__device_address_cached(), before, "a released buffer's entry stays");
+    cr_expect_eq(clgemm__device_address_cached(), before, "a released buffer's entry goes");
     clgemm_destroy(h);
 }
 

@@ -1,14 +1,16 @@
 /* device_address.c: the device address of an OpenCL buffer, which a tensor map (tensor_map.c)
  * names. A one-line kernel (cl/device_address.cl) reads it once per buffer and device; the
- * answer stays cached for the buffer's life. A released buffer's handle value can come back as
- * another buffer, so each entry is dropped by a destructor callback on its buffer, which OpenCL
- * runs before the object is deleted (and so before the handle can be reused). */
+ * answer stays cached while the buffer lives. The cache holds a reference to each buffer it
+ * knows: a released buffer's handle value comes back as another buffer, and a destructor
+ * callback (which NVIDIA's driver may run after the value is reused: an H200 run read a freed
+ * buffer's address for a new one) cannot be trusted to drop the entry in time. An entry whose
+ * buffer nobody else holds (reference count 1) is released at the next lookup. */
 #include "exec/exec.h"
 
 #include <stdlib.h>
 
 typedef struct address_entry {
-    cl_mem mem;
+    cl_mem mem; /* retained */
     cl_device_id device;
     cl_ulong address;
     struct address_entry *next;
@@ -17,16 +19,21 @@ typedef struct address_entry {
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static address_entry *entries;
 
-static void CL_CALLBACK drop(cl_mem mem, void *entry) {
-    (void)mem;
-    pthread_mutex_lock(&lock);
-    for (address_entry **p = &entries; *p; p = &(*p)->next)
-        if (*p == entry) {
-            *p = (*p)->next;
-            free(entry);
-            break;
+/* Releases the entries whose buffer only the cache still holds (lock held). */
+static void sweep(void) {
+    for (address_entry **p = &entries; *p;) {
+        cl_uint refs = 0;
+        if (clGetMemObjectInfo((*p)->mem, CL_MEM_REFERENCE_COUNT, sizeof refs, &refs, NULL) ==
+                CL_SUCCESS &&
+            refs > 1) {
+            p = &(*p)->next;
+            continue;
         }
-    pthread_mutex_unlock(&lock);
+        address_entry *gone = *p;
+        *p = gone->next;
+        clReleaseMemObject(gone->mem);
+        free(gone);
+    }
 }
 
 static bool find(cl_mem mem, cl_device_id device, cl_ulong *address) {
@@ -66,6 +73,7 @@ static clgemm_status read_address(struct clgemm_handle_s *h, cl_mem mem, cl_ulon
 
 clgemm_status clgemm__device_address(struct clgemm_handle_s *h, cl_mem mem, cl_ulong *address) {
     pthread_mutex_lock(&lock);
+    sweep();
     bool hit = find(mem, h->device, address);
     pthread_mutex_unlock(&lock);
     if (hit) return CLGEMM_SUCCESS;
@@ -76,25 +84,22 @@ clgemm_status clgemm__device_address(struct clgemm_handle_s *h, cl_mem mem, cl_u
     *e = (address_entry){mem, h->device, *address, NULL};
     pthread_mutex_lock(&lock);
     cl_ulong other;
-    bool raced = find(mem, h->device, &other); /* another thread read it meanwhile */
-    if (!raced) {
+    if (find(mem, h->device, &other)) { /* another thread read it meanwhile */
+        free(e);
+    } else if (clRetainMemObject(mem) == CL_SUCCESS) {
         e->next = entries;
         entries = e;
+    } else {
+        free(e);
     }
     pthread_mutex_unlock(&lock);
-    /* Registered outside the lock: a driver may run the callback at once on a buffer being
-     * released by another thread. Without a callback the entry could outlive its buffer, so it
-     * is taken out again. */
-    if (raced)
-        free(e);
-    else if (clSetMemObjectDestructorCallback(mem, drop, e) != CL_SUCCESS)
-        drop(mem, e);
     return CLGEMM_SUCCESS;
 }
 
 size_t clgemm__device_address_cached(void) {
     size_t n = 0;
     pthread_mutex_lock(&lock);
+    sweep();
     for (const address_entry *e = entries; e; e = e->next)
         n++;
     pthread_mutex_unlock(&lock);

@@ -47,9 +47,12 @@ static bool rules(const clgemm_config *c, const device_info *info, const type_de
     if (v[STAGES] < 2) return false; /* one stage: the producer would wait on its own consumers */
     size_t threads = threads_of(v);
     if (threads > info->max_work_group_size || threads > info->max_work_item_sizes[0]) return false;
-    /* The stages (1024-byte aligned), a full and an empty barrier of 8 bytes each per stage. */
-    size_t local = (size_t)v[STAGES] * ((size_t)(v[MWG] + v[NWG]) * 128 + 16) + 1024;
-    return local <= clgemm__static_local_limit(info);
+    /* The stages (1024-byte aligned), a full and an empty barrier of 8 bytes each per stage;
+     * the epilogue stages C's block in them, a column of 64 floats and 4 of padding each. */
+    size_t stages = (size_t)v[STAGES] * (size_t)(v[MWG] + v[NWG]) * 128;
+    size_t local = stages + (size_t)v[STAGES] * 16 + 1024;
+    size_t epilogue = (size_t)(v[MWG] / 64) * (size_t)v[NWG] * 68 * 4;
+    return epilogue <= stages && local <= clgemm__static_local_limit(info);
 }
 
 static void launch(const clgemm_config *c, size_t m, size_t n, size_t local[2], size_t global[2]) {
