@@ -492,7 +492,7 @@ Test(tma_family, absent_without_maps_or_local_memory) {
     small_local.local_mem_static = 0;
     ada.nv_compute_capability = 89;
     const device_info *devs[] = {&no_maps, &small_local, &ada};
-    clgemm_config forced = {.family = CLGEMM_FAMILY_TMA, .params = {128, 128, 64, 2}};
+    clgemm_config forced = {.family = CLGEMM_FAMILY_TMA, .params = {128, 128, 64, 3}};
     const device_info h200 = h200_with_maps();
     cr_expect_eq(clgemm__config_check(&forced, &h200, CLGEMM_HALF), CLGEMM_SUCCESS);
     for (int d = 0; d < 3; d++) {
