@@ -19,9 +19,7 @@
  * Build options: WG_TYPE 0 FP16, 1 BF16 (C FP32, or the input type with C_INPUT 1), 2 TF32 (FP32
  * storage, K-major operands only: TF32 has no transpose bit); TRANSA, TRANSB; MWG 64, 128 or
  * 256 (consumer warpgroups: MWG/64), NWG 64, 128 or 256 (the instruction's N), KWG, STAGES,
- * GROUP_M (tiles in bands of GROUP_M tile rows, so that running work-groups share panels in L2),
- * EPILOGUE_STAGED (default 1: C written through local memory in whole columns; the stages must
- * hold MWG/64 blocks of NWG columns of EPI_LD floats).
+ * GROUP_M (tiles in bands of GROUP_M tile rows, so that running work-groups share panels in L2).
  * Launch: local (128 MWG/64 + 32, 1, 1), global (tiles_m * local, tiles_n, batch * layers). */
 #ifndef WG_TYPE
 #define WG_TYPE 0
@@ -40,9 +38,6 @@
 #endif
 #ifndef GROUP_M
 #define GROUP_M 8
-#endif
-#ifndef EPILOGUE_STAGED
-#define EPILOGUE_STAGED 1
 #endif
 #if BATCH_TABLE
 #error "tma.cl: a batch table has no tensor map"
@@ -80,19 +75,9 @@
 #error "tma.cl: TF32 operands are K-major"
 #endif
 #define DEV static inline __attribute__((always_inline))
-/* The staged epilogue's column pitch in floats: 64 rows and 4 of padding. */
-#define EPI_LD 68
-#if EPILOGUE_STAGED && CONSUMERS * NWG * EPI_LD * 4 > STAGES * STAGE
-#error "tma.cl: the staged epilogue needs the stages' local memory"
-#endif
 
 /* ---- mbarrier and bulk-copy wrappers (sm_90a, behind markers) ---------------------------- */
 
-/* A barrier of `count` threads (a multiple of 32) on hardware barrier `id` (1-15; OpenCL's own
- * barrier is 0 and counts the producer warp, which has left). */
-DEV void named_barrier(const uint id, const uint count) {
-    asm volatile("bar.sync %0, %1;" ::"r"(id), "r"(count) : "memory");
-}
 DEV uint local_addr(__local const void *p) {
     return (uint)(size_t)p;
 }
@@ -341,33 +326,6 @@ clgemm_tma(const int M, const int N, const int K, const float alpha_arg, const f
     /* Accumulator x*4 + h*2 + j at row 16 warp + lane/4 + 8 h, column 8 x + 2 (lane % 4) + j of
      * the warpgroup's 64 x NWG block. */
     const uint lane = tid % 32, warp = (tid / 32) % 4;
-#if EPILOGUE_STAGED
-    /* Through local memory, so that C moves in whole columns: each column of the block is 64
-     * contiguous elements of C (128 bytes of FP16, 256 of FP32), where the fragments' own order
-     * writes 16- or 32-byte pieces, 8 rows of 4 columns per store (H200 FP16 8192^2 with C in
-     * FP16: 666 TFLOPS whole call against 853 for the kernel with C in FP32). The stages are free
-     * once every consumer has waited out its last products (the producer's copies all landed
-     * before them); columns are EPI_LD floats apart so that a store's 32 lanes (8 rows of 4
-     * columns) meet 32 banks. */
-    __local float *tile = (__local float *)stages + wg * (NWG * EPI_LD);
-    named_barrier(1, 128 * CONSUMERS);
-#pragma unroll
-    for (int e = 0; e < NACC; e++) {
-        const int x = e / 4, h = (e / 2) & 1, j = e & 1;
-        tile[(8 * x + 2 * (lane % 4) + j) * EPI_LD + 16 * warp + lane / 4 + 8 * h] = acc[e];
-    }
-    named_barrier(2 + wg, 128);
-    const int live_rows = min(64, M - (m0 + 64 * (int)wg));
-    for (int i = (int)(tid % 128); i < 64 * NWG; i += 128) {
-        const int r = i % 64, col = i / 64, n = n0 + col;
-        if (r < live_rows && n < N) {
-            __global CT *c = C + (ulong)(m0 + 64 * (int)wg + r) + (ulong)n * (ulong)ldc;
-            float v = alpha * tile[col * EPI_LD + r];
-            if (beta != 0.0f) v += beta * c_read(c);
-            c_write(c, v);
-        }
-    }
-#else
 #pragma unroll
     for (int e = 0; e < NACC; e++) {
         const int x = e / 4, h = (e / 2) & 1, j = e & 1;
@@ -380,5 +338,4 @@ clgemm_tma(const int M, const int N, const int K, const float alpha_arg, const f
             c_write(c, v);
         }
     }
-#endif
 }

@@ -47,12 +47,9 @@ static bool rules(const clgemm_config *c, const device_info *info, const type_de
     if (v[STAGES] < 2) return false; /* one stage: the producer would wait on its own consumers */
     size_t threads = threads_of(v);
     if (threads > info->max_work_group_size || threads > info->max_work_item_sizes[0]) return false;
-    /* The stages (1024-byte aligned), a full and an empty barrier of 8 bytes each per stage;
-     * the epilogue stages C's block in them, a column of 64 floats and 4 of padding each. */
-    size_t stages = (size_t)v[STAGES] * (size_t)(v[MWG] + v[NWG]) * 128;
-    size_t local = stages + (size_t)v[STAGES] * 16 + 1024;
-    size_t epilogue = (size_t)(v[MWG] / 64) * (size_t)v[NWG] * 68 * 4;
-    return epilogue <= stages && local <= clgemm__static_local_limit(info);
+    /* The stages (1024-byte aligned), a full and an empty barrier of 8 bytes each per stage. */
+    size_t local = (size_t)v[STAGES] * ((size_t)(v[MWG] + v[NWG]) * 128 + 16) + 1024;
+    return local <= clgemm__static_local_limit(info);
 }
 
 static void launch(const clgemm_config *c, size_t m, size_t n, size_t local[2], size_t global[2]) {
@@ -87,11 +84,23 @@ static int call_options(const kernel_call *k, char *buf, size_t size) {
  * 2048^2, where 128 x 256 tiles leave SMs idle (the planner's tile rule picks it there). */
 static const clgemm_config half[] = {TMA(128, 256, 64, 4), TMA(128, 128, 64, 6), END_OF_LIST};
 static const clgemm_config tf32[] = {TMA(128, 256, 32, 4), TMA(128, 128, 32, 6), END_OF_LIST};
+static const clgemm_config none[] = {END_OF_LIST};
+
+/* Where the whole call beat mma.sync's on the H200 (bench/results/h200-tma-family-whole-call.log
+ * against the mma rows of docs/PERFORMANCE.md, FP16): 8192^2 666 against 354 TFLOPS, 4096^2 489
+ * against 322, 8192 x 64 x 8192 96 against 71; not at 2048^2 (168 against 253), where a call
+ * costs about 70 us more than its kernel, nor for the batch of 1000 x 256^3 (148 against 160). */
+static bool pays(const gemm_dims *d) {
+    if (d->batch > 1) return false;
+    if (d->m == 0) return true; /* a matrix of any size: the family's own list */
+    const size_t shorter = d->m < d->n ? d->m : d->n;
+    return (double)d->m * (double)d->n * (double)d->k >= 0x1p35 || (shorter <= 256 && d->k >= 4096);
+}
 
 static const clgemm_config *defaults(const device_info *info, clgemm_precision type,
                                      const gemm_dims *dims) {
     (void)info;
-    (void)dims;
+    if (!pays(dims)) return none;
     return type == CLGEMM_SINGLE ? tf32 : half;
 }
 
