@@ -21,9 +21,23 @@ void clgemm__blas_l3_fortran_name(l3_routine r, blas_type t, char out[7]);
 void clgemm__blas_l3_cblas_name(l3_routine r, blas_type t, char out[16]);
 /* The system BLAS's own routine ("dtrsm_"), NULL when there is none. */
 void *clgemm__blas_l3_system(l3_routine r, blas_type t);
-/* Whether a call of these flops takes the blocked path: at or above the threshold, a device
- * that computes the type, not a forked child. */
-int clgemm__blas_l3_use_device(blas_type t, double flops);
+/* A checked call past its quick returns, and how to run it either way. */
+typedef struct l3_route {
+    l3_routine routine;
+    blas_type type;
+    int dim;             /* the dimension the recursion cuts (A's, or C's for ?syr2k) */
+    double flops;        /* what the threshold is compared with */
+    const char *letters; /* its letters as its log line shows them ("LUNN" for a ?trsm) */
+    int size1, size2;    /* and its sizes there (m n; n k for ?syr2k) */
+    const void *call;    /* the routine's own description of the call */
+    int (*blocked)(const void *call); /* the recursion: how many updates ran on the device */
+    void (*host)(const void *call);   /* the whole call on the system BLAS (or the loops) */
+} l3_route;
+
+/* Runs it: blocked when the dimension exceeds CLGEMM_BLAS_BLOCK and the flops reach
+ * CLGEMM_BLAS_MIN_FLOPS on a device that computes the type (not in a forked child), else whole
+ * on the host; counts the route and, with CLGEMM_BLAS_LOG=2, logs it with its seconds. */
+void clgemm__blas_l3_route(const l3_route *r);
 
 /* One GEMM update: on the device when its own flops reach the threshold (returns 1), else the
  * system ?gemm_, else the built-in loops (returns 0). Not counted as a ?gemm call. */

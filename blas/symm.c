@@ -144,6 +144,14 @@ static int recurse(const symm_call *s) {
     return on_device;
 }
 
+static int blocked(const void *s) {
+    return recurse(s);
+}
+
+static void host_call(const void *s) {
+    host(s);
+}
+
 static void run(const symm_call *s) {
     l3_routine r = routine(s);
     int alpha_zero = s->alpha[0] == 0 && s->alpha[1] == 0;
@@ -164,26 +172,18 @@ static void run(const symm_call *s) {
         return;
     }
     int dim = s->side == 'L' ? s->m : s->n;
-    double flops = 2.0 * dim * s->m * s->n * (s->type >= BLAS_C ? 4 : 1);
-    const blas_settings *st = clgemm__blas_settings();
-    double t0 = st->log >= 2 ? clgemm__blas_seconds() : 0;
-    char letter = clgemm__blas_letter(s->type);
-    const char *name = s->herm ? "hemm" : "symm";
-    if (dim > st->block && clgemm__blas_l3_use_device(s->type, flops)) {
-        int on_device = recurse(s);
-        clgemm__blas_l3_count(r, s->type, on_device ? ROUTE_DEVICE : ROUTE_SYSTEM);
-        if (st->log >= 2)
-            clgemm__blas_log("%c%s %c%c %d %d in %.6f s: blocked, %d updates on the device", letter,
-                             name, s->side, s->uplo, s->m, s->n, clgemm__blas_seconds() - t0,
-                             on_device);
-        return;
-    }
-    clgemm__blas_l3_count(r, s->type,
-                          clgemm__blas_l3_system(r, s->type) ? ROUTE_SYSTEM : ROUTE_BUILTIN);
-    host(s);
-    if (st->log >= 2)
-        clgemm__blas_log("%c%s %c%c %d %d in %.6f s: host", letter, name, s->side, s->uplo, s->m,
-                         s->n, clgemm__blas_seconds() - t0);
+    const char letters[] = {s->side, s->uplo, 0};
+    l3_route route = {.routine = r,
+                      .type = s->type,
+                      .dim = dim,
+                      .flops = 2.0 * dim * s->m * s->n * (s->type >= BLAS_C ? 4 : 1),
+                      .letters = letters,
+                      .size1 = s->m,
+                      .size2 = s->n,
+                      .call = s,
+                      .blocked = blocked,
+                      .host = host_call};
+    clgemm__blas_l3_route(&route);
 }
 
 /* ---- Fortran entry points -------------------------------------------------------------------- */

@@ -156,6 +156,14 @@ static int recurse(const syr2k_call *s) {
     return on_device;
 }
 
+static int blocked(const void *s) {
+    return recurse(s);
+}
+
+static void host_call(const void *s) {
+    host(s);
+}
+
 static void run(const syr2k_call *s) {
     l3_routine r = routine(s);
     int alpha_zero = s->alpha[0] == 0 && s->alpha[1] == 0;
@@ -171,26 +179,18 @@ static void run(const syr2k_call *s) {
         clgemm__blas_l3_count(r, s->type, ROUTE_TRIVIAL);
         return;
     }
-    double flops = 2.0 * s->n * s->n * s->k * (s->type >= BLAS_C ? 4 : 1);
-    const blas_settings *st = clgemm__blas_settings();
-    double t0 = st->log >= 2 ? clgemm__blas_seconds() : 0;
-    char letter = clgemm__blas_letter(s->type);
-    const char *name = s->herm ? "her2k" : "syr2k";
-    if (s->n > st->block && clgemm__blas_l3_use_device(s->type, flops)) {
-        int on_device = recurse(s);
-        clgemm__blas_l3_count(r, s->type, on_device ? ROUTE_DEVICE : ROUTE_SYSTEM);
-        if (st->log >= 2)
-            clgemm__blas_log("%c%s %c%c %d %d in %.6f s: blocked, %d updates on the device", letter,
-                             name, s->uplo, s->trans, s->n, s->k, clgemm__blas_seconds() - t0,
-                             on_device);
-        return;
-    }
-    clgemm__blas_l3_count(r, s->type,
-                          clgemm__blas_l3_system(r, s->type) ? ROUTE_SYSTEM : ROUTE_BUILTIN);
-    host(s);
-    if (st->log >= 2)
-        clgemm__blas_log("%c%s %c%c %d %d in %.6f s: host", letter, name, s->uplo, s->trans, s->n,
-                         s->k, clgemm__blas_seconds() - t0);
+    const char letters[] = {s->uplo, s->trans, 0};
+    l3_route route = {.routine = r,
+                      .type = s->type,
+                      .dim = s->n,
+                      .flops = 2.0 * s->n * s->n * s->k * (s->type >= BLAS_C ? 4 : 1),
+                      .letters = letters,
+                      .size1 = s->n,
+                      .size2 = s->k,
+                      .call = s,
+                      .blocked = blocked,
+                      .host = host_call};
+    clgemm__blas_l3_route(&route);
 }
 
 /* ---- Fortran entry points -------------------------------------------------------------------- */

@@ -174,6 +174,14 @@ static int recurse(const tri_call *s) {
 
 /* ---- A checked call ------------------------------------------------------------------------ */
 
+static int blocked(const void *s) {
+    return recurse(s);
+}
+
+static void host_call(const void *s) {
+    host(s);
+}
+
 static void run(const tri_call *s) {
     if (s->m == 0 || s->n == 0) {
         clgemm__blas_l3_count(s->routine, s->type, ROUTE_TRIVIAL);
@@ -187,27 +195,18 @@ static void run(const tri_call *s) {
         return;
     }
     int dim = s->side == 'L' ? s->m : s->n;
-    double flops = (double)dim * s->m * s->n * (s->type >= BLAS_C ? 4 : 1);
-    const blas_settings *st = clgemm__blas_settings();
-    double t0 = st->log >= 2 ? clgemm__blas_seconds() : 0;
-    char letter = clgemm__blas_letter(s->type);
-    const char *name = s->routine == L3_TRSM ? "trsm" : "trmm";
-    if (dim > st->block && clgemm__blas_l3_use_device(s->type, flops)) {
-        int on_device = recurse(s);
-        clgemm__blas_l3_count(s->routine, s->type, on_device ? ROUTE_DEVICE : ROUTE_SYSTEM);
-        if (st->log >= 2)
-            clgemm__blas_log("%c%s %c%c%c%c %d %d in %.6f s: blocked, %d updates on the device",
-                             letter, name, s->side, s->uplo, s->trans, s->diag, s->m, s->n,
-                             clgemm__blas_seconds() - t0, on_device);
-        return;
-    }
-    clgemm__blas_l3_count(s->routine, s->type,
-                          clgemm__blas_l3_system(s->routine, s->type) ? ROUTE_SYSTEM
-                                                                      : ROUTE_BUILTIN);
-    host(s);
-    if (st->log >= 2)
-        clgemm__blas_log("%c%s %c%c%c%c %d %d in %.6f s: host", letter, name, s->side, s->uplo,
-                         s->trans, s->diag, s->m, s->n, clgemm__blas_seconds() - t0);
+    const char letters[] = {s->side, s->uplo, s->trans, s->diag, 0};
+    l3_route route = {.routine = s->routine,
+                      .type = s->type,
+                      .dim = dim,
+                      .flops = (double)dim * s->m * s->n * (s->type >= BLAS_C ? 4 : 1),
+                      .letters = letters,
+                      .size1 = s->m,
+                      .size2 = s->n,
+                      .call = s,
+                      .blocked = blocked,
+                      .host = host_call};
+    clgemm__blas_l3_route(&route);
 }
 
 /* ---- Fortran entry points -------------------------------------------------------------------- */
