@@ -171,18 +171,20 @@ int clgemm__blas_l3_split(int dim) {
     return half > 0 && half < dim ? half : dim / 2;
 }
 
-void clgemm__blas_l3_cblas_error(l3_routine r, blas_type t, int info, int c_args, int row_major,
-                                 const char *form, int value) {
+int clgemm__blas_l3_cblas_letters(l3_routine r, blas_type t, int layout, int count,
+                                  const cblas_letter *args, char *out) {
+    char rout[16];
+    clgemm__blas_l3_cblas_name(r, t, rout);
+    int info = clgemm__blas_cblas_letters(rout, layout, count, args, out);
+    if (info) clgemm__blas_l3_count(r, t, ROUTE_ERROR);
+    return info;
+}
+
+void clgemm__blas_l3_cblas_fortran_error(l3_routine r, blas_type t, int info, int row_major) {
+    char name[7];
     clgemm__blas_l3_count(r, t, ROUTE_ERROR);
-    if (info <= c_args) {
-        char rout[16];
-        clgemm__blas_l3_cblas_name(r, t, rout);
-        clgemm__blas_cblas_xerbla_named(rout, info, row_major && info > 1, form, value);
-    } else {
-        char name[7];
-        clgemm__blas_l3_fortran_name(r, t, name);
-        clgemm__blas_cblas_fortran_error_named(name, info - 1, row_major);
-    }
+    clgemm__blas_l3_fortran_name(r, t, name);
+    clgemm__blas_cblas_fortran_error_named(name, info, row_major);
 }
 
 char clgemm__blas_l3_upper(char c) {

@@ -55,11 +55,14 @@ const void *clgemm__blas_l3_at(blas_type t, const void *p, int ld, int i, int j)
 /* Where a recursion cuts a dimension above the block size: about half, a multiple of the block. */
 int clgemm__blas_l3_split(int dim);
 
-/* Reports an argument error of a CBLAS entry point as reference CBLAS does: info 1 (layout) up
- * to c_args (the arguments the C layer checks itself) through cblas_xerbla with form and value,
- * anything above as the Fortran call's INFO (info - 1) through xerbla_. */
-void clgemm__blas_l3_cblas_error(l3_routine r, blas_type t, int info, int c_args, int row_major,
-                                 const char *form, int value);
+/* A CBLAS entry point's own step, as reference CBLAS's: the layout and the letters through
+ * clgemm__blas_cblas_letters (cblas_args.c) with this routine's name, an error counted; 0 or the
+ * number reported through cblas_xerbla. */
+int clgemm__blas_l3_cblas_letters(l3_routine r, blas_type t, int layout, int count,
+                                  const cblas_letter *args, char *out);
+/* An INFO of the Fortran call a CBLAS call maps to, counted and reported through xerbla_ with
+ * the Fortran routine's name and number, as reference CBLAS's call of that routine does. */
+void clgemm__blas_l3_cblas_fortran_error(l3_routine r, blas_type t, int info, int row_major);
 
 /* 'U' or 'L' etc.: LSAME's case-insensitive letter. */
 char clgemm__blas_l3_upper(char c);
