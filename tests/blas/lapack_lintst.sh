@@ -9,7 +9,7 @@
 # path: an optimised LAPACK (OpenBLAS's, where it is the liblapack.so.3 alternative) calls its
 # own kernels instead of dgemm_ and friends, so nothing would reach the drop-in.
 # Usage: lapack_lintst.sh LIBCLGEMM_BLAS.so [INPUT]   (INPUT: xlintstd's data file; default the
-# package's dtest.in, all 44 groups: about 3.5 min on PoCL with 2 cores, kernels cached)
+# package's dtest.in, all 44 groups: 1 to 3.5 min on PoCL with 2 shared cores, kernels cached)
 set -u
 lib=$(readlink -f "$1")
 dir=/usr/lib/x86_64-linux-gnu/lapack
