@@ -1,12 +1,14 @@
-/* cblas_args.c: the CBLAS layer's own argument step, one for cblas_?gemm, cblas_?syrk and
- * cblas_?herk. Reference CBLAS (LAPACK 3.11, as Debian 12 ships it) checks only the layout and
- * the letter arguments (transposes, uplo) itself: each layout maps every CBLAS value it knows to
- * the letter of the column-major Fortran call (row-major: the other triangle, the other
- * transpose), and a value it does not know goes to cblas_xerbla with the number that layout's
- * code uses (row-major ?syrk/?herk say 3 for a bad Uplo, as there). A letter the map gives is
- * passed on even where the Fortran routine refuses it (column-major zsyrk 'C', zherk 'T'): the
- * Fortran check then reports it through xerbla_, as reference CBLAS's call of that routine does,
- * so a program's own xerbla_ sees it and the program goes on. */
+/* cblas_args.c: the CBLAS layer's own argument step, one for every Level-3 CBLAS routine of the
+ * drop-in (cblas_?gemm, ?syrk, ?herk, ?trsm, ?trmm, ?symm, ?hemm, ?syr2k, ?her2k). Reference
+ * CBLAS (LAPACK 3.11, as Debian 12 ships it) checks only the layout and the letter arguments
+ * (side, uplo, transposes, diagonal) itself: each layout maps every CBLAS value it knows to the
+ * letter of the column-major Fortran call (row-major: the other side, the other triangle, for
+ * ?gemm/?syrk/?herk/?syr2k/?her2k the other transpose), and a value it does not know goes to
+ * cblas_xerbla with the number that layout's code uses (row-major ?syrk/?herk/?syr2k say 3 for
+ * a bad Uplo, as there). A letter the map gives is passed on even where the Fortran routine
+ * refuses it (column-major zsyrk 'C', zherk 'T', csyr2k 'C', cher2k 'T'): the Fortran check then
+ * reports it through xerbla_, as reference CBLAS's call of that routine does, so a program's own
+ * xerbla_ sees it and the program goes on. */
 #include "blas.h"
 
 #include <stdio.h>

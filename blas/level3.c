@@ -69,9 +69,35 @@ void *clgemm__blas_l3_system(l3_routine r, blas_type t) {
     return system_fns[r][t];
 }
 
-int clgemm__blas_l3_use_device(blas_type t, double flops) {
+/* Whether a call of these flops takes the blocked path: at or above the threshold, a device
+ * that computes the type, not a forked child. */
+static int use_device(blas_type t, double flops) {
     return flops >= clgemm__blas_settings()->min_flops && !clgemm__blas_device_forked() &&
            clgemm__blas_device_usable(t);
+}
+
+void clgemm__blas_l3_route(const l3_route *r) {
+    const blas_settings *st = clgemm__blas_settings();
+    /* Taken before the decision: opening the device on the first call is part of its time. */
+    double t0 = st->log >= 2 ? clgemm__blas_seconds() : 0;
+    char letter = clgemm__blas_letter(r->type);
+    if (r->dim > st->block && use_device(r->type, r->flops)) {
+        int on_device = r->blocked(r->call);
+        /* Every update below the threshold: the system BLAS did all of it. */
+        clgemm__blas_l3_count(r->routine, r->type, on_device ? ROUTE_DEVICE : ROUTE_SYSTEM);
+        if (st->log >= 2)
+            clgemm__blas_log("%c%s %s %d %d in %.6f s: blocked, %d updates on the device", letter,
+                             names[r->routine], r->letters, r->size1, r->size2,
+                             clgemm__blas_seconds() - t0, on_device);
+        return;
+    }
+    clgemm__blas_l3_count(r->routine, r->type,
+                          clgemm__blas_l3_system(r->routine, r->type) ? ROUTE_SYSTEM
+                                                                      : ROUTE_BUILTIN);
+    r->host(r->call);
+    if (st->log >= 2)
+        clgemm__blas_log("%c%s %s %d %d in %.6f s: host", letter, names[r->routine], r->letters,
+                         r->size1, r->size2, clgemm__blas_seconds() - t0);
 }
 
 int clgemm__blas_l3_gemm(const blas_call *g) {
@@ -145,18 +171,20 @@ int clgemm__blas_l3_split(int dim) {
     return half > 0 && half < dim ? half : dim / 2;
 }
 
-void clgemm__blas_l3_cblas_error(l3_routine r, blas_type t, int info, int c_args, int row_major,
-                                 const char *form, int value) {
+int clgemm__blas_l3_cblas_letters(l3_routine r, blas_type t, int layout, int count,
+                                  const cblas_letter *args, char *out) {
+    char rout[16];
+    clgemm__blas_l3_cblas_name(r, t, rout);
+    int info = clgemm__blas_cblas_letters(rout, layout, count, args, out);
+    if (info) clgemm__blas_l3_count(r, t, ROUTE_ERROR);
+    return info;
+}
+
+void clgemm__blas_l3_cblas_fortran_error(l3_routine r, blas_type t, int info, int row_major) {
+    char name[7];
     clgemm__blas_l3_count(r, t, ROUTE_ERROR);
-    if (info <= c_args) {
-        char rout[16];
-        clgemm__blas_l3_cblas_name(r, t, rout);
-        clgemm__blas_cblas_xerbla_named(rout, info, row_major && info > 1, form, value);
-    } else {
-        char name[7];
-        clgemm__blas_l3_fortran_name(r, t, name);
-        clgemm__blas_cblas_fortran_error_named(name, info - 1, row_major);
-    }
+    clgemm__blas_l3_fortran_name(r, t, name);
+    clgemm__blas_cblas_fortran_error_named(name, info, row_major);
 }
 
 char clgemm__blas_l3_upper(char c) {

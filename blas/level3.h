@@ -21,9 +21,23 @@ void clgemm__blas_l3_fortran_name(l3_routine r, blas_type t, char out[7]);
 void clgemm__blas_l3_cblas_name(l3_routine r, blas_type t, char out[16]);
 /* The system BLAS's own routine ("dtrsm_"), NULL when there is none. */
 void *clgemm__blas_l3_system(l3_routine r, blas_type t);
-/* Whether a call of these flops takes the blocked path: at or above the threshold, a device
- * that computes the type, not a forked child. */
-int clgemm__blas_l3_use_device(blas_type t, double flops);
+/* A checked call past its quick returns, and how to run it either way. */
+typedef struct l3_route {
+    l3_routine routine;
+    blas_type type;
+    int dim;             /* the dimension the recursion cuts (A's, or C's for ?syr2k) */
+    double flops;        /* what the threshold is compared with */
+    const char *letters; /* its letters as its log line shows them ("LUNN" for a ?trsm) */
+    int size1, size2;    /* and its sizes there (m n; n k for ?syr2k) */
+    const void *call;    /* the routine's own description of the call */
+    int (*blocked)(const void *call); /* the recursion: how many updates ran on the device */
+    void (*host)(const void *call);   /* the whole call on the system BLAS (or the loops) */
+} l3_route;
+
+/* Runs it: blocked when the dimension exceeds CLGEMM_BLAS_BLOCK and the flops reach
+ * CLGEMM_BLAS_MIN_FLOPS on a device that computes the type (not in a forked child), else whole
+ * on the host; counts the route and, with CLGEMM_BLAS_LOG=2, logs it with its seconds. */
+void clgemm__blas_l3_route(const l3_route *r);
 
 /* One GEMM update: on the device when its own flops reach the threshold (returns 1), else the
  * system ?gemm_, else the built-in loops (returns 0). Not counted as a ?gemm call. */
@@ -41,11 +55,14 @@ const void *clgemm__blas_l3_at(blas_type t, const void *p, int ld, int i, int j)
 /* Where a recursion cuts a dimension above the block size: about half, a multiple of the block. */
 int clgemm__blas_l3_split(int dim);
 
-/* Reports an argument error of a CBLAS entry point as reference CBLAS does: info 1 (layout) up
- * to c_args (the arguments the C layer checks itself) through cblas_xerbla with form and value,
- * anything above as the Fortran call's INFO (info - 1) through xerbla_. */
-void clgemm__blas_l3_cblas_error(l3_routine r, blas_type t, int info, int c_args, int row_major,
-                                 const char *form, int value);
+/* A CBLAS entry point's own step, as reference CBLAS's: the layout and the letters through
+ * clgemm__blas_cblas_letters (cblas_args.c) with this routine's name, an error counted; 0 or the
+ * number reported through cblas_xerbla. */
+int clgemm__blas_l3_cblas_letters(l3_routine r, blas_type t, int layout, int count,
+                                  const cblas_letter *args, char *out);
+/* An INFO of the Fortran call a CBLAS call maps to, counted and reported through xerbla_ with
+ * the Fortran routine's name and number, as reference CBLAS's call of that routine does. */
+void clgemm__blas_l3_cblas_fortran_error(l3_routine r, blas_type t, int info, int row_major);
 
 /* 'U' or 'L' etc.: LSAME's case-insensitive letter. */
 char clgemm__blas_l3_upper(char c);

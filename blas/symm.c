@@ -144,6 +144,14 @@ static int recurse(const symm_call *s) {
     return on_device;
 }
 
+static int blocked(const void *s) {
+    return recurse(s);
+}
+
+static void host_call(const void *s) {
+    host(s);
+}
+
 static void run(const symm_call *s) {
     l3_routine r = routine(s);
     int alpha_zero = s->alpha[0] == 0 && s->alpha[1] == 0;
@@ -164,26 +172,18 @@ static void run(const symm_call *s) {
         return;
     }
     int dim = s->side == 'L' ? s->m : s->n;
-    double flops = 2.0 * dim * s->m * s->n * (s->type >= BLAS_C ? 4 : 1);
-    const blas_settings *st = clgemm__blas_settings();
-    double t0 = st->log >= 2 ? clgemm__blas_seconds() : 0;
-    char letter = clgemm__blas_letter(s->type);
-    const char *name = s->herm ? "hemm" : "symm";
-    if (dim > st->block && clgemm__blas_l3_use_device(s->type, flops)) {
-        int on_device = recurse(s);
-        clgemm__blas_l3_count(r, s->type, on_device ? ROUTE_DEVICE : ROUTE_SYSTEM);
-        if (st->log >= 2)
-            clgemm__blas_log("%c%s %c%c %d %d in %.6f s: blocked, %d updates on the device", letter,
-                             name, s->side, s->uplo, s->m, s->n, clgemm__blas_seconds() - t0,
-                             on_device);
-        return;
-    }
-    clgemm__blas_l3_count(r, s->type,
-                          clgemm__blas_l3_system(r, s->type) ? ROUTE_SYSTEM : ROUTE_BUILTIN);
-    host(s);
-    if (st->log >= 2)
-        clgemm__blas_log("%c%s %c%c %d %d in %.6f s: host", letter, name, s->side, s->uplo, s->m,
-                         s->n, clgemm__blas_seconds() - t0);
+    const char letters[] = {s->side, s->uplo, 0};
+    l3_route route = {.routine = r,
+                      .type = s->type,
+                      .dim = dim,
+                      .flops = 2.0 * dim * s->m * s->n * (s->type >= BLAS_C ? 4 : 1),
+                      .letters = letters,
+                      .size1 = s->m,
+                      .size2 = s->n,
+                      .call = s,
+                      .blocked = blocked,
+                      .host = host_call};
+    clgemm__blas_l3_route(&route);
 }
 
 /* ---- Fortran entry points -------------------------------------------------------------------- */
@@ -225,39 +225,28 @@ FORTRAN(zhemm_, BLAS_Z, 1, double)
 
 /* ---- CBLAS entry points ---------------------------------------------------------------------- */
 
-enum { ROW_MAJOR = 101, COL_MAJOR = 102, UPPER = 121, LOWER = 122, LEFT = 141, RIGHT = 142 };
+enum { ROW_MAJOR = 101 };
 
 /* As reference CBLAS: row-major C = A B is the column-major C^T = B^T A^T, A^T being A's other
  * triangle (for hemm too: A^T = conj(A) is Hermitian with the same stored elements), so the
- * other side and triangle with m, n swapped; the C layer checks layout (1), side (2), uplo (3). */
+ * other side and triangle with M, N swapped; the C layer checks layout (1), side (2) and uplo
+ * (3) in both layouts, the Fortran call everything else. */
 static void cblas(blas_type type, int herm, int layout, int side, int uplo, int m, int n,
                   const void *alpha, const void *a, int lda, const void *b, int ldb,
                   const void *beta, void *c, int ldc) {
-    int row_major = layout == ROW_MAJOR, info = 0, value = 0;
-    symm_call s = {type, herm, 0, 0,  row_major ? n : m, row_major ? m : n, {0, 0}, {0, 0}, a, lda,
-                   b,    ldb,  c, ldc};
-    s.side = side == LEFT ? 'L' : side == RIGHT ? 'R' : 0;
-    s.uplo = uplo == UPPER ? 'U' : uplo == LOWER ? 'L' : 0;
-    if (layout != ROW_MAJOR && layout != COL_MAJOR)
-        info = 1, value = layout;
-    else if (!s.side)
-        info = 2, value = side;
-    else if (!s.uplo)
-        info = 3, value = uplo;
-    else {
-        if (row_major) {
-            s.side = s.side == 'L' ? 'R' : 'L';
-            s.uplo = s.uplo == 'U' ? 'L' : 'U';
-        }
-        info = check(&s);
-        if (info) info++;
-    }
+    l3_routine r = herm ? L3_HEMM : L3_SYMM;
+    const cblas_letter args[2] = {{side, 141, "LR", "RL", 2, 2, "Side"},
+                                  {uplo, 121, "UL", "LU", 3, 3, "Uplo"}};
+    char letters[2];
+    if (clgemm__blas_l3_cblas_letters(r, type, layout, 2, args, letters)) return;
+    int row_major = layout == ROW_MAJOR;
+    symm_call s = {
+        .type = type, .herm = herm, .a = a, .lda = lda, .b = b, .ldb = ldb, .c = c, .ldc = ldc};
+    s.side = letters[0], s.uplo = letters[1];
+    s.m = row_major ? n : m, s.n = row_major ? m : n;
+    int info = check(&s);
     if (info) {
-        static const char *const form[] = {"", "Illegal layout setting, %d\n",
-                                           "Illegal Side setting, %d\n",
-                                           "Illegal Uplo setting, %d\n"};
-        clgemm__blas_l3_cblas_error(routine(&s), type, info, 3, row_major,
-                                    info <= 3 ? form[info] : "", value);
+        clgemm__blas_l3_cblas_fortran_error(r, type, info, row_major);
         return;
     }
     clgemm__blas_l3_unpack(type, alpha, 0, s.alpha);

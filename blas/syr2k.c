@@ -156,6 +156,14 @@ static int recurse(const syr2k_call *s) {
     return on_device;
 }
 
+static int blocked(const void *s) {
+    return recurse(s);
+}
+
+static void host_call(const void *s) {
+    host(s);
+}
+
 static void run(const syr2k_call *s) {
     l3_routine r = routine(s);
     int alpha_zero = s->alpha[0] == 0 && s->alpha[1] == 0;
@@ -171,26 +179,18 @@ static void run(const syr2k_call *s) {
         clgemm__blas_l3_count(r, s->type, ROUTE_TRIVIAL);
         return;
     }
-    double flops = 2.0 * s->n * s->n * s->k * (s->type >= BLAS_C ? 4 : 1);
-    const blas_settings *st = clgemm__blas_settings();
-    double t0 = st->log >= 2 ? clgemm__blas_seconds() : 0;
-    char letter = clgemm__blas_letter(s->type);
-    const char *name = s->herm ? "her2k" : "syr2k";
-    if (s->n > st->block && clgemm__blas_l3_use_device(s->type, flops)) {
-        int on_device = recurse(s);
-        clgemm__blas_l3_count(r, s->type, on_device ? ROUTE_DEVICE : ROUTE_SYSTEM);
-        if (st->log >= 2)
-            clgemm__blas_log("%c%s %c%c %d %d in %.6f s: blocked, %d updates on the device", letter,
-                             name, s->uplo, s->trans, s->n, s->k, clgemm__blas_seconds() - t0,
-                             on_device);
-        return;
-    }
-    clgemm__blas_l3_count(r, s->type,
-                          clgemm__blas_l3_system(r, s->type) ? ROUTE_SYSTEM : ROUTE_BUILTIN);
-    host(s);
-    if (st->log >= 2)
-        clgemm__blas_log("%c%s %c%c %d %d in %.6f s: host", letter, name, s->uplo, s->trans, s->n,
-                         s->k, clgemm__blas_seconds() - t0);
+    const char letters[] = {s->uplo, s->trans, 0};
+    l3_route route = {.routine = r,
+                      .type = s->type,
+                      .dim = s->n,
+                      .flops = 2.0 * s->n * s->n * s->k * (s->type >= BLAS_C ? 4 : 1),
+                      .letters = letters,
+                      .size1 = s->n,
+                      .size2 = s->k,
+                      .call = s,
+                      .blocked = blocked,
+                      .host = host_call};
+    clgemm__blas_l3_route(&route);
 }
 
 /* ---- Fortran entry points -------------------------------------------------------------------- */
@@ -233,46 +233,38 @@ FORTRAN(zher2k_, BLAS_Z, 1, double, double)
 
 /* ---- CBLAS entry points ---------------------------------------------------------------------- */
 
-enum { ROW_MAJOR = 101, COL_MAJOR = 102, NO_TRANS = 111, TRANS = 112, CONJ_TRANS = 113 };
-enum { UPPER = 121, LOWER = 122 };
+enum { ROW_MAJOR = 101 };
 
-/* As reference CBLAS: row-major C is the column-major C^T, so the other triangle and the other
- * transpose (csyr2k refuses ConjTrans there, her2k Trans); her2k's row-major call takes
- * conj(alpha) (C^T = conj(C) swaps the roles of alpha and conj(alpha)). The C layer checks the
- * layout (1), uplo (2) and, for row-major calls, the transpose (3). */
+/* As reference CBLAS (LAPACK 3.11): row-major C is the column-major C^T, so the other triangle
+ * and the other transpose (Trans and ConjTrans both 'N', NoTrans 'T', her2k's 'C'); her2k's
+ * row-major call takes conj(alpha) (C^T = conj(C) swaps the roles of alpha and conj(alpha)).
+ * The C layer refuses only what its map lacks (a bad Uplo is 3 in row-major ?syr2k, 2 in
+ * her2k, as there); a letter the Fortran routine refuses (column-major csyr2k 'C', cher2k 'T')
+ * is its check's to report through xerbla_, with every other bad argument. */
 static void cblas(blas_type type, int herm, int layout, int uplo, int trans, int n, int k,
                   const void *alpha, const void *a, int lda, const void *b, int ldb,
                   const void *beta, void *c, int ldc) {
-    int row_major = layout == ROW_MAJOR, info = 0, value = 0, complex_type = type >= BLAS_C;
-    syr2k_call s = {type, herm, 0, 0, n, k, {0, 0}, {0, 0}, a, lda, b, ldb, c, ldc};
-    char conj_t = herm ? 'C' : 'T';
-    if (layout != ROW_MAJOR && layout != COL_MAJOR) {
-        info = 1, value = layout;
-    } else if (uplo != UPPER && uplo != LOWER) {
-        info = 2, value = uplo;
-    } else {
-        s.uplo = (uplo == UPPER) != row_major ? 'U' : 'L';
-        if (!row_major)
-            s.trans = trans == NO_TRANS     ? 'N'
-                      : trans == TRANS      ? 'T'
-                      : trans == CONJ_TRANS ? 'C'
-                                            : 0;
-        else if (trans == NO_TRANS)
-            s.trans = conj_t;
-        else if ((trans == TRANS && !herm) || (trans == CONJ_TRANS && (herm || !complex_type)))
-            s.trans = 'N';
-        if (!s.trans) info = 3, value = trans;
-    }
-    if (!info) {
-        info = check(&s);
-        if (info) info++;
-    }
+    l3_routine r = herm ? L3_HER2K : L3_SYR2K;
+    const cblas_letter args[2] = {{uplo, 121, "UL", "LU", 2, herm ? 2 : 3, "Uplo"},
+                                  {trans, 111, "NTC", herm ? "CNN" : "TNN", 3, 3, "Trans"}};
+    char letters[2];
+    if (clgemm__blas_l3_cblas_letters(r, type, layout, 2, args, letters)) return;
+    int row_major = layout == ROW_MAJOR;
+    syr2k_call s = {.type = type,
+                    .herm = herm,
+                    .uplo = letters[0],
+                    .trans = letters[1],
+                    .n = n,
+                    .k = k,
+                    .a = a,
+                    .lda = lda,
+                    .b = b,
+                    .ldb = ldb,
+                    .c = c,
+                    .ldc = ldc};
+    int info = check(&s);
     if (info) {
-        static const char *const form[] = {"", "Illegal layout setting, %d\n",
-                                           "Illegal Uplo setting, %d\n",
-                                           "Illegal Trans setting, %d\n"};
-        clgemm__blas_l3_cblas_error(routine(&s), type, info, 3, row_major,
-                                    info <= 3 ? form[info] : "", value);
+        clgemm__blas_l3_cblas_fortran_error(r, type, info, row_major);
         return;
     }
     clgemm__blas_l3_unpack(type, alpha, 0, s.alpha);

@@ -174,6 +174,14 @@ static int recurse(const tri_call *s) {
 
 /* ---- A checked call ------------------------------------------------------------------------ */
 
+static int blocked(const void *s) {
+    return recurse(s);
+}
+
+static void host_call(const void *s) {
+    host(s);
+}
+
 static void run(const tri_call *s) {
     if (s->m == 0 || s->n == 0) {
         clgemm__blas_l3_count(s->routine, s->type, ROUTE_TRIVIAL);
@@ -187,27 +195,18 @@ static void run(const tri_call *s) {
         return;
     }
     int dim = s->side == 'L' ? s->m : s->n;
-    double flops = (double)dim * s->m * s->n * (s->type >= BLAS_C ? 4 : 1);
-    const blas_settings *st = clgemm__blas_settings();
-    double t0 = st->log >= 2 ? clgemm__blas_seconds() : 0;
-    char letter = clgemm__blas_letter(s->type);
-    const char *name = s->routine == L3_TRSM ? "trsm" : "trmm";
-    if (dim > st->block && clgemm__blas_l3_use_device(s->type, flops)) {
-        int on_device = recurse(s);
-        clgemm__blas_l3_count(s->routine, s->type, on_device ? ROUTE_DEVICE : ROUTE_SYSTEM);
-        if (st->log >= 2)
-            clgemm__blas_log("%c%s %c%c%c%c %d %d in %.6f s: blocked, %d updates on the device",
-                             letter, name, s->side, s->uplo, s->trans, s->diag, s->m, s->n,
-                             clgemm__blas_seconds() - t0, on_device);
-        return;
-    }
-    clgemm__blas_l3_count(s->routine, s->type,
-                          clgemm__blas_l3_system(s->routine, s->type) ? ROUTE_SYSTEM
-                                                                      : ROUTE_BUILTIN);
-    host(s);
-    if (st->log >= 2)
-        clgemm__blas_log("%c%s %c%c%c%c %d %d in %.6f s: host", letter, name, s->side, s->uplo,
-                         s->trans, s->diag, s->m, s->n, clgemm__blas_seconds() - t0);
+    const char letters[] = {s->side, s->uplo, s->trans, s->diag, 0};
+    l3_route route = {.routine = s->routine,
+                      .type = s->type,
+                      .dim = dim,
+                      .flops = (double)dim * s->m * s->n * (s->type >= BLAS_C ? 4 : 1),
+                      .letters = letters,
+                      .size1 = s->m,
+                      .size2 = s->n,
+                      .call = s,
+                      .blocked = blocked,
+                      .host = host_call};
+    clgemm__blas_l3_route(&route);
 }
 
 /* ---- Fortran entry points -------------------------------------------------------------------- */
@@ -251,49 +250,28 @@ FORTRAN(ztrmm_, BLAS_Z, L3_TRMM, double)
 
 /* ---- CBLAS entry points ---------------------------------------------------------------------- */
 
-enum { ROW_MAJOR = 101, COL_MAJOR = 102, NO_TRANS = 111, TRANS = 112, CONJ_TRANS = 113 };
-enum { UPPER = 121, LOWER = 122, NON_UNIT = 131, UNIT = 132, LEFT = 141, RIGHT = 142 };
+enum { ROW_MAJOR = 101 };
 
 /* As reference CBLAS: row-major B is the column-major B^T, so the call is the column-major one
- * with the other side, the other triangle and m, n swapped; the C layer checks the layout (1),
- * side (2), uplo (3), transpose (4) and diagonal (5), the Fortran call everything else. */
+ * with the other side, the other triangle and M, N swapped (the transpose and the diagonal
+ * stay). The C layer checks the layout (1), side (2), uplo (3), transpose (4) and diagonal (5)
+ * in both layouts, the Fortran call everything else. */
 static void cblas(blas_type type, l3_routine routine, int layout, int side, int uplo, int trans,
                   int diag, int m, int n, const void *alpha, const void *a, int lda, void *b,
                   int ldb) {
-    int row_major = layout == ROW_MAJOR, info = 0, value = 0;
-    tri_call s = {type,   routine, 0,   0, 0,  0, row_major ? n : m, row_major ? m : n,
-                  {0, 0}, a,       lda, b, ldb};
-    s.side = side == LEFT ? 'L' : side == RIGHT ? 'R' : 0;
-    s.uplo = uplo == UPPER ? 'U' : uplo == LOWER ? 'L' : 0;
-    s.trans = trans == NO_TRANS ? 'N' : trans == TRANS ? 'T' : trans == CONJ_TRANS ? 'C' : 0;
-    s.diag = diag == UNIT ? 'U' : diag == NON_UNIT ? 'N' : 0;
-    if (layout != ROW_MAJOR && layout != COL_MAJOR)
-        info = 1, value = layout;
-    else if (!s.side)
-        info = 2, value = side;
-    else if (!s.uplo)
-        info = 3, value = uplo;
-    else if (!s.trans)
-        info = 4, value = trans;
-    else if (!s.diag)
-        info = 5, value = diag;
-    else {
-        if (row_major) {
-            s.side = s.side == 'L' ? 'R' : 'L';
-            s.uplo = s.uplo == 'U' ? 'L' : 'U';
-        }
-        info = check(&s);
-        if (info) info++; /* the layout argument comes first */
-    }
+    const cblas_letter args[4] = {{side, 141, "LR", "RL", 2, 2, "Side"},
+                                  {uplo, 121, "UL", "LU", 3, 3, "Uplo"},
+                                  {trans, 111, "NTC", "NTC", 4, 4, "Trans"},
+                                  {diag, 131, "NU", "NU", 5, 5, "Diag"}};
+    char letters[4];
+    if (clgemm__blas_l3_cblas_letters(routine, type, layout, 4, args, letters)) return;
+    int row_major = layout == ROW_MAJOR;
+    tri_call s = {.type = type, .routine = routine, .a = a, .lda = lda, .b = b, .ldb = ldb};
+    s.side = letters[0], s.uplo = letters[1], s.trans = letters[2], s.diag = letters[3];
+    s.m = row_major ? n : m, s.n = row_major ? m : n;
+    int info = check(&s);
     if (info) {
-        static const char *const form[] = {"",
-                                           "Illegal layout setting, %d\n",
-                                           "Illegal Side setting, %d\n",
-                                           "Illegal Uplo setting, %d\n",
-                                           "Illegal Trans setting, %d\n",
-                                           "Illegal Diag setting, %d\n"};
-        clgemm__blas_l3_cblas_error(routine, type, info, 5, row_major, info <= 5 ? form[info] : "",
-                                    value);
+        clgemm__blas_l3_cblas_fortran_error(routine, type, info, row_major);
         return;
     }
     clgemm__blas_l3_unpack(type, alpha, 0, s.alpha);

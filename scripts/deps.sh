@@ -1,7 +1,7 @@
 #!/bin/sh
 # deps.sh: installs the Debian 12 packages clgemm builds, tests and runs with, if any is missing
 # (clang only for the ThreadSanitizer and fuzzing runs of CI; intel-opencl-icd (ocloc), clang-14,
-# llvm-14 and libclc-14 for the portability suite's Intel and AMD builds; the BLAS test programs,
+# llvm-14 and libclc-14 for the portability suite's Intel and AMD builds; the BLAS and LAPACK test programs,
 # ScaLAPACK with Open MPI, CMake and the Python packages for the BLAS drop-in, distributed,
 # CMake and Python tests; patchelf for meson-python's wheels). Run it directly (--openblas: libopenblas0-pthread too); it uses sudo when not root.
 set -e
@@ -9,7 +9,7 @@ packages="gcc pkg-config python3 meson ninja-build ocl-icd-opencl-dev opencl-hea
 pocl-opencl-icd libclblast-dev libcriterion-dev libjansson-dev oclgrind gnuplot-nox
 clang libclang-rt-14-dev
 intel-opencl-icd clang-14 llvm-14 libclc-14
-libblas-dev libblas-test libscalapack-openmpi-dev libopenmpi-dev openmpi-bin cmake
+libblas-dev libblas-test liblapack-test libscalapack-openmpi-dev libopenmpi-dev openmpi-bin cmake
 python3-numpy python3-pyopencl python3-pytest python3-venv python3-pip patchelf"
 # --openblas: OpenBLAS as well (CI's rerun of the BLAS suites with it as the system BLAS).
 [ "${1:-}" = --openblas ] && packages="$packages libopenblas0-pthread"
