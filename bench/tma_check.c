@@ -49,29 +49,17 @@ static cl_mem upload(const void *host, size_t bytes) {
     return err == CL_SUCCESS ? m : NULL;
 }
 
-/* The map of one operand stored as `rows` rows of `cols` contiguous elements. */
-static bool encode(cl_mem buf, clgemm_precision t, size_t rows, size_t cols, size_t ld,
-                   size_t batch, size_t stride, unsigned box_rows, unsigned box_cols,
-                   unsigned char map[128]) {
-    tensor_map_request r = {.type = t,
-                            .rows = rows,
-                            .cols = cols,
-                            .ld = ld,
-                            .batch = batch,
-                            .stride = stride,
-                            .box_rows = box_rows,
-                            .box_cols = box_cols,
-                            .swizzle = 128};
-    if (clgemm__device_address(h, buf, &r.address) != CLGEMM_SUCCESS) return false;
-    tensor_map_params p;
-    tensor_map_refusal why = clgemm__tensor_map_params(&r, &p);
-    if (why != TMAP_OK) {
-        printf("  map refused: %s\n", clgemm__tensor_map_refusal_string(why));
-        return false;
-    }
-    tensor_map_service s = clgemm__tensor_map_encode(&h->info, &p, map);
-    if (s != TMAP_SERVICE_OK) printf("  encode: %s\n", clgemm__tensor_map_service_string(s));
-    return s == TMAP_SERVICE_OK;
+/* The two maps as the call path makes them (src/exec/operand_maps.c), for the case's tile. */
+static bool encode_maps(const tma_case *c, cl_mem dA, cl_mem dB, size_t lda, size_t ldb, size_t sa,
+                        size_t sb, unsigned char maps[256]) {
+    const int kwg = 128 / (int)clgemm__type(c->type)->size;
+    const clgemm_config cfg = {.family = CLGEMM_FAMILY_TMA,
+                               .params = {c->mwg, c->nwg, kwg, c->stages}};
+    const map_operand a = {dA, 0, lda, c->batch > 1 ? sa : 0, c->ta != 0, c->m};
+    const map_operand b = {dB, 0, ldb, c->batch > 1 ? sb : 0, c->tb == 0, c->n};
+    if (clgemm__operand_maps(h, c->type, &cfg, c->k, c->batch, &a, &b, maps)) return true;
+    printf("  no maps for this case (CLGEMM_LOG=1 says why)\n");
+    return false;
 }
 
 static cl_kernel kernel_for(const tma_case *c) {
@@ -133,14 +121,7 @@ static long run_case(const tma_case *c, int runs, double *times, size_t sample) 
     dB = upload(B, sb * c->batch * ea);
     dC = upload(C0, sc * c->batch * ec);
     unsigned char maps[256] __attribute__((aligned(64)));
-    const unsigned kwg = 128 / (unsigned)ea;
-    /* Our storage is column-major, so "rows" of the map are columns of the matrix. */
-    if (!dA || !dB || !dC ||
-        !encode(dA, c->type, ac, ar, lda, c->batch, sa, c->ta ? (unsigned)c->mwg : kwg,
-                c->ta ? kwg : 64, maps) ||
-        !encode(dB, c->type, bc, br, ldb, c->batch, sb, c->tb ? kwg : (unsigned)c->nwg,
-                c->tb ? 64 : kwg, maps + 128))
-        goto out;
+    if (!dA || !dB || !dC || !encode_maps(c, dA, dB, lda, ldb, sa, sb, maps)) goto out;
     dmaps = upload(maps, sizeof maps);
     dtable = upload(maps, 64); /* unused without a batch table */
     if (!dmaps || !dtable || !(k = kernel_for(c))) goto out;

@@ -171,6 +171,9 @@ void clgemm__warp_tiles_launch(const clgemm_config *c, int lanes, size_t m, size
 
 /* "Any compute mode": what a forced or stored configuration is checked with. */
 #define CLGEMM__COMPUTE_ANY ((clgemm_compute)-1)
+/* The types wgmma multiplies (the wgmma and tma families): FP16 and BF16 in any compute mode,
+ * FP32 in the TF32 mode only (3xTF32 stays on the mma.sync family). */
+bool clgemm__wgmma_types(clgemm_precision type, clgemm_compute compute);
 
 extern const family_desc clgemm__family_naive, clgemm__family_tiled, clgemm__family_regblock,
     clgemm__family_mma, clgemm__family_wgmma, clgemm__family_microkernel, clgemm__family_tma;

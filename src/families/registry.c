@@ -67,6 +67,18 @@ void clgemm__warp_tiles_launch(const clgemm_config *c, int lanes, size_t m, size
     global[1] = (n + (size_t)v[WARP_NWG] - 1) / (size_t)v[WARP_NWG];
 }
 
+bool clgemm__wgmma_types(clgemm_precision type, clgemm_compute compute) {
+    switch (type) {
+    case CLGEMM_HALF:
+    case CLGEMM_BFLOAT16:
+        return true;
+    case CLGEMM_SINGLE:
+        return compute == CLGEMM_COMPUTE_TF32 || compute == CLGEMM__COMPUTE_ANY;
+    default:
+        return false;
+    }
+}
+
 const char *clgemm_family_name(clgemm_family family) {
     if (family == CLGEMM_FAMILY_AUTO) return "auto";
     const family_desc *f = clgemm__family(family);

@@ -26,16 +26,7 @@ static size_t threads_of(const int *v) {
 }
 
 static bool supported(const device_info *info, clgemm_precision type, clgemm_compute compute) {
-    if (!info->nv_tma || info->nv_compute_capability != 90) return false;
-    switch (type) {
-    case CLGEMM_HALF:
-    case CLGEMM_BFLOAT16:
-        return true;
-    case CLGEMM_SINGLE: /* TF32 only: 3xTF32 stays on the mma.sync family */
-        return compute == CLGEMM_COMPUTE_TF32 || compute == CLGEMM__COMPUTE_ANY;
-    default:
-        return false;
-    }
+    return info->nv_tma && info->nv_compute_capability == 90 && clgemm__wgmma_types(type, compute);
 }
 
 static bool rules(const clgemm_config *c, const device_info *info, const type_desc *t) {
