@@ -56,21 +56,6 @@
 #ifndef MMA_TYPE
 #define MMA_TYPE 0
 #endif
-#ifndef C_INPUT
-#define C_INPUT 0
-#endif
-#ifndef TRANSA
-#define TRANSA 0
-#endif
-#ifndef TRANSB
-#define TRANSB 0
-#endif
-#ifndef ALIGNED_A
-#define ALIGNED_A 0
-#endif
-#ifndef ALIGNED_B
-#define ALIGNED_B 0
-#endif
 #ifndef MWG
 #define MWG 128
 #endif
@@ -137,9 +122,6 @@
 #endif
 #endif
 
-/* helpers are forced inline: fragments must stay in registers */
-#define DEV static inline __attribute__((always_inline))
-
 #define VW       (16 / ESIZE) /* elements per 16-byte chunk */
 #define WARPS_M  (MWG / WM)
 #define WARPS_N  (NWG / WN)
@@ -199,21 +181,6 @@ DEV uint swz(const uint row, const uint c, const uint CPR, const uint S) {
 /* Element index of (row, col) where col runs along the contiguous side. */
 #define A_IDX(r, col) (swz((r), (col) / VW, A_CPR, A_S) * VW + (col) % VW)
 #define B_IDX(r, col) (swz((r), (col) / VW, B_CPR, B_S) * VW + (col) % VW)
-
-DEV uint lds_addr(__local const void *p) {
-    return (uint)(size_t)p;
-}
-
-/* 16-byte asynchronous copy; bytes past src_bytes (0..16) are zero-filled, none are read. */
-DEV void cp_async16(__local void *dst, const __global void *src, const uint src_bytes) {
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(lds_addr(dst)), "l"(src),
-                 "r"(src_bytes)
-                 : "memory");
-}
-DEV void cp_async_commit(void) {
-    asm volatile("cp.async.commit_group;\n" ::: "memory");
-}
-#define CP_ASYNC_WAIT(n) asm volatile("cp.async.wait_group %0;\n" ::"n"(n) : "memory")
 
 /* ---- loading one K slice of op(A) and op(B) into local memory --------------------------- */
 #define A_CHUNKS (MWG * KWG / VW)
@@ -339,27 +306,12 @@ DEV void mma_f64(double *d, const double *a, const double *b) {
 #endif
 
 /* ---- C element conversions (types 0/1 with C_INPUT) -------------------------------------- */
-#if MMA_TYPE <= 1 && C_INPUT
-DEV float c_load(const ushort h) {
-#if MMA_TYPE == 0
-    float f;
-    asm("{ .reg .b16 lo, hi; mov.b32 {lo, hi}, %1; cvt.f32.f16 %0, lo; }\n"
-        : "=f"(f)
-        : "r"((uint)h));
-    return f;
-#else
-    return as_float((uint)h << 16);
-#endif
-}
-DEV ushort c_store(const float f) {
-    uint r;
-#if MMA_TYPE == 0
-    asm("cvt.rn.f16x2.f32 %0, %1, %2;\n" : "=r"(r) : "f"(0.0f), "f"(f));
-#else
-    asm("cvt.rn.bf16x2.f32 %0, %1, %2;\n" : "=r"(r) : "f"(0.0f), "f"(f));
-#endif
-    return (ushort)(r & 0xffffu);
-}
+#if MMA_TYPE == 0 && C_INPUT
+#define c_load(x)  f16_to_float(x)
+#define c_store(x) float_to_f16(x)
+#elif MMA_TYPE == 1 && C_INPUT
+#define c_load(x)  bf16_to_float(x)
+#define c_store(x) float_to_bf16(x)
 #else
 #define c_load(x)  ((SCAL)(x))
 #define c_store(x) (x)
@@ -519,11 +471,11 @@ clgemm_mma(const int M, const int N, const int K, const SCAL alpha_arg, const SC
 #if TRANSA == 1 /* [m][k]: matrices (m0-7,k0-7) (m8-15,k0-7) (m0-7,k8-15) (m8-15,k8-15) */
                 const uint r = mrow + (lane & 7) + ((lane >> 3) & 1) * 8;
                 const uint c = kk / 8 + (lane >> 4);
-                LDSM_X4(af[i], lds_addr(as + swz(r, c, A_CPR, 1) * 8));
+                LDSM_X4(af[i], local_addr(as + swz(r, c, A_CPR, 1) * 8));
 #else /* [k][m], transposed on load */
                 const uint r = kk + (lane & 7) + (lane >> 4) * 8;
                 const uint c = mrow / 8 + ((lane >> 3) & 1);
-                LDSM_X4_T(af[i], lds_addr(as + swz(r, c, A_CPR, 1) * 8));
+                LDSM_X4_T(af[i], local_addr(as + swz(r, c, A_CPR, 1) * 8));
 #endif
             }
 #pragma unroll
@@ -532,11 +484,11 @@ clgemm_mma(const int M, const int N, const int K, const SCAL alpha_arg, const SC
 #if TRANSB == 0 /* [n][k]: matrices (n0-7,k0-7) (n0-7,k8-15) (n8-15,k0-7) (n8-15,k8-15) */
                 const uint r = ncol + (lane & 7) + (lane >> 4) * 8;
                 const uint c = kk / 8 + ((lane >> 3) & 1);
-                LDSM_X4(bf[jp], lds_addr(bs + swz(r, c, B_CPR, 1) * 8));
+                LDSM_X4(bf[jp], local_addr(bs + swz(r, c, B_CPR, 1) * 8));
 #else /* [k][n], transposed on load */
                 const uint r = kk + (lane & 7) + ((lane >> 3) & 1) * 8;
                 const uint c = ncol / 8 + (lane >> 4);
-                LDSM_X4_T(bf[jp], lds_addr(bs + swz(r, c, B_CPR, 1) * 8));
+                LDSM_X4_T(bf[jp], local_addr(bs + swz(r, c, B_CPR, 1) * 8));
 #endif
             }
 #pragma unroll
@@ -609,7 +561,7 @@ clgemm_mma(const int M, const int N, const int K, const SCAL alpha_arg, const SC
                 const uint r = wm * WM + i * 16 + (lane & 7) + ((lane >> 3) & 1) * 8;
                 const uint c = kk / 4 + (lane >> 4);
                 uint x[4];
-                LDSM_X4(x, lds_addr(as + swz(r, c, A_CPR, A_S) * 4));
+                LDSM_X4(x, local_addr(as + swz(r, c, A_CPR, A_S) * 4));
                 av[i][0] = as_float(x[0]), av[i][1] = as_float(x[1]), av[i][2] = as_float(x[2]),
                 av[i][3] = as_float(x[3]);
             }
@@ -639,7 +591,7 @@ clgemm_mma(const int M, const int N, const int K, const SCAL alpha_arg, const SC
                 const uint r = wn * WN + jp * 16 + (lane & 7) + (lane >> 4) * 8;
                 const uint c = kk / 4 + ((lane >> 3) & 1);
                 uint x[4];
-                LDSM_X4(x, lds_addr(bs + swz(r, c, B_CPR, B_S) * 4));
+                LDSM_X4(x, local_addr(bs + swz(r, c, B_CPR, B_S) * 4));
                 bv[2 * jp][0] = as_float(x[0]), bv[2 * jp][1] = as_float(x[1]);
                 bv[2 * jp + 1][0] = as_float(x[2]), bv[2 * jp + 1][1] = as_float(x[3]);
             }

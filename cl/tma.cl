@@ -24,9 +24,6 @@
 #ifndef WG_TYPE
 #define WG_TYPE 0
 #endif
-#ifndef C_INPUT
-#define C_INPUT 0
-#endif
 #ifndef MWG
 #define MWG 128
 #endif
@@ -74,13 +71,8 @@
 #if WG_TYPE == 2 && (A_MN || B_MN)
 #error "tma.cl: TF32 operands are K-major"
 #endif
-#define DEV static inline __attribute__((always_inline))
-
 /* ---- mbarrier and bulk-copy wrappers (sm_90a, behind markers) ---------------------------- */
 
-DEV uint local_addr(__local const void *p) {
-    return (uint)(size_t)p;
-}
 DEV void mbar_init(const uint bar, const uint arrivals) {
     asm volatile("// @mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(bar), "r"(arrivals)
                  : "memory");
@@ -212,7 +204,7 @@ DEV void c_write(__global CT *c, const float v) {
 }
 #elif C_INPUT && WG_TYPE == 1
 DEV float c_read(const __global CT *c) {
-    return as_float((uint)*c << 16);
+    return bf16_to_float(*c);
 }
 /* Round to nearest even; NaN stays a (quiet) NaN. */
 DEV void c_write(__global CT *c, const float v) {

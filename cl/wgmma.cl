@@ -47,15 +47,6 @@
 #ifndef WG_TYPE
 #define WG_TYPE 0
 #endif
-#ifndef C_INPUT
-#define C_INPUT 0
-#endif
-#ifndef ALIGNED_A
-#define ALIGNED_A 0
-#endif
-#ifndef ALIGNED_B
-#define ALIGNED_B 0
-#endif
 #ifndef MWG
 #define MWG 128
 #endif
@@ -157,7 +148,6 @@
 #define KSTEP 8
 #endif
 
-#define DEV      static inline __attribute__((always_inline))
 #define VW       (16 / ESIZE)
 #define NTHREADS (128 * (MWG / WM) * (NWG / WN))
 #define MBLK     (WM / 64) /* m64 instructions per warpgroup and k step */
@@ -206,18 +196,6 @@
 #define SBO_K    (128 * (KWG / VW)) /* bytes of one 8-row group, K-major */
 #define SBO_MN   (128 * (KWG / 8))  /* ... MN-major (8 k of 16 bytes per core matrix) */
 
-DEV uint lds_addr(__local const void *p) {
-    return (uint)(size_t)p;
-}
-DEV void cp_async16(__local void *dst, const __global void *src, const uint src_bytes) {
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(lds_addr(dst)), "l"(src),
-                 "r"(src_bytes)
-                 : "memory");
-}
-DEV void cp_async_commit(void) {
-    asm volatile("cp.async.commit_group;\n" ::: "memory");
-}
-#define CP_ASYNC_WAIT(n) asm volatile("cp.async.wait_group %0;\n" ::"n"(n) : "memory")
 /* Generic-proxy writes to local memory (cp.async, stores) become visible to the tensor cores'
  * asynchronous proxy: every writing thread, before the barrier. */
 #if DIAG_NO_PROXY_FENCE
@@ -271,27 +249,12 @@ DEV float to_tf32(const float x) {
 #define to_tf32(x) (x)
 #endif
 
-#if WG_TYPE <= 1 && C_INPUT
-DEV float c_load(const ushort h) {
-#if WG_TYPE == 0
-    float f;
-    asm("{ .reg .b16 lo, hi; mov.b32 {lo, hi}, %1; cvt.f32.f16 %0, lo; }\n"
-        : "=f"(f)
-        : "r"((uint)h));
-    return f;
-#else
-    return as_float((uint)h << 16);
-#endif
-}
-DEV ushort c_store(const float f) {
-    uint r;
-#if WG_TYPE == 0
-    asm("cvt.rn.f16x2.f32 %0, %1, %2;\n" : "=r"(r) : "f"(0.0f), "f"(f));
-#else
-    asm("cvt.rn.bf16x2.f32 %0, %1, %2;\n" : "=r"(r) : "f"(0.0f), "f"(f));
-#endif
-    return (ushort)(r & 0xffffu);
-}
+#if WG_TYPE == 0 && C_INPUT
+#define c_load(x)  f16_to_float(x)
+#define c_store(x) float_to_f16(x)
+#elif WG_TYPE == 1 && C_INPUT
+#define c_load(x)  bf16_to_float(x)
+#define c_store(x) float_to_bf16(x)
 #else
 #define c_load(x)  ((float)(x))
 #define c_store(x) (x)
@@ -580,8 +543,8 @@ clgemm_wgmma(const int M, const int N, const int K, const float alpha_arg, const
         }
         cp_async_commit();
     }
-    const uint a_base = lds_addr(As) + (wgm * WM / 8) * A_GROUP;
-    const uint b_base = lds_addr(Bs) + (wgn * WN / 8) * B_GROUP;
+    const uint a_base = local_addr(As) + (wgm * WM / 8) * A_GROUP;
+    const uint b_base = local_addr(Bs) + (wgn * WN / 8) * B_GROUP;
     for (int kt = 0; kt < nk; kt++) {
         /* Slice kt has landed here; after the barrier, everywhere, and every warpgroup's
          * products of slice kt-2 (kt-1 with WAIT0) are done, so its buffer takes slice

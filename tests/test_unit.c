@@ -1142,6 +1142,27 @@ Test(ptx_patch, refuses_what_it_does_not_expect) {
                  PTX_PATCH_ENTRY_SYNTAX);
 }
 
+/* cl/ptx.cl stands between common.cl and each tensor-core kernel, and only there: the other
+ * kernels' sources are types.cl, common.cl and their own file, as before it existed. */
+Test(kernel_source, the_tensor_core_families_get_ptx_cl_and_only_they) {
+    for (const family_desc *const *f = clgemm__families; *f; f++) {
+        bool tensor = (*f)->id == CLGEMM_FAMILY_MMA || (*f)->id == CLGEMM_FAMILY_WGMMA ||
+                      (*f)->id == CLGEMM_FAMILY_TMA;
+        cr_expect_eq(clgemm__kernel_parts((*f)->file) != NULL, tensor, "%s", (*f)->name);
+        char *src = clgemm__kernel_source((*f)->file);
+        cr_assert_not_null(src, "%s", (*f)->name);
+        char head[64];
+        snprintf(head, sizeof head, "/* %s:", (*f)->file);
+        const char *common = strstr(src, "/* common.cl:"), *ptx = strstr(src, "/* ptx.cl:");
+        const char *own = strstr(src, head);
+        cr_expect_eq(ptx != NULL, tensor, "%s", (*f)->name);
+        cr_expect(common && own && common < own, "%s", (*f)->name);
+        if (ptx) cr_expect(common < ptx && ptx < own, "%s", (*f)->name);
+        free(src);
+    }
+    cr_expect_null(clgemm__kernel_parts("no-such.cl"));
+}
+
 Test(ptx_patch, only_the_hopper_families_ask_and_the_cache_key_says_so) {
     for (const family_desc *const *f = clgemm__families; *f; f++)
         cr_expect_eq(clgemm__ptx_patch_need((*f)->file) != NULL,

@@ -57,13 +57,24 @@ static char *load_one(const char *name) {
     return NULL;
 }
 
+/* The most parts a family may name (family_desc.parts) besides types.cl, common.cl and its own. */
+#define EXTRA_PARTS_MAX 4
+
 char *clgemm__kernel_source(const char *file_name) {
-    /* The element types, then what every kernel shares, then the family's own code. */
-    const char *parts[] = {"types.cl", "common.cl", file_name};
-    char *text[3] = {NULL, NULL, NULL}, *all = NULL;
+    /* The element types, then what every kernel shares, then what the family's kernel shares
+     * with a few others (its parts), then the family's own code. */
+    const char *parts[EXTRA_PARTS_MAX + 3] = {"types.cl", "common.cl"};
+    int n = 2;
+    const char *const *extra = clgemm__kernel_parts(file_name);
+    for (; extra && *extra; extra++) {
+        if (n == EXTRA_PARTS_MAX + 2) return NULL;
+        parts[n++] = *extra;
+    }
+    parts[n++] = file_name;
+    char *text[EXTRA_PARTS_MAX + 3] = {NULL}, *all = NULL;
     size_t total = 1;
     bool ok = true;
-    for (int i = 0; i < 3; i++) {
+    for (int i = 0; i < n; i++) {
         text[i] = load_one(parts[i]);
         if (!text[i])
             ok = false;
@@ -72,10 +83,10 @@ char *clgemm__kernel_source(const char *file_name) {
     }
     if (ok && (all = malloc(total))) {
         char *end = all;
-        for (int i = 0; i < 3; i++)
+        for (int i = 0; i < n; i++)
             end += sprintf(end, "%s\n", text[i]);
     }
-    for (int i = 0; i < 3; i++)
+    for (int i = 0; i < n; i++)
         free(text[i]);
     return all;
 }

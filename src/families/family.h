@@ -77,12 +77,21 @@ typedef struct family_desc {
      * arguments (exec/gemm.c encodes them per call); a call no map can describe is planned
      * without the family. */
     bool tensor_maps;
+    /* Source parts in cl/ that its kernel file needs between common.cl and itself,
+     * NULL-terminated (NULL: none): helpers only some kernels share, such as the tensor-core
+     * kernels' inline PTX (cl/ptx.cl), which the other kernels are better off not seeing. */
+    const char *const *parts;
 } family_desc;
 
 /* The registered families, in order of preference for defaults; NULL-terminated. */
 extern const family_desc *const clgemm__families[];
 /* The patched-PTX step of the family whose kernel file this is (NULL: none, or no such family). */
 const ptx_patch_need *clgemm__ptx_patch_need(const char *file_name);
+/* The source parts the family whose kernel file this is places before it (family_desc.parts;
+ * NULL: none, or no such family). */
+const char *const *clgemm__kernel_parts(const char *file_name);
+/* The tensor-core families' parts: cl/ptx.cl. */
+extern const char *const clgemm__ptx_parts[];
 /* The descriptor of a family id; NULL for AUTO or an unknown id. */
 const family_desc *clgemm__family(clgemm_family id);
 /* Checks a configuration against its family's rules and the device's limits. */
@@ -163,11 +172,11 @@ bool clgemm__warp_tiles_fit(const clgemm_config *c, const device_info *info, con
 void clgemm__warp_tiles_launch(const clgemm_config *c, int lanes, size_t m, size_t n,
                                size_t local[2], size_t global[2]);
 /* Their descriptors alike: split K, searched by the tuner, own device support, build options,
- * defaults and --quick list. */
+ * defaults and --quick list, and the shared inline PTX (cl/ptx.cl) in front of their source. */
 #define TENSOR_CORE_FAMILY(family_id, word)                                                        \
     FAMILY_BASICS(family_id, word), .searched = true, .split_k = true, .supported = supported,     \
                                     .call_options = call_options, .defaults = defaults,            \
-                                    .quick = quick
+                                    .quick = quick, .parts = clgemm__ptx_parts
 
 /* "Any compute mode": what a forced or stored configuration is checked with. */
 #define CLGEMM__COMPUTE_ANY ((clgemm_compute)-1)

@@ -29,6 +29,14 @@ const ptx_patch_need *clgemm__ptx_patch_need(const char *file_name) {
     return NULL;
 }
 
+const char *const clgemm__ptx_parts[] = {"ptx.cl", NULL};
+
+const char *const *clgemm__kernel_parts(const char *file_name) {
+    for (const family_desc *const *f = clgemm__families; *f; f++)
+        if (strcmp((*f)->file, file_name) == 0) return (*f)->parts;
+    return NULL;
+}
+
 const family_desc *clgemm__family(clgemm_family id) {
     for (const family_desc *const *f = clgemm__families; *f; f++)
         if ((*f)->id == id) return *f;
