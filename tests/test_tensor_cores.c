@@ -1,6 +1,6 @@
 /* test_tensor_cores.c: every parameter set the tuner may pick for the NVIDIA tensor-core
- * families (tma and wgmma, and mma.sync beside them), every type they run (FP16 and BF16 with C in the
- * input type or FP32, FP32 in the TF32 compute mode), both layouts, every transpose pair, edge
+ * families (tma and wgmma, and mma.sync beside them), every type they run (FP16 and BF16 with C in
+ * the input type or FP32, FP32 in the TF32 compute mode), both layouts, every transpose pair, edge
  * shapes below, at and above the tiles, long K, padded leading dimensions with offsets, and
  * K split into 3 layers: the result against a long-double reference of the rounded inputs,
  * everything outside C bit for bit unchanged. One test is one family, configuration and type
