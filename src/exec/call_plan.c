@@ -44,9 +44,13 @@ gemm_schedule clgemm__plan_call(clgemm_handle h, const gemm_call *call, const co
         clgemm__tuning_key(call->precision, call->type_c, shape->trans_a, shape->trans_b);
     /* Without maps the device is planned as one without the tensor-map service: the families
      * that need it are passed over, a forced or tuned configuration of theirs included. */
-    device_info unmapped = h->info;
-    unmapped.nv_tma = false;
-    const device_info *info = maps && shape_mappable(call, shape, table) ? &h->info : &unmapped;
+    const device_info *info = &h->info;
+    device_info unmapped;
+    if (info->nv_tma && !(maps && shape_mappable(call, shape, table))) {
+        unmapped = h->info;
+        unmapped.nv_tma = false;
+        info = &unmapped;
+    }
     clgemm_config cfg =
         plan_on(h, info, &key, compute, shape->m, shape->n, shape->k, batch, source);
     schedule_force force = {h->ksplit, h->peel, h->streamk};

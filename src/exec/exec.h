@@ -112,8 +112,8 @@ typedef struct map_operand {
     bool k_major;
     size_t mn;
 } map_operand;
-/* The two 128-byte maps (A's, then B's) for configuration cfg of a tensor-map family over K
- * depth k and `batch` matrices. False when a map cannot describe an operand (its base or leading
+/* The two 128-byte maps (A's, then B's) into maps (64-byte aligned, as the encoder wants) for
+ * configuration cfg of a tensor-map family over K depth k and `batch` matrices. False when a map cannot describe an operand (its base or leading
  * dimension off 16 bytes, a broadcast, a dimension out of range) or the driver refuses one: the
  * caller then plans the call without the family, and the user sees no error. */
 bool clgemm__operand_maps(struct clgemm_handle_s *h, clgemm_precision type,

@@ -377,7 +377,6 @@ static bool aligned16(const gemm_call *c, bool user_a, cl_ulong off, cl_int ld, 
  * made. */
 static bool call_maps(struct clgemm_handle_s *h, const gemm_call *c, const colmajor *p,
                       const clgemm_config *cfg, size_t batch, unsigned char maps[256]) {
-    if (p->a.conj || p->b.conj) return false;
     const map_operand a = {p->a.mem,    p->a.off,        (size_t)p->a.ld,
                            p->a.stride, p->a.trans != 0, (size_t)p->m};
     const map_operand b = {p->b.mem,    p->b.off,        (size_t)p->b.ld,

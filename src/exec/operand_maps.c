@@ -5,8 +5,6 @@
  * kernel's wgmma descriptors expect. */
 #include "exec/exec.h"
 
-#include <string.h>
-
 /* The configuration's tile sides and slice depth (the tma family's parameters MWG, NWG, KWG). */
 static void tile_of(const clgemm_config *cfg, unsigned *mt, unsigned *nt, unsigned *kt) {
     size_t m, n, k;
@@ -49,12 +47,8 @@ bool clgemm__operand_maps(struct clgemm_handle_s *h, clgemm_precision type,
                           const map_operand *b, unsigned char maps[256]) {
     unsigned mt, nt, kt;
     tile_of(cfg, &mt, &nt, &kt);
-    unsigned char map[128] __attribute__((aligned(64)));
-    if (!encode(h, type, a, k, batch, mt, kt, map)) return false;
-    memcpy(maps, map, 128);
-    if (!encode(h, type, b, k, batch, nt, kt, map)) return false;
-    memcpy(maps + 128, map, 128);
-    return true;
+    return encode(h, type, a, k, batch, mt, kt, maps) &&
+           encode(h, type, b, k, batch, nt, kt, maps + 128);
 }
 
 cl_int clgemm__maps_buffer(struct clgemm_handle_s *h, const unsigned char maps[256], cl_mem *out) {
