@@ -28,8 +28,8 @@ DEV uint local_addr(__local const void *p) {
 /* 16-byte asynchronous copy (sm_80); bytes past src_bytes (0..16) are zero-filled, none are
  * read. */
 DEV void cp_async16(__local void *dst, const __global void *src, const uint src_bytes) {
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(local_addr(dst)),
-                 "l"(src), "r"(src_bytes)
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(local_addr(dst)), "l"(src),
+                 "r"(src_bytes)
                  : "memory");
 }
 DEV void cp_async_commit(void) {
