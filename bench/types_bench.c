@@ -9,7 +9,9 @@
  * ...b into BF16, ...h into FP16; TFLOPS of i8 count its integer operations, TOPS). Row-major,
  * no transposes, alpha 1, beta 0. Prints
  * one line per problem: the kernel used, the median of N warm calls (host clock around the
- * call and clFinish) in ms and TFLOPS, and the largest sampled error relative to sum |a||b|;
+ * call and clFinish) in ms and TFLOPS, the median device time of the call's last command
+ * (its profiling event: for a call of one kernel, that kernel), and the largest sampled error
+ * relative to sum |a||b|;
  * for s, d, c and z also CLBlast's same call on the same buffers, median of N (built with
  * CLBlast). */
 #include "core/clock.h"
@@ -64,14 +66,18 @@ static void fill(clgemm_precision t, void *p, size_t count, uint64_t *state) {
 
 static int run(clgemm_handle h, const mode *md, size_t m, size_t n, size_t k, int runs) {
     cl_context ctx = clgemm_context(h);
-    cl_command_queue q = clgemm_queue(h);
+    /* A queue of the bench's own with profiling on: the last command's device time beside the
+     * whole call's (for a call of one kernel, that kernel's time). */
+    cl_int err;
+    cl_command_queue q =
+        clCreateCommandQueue(ctx, clgemm_device(h), CL_QUEUE_PROFILING_ENABLE, &err);
+    if (err != CL_SUCCESS) return 1;
     size_t sab = clgemm_type_size(md->ab), sc = clgemm_type_size(md->c);
     void *a = malloc(m * k * sab), *b = malloc(k * n * sab), *c = malloc(m * n * sc);
     if (!a || !b || !c) return 1;
     uint64_t state = 88172645463325252ull;
     fill(md->ab, a, m * k, &state);
     fill(md->ab, b, k * n, &state);
-    cl_int err;
     cl_mem da = clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, m * k * sab, a, &err);
     cl_mem db = clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, k * n * sab, b, &err);
     cl_mem dc = clCreateBuffer(ctx, CL_MEM_READ_WRITE, m * n * sc, NULL, &err);
@@ -84,14 +90,23 @@ static int run(clgemm_handle h, const mode *md, size_t m, size_t n, size_t k, in
     cl_int onei = 1, zeroi = 0;
     if (md->ab == CLGEMM_INT8) alpha = &onei, beta = &zeroi;
     double *times = malloc(sizeof(double) * (size_t)runs);
+    double *device = malloc(sizeof(double) * (size_t)runs);
     clgemm_status st = CLGEMM_SUCCESS;
     for (int r = -2; r < runs && st == CLGEMM_SUCCESS; r++) {
+        cl_event ev = NULL;
         double t0 = clgemm_now_seconds();
         st = clgemm_gemm_ex(h, CLGEMM_ROW_MAJOR, CLGEMM_NO_TRANS, CLGEMM_NO_TRANS, m, n, k, alpha,
-                            da, 0, k, db, 0, n, beta, dc, 0, n, md->ab, md->c, md->compute, NULL, 0,
-                            NULL, NULL);
+                            da, 0, k, db, 0, n, beta, dc, 0, n, md->ab, md->c, md->compute, q, 0,
+                            NULL, &ev);
         clFinish(q);
         if (r >= 0) times[r] = clgemm_now_seconds() - t0;
+        cl_ulong start = 0, end = 0;
+        if (ev) {
+            clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof start, &start, NULL);
+            clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof end, &end, NULL);
+            clReleaseEvent(ev);
+        }
+        if (r >= 0) device[r] = end > start ? (double)(end - start) * 1e-9 : 0;
     }
     if (st != CLGEMM_SUCCESS) {
         printf("%-7s %6zu %6zu %6zu  error: %s\n", md->name, m, n, k, clgemm_status_string(st));
@@ -116,7 +131,8 @@ static int run(clgemm_handle h, const mode *md, size_t m, size_t n, size_t k, in
         if (e / mag > worst || isnan(e)) worst = isnan(e) ? INFINITY : e / mag;
     }
     qsort(times, (size_t)runs, sizeof *times, clgemm_compare_doubles);
-    double med = times[runs / 2];
+    qsort(device, (size_t)runs, sizeof *device, clgemm_compare_doubles);
+    double med = times[runs / 2], last = device[runs / 2];
     double clblast = 0; /* CLBlast's median, 0: not timed */
 #ifdef HAVE_CLBLAST
     if (md->compute == CLGEMM_COMPUTE_DEFAULT && md->ab == md->c &&
@@ -157,8 +173,9 @@ static int run(clgemm_handle h, const mode *md, size_t m, size_t n, size_t k, in
     if (clgemm_get_config_ex(h, CLGEMM_ROW_MAJOR, CLGEMM_NO_TRANS, CLGEMM_NO_TRANS, m, n, k, md->ab,
                              md->c, md->compute, &cfg, NULL) == CLGEMM_SUCCESS)
         clgemm_config_string(&cfg, kernel, sizeof kernel);
-    printf("%-7s %6zu %6zu %6zu  median %9.3f ms  %8.2f TFLOPS  err %.2e  (%s)\n", md->name, m, n,
-           k, med * 1e3, flops / med * 1e-12, worst, kernel);
+    printf("%-7s %6zu %6zu %6zu  median %9.3f ms  %8.2f TFLOPS  last command %8.3f ms  err %.2e  "
+           "(%s)\n",
+           md->name, m, n, k, med * 1e3, flops / med * 1e-12, last * 1e3, worst, kernel);
     if (clblast > 0)
         printf("%-7s %6zu %6zu %6zu  CLBlast %8.3f ms  %8.2f TFLOPS  (clgemm / CLBlast %.2f)\n",
                md->name, m, n, k, clblast * 1e3, flops / clblast * 1e-12, clblast / med);
@@ -166,6 +183,8 @@ static int run(clgemm_handle h, const mode *md, size_t m, size_t n, size_t k, in
     clReleaseMemObject(da);
     clReleaseMemObject(db);
     clReleaseMemObject(dc);
+    clReleaseCommandQueue(q);
+    free(device);
     free(a);
     free(b);
     free(c);

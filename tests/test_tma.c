@@ -411,6 +411,35 @@ Test(device_address, cached_for_the_buffers_life) {
     clgemm_destroy(h);
 }
 
+/* The call path asks with the handle's lock held, and the first ask builds the kernel (a cold
+ * cache): nothing on the way may take that lock (an H200 whole call once hung there for good,
+ * the build storing its log in the handle). And the handle's queue may be stuck behind an event
+ * the caller sets only later: the answer must not wait for it. */
+Test(device_address, asked_under_the_handles_lock_behind_a_blocked_queue, .timeout = 60) {
+    char dir[] = "/tmp/clgemm-address-XXXXXX";
+    cr_assert(mkdtemp(dir));
+    setenv("CLGEMM_CACHE_DIR", dir, 1); /* a cold cache: the first ask builds */
+    clgemm_handle h;
+    if (clgemm_create_default(&h) != CLGEMM_SUCCESS) cr_skip_test("no OpenCL device");
+    cl_int err;
+    cl_mem a = clCreateBuffer(h->context, CL_MEM_READ_WRITE, 1 << 16, NULL, &err);
+    cr_assert_eq(err, CL_SUCCESS);
+    cl_event gate = clCreateUserEvent(h->context, &err);
+    cr_assert_eq(err, CL_SUCCESS);
+    cr_assert_eq(clEnqueueMarkerWithWaitList(h->queue, 1, &gate, NULL), CL_SUCCESS);
+    cl_ulong x = 0;
+    pthread_mutex_lock(&h->lock);
+    clgemm_status st = clgemm__device_address(h, a, &x);
+    pthread_mutex_unlock(&h->lock);
+    cr_expect_eq(st, CLGEMM_SUCCESS);
+    cr_expect_neq(x, 0);
+    clSetUserEventStatus(gate, CL_COMPLETE);
+    clFinish(h->queue);
+    clReleaseEvent(gate);
+    clReleaseMemObject(a);
+    clgemm_destroy(h);
+}
+
 /* ---- The kernel's source and build route ----------------------------------------------------- */
 
 /* cl/tma.cl is embedded, and its programs go through the patched-PTX step (and say so in their

@@ -521,9 +521,8 @@ static bool probe_on_device(void *arg, cl_ulong bytes) {
     char *log = NULL;
     bool ok = clgemm__static_local_probe(d->context, d->device, bytes, &log);
     if (!ok)
-        clgemm__log(
-            "static local arrays of %llu bytes do not build; keeping the reported size:\n%s",
-            (unsigned long long)bytes, log ? log : "");
+        clgemm__log("static local arrays of %llu bytes do not build:\n%s",
+                    (unsigned long long)bytes, log ? log : "");
     free(log);
     return ok;
 }
@@ -531,7 +530,9 @@ static bool probe_on_device(void *arg, cl_ulong bytes) {
 cl_ulong clgemm__static_local_usable(cl_context context, cl_device_id device,
                                      const device_info *info) {
     probe_device d = {context, device};
-    return clgemm__static_local_pick(info, probe_on_device, &d);
+    cl_ulong bytes = clgemm__static_local_pick(info, probe_on_device, &d);
+    if (bytes) clgemm__log("static local arrays of %llu bytes build", (unsigned long long)bytes);
+    return bytes;
 }
 
 clgemm_status clgemm__program_device_init(program_device *d, cl_context context,

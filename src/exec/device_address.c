@@ -45,28 +45,34 @@ static bool find(cl_mem mem, cl_device_id device, cl_ulong *address) {
     return false;
 }
 
-/* Runs the kernel on the handle's queue and waits for the answer. */
+/* Runs the kernel and waits for the answer. The call path asks with the handle's lock held
+ * (gemm.c), so nothing here may take it: the build keeps no log in the handle (a one-line
+ * kernel's log tells a user nothing; a failed build is still logged), and the kernel runs on a
+ * queue of its own, since the handle's queue may hold commands waiting on events that the
+ * caller only sets after this call returns. */
 static clgemm_status read_address(struct clgemm_handle_s *h, cl_mem mem, cl_ulong *address) {
     cl_program program;
-    build_log_sink sink = clgemm__handle_log_sink(h);
-    clgemm_status st = clgemm__program(&h->dev->build, &sink, "device_address.cl", "", &program);
+    clgemm_status st = clgemm__program(&h->dev->build, NULL, "device_address.cl", "", &program);
     if (st != CLGEMM_SUCCESS) return st;
     cl_int err;
     cl_kernel k = clCreateKernel(program, "clgemm_device_address", &err);
     clReleaseProgram(program);
     if (err != CL_SUCCESS) return err;
-    cl_mem out = clCreateBuffer(h->context, CL_MEM_WRITE_ONLY, sizeof(cl_ulong), NULL, &err);
+    cl_command_queue q = clCreateCommandQueue(h->context, h->device, 0, &err);
+    cl_mem out = err == CL_SUCCESS
+                     ? clCreateBuffer(h->context, CL_MEM_WRITE_ONLY, sizeof(cl_ulong), NULL, &err)
+                     : NULL;
     if (err == CL_SUCCESS) {
         const size_t one = 1;
         err = clSetKernelArg(k, 0, sizeof out, &out);
         if (err == CL_SUCCESS) err = clSetKernelArg(k, 1, sizeof mem, &mem);
         if (err == CL_SUCCESS)
-            err = clEnqueueNDRangeKernel(h->queue, k, 1, NULL, &one, &one, 0, NULL, NULL);
+            err = clEnqueueNDRangeKernel(q, k, 1, NULL, &one, &one, 0, NULL, NULL);
         if (err == CL_SUCCESS)
-            err = clEnqueueReadBuffer(h->queue, out, CL_TRUE, 0, sizeof *address, address, 0, NULL,
-                                      NULL);
-        clReleaseMemObject(out);
+            err = clEnqueueReadBuffer(q, out, CL_TRUE, 0, sizeof *address, address, 0, NULL, NULL);
     }
+    if (out) clReleaseMemObject(out);
+    if (q) clReleaseCommandQueue(q);
     clReleaseKernel(k);
     return err;
 }

@@ -95,8 +95,9 @@ bool clgemm__pci_matches(const device_info *info, const char *cuda_bus_id);
 
 struct clgemm_handle_s;
 /* The device address of the buffer's first byte on the handle's device, read by a one-line
- * kernel on the handle's queue at the first ask and cached, with a reference to the buffer, until
- * a lookup finds the caller's references gone. */
+ * kernel on a queue of its own at the first ask and cached, with a reference to the buffer, until
+ * a lookup finds the caller's references gone. Takes no handle lock: the call path asks with
+ * the handle's lock held. */
 clgemm_status clgemm__device_address(struct clgemm_handle_s *h, cl_mem buffer, cl_ulong *address);
 /* How many buffers' addresses are cached now (tests). */
 size_t clgemm__device_address_cached(void);
