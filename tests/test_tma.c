@@ -440,6 +440,55 @@ Test(device_address, asked_under_the_handles_lock_behind_a_blocked_queue, .timeo
     clgemm_destroy(h);
 }
 
+/* ---- The handle's map buffers ----------------------------------------------------------------
+ */
+
+static void map_bytes(unsigned char maps[256], int seed) {
+    for (int i = 0; i < 256; i++)
+        maps[i] = (unsigned char)(i * 31 + seed * 7 + 1);
+}
+
+/* The same bytes give the same buffer back, holding those bytes; different bytes a different
+ * buffer; past CLGEMM__MAP_BUFFERS others, the least recently used one is replaced, and a
+ * replaced buffer still holds its bytes for whoever kept a reference (an enqueued kernel). */
+Test(map_buffers, reused_for_the_same_bytes_and_replaced_oldest_first) {
+    clgemm_handle h;
+    if (clgemm_create_default(&h) != CLGEMM_SUCCESS) cr_skip_test("no OpenCL device");
+    unsigned char maps[256], back[256];
+    cl_mem first, again, other;
+    map_bytes(maps, 0);
+    cr_assert_eq(clgemm__maps_buffer(h, maps, &first), CL_SUCCESS);
+    cr_assert_eq(clgemm__maps_buffer(h, maps, &again), CL_SUCCESS);
+    cr_expect_eq(first, again, "the same bytes, the same buffer");
+    cr_assert_eq(clEnqueueReadBuffer(h->queue, first, CL_TRUE, 0, 256, back, 0, NULL, NULL),
+                 CL_SUCCESS);
+    cr_expect_eq(memcmp(back, maps, 256), 0);
+    clRetainMemObject(first); /* as a kernel in flight would */
+    /* Others fill the slots; `first` stays the oldest unless used again. */
+    cl_mem mems[CLGEMM__MAP_BUFFERS];
+    for (int i = 1; i < CLGEMM__MAP_BUFFERS; i++) {
+        map_bytes(maps, i);
+        cr_assert_eq(clgemm__maps_buffer(h, maps, &mems[i]), CL_SUCCESS);
+        cr_expect_neq(mems[i], first);
+    }
+    map_bytes(maps, 1); /* slot 1 used again: now the second oldest is slot 2 */
+    cr_assert_eq(clgemm__maps_buffer(h, maps, &other), CL_SUCCESS);
+    cr_expect_eq(other, mems[1]);
+    map_bytes(maps, 100); /* one more: replaces `first`'s slot */
+    cr_assert_eq(clgemm__maps_buffer(h, maps, &other), CL_SUCCESS);
+    map_bytes(maps, 1);
+    cr_assert_eq(clgemm__maps_buffer(h, maps, &other), CL_SUCCESS);
+    cr_expect_eq(other, mems[1], "slot 1 was not the oldest");
+    map_bytes(maps, 0);
+    cr_assert_eq(clgemm__maps_buffer(h, maps, &again), CL_SUCCESS);
+    cr_expect_neq(again, first, "the oldest slot was replaced");
+    cr_assert_eq(clEnqueueReadBuffer(h->queue, first, CL_TRUE, 0, 256, back, 0, NULL, NULL),
+                 CL_SUCCESS);
+    cr_expect_eq(memcmp(back, maps, 256), 0, "a replaced buffer keeps its bytes");
+    clReleaseMemObject(first);
+    clgemm_destroy(h);
+}
+
 /* ---- The kernel's source and build route ----------------------------------------------------- */
 
 /* cl/tma.cl is embedded, and its programs go through the patched-PTX step (and say so in their

@@ -114,15 +114,21 @@ typedef struct map_operand {
     size_t mn;
 } map_operand;
 /* The two 128-byte maps (A's, then B's) into maps (64-byte aligned, as the encoder wants) for
- * configuration cfg of a tensor-map family over K depth k and `batch` matrices. False when a map cannot describe an operand (its base or leading
- * dimension off 16 bytes, a broadcast, a dimension out of range) or the driver refuses one: the
- * caller then plans the call without the family, and the user sees no error. */
+ * configuration cfg of a tensor-map family over K depth k and `batch` matrices. False when a map
+ * cannot describe an operand (its base or leading dimension off 16 bytes, a broadcast, a dimension
+ * out of range) or the driver refuses one: the caller then plans the call without the family, and
+ * the user sees no error. */
 bool clgemm__operand_maps(struct clgemm_handle_s *h, clgemm_precision type,
                           const clgemm_config *cfg, size_t k, size_t batch, const map_operand *a,
                           const map_operand *b, unsigned char maps[256]);
-/* The maps in a new read-only buffer, the bytes copied in at creation (so the call needs no
- * write on its queue and no wait); the caller releases it once the kernel is enqueued. */
+/* A read-only buffer holding these map bytes (caller holds the handle's lock): one of the
+ * handle's recent ones with the same bytes, else a new one, the bytes copied in at creation (so
+ * the call needs no write on its queue and no wait), taking the least recently used slot. The
+ * handle owns it: the caller only sets it as an argument (a slot's buffer, once replaced, lives
+ * on in the kernels already enqueued with it, as OpenCL keeps what they use). */
 cl_int clgemm__maps_buffer(struct clgemm_handle_s *h, const unsigned char maps[256], cl_mem *out);
+/* The handle's map buffers released (handle destruction). */
+void clgemm__maps_buffers_free(struct clgemm_handle_s *h);
 
 /* ---- device_state.c: what the handles of one device share ------------------------------------ */
 
@@ -163,6 +169,16 @@ typedef struct split_workspace {
     cl_event busy; /* NULL, or completes when the last call using `mem` is done */
 } split_workspace;
 
+/* Recent tensor-map buffers of a handle (operand_maps.c): a warm call over the same operands
+ * encodes the same bytes, and a buffer made per call cost the H200 about 70 us a call. Never
+ * written after creation, so a kernel in flight never sees its bytes change. */
+#define CLGEMM__MAP_BUFFERS 8
+typedef struct map_buffer {
+    cl_mem mem; /* NULL: an empty slot */
+    unsigned long long used;
+    unsigned char maps[256];
+} map_buffer;
+
 /* The scalar arguments last set on one GEMM kernel (gemm.c): an argument keeps its value from
  * launch to launch, and warm calls of one shape repeat all of them. Buffers are not kept (a
  * released buffer's address may come back as another buffer). */
@@ -195,6 +211,8 @@ struct clgemm_handle_s {
     tuning_table *tuning;      /* tuning_ref->table, or NULL */
     split_workspace work[CLGEMM__WORKSPACES];
     arg_cache args; /* of the last GEMM kernel whose arguments a call set */
+    map_buffer map_buffers[CLGEMM__MAP_BUFFERS];
+    unsigned long long map_clock; /* the last slot use's stamp */
 };
 
 /* The handle's build log sink: a build's log replaces the handle's last one (clgemm_build_log);

@@ -813,7 +813,7 @@ static clgemm_status enqueue_gemm(struct clgemm_handle_s *h, const gemm_call *c,
                             split ? (cl_ulong)splits * (cl_ulong)p.m * (cl_ulong)p.n
                                   : (c->batched ? c->stride_c : 0),
                             !split, splits, table);
-        /* The maps' buffer lives on in the enqueued kernel (OpenCL keeps what it uses). */
+        /* The maps' buffer is the handle's (operand_maps.c). */
         cl_mem map_buf = NULL;
         if (mapped && err == CL_SUCCESS &&
             (err = clgemm__maps_buffer(h, maps, &map_buf)) == CL_SUCCESS)
@@ -823,7 +823,6 @@ static clgemm_status enqueue_gemm(struct clgemm_handle_s *h, const gemm_call *c,
         if (err == CL_SUCCESS)
             err = enqueue_layers(h, queue, kernel, global, local, layers_total, c->num_wait,
                                  c->wait, work ? &partial : c->event);
-        if (map_buf) clReleaseMemObject(map_buf);
         if (!work) return err;
         /* The workspace is used by no call in flight, so only the caller's events gate this one. */
         launch_chain ch = {1, &partial, NULL};

@@ -177,6 +177,7 @@ void clgemm_destroy(clgemm_handle h) {
         return;
     }
     clgemm__kernel_table_free(&h->kernels);
+    clgemm__maps_buffers_free(h);
     free(h->last_tune);
     clgemm__tuning_unshare(h->tuning_ref);
     clgemm__device_release(h->dev);

@@ -5,6 +5,8 @@
  * kernel's wgmma descriptors expect. */
 #include "exec/exec.h"
 
+#include <string.h>
+
 /* The configuration's tile sides and slice depth (the tma family's parameters MWG, NWG, KWG). */
 static void tile_of(const clgemm_config *cfg, unsigned *mt, unsigned *nt, unsigned *kt) {
     size_t m, n, k;
@@ -52,8 +54,29 @@ bool clgemm__operand_maps(struct clgemm_handle_s *h, clgemm_precision type,
 }
 
 cl_int clgemm__maps_buffer(struct clgemm_handle_s *h, const unsigned char maps[256], cl_mem *out) {
+    map_buffer *slot = &h->map_buffers[0];
+    for (int i = 0; i < CLGEMM__MAP_BUFFERS; i++) {
+        map_buffer *b = &h->map_buffers[i];
+        if (b->mem && memcmp(b->maps, maps, sizeof b->maps) == 0) {
+            b->used = ++h->map_clock;
+            *out = b->mem;
+            return CL_SUCCESS;
+        }
+        if (!b->mem || (slot->mem && b->used < slot->used)) slot = b; /* empty, or older */
+    }
     cl_int err;
-    *out = clCreateBuffer(h->context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, 256, (void *)maps,
-                          &err);
-    return err;
+    cl_mem mem = clCreateBuffer(h->context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, 256,
+                                (void *)maps, &err);
+    if (err != CL_SUCCESS) return err;
+    if (slot->mem) clReleaseMemObject(slot->mem);
+    *slot = (map_buffer){mem, ++h->map_clock, {0}};
+    memcpy(slot->maps, maps, sizeof slot->maps);
+    *out = mem;
+    return CL_SUCCESS;
+}
+
+void clgemm__maps_buffers_free(struct clgemm_handle_s *h) {
+    for (int i = 0; i < CLGEMM__MAP_BUFFERS; i++)
+        if (h->map_buffers[i].mem) clReleaseMemObject(h->map_buffers[i].mem);
+    memset(h->map_buffers, 0, sizeof h->map_buffers);
 }
