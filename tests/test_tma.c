@@ -517,9 +517,10 @@ static device_info h200_with_maps(void) {
     return h200;
 }
 
-/* Where maps can be encoded, FP16, BF16 and TF32 plan on it for large single matrices (128 x 256
- * tiles) and narrow ones with a long K, the slice one 128-byte row of the type; FP32, 3xTF32 and
- * FP64 never; 2048^3 and batches stay on mma.sync, which was faster there. */
+/* Where maps can be encoded, FP16, BF16 and TF32 plan on it for single matrices from 1024^3 (128 x
+ * 256 tiles where they fill at least two waves nine tenths full on the H200's 132 SMs, 128 x 128
+ * otherwise) and narrow ones with a long K, the slice one 128-byte row of the type; FP32, 3xTF32
+ * and FP64 never; 512^3 and batches stay on mma.sync. */
 Test(tma_family, planned_for_its_types_where_it_pays) {
     device_info h200 = h200_with_maps();
     const struct {
@@ -540,9 +541,9 @@ Test(tma_family, planned_for_its_types_where_it_pays) {
         const clgemm_compute m = cases[i].compute;
         clgemm_config big = clgemm__config_default_for(&h200, t, m, 8192, 8192, 8192, 1);
         clgemm_config narrow = clgemm__config_default_for(&h200, t, m, 8192, 64, 8192, 1);
-        clgemm_config mid = clgemm__config_default_for(&h200, t, m, 2048, 2048, 2048, 1);
+        clgemm_config small = clgemm__config_default_for(&h200, t, m, 512, 512, 512, 1);
         clgemm_config batch = clgemm__config_default_for(&h200, t, m, 256, 256, 256, 1000);
-        cr_expect_neq(mid.family, CLGEMM_FAMILY_TMA, "case %zu: 2048^3", i);
+        cr_expect_neq(small.family, CLGEMM_FAMILY_TMA, "case %zu: 512^3", i);
         cr_expect_neq(batch.family, CLGEMM_FAMILY_TMA, "case %zu: a batch", i);
         if (!cases[i].kwg) {
             cr_expect_neq(big.family, CLGEMM_FAMILY_TMA, "case %zu", i);
@@ -556,6 +557,20 @@ Test(tma_family, planned_for_its_types_where_it_pays) {
             cr_assert_eq(clgemm_config_get(&big, names[p], &v[p]), CLGEMM_SUCCESS);
         cr_expect(v[0] == 128 && v[1] == 256 && v[2] == cases[i].kwg, "case %zu: %d %d %d", i, v[0],
                   v[1], v[2]);
+        /* Squares from 1024: wide tiles at 4096 (512 of them, 97 % of four waves), square ones
+         * at 3072 (288 wide ones: the third wave 18 % full), 2048 (one wave) and 1024. */
+        const struct {
+            size_t n;
+            int nwg;
+        } squares[] = {{4096, 256}, {3072, 128}, {2048, 128}, {1024, 128}};
+        for (size_t q = 0; q < sizeof squares / sizeof squares[0]; q++) {
+            const size_t sq = squares[q].n;
+            clgemm_config c = clgemm__config_default_for(&h200, t, m, sq, sq, sq, 1);
+            int nwg = 0;
+            cr_expect_eq(c.family, CLGEMM_FAMILY_TMA, "case %zu: %zu^3", i, sq);
+            cr_expect_eq(clgemm_config_get(&c, "NWG", &nwg), CLGEMM_SUCCESS);
+            cr_expect_eq(nwg, squares[q].nwg, "case %zu: %zu^3 NWG %d", i, sq, nwg);
+        }
         /* A slice of another type's depth is refused. */
         clgemm_config wrong = big;
         cr_assert_eq(clgemm_config_set(&wrong, "KWG", cases[i].kwg == 64 ? 32 : 64),

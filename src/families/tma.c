@@ -70,29 +70,42 @@ static int call_options(const kernel_call *k, char *buf, size_t size) {
 #define END_OF_LIST                                                                                \
     { .family = 0 }
 
-/* H200, kernel time (bench/results/h200-tma-kernel-correctness-and-speed.log): 128 x 256 tiles
- * in 4 stages ran FP16 8192^2 at 853, 4096^2 at 748 TFLOPS; 128 x 128 in 6 stages 505 at
- * 2048^2, where 128 x 256 tiles leave SMs idle (the planner's tile rule picks it there). */
+/* H200 whole calls, FP16 (bench/results/h200-tma-map-buffer-reuse.log): 128 x 256 tiles in 4
+ * stages ran 8192^2 at 715 and 4096^2 at 618 TFLOPS (128 x 128: 567); 128 x 128 in 6 stages ran
+ * 3072^2 at 446 (128 x 256: 420, a last wave a fifth full), 2048^2 at 319, 1024^2 at 64. */
 static const clgemm_config half[] = {TMA(128, 256, 64, 4), TMA(128, 128, 64, 6), END_OF_LIST};
 static const clgemm_config tf32[] = {TMA(128, 256, 32, 4), TMA(128, 128, 32, 6), END_OF_LIST};
+static const clgemm_config half_small[] = {TMA(128, 128, 64, 6), END_OF_LIST};
+static const clgemm_config tf32_small[] = {TMA(128, 128, 32, 6), END_OF_LIST};
 static const clgemm_config none[] = {END_OF_LIST};
 
-/* Where the whole call beat mma.sync's on the H200 (bench/results/h200-tma-family-whole-call.log
- * against the mma rows of docs/PERFORMANCE.md, FP16): 8192^2 666 against 354 TFLOPS, 4096^2 489
- * against 322, 8192 x 64 x 8192 96 against 71; not at 2048^2 (168 against 253), where a call
- * costs about 70 us more than its kernel, nor for the batch of 1000 x 256^3 (148 against 160). */
+/* Where the whole call beat mma.sync's on the H200 (same log, same run): every square from
+ * 1024^2 (64 against 59 TFLOPS; 2048^2 319 against 219, 3072^2 446 against 226), and narrow
+ * matrices with a long K (8192 x 64 x 8192: 96 against 71); not the batch of 1000 x 256^3 (148
+ * against 160). Smaller ones were not measured. */
 static bool pays(const gemm_dims *d) {
     if (d->batch > 1) return false;
     if (d->m == 0) return true; /* a matrix of any size: the family's own list */
     const size_t shorter = d->m < d->n ? d->m : d->n;
-    return (double)d->m * (double)d->n * (double)d->k >= 0x1p35 || (shorter <= 256 && d->k >= 4096);
+    return (double)d->m * (double)d->n * (double)d->k >= 0x1p30 || (shorter <= 256 && d->k >= 4096);
+}
+
+/* Whether 128 x 256 tiles fill the device's waves: at least two, the last nine tenths full
+ * (4096^2: 512 tiles on 132 SMs, 97 %; 3072^2: 288, the third wave 18 % full). Fewer, larger
+ * tiles leave each SM one long pipeline with nothing to hide its fill and drain behind. */
+static bool wide_tiles_fill(const device_info *info, const gemm_dims *d) {
+    const size_t units = info->compute_units ? info->compute_units : 1;
+    const size_t tiles = (d->m + 127) / 128 * ((d->n + 255) / 256);
+    const size_t waves = (tiles + units - 1) / units;
+    return tiles >= 2 * units && 10 * tiles >= 9 * waves * units;
 }
 
 static const clgemm_config *defaults(const device_info *info, clgemm_precision type,
                                      const gemm_dims *dims) {
-    (void)info;
     if (!pays(dims)) return none;
-    return type == CLGEMM_SINGLE ? tf32 : half;
+    const bool wide = dims->m == 0 || wide_tiles_fill(info, dims);
+    if (type == CLGEMM_SINGLE) return wide ? tf32 : tf32_small;
+    return wide ? half : half_small;
 }
 
 /* Every tile of the correctness matrix clgemm-tma-check ran on the H200, for both slice depths. */
