@@ -99,12 +99,12 @@ void clgemm__remove_stale_locks(const char *dir, double min_age_s);
 
 /* Everything that makes one kernel differ from another (zero-initialise, then fill). */
 typedef struct kernel_key {
-    int family; /* a clgemm_family, or KERNEL_SCALE / KERNEL_REDUCE / KERNEL_FIXUP */
+    int family; /* a clgemm_family, or KERNEL_SCALE / _REDUCE / _FIXUP / _PACK */
     int params[CLGEMM_MAX_PARAMS];
     unsigned char type_ab, type_c, compute;
     unsigned short flags; /* KEY_* bits */
 } kernel_key;
-enum { KERNEL_SCALE = -1, KERNEL_REDUCE = -2, KERNEL_FIXUP = -3 };
+enum { KERNEL_SCALE = -1, KERNEL_REDUCE = -2, KERNEL_FIXUP = -3, KERNEL_PACK = -4 };
 enum {
     KEY_TRANSA = 1 << 0,
     KEY_TRANSB = 1 << 1,

@@ -167,6 +167,7 @@ typedef struct split_workspace {
     cl_mem mem;
     size_t bytes;
     cl_event busy; /* NULL, or completes when the last call using `mem` is done */
+    bool held;     /* taken by a call still enqueueing what uses it (a pack's copies) */
 } split_workspace;
 
 /* Recent tensor-map buffers of a handle (operand_maps.c): a warm call over the same operands
@@ -302,5 +303,34 @@ colmajor_shape clgemm__colmajor_shape(const gemm_call *call);
 gemm_schedule clgemm__plan_call(struct clgemm_handle_s *h, const gemm_call *call,
                                 const colmajor_shape *shape, clgemm_compute compute, size_t batch,
                                 bool table, bool maps, const char **source);
+
+/* ---- pack.c: operands copied into a form a tensor-map family reads -------------------------- */
+
+/* Which of the call's A (0) and B (1) are copied, where in the workspace (elements) and how many
+ * bytes it needs. */
+typedef struct pack_choice {
+    bool pack[2];
+    size_t offset[2];
+    size_t bytes;
+} pack_choice;
+/* Whether copying A and / or B first lets the planner take a tensor-map family for a call it
+ * otherwise could not (TF32 stored MN-major, rows off 16 bytes): only on a device with maps,
+ * never for a batch table or a broadcast operand (caller holds the handle's lock). */
+bool clgemm__pack_choose(struct clgemm_handle_s *h, const gemm_call *c, clgemm_compute compute,
+                         pack_choice *out);
+/* The copies' offsets and the workspace's size for the operands p->pack names. */
+void clgemm__pack_layout(const gemm_call *c, pack_choice *p);
+/* The call over the copies in `work`: each copied operand with the other transpose, its offset,
+ * 16-byte leading dimension and batch stride; op(A) and op(B) unchanged. */
+gemm_call clgemm__packed_call(const gemm_call *c, const pack_choice *p, cl_mem work);
+/* Enqueues the copy of the call's A (second false) or B into work at `offset` elements, after
+ * the wait list. */
+cl_int clgemm__enqueue_pack(struct clgemm_handle_s *h, cl_command_queue queue, const gemm_call *c,
+                            bool second, cl_mem work, size_t offset, cl_uint num_wait,
+                            const cl_event *wait, cl_event *event);
+/* The handle's kernel for key from `file` built with `options` (gemm.c; caller holds the lock,
+ * which a build releases meanwhile). */
+clgemm_status clgemm__kernel_for(struct clgemm_handle_s *h, const kernel_key *key, const char *name,
+                                 const char *file, const char *options, cl_kernel *out);
 
 #endif /* CLGEMM_EXEC_H */

@@ -132,6 +132,15 @@ static clgemm_status kernel_for(struct clgemm_handle_s *h, const kernel_key *key
     return CLGEMM_SUCCESS;
 }
 
+static int text_options_fn(const void *arg, char *buf, size_t size) {
+    return snprintf(buf, size, "%s", (const char *)arg);
+}
+
+clgemm_status clgemm__kernel_for(struct clgemm_handle_s *h, const kernel_key *key, const char *name,
+                                 const char *file, const char *options, cl_kernel *out) {
+    return kernel_for(h, key, name, file, text_options_fn, options, out);
+}
+
 /* The type options of a kernel: A and B of type_ab, C of type_c, and where a batch's offsets
  * and scalars come from (common.cl: BATCH_TABLE, TABLE_C). */
 static int type_options(const kernel_key *k, char *buf, size_t size) {
@@ -387,6 +396,7 @@ static bool call_maps(struct clgemm_handle_s *h, const gemm_call *c, const colma
 /* Whether no enqueued command still uses a workspace (an error status counts as done). */
 static bool workspace_idle(const split_workspace *w) {
     cl_int status;
+    if (w->held) return false;
     if (!w->busy) return true;
     return clGetEventInfo(w->busy, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status,
                           NULL) == CL_SUCCESS &&
@@ -410,7 +420,7 @@ static cl_mem workspace_acquire(struct clgemm_handle_s *h, size_t bytes, int *sl
         split_workspace *w = &h->work[pick];
         if (w->mem) clReleaseMemObject(w->mem);
         if (w->busy) clReleaseEvent(w->busy);
-        *w = (split_workspace){mem, bytes, NULL};
+        *w = (split_workspace){mem, bytes, NULL, false};
     }
     return mem;
 }
@@ -704,6 +714,14 @@ static cl_int enqueue_single(struct clgemm_handle_s *h, const gemm_call *c, cons
     return err;
 }
 
+/* The call's compute mode: CLGEMM_ALLOW_TF32 turns the FP32 default into TF32, as PyTorch's
+ * allow_tf32 does. */
+static clgemm_compute call_compute(const struct clgemm_handle_s *h, const gemm_call *c) {
+    return c->compute == CLGEMM_COMPUTE_DEFAULT && c->precision == CLGEMM_SINGLE && h->allow_tf32
+               ? CLGEMM_COMPUTE_TF32
+               : c->compute;
+}
+
 /* Elements of the arithmetic type a call's workspace holds (0 on overflow): a split's batch *
  * splits blocks of m x n; stream-K's two tile-sized slots per work-group; peeled strips'
  * strip_splits blocks of the larger strip (strips and stream-K run one after the other, so
@@ -714,11 +732,7 @@ static clgemm_status enqueue_gemm(struct clgemm_handle_s *h, const gemm_call *c,
     colmajor p = normalise(c, &shape);
     const char *source;
     size_t batch = batch_of(c);
-    /* CLGEMM_ALLOW_TF32 turns the FP32 default into TF32, as PyTorch's allow_tf32 does. */
-    clgemm_compute compute =
-        c->compute == CLGEMM_COMPUTE_DEFAULT && c->precision == CLGEMM_SINGLE && h->allow_tf32
-            ? CLGEMM_COMPUTE_TF32
-            : c->compute;
+    clgemm_compute compute = call_compute(h, c);
     /* The whole schedule at once: configuration, split, peeling, stream-K, workspace. */
     gemm_schedule s = clgemm__plan_call(h, c, &shape, compute, batch, table != NULL, true, &source);
     /* A tensor-map family needs the maps of this call's operands; where none can be made, the
@@ -842,6 +856,43 @@ static clgemm_status enqueue_gemm(struct clgemm_handle_s *h, const gemm_call *c,
     return err;
 }
 
+/* A call whose operands the planner's tensor-map family can read only as copies (pack.c): the
+ * copies go to a workspace, held from its taking until the product that reads them is enqueued
+ * and busy until that product is done; the product waits for the copies, the copies for the
+ * caller's wait list. Without the workspace's memory the call runs as it stands. */
+static clgemm_status enqueue_packed(struct clgemm_handle_s *h, const gemm_call *c,
+                                    const pack_choice *pack, cl_mem table, cl_command_queue queue) {
+    int slot;
+    cl_mem work = workspace_acquire(h, pack->bytes, &slot);
+    if (!work) return enqueue_gemm(h, c, table, queue);
+    if (slot >= 0) h->work[slot].held = true;
+    cl_event copied[2];
+    cl_uint copies = 0;
+    cl_int err = CL_SUCCESS;
+    for (int x = 0; x < 2 && err == CL_SUCCESS; x++)
+        if (pack->pack[x] &&
+            (err = clgemm__enqueue_pack(h, queue, c, x == 1, work, pack->offset[x], c->num_wait,
+                                        c->wait, &copied[copies])) == CL_SUCCESS)
+            copies++;
+    gemm_call q = clgemm__packed_call(c, pack, work);
+    cl_event done = NULL;
+    q.num_wait = copies;
+    q.wait = copies ? copied : NULL;
+    q.event = &done;
+    clgemm_status st = err == CL_SUCCESS ? enqueue_gemm(h, &q, table, queue) : err;
+    for (cl_uint i = 0; i < copies; i++)
+        clReleaseEvent(copied[i]);
+    if (slot >= 0) h->work[slot].held = false;
+    /* If nothing that reads it was enqueued, a failed copy may still be running: wait for it. */
+    if (!done && copies) clFinish(queue);
+    workspace_release(h, slot, work, done);
+    if (st == CLGEMM_SUCCESS && c->event)
+        *c->event = done;
+    else if (done)
+        clReleaseEvent(done);
+    return st;
+}
+
 clgemm_status clgemm__gemm(struct clgemm_handle_s *h, const gemm_call *c) {
     if (!h) return CLGEMM_ERR_NULL_ARGUMENT;
     if (clgemm__forked()) return CLGEMM_ERR_FORKED;
@@ -865,7 +916,10 @@ clgemm_status clgemm__gemm(struct clgemm_handle_s *h, const gemm_call *c) {
         colmajor_shape shape = clgemm__colmajor_shape(c);
         st = enqueue_scale(h, c, (cl_int)shape.m, (cl_int)shape.n, table, queue);
     } else {
-        st = enqueue_gemm(h, c, table, queue);
+        pack_choice pack;
+        st = clgemm__pack_choose(h, c, call_compute(h, c), &pack)
+                 ? enqueue_packed(h, c, &pack, table, queue)
+                 : enqueue_gemm(h, c, table, queue);
     }
     pthread_mutex_unlock(&h->lock);
     if (table) clReleaseMemObject(table);

@@ -1,0 +1,31 @@
+/* pack.cl: one operand copied transposed into a workspace, for a kernel that cannot read it as
+ * stored (the tma family: TF32 only K-major, every type only on 16-byte rows). The stored
+ * matrix is `lines` lines of `len` contiguous elements, line l at src + off + l * ld; the copy is
+ * `len` lines of `lines` elements, line q at dst + doff + q * ldd (ldd >= lines; the elements past
+ * `lines` are never read). Batch b (the third grid dimension) reads from b * stride and writes
+ * to b * dstride. Elements are moved as bits (PACK_T: an unsigned integer of their size), 32 x 32
+ * at a time through local memory, so that both the reads and the writes are whole rows. */
+#ifndef PACK_T
+#define PACK_T uint
+#endif
+
+__kernel __attribute__((reqd_work_group_size(32, 8, 1))) void
+clgemm_pack_transpose(const __global PACK_T *restrict src, const ulong off, const int ld,
+                      const ulong stride, __global PACK_T *restrict dst, const ulong doff,
+                      const int ldd, const ulong dstride, const int len, const int lines) {
+    __local PACK_T tile[32][33]; /* one column of padding: the transposed reads hit 32 banks */
+    const int q0 = (int)get_group_id(0) * 32, l0 = (int)get_group_id(1) * 32;
+    const int tx = (int)get_local_id(0), ty = (int)get_local_id(1);
+    const ulong b = get_global_id(2);
+    src += off + b * stride;
+    dst += doff + b * dstride;
+    for (int j = ty; j < 32; j += 8) {
+        const int q = q0 + tx, l = l0 + j;
+        if (q < len && l < lines) tile[j][tx] = src[(ulong)l * (ulong)ld + (ulong)q];
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int j = ty; j < 32; j += 8) {
+        const int l = l0 + tx, q = q0 + j;
+        if (l < lines && q < len) dst[(ulong)q * (ulong)ldd + (ulong)l] = tile[tx][j];
+    }
+}

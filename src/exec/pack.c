@@ -1,0 +1,150 @@
+/* pack.c: operands that a tensor-map family cannot read as stored, copied first (cl/pack.cl)
+ * into a workspace in a form it can: TF32 stored MN-major (wgmma has no transpose for 32-bit
+ * types) and any operand whose base, leading dimension or batch stride is off 16 bytes (a map's
+ * rows must start on them: 4097^2 FP16). The copy is the stored matrix transposed, the call
+ * rewritten with the other transpose over it, so op(A) and op(B) are unchanged. Chosen only where
+ * the planner then takes the family; the copy costs two passes over the operand (8192^2 TF32: 0.5
+ * GB at the H200's 4 TB/s, 0.13 ms beside a product of 2.8 ms). */
+#include "exec/exec.h"
+
+#include <string.h>
+
+/* The call's A (second false) or B as stored: `lines` lines of `len` contiguous elements. */
+static void stored_lines(const gemm_call *c, bool second, size_t *len, size_t *lines) {
+    const bool t = (second ? c->trans_b : c->trans_a) != CLGEMM_NO_TRANS;
+    const size_t r = second ? c->k : c->m, q = second ? c->n : c->k; /* op(X) is r x q */
+    const size_t rows = t ? q : r, cols = t ? r : q;
+    const bool col = c->layout == CLGEMM_COL_MAJOR;
+    *len = col ? rows : cols;
+    *lines = col ? cols : rows;
+}
+
+static bool on16(const gemm_call *c, bool second) {
+    const size_t e = clgemm__type(c->precision)->size;
+    const size_t off = second ? c->off_b : c->off_a, ld = second ? c->ldb : c->lda;
+    const size_t stride = c->batched ? (second ? c->stride_b : c->stride_a) : 0;
+    return (off * e) % 16 == 0 && (ld * e) % 16 == 0 && (stride * e) % 16 == 0;
+}
+
+/* The copy's leading dimension: whole 16-byte rows. */
+static size_t packed_ld(const gemm_call *c, size_t lines) {
+    const size_t per16 = 16 / clgemm__type(c->precision)->size;
+    return (lines + per16 - 1) / per16 * per16;
+}
+
+static size_t packed_elements(const gemm_call *c, bool second) {
+    size_t len, lines;
+    stored_lines(c, second, &len, &lines);
+    return len * packed_ld(c, lines);
+}
+
+bool clgemm__pack_choose(struct clgemm_handle_s *h, const gemm_call *c, clgemm_compute compute,
+                         pack_choice *out) {
+    memset(out, 0, sizeof *out);
+    if (!h->info.nv_tma || c->offs_a || c->m == 0 || c->n == 0 || c->k == 0) return false;
+    if (c->batched && c->batch > 65535) return false; /* one launch's grid depth */
+    const bool tf32 = c->precision == CLGEMM_SINGLE && compute == CLGEMM_COMPUTE_TF32;
+    if (!tf32 && c->precision != CLGEMM_HALF && c->precision != CLGEMM_BFLOAT16) return false;
+    const colmajor_shape shape = clgemm__colmajor_shape(c);
+    /* The column-major A is the call's B in a row-major call. */
+    const bool k_major[2] = {
+        shape.swapped ? shape.trans_b == CLGEMM_NO_TRANS : shape.trans_a != CLGEMM_NO_TRANS,
+        shape.swapped ? shape.trans_a != CLGEMM_NO_TRANS : shape.trans_b == CLGEMM_NO_TRANS};
+    bool any = false;
+    for (int x = 0; x < 2; x++) {
+        const bool second = x == 1;
+        const size_t stride = second ? c->stride_b : c->stride_a;
+        if (c->batched && c->batch > 1 && stride == 0) return false; /* a broadcast stays one */
+        const bool need = (tf32 && !k_major[x]) || !on16(c, second);
+        if (!need) continue;
+        if (tf32 && k_major[x]) return false; /* a transposed copy would be MN-major */
+        out->pack[x] = true;
+        any = true;
+    }
+    if (!any) return false;
+    /* Only where the planner takes a map-reading family for the copies. */
+    gemm_call packed = *c;
+    if (out->pack[0])
+        packed.trans_a = c->trans_a == CLGEMM_NO_TRANS ? CLGEMM_TRANS : CLGEMM_NO_TRANS;
+    if (out->pack[1])
+        packed.trans_b = c->trans_b == CLGEMM_NO_TRANS ? CLGEMM_TRANS : CLGEMM_NO_TRANS;
+    const colmajor_shape after = clgemm__colmajor_shape(&packed);
+    const char *source;
+    const size_t batch = c->batched ? c->batch : 1;
+    gemm_schedule s = clgemm__plan_call(h, &packed, &after, compute, batch, false, true, &source);
+    if (!clgemm__family(s.cfg.family)->tensor_maps) return false;
+    clgemm__pack_layout(c, out);
+    return true;
+}
+
+void clgemm__pack_layout(const gemm_call *c, pack_choice *p) {
+    const size_t e = clgemm__type(c->precision)->size, batch = c->batched ? c->batch : 1;
+    p->bytes = 0;
+    for (int x = 0; x < 2; x++) {
+        if (!p->pack[x]) continue;
+        p->offset[x] = p->bytes / e;
+        size_t bytes = packed_elements(c, x == 1) * batch * e;
+        p->bytes += (bytes + 255) / 256 * 256; /* each copy on a 256-byte boundary */
+    }
+}
+
+gemm_call clgemm__packed_call(const gemm_call *c, const pack_choice *p, cl_mem work) {
+    gemm_call q = *c;
+    for (int x = 0; x < 2; x++) {
+        if (!p->pack[x]) continue;
+        const bool second = x == 1;
+        size_t len, lines;
+        stored_lines(c, second, &len, &lines);
+        const size_t ld = packed_ld(c, lines);
+        const size_t stride = c->batched ? len * ld : 0;
+        clgemm_transpose *t = second ? &q.trans_b : &q.trans_a;
+        *t = *t == CLGEMM_NO_TRANS ? CLGEMM_TRANS : CLGEMM_NO_TRANS;
+        if (second) {
+            q.b = work, q.off_b = p->offset[x], q.ldb = ld, q.stride_b = stride;
+        } else {
+            q.a = work, q.off_a = p->offset[x], q.lda = ld, q.stride_a = stride;
+        }
+    }
+    return q;
+}
+
+cl_int clgemm__enqueue_pack(struct clgemm_handle_s *h, cl_command_queue queue, const gemm_call *c,
+                            bool second, cl_mem work, size_t offset, cl_uint num_wait,
+                            const cl_event *wait, cl_event *event) {
+    kernel_key key;
+    memset(&key, 0, sizeof key);
+    key.family = KERNEL_PACK;
+    key.type_ab = (unsigned char)clgemm__type(c->precision)->size; /* the bits moved */
+    cl_kernel kernel;
+    clgemm_status st =
+        clgemm__kernel_for(h, &key, "clgemm_pack_transpose", "pack.cl",
+                           key.type_ab == 2 ? "-DPACK_T=ushort" : "-DPACK_T=uint", &kernel);
+    if (st != CLGEMM_SUCCESS) return st;
+    size_t len, lines;
+    stored_lines(c, second, &len, &lines);
+    const cl_int ld = (cl_int)(second ? c->ldb : c->lda), ldd = (cl_int)packed_ld(c, lines);
+    const cl_int ilen = (cl_int)len, ilines = (cl_int)lines;
+    const cl_ulong off = second ? c->off_b : c->off_a;
+    const cl_ulong stride = c->batched ? (second ? c->stride_b : c->stride_a) : 0;
+    const cl_ulong dstride = c->batched ? (cl_ulong)len * (cl_ulong)ldd : 0;
+    const cl_mem src = second ? c->b : c->a;
+    /* The copy starts `offset` elements into the workspace (a sub-buffer would need the
+     * device's base alignment). */
+    const cl_ulong doff = offset;
+    cl_int err = CL_SUCCESS;
+    err |= clSetKernelArg(kernel, 0, sizeof src, &src);
+    err |= clSetKernelArg(kernel, 1, sizeof off, &off);
+    err |= clSetKernelArg(kernel, 2, sizeof ld, &ld);
+    err |= clSetKernelArg(kernel, 3, sizeof stride, &stride);
+    err |= clSetKernelArg(kernel, 4, sizeof work, &work);
+    err |= clSetKernelArg(kernel, 5, sizeof doff, &doff);
+    err |= clSetKernelArg(kernel, 6, sizeof ldd, &ldd);
+    err |= clSetKernelArg(kernel, 7, sizeof dstride, &dstride);
+    err |= clSetKernelArg(kernel, 8, sizeof ilen, &ilen);
+    err |= clSetKernelArg(kernel, 9, sizeof ilines, &ilines);
+    if (err != CL_SUCCESS) return CL_INVALID_KERNEL_ARGS;
+    const size_t local[3] = {32, 8, 1};
+    const size_t global[3] = {(len + 31) / 32 * 32, (lines + 31) / 32 * 8,
+                              c->batched ? c->batch : 1};
+    return clEnqueueNDRangeKernel(queue, kernel, 3, NULL, global, local, num_wait, wait, event);
+}

@@ -1,0 +1,228 @@
+/* test_pack.c: operands copied into a form a tensor-map family reads (src/exec/pack.c): which
+ * operands a call on a modelled H200 copies, and, on any device (PoCL in CI), that the copies
+ * (cl/pack.cl) and the rewritten call compute the caller's product: every layout and
+ * transpose, odd sizes, offsets, leading dimensions off 16 bytes, a strided batch. */
+#include "exec/exec.h"
+#include "types/element.h"
+
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static clgemm_handle make_handle(void) {
+    setenv("CLGEMM_TUNING_DB", "/nonexistent/clgemm-pack-test.json", 1); /* built-in defaults */
+    clgemm_handle h;
+    if (clgemm_create_default(&h) != CLGEMM_SUCCESS) cr_skip_test("no OpenCL device");
+    return h;
+}
+
+/* An H200 as the planner sees it, with the tensor-map service (no GPU needed to plan). */
+static void model_h200(clgemm_handle h) {
+    device_info *i = &h->info;
+    memset(i, 0, sizeof *i);
+    i->cls = DEVICE_NVIDIA_GPU;
+    i->nv_compute_capability = 90;
+    i->nv_sm90a = true;
+    i->nv_tma = true;
+    i->local_mem_size = 49152;
+    i->local_mem_static = 232448 - 1024;
+    i->max_work_group_size = 1024;
+    i->max_work_item_sizes[0] = i->max_work_item_sizes[1] = 1024;
+    i->max_work_item_sizes[2] = 64;
+    i->compute_units = 132;
+}
+
+static gemm_call square(clgemm_precision t, clgemm_layout layout, clgemm_transpose ta,
+                        clgemm_transpose tb, size_t n, size_t ld) {
+    gemm_call c;
+    memset(&c, 0, sizeof c);
+    c.precision = c.type_c = t;
+    c.compute = CLGEMM_COMPUTE_DEFAULT;
+    c.layout = layout;
+    c.trans_a = ta;
+    c.trans_b = tb;
+    c.m = c.n = c.k = n;
+    c.lda = c.ldb = c.ldc = ld;
+    c.alpha = 1;
+    return c;
+}
+
+/* Which operands a call copies: TF32 stored MN-major (the column-major A untransposed, B
+ * transposed; a row-major call's are the other way), 16-bit rows off 16 bytes; none for plain
+ * FP32, K-major TF32, aligned FP16, small products, a misaligned K-major TF32 operand (a copy
+ * would be MN-major), a broadcast or a table, or a device without maps. */
+Test(pack, chosen_where_the_copies_let_the_tma_family_run) {
+    clgemm_handle h = make_handle();
+    model_h200(h);
+    const clgemm_transpose N = CLGEMM_NO_TRANS, T = CLGEMM_TRANS;
+    const clgemm_layout R = CLGEMM_ROW_MAJOR, C = CLGEMM_COL_MAJOR;
+    const clgemm_compute TF = CLGEMM_COMPUTE_TF32, D = CLGEMM_COMPUTE_DEFAULT;
+    const struct {
+        clgemm_precision t;
+        clgemm_compute compute;
+        clgemm_layout layout;
+        clgemm_transpose ta, tb;
+        size_t n, ld;
+        bool chosen, a, b;
+    } cases[] = {
+        {CLGEMM_SINGLE, TF, R, N, N, 8192, 8192, true, false, true},
+        {CLGEMM_SINGLE, TF, C, N, N, 8192, 8192, true, true, false},
+        {CLGEMM_SINGLE, TF, C, N, T, 8192, 8192, true, true, true},
+        {CLGEMM_SINGLE, TF, R, T, T, 4096, 4096, true, true, false},
+        {CLGEMM_SINGLE, TF, C, T, N, 8192, 8192, false, false, false},
+        {CLGEMM_SINGLE, D, R, N, N, 8192, 8192, false, false, false},
+        {CLGEMM_SINGLE, TF, C, T, N, 4097, 4097, false, false, false},
+        {CLGEMM_SINGLE, TF, R, N, N, 4097, 4097, false, false, false},
+        {CLGEMM_HALF, D, R, N, N, 4097, 4097, true, true, true},
+        {CLGEMM_BFLOAT16, D, C, T, N, 4097, 4097, true, true, false},
+        {CLGEMM_HALF, D, R, N, N, 4096, 4096, false, false, false},
+        {CLGEMM_SINGLE, TF, R, N, N, 256, 256, false, false, false},
+        {CLGEMM_DOUBLE, D, R, N, N, 8192, 8191, false, false, false},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        gemm_call c =
+            square(cases[i].t, cases[i].layout, cases[i].ta, cases[i].tb, cases[i].n, cases[i].ld);
+        if (i == 9) c.ldb = 4104; /* only A off 16 bytes */
+        pack_choice p;
+        bool chosen = clgemm__pack_choose(h, &c, cases[i].compute, &p);
+        cr_expect_eq(chosen, cases[i].chosen, "case %zu", i);
+        if (!chosen) continue;
+        cr_expect_eq(p.pack[0], cases[i].a, "case %zu: A", i);
+        cr_expect_eq(p.pack[1], cases[i].b, "case %zu: B", i);
+        cr_expect_gt(p.bytes, 0);
+    }
+    /* A broadcast operand, a batch table, a device without maps. */
+    gemm_call c = square(CLGEMM_SINGLE, R, N, N, 4096, 4096);
+    c.batched = true;
+    c.batch = 2;
+    c.stride_a = 4096 * 4096;
+    c.stride_b = 0;
+    pack_choice p;
+    cr_expect_not(clgemm__pack_choose(h, &c, TF, &p), "a broadcast B");
+    c = square(CLGEMM_SINGLE, R, N, N, 8192, 8192);
+    size_t offs[1] = {0};
+    c.batched = true;
+    c.batch = 1;
+    c.offs_a = c.offs_b = c.offs_c = offs;
+    cr_expect_not(clgemm__pack_choose(h, &c, TF, &p), "a table");
+    c = square(CLGEMM_SINGLE, R, N, N, 8192, 8192);
+    h->info.nv_tma = false;
+    cr_expect_not(clgemm__pack_choose(h, &c, TF, &p), "no maps");
+    clgemm_destroy(h);
+}
+
+static cl_mem upload(clgemm_handle h, const void *host, size_t bytes) {
+    cl_int err;
+    cl_mem m = clCreateBuffer(h->context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, bytes,
+                              (void *)host, &err);
+    cr_assert_eq(err, CL_SUCCESS);
+    return m;
+}
+
+/* Element (i, j) of op(X) for the call's A (second false) or B, batch b, from host storage. */
+static double op_at(const gemm_call *c, const void *x, bool second, size_t b, size_t i, size_t j) {
+    const bool t = (second ? c->trans_b : c->trans_a) != CLGEMM_NO_TRANS;
+    const size_t ld = second ? c->ldb : c->lda, off = second ? c->off_b : c->off_a;
+    const size_t stride = second ? c->stride_b : c->stride_a;
+    const size_t r = t ? j : i, q = t ? i : j; /* stored row and column */
+    const size_t at = off + b * stride + (c->layout == CLGEMM_COL_MAJOR ? r + q * ld : r * ld + q);
+    return clgemm__element_get(c->precision, x, at, 0);
+}
+
+/* Copies of both operands and the rewritten call against a double product of the caller's
+ * operands, C poisoned first, for FP32 and FP16, both layouts, all four transposes. */
+Test(pack, copies_and_rewritten_call_compute_the_callers_product, .timeout = 300) {
+    clgemm_handle h = make_handle();
+    const size_t m = 37, n = 45, k = 29, batch = 3;
+    const clgemm_precision types[] = {CLGEMM_SINGLE, CLGEMM_HALF};
+    uint64_t seed = 12345;
+    for (int ti = 0; ti < 2; ti++)
+        for (int layout = 0; layout < 2; layout++)
+            for (int tr = 0; tr < 4; tr++) {
+                const clgemm_precision t = types[ti];
+                const size_t e = clgemm__type(t)->size;
+                gemm_call c = square(t, layout ? CLGEMM_COL_MAJOR : CLGEMM_ROW_MAJOR,
+                                     tr & 1 ? CLGEMM_TRANS : CLGEMM_NO_TRANS,
+                                     tr & 2 ? CLGEMM_TRANS : CLGEMM_NO_TRANS, 0, 0);
+                c.m = m, c.n = n, c.k = k;
+                const bool col = layout == 1;
+                const size_t ar = (tr & 1) ? k : m, ac = (tr & 1) ? m : k; /* stored A */
+                const size_t br = (tr & 2) ? n : k, bc = (tr & 2) ? k : n;
+                c.lda = (col ? ar : ac) + 3; /* off 16 bytes */
+                c.ldb = (col ? br : bc) + 5;
+                c.ldc = col ? m + 1 : n + 1;
+                c.off_a = 3, c.off_b = 1, c.off_c = 2;
+                const size_t sa = c.lda * (col ? ac : ar), sb = c.ldb * (col ? bc : br);
+                const size_t sc = c.ldc * (col ? n : m);
+                c.batched = true, c.batch = batch;
+                c.stride_a = sa + 7, c.stride_b = sb + 2, c.stride_c = sc + 1;
+                const size_t na = c.off_a + batch * c.stride_a, nb = c.off_b + batch * c.stride_b;
+                const size_t nc = c.off_c + batch * c.stride_c;
+                void *A = malloc(na * e), *B = malloc(nb * e), *Cout = malloc(nc * e);
+                for (size_t i = 0; i < na; i++) {
+                    seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+                    clgemm__element_set(t, A, i, 0, (double)((seed >> 40) % 1024) / 512.0 - 1);
+                }
+                for (size_t i = 0; i < nb; i++) {
+                    seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+                    clgemm__element_set(t, B, i, 0, (double)((seed >> 40) % 1024) / 512.0 - 1);
+                }
+                for (size_t i = 0; i < nc; i++)
+                    clgemm__element_set(t, Cout, i, 0, NAN); /* poison: beta 0 never reads */
+                cl_mem dA = upload(h, A, na * e), dB = upload(h, B, nb * e);
+                cl_mem dC = upload(h, Cout, nc * e);
+                c.a = dA, c.b = dB, c.c = dC;
+                pack_choice p = {.pack = {true, true}};
+                clgemm__pack_layout(&c, &p);
+                /* The workspace poisoned too: only what the copies write may be read. */
+                unsigned char *poison = malloc(p.bytes);
+                memset(poison, 0xff, p.bytes);
+                cl_mem work = upload(h, poison, p.bytes);
+                free(poison);
+                pthread_mutex_lock(&h->lock);
+                cl_event ev[2];
+                for (int x = 0; x < 2; x++)
+                    cr_assert_eq(clgemm__enqueue_pack(h, h->queue, &c, x == 1, work, p.offset[x], 0,
+                                                      NULL, &ev[x]),
+                                 CL_SUCCESS);
+                pthread_mutex_unlock(&h->lock);
+                gemm_call q = clgemm__packed_call(&c, &p, work);
+                q.queue = h->queue;
+                q.num_wait = 2, q.wait = ev;
+                cr_assert_eq(clgemm__gemm(h, &q), CLGEMM_SUCCESS, "type %d layout %d trans %d", t,
+                             layout, tr);
+                clReleaseEvent(ev[0]);
+                clReleaseEvent(ev[1]);
+                cr_assert_eq(
+                    clEnqueueReadBuffer(h->queue, dC, CL_TRUE, 0, nc * e, Cout, 0, NULL, NULL),
+                    CL_SUCCESS);
+                const double tol = (t == CLGEMM_HALF ? 2e-3 : 2e-6) * (double)k;
+                int wrong = 0;
+                for (size_t b = 0; b < batch; b++)
+                    for (size_t i = 0; i < m; i++)
+                        for (size_t j = 0; j < n; j++) {
+                            double want = 0, mag = 0;
+                            for (size_t l = 0; l < k; l++) {
+                                double x =
+                                    op_at(&c, A, false, b, i, l) * op_at(&c, B, true, b, l, j);
+                                want += x;
+                                mag += fabs(x);
+                            }
+                            const size_t at =
+                                c.off_c + b * c.stride_c + (col ? i + j * c.ldc : i * c.ldc + j);
+                            double got = clgemm__element_get(t, Cout, at, 0);
+                            if (!(fabs(got - want) <= tol * (mag + 1))) wrong++;
+                        }
+                cr_expect_eq(wrong, 0, "type %d layout %d trans %d: %d wrong", t, layout, tr,
+                             wrong);
+                clReleaseMemObject(work);
+                clReleaseMemObject(dA);
+                clReleaseMemObject(dB);
+                clReleaseMemObject(dC);
+                free(A);
+                free(B);
+                free(Cout);
+            }
+    clgemm_destroy(h);
+}
