@@ -279,7 +279,10 @@ CLGEMM_API clgemm_status clgemm_get_config(clgemm_handle handle, clgemm_precisio
  * of A and B). Tuning entries are kept per type pair and per transposes of the column-major
  * problem; a row-major call is the column-major C^T = op(B)^T op(A)^T, so it uses the entry of
  * the swapped transposes and the n x m x k shape. A call whose transposes have no entry uses
- * the NN entries of its types. Status as clgemm_gemm_ex for bad types or arguments. */
+ * the NN entries of its types. Operands are taken as stored on 16-byte rows; where the call
+ * would first copy one into a form a faster family reads (on Hopper: TF32 stored MN-major, for
+ * the tensor-map family), the answer is the configuration that runs on the copy. Status as
+ * clgemm_gemm_ex for bad types or arguments. */
 CLGEMM_API clgemm_status clgemm_get_config_ex(clgemm_handle handle, clgemm_layout layout,
                                               clgemm_transpose trans_a, clgemm_transpose trans_b,
                                               size_t m, size_t n, size_t k,

@@ -226,3 +226,21 @@ Test(pack, copies_and_rewritten_call_compute_the_callers_product, .timeout = 300
             }
     clgemm_destroy(h);
 }
+
+/* clgemm_get_config_ex answers with what the call runs: on the copies where it makes them. */
+Test(pack, get_config_names_the_configuration_of_the_copies) {
+    clgemm_handle h = make_handle();
+    model_h200(h);
+    clgemm_config cfg;
+    cr_assert_eq(clgemm_get_config_ex(h, CLGEMM_ROW_MAJOR, CLGEMM_NO_TRANS, CLGEMM_NO_TRANS, 8192,
+                                      8192, 8192, CLGEMM_SINGLE, CLGEMM_SINGLE, CLGEMM_COMPUTE_TF32,
+                                      &cfg, NULL),
+                 CLGEMM_SUCCESS);
+    cr_expect_eq(cfg.family, CLGEMM_FAMILY_TMA);
+    cr_assert_eq(clgemm_get_config_ex(h, CLGEMM_ROW_MAJOR, CLGEMM_NO_TRANS, CLGEMM_NO_TRANS, 8192,
+                                      8192, 8192, CLGEMM_SINGLE, CLGEMM_SINGLE,
+                                      CLGEMM_COMPUTE_DEFAULT, &cfg, NULL),
+                 CLGEMM_SUCCESS);
+    cr_expect_neq(cfg.family, CLGEMM_FAMILY_TMA, "FP32 arithmetic: no TF32, no copies");
+    clgemm_destroy(h);
+}
