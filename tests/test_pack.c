@@ -180,13 +180,22 @@ Test(pack, copies_and_rewritten_call_compute_the_callers_product, .timeout = 300
                 memset(poison, 0xff, p.bytes);
                 cl_mem work = upload(h, poison, p.bytes);
                 free(poison);
-                pthread_mutex_lock(&h->lock);
+                kernel_key key;
+                const char *options;
+                clgemm__pack_kernel(&c, &key, &options);
+                cl_program program;
+                cr_assert_eq(clgemm__program(&h->dev->build, NULL, "pack.cl", options, &program),
+                             CLGEMM_SUCCESS);
+                cl_int err;
+                cl_kernel kernel = clCreateKernel(program, "clgemm_pack_transpose", &err);
+                cr_assert_eq(err, CL_SUCCESS);
+                clReleaseProgram(program);
                 cl_event ev[2];
                 for (int x = 0; x < 2; x++)
-                    cr_assert_eq(clgemm__enqueue_pack(h, h->queue, &c, x == 1, work, p.offset[x], 0,
-                                                      NULL, &ev[x]),
+                    cr_assert_eq(clgemm__enqueue_pack(kernel, h->queue, &c, x == 1, work,
+                                                      p.offset[x], 0, NULL, &ev[x]),
                                  CL_SUCCESS);
-                pthread_mutex_unlock(&h->lock);
+                clReleaseKernel(kernel);
                 gemm_call q = clgemm__packed_call(&c, &p, work);
                 q.queue = h->queue;
                 q.num_wait = 2, q.wait = ev;

@@ -323,14 +323,13 @@ void clgemm__pack_layout(const gemm_call *c, pack_choice *p);
 /* The call over the copies in `work`: each copied operand with the other transpose, its offset,
  * 16-byte leading dimension and batch stride; op(A) and op(B) unchanged. */
 gemm_call clgemm__packed_call(const gemm_call *c, const pack_choice *p, cl_mem work);
+/* The copy kernel's key and build options for the call's type (cl/pack.cl,
+ * "clgemm_pack_transpose"). */
+void clgemm__pack_kernel(const gemm_call *c, kernel_key *key, const char **options);
 /* Enqueues the copy of the call's A (second false) or B into work at `offset` elements, after
- * the wait list. */
-cl_int clgemm__enqueue_pack(struct clgemm_handle_s *h, cl_command_queue queue, const gemm_call *c,
+ * the wait list, with the kernel of clgemm__pack_kernel's key. */
+cl_int clgemm__enqueue_pack(cl_kernel kernel, cl_command_queue queue, const gemm_call *c,
                             bool second, cl_mem work, size_t offset, cl_uint num_wait,
                             const cl_event *wait, cl_event *event);
-/* The handle's kernel for key from `file` built with `options` (gemm.c; caller holds the lock,
- * which a build releases meanwhile). */
-clgemm_status clgemm__kernel_for(struct clgemm_handle_s *h, const kernel_key *key, const char *name,
-                                 const char *file, const char *options, cl_kernel *out);
 
 #endif /* CLGEMM_EXEC_H */

@@ -136,11 +136,6 @@ static int text_options_fn(const void *arg, char *buf, size_t size) {
     return snprintf(buf, size, "%s", (const char *)arg);
 }
 
-clgemm_status clgemm__kernel_for(struct clgemm_handle_s *h, const kernel_key *key, const char *name,
-                                 const char *file, const char *options, cl_kernel *out) {
-    return kernel_for(h, key, name, file, text_options_fn, options, out);
-}
-
 /* The type options of a kernel: A and B of type_ab, C of type_c, and where a batch's offsets
  * and scalars come from (common.cl: BATCH_TABLE, TABLE_C). */
 static int type_options(const kernel_key *k, char *buf, size_t size) {
@@ -868,11 +863,16 @@ static clgemm_status enqueue_packed(struct clgemm_handle_s *h, const gemm_call *
     if (slot >= 0) h->work[slot].held = true;
     cl_event copied[2];
     cl_uint copies = 0;
-    cl_int err = CL_SUCCESS;
+    kernel_key key;
+    const char *options;
+    clgemm__pack_kernel(c, &key, &options);
+    cl_kernel kernel;
+    cl_int err = kernel_for(h, &key, "clgemm_pack_transpose", "pack.cl", text_options_fn,
+                            (const void *)options, &kernel);
     for (int x = 0; x < 2 && err == CL_SUCCESS; x++)
         if (pack->pack[x] &&
-            (err = clgemm__enqueue_pack(h, queue, c, x == 1, work, pack->offset[x], c->num_wait,
-                                        c->wait, &copied[copies])) == CL_SUCCESS)
+            (err = clgemm__enqueue_pack(kernel, queue, c, x == 1, work, pack->offset[x],
+                                        c->num_wait, c->wait, &copied[copies])) == CL_SUCCESS)
             copies++;
     gemm_call q = clgemm__packed_call(c, pack, work);
     cl_event done = NULL;

@@ -108,18 +108,16 @@ gemm_call clgemm__packed_call(const gemm_call *c, const pack_choice *p, cl_mem w
     return q;
 }
 
-cl_int clgemm__enqueue_pack(struct clgemm_handle_s *h, cl_command_queue queue, const gemm_call *c,
+void clgemm__pack_kernel(const gemm_call *c, kernel_key *key, const char **options) {
+    memset(key, 0, sizeof *key);
+    key->family = KERNEL_PACK;
+    key->type_ab = (unsigned char)clgemm__type(c->precision)->size; /* the bits moved */
+    *options = key->type_ab == 2 ? "-DPACK_T=ushort" : "-DPACK_T=uint";
+}
+
+cl_int clgemm__enqueue_pack(cl_kernel kernel, cl_command_queue queue, const gemm_call *c,
                             bool second, cl_mem work, size_t offset, cl_uint num_wait,
                             const cl_event *wait, cl_event *event) {
-    kernel_key key;
-    memset(&key, 0, sizeof key);
-    key.family = KERNEL_PACK;
-    key.type_ab = (unsigned char)clgemm__type(c->precision)->size; /* the bits moved */
-    cl_kernel kernel;
-    clgemm_status st =
-        clgemm__kernel_for(h, &key, "clgemm_pack_transpose", "pack.cl",
-                           key.type_ab == 2 ? "-DPACK_T=ushort" : "-DPACK_T=uint", &kernel);
-    if (st != CLGEMM_SUCCESS) return st;
     size_t len, lines;
     stored_lines(c, second, &len, &lines);
     const cl_int ld = (cl_int)(second ? c->ldb : c->lda), ldd = (cl_int)packed_ld(c, lines);
