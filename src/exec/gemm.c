@@ -851,10 +851,24 @@ static clgemm_status enqueue_gemm(struct clgemm_handle_s *h, const gemm_call *c,
     return err;
 }
 
+/* One event for the enqueued copies (their events released), NULL for none; never a wait on the
+ * host, since they may wait on an event the caller sets after the call returns. */
+static cl_event copies_done(cl_command_queue queue, cl_uint copies, cl_event *copied) {
+    cl_event all = NULL;
+    if (copies && clEnqueueMarkerWithWaitList(queue, copies, copied, &all) != CL_SUCCESS) {
+        all = copied[copies - 1]; /* the last one (an in-order queue's last) kept instead */
+        copies--;
+    }
+    for (cl_uint i = 0; i < copies; i++)
+        clReleaseEvent(copied[i]);
+    return all;
+}
+
 /* A call whose operands the planner's tensor-map family can read only as copies (pack.c): the
  * copies go to a workspace, held from its taking until the product that reads them is enqueued
  * and busy until that product is done; the product waits for the copies, the copies for the
- * caller's wait list. Without the workspace's memory the call runs as it stands. */
+ * caller's wait list. Where the copies cannot be had (the workspace's memory, a build) the call
+ * runs as it stands. */
 static clgemm_status enqueue_packed(struct clgemm_handle_s *h, const gemm_call *c,
                                     const pack_choice *pack, cl_mem table, cl_command_queue queue) {
     int slot;
@@ -874,17 +888,26 @@ static clgemm_status enqueue_packed(struct clgemm_handle_s *h, const gemm_call *
             (err = clgemm__enqueue_pack(kernel, queue, c, x == 1, work, pack->offset[x],
                                         c->num_wait, c->wait, &copied[copies])) == CL_SUCCESS)
             copies++;
+    if (err != CL_SUCCESS) { /* no copy to run on (the workspace's memory, say): as it stands */
+        cl_event copying = copies_done(queue, copies, copied);
+        if (slot >= 0) h->work[slot].held = false;
+        workspace_release(h, slot, work, copying);
+        if (copying) clReleaseEvent(copying);
+        return enqueue_gemm(h, c, table, queue);
+    }
     gemm_call q = clgemm__packed_call(c, pack, work);
     cl_event done = NULL;
     q.num_wait = copies;
     q.wait = copies ? copied : NULL;
     q.event = &done;
-    clgemm_status st = err == CL_SUCCESS ? enqueue_gemm(h, &q, table, queue) : err;
-    for (cl_uint i = 0; i < copies; i++)
-        clReleaseEvent(copied[i]);
+    clgemm_status st = enqueue_gemm(h, &q, table, queue);
+    /* If nothing that reads it was enqueued, the copies still write it until they are done. */
+    if (!done)
+        done = copies_done(queue, copies, copied);
+    else
+        for (cl_uint i = 0; i < copies; i++)
+            clReleaseEvent(copied[i]);
     if (slot >= 0) h->work[slot].held = false;
-    /* If nothing that reads it was enqueued, a failed copy may still be running: wait for it. */
-    if (!done && copies) clFinish(queue);
     workspace_release(h, slot, work, done);
     if (st == CLGEMM_SUCCESS && c->event)
         *c->event = done;
