@@ -7,6 +7,7 @@
  * GB at the H200's 4 TB/s, 0.13 ms beside a product of 2.8 ms). */
 #include "exec/exec.h"
 
+#include <stdint.h>
 #include <string.h>
 
 /* The call's A (second false) or B as stored: `lines` lines of `len` contiguous elements. */
@@ -83,8 +84,12 @@ void clgemm__pack_layout(const gemm_call *c, pack_choice *p) {
     for (int x = 0; x < 2; x++) {
         if (!p->pack[x]) continue;
         p->offset[x] = p->bytes / e;
-        size_t bytes = packed_elements(c, x == 1) * batch * e;
-        p->bytes += (bytes + 255) / 256 * 256; /* each copy on a 256-byte boundary */
+        size_t bytes;
+        if (__builtin_mul_overflow(packed_elements(c, x == 1), batch * e, &bytes) ||
+            __builtin_add_overflow(p->bytes, (bytes + 255) / 256 * 256, &p->bytes)) {
+            p->bytes = SIZE_MAX; /* no such workspace: the call runs as it stands */
+            return;
+        }
     }
 }
 
