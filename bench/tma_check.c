@@ -5,9 +5,10 @@
  *   clgemm-tma-check check             the correctness matrix: every type, C type, transpose,
  *                                      edges, beta 0 (C poisoned with NaN) and not, batches,
  *                                      every tile; each entry against a long-double reference
- *   clgemm-tma-check time M,N,K...     FP16, BF16 and TF32 (K-major and, for 16-bit types,
- *                                      row-major NN's MN-major A) at each shape: kernel time,
- *                                      median of 10 warm runs, checked on 4096 entries
+ *   clgemm-tma-check time M,N,K...     FP16, BF16, TF32, INT8 and FP8 E4M3 (K-major and, for
+ *                                      16-bit types, row-major NN's MN-major A) at each shape:
+ *                                      kernel time, median of 10 warm runs, checked on 4096
+ *                                      entries (TOPS for INT8)
  * Exit: 0 all right, 1 a wrong result or a failure, 77 no device with tensor maps. */
 
 #include "core/clock.h"
@@ -32,8 +33,10 @@ static clgemm_handle h;
 static cl_context ctx;
 static cl_command_queue queue;
 
-static size_t round8(size_t v) {
-    return (v + 7) / 8 * 8;
+/* A leading dimension of whole 16-byte rows for elements of `esize` bytes. */
+static size_t round16(size_t v, size_t esize) {
+    const size_t per = 16 / esize;
+    return (v + per - 1) / per * per;
 }
 
 /* Small integers: products and sums exact in FP32, so the reference bounds only C's rounding. */
@@ -63,13 +66,17 @@ static bool encode_maps(const tma_case *c, cl_mem dA, cl_mem dB, size_t lda, siz
 }
 
 static cl_kernel kernel_for(const tma_case *c) {
-    const int wg_type = c->type == CLGEMM_HALF ? 0 : c->type == CLGEMM_BFLOAT16 ? 1 : 2;
+    const int wg_type = c->type == CLGEMM_HALF       ? 0
+                        : c->type == CLGEMM_BFLOAT16 ? 1
+                        : c->type == CLGEMM_INT8     ? 3
+                        : c->type == CLGEMM_E4M3     ? 4
+                        : c->type == CLGEMM_E5M2     ? 5
+                                                     : 2;
     char options[512];
     snprintf(options, sizeof options,
              "-DTYPE_AB=%d -DTYPE_C=%d -DTRANSA=%d -DTRANSB=%d -DMWG=%d -DNWG=%d -DSTAGES=%d "
-             "-DWG_TYPE=%d -DC_INPUT=%d",
-             c->type, c->type_c, c->ta, c->tb, c->mwg, c->nwg, c->stages, wg_type,
-             c->type_c == c->type && wg_type <= 1);
+             "-DWG_TYPE=%d",
+             c->type, c->type_c, c->ta, c->tb, c->mwg, c->nwg, c->stages, wg_type);
     cl_program p;
     build_log_sink sink = clgemm__handle_log_sink(h);
     if (clgemm__program(&h->dev->build, &sink, "tma.cl", options, &p) != CLGEMM_SUCCESS) {
@@ -101,7 +108,7 @@ static long run_case(const tma_case *c, int runs, double *times, size_t sample) 
     /* Column-major storage; leading dimensions rounded to 8 elements (16-byte rows). */
     const size_t ar = c->ta ? c->k : c->m, ac = c->ta ? c->m : c->k; /* rows x cols stored */
     const size_t br = c->tb ? c->n : c->k, bc = c->tb ? c->k : c->n;
-    const size_t lda = round8(ar), ldb = round8(br), ldc = c->m;
+    const size_t lda = round16(ar, ea), ldb = round16(br, ea), ldc = c->m;
     const size_t sa = lda * ac, sb = ldb * bc, sc = ldc * c->n;
     uint64_t seed = 0x5eed ^ (c->m * 31 + c->n * 7 + c->k);
     void *A = malloc(sa * c->batch * ea), *B = malloc(sb * c->batch * ea);
@@ -114,9 +121,9 @@ static long run_case(const tma_case *c, int runs, double *times, size_t sample) 
     fill(c->type, B, sb * c->batch, &seed);
     if (c->beta != 0.0f)
         fill(c->type_c, C0, sc * c->batch, &seed);
-    else /* poison: a kernel that reads C when beta is 0 leaves NaN */
+    else /* poison: a kernel that reads C when beta is 0 leaves NaN (INT32: a wrong sum) */
         for (size_t i = 0; i < sc * c->batch; i++)
-            clgemm__element_set(c->type_c, C0, i, 0, NAN);
+            clgemm__element_set(c->type_c, C0, i, 0, c->type_c == CLGEMM_INT32 ? -12345 : NAN);
     dA = upload(A, sa * c->batch * ea);
     dB = upload(B, sb * c->batch * ea);
     dC = upload(C0, sc * c->batch * ec);
@@ -131,7 +138,15 @@ static long run_case(const tma_case *c, int runs, double *times, size_t sample) 
     cl_int err = 0;
     int a = 0;
 #define ARG(v) err |= clSetKernelArg(k, (cl_uint)a++, sizeof(v), &(v))
-    ARG(M), ARG(N), ARG(K), ARG(c->alpha), ARG(c->beta), ARG(dA), ARG(zero), ARG(ilda), ARG(dB);
+    /* alpha and beta in the arithmetic's type: INT8's is 32-bit integer. */
+    const cl_uint ialpha = (cl_uint)(int)c->alpha, ibeta = (cl_uint)(int)c->beta;
+    const bool integer = c->type == CLGEMM_INT8;
+    ARG(M), ARG(N), ARG(K);
+    if (integer)
+        ARG(ialpha), ARG(ibeta);
+    else
+        ARG(c->alpha), ARG(c->beta);
+    ARG(dA), ARG(zero), ARG(ilda), ARG(dB);
     ARG(zero), ARG(ildb), ARG(dC), ARG(zero), ARG(ildc), ARG(ua), ARG(ub), ARG(uc), ARG(layers);
     ARG(dtable), ARG(dmaps);
 #undef ARG
@@ -163,6 +178,7 @@ static long run_case(const tma_case *c, int runs, double *times, size_t sample) 
     const size_t total = c->m * c->n * c->batch, checks = sample ? sample : total;
     const double ulp = c->type_c == CLGEMM_HALF       ? 0x1p-11
                        : c->type_c == CLGEMM_BFLOAT16 ? 0x1p-8
+                       : c->type_c == CLGEMM_INT32    ? 0 /* exact */
                                                       : 0x1p-24;
     wrong = 0;
     for (size_t s = 0; s < checks; s++) {
@@ -199,7 +215,27 @@ out:
 }
 
 static const char *type_name(clgemm_precision t) {
-    return t == CLGEMM_HALF ? "FP16" : t == CLGEMM_BFLOAT16 ? "BF16" : "TF32";
+    switch (t) {
+    case CLGEMM_HALF:
+        return "FP16";
+    case CLGEMM_BFLOAT16:
+        return "BF16";
+    case CLGEMM_INT8:
+        return "INT8";
+    case CLGEMM_INT32:
+        return "INT32";
+    case CLGEMM_E4M3:
+        return "E4M3";
+    case CLGEMM_E5M2:
+        return "E5M2";
+    default:
+        return "TF32";
+    }
+}
+
+/* Types whose operands the kernel takes K-major only. */
+static bool k_major_only(clgemm_precision t) {
+    return t != CLGEMM_HALF && t != CLGEMM_BFLOAT16;
 }
 
 static void describe(const tma_case *c, char *buf, size_t size) {
@@ -210,41 +246,50 @@ static void describe(const tma_case *c, char *buf, size_t size) {
 }
 
 static int check(void) {
-    static const clgemm_precision types[] = {CLGEMM_HALF, CLGEMM_BFLOAT16, CLGEMM_SINGLE};
+    /* A and B's type, C's */
+    static const clgemm_precision types[][2] = {
+        {CLGEMM_HALF, CLGEMM_SINGLE},     {CLGEMM_HALF, CLGEMM_HALF},
+        {CLGEMM_BFLOAT16, CLGEMM_SINGLE}, {CLGEMM_BFLOAT16, CLGEMM_BFLOAT16},
+        {CLGEMM_SINGLE, CLGEMM_SINGLE},   {CLGEMM_INT8, CLGEMM_INT32},
+        {CLGEMM_E4M3, CLGEMM_SINGLE},     {CLGEMM_E4M3, CLGEMM_HALF},
+        {CLGEMM_E4M3, CLGEMM_BFLOAT16},   {CLGEMM_E5M2, CLGEMM_SINGLE},
+        {CLGEMM_E5M2, CLGEMM_BFLOAT16}};
     static const int tiles[][3] = {
         {128, 256, 4}, {128, 128, 6}, {64, 256, 5}, {256, 128, 4}, {128, 64, 8}};
     int failed = 0, cases = 0;
-    for (int t = 0; t < 3; t++)
-        for (int ct = 0; ct < 2; ct++)
-            for (int tr = 0; tr < 4; tr++)
-                for (int tile = 0; tile < 5; tile++) {
-                    const int ta = tr & 1, tb = tr >> 1;
-                    if (types[t] == CLGEMM_SINGLE && (ct || !ta || tb)) continue;
-                    /* Edges on every side, K not a multiple of the slice; then a batch with
-                     * beta 0 (C poisoned). */
-                    for (int form = 0; form < 2; form++) {
-                        tma_case c = {.type = types[t],
-                                      .type_c = ct ? types[t] : CLGEMM_SINGLE,
-                                      .ta = ta,
-                                      .tb = tb,
-                                      .m = form ? 200 : 333,
-                                      .n = form ? 136 : 517,
-                                      .k = form ? 64 : 299,
-                                      .batch = form ? 3 : 1,
-                                      .mwg = tiles[tile][0],
-                                      .nwg = tiles[tile][1],
-                                      .stages = tiles[tile][2],
-                                      .alpha = 1.5f,
-                                      .beta = form ? 0.0f : -0.5f};
-                        char what[160];
-                        describe(&c, what, sizeof what);
-                        double t1[1];
-                        long wrong = run_case(&c, 1, t1, 0);
-                        printf("%s %s: %ld wrong\n", wrong == 0 ? "ok  " : "FAIL", what, wrong);
-                        failed += wrong != 0;
-                        cases++;
-                    }
+    for (size_t t = 0; t < sizeof types / sizeof types[0]; t++)
+        for (int tr = 0; tr < 4; tr++)
+            for (int tile = 0; tile < 5; tile++) {
+                const int ta = tr & 1, tb = tr >> 1;
+                if (k_major_only(types[t][0]) && (!ta || tb)) continue;
+                /* Edges on every side, K not a multiple of the slice; then a batch with
+                 * beta 0 (C poisoned). */
+                for (int form = 0; form < 2; form++) {
+                    const bool integer = types[t][0] == CLGEMM_INT8;
+                    tma_case c = {.type = types[t][0],
+                                  .type_c = types[t][1],
+                                  .ta = ta,
+                                  .tb = tb,
+                                  .m = form ? 200 : 333,
+                                  .n = form ? 136 : 517,
+                                  .k = form ? 64 : 299,
+                                  .batch = form ? 3 : 1,
+                                  .mwg = tiles[tile][0],
+                                  .nwg = tiles[tile][1],
+                                  .stages = tiles[tile][2],
+                                  .alpha = integer ? 3.0f : 1.5f,
+                                  .beta = form      ? 0.0f
+                                          : integer ? -2.0f
+                                                    : -0.5f};
+                    char what[160];
+                    describe(&c, what, sizeof what);
+                    double t1[1];
+                    long wrong = run_case(&c, 1, t1, 0);
+                    printf("%s %s: %ld wrong\n", wrong == 0 ? "ok  " : "FAIL", what, wrong);
+                    failed += wrong != 0;
+                    cases++;
                 }
+            }
     printf("%d of %d cases right\n", cases - failed, cases);
     return failed ? 1 : 0;
 }
@@ -257,16 +302,19 @@ static int time_shapes(int argc, char **argv) {
         /* Row-major C = A B^T is column-major TN (both K-major); row-major NN is column-major
          * C^T = B^T A^T with the first operand MN-major (NT here). */
         const struct {
-            clgemm_precision t;
+            clgemm_precision t, tc;
             int ta, tb;
             const char *row_major;
-        } forms[] = {{CLGEMM_HALF, 1, 0, "A B^T"},
-                     {CLGEMM_HALF, 0, 0, "A B (swapped)"},
-                     {CLGEMM_BFLOAT16, 1, 0, "A B^T"},
-                     {CLGEMM_SINGLE, 1, 0, "A B^T"}};
-        for (int f = 0; f < 4; f++) {
+        } forms[] = {{CLGEMM_HALF, CLGEMM_SINGLE, 1, 0, "A B^T"},
+                     {CLGEMM_HALF, CLGEMM_SINGLE, 0, 0, "A B (swapped)"},
+                     {CLGEMM_BFLOAT16, CLGEMM_SINGLE, 1, 0, "A B^T"},
+                     {CLGEMM_SINGLE, CLGEMM_SINGLE, 1, 0, "A B^T"},
+                     {CLGEMM_INT8, CLGEMM_INT32, 1, 0, "A B^T"},
+                     {CLGEMM_E4M3, CLGEMM_SINGLE, 1, 0, "A B^T"},
+                     {CLGEMM_E4M3, CLGEMM_BFLOAT16, 1, 0, "A B^T"}};
+        for (size_t f = 0; f < sizeof forms / sizeof forms[0]; f++) {
             tma_case c = {.type = forms[f].t,
-                          .type_c = CLGEMM_SINGLE,
+                          .type_c = forms[f].tc,
                           .ta = forms[f].ta,
                           .tb = forms[f].tb,
                           .m = m,

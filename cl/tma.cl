@@ -16,8 +16,10 @@
  *   box {KWG, NWG}; MN-major (TRANSB 1): {N, K}, box {64, KWG}, NWG/64 boxes. Every box row is
  *   128 bytes (KWG 64 FP16/BF16 or 32 TF32; 64 MN elements), in the 128-byte swizzle.
  *
- * Build options: WG_TYPE 0 FP16, 1 BF16 (C FP32, or the input type with C_INPUT 1), 2 TF32 (FP32
- * storage, K-major operands only: TF32 has no transpose bit); TRANSA, TRANSB; MWG 64, 128 or
+ * Build options: WG_TYPE 0 FP16, 1 BF16 (C FP32 or the input type), 2 TF32 (FP32 storage), 3 INT8
+ * (C INT32, wrapping), 4 FP8 E4M3, 5 FP8 E5M2 (C FP32, FP16 or BF16); C's type from TYPE_C
+ * (types.cl); TF32 and 8-bit operands K-major only (no transpose bit for them); TRANSA, TRANSB;
+ * MWG 64, 128 or
  * 256 (consumer warpgroups: MWG/64), NWG 64, 128 or 256 (the instruction's N), KWG, STAGES,
  * GROUP_M (tiles in bands of GROUP_M tile rows, so that running work-groups share panels in L2).
  * Launch: local (128 MWG/64 + 32, 1, 1), global (tiles_m * local, tiles_n, batch * layers). */
@@ -44,10 +46,14 @@
 #define MT    ushort
 #define ESIZE 2
 #define KSTEP 16
-#else
+#elif WG_TYPE == 2
 #define MT    float
 #define ESIZE 4
 #define KSTEP 8
+#else /* 8-bit: one k step is 32 bytes, as for the others */
+#define MT    uchar
+#define ESIZE 1
+#define KSTEP 32
 #endif
 #ifndef KWG
 #define KWG (128 / ESIZE)
@@ -55,10 +61,20 @@
 #if KWG * ESIZE != 128
 #error "tma.cl: a slice row is one 128-byte swizzle row"
 #endif
-#if WG_TYPE <= 1 && C_INPUT
+#if TYPE_C == TYPE_F16 || TYPE_C == TYPE_BF16
 #define CT ushort
+#elif TYPE_C == TYPE_I32
+#define CT int
 #else
 #define CT float
+#endif
+/* The accumulators: INT32 for INT8 (its bits wrap like the library's uint arithmetic), else FP32. */
+#if WG_TYPE == 3
+#define ACC_T int
+#define ACC_C "+r"
+#else
+#define ACC_T float
+#define ACC_C "+f"
 #endif
 
 #define CONSUMERS (MWG / 64)
@@ -68,8 +84,8 @@
 #define STAGE     (A_BYTES + B_BYTES)
 #define A_MN      (TRANSA == 0)
 #define B_MN      (TRANSB == 1)
-#if WG_TYPE == 2 && (A_MN || B_MN)
-#error "tma.cl: TF32 operands are K-major"
+#if WG_TYPE >= 2 && (A_MN || B_MN)
+#error "tma.cl: TF32 and 8-bit operands are K-major"
 #endif
 /* ---- mbarrier and bulk-copy wrappers (sm_90a, behind markers) ---------------------------- */
 
@@ -126,11 +142,20 @@ DEV ulong sw128_desc(const uint addr, const uint lbo, const uint sbo) {
 #define WG_SHAPE "k16.f32.f16.f16"
 #elif WG_TYPE == 1
 #define WG_SHAPE "k16.f32.bf16.bf16"
-#else
+#elif WG_TYPE == 2
 #define WG_SHAPE "k8.f32.tf32.tf32"
+#elif WG_TYPE == 3
+#define WG_SHAPE "k32.s32.s8.s8"
+#elif WG_TYPE == 4
+#define WG_SHAPE "k32.f32.e4m3.e4m3"
+#else
+#define WG_SHAPE "k32.f32.e5m2.e5m2"
 #endif
-/* scale-d from the predicate (0 on a tile's first step), scales 1, transpose bits (16-bit). */
-#if WG_TYPE == 2
+/* scale-d from the predicate (0 on a tile's first step), then the input scales (1) of the
+ * floating-point forms, then transpose bits (16-bit only); the integer form takes scale-d alone. */
+#if WG_TYPE == 3
+#define WG_IMM ""
+#elif WG_TYPE >= 2
 #define WG_IMM ", 1, 1"
 #else
 #if A_MN && B_MN
@@ -152,7 +177,7 @@ DEV ulong sw128_desc(const uint addr, const uint lbo, const uint sbo) {
 #define OPS_0_119                                                                                  \
     OPS_0_59 "," OPS_DECADE(6) "," OPS_DECADE(7) "," OPS_DECADE(8) "," OPS_DECADE(                 \
         9) "," OPS_DECADE(10) "," OPS_DECADE(11)
-#define ACC4(d, i)  "+f"((d)[i]), "+f"((d)[(i) + 1]), "+f"((d)[(i) + 2]), "+f"((d)[(i) + 3])
+#define ACC4(d, i)  ACC_C((d)[i]), ACC_C((d)[(i) + 1]), ACC_C((d)[(i) + 2]), ACC_C((d)[(i) + 3])
 #define ACC16(d, i) ACC4(d, i), ACC4(d, (i) + 4), ACC4(d, (i) + 8), ACC4(d, (i) + 12)
 #define ACC32(d, i) ACC16(d, i), ACC16(d, (i) + 16)
 #if NWG == 64
@@ -189,7 +214,7 @@ DEV ulong sw128_desc(const uint addr, const uint lbo, const uint sbo) {
 
 /* ---- The epilogue's conversions -------------------------------------------------------- */
 
-#if C_INPUT && WG_TYPE == 0
+#if TYPE_C == TYPE_F16
 DEV float c_read(const __global CT *c) {
     float f;
     asm("{\n.reg .b16 lo, hi;\nmov.b32 {lo, hi}, %1;\ncvt.f32.f16 %0, lo;\n}"
@@ -202,7 +227,7 @@ DEV void c_write(__global CT *c, const float v) {
     asm("{\n.reg .b16 h;\ncvt.rn.f16.f32 h, %1;\nmov.b32 %0, {h, h};\n}" : "=r"(bits) : "f"(v));
     *c = (ushort)bits;
 }
-#elif C_INPUT && WG_TYPE == 1
+#elif TYPE_C == TYPE_BF16
 DEV float c_read(const __global CT *c) {
     return bf16_to_float(*c);
 }
@@ -222,7 +247,7 @@ DEV void c_write(__global CT *c, const float v) {
 #endif
 
 __attribute__((reqd_work_group_size(NTHREADS, 1, 1))) __kernel void
-clgemm_tma(const int M, const int N, const int K, const float alpha_arg, const float beta_arg,
+clgemm_tma(const int M, const int N, const int K, const SCALAR alpha_arg, const SCALAR beta_arg,
            const __global MT *restrict A, const ulong offA, const int lda,
            const __global MT *restrict B, const ulong offB, const int ldb, __global CT *C,
            const ulong offC, const int ldc, const ulong strideA, const ulong strideB,
@@ -282,10 +307,10 @@ clgemm_tma(const int M, const int N, const int K, const float alpha_arg, const f
     }
 
     /* A consumer warpgroup: rows 64 wg .. of the tile, all NWG columns. */
-    float acc[NACC];
+    ACC_T acc[NACC];
 #pragma unroll
     for (int e = 0; e < NACC; e++)
-        acc[e] = 0.0f;
+        acc[e] = 0;
     for (int kt = 0; kt < nk; kt++) {
         const int s = kt % STAGES;
         mbar_wait(full0 + 8 * s, (kt / STAGES) & 1);
@@ -325,9 +350,15 @@ clgemm_tma(const int M, const int N, const int K, const float alpha_arg, const f
         const int n = n0 + 8 * x + (int)(2 * (lane % 4)) + j;
         if (m < M && n < N) {
             __global CT *c = C + (ulong)m + (ulong)n * (ulong)ldc;
+#if TYPE_C == TYPE_I32 /* uint arithmetic: wraps modulo 2^32, two's complement bits */
+            uint v = alpha * (uint)acc[e];
+            if (beta != 0) v += beta * as_uint(*c);
+            *c = as_int(v);
+#else
             float v = alpha * acc[e];
             if (beta != 0.0f) v += beta * c_read(c);
             c_write(c, v);
+#endif
         }
     }
 }

@@ -17,11 +17,11 @@ trap 'rm -rf "$work"' EXIT
 cat "$root/scripts/nvptx/prelude.cl" "$root/cl/types.cl" "$root/cl/common.cl" "$root/cl/ptx.cl" \
     "$root/cl/tma.cl" > "$work/src.cl"
 fails=0
-# name | type (4 FP16, 5 BF16, 0 FP32) | WG_TYPE | C_INPUT | TRANSA TRANSB | MWG NWG STAGES
-while read -r name tab wgt cin ta tb mwg nwg stages; do
+# name | type of A and B, of C (clgemm_precision: 0 FP32, 4 FP16, 5 BF16, 6 INT8, 7 INT32, 8 E4M3,
+# 9 E5M2) | WG_TYPE | TRANSA TRANSB | MWG NWG STAGES
+while read -r name tab tc wgt ta tb mwg nwg stages; do
     [ -n "$name" ] || continue
-    tc=$tab; [ "$cin" = 0 ] && tc=0
-    opts="-DTYPE_AB=$tab -DTYPE_C=$tc -DWG_TYPE=$wgt -DC_INPUT=$cin -DTRANSA=$ta -DTRANSB=$tb \
+    opts="-DTYPE_AB=$tab -DTYPE_C=$tc -DWG_TYPE=$wgt -DTRANSA=$ta -DTRANSB=$tb \
 -DMWG=$mwg -DNWG=$nwg -DSTAGES=$stages"
     # shellcheck disable=SC2086
     if ! "$clang" -x cl -cl-std=CL1.2 -target nvptx64-nvidia-nvcl -O3 -S -Dasm=__asm__ \
@@ -52,14 +52,20 @@ while read -r name tab wgt cin ta tb mwg nwg stages; do
 done << 'LIST'
 fp16_tn_128x256_s4_c32   4 0 0 1 0 128 256 4
 fp16_nn_128x256_s4_c32   4 0 0 0 0 128 256 4
-fp16_tt_128x256_s4_c16   4 0 1 1 1 128 256 4
-fp16_nt_128x128_s6_c16   4 0 1 0 1 128 128 6
+fp16_tt_128x256_s4_c16   4 4 0 1 1 128 256 4
+fp16_nt_128x128_s6_c16   4 4 0 0 1 128 128 6
 fp16_tn_64x256_s5_c32    4 0 0 1 0 64 256 5
 fp16_tn_256x128_s4_c32   4 0 0 1 0 256 128 4
 fp16_tn_128x64_s8_c32    4 0 0 1 0 128 64 8
-bf16_tn_128x256_s4_c16   5 1 1 1 0 128 256 4
-bf16_nt_128x256_s3_c32   5 1 0 0 1 128 256 3
-tf32_tn_128x256_s4_c32   0 2 0 1 0 128 256 4
-tf32_tn_128x128_s6_c32   0 2 0 1 0 128 128 6
+bf16_tn_128x256_s4_c16   5 5 1 1 0 128 256 4
+bf16_nt_128x256_s3_c32   5 0 1 0 1 128 256 3
+tf32_tn_128x256_s4_c32   0 0 2 1 0 128 256 4
+tf32_tn_128x128_s6_c32   0 0 2 1 0 128 128 6
+i8_tn_128x256_s4_c32     6 7 3 1 0 128 256 4
+i8_tn_128x128_s6_c32     6 7 3 1 0 128 128 6
+e4m3_tn_128x256_s4_c32   8 0 4 1 0 128 256 4
+e4m3_tn_128x256_s4_cbf16 8 5 4 1 0 128 256 4
+e4m3_tn_128x128_s6_c16   8 4 4 1 0 128 128 6
+e5m2_tn_128x256_s4_c32   9 0 5 1 0 128 256 4
 LIST
 [ "$fails" = 0 ] || { echo "$fails configuration(s) failed"; exit 1; }

@@ -130,14 +130,19 @@ static double op_at(const gemm_call *c, const void *x, bool second, size_t b, si
     return clgemm__element_get(c->precision, x, at, 0);
 }
 
+/* A random operand element from the generator's state: in [-1, 1), or an integer in -5 .. 5. */
+static double value(bool integer, uint64_t seed) {
+    return integer ? (double)((seed >> 40) % 11) - 5 : (double)((seed >> 40) % 1024) / 512.0 - 1;
+}
+
 /* Copies of both operands and the rewritten call against a double product of the caller's
- * operands, C poisoned first, for FP32 and FP16, both layouts, all four transposes. */
+ * operands, C poisoned first, for FP32, FP16 and INT8, both layouts, all four transposes. */
 Test(pack, copies_and_rewritten_call_compute_the_callers_product, .timeout = 300) {
     clgemm_handle h = make_handle();
     const size_t m = 37, n = 45, k = 29, batch = 3;
-    const clgemm_precision types[] = {CLGEMM_SINGLE, CLGEMM_HALF};
+    const clgemm_precision types[] = {CLGEMM_SINGLE, CLGEMM_HALF, CLGEMM_INT8};
     uint64_t seed = 12345;
-    for (int ti = 0; ti < 2; ti++)
+    for (int ti = 0; ti < 3; ti++)
         for (int layout = 0; layout < 2; layout++)
             for (int tr = 0; tr < 4; tr++) {
                 const clgemm_precision t = types[ti];
@@ -145,6 +150,11 @@ Test(pack, copies_and_rewritten_call_compute_the_callers_product, .timeout = 300
                 gemm_call c = square(t, layout ? CLGEMM_COL_MAJOR : CLGEMM_ROW_MAJOR,
                                      tr & 1 ? CLGEMM_TRANS : CLGEMM_NO_TRANS,
                                      tr & 2 ? CLGEMM_TRANS : CLGEMM_NO_TRANS, 0, 0);
+                /* INT8 into INT32: small integers, an exact product. */
+                const bool i8 = t == CLGEMM_INT8;
+                const clgemm_precision tc = i8 ? CLGEMM_INT32 : t;
+                const size_t ec = clgemm__type(tc)->size;
+                c.type_c = tc;
                 c.m = m, c.n = n, c.k = k;
                 const bool col = layout == 1;
                 const size_t ar = (tr & 1) ? k : m, ac = (tr & 1) ? m : k; /* stored A */
@@ -159,19 +169,19 @@ Test(pack, copies_and_rewritten_call_compute_the_callers_product, .timeout = 300
                 c.stride_a = sa + 7, c.stride_b = sb + 2, c.stride_c = sc + 1;
                 const size_t na = c.off_a + batch * c.stride_a, nb = c.off_b + batch * c.stride_b;
                 const size_t nc = c.off_c + batch * c.stride_c;
-                void *A = malloc(na * e), *B = malloc(nb * e), *Cout = malloc(nc * e);
+                void *A = malloc(na * e), *B = malloc(nb * e), *Cout = malloc(nc * ec);
                 for (size_t i = 0; i < na; i++) {
                     seed = seed * 6364136223846793005ull + 1442695040888963407ull;
-                    clgemm__element_set(t, A, i, 0, (double)((seed >> 40) % 1024) / 512.0 - 1);
+                    clgemm__element_set(t, A, i, 0, value(i8, seed));
                 }
                 for (size_t i = 0; i < nb; i++) {
                     seed = seed * 6364136223846793005ull + 1442695040888963407ull;
-                    clgemm__element_set(t, B, i, 0, (double)((seed >> 40) % 1024) / 512.0 - 1);
+                    clgemm__element_set(t, B, i, 0, value(i8, seed));
                 }
                 for (size_t i = 0; i < nc; i++)
-                    clgemm__element_set(t, Cout, i, 0, NAN); /* poison: beta 0 never reads */
+                    clgemm__element_set(tc, Cout, i, 0, i8 ? -12345 : NAN); /* poison */
                 cl_mem dA = upload(h, A, na * e), dB = upload(h, B, nb * e);
-                cl_mem dC = upload(h, Cout, nc * e);
+                cl_mem dC = upload(h, Cout, nc * ec);
                 c.a = dA, c.b = dB, c.c = dC;
                 pack_choice p = {.pack = {true, true}};
                 clgemm__pack_layout(&c, &p);
@@ -204,9 +214,9 @@ Test(pack, copies_and_rewritten_call_compute_the_callers_product, .timeout = 300
                 clReleaseEvent(ev[0]);
                 clReleaseEvent(ev[1]);
                 cr_assert_eq(
-                    clEnqueueReadBuffer(h->queue, dC, CL_TRUE, 0, nc * e, Cout, 0, NULL, NULL),
+                    clEnqueueReadBuffer(h->queue, dC, CL_TRUE, 0, nc * ec, Cout, 0, NULL, NULL),
                     CL_SUCCESS);
-                const double tol = (t == CLGEMM_HALF ? 2e-3 : 2e-6) * (double)k;
+                const double tol = i8 ? 0 : (t == CLGEMM_HALF ? 2e-3 : 2e-6) * (double)k;
                 int wrong = 0;
                 for (size_t b = 0; b < batch; b++)
                     for (size_t i = 0; i < m; i++)
@@ -220,8 +230,8 @@ Test(pack, copies_and_rewritten_call_compute_the_callers_product, .timeout = 300
                             }
                             const size_t at =
                                 c.off_c + b * c.stride_c + (col ? i + j * c.ldc : i * c.ldc + j);
-                            double got = clgemm__element_get(t, Cout, at, 0);
-                            if (!(fabs(got - want) <= tol * (mag + 1))) wrong++;
+                            double got = clgemm__element_get(tc, Cout, at, 0);
+                            if (!(fabs(got - want) <= tol * (mag + 1))) wrong++; /* INT8: exact */
                         }
                 cr_expect_eq(wrong, 0, "type %d layout %d trans %d: %d wrong", t, layout, tr,
                              wrong);
@@ -251,5 +261,32 @@ Test(pack, get_config_names_the_configuration_of_the_copies) {
                                       CLGEMM_COMPUTE_DEFAULT, &cfg, NULL),
                  CLGEMM_SUCCESS);
     cr_expect_neq(cfg.family, CLGEMM_FAMILY_TMA, "FP32 arithmetic: no TF32, no copies");
+    clgemm_destroy(h);
+}
+
+/* 8-bit operands reach the tma family only K-major and only where it is forced or tuned (no
+ * defaults until measured): a forced INT8 configuration (KWG 128: one 128-byte row) is legal on the
+ * H200, one of 64 is not; row-major NN then copies B (the column-major A), column-major TN
+ * copies nothing; without the forced configuration nothing is copied. */
+Test(pack, eight_bit_operands_copied_for_a_forced_tma_configuration) {
+    clgemm_handle h = make_handle();
+    model_h200(h);
+    const clgemm_transpose N = CLGEMM_NO_TRANS, T = CLGEMM_TRANS;
+    gemm_call nn = square(CLGEMM_INT8, CLGEMM_ROW_MAJOR, N, N, 8192, 8192);
+    nn.type_c = CLGEMM_INT32;
+    gemm_call tn = square(CLGEMM_INT8, CLGEMM_COL_MAJOR, T, N, 8192, 8192);
+    tn.type_c = CLGEMM_INT32;
+    pack_choice p;
+    cr_expect_not(clgemm__pack_choose(h, &nn, CLGEMM_COMPUTE_DEFAULT, &p), "defaults: none");
+    clgemm_config bad = {.family = CLGEMM_FAMILY_TMA, .params = {128, 256, 64, 4}};
+    cr_expect_neq(clgemm__config_check(&bad, &h->info, CLGEMM_INT8), CLGEMM_SUCCESS);
+    clgemm_config cfg = {.family = CLGEMM_FAMILY_TMA, .params = {128, 256, 128, 4}};
+    cr_assert_eq(clgemm__config_check(&cfg, &h->info, CLGEMM_INT8), CLGEMM_SUCCESS);
+    cr_assert_eq(clgemm__config_check(&cfg, &h->info, CLGEMM_E4M3), CLGEMM_SUCCESS);
+    h->has_override[CLGEMM_INT8] = true;
+    h->override[CLGEMM_INT8] = cfg;
+    cr_assert(clgemm__pack_choose(h, &nn, CLGEMM_COMPUTE_DEFAULT, &p));
+    cr_expect(!p.pack[0] && p.pack[1], "row-major NN: B copied");
+    cr_expect_not(clgemm__pack_choose(h, &tn, CLGEMM_COMPUTE_DEFAULT, &p), "K-major: none");
     clgemm_destroy(h);
 }

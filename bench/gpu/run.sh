@@ -18,9 +18,9 @@
 #                 of 1000 x 256^3 (TC_ENV: environment words for the clgemm side, e.g. a
 #                 family's variables, so that a new kernel family runs the same problems)
 #   wgmma         the wgmma family forced beside mma.sync and cuBLAS, and where its time goes
-#   tma           the TMA-fed wgmma kernel (cl/tma.cl, not yet a family): the static local
-#                 limit and tensor-map service found, its correctness matrix, its kernel time
-#                 at the tensor-core shapes beside cuBLAS (bench/tma_check.c)
+#   tma           the TMA-fed wgmma kernel (cl/tma.cl) run directly: the static local limit and
+#                 tensor-map service found, its correctness matrix (FP16, BF16, TF32, INT8, FP8),
+#                 its kernel time at the tensor-core shapes beside cuBLAS (bench/tma_check.c)
 #   squares       tune the default shapes, then every square beside CLBlast (defaults and
 #                 H200-tuned Xgemm parameters) into a CSV for bench/plot.sh, cuBLAS beside
 #   call-cost     host time of a warm call, and the BLAS drop-in against the host API

@@ -1,10 +1,10 @@
 /* pack.c: operands that a tensor-map family cannot read as stored, copied first (cl/pack.cl)
- * into a workspace in a form it can: TF32 stored MN-major (wgmma has no transpose for 32-bit
- * types) and any operand whose base, leading dimension or batch stride is off 16 bytes (a map's
- * rows must start on them: 4097^2 FP16). The copy is the stored matrix transposed, the call
- * rewritten with the other transpose over it, so op(A) and op(B) are unchanged. Chosen only where
- * the planner then takes the family; the copy costs two passes over the operand (8192^2 TF32: 0.5
- * GB at the H200's 4 TB/s, 0.13 ms beside a product of 2.8 ms). */
+ * into a workspace in a form it can: TF32 and 8-bit types stored MN-major (wgmma transposes
+ * only 16-bit types) and any operand whose base, leading dimension or batch stride is off 16 bytes
+ * (a map's rows must start on them: 4097^2 FP16). The copy is the stored matrix transposed, the
+ * call rewritten with the other transpose over it, so op(A) and op(B) are unchanged. Chosen only
+ * where the planner then takes the family; the copy costs two passes over the operand (8192^2 TF32:
+ * 0.5 GB at the H200's 4 TB/s, 0.13 ms beside a product of 2.8 ms). */
 #include "exec/exec.h"
 
 #include <stdint.h>
@@ -44,8 +44,13 @@ bool clgemm__pack_choose(struct clgemm_handle_s *h, const gemm_call *c, clgemm_c
     memset(out, 0, sizeof *out);
     if (!h->info.nv_tma || c->offs_a || c->m == 0 || c->n == 0 || c->k == 0) return false;
     if (c->batched && c->batch > 65535) return false; /* one launch's grid depth */
-    const bool tf32 = c->precision == CLGEMM_SINGLE && compute == CLGEMM_COMPUTE_TF32;
-    if (!tf32 && c->precision != CLGEMM_HALF && c->precision != CLGEMM_BFLOAT16) return false;
+    /* TF32 and the 8-bit types only K-major (wgmma transposes only 16-bit types). */
+    const bool eight =
+        c->precision == CLGEMM_INT8 || c->precision == CLGEMM_E4M3 || c->precision == CLGEMM_E5M2;
+    const bool k_major_only =
+        (c->precision == CLGEMM_SINGLE && compute == CLGEMM_COMPUTE_TF32) || eight;
+    if (!k_major_only && c->precision != CLGEMM_HALF && c->precision != CLGEMM_BFLOAT16)
+        return false;
     const colmajor_shape shape = clgemm__colmajor_shape(c);
     /* The column-major A is the call's B in a row-major call. */
     const bool k_major[2] = {
@@ -56,9 +61,9 @@ bool clgemm__pack_choose(struct clgemm_handle_s *h, const gemm_call *c, clgemm_c
         const bool second = x == 1;
         const size_t stride = second ? c->stride_b : c->stride_a;
         if (c->batched && c->batch > 1 && stride == 0) return false; /* a broadcast stays one */
-        const bool need = (tf32 && !k_major[x]) || !on16(c, second);
+        const bool need = (k_major_only && !k_major[x]) || !on16(c, second);
         if (!need) continue;
-        if (tf32 && k_major[x]) return false; /* a transposed copy would be MN-major */
+        if (k_major_only && k_major[x]) return false; /* a transposed copy would be MN-major */
         out->pack[x] = true;
         any = true;
     }
@@ -117,7 +122,9 @@ void clgemm__pack_kernel(const gemm_call *c, kernel_key *key, const char **optio
     memset(key, 0, sizeof *key);
     key->family = KERNEL_PACK;
     key->type_ab = (unsigned char)clgemm__type(c->precision)->size; /* the bits moved */
-    *options = key->type_ab == 2 ? "-DPACK_T=ushort" : "-DPACK_T=uint";
+    *options = key->type_ab == 1   ? "-DPACK_T=uchar"
+               : key->type_ab == 2 ? "-DPACK_T=ushort"
+                                   : "-DPACK_T=uint";
 }
 
 cl_int clgemm__enqueue_pack(cl_kernel kernel, cl_command_queue queue, const gemm_call *c,

@@ -6,7 +6,9 @@
  * probe passed, libcuda found) ever builds it, and a call whose operands no map can describe
  * (base or leading dimension off 16 bytes, a broadcast operand, a batch table, TF32 stored
  * MN-major) is planned as if the family were absent. Types: FP16 and BF16 with FP32
- * accumulation (C in the input type or FP32), FP32 in the TF32 compute mode. */
+ * accumulation (C in the input type or FP32), FP32 in the TF32 compute mode, and, K-major only,
+ * INT8 into INT32 and FP8 E4M3 / E5M2 into FP32, FP16 or BF16 (compile-checked offline with
+ * scripts/check_tma_ptx.sh; no defaults until measured on the H200: forced or tuned only). */
 #include "families/family.h"
 
 #include <stdio.h>
@@ -16,7 +18,8 @@ enum { MWG, NWG, KWG, STAGES };
 static const family_param params[] = {
     {"MWG", MWG, 64, 256, "work-group tile along M (MWG/64 consumer warpgroups)"},
     {"NWG", NWG, 64, 256, "work-group tile along N (the instruction's N)"},
-    {"KWG", KWG, 0, 0, "depth of one K slice: one 128-byte swizzle row (64 FP16/BF16, 32 TF32)"},
+    {"KWG", KWG, 0, 0,
+     "depth of one K slice: one 128-byte swizzle row (128 8-bit, 64 FP16/BF16, 32 TF32)"},
     {"STAGES", STAGES, 2, 8, "K slices in flight in local memory"},
 };
 
@@ -25,13 +28,20 @@ static size_t threads_of(const int *v) {
     return 128 * (size_t)(v[MWG] / 64) + 32;
 }
 
+static bool eight_bit(clgemm_precision type) {
+    return type == CLGEMM_INT8 || type == CLGEMM_E4M3 || type == CLGEMM_E5M2;
+}
+
 static bool supported(const device_info *info, clgemm_precision type, clgemm_compute compute) {
-    return info->nv_tma && info->nv_compute_capability == 90 && clgemm__wgmma_types(type, compute);
+    return info->nv_tma && info->nv_compute_capability == 90 &&
+           (clgemm__wgmma_types(type, compute) ||
+            (eight_bit(type) &&
+             (compute == CLGEMM_COMPUTE_DEFAULT || compute == CLGEMM__COMPUTE_ANY)));
 }
 
 static bool rules(const clgemm_config *c, const device_info *info, const type_desc *t) {
     const int *v = c->params;
-    if (t->complex || (t->size != 2 && t->size != 4)) return false;
+    if (t->complex || (t->size != 1 && t->size != 2 && t->size != 4)) return false;
     if (v[MWG] != 64 && v[MWG] != 128 && v[MWG] != 256) return false;
     if (v[NWG] != 64 && v[NWG] != 128 && v[NWG] != 256) return false;
     if ((size_t)v[KWG] * t->size != 128) return false;
@@ -57,10 +67,29 @@ static void tile(const clgemm_config *c, size_t *mt, size_t *nt, size_t *kt) {
     *kt = (size_t)c->params[KWG];
 }
 
+/* cl/tma.cl's WG_TYPE (C's type reaches it as TYPE_C). */
 static int call_options(const kernel_call *k, char *buf, size_t size) {
-    int type = k->type_ab == CLGEMM_HALF ? 0 : k->type_ab == CLGEMM_BFLOAT16 ? 1 : 2;
-    return snprintf(buf, size, " -DWG_TYPE=%d -DC_INPUT=%d", type,
-                    k->type_c == k->type_ab && type <= 1);
+    int type;
+    switch (k->type_ab) {
+    case CLGEMM_HALF:
+        type = 0;
+        break;
+    case CLGEMM_BFLOAT16:
+        type = 1;
+        break;
+    case CLGEMM_INT8:
+        type = 3;
+        break;
+    case CLGEMM_E4M3:
+        type = 4;
+        break;
+    case CLGEMM_E5M2:
+        type = 5;
+        break;
+    default:
+        type = 2; /* FP32 in the TF32 mode */
+    }
+    return snprintf(buf, size, " -DWG_TYPE=%d", type);
 }
 
 #define TMA(mwg_, nwg_, kwg_, stages_)                                                             \
@@ -102,7 +131,7 @@ static bool wide_tiles_fill(const device_info *info, const gemm_dims *d) {
 
 static const clgemm_config *defaults(const device_info *info, clgemm_precision type,
                                      const gemm_dims *dims) {
-    if (!pays(dims)) return none;
+    if (!pays(dims) || eight_bit(type)) return none; /* 8-bit: not yet measured */
     const bool wide = dims->m == 0 || wide_tiles_fill(info, dims);
     if (type == CLGEMM_SINGLE) return wide ? tf32 : tf32_small;
     return wide ? half : half_small;
