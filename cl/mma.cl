@@ -317,12 +317,7 @@ DEV void mma_f64(double *d, const double *a, const double *b) {
 #define c_store(x) (x)
 #endif
 
-__attribute__((reqd_work_group_size(NTHREADS, 1, 1))) __kernel void
-clgemm_mma(const int M, const int N, const int K, const SCAL alpha_arg, const SCAL beta_arg,
-           const __global MT *restrict A, const ulong offA, const int lda,
-           const __global MT *restrict B, const ulong offB, const int ldb, __global CT *C,
-           const ulong offC, const int ldc, const ulong strideA, const ulong strideB,
-           const ulong strideC, const int layers, const __global ulong *restrict table) {
+__attribute__((reqd_work_group_size(NTHREADS, 1, 1))) __kernel void clgemm_mma(GEMM_ARGS) {
     __local MT As[STAGES * A_STAGE] __attribute__((aligned(128)));
     __local MT Bs[STAGES * B_STAGE] __attribute__((aligned(128)));
 
@@ -331,28 +326,9 @@ clgemm_mma(const int M, const int N, const int K, const SCAL alpha_arg, const SC
     const uint lane = tid & 31u, warp = tid >> 5;
     const uint wm = warp % WARPS_M, wn = warp / WARPS_M;
     const int m0 = (int)get_group_id(0) * MWG, n0 = (int)get_group_id(1) * NWG;
-    /* The batch and split-K layer (common.cl's GEMM_ARGS: z = batch * layers + layer). */
-    const ulong z = get_global_id(2);
-    const ulong batch = layers == 1 ? z : z / (ulong)layers;
-    const int layer = (int)(z - batch * (ulong)layers);
-#if BATCH_TABLE
-    const __global ulong *rec = table + 8 * batch;
-    A += offA + rec[0];
-    B += offB + rec[1];
-    const SCAL alpha = *(const __global SCAL *)(rec + 4);
-#if TABLE_C
-    C += offC + rec[2];
-    const SCAL beta = *(const __global SCAL *)(rec + 6);
-#else
-    C += offC + batch * strideC;
-    const SCAL beta = beta_arg;
-#endif
-#else
-    A += offA + batch * strideA;
-    B += offB + batch * strideB;
-    C += offC + batch * strideC;
-    const SCAL alpha = alpha_arg, beta = beta_arg;
-#endif
+    /* The batch and split-K layer (common.cl: z = batch * layers + layer): A, B, C moved to this
+     * work-group's matrix, alpha, beta (REAL: SCAL's type) and `layer` defined. */
+    GEMM_BEGIN
     /* Split K: layer `layer` sums slices [kbeg, kend) into its own M x N block of C (then the
      * host's workspace, beta 0; the reduction adds the blocks). One layer: all of K. */
     const long kchunk = ((long)K + layers * KWG - 1) / (layers * KWG) * KWG;
