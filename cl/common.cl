@@ -56,21 +56,31 @@
 #endif
 #define C_INDEX(i, j) ((i) + (j)*ldc)
 
-/* The argument list every GEMM kernel takes (the host sets them in this order). Offsets are
- * in elements; the host has checked that every index below fits in an int. Batches: the third
- * grid dimension (work-group depth 1) numbers batch * layers + layer, where layers > 1 only for
- * a split K (regblock). Matrix b starts at off + b * stride (strides in elements, 0 broadcasts),
- * or, built with BATCH_TABLE, at off + the b-th record of `table`: 8 ulongs per matrix, the
- * offsets of A, B and C in 0..2, alpha at 4 and beta at 6 (16-byte slots, so every REAL fits).
- * TABLE_C says whether C's offset and beta come from the table too (not when C is a split-K
- * workspace, which is strided). */
-#define GEMM_ARGS                                                                                  \
-    const int M, const int N, const int K, const REAL alpha_arg, const REAL beta_arg,              \
-        const __global AB_T *restrict A, const ulong offA, const int lda,                          \
-        const __global AB_T *restrict B, const ulong offB, const int ldb,                          \
-        __global C_T *restrict C, const ulong offC, const int ldc, const ulong strideA,            \
-        const ulong strideB, const ulong strideC, const int layers,                                \
-        const __global ulong *restrict table
+/* The argument list every GEMM kernel takes: gemm_args.h's GEMM_ARG_LIST, which the host also
+ * sets by (src/exec/gemm.c). Offsets are in elements; the host has checked that every index
+ * below fits in an int. Batches: the third grid dimension (work-group depth 1) numbers
+ * batch * layers + layer, where layers > 1 only for a split K. Matrix b starts at
+ * off + b * stride (strides in elements, 0 broadcasts), or, built with BATCH_TABLE, at off + the
+ * b-th record of `table`: 8 ulongs per matrix, the offsets of A, B and C in 0..2, alpha at 4 and
+ * beta at 6 (16-byte slots, so every REAL fits). TABLE_C says whether C's offset and beta come
+ * from the table too (not when C is a split-K workspace, which is strided). A kernel's own
+ * arguments follow GEMM_ARGS in its signature, each written once (regblock's STREAMK_ARGS).
+ *
+ * The type of each kind of argument. AB and C point to the storage of types.cl; a kernel that
+ * keeps its elements in other types (the tensor-core kernels: FP16/BF16 as ushort bits) redefines
+ * GEMM_ARG_TYPE_AB and GEMM_ARG_TYPE_C before its signature (cl/ptx.cl). */
+#define GEMM_ARG_TYPE_INT    const int
+#define GEMM_ARG_TYPE_ULONG  const ulong
+#define GEMM_ARG_TYPE_SCALAR const REAL
+#define GEMM_ARG_TYPE_AB     const __global AB_T *restrict
+#define GEMM_ARG_TYPE_C      __global C_T *restrict
+#define GEMM_ARG_TYPE_TABLE  const __global ulong *restrict
+/* Each argument as ", type name"; the leading comma of the first is dropped (GEMM_DROP_FIRST_
+ * expands the list before GEMM_DROP_ splits it at its first comma). */
+#define GEMM_PARAM_(name, kind) , GEMM_ARG_TYPE_##kind name
+#define GEMM_DROP_(empty, ...)  __VA_ARGS__
+#define GEMM_DROP_FIRST_(...)   GEMM_DROP_(__VA_ARGS__)
+#define GEMM_ARGS               GEMM_DROP_FIRST_(GEMM_ARG_LIST(GEMM_PARAM_))
 
 #ifndef BATCH_TABLE
 #define BATCH_TABLE 0

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
-"""Turns the .cl files named on the command line into one C file of string constants.
+"""Turns the kernel source files (.cl, and gemm_args.h) named on the command line into one C file
+of string constants.
 
-Usage: embed_kernels.py SCRIPT? FILE.cl... OUTPUT.c (meson passes this script as the first
-input, which is skipped). Each file becomes an entry {"name.cl", "contents"} of
+Usage: embed_kernels.py SCRIPT? FILE... OUTPUT.c (meson passes this script as the first
+input, which is skipped). Each file becomes an entry {"name", "contents"} of
 clgemm__embedded_kernels[], so the library needs no files at run time."""
 import os
 import sys

@@ -317,12 +317,253 @@ DEV void mma_f64(double *d, const double *a, const double *b) {
 #define c_store(x) (x)
 #endif
 
-__attribute__((reqd_work_group_size(NTHREADS, 1, 1))) __kernel void
-clgemm_mma(const int M, const int N, const int K, const SCAL alpha_arg, const SCAL beta_arg,
-           const __global MT *restrict A, const ulong offA, const int lda,
-           const __global MT *restrict B, const ulong offB, const int ldb, __global CT *C,
-           const ulong offC, const int ldc, const ulong strideA, const ulong strideB,
-           const ulong strideC, const int layers, const __global ulong *restrict table) {
+/* Where accumulator e of mma tile (i, j) lies in the work-group's tile (g = lane / 4,
+ * t = lane % 4): c0,c1 at (row g, cols 2t, 2t+1), c2,c3 at row g+8 of each 16x8 tile. TF32,
+ * whose loads permute rows or columns, redefines them in its section below. */
+#define ACC_ROW(i, e) (wm * WM + i * 16 + g + (e >> 1) * 8)
+#define ACC_COL(j, e) (wn * WN + j * 8 + t * 2 + (e & 1))
+/* Each type's MMA_SLICE multiplies the warp's fragments of the slice at as, bs (local memory)
+ * into acc; it uses the kernel's lane, wm and wn. Macros, not functions, on purpose: the kernel
+ * must compile exactly as when this code stood in its loop (as always-inline functions, which
+ * the compiler simplifies on their own before inlining them, every configuration's PTX
+ * changed: other registers and instruction order). */
+#if MMA_TYPE <= 1
+/* FP16 / BF16: fragments by ldmatrix (lane l gives the address of row (l & 7) of 8x8 matrix
+ * (l >> 3)); A of m tile i (rows from mrow) and B of n tiles 2jp, 2jp+1 (columns from ncol) at
+ * k step kk. */
+#if TRANSA == 1 /* [m][k]: matrices (m0-7,k0-7) (m8-15,k0-7) (m0-7,k8-15) (m8-15,k8-15) */
+#define F16_A_FRAG(i, mrow, kk)                                                                    \
+    const uint r = mrow + (lane & 7) + ((lane >> 3) & 1) * 8;                                      \
+    const uint c = kk / 8 + (lane >> 4);                                                           \
+    LDSM_X4(af[i], local_addr(as + swz(r, c, A_CPR, 1) * 8));
+#else /* [k][m], transposed on load */
+#define F16_A_FRAG(i, mrow, kk)                                                                    \
+    const uint r = kk + (lane & 7) + (lane >> 4) * 8;                                              \
+    const uint c = mrow / 8 + ((lane >> 3) & 1);                                                   \
+    LDSM_X4_T(af[i], local_addr(as + swz(r, c, A_CPR, 1) * 8));
+#endif
+#if TRANSB == 0 /* [n][k]: matrices (n0-7,k0-7) (n0-7,k8-15) (n8-15,k0-7) (n8-15,k8-15) */
+#define F16_B_FRAG(jp, ncol, kk)                                                                   \
+    const uint r = ncol + (lane & 7) + (lane >> 4) * 8;                                            \
+    const uint c = kk / 8 + ((lane >> 3) & 1);                                                     \
+    LDSM_X4(bf[jp], local_addr(bs + swz(r, c, B_CPR, 1) * 8));
+#else /* [k][n], transposed on load */
+#define F16_B_FRAG(jp, ncol, kk)                                                                   \
+    const uint r = kk + (lane & 7) + ((lane >> 3) & 1) * 8;                                        \
+    const uint c = ncol / 8 + (lane >> 4);                                                         \
+    LDSM_X4_T(bf[jp], local_addr(bs + swz(r, c, B_CPR, 1) * 8));
+#endif
+#define MMA_SLICE                                                                                  \
+    _Pragma("unroll") for (int kk = 0; kk < KWG; kk += 16) {                                       \
+        uint af[MTILES][4], bf[NTILES / 2][4];                                                     \
+        _Pragma("unroll") for (int i = 0; i < MTILES; i++) {                                       \
+            const uint mrow = wm * WM + i * 16;                                                    \
+            F16_A_FRAG(i, mrow, kk)                                                                \
+        }                                                                                          \
+        _Pragma("unroll") for (int jp = 0; jp < NTILES / 2; jp++) {                                \
+            const uint ncol = wn * WN + jp * 16;                                                   \
+            F16_B_FRAG(jp, ncol, kk)                                                               \
+        }                                                                                          \
+        _Pragma("unroll") for (int i = 0; i < MTILES; i++)                                         \
+            _Pragma("unroll") for (int j = 0; j < NTILES; j++)                                     \
+                mma16(acc[i][j], af[i], bf[j / 2][(j & 1) * 2], bf[j / 2][(j & 1) * 2 + 1]);       \
+    }
+#elif MMA_TYPE <= 3
+/* TF32 and 3xTF32: the fragments av, bv of k8 step kk as FP32 values (TF32_A_FRAGS,
+ * TF32_B_FRAGS, by TF32_LDS and the layouts), then their products (TF32_PRODUCTS, by type). */
+#if !TF32_LDS
+/* TF32, 8-byte local loads: every fragment register pair is one load. Within a k8 step, mma
+ * slot k=t holds k = 2t and slot t+4 holds k = 2t+1 (same order for A and B, so the sum is
+ * unchanged): on a k-contiguous side (a0,a2), (a1,a3) and (b0,b1) are adjacent. On an
+ * m-contiguous A, mma row g of a tile is m = 2g and row g+8 is m = 2g+1, so (a0,a1) and
+ * (a2,a3) are adjacent; on an n-contiguous B, column g of tiles 2jp / 2jp+1 is n = 2g /
+ * 2g+1 of their 16 columns, so the b0 of both tiles are adjacent. The epilogue maps rows
+ * back. */
+#if TRANSA == 1
+#define TF32_A_FRAGS(kk)                                                                           \
+    _Pragma("unroll") for (int i = 0; i < MTILES; i++) {                                           \
+        const uint mb = wm * WM + i * 16;                                                          \
+        const float2 p0 = *(__local const float2 *)(as + A_IDX(mb + g, kk + 2 * t));               \
+        const float2 p1 = *(__local const float2 *)(as + A_IDX(mb + g + 8, kk + 2 * t));           \
+        av[i][0] = p0.x, av[i][2] = p0.y, av[i][1] = p1.x, av[i][3] = p1.y;                        \
+    }
+#else
+#define TF32_A_FRAGS(kk)                                                                           \
+    _Pragma("unroll") for (int i = 0; i < MTILES; i++) {                                           \
+        const uint mb = wm * WM + i * 16;                                                          \
+        const float2 p0 = *(__local const float2 *)(as + A_IDX(kk + 2 * t, mb + 2 * g));           \
+        const float2 p1 = *(__local const float2 *)(as + A_IDX(kk + 2 * t + 1, mb + 2 * g));       \
+        av[i][0] = p0.x, av[i][1] = p0.y, av[i][2] = p1.x, av[i][3] = p1.y;                        \
+    }
+#endif
+#if TRANSB == 0
+#define TF32_B_FRAGS(kk)                                                                           \
+    _Pragma("unroll") for (int j = 0; j < NTILES; j++) {                                           \
+        const float2 p = *(__local const float2 *)(bs + B_IDX(wn * WN + j * 8 + g, kk + 2 * t));   \
+        bv[j][0] = p.x, bv[j][1] = p.y;                                                            \
+    }
+#else
+#define TF32_B_FRAGS(kk)                                                                           \
+    _Pragma("unroll") for (int jp = 0; jp < NTILES / 2; jp++) {                                    \
+        const uint nb = wn * WN + jp * 16 + 2 * g;                                                 \
+        const float2 p0 = *(__local const float2 *)(bs + B_IDX(kk + 2 * t, nb));                   \
+        const float2 p1 = *(__local const float2 *)(bs + B_IDX(kk + 2 * t + 1, nb));               \
+        bv[2 * jp][0] = p0.x, bv[2 * jp + 1][0] = p0.y, bv[2 * jp][1] = p1.x,                      \
+               bv[2 * jp + 1][1] = p1.y;                                                           \
+    }
+#endif
+#else /* TF32_LDS */
+/* TF32, ldmatrix and 16-byte loads; mma k slot t holds k = t, slot t+4 holds k = t+4.
+ * k-contiguous sides: ldmatrix .b16 moves 8 rows of 16 bytes per matrix and gives lane l
+ * the 32-bit word l%4 of row l/4, i.e. (row g, k t) of an 8 x 4 block of FP32 elements: A
+ * [m][k] takes matrices (m0-7,k0-3) (m8-15,k0-3) (m0-7,k4-7) (m8-15,k4-7) = a0..a3, B
+ * [n][k] takes (n0-7,k0-3) (n0-7,k4-7) of two n tiles = their b0, b1. m-contiguous A
+ * [k][m]: with an even number of m tiles, rows g and g+8 of tile 2ip+h are m = 4g+2h and
+ * 4g+2h+1 of the pair's 32 rows, so one 16-byte load at (k t, m 4g) gives a0, a1 of both
+ * tiles; odd counts use pairs of rows (m = 2g, 2g+1) and 8-byte loads. n-contiguous B
+ * [k][n]: column g of tile 4jq+h is n = 4g+h of the quad's 32 columns (NTILES % 4 == 0),
+ * else column g of tile 2jp+h is n = 2g+h of the pair's 16. The epilogue maps rows and
+ * columns back. */
+#if TRANSA == 1
+#define TF32_A_FRAGS(kk)                                                                           \
+    _Pragma("unroll") for (int i = 0; i < MTILES; i++) {                                           \
+        const uint r = wm * WM + i * 16 + (lane & 7) + ((lane >> 3) & 1) * 8;                      \
+        const uint c = kk / 4 + (lane >> 4);                                                       \
+        uint x[4];                                                                                 \
+        LDSM_X4(x, local_addr(as + swz(r, c, A_CPR, A_S) * 4));                                    \
+        av[i][0] = as_float(x[0]), av[i][1] = as_float(x[1]), av[i][2] = as_float(x[2]),           \
+        av[i][3] = as_float(x[3]);                                                                 \
+    }
+#elif MTILES % 2 == 0
+#define TF32_A_FRAGS(kk)                                                                           \
+    _Pragma("unroll") for (int ip = 0; ip < MTILES / 2; ip++) {                                    \
+        const uint mb = wm * WM + ip * 32 + 4 * g;                                                 \
+        const float4 p0 = *(__local const float4 *)(as + A_IDX(kk + t, mb));                       \
+        const float4 p1 = *(__local const float4 *)(as + A_IDX(kk + t + 4, mb));                   \
+        av[2 * ip][0] = p0.x, av[2 * ip][1] = p0.y, av[2 * ip][2] = p1.x, av[2 * ip][3] = p1.y;    \
+        av[2 * ip + 1][0] = p0.z, av[2 * ip + 1][1] = p0.w, av[2 * ip + 1][2] = p1.z,              \
+                    av[2 * ip + 1][3] = p1.w;                                                      \
+    }
+#else
+#define TF32_A_FRAGS(kk)                                                                           \
+    _Pragma("unroll") for (int i = 0; i < MTILES; i++) {                                           \
+        const uint mb = wm * WM + i * 16 + 2 * g;                                                  \
+        const float2 p0 = *(__local const float2 *)(as + A_IDX(kk + t, mb));                       \
+        const float2 p1 = *(__local const float2 *)(as + A_IDX(kk + t + 4, mb));                   \
+        av[i][0] = p0.x, av[i][1] = p0.y, av[i][2] = p1.x, av[i][3] = p1.y;                        \
+    }
+#endif
+#if TRANSB == 0
+#define TF32_B_FRAGS(kk)                                                                           \
+    _Pragma("unroll") for (int jp = 0; jp < NTILES / 2; jp++) {                                    \
+        const uint r = wn * WN + jp * 16 + (lane & 7) + (lane >> 4) * 8;                           \
+        const uint c = kk / 4 + ((lane >> 3) & 1);                                                 \
+        uint x[4];                                                                                 \
+        LDSM_X4(x, local_addr(bs + swz(r, c, B_CPR, B_S) * 4));                                    \
+        bv[2 * jp][0] = as_float(x[0]), bv[2 * jp][1] = as_float(x[1]);                            \
+        bv[2 * jp + 1][0] = as_float(x[2]), bv[2 * jp + 1][1] = as_float(x[3]);                    \
+    }
+#elif NTILES % 4 == 0
+#define TF32_B_FRAGS(kk)                                                                           \
+    _Pragma("unroll") for (int jq = 0; jq < NTILES / 4; jq++) {                                    \
+        const uint nb = wn * WN + jq * 32 + 4 * g;                                                 \
+        const float4 p0 = *(__local const float4 *)(bs + B_IDX(kk + t, nb));                       \
+        const float4 p1 = *(__local const float4 *)(bs + B_IDX(kk + t + 4, nb));                   \
+        bv[4 * jq][0] = p0.x, bv[4 * jq + 1][0] = p0.y, bv[4 * jq + 2][0] = p0.z,                  \
+               bv[4 * jq + 3][0] = p0.w;                                                           \
+        bv[4 * jq][1] = p1.x, bv[4 * jq + 1][1] = p1.y, bv[4 * jq + 2][1] = p1.z,                  \
+               bv[4 * jq + 3][1] = p1.w;                                                           \
+    }
+#else
+#define TF32_B_FRAGS(kk)                                                                           \
+    _Pragma("unroll") for (int jp = 0; jp < NTILES / 2; jp++) {                                    \
+        const uint nb = wn * WN + jp * 16 + 2 * g;                                                 \
+        const float2 p0 = *(__local const float2 *)(bs + B_IDX(kk + t, nb));                       \
+        const float2 p1 = *(__local const float2 *)(bs + B_IDX(kk + t + 4, nb));                   \
+        bv[2 * jp][0] = p0.x, bv[2 * jp + 1][0] = p0.y, bv[2 * jp][1] = p1.x,                      \
+               bv[2 * jp + 1][1] = p1.y;                                                           \
+    }
+#endif
+#endif /* TF32_LDS */
+#if MMA_TYPE == 2
+/* TF32: the inputs rounded to TF32, one mma per pair of tiles. */
+#define TF32_PRODUCTS                                                                              \
+    uint ab[MTILES][4], bb[NTILES][2];                                                             \
+    _Pragma("unroll") for (int i = 0; i < MTILES; i++)                                             \
+        _Pragma("unroll") for (int h = 0; h < 4; h++) ab[i][h] = to_tf32(av[i][h]);                \
+    _Pragma("unroll") for (int j = 0; j < NTILES; j++)                                             \
+        _Pragma("unroll") for (int h = 0; h < 2; h++) bb[j][h] = to_tf32(bv[j][h]);                \
+    _Pragma("unroll") for (int i = 0; i < MTILES; i++)                                             \
+        _Pragma("unroll") for (int j = 0; j < NTILES; j++)                                         \
+            mma_tf32(acc[i][j], ab[i], bb[j][0], bb[j][1]);
+#else
+/* 3xTF32: each input split into big + small TF32 parts, three mma per pair of tiles. */
+#define TF32_PRODUCTS                                                                              \
+    uint ab[MTILES][4], as_[MTILES][4], bb[NTILES][2], bs_[NTILES][2];                             \
+    _Pragma("unroll") for (int i = 0; i < MTILES; i++)                                             \
+        _Pragma("unroll") for (int h = 0; h < 4; h++) split3(av[i][h], &ab[i][h], &as_[i][h]);     \
+    _Pragma("unroll") for (int j = 0; j < NTILES; j++)                                             \
+        _Pragma("unroll") for (int h = 0; h < 2; h++) split3(bv[j][h], &bb[j][h], &bs_[j][h]);     \
+    /* small terms first (added while the accumulator is still small); each pass                   \
+     * over the tiles issues independent mma, one accumulator is not updated twice                 \
+     * in a row */                                                                                 \
+    _Pragma("unroll") for (int i = 0; i < MTILES; i++)                                             \
+        _Pragma("unroll") for (int j = 0; j < NTILES; j++)                                         \
+            mma_tf32(acc[i][j], as_[i], bb[j][0], bb[j][1]);                                       \
+    _Pragma("unroll") for (int i = 0; i < MTILES; i++)                                             \
+        _Pragma("unroll") for (int j = 0; j < NTILES; j++)                                         \
+            mma_tf32(acc[i][j], ab[i], bs_[j][0], bs_[j][1]);                                      \
+    _Pragma("unroll") for (int i = 0; i < MTILES; i++)                                             \
+        _Pragma("unroll") for (int j = 0; j < NTILES; j++)                                         \
+            mma_tf32(acc[i][j], ab[i], bb[j][0], bb[j][1]);
+#endif
+/* The epilogue maps the rows and columns the loads permuted back (see the loads above). */
+#if TRANSA == 0
+#undef ACC_ROW
+#if TF32_LDS && MTILES % 2 == 0 /* rows permuted over pairs of tiles */
+#define ACC_ROW(i, e) (wm * WM + (i >> 1) * 32 + 4 * g + 2 * (i & 1) + (e >> 1))
+#else /* rows permuted within a tile */
+#define ACC_ROW(i, e) (wm * WM + i * 16 + 2 * g + (e >> 1))
+#endif
+#endif
+#if TRANSB == 1
+#undef ACC_COL
+#if TF32_LDS && NTILES % 4 == 0 /* columns permuted over quads of tiles */
+#define ACC_COL(j, e) (wn * WN + (j >> 2) * 32 + 4 * (t * 2 + (e & 1)) + (j & 3))
+#else /* columns permuted over pairs of tiles */
+#define ACC_COL(j, e) (wn * WN + (j >> 1) * 16 + 2 * (t * 2 + (e & 1)) + (j & 1))
+#endif
+#endif
+#define MMA_SLICE                                                                                  \
+    const uint g = lane >> 2, t = lane & 3;                                                        \
+    _Pragma("unroll") for (int kk = 0; kk < KWG; kk += 8) {                                        \
+        MT av[MTILES][4], bv[NTILES][2];                                                           \
+        TF32_A_FRAGS(kk)                                                                           \
+        TF32_B_FRAGS(kk)                                                                           \
+        TF32_PRODUCTS                                                                              \
+    }
+#else
+/* FP64: a_i at (row g [+8], k t [+4, +8, +12]); b_i at (k t [+4, ...], n g). */
+#define MMA_SLICE                                                                                  \
+    const uint g = lane >> 2, t = lane & 3;                                                        \
+    _Pragma("unroll") for (int kk = 0; kk < KWG; kk += KSTEP) {                                    \
+        MT av[MTILES][KSTEP / 2], bv[NTILES][KSTEP / 4];                                           \
+        _Pragma("unroll") for (int i = 0; i < MTILES; i++)                                         \
+            _Pragma("unroll") for (int h = 0; h < KSTEP / 2; h++) {                                \
+            const uint m = wm * WM + i * 16 + g + (h & 1) * 8, k = kk + t + (h >> 1) * 4;          \
+            av[i][h] = TRANSA == 0 ? as[A_IDX(k, m)] : as[A_IDX(m, k)];                            \
+        }                                                                                          \
+        _Pragma("unroll") for (int j = 0; j < NTILES; j++)                                         \
+            _Pragma("unroll") for (int h = 0; h < KSTEP / 4; h++) {                                \
+            const uint n = wn * WN + j * 8 + g, k = kk + t + h * 4;                                \
+            bv[j][h] = TRANSB == 0 ? bs[B_IDX(n, k)] : bs[B_IDX(k, n)];                            \
+        }                                                                                          \
+        _Pragma("unroll") for (int i = 0; i < MTILES; i++)                                         \
+            _Pragma("unroll") for (int j = 0; j < NTILES; j++) mma_f64(acc[i][j], av[i], bv[j]);   \
+    }
+#endif
+
+__attribute__((reqd_work_group_size(NTHREADS, 1, 1))) __kernel void clgemm_mma(GEMM_ARGS) {
     __local MT As[STAGES * A_STAGE] __attribute__((aligned(128)));
     __local MT Bs[STAGES * B_STAGE] __attribute__((aligned(128)));
 
@@ -331,28 +572,9 @@ clgemm_mma(const int M, const int N, const int K, const SCAL alpha_arg, const SC
     const uint lane = tid & 31u, warp = tid >> 5;
     const uint wm = warp % WARPS_M, wn = warp / WARPS_M;
     const int m0 = (int)get_group_id(0) * MWG, n0 = (int)get_group_id(1) * NWG;
-    /* The batch and split-K layer (common.cl's GEMM_ARGS: z = batch * layers + layer). */
-    const ulong z = get_global_id(2);
-    const ulong batch = layers == 1 ? z : z / (ulong)layers;
-    const int layer = (int)(z - batch * (ulong)layers);
-#if BATCH_TABLE
-    const __global ulong *rec = table + 8 * batch;
-    A += offA + rec[0];
-    B += offB + rec[1];
-    const SCAL alpha = *(const __global SCAL *)(rec + 4);
-#if TABLE_C
-    C += offC + rec[2];
-    const SCAL beta = *(const __global SCAL *)(rec + 6);
-#else
-    C += offC + batch * strideC;
-    const SCAL beta = beta_arg;
-#endif
-#else
-    A += offA + batch * strideA;
-    B += offB + batch * strideB;
-    C += offC + batch * strideC;
-    const SCAL alpha = alpha_arg, beta = beta_arg;
-#endif
+    /* The batch and split-K layer (common.cl: z = batch * layers + layer): A, B, C moved to this
+     * work-group's matrix, alpha, beta (REAL: SCAL's type) and `layer` defined. */
+    GEMM_BEGIN
     /* Split K: layer `layer` sums slices [kbeg, kend) into its own M x N block of C (then the
      * host's workspace, beta 0; the reduction adds the blocks). One layer: all of K. */
     const long kchunk = ((long)K + layers * KWG - 1) / (layers * KWG) * KWG;
@@ -460,239 +682,7 @@ clgemm_mma(const int M, const int N, const int K, const SCAL alpha_arg, const SC
         __local const MT *as = As + (kt % STAGES) * A_STAGE;
         __local const MT *bs = Bs + (kt % STAGES) * B_STAGE;
 
-#if MMA_TYPE <= 1
-        /* ldmatrix: lane l gives the address of row (l & 7) of 8x8 matrix (l >> 3). */
-#pragma unroll
-        for (int kk = 0; kk < KWG; kk += 16) {
-            uint af[MTILES][4], bf[NTILES / 2][4];
-#pragma unroll
-            for (int i = 0; i < MTILES; i++) {
-                const uint mrow = wm * WM + i * 16;
-#if TRANSA == 1 /* [m][k]: matrices (m0-7,k0-7) (m8-15,k0-7) (m0-7,k8-15) (m8-15,k8-15) */
-                const uint r = mrow + (lane & 7) + ((lane >> 3) & 1) * 8;
-                const uint c = kk / 8 + (lane >> 4);
-                LDSM_X4(af[i], local_addr(as + swz(r, c, A_CPR, 1) * 8));
-#else /* [k][m], transposed on load */
-                const uint r = kk + (lane & 7) + (lane >> 4) * 8;
-                const uint c = mrow / 8 + ((lane >> 3) & 1);
-                LDSM_X4_T(af[i], local_addr(as + swz(r, c, A_CPR, 1) * 8));
-#endif
-            }
-#pragma unroll
-            for (int jp = 0; jp < NTILES / 2; jp++) {
-                const uint ncol = wn * WN + jp * 16;
-#if TRANSB == 0 /* [n][k]: matrices (n0-7,k0-7) (n0-7,k8-15) (n8-15,k0-7) (n8-15,k8-15) */
-                const uint r = ncol + (lane & 7) + (lane >> 4) * 8;
-                const uint c = kk / 8 + ((lane >> 3) & 1);
-                LDSM_X4(bf[jp], local_addr(bs + swz(r, c, B_CPR, 1) * 8));
-#else /* [k][n], transposed on load */
-                const uint r = kk + (lane & 7) + ((lane >> 3) & 1) * 8;
-                const uint c = ncol / 8 + (lane >> 4);
-                LDSM_X4_T(bf[jp], local_addr(bs + swz(r, c, B_CPR, 1) * 8));
-#endif
-            }
-#pragma unroll
-            for (int i = 0; i < MTILES; i++)
-#pragma unroll
-                for (int j = 0; j < NTILES; j++)
-                    mma16(acc[i][j], af[i], bf[j / 2][(j & 1) * 2], bf[j / 2][(j & 1) * 2 + 1]);
-        }
-#elif MMA_TYPE <= 3
-        const uint g = lane >> 2, t = lane & 3;
-#if !TF32_LDS
-        /* TF32, 8-byte local loads: every fragment register pair is one load. Within a k8 step, mma
-         * slot k=t holds k = 2t and slot t+4 holds k = 2t+1 (same order for A and B, so the sum is
-         * unchanged): on a k-contiguous side (a0,a2), (a1,a3) and (b0,b1) are adjacent. On an
-         * m-contiguous A, mma row g of a tile is m = 2g and row g+8 is m = 2g+1, so (a0,a1) and
-         * (a2,a3) are adjacent; on an n-contiguous B, column g of tiles 2jp / 2jp+1 is n = 2g /
-         * 2g+1 of their 16 columns, so the b0 of both tiles are adjacent. The epilogue maps rows
-         * back. */
-#pragma unroll
-        for (int kk = 0; kk < KWG; kk += 8) {
-            MT av[MTILES][4], bv[NTILES][2];
-#pragma unroll
-            for (int i = 0; i < MTILES; i++) {
-                const uint mb = wm * WM + i * 16;
-#if TRANSA == 1
-                const float2 p0 = *(__local const float2 *)(as + A_IDX(mb + g, kk + 2 * t));
-                const float2 p1 = *(__local const float2 *)(as + A_IDX(mb + g + 8, kk + 2 * t));
-                av[i][0] = p0.x, av[i][2] = p0.y, av[i][1] = p1.x, av[i][3] = p1.y;
-#else
-                const float2 p0 = *(__local const float2 *)(as + A_IDX(kk + 2 * t, mb + 2 * g));
-                const float2 p1 = *(__local const float2 *)(as + A_IDX(kk + 2 * t + 1, mb + 2 * g));
-                av[i][0] = p0.x, av[i][1] = p0.y, av[i][2] = p1.x, av[i][3] = p1.y;
-#endif
-            }
-#if TRANSB == 0
-#pragma unroll
-            for (int j = 0; j < NTILES; j++) {
-                const float2 p =
-                    *(__local const float2 *)(bs + B_IDX(wn * WN + j * 8 + g, kk + 2 * t));
-                bv[j][0] = p.x, bv[j][1] = p.y;
-            }
-#else
-#pragma unroll
-            for (int jp = 0; jp < NTILES / 2; jp++) {
-                const uint nb = wn * WN + jp * 16 + 2 * g;
-                const float2 p0 = *(__local const float2 *)(bs + B_IDX(kk + 2 * t, nb));
-                const float2 p1 = *(__local const float2 *)(bs + B_IDX(kk + 2 * t + 1, nb));
-                bv[2 * jp][0] = p0.x, bv[2 * jp + 1][0] = p0.y, bv[2 * jp][1] = p1.x,
-                       bv[2 * jp + 1][1] = p1.y;
-            }
-#endif
-#else
-        /* TF32, ldmatrix and 16-byte loads; mma k slot t holds k = t, slot t+4 holds k = t+4.
-         * k-contiguous sides: ldmatrix .b16 moves 8 rows of 16 bytes per matrix and gives lane l
-         * the 32-bit word l%4 of row l/4, i.e. (row g, k t) of an 8 x 4 block of FP32 elements: A
-         * [m][k] takes matrices (m0-7,k0-3) (m8-15,k0-3) (m0-7,k4-7) (m8-15,k4-7) = a0..a3, B
-         * [n][k] takes (n0-7,k0-3) (n0-7,k4-7) of two n tiles = their b0, b1. m-contiguous A
-         * [k][m]: with an even number of m tiles, rows g and g+8 of tile 2ip+h are m = 4g+2h and
-         * 4g+2h+1 of the pair's 32 rows, so one 16-byte load at (k t, m 4g) gives a0, a1 of both
-         * tiles; odd counts use pairs of rows (m = 2g, 2g+1) and 8-byte loads. n-contiguous B
-         * [k][n]: column g of tile 4jq+h is n = 4g+h of the quad's 32 columns (NTILES % 4 == 0),
-         * else column g of tile 2jp+h is n = 2g+h of the pair's 16. The epilogue maps rows and
-         * columns back. */
-#pragma unroll
-        for (int kk = 0; kk < KWG; kk += 8) {
-            MT av[MTILES][4], bv[NTILES][2];
-#if TRANSA == 1
-#pragma unroll
-            for (int i = 0; i < MTILES; i++) {
-                const uint r = wm * WM + i * 16 + (lane & 7) + ((lane >> 3) & 1) * 8;
-                const uint c = kk / 4 + (lane >> 4);
-                uint x[4];
-                LDSM_X4(x, local_addr(as + swz(r, c, A_CPR, A_S) * 4));
-                av[i][0] = as_float(x[0]), av[i][1] = as_float(x[1]), av[i][2] = as_float(x[2]),
-                av[i][3] = as_float(x[3]);
-            }
-#elif MTILES % 2 == 0
-#pragma unroll
-            for (int ip = 0; ip < MTILES / 2; ip++) {
-                const uint mb = wm * WM + ip * 32 + 4 * g;
-                const float4 p0 = *(__local const float4 *)(as + A_IDX(kk + t, mb));
-                const float4 p1 = *(__local const float4 *)(as + A_IDX(kk + t + 4, mb));
-                av[2 * ip][0] = p0.x, av[2 * ip][1] = p0.y, av[2 * ip][2] = p1.x,
-                       av[2 * ip][3] = p1.y;
-                av[2 * ip + 1][0] = p0.z, av[2 * ip + 1][1] = p0.w, av[2 * ip + 1][2] = p1.z,
-                            av[2 * ip + 1][3] = p1.w;
-            }
-#else
-#pragma unroll
-            for (int i = 0; i < MTILES; i++) {
-                const uint mb = wm * WM + i * 16 + 2 * g;
-                const float2 p0 = *(__local const float2 *)(as + A_IDX(kk + t, mb));
-                const float2 p1 = *(__local const float2 *)(as + A_IDX(kk + t + 4, mb));
-                av[i][0] = p0.x, av[i][1] = p0.y, av[i][2] = p1.x, av[i][3] = p1.y;
-            }
-#endif
-#if TRANSB == 0
-#pragma unroll
-            for (int jp = 0; jp < NTILES / 2; jp++) {
-                const uint r = wn * WN + jp * 16 + (lane & 7) + (lane >> 4) * 8;
-                const uint c = kk / 4 + ((lane >> 3) & 1);
-                uint x[4];
-                LDSM_X4(x, local_addr(bs + swz(r, c, B_CPR, B_S) * 4));
-                bv[2 * jp][0] = as_float(x[0]), bv[2 * jp][1] = as_float(x[1]);
-                bv[2 * jp + 1][0] = as_float(x[2]), bv[2 * jp + 1][1] = as_float(x[3]);
-            }
-#elif NTILES % 4 == 0
-#pragma unroll
-            for (int jq = 0; jq < NTILES / 4; jq++) {
-                const uint nb = wn * WN + jq * 32 + 4 * g;
-                const float4 p0 = *(__local const float4 *)(bs + B_IDX(kk + t, nb));
-                const float4 p1 = *(__local const float4 *)(bs + B_IDX(kk + t + 4, nb));
-                bv[4 * jq][0] = p0.x, bv[4 * jq + 1][0] = p0.y, bv[4 * jq + 2][0] = p0.z,
-                       bv[4 * jq + 3][0] = p0.w;
-                bv[4 * jq][1] = p1.x, bv[4 * jq + 1][1] = p1.y, bv[4 * jq + 2][1] = p1.z,
-                       bv[4 * jq + 3][1] = p1.w;
-            }
-#else
-#pragma unroll
-            for (int jp = 0; jp < NTILES / 2; jp++) {
-                const uint nb = wn * WN + jp * 16 + 2 * g;
-                const float2 p0 = *(__local const float2 *)(bs + B_IDX(kk + t, nb));
-                const float2 p1 = *(__local const float2 *)(bs + B_IDX(kk + t + 4, nb));
-                bv[2 * jp][0] = p0.x, bv[2 * jp + 1][0] = p0.y, bv[2 * jp][1] = p1.x,
-                       bv[2 * jp + 1][1] = p1.y;
-            }
-#endif
-#endif /* TF32_LDS */
-#if MMA_TYPE == 2
-            uint ab[MTILES][4], bb[NTILES][2];
-#pragma unroll
-            for (int i = 0; i < MTILES; i++)
-#pragma unroll
-                for (int h = 0; h < 4; h++)
-                    ab[i][h] = to_tf32(av[i][h]);
-#pragma unroll
-            for (int j = 0; j < NTILES; j++)
-#pragma unroll
-                for (int h = 0; h < 2; h++)
-                    bb[j][h] = to_tf32(bv[j][h]);
-#pragma unroll
-            for (int i = 0; i < MTILES; i++)
-#pragma unroll
-                for (int j = 0; j < NTILES; j++)
-                    mma_tf32(acc[i][j], ab[i], bb[j][0], bb[j][1]);
-#elif MMA_TYPE == 3
-            uint ab[MTILES][4], as_[MTILES][4], bb[NTILES][2], bs_[NTILES][2];
-#pragma unroll
-            for (int i = 0; i < MTILES; i++)
-#pragma unroll
-                for (int h = 0; h < 4; h++)
-                    split3(av[i][h], &ab[i][h], &as_[i][h]);
-#pragma unroll
-            for (int j = 0; j < NTILES; j++)
-#pragma unroll
-                for (int h = 0; h < 2; h++)
-                    split3(bv[j][h], &bb[j][h], &bs_[j][h]);
-                    /* small terms first (added while the accumulator is still small); each pass
-                     * over the tiles issues independent mma, one accumulator is not updated twice
-                     * in a row */
-#pragma unroll
-            for (int i = 0; i < MTILES; i++)
-#pragma unroll
-                for (int j = 0; j < NTILES; j++)
-                    mma_tf32(acc[i][j], as_[i], bb[j][0], bb[j][1]);
-#pragma unroll
-            for (int i = 0; i < MTILES; i++)
-#pragma unroll
-                for (int j = 0; j < NTILES; j++)
-                    mma_tf32(acc[i][j], ab[i], bs_[j][0], bs_[j][1]);
-#pragma unroll
-            for (int i = 0; i < MTILES; i++)
-#pragma unroll
-                for (int j = 0; j < NTILES; j++)
-                    mma_tf32(acc[i][j], ab[i], bb[j][0], bb[j][1]);
-#endif
-        }
-#else
-        /* FP64: a_i at (row g [+8], k t [+4, +8, +12]); b_i at (k t [+4, ...], n g). */
-        const uint g = lane >> 2, t = lane & 3;
-#pragma unroll
-        for (int kk = 0; kk < KWG; kk += KSTEP) {
-            MT av[MTILES][KSTEP / 2], bv[NTILES][KSTEP / 4];
-#pragma unroll
-            for (int i = 0; i < MTILES; i++)
-#pragma unroll
-                for (int h = 0; h < KSTEP / 2; h++) {
-                    const uint m = wm * WM + i * 16 + g + (h & 1) * 8, k = kk + t + (h >> 1) * 4;
-                    av[i][h] = TRANSA == 0 ? as[A_IDX(k, m)] : as[A_IDX(m, k)];
-                }
-#pragma unroll
-            for (int j = 0; j < NTILES; j++)
-#pragma unroll
-                for (int h = 0; h < KSTEP / 4; h++) {
-                    const uint n = wn * WN + j * 8 + g, k = kk + t + h * 4;
-                    bv[j][h] = TRANSB == 0 ? bs[B_IDX(n, k)] : bs[B_IDX(k, n)];
-                }
-#pragma unroll
-            for (int i = 0; i < MTILES; i++)
-#pragma unroll
-                for (int j = 0; j < NTILES; j++)
-                    mma_f64(acc[i][j], av[i], bv[j]);
-        }
-#endif
+        MMA_SLICE;
 
 #if !ALIGNED_A || !ALIGNED_B
         if (kn < nk) STORE_SLICE(kn);
@@ -700,7 +690,7 @@ clgemm_mma(const int M, const int N, const int K, const SCAL alpha_arg, const SC
     }
     CP_ASYNC_WAIT(0);
 
-    /* Epilogue: c0,c1 at (row g, cols 2t, 2t+1), c2,c3 at row g+8 of each 16x8 tile. */
+    /* Epilogue: accumulator e of tile (i, j) at (ACC_ROW, ACC_COL) of the work-group tile. */
     const uint g = lane >> 2, t = lane & 3;
 #pragma unroll
     for (int i = 0; i < MTILES; i++)
@@ -708,21 +698,8 @@ clgemm_mma(const int M, const int N, const int K, const SCAL alpha_arg, const SC
         for (int j = 0; j < NTILES; j++)
 #pragma unroll
             for (int e = 0; e < 4; e++) {
-#if (MMA_TYPE == 2 || MMA_TYPE == 3) && TRANSA == 0 && TF32_LDS && MTILES % 2 == 0
-                /* rows permuted over pairs of tiles, see the TF32 loads */
-                const int m = m0 + (int)(wm * WM + (i >> 1) * 32 + 4 * g + 2 * (i & 1) + (e >> 1));
-#elif (MMA_TYPE == 2 || MMA_TYPE == 3) && TRANSA == 0 /* rows permuted within a tile */
-                const int m = m0 + (int)(wm * WM + i * 16 + 2 * g + (e >> 1));
-#else
-                const int m = m0 + (int)(wm * WM + i * 16 + g + (e >> 1) * 8);
-#endif
-#if (MMA_TYPE == 2 || MMA_TYPE == 3) && TRANSB == 1 && TF32_LDS && NTILES % 4 == 0
-                const int n = n0 + (int)(wn * WN + (j >> 2) * 32 + 4 * (t * 2 + (e & 1)) + (j & 3));
-#elif (MMA_TYPE == 2 || MMA_TYPE == 3) && TRANSB == 1
-                const int n = n0 + (int)(wn * WN + (j >> 1) * 16 + 2 * (t * 2 + (e & 1)) + (j & 1));
-#else
-                const int n = n0 + (int)(wn * WN + j * 8 + t * 2 + (e & 1));
-#endif
+                const int m = m0 + (int)ACC_ROW(i, e);
+                const int n = n0 + (int)ACC_COL(j, e);
                 if (m < M && n < N) {
                     const ulong ci = (ulong)m + (ulong)n * (ulong)ldc;
 #if BATCH_TABLE /* alpha 0: A and B must not reach C (BLAS), NaN included */

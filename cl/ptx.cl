@@ -17,6 +17,15 @@
 #define ALIGNED_B 0
 #endif
 
+/* The GEMM contract's pointer types here (common.cl's GEMM_ARGS): A and B point to each kernel's
+ * MT, C to its CT (FP16/BF16 stay ushort bits, never half values), and C is not declared
+ * restrict, as these kernels always had it. MT and CT are each kernel file's own, defined before
+ * its signature. */
+#undef GEMM_ARG_TYPE_AB
+#define GEMM_ARG_TYPE_AB const __global MT *restrict
+#undef GEMM_ARG_TYPE_C
+#define GEMM_ARG_TYPE_C __global CT *
+
 /* Helpers are forced inline: fragments and accumulators must stay in registers. */
 #define DEV static inline __attribute__((always_inline))
 

@@ -247,12 +247,7 @@ DEV void c_write(__global CT *c, const float v) {
 #endif
 
 __attribute__((reqd_work_group_size(NTHREADS, 1, 1))) __kernel void
-clgemm_tma(const int M, const int N, const int K, const SCALAR alpha_arg, const SCALAR beta_arg,
-           const __global MT *restrict A, const ulong offA, const int lda,
-           const __global MT *restrict B, const ulong offB, const int ldb, __global CT *C,
-           const ulong offC, const int ldc, const ulong strideA, const ulong strideB,
-           const ulong strideC, const int layers, const __global ulong *restrict table,
-           const __global uchar *restrict maps) {
+clgemm_tma(GEMM_ARGS, const __global uchar *restrict maps) {
     __local uchar stages[STAGES * STAGE] __attribute__((aligned(1024)));
     __local ulong bars[2 * STAGES];
     const uint tid = get_local_id(0), wg = tid / 128;

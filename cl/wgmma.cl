@@ -399,12 +399,7 @@ DEV float to_tf32(const float x) {
 #define KMAJOR_BYTE(r, k) ((r) / 8 * SBO_K + (k) / VW * 128 + (r) % 8 * 16 + (k) % VW * ESIZE)
 #endif
 
-__attribute__((reqd_work_group_size(NTHREADS, 1, 1))) __kernel void
-clgemm_wgmma(const int M, const int N, const int K, const float alpha_arg, const float beta_arg,
-             const __global MT *restrict A, const ulong offA, const int lda,
-             const __global MT *restrict B, const ulong offB, const int ldb, __global CT *C,
-             const ulong offC, const int ldc, const ulong strideA, const ulong strideB,
-             const ulong strideC, const int layers, const __global ulong *restrict table) {
+__attribute__((reqd_work_group_size(NTHREADS, 1, 1))) __kernel void clgemm_wgmma(GEMM_ARGS) {
     __local MT As[STAGES * A_STAGE] __attribute__((aligned(1024)));
     __local MT Bs[STAGES * B_STAGE] __attribute__((aligned(1024)));
     DIAG_RESIDENCY_START

@@ -1,6 +1,6 @@
 #!/bin/sh
 # nvptx_sources_ptx.sh: compiles the tensor-core kernels' assembled sources (cl/mma.cl,
-# cl/wgmma.cl, cl/tma.cl, each after types.cl, common.cl and the parts it names, as
+# cl/wgmma.cl, cl/tma.cl, each after the common parts and the parts it names, as
 # src/build/program.c assembles them) to PTX with clang-14 for a list of configurations, one PTX
 # file per configuration in OUT_DIR. Comparing two such folders shows whether a change to the
 # sources changes what they compile to. Usage: nvptx_sources_ptx.sh OUT_DIR [SOURCE_ROOT];
@@ -16,10 +16,13 @@ mkdir -p "$out"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 # After check_tma_ptx.sh's prelude of built-ins, the parts as src/build/program.c joins them (each
-# ended by a newline): types.cl, common.cl, ptx.cl (where the tree has it: the tensor-core
-# families' parts, family.h's TENSOR_CORE_FAMILY) and the kernel's own file.
+# ended by a newline): types.cl, gemm_args.h and ptx.cl where the tree has them (an older tree,
+# for a comparison, may not), common.cl (after gemm_args.h), ptx.cl (the tensor-core families'
+# parts, family.h's TENSOR_CORE_FAMILY) and the kernel's own file.
 assemble() {
-    parts="types.cl common.cl"
+    parts=types.cl
+    [ -f "$root/cl/gemm_args.h" ] && parts="$parts gemm_args.h"
+    parts="$parts common.cl"
     [ -f "$root/cl/ptx.cl" ] && parts="$parts ptx.cl"
     {
         cat "$root/scripts/nvptx/prelude.cl"

@@ -1143,7 +1143,8 @@ Test(ptx_patch, refuses_what_it_does_not_expect) {
 }
 
 /* cl/ptx.cl stands between common.cl and each tensor-core kernel, and only there: the other
- * kernels' sources are types.cl, common.cl and their own file, as before it existed. */
+ * kernels' sources are types.cl, gemm_args.h, common.cl and their own file. gemm_args.h (the
+ * GEMM argument list) comes before common.cl, whose GEMM_ARGS expands it. */
 Test(kernel_source, the_tensor_core_families_get_ptx_cl_and_only_they) {
     for (const family_desc *const *f = clgemm__families; *f; f++) {
         bool tensor = (*f)->id == CLGEMM_FAMILY_MMA || (*f)->id == CLGEMM_FAMILY_WGMMA ||
@@ -1154,7 +1155,8 @@ Test(kernel_source, the_tensor_core_families_get_ptx_cl_and_only_they) {
         char head[64];
         snprintf(head, sizeof head, "/* %s:", (*f)->file);
         const char *common = strstr(src, "/* common.cl:"), *ptx = strstr(src, "/* ptx.cl:");
-        const char *own = strstr(src, head);
+        const char *own = strstr(src, head), *args = strstr(src, "/* gemm_args.h:");
+        cr_expect(args && common && args < common, "%s", (*f)->name);
         cr_expect_eq(ptx != NULL, tensor, "%s", (*f)->name);
         cr_expect(common && own && common < own, "%s", (*f)->name);
         if (ptx) cr_expect(common < ptx && ptx < own, "%s", (*f)->name);

@@ -57,21 +57,28 @@ static char *load_one(const char *name) {
     return NULL;
 }
 
-/* The most parts a family may name (family_desc.parts) besides types.cl, common.cl and its own. */
+/* The parts every kernel source starts with: the element types, the GEMM argument list (the
+ * host includes it too, src/exec/gemm.c) and what every kernel shares. */
+static const char *const COMMON_PARTS[] = {"types.cl", "gemm_args.h", "common.cl"};
+#define COMMON_PARTS_N ((int)(sizeof COMMON_PARTS / sizeof *COMMON_PARTS))
+/* The most parts a family may name (family_desc.parts) besides the common ones and its own. */
 #define EXTRA_PARTS_MAX 4
+#define PARTS_MAX       (COMMON_PARTS_N + EXTRA_PARTS_MAX + 1)
 
 char *clgemm__kernel_source(const char *file_name) {
-    /* The element types, then what every kernel shares, then what the family's kernel shares
-     * with a few others (its parts), then the family's own code. */
-    const char *parts[EXTRA_PARTS_MAX + 3] = {"types.cl", "common.cl"};
-    int n = 2;
+    /* The common parts, then what the family's kernel shares with a few others (its parts),
+     * then the family's own code. */
+    const char *parts[PARTS_MAX];
+    int n = 0;
+    for (; n < COMMON_PARTS_N; n++)
+        parts[n] = COMMON_PARTS[n];
     const char *const *extra = clgemm__kernel_parts(file_name);
     for (; extra && *extra; extra++) {
-        if (n == EXTRA_PARTS_MAX + 2) return NULL;
+        if (n == PARTS_MAX - 1) return NULL;
         parts[n++] = *extra;
     }
     parts[n++] = file_name;
-    char *text[EXTRA_PARTS_MAX + 3] = {NULL}, *all = NULL;
+    char *text[PARTS_MAX] = {NULL}, *all = NULL;
     size_t total = 1;
     bool ok = true;
     for (int i = 0; i < n; i++) {

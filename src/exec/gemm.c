@@ -6,6 +6,7 @@
  * the grid's third dimension allows (65535 on NVIDIA) is cut into several launches, joined by a
  * marker. */
 #include "exec/exec.h"
+#include "../../cl/gemm_args.h" /* GEMM_ARG_LIST: the GEMM kernels' arguments */
 
 #include <stdint.h>
 #include <string.h>
@@ -535,35 +536,81 @@ static int gemm_options_fn(const void *arg, char *buf, size_t size) {
     return used;
 }
 
-/* Sets a GEMM kernel's arguments 0-18 for the (column-major) problem p: C is `out` at off_c with
- * leading dimension ldc and batch stride stride_c; with_beta false gives beta 0 (a workspace).
- * Every argument of a GEMM kernel is set here, so the handle's argument cache stays true. */
+/* The GEMM kernels' argument numbers, GEMM_ARG_<name>, in the order of GEMM_ARG_LIST (the list
+ * the kernels' GEMM_ARGS is made of, cl/common.cl). */
+enum gemm_arg {
+#define GEMM_ARG_NUMBER_(name, kind) GEMM_ARG_##name,
+    GEMM_ARG_LIST(GEMM_ARG_NUMBER_)
+#undef GEMM_ARG_NUMBER_
+        GEMM_ARG_COUNT
+};
+/* Every argument of the list can be kept in the handle's argument cache. */
+_Static_assert(GEMM_ARG_COUNT <= CLGEMM__CACHED_ARGS, "the GEMM arguments outgrow the cache");
+/* A kernel's own argument after the list, the one each of these kernels adds: regblock's
+ * stream-K workspace (STREAMK_ARGS, cl/regblock.cl) and tma's tensor maps (cl/tma.cl). */
+#define GEMM_ARG_STREAMK_WORK GEMM_ARG_COUNT
+#define GEMM_ARG_TMA_MAPS     GEMM_ARG_COUNT
+
+/* The value of each argument, a field per argument named as in the list, in the host type of
+ * its kind; SCALAR (alpha, beta) is a complex pair, set in the call's arithmetic type. */
+typedef struct gemm_scalar {
+    double re, im;
+} gemm_scalar;
+#define GEMM_HOST_TYPE_INT    cl_int
+#define GEMM_HOST_TYPE_ULONG  cl_ulong
+#define GEMM_HOST_TYPE_SCALAR gemm_scalar
+#define GEMM_HOST_TYPE_AB     cl_mem
+#define GEMM_HOST_TYPE_C      cl_mem
+#define GEMM_HOST_TYPE_TABLE  cl_mem
+typedef struct gemm_arg_values {
+#define GEMM_ARG_FIELD_(name, kind) GEMM_HOST_TYPE_##kind name;
+    GEMM_ARG_LIST(GEMM_ARG_FIELD_)
+#undef GEMM_ARG_FIELD_
+} gemm_arg_values;
+
+/* How each kind is set: numbers through the argument cache, buffers always (SET_SCALAR says
+ * why). */
+#define GEMM_SET_INT(kernel, index, v, err)   SET_SCALAR(kernel, index, v, err)
+#define GEMM_SET_ULONG(kernel, index, v, err) SET_SCALAR(kernel, index, v, err)
+#define GEMM_SET_SCALAR(kernel, index, v, err)                                                     \
+    if ((err) == CL_SUCCESS)                                                                       \
+    (err) = scalar_arg(h, cached_arg, kernel, index, c->precision, (v).re, (v).im)
+#define GEMM_SET_AB(kernel, index, v, err)    SET_ARG(kernel, index, v, err)
+#define GEMM_SET_C(kernel, index, v, err)     SET_ARG(kernel, index, v, err)
+#define GEMM_SET_TABLE(kernel, index, v, err) SET_ARG(kernel, index, v, err)
+
+/* Sets a GEMM kernel's arguments (all of GEMM_ARG_LIST, in its order) for the (column-major)
+ * problem p: C is `out` at off_c with leading dimension ldc and batch stride stride_c;
+ * with_beta false gives beta 0 (a workspace). Every argument of a GEMM kernel is set here, so
+ * the handle's argument cache stays true. */
 static cl_int set_gemm_args(struct clgemm_handle_s *h, cl_kernel kernel, const gemm_call *c,
                             const colmajor *p, cl_mem out, cl_ulong off_c, cl_int ldc,
                             cl_ulong stride_c, bool with_beta, cl_int layers, cl_mem table) {
+    const gemm_arg_values v = {
+        .M = p->m,
+        .N = p->n,
+        .K = p->k,
+        .alpha_arg = {c->alpha, c->alpha_im},
+        .beta_arg = {with_beta ? c->beta : 0.0, with_beta ? c->beta_im : 0.0},
+        .A = p->a.mem,
+        .offA = p->a.off,
+        .lda = p->a.ld,
+        .B = p->b.mem,
+        .offB = p->b.off,
+        .ldb = p->b.ld,
+        .C = out,
+        .offC = off_c,
+        .ldc = ldc,
+        .strideA = p->a.stride,
+        .strideB = p->b.stride,
+        .strideC = stride_c,
+        .layers = layers,
+        .table = table,
+    };
     cl_int err = CL_SUCCESS;
-    SET_SCALAR(kernel, 0, p->m, err);
-    SET_SCALAR(kernel, 1, p->n, err);
-    SET_SCALAR(kernel, 2, p->k, err);
-    if (err == CL_SUCCESS)
-        err = scalar_arg(h, cached_arg, kernel, 3, c->precision, c->alpha, c->alpha_im);
-    if (err == CL_SUCCESS)
-        err = scalar_arg(h, cached_arg, kernel, 4, c->precision, with_beta ? c->beta : 0.0,
-                         with_beta ? c->beta_im : 0.0);
-    SET_ARG(kernel, 5, p->a.mem, err);
-    SET_SCALAR(kernel, 6, p->a.off, err);
-    SET_SCALAR(kernel, 7, p->a.ld, err);
-    SET_ARG(kernel, 8, p->b.mem, err);
-    SET_SCALAR(kernel, 9, p->b.off, err);
-    SET_SCALAR(kernel, 10, p->b.ld, err);
-    SET_ARG(kernel, 11, out, err);
-    SET_SCALAR(kernel, 12, off_c, err);
-    SET_SCALAR(kernel, 13, ldc, err);
-    SET_SCALAR(kernel, 14, p->a.stride, err);
-    SET_SCALAR(kernel, 15, p->b.stride, err);
-    SET_SCALAR(kernel, 16, stride_c, err);
-    SET_SCALAR(kernel, 17, layers, err);
-    SET_ARG(kernel, 18, table, err);
+#define GEMM_SET_ONE_(name, kind) GEMM_SET_##kind(kernel, GEMM_ARG_##name, v.name, err);
+    GEMM_ARG_LIST(GEMM_SET_ONE_)
+#undef GEMM_SET_ONE_
     return err;
 }
 
@@ -654,7 +701,7 @@ static cl_int launch_streamk(struct clgemm_handle_s *h, const gemm_call *c, cons
     colmajor rest = sub_problem(p, c, 0, head_n, s->main_m, s->main_n - head_n, &off);
     if (err == CL_SUCCESS)
         err = set_gemm_args(h, s->sk, c, &rest, c->c, off, (cl_int)c->ldc, 0, true, 1, NULL);
-    SET_ARG(s->sk, 19, s->work, err);
+    SET_ARG(s->sk, GEMM_ARG_STREAMK_WORK, s->work, err);
     clgemm__config_launch(s->cfg, (size_t)rest.m, (size_t)rest.n, local, global);
     global[0] = (size_t)s->groups * local[0]; /* `groups` work-groups along the first dimension */
     global[1] = local[1];
@@ -826,7 +873,7 @@ static clgemm_status enqueue_gemm(struct clgemm_handle_s *h, const gemm_call *c,
         cl_mem map_buf = NULL;
         if (mapped && err == CL_SUCCESS &&
             (err = clgemm__maps_buffer(h, maps, &map_buf)) == CL_SUCCESS)
-            SET_ARG(kernel, 19, map_buf, err);
+            SET_ARG(kernel, GEMM_ARG_TMA_MAPS, map_buf, err);
         size_t local[2], global[2];
         clgemm__config_launch(&cfg, (size_t)p.m, (size_t)p.n, local, global);
         if (err == CL_SUCCESS)

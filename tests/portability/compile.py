@@ -41,6 +41,8 @@ KNOWN_SPILLS = [
              "-DVWN=2"], "complex double spills on pvc at SIMD32 in every regblock build tried"),
 ]
 AMD_TOOLS = ["clang-14", "llvm-link-14", "llc-14"]
+# The parts every kernel source starts with (COMMON_PARTS in src/build/program.c).
+COMMON_PARTS = ("types.cl", "gemm_args.h", "common.cl")
 # The source parts a family places between common.cl and its file (family_desc.parts: the
 # tensor-core families' TENSOR_CORE_FAMILY in src/families/family.h).
 EXTRA_PARTS = {"mma.cl": ("ptx.cl",), "wgmma.cl": ("ptx.cl",), "tma.cl": ("ptx.cl",)}
@@ -160,10 +162,10 @@ def main():
         for line in p.stdout.splitlines():
             file, kernel, options, what = line.split("\t")
             if file not in sources:
-                # As clgemm__kernel_source (src/build/program.c) makes it: types, common, the
+                # As clgemm__kernel_source (src/build/program.c) makes it: the common parts, the
                 # family's parts (family_desc.parts), the family.
                 text = ""
-                for part in ("types.cl", "common.cl") + EXTRA_PARTS.get(file, ()) + (file,):
+                for part in COMMON_PARTS + EXTRA_PARTS.get(file, ()) + (file,):
                     with open(os.path.join(args.cl_dir, part)) as f:
                         text += f.read() + "\n"
                 sources[file] = os.path.join(src_dir, file)
