@@ -64,13 +64,8 @@ static char *read_all(const char *path) {
     return buf;
 }
 
-static bool is_kernel_file(const char *name) {
-    size_t n = strlen(name);
-    return n > 3 && strcmp(name + n - 3, ".cl") == 0;
-}
-
-/* Copies every kernel file (*.cl) into kernel_dir; in file `broken`, `old` (which must occur)
- * is replaced by `new_text`. Then CLGEMM_KERNEL_DIR names the copy. */
+/* Copies every kernel source file (*.cl, *.h) into kernel_dir; in file `broken`, `old` (which must
+ * occur) is replaced by `new_text`. Then CLGEMM_KERNEL_DIR names the copy. */
 static void broken_kernels(const char *broken, const char *old, const char *new_text) {
     const char *src = getenv("REL_KERNEL_SRC");
     cr_assert(src && *src, "REL_KERNEL_SRC must name the source cl/ folder");
@@ -78,7 +73,7 @@ static void broken_kernels(const char *broken, const char *old, const char *new_
     cr_assert_not_null(dir, "cannot open %s", src);
     bool found = false;
     for (struct dirent *e; (e = readdir(dir));) {
-        if (!is_kernel_file(e->d_name)) continue;
+        if (!rel_is_kernel_file(e->d_name)) continue;
         char path[512];
         snprintf(path, sizeof path, "%s/%s", src, e->d_name);
         char *text = read_all(path);

@@ -5,6 +5,7 @@
 #include "clgemm.h"
 
 #include "../common/temp_dir.h"
+#include "rel_common.h"
 
 #include <criterion/criterion.h>
 #include <dirent.h>
@@ -189,7 +190,7 @@ static char *kernel_dir(const char *name, int (*make)(const char *path)) {
     DIR *d = opendir(src);
     cr_assert_not_null(d);
     for (struct dirent *e; (e = readdir(d));) {
-        if (!strstr(e->d_name, ".cl") || strcmp(e->d_name, name) == 0) continue;
+        if (!rel_is_kernel_file(e->d_name) || strcmp(e->d_name, name) == 0) continue;
         char cmd[8192];
         snprintf(cmd, sizeof cmd, "cp '%s/%s' '%s/'", src, e->d_name, dir);
         cr_assert_eq(system(cmd), 0);

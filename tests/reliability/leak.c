@@ -66,12 +66,7 @@ static void check_run(clgemm_handle h, const rel_problem *p, uint64_t seed) {
     if (rel_run(h, p, seed, msg, sizeof msg) != 0) fail("%s", msg);
 }
 
-static bool is_kernel_file(const char *name) {
-    size_t n = strlen(name);
-    return n > 3 && strcmp(name + n - 3, ".cl") == 0;
-}
-
-/* A copy of the kernels' folder (every *.cl of $REL_KERNEL_SRC) with a syntax error in
+/* A copy of the kernels' folder (every kernel source of $REL_KERNEL_SRC) with a syntax error in
  * tiled.cl, for the build-failure path. */
 static int make_broken_dir(char *dir, size_t size) {
     const char *src = getenv("REL_KERNEL_SRC");
@@ -80,7 +75,7 @@ static int make_broken_dir(char *dir, size_t size) {
     snprintf(dir, size, "/tmp/clgemm-leak-XXXXXX");
     int ok = mkdtemp(dir) != NULL;
     for (struct dirent *e; ok && (e = readdir(d));) {
-        if (!is_kernel_file(e->d_name)) continue;
+        if (!rel_is_kernel_file(e->d_name)) continue;
         char in[512], out[512], line[1024];
         snprintf(in, sizeof in, "%s/%s", src, e->d_name);
         snprintf(out, sizeof out, "%s/%s", dir, e->d_name);

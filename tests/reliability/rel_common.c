@@ -248,3 +248,9 @@ bool rel_split_taken(clgemm_handle h, const char *second, char *msg, size_t size
     rmdir(dir);
     return ok;
 }
+
+bool rel_is_kernel_file(const char *name) {
+    size_t n = strlen(name);
+    return (n > 3 && strcmp(name + n - 3, ".cl") == 0) ||
+           (n > 2 && strcmp(name + n - 2, ".h") == 0);
+}

@@ -58,6 +58,9 @@ void rel_release(cl_mem mem[3]);
 /* Runs the problem on h's queue (upload, call, read C back, check). 0 on success, else 1 with
  * the reason in msg. */
 int rel_run(clgemm_handle h, const rel_problem *p, uint64_t seed, char *msg, size_t size);
+/* Whether a file of the kernel sources' folder is one the library reads (*.cl, and the *.h
+ * parts such as gemm_args.h): what a copy of that folder must hold. */
+bool rel_is_kernel_file(const char *name);
 
 /* Checks that a two-step schedule is really taken while CLGEMM_KSPLIT or CLGEMM_STREAMK is set:
  * on a new handle on h's queue, with a register-blocked configuration forced and
