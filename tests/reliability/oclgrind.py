@@ -72,7 +72,7 @@ def main():
         name, old, new, want = BREAKS[brk]
         tmp = tempfile.mkdtemp(prefix="clgemm-broken-kernels-")
         for f in os.listdir(kernel_dir):
-            if f.endswith(".cl"):
+            if f.endswith((".cl", ".h")):  # the kernel sources and their parts (gemm_args.h)
                 shutil.copy(os.path.join(kernel_dir, f), tmp)
         path = os.path.join(tmp, name)
         with open(path) as f:

@@ -202,9 +202,7 @@ bool rel_split_taken(clgemm_handle h, const char *second, char *msg, size_t size
         return false;
     }
     for (struct dirent *e; (e = readdir(d));) {
-        size_t n = strlen(e->d_name);
-        if (n < 4 || strcmp(e->d_name + n - 3, ".cl") != 0 || strcmp(e->d_name, second) == 0)
-            continue;
+        if (!rel_is_kernel_file(e->d_name) || strcmp(e->d_name, second) == 0) continue;
         snprintf(target, sizeof target, "%s/%s", src, e->d_name);
         snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
         if (symlink(target, path) != 0) snprintf(msg, size, "symlink %s failed", path);
