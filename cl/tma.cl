@@ -68,7 +68,8 @@
 #else
 #define CT float
 #endif
-/* The accumulators: INT32 for INT8 (its bits wrap like the library's uint arithmetic), else FP32. */
+/* The accumulators: INT32 for INT8 (its bits wrap like the library's uint arithmetic), else FP32.
+ */
 #if WG_TYPE == 3
 #define ACC_T int
 #define ACC_C "+r"
