@@ -57,3 +57,15 @@ gemm_schedule clgemm__plan_call(clgemm_handle h, const gemm_call *call, const co
     return clgemm__plan_schedule(&cfg, info, &force, call->precision, shape->m, shape->n, shape->k,
                                  batch, table);
 }
+
+bool clgemm__operand_on16(const gemm_call *call, bool second) {
+    const size_t e = clgemm__type(call->precision)->size;
+    const size_t off = second ? call->off_b : call->off_a, ld = second ? call->ldb : call->lda;
+    const size_t stride = call->batched ? (second ? call->stride_b : call->stride_a) : 0;
+    if ((off * e) % 16 || (ld * e) % 16 || (stride * e) % 16) return false;
+    if (!call->batched || !call->offs_a) return true;
+    const size_t *offs = second ? call->offs_b : call->offs_a;
+    for (size_t b = 0; b < call->batch; b++)
+        if ((offs[b] * e) % 16) return false;
+    return true;
+}

@@ -304,14 +304,20 @@ gemm_schedule clgemm__plan_call(struct clgemm_handle_s *h, const gemm_call *call
                                 const colmajor_shape *shape, clgemm_compute compute, size_t batch,
                                 bool table, bool maps, const char **source);
 
+/* Whether every matrix of the call's A (second false) or B starts on a 16-byte boundary and
+ * keeps its lines on them: base offset, leading dimension, and the batch stride or every table
+ * offset (call_plan.c). */
+bool clgemm__operand_on16(const gemm_call *call, bool second);
+
 /* ---- pack.c: operands copied into a form a tensor-map family reads -------------------------- */
 
-/* Which of the call's A (0) and B (1) are copied, where in the workspace (elements) and how many
- * bytes it needs. */
+/* Which of the call's A (0) and B (1) are copied, where in the workspace (elements), how many
+ * bytes it needs, and the copied call's schedule. */
 typedef struct pack_choice {
     bool pack[2];
     size_t offset[2];
     size_t bytes;
+    gemm_schedule schedule; /* the plan of the call over the copies */
 } pack_choice;
 /* Whether copying A and / or B first lets the planner take a tensor-map family for a call it
  * otherwise could not (TF32 stored MN-major, rows off 16 bytes): only on a device with maps,

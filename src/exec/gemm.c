@@ -366,18 +366,6 @@ static colmajor normalise(const gemm_call *c, const colmajor_shape *s) {
     return p;
 }
 
-/* Whether every matrix of the (column-major) operand starts on a 16-byte boundary and keeps
- * its columns on them: base offset, leading dimension, and the stride or every table offset. */
-static bool aligned16(const gemm_call *c, bool user_a, cl_ulong off, cl_int ld, cl_ulong stride) {
-    size_t esize = clgemm__type(c->precision)->size;
-    if ((off * esize) % 16 || ((size_t)ld * esize) % 16 || (stride * esize) % 16) return false;
-    if (!has_table(c)) return true;
-    const size_t *offs = user_a ? c->offs_a : c->offs_b;
-    for (size_t b = 0; b < c->batch; b++)
-        if ((offs[b] * esize) % 16) return false;
-    return true;
-}
-
 /* The tensor maps of p's operands for configuration cfg (operand_maps.c); false: none can be
  * made. */
 static bool call_maps(struct clgemm_handle_s *h, const gemm_call *c, const colmajor *p,
@@ -631,11 +619,8 @@ static void gemm_kernel_key(kernel_key *key, const clgemm_config *cfg, const gem
                                   (table ? KEY_TABLE | KEY_TABLE_C : 0));
     if (family->call_options) {
         bool swap = p->swapped;
-        key->flags |=
-            (unsigned short)((aligned16(c, !swap, p->a.off, p->a.ld, p->a.stride) ? KEY_ALIGNED_A
-                                                                                  : 0) |
-                             (aligned16(c, swap, p->b.off, p->b.ld, p->b.stride) ? KEY_ALIGNED_B
-                                                                                 : 0));
+        key->flags |= (unsigned short)((clgemm__operand_on16(c, swap) ? KEY_ALIGNED_A : 0) |
+                                       (clgemm__operand_on16(c, !swap) ? KEY_ALIGNED_B : 0));
     }
 }
 
@@ -767,16 +752,19 @@ static clgemm_compute call_compute(const struct clgemm_handle_s *h, const gemm_c
 /* Elements of the arithmetic type a call's workspace holds (0 on overflow): a split's batch *
  * splits blocks of m x n; stream-K's two tile-sized slots per work-group; peeled strips'
  * strip_splits blocks of the larger strip (strips and stream-K run one after the other, so
- * they share one workspace). */
+ * they share one workspace). `planned`: the call's schedule where the caller has planned it
+ * (a call over copies, pack.c), else NULL. */
 static clgemm_status enqueue_gemm(struct clgemm_handle_s *h, const gemm_call *c, cl_mem table,
-                                  cl_command_queue queue) {
+                                  cl_command_queue queue, const gemm_schedule *planned) {
     colmajor_shape shape = clgemm__colmajor_shape(c);
     colmajor p = normalise(c, &shape);
     const char *source;
     size_t batch = batch_of(c);
     clgemm_compute compute = call_compute(h, c);
     /* The whole schedule at once: configuration, split, peeling, stream-K, workspace. */
-    gemm_schedule s = clgemm__plan_call(h, c, &shape, compute, batch, table != NULL, true, &source);
+    gemm_schedule s =
+        planned ? *planned
+                : clgemm__plan_call(h, c, &shape, compute, batch, table != NULL, true, &source);
     /* A tensor-map family needs the maps of this call's operands; where none can be made, the
      * call is planned without such families. */
     unsigned char maps[256] __attribute__((aligned(64)));
@@ -920,7 +908,7 @@ static clgemm_status enqueue_packed(struct clgemm_handle_s *h, const gemm_call *
                                     const pack_choice *pack, cl_mem table, cl_command_queue queue) {
     int slot;
     cl_mem work = workspace_acquire(h, pack->bytes, &slot);
-    if (!work) return enqueue_gemm(h, c, table, queue);
+    if (!work) return enqueue_gemm(h, c, table, queue, NULL);
     if (slot >= 0) h->work[slot].held = true;
     cl_event copied[2];
     cl_uint copies = 0;
@@ -940,14 +928,14 @@ static clgemm_status enqueue_packed(struct clgemm_handle_s *h, const gemm_call *
         if (slot >= 0) h->work[slot].held = false;
         workspace_release(h, slot, work, copying);
         if (copying) clReleaseEvent(copying);
-        return enqueue_gemm(h, c, table, queue);
+        return enqueue_gemm(h, c, table, queue, NULL);
     }
     gemm_call q = clgemm__packed_call(c, pack, work);
     cl_event done = NULL;
     q.num_wait = copies;
     q.wait = copies ? copied : NULL;
     q.event = &done;
-    clgemm_status st = enqueue_gemm(h, &q, table, queue);
+    clgemm_status st = enqueue_gemm(h, &q, table, queue, &pack->schedule);
     /* If nothing that reads it was enqueued, the copies still write it until they are done. */
     if (!done)
         done = copies_done(queue, copies, copied);
@@ -989,7 +977,7 @@ clgemm_status clgemm__gemm(struct clgemm_handle_s *h, const gemm_call *c) {
         pack_choice pack;
         st = clgemm__pack_choose(h, c, call_compute(h, c), &pack)
                  ? enqueue_packed(h, c, &pack, table, queue)
-                 : enqueue_gemm(h, c, table, queue);
+                 : enqueue_gemm(h, c, table, queue, NULL);
     }
     pthread_mutex_unlock(&h->lock);
     if (table) clReleaseMemObject(table);

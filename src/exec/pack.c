@@ -20,13 +20,6 @@ static void stored_lines(const gemm_call *c, bool second, size_t *len, size_t *l
     *lines = col ? cols : rows;
 }
 
-static bool on16(const gemm_call *c, bool second) {
-    const size_t e = clgemm__type(c->precision)->size;
-    const size_t off = second ? c->off_b : c->off_a, ld = second ? c->ldb : c->lda;
-    const size_t stride = c->batched ? (second ? c->stride_b : c->stride_a) : 0;
-    return (off * e) % 16 == 0 && (ld * e) % 16 == 0 && (stride * e) % 16 == 0;
-}
-
 /* The copy's leading dimension: whole 16-byte rows. */
 static size_t packed_ld(const gemm_call *c, size_t lines) {
     const size_t per16 = 16 / clgemm__type(c->precision)->size;
@@ -61,7 +54,7 @@ bool clgemm__pack_choose(struct clgemm_handle_s *h, const gemm_call *c, clgemm_c
         const bool second = x == 1;
         const size_t stride = second ? c->stride_b : c->stride_a;
         if (c->batched && c->batch > 1 && stride == 0) return false; /* a broadcast stays one */
-        const bool need = (k_major_only && !k_major[x]) || !on16(c, second);
+        const bool need = (k_major_only && !k_major[x]) || !clgemm__operand_on16(c, second);
         if (!need) continue;
         if (k_major_only && k_major[x]) return false; /* a transposed copy would be MN-major */
         out->pack[x] = true;
@@ -77,8 +70,8 @@ bool clgemm__pack_choose(struct clgemm_handle_s *h, const gemm_call *c, clgemm_c
     const colmajor_shape after = clgemm__colmajor_shape(&packed);
     const char *source;
     const size_t batch = c->batched ? c->batch : 1;
-    gemm_schedule s = clgemm__plan_call(h, &packed, &after, compute, batch, false, true, &source);
-    if (!clgemm__family(s.cfg.family)->tensor_maps) return false;
+    out->schedule = clgemm__plan_call(h, &packed, &after, compute, batch, false, true, &source);
+    if (!clgemm__family(out->schedule.cfg.family)->tensor_maps) return false;
     clgemm__pack_layout(c, out);
     return true;
 }
