@@ -28,8 +28,9 @@ static size_t threads_of(const int *v) {
     return 128 * (size_t)(v[MWG] / 64) + 32;
 }
 
+/* INT8, E4M3, E5M2: the one-byte types. */
 static bool eight_bit(clgemm_precision type) {
-    return type == CLGEMM_INT8 || type == CLGEMM_E4M3 || type == CLGEMM_E5M2;
+    return clgemm__type(type)->size == 1;
 }
 
 static bool supported(const device_info *info, clgemm_precision type, clgemm_compute compute) {
@@ -104,8 +105,6 @@ static int call_options(const kernel_call *k, char *buf, size_t size) {
  * 3072^2 at 446 (128 x 256: 420, a last wave a fifth full), 2048^2 at 319, 1024^2 at 64. */
 static const clgemm_config half[] = {TMA(128, 256, 64, 4), TMA(128, 128, 64, 6), END_OF_LIST};
 static const clgemm_config tf32[] = {TMA(128, 256, 32, 4), TMA(128, 128, 32, 6), END_OF_LIST};
-static const clgemm_config half_small[] = {TMA(128, 128, 64, 6), END_OF_LIST};
-static const clgemm_config tf32_small[] = {TMA(128, 128, 32, 6), END_OF_LIST};
 static const clgemm_config none[] = {END_OF_LIST};
 
 /* Where the whole call beat mma.sync's on the H200 (same log, same run): every square from
@@ -133,8 +132,8 @@ static const clgemm_config *defaults(const device_info *info, clgemm_precision t
                                      const gemm_dims *dims) {
     if (!pays(dims) || eight_bit(type)) return none; /* 8-bit: not yet measured */
     const bool wide = dims->m == 0 || wide_tiles_fill(info, dims);
-    if (type == CLGEMM_SINGLE) return wide ? tf32 : tf32_small;
-    return wide ? half : half_small;
+    const clgemm_config *list = type == CLGEMM_SINGLE ? tf32 : half;
+    return wide ? list : list + 1; /* without the 128 x 256 tiles */
 }
 
 /* Every tile of the correctness matrix clgemm-tma-check ran on the H200, for both slice depths. */
