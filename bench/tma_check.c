@@ -2,7 +2,8 @@
  * tensor maps on an NVIDIA device of compute capability 9.0, before it is a family of the call
  * path: the library's own services encode the maps (src/exec/tensor_map.c) over buffer
  * addresses (src/exec/device_address.c) and build the kernel through the patched-PTX route.
- *   clgemm-tma-check check             the correctness matrix: every type, C type, transpose,
+ *   clgemm-tma-check check [TYPE...]   the correctness matrix: every type (or those named:
+ *                                      FP16 BF16 TF32 INT8 E4M3 E5M2), C type, transpose,
  *                                      edges, beta 0 (C poisoned with NaN) and not, batches,
  *                                      every tile; each entry against a long-double reference
  *   clgemm-tma-check time M,N,K...     FP16, BF16, TF32, INT8 and FP8 E4M3 (K-major and, for
@@ -245,7 +246,14 @@ static void describe(const tma_case *c, char *buf, size_t size) {
              c->stages, c->beta);
 }
 
-static int check(void) {
+/* Whether the check's type list `names` (argc entries; none: all) names type t. */
+static bool named(clgemm_precision t, int argc, char **argv) {
+    for (int i = 0; i < argc; i++)
+        if (strcmp(argv[i], type_name(t)) == 0) return true;
+    return argc == 0;
+}
+
+static int check(int argc, char **argv) {
     /* A and B's type, C's */
     static const clgemm_precision types[][2] = {
         {CLGEMM_HALF, CLGEMM_SINGLE},     {CLGEMM_HALF, CLGEMM_HALF},
@@ -258,7 +266,7 @@ static int check(void) {
         {128, 256, 4}, {128, 128, 6}, {64, 256, 5}, {256, 128, 4}, {128, 64, 8}};
     int failed = 0, cases = 0;
     for (size_t t = 0; t < sizeof types / sizeof types[0]; t++)
-        for (int tr = 0; tr < 4; tr++)
+        for (int tr = 0; tr < 4 && named(types[t][0], argc, argv); tr++)
             for (int tile = 0; tile < 5; tile++) {
                 const int ta = tr & 1, tb = tr >> 1;
                 if (k_major_only(types[t][0]) && (!ta || tb)) continue;
@@ -290,6 +298,11 @@ static int check(void) {
                     cases++;
                 }
             }
+    if (cases == 0) {
+        fprintf(stderr, "clgemm-tma-check: no type of the matrix named (FP16 BF16 TF32 INT8 E4M3 "
+                        "E5M2)\n");
+        return 2;
+    }
     printf("%d of %d cases right\n", cases - failed, cases);
     return failed ? 1 : 0;
 }
@@ -349,7 +362,7 @@ static int time_shapes(int argc, char **argv) {
 
 int main(int argc, char **argv) {
     if (argc < 2 || (strcmp(argv[1], "check") != 0 && strcmp(argv[1], "time") != 0)) {
-        fprintf(stderr, "usage: clgemm-tma-check check | time M,N,K...\n");
+        fprintf(stderr, "usage: clgemm-tma-check check [TYPE...] | time M,N,K...\n");
         return 2;
     }
     cl_platform_id platforms[8];
@@ -376,7 +389,8 @@ int main(int argc, char **argv) {
            (unsigned long long)clgemm__static_local_limit(&h->info), h->info.nv_sm90a,
            clgemm__tensor_map_service_string(clgemm__tensor_map_service(&h->info)));
     if (!h->info.nv_tma) return 77;
-    int rc = strcmp(argv[1], "check") == 0 ? check() : time_shapes(argc - 2, argv + 2);
+    int rc =
+        strcmp(argv[1], "check") == 0 ? check(argc - 2, argv + 2) : time_shapes(argc - 2, argv + 2);
     clgemm_destroy(h);
     clReleaseCommandQueue(queue);
     clReleaseContext(ctx);

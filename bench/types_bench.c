@@ -1,13 +1,15 @@
 /* types_bench.c: clgemm-types-bench, whole-call speed of every element type and compute mode
  * through the public API (clgemm_gemm_ex), with a sampled accuracy check against a
  * double-precision host product of the same (stored) inputs.
- * Usage: clgemm-types-bench [--runs N] [--force FAMILY[:P=V,...]] MODE:M,N,K ...
+ * Usage: clgemm-types-bench [--runs N] [--force FAMILY[:P=V,...]] [--trans XY] MODE:M,N,K ...
  * MODE: s d c z h hs b bs tf32 3xtf32 i8 e4m3 e4m3b e4m3h e5m2 e5m2b. --force makes the
  * problems after it run one family's configuration wherever the device takes it for their type
- * ("--force auto": the library's choice again), so two families compare in one run.
+ * ("--force auto": the library's choice again), so two families compare in one run. --trans XY
+ * (X, Y each N or T) transposes op(A) and op(B) of the problems after it: row-major NT stores
+ * both operands K-major, the layout cuBLASLt's 8-bit products take.
  * (hs / bs: FP16 / BF16 inputs with FP32 C; i8: INT8 into INT32; e4m3 / e5m2: FP8 into FP32,
  * ...b into BF16, ...h into FP16; TFLOPS of i8 count its integer operations, TOPS). Row-major,
- * no transposes, alpha 1, beta 0. Prints
+ * no transposes unless --trans, alpha 1, beta 0. Prints
  * one line per problem: the kernel used, the median of N warm calls (host clock around the
  * call and clFinish) in ms and TFLOPS, the median device time of the call's last command
  * (its profiling event: for a call of one kernel, that kernel), and the largest sampled error
@@ -64,7 +66,22 @@ static void fill(clgemm_precision t, void *p, size_t count, uint64_t *state) {
         }
 }
 
-static int run(clgemm_handle h, const mode *md, size_t m, size_t n, size_t k, int runs) {
+/* The problems' transposes (--trans) and where element (i, p) of op(A) and (p, j) of op(B) lie
+ * in row-major storage. */
+typedef struct transposes {
+    clgemm_transpose a, b;
+} transposes;
+
+static size_t a_index(transposes t, size_t i, size_t p, size_t m, size_t k) {
+    return t.a == CLGEMM_NO_TRANS ? i * k + p : p * m + i;
+}
+
+static size_t b_index(transposes t, size_t p, size_t j, size_t k, size_t n) {
+    return t.b == CLGEMM_NO_TRANS ? p * n + j : j * k + p;
+}
+
+static int run(clgemm_handle h, const mode *md, transposes tr, size_t m, size_t n, size_t k,
+               int runs) {
     cl_context ctx = clgemm_context(h);
     /* A queue of the bench's own with profiling on: the last command's device time beside the
      * whole call's (for a call of one kernel, that kernel's time). */
@@ -88,6 +105,7 @@ static int run(clgemm_handle h, const mode *md, size_t m, size_t n, size_t k, in
                             : (const void *)onef;
     const void *beta = alpha == one ? (const void *)zero : (const void *)zerof;
     cl_int onei = 1, zeroi = 0;
+    const size_t lda = tr.a == CLGEMM_NO_TRANS ? k : m, ldb = tr.b == CLGEMM_NO_TRANS ? n : k;
     if (md->ab == CLGEMM_INT8) alpha = &onei, beta = &zeroi;
     double *times = malloc(sizeof(double) * (size_t)runs);
     double *device = malloc(sizeof(double) * (size_t)runs);
@@ -95,9 +113,8 @@ static int run(clgemm_handle h, const mode *md, size_t m, size_t n, size_t k, in
     for (int r = -2; r < runs && st == CLGEMM_SUCCESS; r++) {
         cl_event ev = NULL;
         double t0 = clgemm_now_seconds();
-        st = clgemm_gemm_ex(h, CLGEMM_ROW_MAJOR, CLGEMM_NO_TRANS, CLGEMM_NO_TRANS, m, n, k, alpha,
-                            da, 0, k, db, 0, n, beta, dc, 0, n, md->ab, md->c, md->compute, q, 0,
-                            NULL, &ev);
+        st = clgemm_gemm_ex(h, CLGEMM_ROW_MAJOR, tr.a, tr.b, m, n, k, alpha, da, 0, lda, db, 0, ldb,
+                            beta, dc, 0, n, md->ab, md->c, md->compute, q, 0, NULL, &ev);
         clFinish(q);
         if (r >= 0) times[r] = clgemm_now_seconds() - t0;
         cl_ulong start = 0, end = 0;
@@ -119,9 +136,10 @@ static int run(clgemm_handle h, const mode *md, size_t m, size_t n, size_t k, in
         size_t i = (size_t)s * 7919 % m, jj = (size_t)s * 104729 % n;
         double re = 0, im = 0, mag = 0;
         for (size_t p = 0; p < k; p++) {
-            double ar = tt_get(md->ab, a, i * k + p, 0), br = tt_get(md->ab, b, p * n + jj, 0);
-            double ai = tt_ncomp(md->ab) > 1 ? tt_get(md->ab, a, i * k + p, 1) : 0;
-            double bi = tt_ncomp(md->ab) > 1 ? tt_get(md->ab, b, p * n + jj, 1) : 0;
+            const size_t ia = a_index(tr, i, p, m, k), ib = b_index(tr, p, jj, k, n);
+            double ar = tt_get(md->ab, a, ia, 0), br = tt_get(md->ab, b, ib, 0);
+            double ai = tt_ncomp(md->ab) > 1 ? tt_get(md->ab, a, ia, 1) : 0;
+            double bi = tt_ncomp(md->ab) > 1 ? tt_get(md->ab, b, ib, 1) : 0;
             re += ar * br - ai * bi;
             im += ar * bi + ai * br;
             mag += hypot(ar, ai) * hypot(br, bi);
@@ -136,7 +154,7 @@ static int run(clgemm_handle h, const mode *md, size_t m, size_t n, size_t k, in
     double clblast = 0; /* CLBlast's median, 0: not timed */
 #ifdef HAVE_CLBLAST
     if (md->compute == CLGEMM_COMPUTE_DEFAULT && md->ab == md->c &&
-        md->ab <= CLGEMM_COMPLEX_DOUBLE) {
+        md->ab <= CLGEMM_COMPLEX_DOUBLE && tr.a == CLGEMM_NO_TRANS && tr.b == CLGEMM_NO_TRANS) {
         CLBlastStatusCode cs = CLBlastSuccess;
         for (int r = -2; r < runs && cs == CLBlastSuccess; r++) {
             cl_event ev = NULL;
@@ -170,12 +188,18 @@ static int run(clgemm_handle h, const mode *md, size_t m, size_t n, size_t k, in
     char kernel[200] = "?";
     /* The configuration of the call just timed: its layout, types and compute mode (a TF32 mode
      * may run a family an FP32 call would not). */
-    if (clgemm_get_config_ex(h, CLGEMM_ROW_MAJOR, CLGEMM_NO_TRANS, CLGEMM_NO_TRANS, m, n, k, md->ab,
-                             md->c, md->compute, &cfg, NULL) == CLGEMM_SUCCESS)
+    if (clgemm_get_config_ex(h, CLGEMM_ROW_MAJOR, tr.a, tr.b, m, n, k, md->ab, md->c, md->compute,
+                             &cfg, NULL) == CLGEMM_SUCCESS)
         clgemm_config_string(&cfg, kernel, sizeof kernel);
+    char name[16];
+    snprintf(name, sizeof name, "%s%s", md->name,
+             tr.a == CLGEMM_NO_TRANS && tr.b == CLGEMM_NO_TRANS ? ""
+             : tr.a == CLGEMM_NO_TRANS                          ? ".nt"
+             : tr.b == CLGEMM_NO_TRANS                          ? ".tn"
+                                                                : ".tt");
     printf("%-7s %6zu %6zu %6zu  median %9.3f ms  %8.2f TFLOPS  last command %8.3f ms  err %.2e  "
            "(%s)\n",
-           md->name, m, n, k, med * 1e3, flops / med * 1e-12, last * 1e3, worst, kernel);
+           name, m, n, k, med * 1e3, flops / med * 1e-12, last * 1e3, worst, kernel);
     if (clblast > 0)
         printf("%-7s %6zu %6zu %6zu  CLBlast %8.3f ms  %8.2f TFLOPS  (clgemm / CLBlast %.2f)\n",
                md->name, m, n, k, clblast * 1e3, flops / clblast * 1e-12, clblast / med);
@@ -237,6 +261,7 @@ static int force(clgemm_handle h, const char *spec) {
 
 int main(int argc, char **argv) {
     int runs = 10, status = 0;
+    transposes tr = {CLGEMM_NO_TRANS, CLGEMM_NO_TRANS};
     clgemm_handle h;
     clgemm_status st = clgemm_create_default(&h);
     if (st != CLGEMM_SUCCESS) {
@@ -247,6 +272,16 @@ int main(int argc, char **argv) {
         if (strcmp(argv[i], "--runs") == 0 && i + 1 < argc) {
             runs = atoi(argv[++i]);
             if (runs < 1 || runs > 1000) runs = 10;
+            continue;
+        }
+        if (strcmp(argv[i], "--trans") == 0 && i + 1 < argc) {
+            const char *t = argv[++i];
+            if (strlen(t) != 2 || !strchr("NT", t[0]) || !strchr("NT", t[1])) {
+                fprintf(stderr, "clgemm-types-bench: bad --trans %s (NN, NT, TN or TT)\n", t);
+                return 2;
+            }
+            tr.a = t[0] == 'T' ? CLGEMM_TRANS : CLGEMM_NO_TRANS;
+            tr.b = t[1] == 'T' ? CLGEMM_TRANS : CLGEMM_NO_TRANS;
             continue;
         }
         if (strcmp(argv[i], "--force") == 0 && i + 1 < argc) {
@@ -268,7 +303,7 @@ int main(int argc, char **argv) {
             fprintf(stderr, "clgemm-types-bench: unknown mode %s\n", name);
             return 2;
         }
-        status |= run(h, md, m, n, k, runs);
+        status |= run(h, md, tr, m, n, k, runs);
     }
     clgemm_destroy(h);
     return status;

@@ -268,7 +268,7 @@ Test(pack, get_config_names_the_configuration_of_the_copies) {
  * defaults until measured): a forced INT8 configuration (KWG 128: one 128-byte row) is legal on the
  * H200, one of 64 is not; row-major NN then copies B (the column-major A), column-major TN
  * copies nothing; without the forced configuration nothing is copied. */
-Test(pack, eight_bit_operands_copied_for_a_forced_tma_configuration) {
+Test(pack, eight_bit_operands_copied_for_the_tma_family) {
     clgemm_handle h = make_handle();
     model_h200(h);
     const clgemm_transpose N = CLGEMM_NO_TRANS, T = CLGEMM_TRANS;
@@ -277,16 +277,23 @@ Test(pack, eight_bit_operands_copied_for_a_forced_tma_configuration) {
     gemm_call tn = square(CLGEMM_INT8, CLGEMM_COL_MAJOR, T, N, 8192, 8192);
     tn.type_c = CLGEMM_INT32;
     pack_choice p;
-    cr_expect_not(clgemm__pack_choose(h, &nn, CLGEMM_COMPUTE_DEFAULT, &p), "defaults: none");
+    /* The defaults take the family for 8-bit squares: row-major NN's B (MN-major) is copied. */
+    cr_assert(clgemm__pack_choose(h, &nn, CLGEMM_COMPUTE_DEFAULT, &p), "defaults");
+    cr_expect(!p.pack[0] && p.pack[1], "row-major NN: B copied");
+    cr_expect_eq(p.schedule.cfg.family, CLGEMM_FAMILY_TMA);
+    cr_expect_not(clgemm__pack_choose(h, &tn, CLGEMM_COMPUTE_DEFAULT, &p), "K-major: none");
+    /* A forced configuration of the 8-bit slice depth is copied for too; another depth is not
+     * legal for the type. */
     clgemm_config bad = {.family = CLGEMM_FAMILY_TMA, .params = {128, 256, 64, 4}};
     cr_expect_neq(clgemm__config_check(&bad, &h->info, CLGEMM_INT8), CLGEMM_SUCCESS);
-    clgemm_config cfg = {.family = CLGEMM_FAMILY_TMA, .params = {128, 256, 128, 4}};
+    clgemm_config cfg = {.family = CLGEMM_FAMILY_TMA, .params = {128, 128, 128, 6}};
     cr_assert_eq(clgemm__config_check(&cfg, &h->info, CLGEMM_INT8), CLGEMM_SUCCESS);
     cr_assert_eq(clgemm__config_check(&cfg, &h->info, CLGEMM_E4M3), CLGEMM_SUCCESS);
     h->has_override[CLGEMM_INT8] = true;
     h->override[CLGEMM_INT8] = cfg;
-    cr_assert(clgemm__pack_choose(h, &nn, CLGEMM_COMPUTE_DEFAULT, &p));
+    gemm_call small = square(CLGEMM_INT8, CLGEMM_ROW_MAJOR, N, N, 256, 256);
+    small.type_c = CLGEMM_INT32;
+    cr_assert(clgemm__pack_choose(h, &small, CLGEMM_COMPUTE_DEFAULT, &p), "forced, 256^2");
     cr_expect(!p.pack[0] && p.pack[1], "row-major NN: B copied");
-    cr_expect_not(clgemm__pack_choose(h, &tn, CLGEMM_COMPUTE_DEFAULT, &p), "K-major: none");
     clgemm_destroy(h);
 }

@@ -1,6 +1,8 @@
 /* test_tensor_cores.c: every parameter set the tuner may pick for the NVIDIA tensor-core
  * families (tma and wgmma, and mma.sync beside them), every type they run (FP16 and BF16 with C in
- * the input type or FP32, FP32 in the TF32 compute mode), both layouts, every transpose pair, edge
+ * the input type or FP32, FP32 in the TF32 compute mode, INT8 into INT32, FP8 E4M3 and E5M2 with C
+ * in FP32 or BF16), both layouts, every transpose pair (8-bit and TF32 operands stored MN-major
+ * reach the tma family through its copies), edge
  * shapes below, at and above the tiles, long K, padded leading dimensions with offsets, and
  * K split into 3 layers: the result against a long-double reference of the rounded inputs,
  * everything outside C bit for bit unchanged. One test is one family, configuration and type
@@ -52,7 +54,13 @@ static void run_case(const tc_case *tc) {
         cr_skip_test("%s for type %d: %s", desc, (int)tc->ab, clgemm_status_string(st));
     }
     cr_assert_eq(clgemm_set_config(h, tc->ab, &cfg), CLGEMM_SUCCESS);
-    const clgemm_precision cs[2] = {tc->ab, CLGEMM_SINGLE};
+    /* C's types: the input type and FP32; INT8's only INT32; FP8's FP32 and BF16. */
+    const bool fp8 = tc->ab == CLGEMM_E4M3 || tc->ab == CLGEMM_E5M2;
+    const clgemm_precision cs[2] = {tc->ab == CLGEMM_INT8 ? CLGEMM_INT32
+                                    : fp8                 ? CLGEMM_BFLOAT16
+                                                          : tc->ab,
+                                    CLGEMM_SINGLE};
+    const int c_types = tc->ab == CLGEMM_SINGLE || tc->ab == CLGEMM_INT8 ? 1 : 2;
     size_t bad = 0, runs = 0;
     char msg[2048], first[2100] = "";
     uint64_t seed = 7;
@@ -63,7 +71,7 @@ static void run_case(const tc_case *tc) {
             cr_assert_eq(clgemm_create(&hs, env.queue), CLGEMM_SUCCESS);
             cr_assert_eq(clgemm_set_config(hs, tc->ab, &cfg), CLGEMM_SUCCESS);
         }
-        for (int c = 0; c < (tc->ab == CLGEMM_SINGLE ? 1 : 2); c++)
+        for (int c = 0; c < c_types; c++)
             for (int l = 0; l < 2; l++)
                 for (int ta = 0; ta < 2; ta++)
                     for (int tb = 0; tb < 2; tb++)
@@ -118,13 +126,13 @@ static bool candidate(clgemm_family family, int index, clgemm_config *out) {
 }
 
 ParameterizedTestParameters(tensor_cores, candidates) {
-    static tc_case cases[COUNT(tc_candidates) * 3];
     static const struct {
         clgemm_precision ab;
         clgemm_compute compute;
-    } types[] = {{CLGEMM_HALF, CLGEMM_COMPUTE_DEFAULT},
-                 {CLGEMM_BFLOAT16, CLGEMM_COMPUTE_DEFAULT},
-                 {CLGEMM_SINGLE, CLGEMM_COMPUTE_TF32}};
+    } types[] = {{CLGEMM_HALF, CLGEMM_COMPUTE_DEFAULT}, {CLGEMM_BFLOAT16, CLGEMM_COMPUTE_DEFAULT},
+                 {CLGEMM_SINGLE, CLGEMM_COMPUTE_TF32},  {CLGEMM_INT8, CLGEMM_COMPUTE_DEFAULT},
+                 {CLGEMM_E4M3, CLGEMM_COMPUTE_DEFAULT}, {CLGEMM_E5M2, CLGEMM_COMPUTE_DEFAULT}};
+    static tc_case cases[COUNT(tc_candidates) * COUNT(types)];
     size_t n = 0;
     int index[CLGEMM_FAMILY_COUNT + 1] = {0};
     for (size_t i = 0; i < COUNT(tc_candidates); i++) {

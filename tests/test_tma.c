@@ -517,10 +517,10 @@ static device_info h200_with_maps(void) {
     return h200;
 }
 
-/* Where maps can be encoded, FP16, BF16 and TF32 plan on it for single matrices from 1024^3 (128 x
- * 256 tiles where they fill at least two waves nine tenths full on the H200's 132 SMs, 128 x 128
- * otherwise) and narrow ones with a long K, the slice one 128-byte row of the type; FP32, 3xTF32
- * and FP64 never; 512^3 and batches stay on mma.sync. */
+/* Where maps can be encoded, FP16, BF16, TF32, INT8 and FP8 plan on it for single matrices from
+ * 1024^3 (128 x 256 tiles where they fill at least two waves nine tenths full on the H200's 132
+ * SMs, 128 x 128 otherwise) and narrow ones with a long K, the slice one 128-byte row of the type;
+ * FP32, 3xTF32 and FP64 never; 512^3 and batches stay on mma.sync. */
 Test(tma_family, planned_for_its_types_where_it_pays) {
     device_info h200 = h200_with_maps();
     const struct {
@@ -531,6 +531,9 @@ Test(tma_family, planned_for_its_types_where_it_pays) {
         {CLGEMM_HALF, CLGEMM_COMPUTE_DEFAULT, 64},
         {CLGEMM_BFLOAT16, CLGEMM_COMPUTE_DEFAULT, 64},
         {CLGEMM_SINGLE, CLGEMM_COMPUTE_TF32, 32},
+        {CLGEMM_INT8, CLGEMM_COMPUTE_DEFAULT, 128},
+        {CLGEMM_E4M3, CLGEMM_COMPUTE_DEFAULT, 128},
+        {CLGEMM_E5M2, CLGEMM_COMPUTE_DEFAULT, 128},
         {CLGEMM_SINGLE, CLGEMM_COMPUTE_DEFAULT, 0},
         {CLGEMM_SINGLE, CLGEMM_COMPUTE_FP32_3XTF32, 0},
         {CLGEMM_DOUBLE, CLGEMM_COMPUTE_DEFAULT, 0},
@@ -543,7 +546,10 @@ Test(tma_family, planned_for_its_types_where_it_pays) {
         clgemm_config narrow = clgemm__config_default_for(&h200, t, m, 8192, 64, 8192, 1);
         clgemm_config small = clgemm__config_default_for(&h200, t, m, 512, 512, 512, 1);
         clgemm_config batch = clgemm__config_default_for(&h200, t, m, 256, 256, 256, 1000);
-        cr_expect_neq(small.family, CLGEMM_FAMILY_TMA, "case %zu: 512^3", i);
+        if (clgemm_type_size(t) == 1)
+            cr_expect_eq(small.family, CLGEMM_FAMILY_TMA, "case %zu: 512^3", i);
+        else
+            cr_expect_neq(small.family, CLGEMM_FAMILY_TMA, "case %zu: 512^3", i);
         cr_expect_neq(batch.family, CLGEMM_FAMILY_TMA, "case %zu: a batch", i);
         if (!cases[i].kwg) {
             cr_expect_neq(big.family, CLGEMM_FAMILY_TMA, "case %zu", i);

@@ -188,6 +188,21 @@ Test(types, public_element_sizes) {
     cr_expect_eq(clgemm_type_size((clgemm_precision)CLGEMM_PRECISION_COUNT), 0);
 }
 
+/* A value every type holds exactly (-2, and for the complex types 3 in the imaginary part) read
+ * back as it was set, in the type's own bits: an INT32 stored as a float's bits read -2^30. */
+Test(types, element_set_and_get_round_trip) {
+    for (int t = 0; t < CLGEMM_PRECISION_COUNT; t++) {
+        const clgemm_precision type = (clgemm_precision)t;
+        const int comps = clgemm__type(type)->complex ? 2 : 1;
+        unsigned char buf[3 * 16] = {0};
+        for (int c = 0; c < comps; c++)
+            clgemm__element_set(type, buf, 1, c, c ? 3.0 : -2.0);
+        for (int c = 0; c < comps; c++)
+            cr_expect_eq(clgemm__element_get(type, buf, 1, c), c ? 3.0 : -2.0, "type %d", t);
+        if (type == CLGEMM_INT32) cr_expect_eq(((const int32_t *)buf)[1], -2);
+    }
+}
+
 /* ---- Family names --------------------------------------------------------------------------- */
 
 Test(family, names) {

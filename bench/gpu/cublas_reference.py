@@ -3,32 +3,65 @@
 clgemm-bench times clgemm: host clock around one product plus a device synchronise, median of
 warm runs (and CUDA-event time for reference).
 
-Usage: cublas_reference.py [--fp64|--tf32|--fp16|--bf16] M,N,K ...
-Prints: cublas PREC M N K whole_TFLOPS event_TFLOPS
+Usage: cublas_reference.py [--fp64|--tf32|--fp16|--bf16|--int8|--e4m3|--e4m3b] [--fast] M,N,K ...
+--int8: torch._int_mm (cuBLASLt, INT8 into INT32); --e4m3 / --e4m3b: torch._scaled_mm (cuBLASLt,
+FP8 E4M3 into FP32 / BF16, unit scales; --fast: its use_fast_accum, the tensor cores' own
+accumulation throughout, as clgemm's kernel does, where the default adds partial sums into FP32
+registers along K). Both take A row-major and B column-major, so both operands K-major:
+clgemm's row-major NT (clgemm-types-bench --trans NT).
+Prints: cublas PREC M N K whole_TFLOPS event_TFLOPS   (TOPS for --int8)
 """
 import sys, time, statistics
 import torch
 
+FLOAT = {"fp64": torch.float64, "fp16": torch.float16, "bf16": torch.bfloat16}
+LOWP = ("int8", "e4m3", "e4m3b")
+
+
+def operands(prec, m, n, k, fast=False):
+    """A (m x k) and the product to time, on random data in each type's range."""
+    if prec == "int8":
+        a = torch.randint(-128, 128, (m, k), device="cuda", dtype=torch.int8)
+        b = torch.randint(-128, 128, (n, k), device="cuda", dtype=torch.int8).t()
+        return lambda: torch._int_mm(a, b)
+    if prec in ("e4m3", "e4m3b"):
+        a = (torch.rand(m, k, device="cuda") - 0.5).to(torch.float8_e4m3fn)
+        b = (torch.rand(n, k, device="cuda") - 0.5).to(torch.float8_e4m3fn).t()
+        one = torch.tensor(1.0, device="cuda")
+        out = torch.float32 if prec == "e4m3" else torch.bfloat16
+        return lambda: torch._scaled_mm(a, b, scale_a=one, scale_b=one, out_dtype=out,
+                                        use_fast_accum=fast)
+    dtype = FLOAT.get(prec, torch.float32)
+    a = torch.randn(m, k, device="cuda", dtype=dtype)
+    b = torch.randn(k, n, device="cuda", dtype=dtype)
+    return lambda: a @ b
+
+
 def main(argv):
-    prec = next((a[2:] for a in argv if a in ("--fp64", "--tf32", "--fp16", "--bf16")), "fp32")
-    dtype = {"fp64": torch.float64, "fp16": torch.float16, "bf16": torch.bfloat16}.get(prec, torch.float32)
+    flags = ("--fp64", "--tf32", "--fp16", "--bf16") + tuple("--" + p for p in LOWP)
+    prec = next((a[2:] for a in argv if a in flags), "fp32")
     torch.backends.cuda.matmul.allow_tf32 = prec == "tf32"
     shapes = [tuple(int(x) for x in a.split(",")) for a in argv if "," in a]
+    name = prec + ("-fast" if "--fast" in argv and prec.startswith("e4m3") else "")
     for m, n, k in shapes:
-        a = torch.randn(m, k, device="cuda", dtype=dtype)
-        b = torch.randn(k, n, device="cuda", dtype=dtype)
-        for _ in range(3):
-            c = a @ b
+        try:
+            product = operands(prec, m, n, k, "--fast" in argv)
+            for _ in range(3):
+                product()
+        except (RuntimeError, TypeError) as ex:  # a shape or type this build refuses
+            print(f"cublas {prec} {m} {n} {k} failed: {ex}", flush=True)
+            continue
         torch.cuda.synchronize()
         runs = 10 if m * n * k >= 2**33 else 30
         whole, ev = [], []
         for _ in range(runs):
             s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-            t0 = time.perf_counter(); s.record(); c = a @ b; e.record(); torch.cuda.synchronize()
+            t0 = time.perf_counter(); s.record(); product(); e.record(); torch.cuda.synchronize()
             whole.append(time.perf_counter() - t0); ev.append(s.elapsed_time(e) / 1e3)
         f = 2.0 * m * n * k
-        print(f"cublas {prec} {m} {n} {k} {f / statistics.median(whole) / 1e12:.1f} "
+        print(f"cublas {name} {m} {n} {k} {f / statistics.median(whole) / 1e12:.1f} "
               f"{f / statistics.median(ev) / 1e12:.1f}", flush=True)
+
 
 if __name__ == "__main__":
     main(sys.argv[1:])

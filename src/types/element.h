@@ -101,6 +101,9 @@ static inline void clgemm__element_set(clgemm_precision type, void *buf, size_t 
     case CLGEMM_INT8: /* v in -128 .. 127.99 */
         ((int8_t *)buf)[i] = (int8_t)floor(v);
         break;
+    case CLGEMM_INT32: /* v a whole number in range */
+        ((int32_t *)buf)[i] = (int32_t)v;
+        break;
     case CLGEMM_E4M3:
     case CLGEMM_E5M2: {
         float f = (float)v;
