@@ -1,9 +1,12 @@
 /* batched_bench.c: clgemm-batched-bench, strided-batched GEMM beside CLBlast's
  * XgemmStridedBatched (issue 10), built with or without CLBlast; the work is batched.c's,
  * which clgemm-bench --batched shares.
- * Usage: clgemm-batched-bench [--runs N] [--no-clblast] [--layout row|col] MODE:BATCH,N ...
- * MODE: s d h. BATCH 1 gives the fixed cost of one small call (issue 10 item 4). */
+ * Usage: clgemm-batched-bench [--runs N] [--no-clblast] [--layout row|col]
+ *                             [--force FAMILY[:P=V,...]] MODE:BATCH,N ...
+ * MODE: s d h. BATCH 1 gives the fixed cost of one small call (issue 10 item 4). --force runs
+ * the problems after it on one family's configuration ("auto": the library's choice again). */
 #include "batched.h"
+#include "force_config.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +30,13 @@ int main(int argc, char **argv) {
         }
         if (!strcmp(argv[i], "--no-clblast")) {
             clblast = false;
+            continue;
+        }
+        if (!strcmp(argv[i], "--force") && i + 1 < argc) {
+            if (bench_force(h, argv[++i], "clgemm-batched-bench") != 0) {
+                clgemm_destroy(h);
+                return 2;
+            }
             continue;
         }
         if (!strcmp(argv[i], "--layout") && i + 1 < argc) {

@@ -18,6 +18,7 @@
  * CLBlast). */
 #include "core/clock.h"
 #include "core/xorshift.h"
+#include "force_config.h"
 #include "typed.h"
 
 #include <clgemm.h>
@@ -216,49 +217,6 @@ static int run(clgemm_handle h, const mode *md, transposes tr, size_t m, size_t 
     return 0;
 }
 
-/* --force FAMILY[:P=V,...]: that configuration for every type it is legal for; "auto" clears. */
-static int force(clgemm_handle h, const char *spec) {
-    char family[32];
-    size_t len = strcspn(spec, ":");
-    if (len == 0 || len >= sizeof family) {
-        fprintf(stderr, "clgemm-types-bench: bad --force %s (FAMILY[:P=V,...])\n", spec);
-        return -1;
-    }
-    memcpy(family, spec, len);
-    family[len] = 0;
-    clgemm_config c;
-    clgemm_family f = clgemm_family_from_name(family);
-    if (strcmp(family, "auto") == 0) {
-        for (int t = 0; t < CLGEMM_PRECISION_COUNT; t++)
-            clgemm_set_config(h, (clgemm_precision)t, NULL);
-        return 0;
-    }
-    if (f == CLGEMM_FAMILY_AUTO || clgemm_config_init(&c, f) != CLGEMM_SUCCESS) {
-        fprintf(stderr, "clgemm-types-bench: unknown family %s\n", family);
-        return -1;
-    }
-    for (const char *p = spec[len] ? spec + len + 1 : spec + len; *p;) {
-        char pname[32];
-        int value, used;
-        if (sscanf(p, "%31[^=]=%d%n", pname, &value, &used) != 2 ||
-            clgemm_config_set(&c, pname, value) != CLGEMM_SUCCESS) {
-            fprintf(stderr, "clgemm-types-bench: bad parameter in --force %s\n", spec);
-            return -1;
-        }
-        p += used;
-        if (*p == ',') p++;
-    }
-    int taken = 0;
-    for (int t = 0; t < CLGEMM_PRECISION_COUNT; t++)
-        taken += clgemm_set_config(h, (clgemm_precision)t, &c) == CLGEMM_SUCCESS;
-    if (!taken) {
-        fprintf(stderr, "clgemm-types-bench: --force %s is legal for no type on this device\n",
-                spec);
-        return -1;
-    }
-    return 0;
-}
-
 int main(int argc, char **argv) {
     int runs = 10, status = 0;
     transposes tr = {CLGEMM_NO_TRANS, CLGEMM_NO_TRANS};
@@ -285,7 +243,7 @@ int main(int argc, char **argv) {
             continue;
         }
         if (strcmp(argv[i], "--force") == 0 && i + 1 < argc) {
-            if (force(h, argv[++i]) != 0) return 2;
+            if (bench_force(h, argv[++i], "clgemm-types-bench") != 0) return 2;
             continue;
         }
         char name[16];
