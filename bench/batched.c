@@ -22,6 +22,18 @@ static uint16_t to_half(float f) { /* inputs are multiples of 1/8 in [-1, 1]: ex
     return (uint16_t)(((x >> 16) & 0x8000u) | (uint32_t)((int)((x >> 23) & 0xff) - 112) << 10 |
                       (x & 0x7fffffu) >> 13);
 }
+/* BF16: the float's upper half (inputs are multiples of 1/8 in [-1, 1]: exact). */
+static uint16_t to_bf16(float f) {
+    uint32_t x;
+    memcpy(&x, &f, 4);
+    return (uint16_t)(x >> 16);
+}
+static double from_bf16(uint16_t b) {
+    uint32_t x = (uint32_t)b << 16;
+    float f;
+    memcpy(&f, &x, 4);
+    return f;
+}
 static double from_half(uint16_t h) {
     int e = (h >> 10) & 31;
     double m = (h & 1023) / 1024.0, v = e ? ldexp(1 + m, e - 15) : ldexp(m, -14);
@@ -29,7 +41,7 @@ static double from_half(uint16_t h) {
 }
 
 static size_t elem_size(char mode) {
-    return mode == 'd' ? 8 : mode == 'h' ? 2 : 4;
+    return mode == 'd' ? 8 : mode == 'h' || mode == 'b' ? 2 : 4;
 }
 
 bool batched_parse(const char *arg, char mode, batched_problem *out) {
@@ -41,7 +53,7 @@ bool batched_parse(const char *arg, char mode, batched_problem *out) {
         return false;
     }
     size_t count, bytes;
-    return strchr("sdh", out->mode) && out->mode && out->batch && out->n && out->n < (1u << 20) &&
+    return strchr("sdhb", out->mode) && out->mode && out->batch && out->n && out->n < (1u << 20) &&
            !__builtin_mul_overflow(out->batch, out->n * out->n, &count) &&
            !__builtin_mul_overflow(count, elem_size(out->mode), &bytes);
 }
@@ -70,6 +82,7 @@ static int call(const job *j, int lib) {
     if (lib == 0) {
         clgemm_precision t = mode == 'd'   ? CLGEMM_DOUBLE
                              : mode == 'h' ? CLGEMM_HALF
+                             : mode == 'b' ? CLGEMM_BFLOAT16
                                            : CLGEMM_SINGLE;
         const void *one = mode == 'd' ? (const void *)&d1 : &f1;
         const void *zero = mode == 'd' ? (const void *)&d0 : &f0;
@@ -86,6 +99,8 @@ static int call(const job *j, int lib) {
     case 'd':
         return CLBlastDgemmStridedBatched(l, t, t, n, n, n, 1, j->a, 0, n, s, j->b, 0, n, s, 0,
                                           j->c, 0, n, s, batch, &q, NULL);
+    case 'b':
+        return -1; /* CLBlast has no BF16 */
     case 'h':
         return CLBlastHgemmStridedBatched(l, t, t, n, n, n, 0x3c00, j->a, 0, n, s, j->b, 0, n, s, 0,
                                           j->c, 0, n, s, batch, &q, NULL);
@@ -101,6 +116,7 @@ static int call(const job *j, int lib) {
 static double get(char mode, const void *p, size_t i) {
     if (mode == 'd') return ((const double *)p)[i];
     if (mode == 'h') return from_half(((const uint16_t *)p)[i]);
+    if (mode == 'b') return from_bf16(((const uint16_t *)p)[i]);
     return ((const float *)p)[i];
 }
 
@@ -115,6 +131,8 @@ static void fill(char mode, char *ha, char *hb, size_t count) {
                 ((double *)p)[e] = v;
             else if (mode == 'h')
                 ((uint16_t *)p)[e] = to_half(v);
+            else if (mode == 'b')
+                ((uint16_t *)p)[e] = to_bf16(v);
             else
                 ((float *)p)[e] = v;
         }
@@ -163,7 +181,7 @@ int batched_run(FILE *f, clgemm_handle h, const batched_problem *p, int runs, bo
         fprintf(f, "%-4c %-6s %7zu %6zu buffers failed: %d\n", p->mode, layout, p->batch, p->n,
                 err);
     double flops = 2.0 * (double)p->batch * (double)p->n * (double)p->n * (double)p->n;
-    for (int lib = 0; err == CL_SUCCESS && lib < 1 + clblast; lib++) {
+    for (int lib = 0; err == CL_SUCCESS && lib < 1 + (clblast && p->mode != 'b'); lib++) {
         const char *name = lib ? "CLBlast" : "clgemm";
         int st = call(&j, lib); /* warm-up: builds the kernels */
         if (st || clFinish(j.queue)) {

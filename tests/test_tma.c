@@ -550,7 +550,21 @@ Test(tma_family, planned_for_its_types_where_it_pays) {
             cr_expect_eq(small.family, CLGEMM_FAMILY_TMA, "case %zu: 512^3", i);
         else
             cr_expect_neq(small.family, CLGEMM_FAMILY_TMA, "case %zu: 512^3", i);
-        cr_expect_neq(batch.family, CLGEMM_FAMILY_TMA, "case %zu: a batch", i);
+        /* Batches: FP16 and BF16 in 128 x 128 tiles of 3 stages (two work-groups an SM) from
+         * 128^2 matrices; the other types and 64^2 matrices elsewhere. */
+        clgemm_config tiny = clgemm__config_default_for(&h200, t, m, 64, 64, 64, 10000);
+        cr_expect_neq(tiny.family, CLGEMM_FAMILY_TMA, "case %zu: a batch of 64^3", i);
+        if (cases[i].kwg == 64) {
+            int v[4];
+            const char *names[] = {"MWG", "NWG", "KWG", "STAGES"};
+            cr_expect_eq(batch.family, CLGEMM_FAMILY_TMA, "case %zu: a batch", i);
+            for (int p = 0; p < 4; p++)
+                cr_assert_eq(clgemm_config_get(&batch, names[p], &v[p]), CLGEMM_SUCCESS);
+            cr_expect(v[0] == 128 && v[1] == 128 && v[3] == 3, "case %zu: %d %d %d", i, v[0], v[1],
+                      v[3]);
+        } else {
+            cr_expect_neq(batch.family, CLGEMM_FAMILY_TMA, "case %zu: a batch", i);
+        }
         if (!cases[i].kwg) {
             cr_expect_neq(big.family, CLGEMM_FAMILY_TMA, "case %zu", i);
             continue;

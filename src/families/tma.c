@@ -110,13 +110,17 @@ static const clgemm_config tf32[] = {TMA(128, 256, 32, 4), TMA(128, 128, 32, 6),
  * E4M3 into FP32 8192^2 at 1393 TFLOPS (cuBLASLt 1350), into BF16 at 1362 (1441), E5M2 1425. */
 static const clgemm_config eight[] = {TMA(128, 256, 128, 4), TMA(128, 128, 128, 6), END_OF_LIST};
 static const clgemm_config none[] = {END_OF_LIST};
+/* Strided batches of 16-bit matrices, H200 (bench/results/h200-tma-batches.log): 128 x 128 tiles
+ * in 3 stages (98 KiB: two work-groups an SM, one's copies behind the other's products) ran 1000 x
+ * 256^3 at 208 TFLOPS where 4 stages (one an SM) ran 174 and mma.sync 157; 1000 x 128^3 82 / 72,
+ * 100 x 512^3 281 / 196. At 64^3 neither beat mma.sync (10000 x 64^3: 58 against 56). */
+static const clgemm_config half_batch[] = {TMA(128, 128, 64, 3), END_OF_LIST};
 
-/* Where the whole call beat mma.sync's on the H200 (same log, same run): every square from
- * 1024^2 (64 against 59 TFLOPS; 2048^2 319 against 219, 3072^2 446 against 226), and narrow
- * matrices with a long K (8192 x 64 x 8192: 96 against 71); not the batch of 1000 x 256^3 (148
- * against 160). Smaller ones were not measured. */
+/* Where the whole call of one matrix beat mma.sync's on the H200 (same log, same run): every
+ * square from 1024^2 (64 against 59 TFLOPS; 2048^2 319 against 219, 3072^2 446 against 226),
+ * and narrow matrices with a long K (8192 x 64 x 8192: 96 against 71). Smaller ones were not
+ * measured. */
 static bool pays(const gemm_dims *d) {
-    if (d->batch > 1) return false;
     if (d->m == 0) return true; /* a matrix of any size: the family's own list */
     const size_t shorter = d->m < d->n ? d->m : d->n;
     return (double)d->m * (double)d->n * (double)d->k >= 0x1p30 || (shorter <= 256 && d->k >= 4096);
@@ -134,9 +138,13 @@ static bool wide_tiles_fill(const device_info *info, const gemm_dims *d) {
 
 static const clgemm_config *defaults(const device_info *info, clgemm_precision type,
                                      const gemm_dims *dims) {
+    if (dims->batch > 1) {
+        const bool sixteen_bit = type == CLGEMM_HALF || type == CLGEMM_BFLOAT16;
+        return sixteen_bit && dims->m >= 128 && dims->n >= 128 ? half_batch : none;
+    }
     /* 8-bit: every single matrix (the other families multiply 8-bit types on the CUDA cores:
-     * 256^3 INT8 1.4 against 1.2 TOPS, 512^3 10.4 against 6.4, same log). */
-    if (eight_bit(type) ? dims->batch > 1 : !pays(dims)) return none;
+     * 256^3 INT8 1.4 against 1.2 TOPS, 512^3 10.4 against 6.4, h200-tma-8bit.log). */
+    if (!eight_bit(type) && !pays(dims)) return none;
     const bool wide = dims->m == 0 || wide_tiles_fill(info, dims);
     const clgemm_config *list = eight_bit(type) ? eight : type == CLGEMM_SINGLE ? tf32 : half;
     return wide ? list : list + 1; /* without the 128 x 256 tiles */
