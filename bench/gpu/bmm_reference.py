@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """bmm_reference.py: cuBLAS's strided-batched GEMM through torch.bmm, whole call (host clock
 around one bmm and a synchronise), median of 20 warm runs, beside clgemm-batched-bench.
-Usage: bmm_reference.py [--fp64|--fp16] BATCH,N ...   (FP32 with TF32 off by default)"""
+Usage: bmm_reference.py [--fp64|--fp16|--bf16] BATCH,N ...   (FP32 with TF32 off by default)"""
 import sys
 import time
 
@@ -9,7 +9,8 @@ import torch
 
 
 def main(argv):
-    dtype = torch.float64 if "--fp64" in argv else torch.float16 if "--fp16" in argv else torch.float32
+    types = {"--fp64": torch.float64, "--fp16": torch.float16, "--bf16": torch.bfloat16}
+    dtype = next((types[a] for a in argv if a in types), torch.float32)
     torch.backends.cuda.matmul.allow_tf32 = False
     for arg in (a for a in argv if "," in a):
         batch, n = (int(x) for x in arg.split(","))
