@@ -39,9 +39,8 @@ export LD_LIBRARY_PATH
 
 lscpu | sed -n 's/^Model name: *//p' | head -1 | sed 's/^/CPU: /'
 echo "cores: $(nproc); command: ROUNDS=$rounds REPS=$reps WARM=$warm FORCED=$forced BUDGET_S=$budget bench/lapack_factor.sh BUILD $*"
-ldd "$bench" | awk '$1 ~ /^(liblapack|libblas|libopenblas)/ { print $1 " -> " $3 }' | while read -r name arrow path; do
-    echo "$name $arrow $(readlink -f "$path")"
-done
+{ ldd "$bench"; ldd "$lib"; } | awk '$1 ~ /^(liblapack|libblas|libopenblas|libgfortran|libclgemm|libOpenCL)/ && !seen[$1]++ { print $1, $3 }' |
+    while read -r name path; do echo "$name -> $(readlink -f "$path")"; done
 
 now_ms() { echo $(($(date +%s%N) / 1000000)); }
 start=$(now_ms)

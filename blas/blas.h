@@ -110,11 +110,12 @@ blas_copy_clock clgemm__blas_copy_clock(void);
 
 /* The measured size rule (rule.c): the group of a call at or above CLGEMM_BLAS_MIN_FLOPS by
  * kind, type, flops and the bytes a device call would copy (-1 when the rule is off), whether a
- * call of the group goes to the device, and what a call of it took where it ran. */
+ * call of the group goes to the device (if not, host_why says why, for the log), and what a
+ * call of it took where it ran. */
 typedef enum rule_kind { RULE_GEMM = 0, RULE_SYRK = 1 } rule_kind;
 #define RULE_KIND_COUNT 2
 int clgemm__blas_rule_group(rule_kind kind, blas_type t, double flops, double bytes);
-int clgemm__blas_rule_device(int group);
+int clgemm__blas_rule_device(int group, const char **host_why);
 void clgemm__blas_rule_record(int group, int on_device, double flops, double seconds);
 /* The bytes a device GEMM copies: A, B, C back, and C there unless beta is 0. */
 double clgemm__blas_gemm_bytes(const blas_call *call);

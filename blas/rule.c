@@ -59,21 +59,22 @@ static group *at(int id) {
     return &(&groups[0][0][0][0])[id];
 }
 
-int clgemm__blas_rule_device(int id) {
+int clgemm__blas_rule_device(int id, const char **host_why) {
     if (id < 0) return 1;
     pthread_mutex_lock(&lock);
     group *g = at(id);
     int device;
+    *host_why = "measured faster here";
     if (g->best[1] == 0)
         device = 1;
     else if (g->best[0] == 0)
-        device = 0;
+        device = 0, *host_why = "measuring the host";
     else {
         device = g->best[1] < g->best[0];
         g->calls++;
         if (g->next_recheck == 0) g->next_recheck = FIRST_RECHECK;
         if (g->calls == g->next_recheck) {
-            device = !device;
+            device = !device, *host_why = "measuring the host again";
             g->next_recheck *= 2;
         }
     }

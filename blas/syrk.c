@@ -299,9 +299,8 @@ static void run(const syrk_call *s) {
     if (flops >= st->min_flops) {
         double bytes = (double)clgemm__blas_elem(s->type) * s->n * (2.0 * s->k + s->n);
         group = clgemm__blas_rule_group(RULE_SYRK, s->type, flops, bytes);
-        why = "measured faster here";
     }
-    if (flops >= st->min_flops && clgemm__blas_rule_device(group)) {
+    if (flops >= st->min_flops && clgemm__blas_rule_device(group, &why)) {
         if (run_panels(s, 1) == 0) {
             double seconds = clgemm__blas_seconds() - t0;
             clgemm__blas_rule_record(group, 1, flops, seconds);
