@@ -58,44 +58,18 @@ run() {
 fits() {
     [ "$budget" -eq 0 ] || [ $(($(now_ms) - start + $1)) -le $((budget * 1000)) ]
 }
-# scale MS: a time of the size before, predicted for this size n (times (n / prev_n)^3).
-scale() { awk -v t="$1" -v n="$n" -v p="$prev_n" 'BEGIN { printf "%d", p ? t * (n / p) ^ 3 : 0 }'; }
-prev_n=0 prev_main=0 prev_forced=0
-for n in "$@"; do
-    if ! fits "$(scale $prev_main)"; then
-        echo "skipped: n = $n and above (predicted $(($(scale $prev_main) / 1000)) s more than BUDGET_S allows)"
-        break
-    fi
-    with_forced=$forced
-    if [ "$forced" = 1 ] && ! fits "$(($(scale $prev_main) + $(scale $prev_forced)))"; then
-        echo "skipped: the forced run at n = $n (predicted $(($(scale $prev_forced) / 1000)) s more)"
-        with_forced=0 forced=0
-    fi
-    main_ms=0 forced_ms=0
-    r=1
-    while [ "$r" -le "$rounds" ]; do
-        t0=$(now_ms)
-        run host "$n" "$r"
-        run dropin "$n" "$r"
-        t1=$(now_ms)
-        main_ms=$((main_ms + t1 - t0))
-        if [ "$with_forced" = 1 ]; then
-            run forced "$n" "$r"
-            forced_ms=$((forced_ms + $(now_ms) - t1))
-        fi
-        r=$((r + 1))
-    done
-    prev_n=$n prev_main=$main_ms prev_forced=$forced_ms
-done
-sed -n 's/^clgemm_blas: device: /device: /p' "$work"/dropin.*.log 2> /dev/null | head -1
-echo "elapsed: $((($(now_ms) - start) / 1000)) s"
-echo
-cd "$work"
-# Runs in order of size; each file: KIND.N.ROUND (the bench's lines) and KIND.N.ROUND.log.
-files=$(ls | grep -E '^(host|dropin|forced)\.[0-9]+\.[0-9]+(\.log)?$' | sort -t. -k2,2n -k3,3n -k1,1) || true
-[ -n "$files" ] || { echo "no runs"; exit 1; }
-# shellcheck disable=SC2086
-awk -v reps="$reps" -v rounds="$rounds" '
+# report: the tables of every run so far (also when stopped: TERM or INT).
+report() {
+    (
+    cd "$work" || exit 1
+    sed -n 's/^clgemm_blas: device: /device: /p' "$work"/dropin.*.log 2> /dev/null | head -1
+    echo "elapsed: $((($(now_ms) - start) / 1000)) s"
+    echo
+    # Runs in order of size; each file: KIND.N.ROUND (the bench's lines) and KIND.N.ROUND.log.
+    files=$(ls | grep -E '^(host|dropin|forced)\.[0-9]+\.[0-9]+(\.log)?$' | sort -t. -k2,2n -k3,3n -k1,1) || true
+    [ -n "$files" ] || { echo "no runs"; exit 1; }
+    # shellcheck disable=SC2086
+    awk -v reps="$reps" -v rounds="$rounds" '
     function kind_of(f) { return substr(f, 1, index(f, ".") - 1) }
     function median(list,   v, n, i, j, x) {
         n = split(list, v, " ")
@@ -127,6 +101,14 @@ awk -v reps="$reps" -v rounds="$rounds" '
         n = substr(key, index(key, " ") + 1); f = key ~ /^dgetrf/ ? 2 / 3 : key ~ /^dpotrf/ ? 1 / 3 : 4 / 3
         return s > 0 ? f * n * n * n / s * 1e-9 : 0
     }
+    function time_of(k, key) { return ((k, key) in secs) ? median(secs[k, key]) : 0 }
+    # The columns of one run: seconds and GFLOPS (and, but for the host run, the speed-up over
+    # the host and whether the factors agree with its), "-" for a run that did not happen.
+    function run_cols(s, h, key, k,   out) {
+        out = s > 0 ? sprintf("%9.3f %8.1f", s, gflops(key, s)) : sprintf("%9s %8s", "-", "-")
+        if (k == "host") return out
+        return out (s > 0 && h > 0 ? sprintf(" %7.2f %-5s", h / s, same("host", k, key)) : sprintf(" %7s %-5s", "-", "-"))
+    }
     function same(a, b, key) {
         if (!((a, key) in bits) || !((b, key) in bits)) return "-"
         return bits[a, key] == bits[b, key] ? "bits" : sum[a, key] == sum[b, key] ? "yes" : "NO"
@@ -136,13 +118,9 @@ awk -v reps="$reps" -v rounds="$rounds" '
                "dropin_s", "GFLOPS", "speedup", "same", "forced_s", "GFLOPS", "speedup", "same"
         for (c = 1; c <= count; c++) {
             key = order[c]; split(key, kn, " ")
-            h = median(secs["host", key]); d = median(secs["dropin", key])
-            f = (("forced", key) in secs) ? median(secs["forced", key]) : 0
-            printf "%-7s %6s %9.3f %8.1f %9.3f %8.1f %7.2f %-5s", kn[1], kn[2], h, gflops(key, h), d,
-                   gflops(key, d), (d > 0 ? h / d : 0), same("host", "dropin", key)
-            if (f > 0) printf " %9.3f %8.1f %7.2f %-5s", f, gflops(key, f), h / f, same("host", "forced", key)
-            else printf " %9s %8s %7s %-5s", "-", "-", "-", "-"
-            printf "\n"
+            h = time_of("host", key); d = time_of("dropin", key); f = time_of("forced", key)
+            printf "%-7s %6s %s %s %s\n", kn[1], kn[2], run_cols(h, h, key, "host"),
+                   run_cols(d, h, key, "dropin"), run_cols(f, h, key, "forced")
         }
         print ""
         print "Where the drop-in runs spent their time (per factorization; copies: the copy commands\x27 device"
@@ -152,8 +130,8 @@ awk -v reps="$reps" -v rounds="$rounds" '
             key = order[c]
             for (ki = 1; ki <= 2; ki++) {
                 k = ki == 1 ? "dropin" : "forced"
-                if (!((k, key) in secs)) continue
-                d = median(secs[k, key]); per = rounds * reps
+                d = time_of(k, key); per = rounds * reps
+                if (d == 0) continue
                 line = sprintf("%-7s %6s %-6s copies %4.1f%% (%.2f GB)", substr(key, 1, 6), substr(key, 8), k,
                                d > 0 ? 100 * copy_s[k, key] / per / d : 0, copy_b[k, key] / per / 1e9)
                 for (name in names) if (calls[k, key, name])
@@ -163,3 +141,37 @@ awk -v reps="$reps" -v rounds="$rounds" '
             }
         }
     }' $files
+    )
+}
+trap 'echo "stopped after $((($(now_ms) - start) / 1000)) s"; report; exit 143' TERM INT
+
+# scale MS: a time of the size before, predicted for this size n (times (n / prev_n)^3).
+scale() { awk -v t="$1" -v n="$n" -v p="$prev_n" 'BEGIN { printf "%d", p ? t * (n / p) ^ 3 : 0 }'; }
+prev_n=0 prev_main=0 prev_forced=0
+for n in "$@"; do
+    if ! fits "$(scale $prev_main)"; then
+        echo "skipped: n = $n and above (predicted $(($(scale $prev_main) / 1000)) s more than BUDGET_S allows)"
+        break
+    fi
+    with_forced=$forced
+    if [ "$forced" = 1 ] && ! fits "$(($(scale $prev_main) + $(scale $prev_forced)))"; then
+        echo "skipped: the forced run at n = $n (predicted $(($(scale $prev_forced) / 1000)) s more)"
+        with_forced=0 forced=0
+    fi
+    main_ms=0 forced_ms=0
+    r=1
+    while [ "$r" -le "$rounds" ]; do
+        t0=$(now_ms)
+        run host "$n" "$r"
+        run dropin "$n" "$r"
+        t1=$(now_ms)
+        main_ms=$((main_ms + t1 - t0))
+        if [ "$with_forced" = 1 ]; then
+            run forced "$n" "$r"
+            forced_ms=$((forced_ms + $(now_ms) - t1))
+        fi
+        r=$((r + 1))
+    done
+    prev_n=$n prev_main=$main_ms prev_forced=$forced_ms
+done
+report
