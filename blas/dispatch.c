@@ -11,8 +11,11 @@ int clgemm__blas_gemm_above(const blas_call *call, double flops, void (*host)(co
                             const char **why) {
     int group =
         clgemm__blas_rule_group(RULE_GEMM, call->type, flops, clgemm__blas_gemm_bytes(call));
+    int device = clgemm__blas_rule_device(group, why);
+    /* Opening the device (the process's first call) is not what calls like this one cost. */
+    if (device) clgemm__blas_device_usable(call->type);
     double t0 = clgemm__blas_seconds();
-    if (clgemm__blas_rule_device(group, why)) {
+    if (device) {
         if (clgemm__blas_device_gemm(call) == 0) {
             clgemm__blas_rule_record(group, 1, flops, clgemm__blas_seconds() - t0);
             return 1;

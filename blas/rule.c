@@ -7,10 +7,13 @@
  * host on a discrete GPU at any size, while a square product of the same flops wins. Calls are
  * therefore grouped by kind (GEMM, or ?syrk/?herk), type, size (flops, in factors of two) and
  * arithmetic intensity (flops per byte a device call copies, in factors of two), and each group
- * keeps the fewest seconds per flop seen on each side. A call goes to a side not yet tried (the
- * device first), then to the faster one; the slower side gets calls 8, 16, 32 ... of its group
- * again (the doubling keeps what these cost small), so a side whose first call was slow (the
- * device's first call opens it and builds its kernels) can win its calls back.
+ * keeps the fewest seconds per flop seen on each side. A group's first call goes to the device,
+ * its next to the host, and later ones to the faster side, but for calls 8, 16, 32 ... of the
+ * group, which go to the slower side (the doubling keeps what these cost small), so that a side
+ * whose first call was slow (a kernel built on first use) can win its calls back. Where a
+ * group of smaller calls of the same kind and intensity found the host at least twice as fast,
+ * a new group starts on the host and tries the device at its 8th call only: on a discrete GPU
+ * every size of a copy-bound update would otherwise pay for a slow device call first.
  *
  * CLGEMM_BLAS_RULE=flops, or CLGEMM_BLAS_MIN_FLOPS=0 (every call forced onto the device, as the
  * testers use it), turns the rule off: every call at or above the threshold goes to the device. */
@@ -30,6 +33,7 @@ typedef struct group {
     double best[2]; /* seconds per flop: [0] the host, [1] the device; 0 until tried */
     unsigned calls;
     unsigned next_recheck;
+    int host_first; /* smaller calls like these were at least twice as fast on the host */
 } group;
 
 static group groups[RULE_KIND_COUNT][BLAS_TYPE_COUNT][SIZES][INTENSITIES];
@@ -59,24 +63,34 @@ static group *at(int id) {
     return &(&groups[0][0][0][0])[id];
 }
 
+/* Whether the nearest smaller group of the same kind, type and intensity that has tried both
+ * sides found the host at least twice as fast. */
+static int host_wins_below(int id) {
+    int size = id / INTENSITIES % SIZES;
+    for (int below = 1; below <= size; below++) {
+        const group *g = at(id - below * INTENSITIES);
+        if (g->best[0] > 0 && g->best[1] > 0) return 2 * g->best[0] < g->best[1];
+    }
+    return 0;
+}
+
 int clgemm__blas_rule_device(int id, const char **host_why) {
     if (id < 0) return 1;
     pthread_mutex_lock(&lock);
     group *g = at(id);
-    int device;
+    if (g->calls == 0) g->host_first = host_wins_below(id), g->next_recheck = FIRST_RECHECK;
+    int scheduled = ++g->calls == g->next_recheck, device;
+    if (scheduled) g->next_recheck *= 2;
     *host_why = "measured faster here";
-    if (g->best[1] == 0)
+    if (g->best[1] == 0 && (!g->host_first || scheduled))
         device = 1;
     else if (g->best[0] == 0)
         device = 0, *host_why = "measuring the host";
+    else if (g->best[1] == 0)
+        device = 0, *host_why = "faster for smaller calls like it";
     else {
         device = g->best[1] < g->best[0];
-        g->calls++;
-        if (g->next_recheck == 0) g->next_recheck = FIRST_RECHECK;
-        if (g->calls == g->next_recheck) {
-            device = !device, *host_why = "measuring the host again";
-            g->next_recheck *= 2;
-        }
+        if (scheduled) device = !device, *host_why = "measuring the host again";
     }
     pthread_mutex_unlock(&lock);
     return device;

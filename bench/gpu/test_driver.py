@@ -60,8 +60,9 @@ EXPECT = {
     "multi-gpu": ["clgemm-multi-bench --runs 3 --devices 1,2,4 d:16384 d:32768 s:16384 s:32768"],
     # The stand-in's lines are not the bench's, so its table stays empty: what shows is the
     # command line and the table's header.
-    "lapack-factor": ["command: ROUNDS=1 REPS=1 WARM=1 FORCED=1 BUDGET_S=420 bench/lapack_factor.sh "
-                      "BUILD 2048 4096 8192 12288 16384", "routine      n    host_s"],
+    "lapack-factor": ["command: ROUNDS=1 REPS=1 WARM=1 NB=512 FORCED=1 BUDGET_S=420 "
+                      "bench/lapack_factor.sh BUILD 2048 4096 8192 12288 16384",
+                      "routine      n    host_s"],
     "device-tests": [f"== test_{t}" for t in ("gemm", "split", "batched", "types", "faults",
                                               "invalid", "unit")],
 }

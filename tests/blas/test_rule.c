@@ -1,6 +1,7 @@
 /* test_rule.c: the drop-in's measured size rule (blas/rule.c, linked as objects): the order in
  * which a group of calls tries the two sides, the faster side afterwards, the doubling rechecks
- * of the slower one, groups kept apart by arithmetic intensity, the bytes a GEMM is charged, and
+ * of the slower one, a new group of larger calls starting on the host where smaller ones found
+ * it much faster, groups kept apart by arithmetic intensity, the bytes a GEMM is charged, and
  * the rule off (CLGEMM_BLAS_RULE=flops, CLGEMM_BLAS_MIN_FLOPS=0). Each test is its own process,
  * so the settings it sets are the ones the library reads. */
 #include "../../blas/blas.h"
@@ -22,14 +23,13 @@ Test(rule, tries_the_device_then_the_host_then_takes_the_faster) {
     unsetenv("CLGEMM_BLAS_MIN_FLOPS");
     int g = clgemm__blas_rule_group(RULE_GEMM, BLAS_D, FLOPS, FLOPS / 8);
     cr_assert_geq(g, 0);
-    cr_assert(device(g), "first call: the device, not tried yet");
-    cr_assert(device(g), "still untried: no time was recorded");
+    cr_assert(device(g), "call 1: the device, not tried yet");
+    cr_assert(device(g), "call 2: still untried (no time was recorded)");
     clgemm__blas_rule_record(g, 1, FLOPS, 0.30);
-    cr_assert_not(device(g), "then the host");
+    cr_assert_not(device(g), "call 3: then the host");
     clgemm__blas_rule_record(g, 0, FLOPS, 0.10);
-    /* The host is faster: calls 1 ... 7 of the group on it, the 8th on the device again, then
-     * the 16th, the 32nd. */
-    for (int call = 1; call <= 40; call++) {
+    /* The host is faster: calls of the group on it, but the 8th, 16th and 32nd on the device. */
+    for (int call = 4; call <= 40; call++) {
         int want = call == 8 || call == 16 || call == 32;
         cr_assert_eq(device(g), want, "call %d", call);
     }
@@ -39,6 +39,30 @@ Test(rule, tries_the_device_then_the_host_then_takes_the_faster) {
     /* Slower times do not replace the best one. */
     clgemm__blas_rule_record(g, 1, FLOPS, 1.0);
     cr_assert(device(g));
+}
+
+/* Where smaller calls of the same intensity were much faster on the host, a new group of larger
+ * ones starts there and tries the device at its 8th call; where they were not, on the device. */
+Test(rule, larger_calls_start_where_smaller_ones_were_much_faster) {
+    unsetenv("CLGEMM_BLAS_RULE");
+    unsetenv("CLGEMM_BLAS_MIN_FLOPS");
+    int small = clgemm__blas_rule_group(RULE_GEMM, BLAS_D, FLOPS, FLOPS / 8);
+    clgemm__blas_rule_record(small, 1, FLOPS, 0.30);
+    clgemm__blas_rule_record(small, 0, FLOPS, 0.10);
+    int large = clgemm__blas_rule_group(RULE_GEMM, BLAS_D, 8 * FLOPS, 8 * FLOPS / 8);
+    cr_assert_neq(large, small);
+    cr_assert_not(device(large), "call 1: the host");
+    clgemm__blas_rule_record(large, 0, 8 * FLOPS, 0.8);
+    for (int call = 2; call < 8; call++)
+        cr_assert_not(device(large), "call %d", call);
+    cr_assert(device(large), "call 8: the device");
+    clgemm__blas_rule_record(large, 1, 8 * FLOPS, 0.4); /* and it wins there */
+    cr_assert(device(large), "call 9");
+    /* Host only 1.5 times as fast below: the device first. */
+    int other = clgemm__blas_rule_group(RULE_GEMM, BLAS_D, FLOPS, FLOPS / 64);
+    clgemm__blas_rule_record(other, 1, FLOPS, 0.15);
+    clgemm__blas_rule_record(other, 0, FLOPS, 0.10);
+    cr_assert(device(clgemm__blas_rule_group(RULE_GEMM, BLAS_D, 8 * FLOPS, 8 * FLOPS / 64)));
 }
 
 Test(rule, groups_by_intensity_size_type_and_kind) {
