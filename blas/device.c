@@ -107,6 +107,7 @@ int clgemm__blas_device_forked(void) {
 
 static void open_device(void) {
     const blas_settings *s = clgemm__blas_settings();
+    double t0 = clgemm__blas_seconds();
     /* The system BLAS is loaded before the fork handler is registered: a BLAS that starts
      * threads when loaded (OpenBLAS) registers its own handler to stop them before a fork, and
      * one registered later runs first. Loaded from within before_fork, its handler would miss
@@ -139,7 +140,7 @@ static void open_device(void) {
     if (s->log) {
         char name[256] = "";
         clGetDeviceInfo(device, CL_DEVICE_NAME, sizeof name - 1, name, NULL);
-        clgemm__blas_log("device: %s", name);
+        clgemm__blas_log("device: %s (opened in %.3f s)", name, clgemm__blas_seconds() - t0);
     }
     dev.ok = 1;
 }

@@ -40,9 +40,13 @@ void clgemm__blas_run(const blas_call *call) {
     }
     double flops = 2.0 * call->m * call->n * call->k * (call->type >= BLAS_C ? 4 : 1);
     const char *why = "below CLGEMM_BLAS_MIN_FLOPS";
+    int forked = flops >= s->min_flops && clgemm__blas_device_forked();
+    /* Opened first, so that this line's seconds are what the rule counts (the opening's own
+     * seconds are on the "device:" line). */
+    if (flops >= s->min_flops && !forked) clgemm__blas_device_usable(call->type);
     double t0 = s->log >= 2 ? clgemm__blas_seconds() : 0;
     blas_copy_clock c0 = clgemm__blas_copy_clock();
-    int on_device = 0, forked = flops >= s->min_flops && clgemm__blas_device_forked();
+    int on_device = 0;
     if (forked) why = "forked: the device is the parent process's";
     if (flops >= s->min_flops && !forked)
         on_device = clgemm__blas_gemm_above(call, flops, clgemm__blas_run_host, &why);
