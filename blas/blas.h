@@ -49,6 +49,7 @@ typedef struct blas_settings {
     size_t pool_bytes;    /* CLGEMM_BLAS_POOL_MB: bound of the device-buffer pool */
     int devices;          /* CLGEMM_BLAS_DEVICES: devices a call spreads over (0: all) */
     int block;            /* CLGEMM_BLAS_BLOCK: diagonal blocks of the Level-3 routines */
+    int lapack_nb;        /* CLGEMM_BLAS_LAPACK_NB: LAPACK's block size with a device, 0: off */
 } blas_settings;
 const blas_settings *clgemm__blas_settings(void);
 void clgemm__blas_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

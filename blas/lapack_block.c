@@ -14,27 +14,16 @@
 
 #include <dlfcn.h>
 #include <pthread.h>
-#include <stdlib.h>
 
 typedef int (*ilaenv_fn)(const int *ispec, const char *name, const char *opts, const int *n1,
                          const int *n2, const int *n3, const int *n4, size_t lname, size_t lopts);
 
 static ilaenv_fn lapack_ilaenv;
-static int block; /* CLGEMM_BLAS_LAPACK_NB, 0 when unset */
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 
+/* The next definition after this library: the LAPACK the program loaded. */
 static void look_up(void) {
-    /* The next definition after this library: the LAPACK the program loaded. */
     lapack_ilaenv = (ilaenv_fn)dlsym(RTLD_NEXT, "ilaenv_");
-    const char *s = getenv("CLGEMM_BLAS_LAPACK_NB");
-    if (s && *s) {
-        char *end;
-        long v = strtol(s, &end, 10);
-        if (*end || v < 2 || v > 4096)
-            clgemm__blas_log("ignoring CLGEMM_BLAS_LAPACK_NB=%s (2 ... 4096)", s);
-        else
-            block = (int)v;
-    }
 }
 
 /* The type of a LAPACK routine's name ("DGETRF"), -1 for another first letter. */
@@ -65,6 +54,7 @@ int ilaenv_(const int *ispec, const char *name, const char *opts, const int *n1,
     pthread_once(&once, look_up);
     /* No LAPACK behind this library: 1, the answer every LAPACK routine accepts (unblocked). */
     int own = lapack_ilaenv ? lapack_ilaenv(ispec, name, opts, n1, n2, n3, n4, lname, lopts) : 1;
+    int block = clgemm__blas_settings()->lapack_nb;
     if (!block || *ispec != 1 || own <= 1) return own;
     int t = type_of(name, lname);
     if (t < 0 || clgemm__blas_device_forked() || !clgemm__blas_device_usable((blas_type)t))

@@ -15,7 +15,9 @@
  *   CLGEMM_BLAS_DEVICES    devices one call spreads over: 1 (default), N, or "all" (the
  *                          devices of clgemm_create_multi, CLGEMM_DEVICES included)
  *   CLGEMM_BLAS_BLOCK      the largest diagonal block ?trsm, ?trmm, ?symm, ?syr2k ... leave to
- *                          the system BLAS's own routine (default 256) */
+ *                          the system BLAS's own routine (default 256)
+ *   CLGEMM_BLAS_LAPACK_NB  LAPACK's block size for its blocked routines while a device is
+ *                          usable (2 ... 4096; unset: LAPACK's own; lapack_block.c) */
 #include "blas.h"
 
 #include <errno.h>
@@ -104,6 +106,8 @@ static void read_settings(void) {
         settings.devices = d > 64 ? 64 : (int)d;
     }
     settings.block = (int)env_double("CLGEMM_BLAS_BLOCK", 256, 1);
+    double nb = env_double("CLGEMM_BLAS_LAPACK_NB", 0, 2);
+    settings.lapack_nb = nb > 4096 ? 4096 : (int)nb;
     const char *fb = getenv("CLGEMM_BLAS_FALLBACK");
     if (!fb || !*fb) fb = "libblas.so.3";
     settings.fallback = strcmp(fb, "none") == 0 ? NULL : fb;
