@@ -12,10 +12,11 @@
  * group, which go to the slower side, so that a side whose first call was slow (a kernel built
  * on first use) can win its calls back; each of these costs what the slower side loses, so
  * they grow eightfold apart (at every second power of two, they took a third of the time a
- * dgetrf of 3072 spent in ?gemm on PoCL against OpenBLAS). Where a
- * group of smaller calls of the same kind and intensity found the host at least twice as fast,
- * a new group starts on the host and tries the device at its 8th call only: on a discrete GPU
- * every size of a copy-bound update would otherwise pay for a slow device call first.
+ * dgetrf of 3072 spent in ?gemm on PoCL against OpenBLAS). Where a group of calls no larger
+ * and of about the same intensity found the host at least twice as fast, a new group starts
+ * on the host and tries the device at its 64th call only: on a discrete GPU every size of a
+ * copy-bound update (and dpotrf's, whose depth grows with each block column, spread over many
+ * groups) would otherwise pay for a slow device call first.
  *
  * CLGEMM_BLAS_RULE=flops, or CLGEMM_BLAS_MIN_FLOPS=0 (every call forced onto the device, as the
  * testers use it), turns the rule off: every call at or above the threshold goes to the device. */
@@ -66,14 +67,20 @@ static group *at(int id) {
     return &(&groups[0][0][0][0])[id];
 }
 
-/* Whether the nearest smaller group of the same kind, type and intensity that has tried both
- * sides found the host at least twice as fast. */
-static int host_wins_below(int id) {
-    int size = id / INTENSITIES % SIZES;
-    for (int below = 1; below <= size; below++) {
-        const group *g = at(id - below * INTENSITIES);
-        if (g->best[0] > 0 && g->best[1] > 0) return 2 * g->best[0] < g->best[1];
-    }
+/* Whether the nearest group of calls no larger, of the same kind and type and of about the same
+ * intensity (one factor of two either way), that has tried both sides found the host at least
+ * twice as fast. */
+static int host_wins_near(int id) {
+    int intensity = id % INTENSITIES, size = id / INTENSITIES % SIZES;
+    int base = id - intensity - size * INTENSITIES;
+    static const int around[3] = {0, -1, 1};
+    for (int s = size; s >= 0; s--)
+        for (int d = 0; d < 3; d++) {
+            int i = intensity + around[d];
+            if ((s == size && d == 0) || i < 0 || i >= INTENSITIES) continue;
+            const group *g = at(base + s * INTENSITIES + i);
+            if (g->best[0] > 0 && g->best[1] > 0) return 2 * g->best[0] < g->best[1];
+        }
     return 0;
 }
 
@@ -81,7 +88,11 @@ int clgemm__blas_rule_device(int id, const char **host_why) {
     if (id < 0) return 1;
     pthread_mutex_lock(&lock);
     group *g = at(id);
-    if (g->calls == 0) g->host_first = host_wins_below(id), g->next_recheck = FIRST_RECHECK;
+    if (g->calls == 0) {
+        g->host_first = host_wins_near(id);
+        /* Such a neighbour has already had its first device call rechecked. */
+        g->next_recheck = g->host_first ? FIRST_RECHECK * RECHECK_GROWTH : FIRST_RECHECK;
+    }
     int scheduled = ++g->calls == g->next_recheck, device;
     if (scheduled) g->next_recheck *= RECHECK_GROWTH;
     *host_why = "measured faster here";

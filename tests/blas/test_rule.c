@@ -41,8 +41,8 @@ Test(rule, tries_the_device_then_the_host_then_takes_the_faster) {
     cr_assert(device(g));
 }
 
-/* Where smaller calls of the same intensity were much faster on the host, a new group of larger
- * ones starts there and tries the device at its 8th call; where they were not, on the device. */
+/* Where calls no larger and of about the same intensity were much faster on the host, a new
+ * group starts there and tries the device at its 64th call; where they were not, on the device. */
 Test(rule, larger_calls_start_where_smaller_ones_were_much_faster) {
     unsetenv("CLGEMM_BLAS_RULE");
     unsetenv("CLGEMM_BLAS_MIN_FLOPS");
@@ -53,11 +53,15 @@ Test(rule, larger_calls_start_where_smaller_ones_were_much_faster) {
     cr_assert_neq(large, small);
     cr_assert_not(device(large), "call 1: the host");
     clgemm__blas_rule_record(large, 0, 8 * FLOPS, 0.8);
-    for (int call = 2; call < 8; call++)
+    for (int call = 2; call < 64; call++)
         cr_assert_not(device(large), "call %d", call);
-    cr_assert(device(large), "call 8: the device");
+    cr_assert(device(large), "call 64: the device");
     clgemm__blas_rule_record(large, 1, 8 * FLOPS, 0.4); /* and it wins there */
-    cr_assert(device(large), "call 9");
+    cr_assert(device(large), "call 65");
+    /* Intensity one factor of two higher, no larger: also the host first. */
+    cr_assert_not(device(clgemm__blas_rule_group(RULE_GEMM, BLAS_D, FLOPS, FLOPS / 16)));
+    /* Four times the intensity: no evidence, the device first. */
+    cr_assert(device(clgemm__blas_rule_group(RULE_GEMM, BLAS_D, FLOPS, FLOPS / 32)));
     /* Host only 1.5 times as fast below: the device first. */
     int other = clgemm__blas_rule_group(RULE_GEMM, BLAS_D, FLOPS, FLOPS / 64);
     clgemm__blas_rule_record(other, 1, FLOPS, 0.15);
