@@ -74,7 +74,7 @@ report() {
     echo
     # shellcheck disable=SC2046
     (cd "$work" && awk -v reps="$reps" -f "$here/lapack_factor_report.awk" \
-        $(ls | grep -E '^(host|dropin|block|forced)\.[0-9]+\.[0-9]+(\.log)?$' |
+        $(printf '%s\n' ./* | sed 's|^\./||' | grep -E '^(host|dropin|block|forced)\.[0-9]+\.[0-9]+(\.log)?$' |
             sort -t. -k2,2n -k3,3n -k1,1))
 }
 trap 'echo "stopped after $((($(now_ms) - start) / 1000)) s"; report; exit 143' TERM INT
