@@ -1,60 +1,108 @@
 #!/bin/sh
-# lapack_factor.sh: the system LAPACK's dgetrf, dpotrf, dgeqrf (clgemm-lapack-factor-bench) with
-# and without libclgemm_blas preloaded, rounds alternated; per routine and size the median
-# seconds of each, their ratio, whether the factors' checksums agree, and, from the preloaded
-# runs' CLGEMM_BLAS_LOG=2 lines, the share of the factorization's time in each BLAS routine the
-# log times (?gemm, the blocked ?trsm/?trmm/...; the rest is LAPACK's own code, ?syrk and
-# Level 1-2 BLAS) with the count of calls that ran on the device.
-# Usage: bench/lapack_factor.sh BUILD_DIR N...   (ROUNDS=2 REPS=1 by default)
+# lapack_factor.sh: LAPACK's dgetrf, dpotrf, dgeqrf (clgemm-lapack-factor-bench) in up to four
+# runs a size: host, without the drop-in; dropin, libclgemm_blas preloaded (its measured rule:
+# each call where calls like it have been faster); block, the same with LAPACK's block size
+# raised to NB (CLGEMM_BLAS_LAPACK_NB); forced, the drop-in with every call of
+# CLGEMM_BLAS_MIN_FLOPS or more on the device (CLGEMM_BLAS_RULE=flops: what the device alone
+# does, and how much of that is copies). Tables (bench/lapack_factor_report.awk): per routine and
+# size the median seconds and GFLOPS of each run, the speed-up over the host run and whether the
+# factors agree; from the drop-in runs' CLGEMM_BLAS_LOG=2 lines, the share of the time the
+# copies to and from the device took (the copy commands' device time; copies overlap the
+# multiplies, so it says how long the bus was busy, not time added) with the bytes moved, and
+# the share of each BLAS routine the log times, with its calls on the device / calls.
+#
+# Usage: bench/lapack_factor.sh BUILD_DIR N...
+# Environment: ROUNDS (2; rounds alternate the runs), REPS (1; timed calls a run), WARM (1: each
+# drop-in run factors once untimed first: kernels, buffers, the rule's measurements; the host
+# run is not warmed), NB (unset: no block run), FORCED (1: the forced run), LAPACK and BLAS (the
+# liblapack.so.3 and libblas.so.3 put first on LD_LIBRARY_PATH; LAPACK defaults to Debian's
+# reference LAPACK where installed: OpenBLAS's own liblapack.so.3 factors inside OpenBLAS and
+# calls no BLAS entry point the drop-in could take), BUDGET_S (0: none; else a size, or its
+# forced run, starts only if the time so far plus a prediction from the size before (its time
+# times the ratio of n^3) fits). TERM or INT: the tables of the runs done so far.
 set -eu
 build=$(readlink -f "$1")
 shift
-rounds=${ROUNDS:-2}
-reps=${REPS:-1}
+here=$(dirname "$(readlink -f "$0")")
+rounds=${ROUNDS:-2} reps=${REPS:-1} warm=${WARM:-1} nb=${NB:-} forced=${FORCED:-1}
+budget=${BUDGET_S:-0}
 bench="$build/bench/clgemm-lapack-factor-bench"
 lib="$build/blas/libclgemm_blas.so"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-lscpu | sed -n 's/^Model name: *//p' | head -1 | sed 's/^/CPU: /'
-echo "command: ROUNDS=$rounds REPS=$reps bench/lapack_factor.sh BUILD $*"
-r=1
-while [ "$r" -le "$rounds" ]; do
-    "$bench" -r "$reps" "$@" > "$work/host.$r" 2> /dev/null
-    CLGEMM_BLAS_LOG=2 LD_PRELOAD="$lib" "$bench" -r "$reps" "$@" > "$work/dropin.$r" 2> "$work/log.$r"
-    r=$((r + 1))
+reference_lapack=/usr/lib/x86_64-linux-gnu/lapack/liblapack.so.3
+lapack=${LAPACK:-}
+[ -z "$lapack" ] && [ -e "$reference_lapack" ] && lapack=$reference_lapack
+mkdir "$work/links"
+[ -n "$lapack" ] && ln -s "$(readlink -f "$lapack")" "$work/links/liblapack.so.3"
+[ -n "${BLAS:-}" ] && ln -s "$(readlink -f "$BLAS")" "$work/links/libblas.so.3"
+LD_LIBRARY_PATH="$work/links${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+export LD_LIBRARY_PATH
+
+avx512=no
+grep -q avx512f /proc/cpuinfo 2> /dev/null && avx512=yes
+echo "CPU: $(lscpu | sed -n 's/^Model name: *//p' | head -1) (AVX-512: $avx512), $(nproc) cores"
+echo "command: ROUNDS=$rounds REPS=$reps WARM=$warm NB=$nb FORCED=$forced BUDGET_S=$budget bench/lapack_factor.sh BUILD $*"
+{ ldd "$bench"; ldd "$lib"; } |
+    awk '$1 ~ /^(liblapack|libblas|libopenblas|libgfortran|libclgemm|libOpenCL)/ && !seen[$1]++ { print $1, $3 }' |
+    while read -r name path; do echo "$name -> $(readlink -f "$path")"; done
+
+now_ms() { echo $(($(date +%s%N) / 1000000)); }
+start=$(now_ms)
+# run KIND N ROUND: one process of the bench at one size.
+run() {
+    out="$work/$1.$2.$3"
+    case $1 in
+    host) "$bench" -r "$reps" -w 0 "$2" > "$out" 2> /dev/null ;;
+    dropin) CLGEMM_BLAS_LOG=2 LD_PRELOAD="$lib" "$bench" -r "$reps" -w "$warm" "$2" > "$out" 2> "$out.log" ;;
+    block) CLGEMM_BLAS_LAPACK_NB=$nb CLGEMM_BLAS_LOG=2 LD_PRELOAD="$lib" \
+        "$bench" -r "$reps" -w "$warm" "$2" > "$out" 2> "$out.log" ;;
+    forced) CLGEMM_BLAS_RULE=flops CLGEMM_BLAS_LOG=2 LD_PRELOAD="$lib" \
+        "$bench" -r "$reps" -w "$warm" "$2" > "$out" 2> "$out.log" ;;
+    esac
+}
+# fits MS: whether the budget has room for MS more milliseconds.
+fits() {
+    [ "$budget" -eq 0 ] || [ $(($(now_ms) - start + $1)) -le $((budget * 1000)) ]
+}
+# scale MS: a time of the size before (prev_n), predicted for n.
+scale() { awk -v t="$1" -v n="$n" -v p="$prev_n" 'BEGIN { printf "%d", p ? t * (n / p) ^ 3 : 0 }'; }
+# report: the tables of every run so far.
+report() {
+    sed -n 's/^clgemm_blas: device: /device: /p' "$work"/*.log 2> /dev/null | head -1
+    echo "elapsed: $((($(now_ms) - start) / 1000)) s"
+    echo
+    # shellcheck disable=SC2046
+    (cd "$work" && awk -v reps="$reps" -f "$here/lapack_factor_report.awk" \
+        $(printf '%s\n' ./* | sed 's|^\./||' | grep -E '^(host|dropin|block|forced)\.[0-9]+\.[0-9]+(\.log)?$' |
+            sort -t. -k2,2n -k3,3n -k1,1))
+}
+trap 'echo "stopped after $((($(now_ms) - start) / 1000)) s"; report; exit 143' TERM INT
+
+main_kinds="host dropin"
+[ -n "$nb" ] && main_kinds="$main_kinds block"
+prev_n=0 prev_main=0 prev_forced=0
+for n in "$@"; do
+    if ! fits "$(scale $prev_main)"; then
+        echo "skipped: n = $n and above (predicted $(($(scale $prev_main) / 1000)) s, past BUDGET_S)"
+        break
+    fi
+    if [ "$forced" = 1 ] && ! fits "$(($(scale $prev_main) + $(scale $prev_forced)))"; then
+        echo "skipped: the forced runs from n = $n on (predicted $(($(scale $prev_forced) / 1000)) s more)"
+        forced=0
+    fi
+    main_ms=0 forced_ms=0 r=1
+    while [ "$r" -le "$rounds" ]; do
+        t0=$(now_ms)
+        for kind in $main_kinds; do run "$kind" "$n" "$r"; done
+        t1=$(now_ms)
+        main_ms=$((main_ms + t1 - t0))
+        if [ "$forced" = 1 ]; then
+            run forced "$n" "$r"
+            forced_ms=$((forced_ms + $(now_ms) - t1))
+        fi
+        r=$((r + 1))
+    done
+    prev_n=$n prev_main=$main_ms prev_forced=$forced_ms
 done
-cat "$work"/log.* > "$work/log"
-awk -v reps="$reps" '
-    # Medians over the rounds of each configuration.
-    FILENAME ~ /host\./ && FNR > 1 { host[$1 " " $2] = host[$1 " " $2] " " $3; hs[$1 " " $2] = $5 }
-    FILENAME ~ /dropin\./ && FNR > 1 { drop[$1 " " $2] = drop[$1 " " $2] " " $3; ds[$1 " " $2] = $5
-                                       order[++count] = $1 " " $2 }
-    # The log: the timed calls of each routine lie between its two markers.
-    FILENAME ~ /log$/ && /clgemm-lapack-factor-bench: timing/ { key = $3 " " $4; next }
-    FILENAME ~ /log$/ && /clgemm-lapack-factor-bench: timed/ { key = ""; next }
-    FILENAME ~ /log$/ && / in [0-9.]+ s: / && key != "" {
-        for (i = 1; i <= NF; i++) if ($i == "in") t = $(i + 1)
-        name = $2
-        spent[key, name] += t; names[name] = 1
-        if ($0 ~ /: device|[1-9][0-9]* updates on the device/) dev[key, name]++
-        calls[key, name]++
-    }
-    function median(list,   v, n, i, j, x) {
-        n = split(list, v, " ")
-        for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (v[j] < v[i]) { x = v[i]; v[i] = v[j]; v[j] = x }
-        return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
-    }
-    END {
-        printf "%-7s %6s %10s %10s %7s %-9s %s\n", "routine", "n", "host_s", "dropin_s", "ratio", "same", "share of the drop-in run (calls on the device / calls)"
-        for (c = 1; c <= count; c++) {
-            k = order[c]; if (seen[k]++) continue
-            h = median(host[k]); d = median(drop[k])
-            line = ""
-            for (name in names) if (calls[k, name]) {
-                # the log covers every round: per factorization, divide by rounds * reps
-                line = line sprintf(" %s %.0f%% (%d/%d)", name, 100 * spent[k, name] / (d * reps * '"$rounds"'),
-                                    dev[k, name] / '"$rounds"' / reps, calls[k, name] / '"$rounds"' / reps)
-            }
-            printf "%-7s %6s %10.3f %10.3f %7.2f %-9s%s\n", substr(k, 1, index(k, " ") - 1), substr(k, index(k, " ") + 1), h, d, h / d, hs[k] == ds[k] ? "yes" : "NO", line
-        }
-    }' "$work"/host.* "$work"/dropin.* "$work/log"
+report

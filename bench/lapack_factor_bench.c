@@ -1,9 +1,11 @@
 /* lapack_factor_bench.c: the system LAPACK's dgetrf, dpotrf and dgeqrf timed on random n x n
  * matrices (medians of warm calls), for bench/lapack_factor.sh to run with and without
  * libclgemm_blas preloaded. One line per routine and size: seconds, GFLOPS (the usual 2/3 n^3,
- * 1/3 n^3, 4/3 n^3) and a checksum of the factor (the sum of its absolute values), so that the
- * two runs can be compared for the same result as well as for time.
- * Usage: clgemm-lapack-factor-bench [-r REPS] N... */
+ * 1/3 n^3, 4/3 n^3), a checksum of the factor (the sum of its absolute values) and a hash of
+ * its bits (FNV-1a of the factor and of ipiv or tau), so that two runs can be compared for the
+ * same result, or the bit-identical one, as well as for time. Each size is first factored once
+ * untimed (kernels, buffers, the drop-in's measured rule) unless -w 0.
+ * Usage: clgemm-lapack-factor-bench [-r REPS] [-w 0|1] N... */
 #include "core/clock.h"
 
 #include <math.h>
@@ -19,6 +21,14 @@ void dgeqrf_(const int *m, const int *n, double *a, const int *lda, double *tau,
 static double rnd(unsigned long long *s) {
     *s = *s * 6364136223846793005ull + 1442695040888963407ull;
     return (double)((*s >> 11) & 0xfffff) / 0x100000 - 0.5;
+}
+
+/* FNV-1a over bytes, continuing from h. */
+static unsigned long long fnv(unsigned long long h, const void *p, size_t bytes) {
+    const unsigned char *b = p;
+    for (size_t i = 0; i < bytes; i++)
+        h = (h ^ b[i]) * 1099511628211ull;
+    return h;
 }
 
 static int cmp(const void *x, const void *y) {
@@ -38,15 +48,18 @@ static int factor(int routine, int n, const double *a0, double *a, int *ipiv, do
 }
 
 int main(int argc, char **argv) {
-    int reps = 3, first = 1;
-    if (argc > 2 && strcmp(argv[1], "-r") == 0) reps = atoi(argv[2]), first = 3;
+    int reps = 3, warm = 1, first = 1;
+    while (first + 1 < argc && (strcmp(argv[first], "-r") == 0 || strcmp(argv[first], "-w") == 0)) {
+        *(argv[first][1] == 'r' ? &reps : &warm) = atoi(argv[first + 1]);
+        first += 2;
+    }
     if (first >= argc || reps < 1 || reps > 99) {
-        fprintf(stderr, "usage: %s [-r REPS] N...\n", argv[0]);
+        fprintf(stderr, "usage: %s [-r REPS] [-w 0|1] N...\n", argv[0]);
         return 2;
     }
     static const char *names[3] = {"dgetrf", "dpotrf", "dgeqrf"};
     static const double flop_factor[3] = {2.0 / 3, 1.0 / 3, 4.0 / 3};
-    printf("routine n seconds gflops checksum\n");
+    printf("routine n seconds gflops checksum hash\n");
     for (int ai = first; ai < argc; ai++) {
         int n = atoi(argv[ai]);
         if (n < 1) return 2;
@@ -71,7 +84,7 @@ int main(int argc, char **argv) {
         for (int r = 0; r < 3; r++) {
             const double *in = r == 1 ? spd : a0;
             double t[100];
-            factor(r, n, in, a, ipiv, tau, work, lwork); /* warm-up: kernels, buffers */
+            if (warm) factor(r, n, in, a, ipiv, tau, work, lwork);
             /* Marks where the timed calls begin and end in the drop-in's log (stderr). */
             fprintf(stderr, "clgemm-lapack-factor-bench: timing %s %d x %d\n", names[r], n, reps);
             for (int k = 0; k < reps; k++) {
@@ -84,8 +97,11 @@ int main(int argc, char **argv) {
             double sum = 0;
             for (size_t i = 0; i < nn; i++)
                 sum += fabs(a[i]);
-            printf("%s %d %.4f %.2f %.10e%s\n", names[r], n, t[reps / 2],
-                   flop_factor[r] * n * (double)n * n / t[reps / 2] * 1e-9, sum,
+            unsigned long long h = fnv(14695981039346656037ull, a, sizeof *a * nn);
+            if (r == 0) h = fnv(h, ipiv, sizeof *ipiv * (size_t)n);
+            if (r == 2) h = fnv(h, tau, sizeof *tau * (size_t)n);
+            printf("%s %d %.4f %.2f %.10e %016llx%s\n", names[r], n, t[reps / 2],
+                   flop_factor[r] * n * (double)n * n / t[reps / 2] * 1e-9, sum, h,
                    info ? " (info != 0)" : "");
             fflush(stdout);
         }

@@ -42,11 +42,14 @@ char clgemm__blas_letter(blas_type t);
 /* Settings read once from the environment (see settings.c for the variables). */
 typedef struct blas_settings {
     double min_flops;     /* CLGEMM_BLAS_MIN_FLOPS: calls below this go to the system BLAS */
+    int measured;         /* CLGEMM_BLAS_RULE: above it, the faster side (rule.c), not always
+                             the device; off with CLGEMM_BLAS_MIN_FLOPS=0 (every call forced) */
     const char *fallback; /* CLGEMM_BLAS_FALLBACK: the system BLAS to dlopen, NULL: none */
     int log;              /* CLGEMM_BLAS_LOG: 0 silent, 1 summary at exit, 2 every call */
     size_t pool_bytes;    /* CLGEMM_BLAS_POOL_MB: bound of the device-buffer pool */
     int devices;          /* CLGEMM_BLAS_DEVICES: devices a call spreads over (0: all) */
     int block;            /* CLGEMM_BLAS_BLOCK: diagonal blocks of the Level-3 routines */
+    int lapack_nb;        /* CLGEMM_BLAS_LAPACK_NB: LAPACK's block size with a device, 0: off */
 } blas_settings;
 const blas_settings *clgemm__blas_settings(void);
 void clgemm__blas_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -67,6 +70,12 @@ void clgemm__blas_counts_reset(void);
 
 /* Whether alpha or beta is the real value v (0, 1), its imaginary part 0 for c/z (host.c). */
 int clgemm__blas_scalar_is(blas_type t, const void *x, double v);
+
+/* A GEMM at or above CLGEMM_BLAS_MIN_FLOPS in a process that may use the device: on the side
+ * the measured rule picks (host: how to run it on the host), timed for the rule. 1 when the
+ * device computed C; 0 when host did, *why saying why. Counts nothing. */
+int clgemm__blas_gemm_above(const blas_call *call, double flops, void (*host)(const blas_call *),
+                            const char **why);
 
 /* Runs a checked call: chooses the route and computes C. */
 void clgemm__blas_run(const blas_call *call);
@@ -92,6 +101,25 @@ int clgemm__blas_device_forked(void);
 /* Tries the device. 0: C holds the result (tiles the device could not finish were computed on
  * the host). Otherwise the device took none of the call and C is untouched. */
 int clgemm__blas_device_gemm(const blas_call *call);
+
+/* The device time and bytes of this thread's copies to and from the device so far; counted only
+ * with CLGEMM_BLAS_LOG=2 (the copy queues profile then), for the call lines of the log. */
+typedef struct blas_copy_clock {
+    double seconds, bytes;
+} blas_copy_clock;
+blas_copy_clock clgemm__blas_copy_clock(void);
+
+/* The measured size rule (rule.c): the group of a call at or above CLGEMM_BLAS_MIN_FLOPS by
+ * kind, type, flops and the bytes a device call would copy (-1 when the rule is off), whether a
+ * call of the group goes to the device (if not, host_why says why, for the log), and what a
+ * call of it took where it ran. */
+typedef enum rule_kind { RULE_GEMM = 0, RULE_SYRK = 1 } rule_kind;
+#define RULE_KIND_COUNT 2
+int clgemm__blas_rule_group(rule_kind kind, blas_type t, double flops, double bytes);
+int clgemm__blas_rule_device(int group, const char **host_why);
+void clgemm__blas_rule_record(int group, int on_device, double flops, double seconds);
+/* The bytes a device GEMM copies: A, B, C back, and C there unless beta is 0. */
+double clgemm__blas_gemm_bytes(const blas_call *call);
 
 /* Whether the device can take calls of a type (opens it on first use). */
 int clgemm__blas_device_usable(blas_type t);

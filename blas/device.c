@@ -6,6 +6,9 @@
  * only the m x n block of C is ever written: the gaps of a larger ldc (and the parts of C
  * other threads may be computing) stay untouched.
  *
+ * With CLGEMM_BLAS_LOG=2 the copy queues profile their commands, and each thread adds up the
+ * device time and bytes of its copies (clgemm__blas_copy_clock) for the log's call lines.
+ *
  * After fork() the device is the parent's: OpenCL does not survive it (the child has none of the
  * driver's threads, its first wait would never return). A child forked once the device was
  * being opened never touches the handle, queues or pool again, and its calls go to the system
@@ -78,6 +81,7 @@ static struct {
     cl_context context;
     cl_command_queue up, down;
     int fp64;
+    int profile; /* the copy queues profile (CLGEMM_BLAS_LOG=2) */
     size_t max_alloc;
 } dev;
 static pthread_once_t dev_once = PTHREAD_ONCE_INIT;
@@ -103,6 +107,7 @@ int clgemm__blas_device_forked(void) {
 
 static void open_device(void) {
     const blas_settings *s = clgemm__blas_settings();
+    double t0 = clgemm__blas_seconds();
     /* The system BLAS is loaded before the fork handler is registered: a BLAS that starts
      * threads when loaded (OpenBLAS) registers its own handler to stop them before a fork, and
      * one registered later runs first. Loaded from within before_fork, its handler would miss
@@ -124,8 +129,10 @@ static void open_device(void) {
     dev.fp64 = fp64 != 0;
     dev.max_alloc = (size_t)max_alloc;
     cl_int e1, e2;
-    dev.up = clCreateCommandQueue(dev.context, device, 0, &e1);
-    dev.down = clCreateCommandQueue(dev.context, device, 0, &e2);
+    dev.profile = s->log >= 2;
+    cl_command_queue_properties props = dev.profile ? CL_QUEUE_PROFILING_ENABLE : 0;
+    dev.up = clCreateCommandQueue(dev.context, device, props, &e1);
+    dev.down = clCreateCommandQueue(dev.context, device, props, &e2);
     if (!dev.up || !dev.down || dev.max_alloc == 0) {
         if (s->log) clgemm__blas_log("no device: copy queues failed (%d, %d)", e1, e2);
         return;
@@ -133,7 +140,7 @@ static void open_device(void) {
     if (s->log) {
         char name[256] = "";
         clGetDeviceInfo(device, CL_DEVICE_NAME, sizeof name - 1, name, NULL);
-        clgemm__blas_log("device: %s", name);
+        clgemm__blas_log("device: %s (opened in %.3f s)", name, clgemm__blas_seconds() - t0);
     }
     dev.ok = 1;
 }
@@ -188,6 +195,40 @@ static cl_int copy_block(cl_command_queue q, int to_device, cl_mem buf, const vo
                                    ld * e, 0, (void *)host, num_wait, wait, event);
 }
 
+/* This thread's copies so far: device seconds and bytes (only with CLGEMM_BLAS_LOG=2). */
+static _Thread_local blas_copy_clock copies_so_far;
+
+blas_copy_clock clgemm__blas_copy_clock(void) {
+    return copies_so_far;
+}
+
+/* The copy events of one call, kept (when the queues profile) to be added up once it is done. */
+typedef struct copy_log {
+    cl_event *events;
+    size_t count, capacity;
+    double bytes;
+} copy_log;
+
+static void keep_copy(copy_log *log, cl_event ev, size_t bytes) {
+    if (!log->events || log->count == log->capacity) return;
+    clRetainEvent(ev);
+    log->events[log->count++] = ev;
+    log->bytes += (double)bytes;
+}
+
+static void add_up_copies(copy_log *log) {
+    for (size_t i = 0; i < log->count; i++) {
+        cl_ulong start = 0, end = 0;
+        clGetEventProfilingInfo(log->events[i], CL_PROFILING_COMMAND_START, sizeof start, &start,
+                                NULL);
+        clGetEventProfilingInfo(log->events[i], CL_PROFILING_COMMAND_END, sizeof end, &end, NULL);
+        if (end > start) copies_so_far.seconds += 1e-9 * (double)(end - start);
+        clReleaseEvent(log->events[i]);
+    }
+    copies_so_far.bytes += log->bytes;
+    free(log->events);
+}
+
 static void replace(cl_event *slot, cl_event ev) {
     if (*slot) clReleaseEvent(*slot);
     *slot = ev;
@@ -233,10 +274,14 @@ int clgemm__blas_device_gemm(const blas_call *call) {
         bytes[2 * p.ab_sets + s] = p.mb * p.nb * e;
     cl_event *done = calloc(tiles, sizeof *done);
     if (!done) return 1;
+    /* At most three uploads a step (A, B, C) and one download a tile. */
+    copy_log copies = {NULL, 0, 3 * tiles * chunks + tiles, 0};
+    if (dev.profile) copies.events = malloc(copies.capacity * sizeof *copies.events);
     if (clgemm__blas_pool_acquire(dev.context, clgemm__blas_settings()->pool_bytes, count, bytes,
                                   bufs, ids)) {
         if (clgemm__blas_settings()->log) clgemm__blas_log("no device buffers");
         free(done);
+        free(copies.events);
         return 1;
     }
 
@@ -266,17 +311,17 @@ int clgemm__blas_device_gemm(const blas_call *call) {
                                  ta ? p0 : i0, ta ? mb : kb, ta ? kb : mb, e, nfree, &ab_free[s],
                                  &wait[nw]);
                 if (err) break;
-                nw++;
+                keep_copy(&copies, wait[nw++], mb * kb * e);
                 err = copy_block(dev.up, 1, bufs[2 * s + 1], call->b, (size_t)call->ldb,
                                  tb ? p0 : j0, tb ? j0 : p0, tb ? kb : nb, tb ? nb : kb, e, nfree,
                                  &ab_free[s], &wait[nw]);
                 if (err) break;
-                nw++;
+                keep_copy(&copies, wait[nw++], kb * nb * e);
                 if (pc == 0 && !beta_zero) {
                     err = copy_block(dev.up, 1, cbuf, call->c, (size_t)call->ldc, i0, j0, mb, nb, e,
                                      c_free[cs] ? 1 : 0, &c_free[cs], &wait[nw]);
                     if (err) break;
-                    nw++;
+                    keep_copy(&copies, wait[nw++], mb * nb * e);
                 } else if (pc == 0 && c_free[cs]) {
                     clRetainEvent(c_free[cs]); /* the multiply overwrites what is downloading */
                     wait[nw++] = c_free[cs];
@@ -301,6 +346,7 @@ int clgemm__blas_device_gemm(const blas_call *call) {
             err = copy_block(dev.down, 0, cbuf, call->c, (size_t)call->ldc, i0, j0, mb, nb, e, 1,
                              &last, &down);
             if (err) break;
+            keep_copy(&copies, down, mb * nb * e);
             clRetainEvent(down);
             replace(&c_free[cs], down);
             done[tile] = down;
@@ -312,6 +358,7 @@ int clgemm__blas_device_gemm(const blas_call *call) {
     clFinish(dev.up);
     clFinish(clgemm_queue(dev.handle));
     clFinish(dev.down);
+    add_up_copies(&copies);
     size_t finished = 0;
     for (size_t t = 0; t < tiles; t++) {
         cl_int status = -1;

@@ -1,9 +1,32 @@
 /* dispatch.c: where a checked GEMM call goes: nothing to do (reference BLAS's quick return),
- * C = beta * C on the host, the device for large calls (device.c), else the host (host.c: the
- * system BLAS, else the built-in loops). */
+ * C = beta * C on the host, for calls at or above the threshold the side the measured rule picks
+ * (rule.c; the device: device.c), else the host (host.c: the system BLAS, else the built-in
+ * loops). */
 #include "blas.h"
 
+#include <stdio.h>
 #include <string.h>
+
+int clgemm__blas_gemm_above(const blas_call *call, double flops, void (*host)(const blas_call *),
+                            const char **why) {
+    int group =
+        clgemm__blas_rule_group(RULE_GEMM, call->type, flops, clgemm__blas_gemm_bytes(call));
+    int device = clgemm__blas_rule_device(group, why);
+    /* Opening the device (the process's first call) is not what calls like this one cost. */
+    if (device) clgemm__blas_device_usable(call->type);
+    double t0 = clgemm__blas_seconds();
+    if (device) {
+        if (clgemm__blas_device_gemm(call) == 0) {
+            clgemm__blas_rule_record(group, 1, flops, clgemm__blas_seconds() - t0);
+            return 1;
+        }
+        *why = "device unavailable";
+        t0 = clgemm__blas_seconds();
+    }
+    host(call);
+    clgemm__blas_rule_record(group, 0, flops, clgemm__blas_seconds() - t0);
+    return 0;
+}
 
 void clgemm__blas_run(const blas_call *call) {
     const blas_settings *s = clgemm__blas_settings();
@@ -17,25 +40,27 @@ void clgemm__blas_run(const blas_call *call) {
     }
     double flops = 2.0 * call->m * call->n * call->k * (call->type >= BLAS_C ? 4 : 1);
     const char *why = "below CLGEMM_BLAS_MIN_FLOPS";
-    if (flops >= s->min_flops && clgemm__blas_device_forked()) {
-        why = "forked: the device is the parent process's";
-    } else if (flops >= s->min_flops) {
-        double t0 = s->log >= 2 ? clgemm__blas_seconds() : 0;
-        int st = clgemm__blas_device_gemm(call);
-        if (st == 0) {
-            clgemm__blas_count(call->type, ROUTE_DEVICE);
-            if (s->log >= 2)
-                clgemm__blas_log("%cgemm %c%c %d %d %d in %.6f s: device",
-                                 clgemm__blas_letter(call->type), call->ta, call->tb, call->m,
-                                 call->n, call->k, clgemm__blas_seconds() - t0);
-            return;
-        }
-        why = "device unavailable";
-    }
+    int forked = flops >= s->min_flops && clgemm__blas_device_forked();
+    /* Opened first, so that this line's seconds are what the rule counts (the opening's own
+     * seconds are on the "device:" line). */
+    if (flops >= s->min_flops && !forked) clgemm__blas_device_usable(call->type);
     double t0 = s->log >= 2 ? clgemm__blas_seconds() : 0;
-    clgemm__blas_run_host(call);
-    if (s->log >= 2)
-        clgemm__blas_log("%cgemm %c%c %d %d %d in %.6f s: host (%s)",
-                         clgemm__blas_letter(call->type), call->ta, call->tb, call->m, call->n,
-                         call->k, clgemm__blas_seconds() - t0, why);
+    blas_copy_clock c0 = clgemm__blas_copy_clock();
+    int on_device = 0;
+    if (forked) why = "forked: the device is the parent process's";
+    if (flops >= s->min_flops && !forked)
+        on_device = clgemm__blas_gemm_above(call, flops, clgemm__blas_run_host, &why);
+    else
+        clgemm__blas_run_host(call);
+    if (on_device) clgemm__blas_count(call->type, ROUTE_DEVICE);
+    if (s->log < 2) return;
+    blas_copy_clock c1 = clgemm__blas_copy_clock();
+    char where[96];
+    if (on_device)
+        snprintf(where, sizeof where, ", copies %.6f s %.0f bytes: device", c1.seconds - c0.seconds,
+                 c1.bytes - c0.bytes);
+    else
+        snprintf(where, sizeof where, ": host (%s)", why);
+    clgemm__blas_log("%cgemm %c%c %d %d %d in %.6f s%s", clgemm__blas_letter(call->type), call->ta,
+                     call->tb, call->m, call->n, call->k, clgemm__blas_seconds() - t0, where);
 }

@@ -80,15 +80,20 @@ void clgemm__blas_l3_route(const l3_route *r) {
     const blas_settings *st = clgemm__blas_settings();
     /* Taken before the decision: opening the device on the first call is part of its time. */
     double t0 = st->log >= 2 ? clgemm__blas_seconds() : 0;
+    blas_copy_clock c0 = clgemm__blas_copy_clock();
     char letter = clgemm__blas_letter(r->type);
     if (r->dim > st->block && use_device(r->type, r->flops)) {
         int on_device = r->blocked(r->call);
         /* Every update below the threshold: the system BLAS did all of it. */
         clgemm__blas_l3_count(r->routine, r->type, on_device ? ROUTE_DEVICE : ROUTE_SYSTEM);
-        if (st->log >= 2)
-            clgemm__blas_log("%c%s %s %d %d in %.6f s: blocked, %d updates on the device", letter,
-                             names[r->routine], r->letters, r->size1, r->size2,
-                             clgemm__blas_seconds() - t0, on_device);
+        if (st->log >= 2) {
+            blas_copy_clock c1 = clgemm__blas_copy_clock();
+            clgemm__blas_log("%c%s %s %d %d in %.6f s, copies %.6f s %.0f bytes: blocked, %d "
+                             "updates on the device",
+                             letter, names[r->routine], r->letters, r->size1, r->size2,
+                             clgemm__blas_seconds() - t0, c1.seconds - c0.seconds,
+                             c1.bytes - c0.bytes, on_device);
+        }
         return;
     }
     clgemm__blas_l3_count(r->routine, r->type,
@@ -100,18 +105,23 @@ void clgemm__blas_l3_route(const l3_route *r) {
                          r->size1, r->size2, clgemm__blas_seconds() - t0);
 }
 
-int clgemm__blas_l3_gemm(const blas_call *g) {
-    if (g->m == 0 || g->n == 0 || g->k == 0) return 0; /* the splits never make such a call */
-    double flops = 2.0 * g->m * g->n * g->k * (g->type >= BLAS_C ? 4 : 1);
-    if (flops >= clgemm__blas_settings()->min_flops && !clgemm__blas_device_forked() &&
-        clgemm__blas_device_gemm(g) == 0)
-        return 1;
+/* An update on the host, not counted as a ?gemm call: the system ?gemm_, else the loops. */
+static void host_update(const blas_call *g) {
     blas_gemm_fn f = clgemm__blas_system_gemm(g->type);
     if (f)
         f(&g->ta, &g->tb, &g->m, &g->n, &g->k, g->alpha, g->a, &g->lda, g->b, &g->ldb, g->beta,
           g->c, &g->ldc, 1, 1);
     else
         clgemm__blas_host_gemm(g);
+}
+
+int clgemm__blas_l3_gemm(const blas_call *g) {
+    if (g->m == 0 || g->n == 0 || g->k == 0) return 0; /* the splits never make such a call */
+    double flops = 2.0 * g->m * g->n * g->k * (g->type >= BLAS_C ? 4 : 1);
+    const char *why;
+    if (flops >= clgemm__blas_settings()->min_flops && !clgemm__blas_device_forked())
+        return clgemm__blas_gemm_above(g, flops, host_update, &why);
+    host_update(g);
     return 0;
 }
 

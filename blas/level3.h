@@ -39,8 +39,9 @@ typedef struct l3_route {
  * on the host; counts the route and, with CLGEMM_BLAS_LOG=2, logs it with its seconds. */
 void clgemm__blas_l3_route(const l3_route *r);
 
-/* One GEMM update: on the device when its own flops reach the threshold (returns 1), else the
- * system ?gemm_, else the built-in loops (returns 0). Not counted as a ?gemm call. */
+/* One GEMM update: when its own flops reach the threshold, on the side the measured rule picks
+ * (returns 1 when that was the device); else the system ?gemm_, else the built-in loops
+ * (returns 0). Not counted as a ?gemm call. */
 int clgemm__blas_l3_gemm(const blas_call *g);
 
 /* Scalars as two doubles (re, im) and back into the layout of a type (one or two floats or

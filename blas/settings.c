@@ -3,15 +3,21 @@
  *
  *   CLGEMM_BLAS_MIN_FLOPS  calls with fewer flops (2mnk, 8mnk for complex) go to the system
  *                          BLAS; default 1e8 (about 370^3); 0 sends every call to the device
+ *   CLGEMM_BLAS_RULE       where calls at or above the threshold go: "measured" (default), the
+ *                          side that has been faster for calls like it (rule.c); "flops", the
+ *                          device always
  *   CLGEMM_BLAS_FALLBACK   the system BLAS to dlopen (default libblas.so.3, the Debian
  *                          alternative); "none": the built-in host loops instead
  *   CLGEMM_BLAS_LOG        1: a summary of where calls went, at exit; 2: also one line a call
- *                          (?gemm and the blocked Level-3 routines with their seconds)
+ *                          (?gemm, ?syrk/?herk and the blocked Level-3 routines with their
+ *                          seconds, and the seconds their copies to and from the device took)
  *   CLGEMM_BLAS_POOL_MB    bound of the reused device-buffer pool in MiB (default 1024)
  *   CLGEMM_BLAS_DEVICES    devices one call spreads over: 1 (default), N, or "all" (the
  *                          devices of clgemm_create_multi, CLGEMM_DEVICES included)
  *   CLGEMM_BLAS_BLOCK      the largest diagonal block ?trsm, ?trmm, ?symm, ?syr2k ... leave to
- *                          the system BLAS's own routine (default 256) */
+ *                          the system BLAS's own routine (default 256)
+ *   CLGEMM_BLAS_LAPACK_NB  LAPACK's block size for its blocked routines while a device is
+ *                          usable (2 ... 4096; unset: LAPACK's own; lapack_block.c) */
 #include "blas.h"
 
 #include <errno.h>
@@ -84,6 +90,10 @@ static void read_settings(void) {
     const char *log = getenv("CLGEMM_BLAS_LOG");
     settings.log = log && *log ? atoi(log) : 0;
     settings.min_flops = env_double("CLGEMM_BLAS_MIN_FLOPS", 1e8, 0);
+    const char *rule = getenv("CLGEMM_BLAS_RULE");
+    settings.measured = !(rule && strcmp(rule, "flops") == 0) && settings.min_flops > 0;
+    if (rule && *rule && strcmp(rule, "flops") != 0 && strcmp(rule, "measured") != 0)
+        clgemm__blas_log("ignoring CLGEMM_BLAS_RULE=%s (flops or measured)", rule);
     double mb = env_double("CLGEMM_BLAS_POOL_MB", 1024, 1);
     if (mb > 1e9) mb = 1e9; /* a petabyte is no bound, and keeps the product below */
     settings.pool_bytes = (size_t)(mb * 1024 * 1024);
@@ -96,6 +106,8 @@ static void read_settings(void) {
         settings.devices = d > 64 ? 64 : (int)d;
     }
     settings.block = (int)env_double("CLGEMM_BLAS_BLOCK", 256, 1);
+    double nb = env_double("CLGEMM_BLAS_LAPACK_NB", 0, 2);
+    settings.lapack_nb = nb > 4096 ? 4096 : (int)nb;
     const char *fb = getenv("CLGEMM_BLAS_FALLBACK");
     if (!fb || !*fb) fb = "libblas.so.3";
     settings.fallback = strcmp(fb, "none") == 0 ? NULL : fb;

@@ -249,34 +249,8 @@ static syrk_fn system_fn(const syrk_call *s) {
 
 /* ---- A checked call ------------------------------------------------------------------------ */
 
-static void run(const syrk_call *s) {
-    const blas_settings *st = clgemm__blas_settings();
-    int alpha_zero = is_value(s, s->alpha, 0);
-    if (s->n == 0 || ((alpha_zero || s->k == 0) && is_value(s, s->beta, 1))) {
-        count(s, ROUTE_TRIVIAL); /* reference BLAS's quick return */
-        return;
-    }
-    if (alpha_zero || s->k == 0) { /* C = beta C on the triangle, A never read */
-        merge(s, NULL, 0, 0, 0, s->n, s->n);
-        count(s, ROUTE_TRIVIAL);
-        return;
-    }
-    /* The device runs full GEMMs of the panels: compared with the threshold as one GEMM. */
-    double flops = 2.0 * s->n * s->n * s->k * (s->type >= BLAS_C ? 4 : 1);
-    const char *why = "below CLGEMM_BLAS_MIN_FLOPS";
-    if (flops >= st->min_flops) {
-        if (run_panels(s, 1) == 0) {
-            count(s, ROUTE_DEVICE);
-            if (st->log >= 2)
-                clgemm__blas_log("%c%s %c%c %d %d: device", clgemm__blas_letter(s->type),
-                                 routine(s->herm), s->uplo, s->trans, s->n, s->k);
-            return;
-        }
-        why = "device unavailable";
-    }
-    if (st->log >= 2)
-        clgemm__blas_log("%c%s %c%c %d %d: host (%s)", clgemm__blas_letter(s->type),
-                         routine(s->herm), s->uplo, s->trans, s->n, s->k, why);
+/* The whole call on the host: the system BLAS's own routine, else panels of the built-in loops. */
+static void run_host(const syrk_call *s) {
     syrk_fn f = system_fn(s);
     if (f) {
         count(s, ROUTE_SYSTEM);
@@ -300,6 +274,56 @@ static void run(const syrk_call *s) {
                 clgemm__blas_host_gemm(&g);
                 merge(s, w, 1, i, j, 1, 1);
             }
+}
+
+static void run(const syrk_call *s) {
+    const blas_settings *st = clgemm__blas_settings();
+    int alpha_zero = is_value(s, s->alpha, 0);
+    if (s->n == 0 || ((alpha_zero || s->k == 0) && is_value(s, s->beta, 1))) {
+        count(s, ROUTE_TRIVIAL); /* reference BLAS's quick return */
+        return;
+    }
+    if (alpha_zero || s->k == 0) { /* C = beta C on the triangle, A never read */
+        merge(s, NULL, 0, 0, 0, s->n, s->n);
+        count(s, ROUTE_TRIVIAL);
+        return;
+    }
+    /* The device runs full GEMMs of the panels: compared with the threshold as one GEMM; to
+     * the rule, what it copies is A (twice: both operands of a panel are slices of it) and the
+     * panels of the triangle back. */
+    double flops = 2.0 * s->n * s->n * s->k * (s->type >= BLAS_C ? 4 : 1);
+    const char *why = "below CLGEMM_BLAS_MIN_FLOPS";
+    int group = -1, device = 0;
+    if (flops >= st->min_flops) {
+        double bytes = (double)clgemm__blas_elem(s->type) * s->n * (2.0 * s->k + s->n);
+        group = clgemm__blas_rule_group(RULE_SYRK, s->type, flops, bytes);
+        device = clgemm__blas_rule_device(group, &why);
+    }
+    /* Opening the device (the process's first call) is not what calls like this one cost. */
+    if (device) clgemm__blas_device_usable(s->type);
+    double t0 = clgemm__blas_seconds();
+    blas_copy_clock c0 = clgemm__blas_copy_clock();
+    if (device) {
+        if (run_panels(s, 1) == 0) {
+            double seconds = clgemm__blas_seconds() - t0;
+            clgemm__blas_rule_record(group, 1, flops, seconds);
+            count(s, ROUTE_DEVICE);
+            blas_copy_clock c1 = clgemm__blas_copy_clock();
+            if (st->log >= 2)
+                clgemm__blas_log("%c%s %c%c %d %d in %.6f s, copies %.6f s %.0f bytes: device",
+                                 clgemm__blas_letter(s->type), routine(s->herm), s->uplo, s->trans,
+                                 s->n, s->k, seconds, c1.seconds - c0.seconds, c1.bytes - c0.bytes);
+            return;
+        }
+        why = "device unavailable";
+        t0 = clgemm__blas_seconds();
+    }
+    run_host(s);
+    double seconds = clgemm__blas_seconds() - t0;
+    clgemm__blas_rule_record(group, 0, flops, seconds);
+    if (st->log >= 2)
+        clgemm__blas_log("%c%s %c%c %d %d in %.6f s: host (%s)", clgemm__blas_letter(s->type),
+                         routine(s->herm), s->uplo, s->trans, s->n, s->k, seconds, why);
 }
 
 /* ---- Fortran entry points -------------------------------------------------------------------- */

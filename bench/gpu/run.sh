@@ -27,18 +27,23 @@
 #   multi-gpu     host-array FP64 and FP32 16384^2 and 32768^2 across 1, 2 and 4 GPUs of the
 #                 machine (clgemm_multi_gemm_ex_host; a count above the GPUs present is skipped)
 #   tune          the tuner: 180 s against 10-minute searches of its default shapes
+#   lapack-factor LAPACK's dgetrf, dpotrf, dgeqrf at 2048 ... 16384 without the BLAS drop-in,
+#                 with it, with it and LAPACK's block size at FACTOR_NB (512), and with it forced
+#                 onto the device (bench/lapack_factor.sh): times, GFLOPS, copy share, time per
+#                 BLAS routine; the LAPACK and host BLAS bundled in .gpu/lib (FACTOR_SIZES;
+#                 FACTOR_BUDGET_S, default 420 s)
 # Environment: BUILD (default build-gpu), CLGEMM_CACHE_DIR (default /tmp/clgemm-kernels),
 # SQUARES_CSV (default h200-squares.csv). Libraries bundled by bench/gpu/bundle-libs.sh in
 # .gpu/lib are put on LD_LIBRARY_PATH when that folder exists.
 set -u
 if [ $# -eq 0 ]; then
-    sed -n '2,32p' "$0" | sed 's/^# \{0,1\}//' >&2
+    sed -n '2,37p' "$0" | sed 's/^# \{0,1\}//' >&2
     exit 2
 fi
 if [ "$1" != tune ]; then
     for suite in "$@"; do
         case $suite in
-        device-tests | fp32-shapes | fp64-shapes | batched | types | tensor-cores | wgmma | tma | squares | call-cost | multi-gpu) ;;
+        device-tests | fp32-shapes | fp64-shapes | batched | types | tensor-cores | wgmma | tma | squares | call-cost | multi-gpu | lapack-factor) ;;
         *)
             echo "run.sh: unknown suite '$suite' (bench/gpu/run.sh alone lists them)" >&2
             exit 2
@@ -255,6 +260,20 @@ multi_gpu() {
     "$B/bench/clgemm-multi-bench" --runs 3 --devices 1,2,4 d:16384 d:32768 s:16384 s:32768
 }
 
+# lapack-factor: issue 35's factorizations, one round, the sizes run while FACTOR_BUDGET_S
+# allows (bench/lapack_factor.sh predicts each from the one before). The LAPACK and BLAS are
+# the ones bundled in .gpu/lib when there (reference LAPACK, which calls the BLAS entry points
+# the drop-in takes; OpenBLAS as the host BLAS: the reference BLAS would take about half an hour
+# for dgetrf at 16384 alone); what they resolve to is printed first.
+lapack_factor() {
+    lapack="" blas=""
+    [ -e .gpu/lib/liblapack.so.3 ] && lapack=$PWD/.gpu/lib/liblapack.so.3
+    [ -e .gpu/lib/libblas.so.3 ] && blas=$PWD/.gpu/lib/libblas.so.3
+    # shellcheck disable=SC2086
+    LAPACK=$lapack BLAS=$blas ROUNDS=1 REPS=1 WARM=1 NB=${FACTOR_NB:-512} FORCED=1 \
+        BUDGET_S=${FACTOR_BUDGET_S:-420} sh bench/lapack_factor.sh "$B" ${FACTOR_SIZES:-2048 4096 8192 12288 16384}
+}
+
 # tune: on a machine with two GPUs, for each default GPU shape of clgemm-tune (FP32 256^3,
 # 1024^3, 4096^3), a 180 s search against a 10-minute one of the same space. Every search runs
 # cold and alone on its GPU (its own database and kernel cache, the driver's cache off), and
@@ -363,6 +382,7 @@ for suite in "$@"; do
     squares) squares ;;
     call-cost) call_cost ;;
     multi-gpu) multi_gpu ;;
+    lapack-factor) lapack_factor ;;
     esac
     echo "#### $suite: end $(date -u +%T)"
 done

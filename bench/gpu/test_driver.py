@@ -13,7 +13,8 @@ import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BINARIES = ["bench/clgemm-bench", "bench/clgemm-types-bench", "bench/clgemm-batched-bench",
-            "bench/clgemm-overhead", "bench/clgemm-blas-overhead", "bench/clgemm-multi-bench", "tools/clgemm-tune"] + [
+            "bench/clgemm-overhead", "bench/clgemm-blas-overhead", "bench/clgemm-multi-bench",
+            "bench/clgemm-lapack-factor-bench", "tools/clgemm-tune"] + [
     f"tests/test_{t}" for t in ("gemm", "split", "batched", "types", "faults", "invalid", "unit")]
 # A stand-in prints a line that the suites' filters keep ("s " starts a clgemm-bench row), with
 # TC_ENV's variable when it is set.
@@ -57,6 +58,11 @@ EXPECT = {
                 "cublas_reference.py 512,512,512"],
     "call-cost": ["clgemm-overhead --calls 3000 32 128", "clgemm-blas-overhead --runs 5 1024 8192"],
     "multi-gpu": ["clgemm-multi-bench --runs 3 --devices 1,2,4 d:16384 d:32768 s:16384 s:32768"],
+    # The stand-in's lines are not the bench's, so its table stays empty: what shows is the
+    # command line and the table's header.
+    "lapack-factor": ["command: ROUNDS=1 REPS=1 WARM=1 NB=512 FORCED=1 BUDGET_S=420 "
+                      "bench/lapack_factor.sh BUILD 2048 4096 8192 12288 16384",
+                      "routine      n    host_s"],
     "device-tests": [f"== test_{t}" for t in ("gemm", "split", "batched", "types", "faults",
                                               "invalid", "unit")],
 }

@@ -212,6 +212,49 @@ Test(dropin, threads_share_c_and_pool, .init = capture_stderr, .timeout = 600) {
     free(a), free(b), free(c), free(c0);
 }
 
+/* The measured rule through dgemm_: twenty calls of one group (one shape), each right. The log
+ * gives each call's side and seconds; replayed, they must follow the rule: the first call on the
+ * device, the second on the host (measuring it), then the side whose fastest call so far was
+ * faster, except call 8, which measures the slower side again.
+ * Sides whose fastest calls lie within a fifth of each other are not judged (the rule's own
+ * clock starts a little later than the log's). */
+Test(dropin, measured_rule_takes_the_faster_side, .init = capture_stderr, .timeout = 600) {
+    env_for("64", "1e6");
+    enum { CALLS = 20, N = 160 };
+    for (int i = 0; i < CALLS; i++)
+        run_one('N', 'N', N, N, N, 0.75, 1.5, 60 + (uint64_t)i);
+    fflush(stderr);
+    rewind(log_file);
+    char line[512];
+    double best[2] = {0, 0};
+    int call = 0, next_recheck = 8, judged = 0;
+    while (fgets(line, sizeof line, log_file)) {
+        double seconds;
+        if (sscanf(line, "clgemm_blas: dgemm NN 160 160 160 in %lf s", &seconds) != 1) continue;
+        int device = strstr(line, ": device\n") != NULL, want = -1;
+        if (best[1] == 0)
+            want = 1;
+        else if (best[0] == 0)
+            want = 0;
+        else {
+            int faster = best[1] < best[0], recheck = call + 1 == next_recheck;
+            if (recheck) next_recheck *= 8;
+            double ratio = best[1] / best[0];
+            if (ratio < 0.8 || ratio > 1.25) want = recheck ? !faster : faster;
+        }
+        if (want >= 0) {
+            cr_assert_eq(device, want, "call %d on the %s: %s", call + 1,
+                         device ? "device" : "host", line);
+            judged++;
+        }
+        if (best[device] == 0 || seconds < best[device]) best[device] = seconds;
+        call++;
+    }
+    cr_assert_eq(call, CALLS);
+    cr_assert_eq(count_routes("host (measuring the host)"), 1);
+    cr_assert_geq(judged, 2, "the first two calls at least");
+}
+
 /* Below the default threshold a call goes to the system BLAS that the library loads itself
  * (this program links no BLAS), through CBLAS in row-major order. */
 Test(dropin, small_call_to_system_blas, .init = capture_stderr) {

@@ -138,7 +138,8 @@ Test(syrk, zherk_panels_real_diagonal, .init = capture_stderr, .timeout = 600) {
                       "C(%d,%d) = %g%+gi, want %Lg%+Lgi", i, j, creal(got), cimag(got),
                       creall(want), cimagl(want));
         }
-    cr_assert_eq(count_lines("zherk LC 520 19: device\n"), 1, "the call ran on the device");
+    cr_assert_eq(count_lines("zherk LC 520 19 in "), 1);
+    cr_assert_eq(count_lines(": device\n"), 1, "the call ran on the device");
     free(a);
     free(c);
     free(c0);
@@ -169,5 +170,6 @@ Test(syrk, cblas_row_major, .init = capture_stderr, .timeout = 600) {
             cr_assert(fabs(got - want) <= 4.0 * K * 1.2e-7 * (1 + fabs(want)),
                       "C[%d][%d] = %g, want %g", i, j, got, want);
         }
-    cr_assert_eq(count_lines("ssyrk LT 40 23: device\n"), 1, "the call ran on the device");
+    cr_assert_eq(count_lines("ssyrk LT 40 23 in "), 1);
+    cr_assert_eq(count_lines(": device\n"), 1, "the call ran on the device");
 }

@@ -1,0 +1,120 @@
+/* rule.c: the measured size rule, which side a call at or above CLGEMM_BLAS_MIN_FLOPS runs on:
+ * the device or the system BLAS, whichever has been faster for calls like it in this process.
+ *
+ * A flop threshold alone cannot say it. A device call moves its operands over the bus, so what
+ * decides is how the multiply compares with the copies: a rank-64 update of a large C (what
+ * LAPACK's blocked factorizations make) does 8 flops per byte moved and loses to a multi-core
+ * host on a discrete GPU at any size, while a square product of the same flops wins. Calls are
+ * therefore grouped by kind (GEMM, or ?syrk/?herk), type, size (flops, in factors of two) and
+ * arithmetic intensity (flops per byte a device call copies, in factors of two), and each group
+ * keeps the fewest seconds per flop seen on each side. A group's first call goes to the device,
+ * its next to the host, and later ones to the faster side, but for calls 8, 64, 512 ... of the
+ * group, which go to the slower side, so that a side whose first call was slow (a kernel built
+ * on first use) can win its calls back; each of these costs what the slower side loses, so
+ * they grow eightfold apart (at every second power of two, they took a third of the time a
+ * dgetrf of 3072 spent in ?gemm on PoCL against OpenBLAS). Where a group of calls no larger
+ * and of about the same intensity found the host at least twice as fast, a new group starts
+ * on the host and tries the device at its 64th call only: on a discrete GPU every size of a
+ * copy-bound update (and dpotrf's, whose depth grows with each block column, spread over many
+ * groups) would otherwise pay for a slow device call first.
+ *
+ * CLGEMM_BLAS_RULE=flops, or CLGEMM_BLAS_MIN_FLOPS=0 (every call forced onto the device, as the
+ * testers use it), turns the rule off: every call at or above the threshold goes to the device. */
+#include "blas.h"
+
+#include <math.h>
+#include <pthread.h>
+
+enum {
+    SIZE_FIRST = 20, /* flops below 2^20 share the first size group (they are under 1e8 anyway) */
+    SIZES = 40,
+    INTENSITIES = 16,
+    FIRST_RECHECK = 8,
+    RECHECK_GROWTH = 8
+};
+
+typedef struct group {
+    double best[2]; /* seconds per flop: [0] the host, [1] the device; 0 until tried */
+    unsigned calls;
+    unsigned next_recheck;
+    int host_first; /* smaller calls like these were at least twice as fast on the host */
+} group;
+
+static group groups[RULE_KIND_COUNT][BLAS_TYPE_COUNT][SIZES][INTENSITIES];
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* floor(log2(x)) within [0, count). */
+static int bucket(double x, int first, int count) {
+    int b = x >= 1 ? (int)floor(log2(x)) - first : 0;
+    return b < 0 ? 0 : b >= count ? count - 1 : b;
+}
+
+double clgemm__blas_gemm_bytes(const blas_call *c) {
+    int reads_c = !clgemm__blas_scalar_is(c->type, c->beta, 0);
+    double mn = (double)c->m * c->n;
+    return (double)clgemm__blas_elem(c->type) *
+           ((double)c->m * c->k + (double)c->k * c->n + mn * (reads_c ? 2 : 1));
+}
+
+int clgemm__blas_rule_group(rule_kind kind, blas_type t, double flops, double bytes) {
+    if (!clgemm__blas_settings()->measured) return -1;
+    int size = bucket(flops, SIZE_FIRST, SIZES);
+    int intensity = bucket(bytes > 0 ? flops / bytes : 0, 0, INTENSITIES);
+    return (((int)kind * BLAS_TYPE_COUNT + (int)t) * SIZES + size) * INTENSITIES + intensity;
+}
+
+static group *at(int id) {
+    return &(&groups[0][0][0][0])[id];
+}
+
+/* Whether the nearest group of calls no larger, of the same kind and type and of about the same
+ * intensity (one factor of two either way), that has tried both sides found the host at least
+ * twice as fast. */
+static int host_wins_near(int id) {
+    int intensity = id % INTENSITIES, size = id / INTENSITIES % SIZES;
+    int base = id - intensity - size * INTENSITIES;
+    static const int around[3] = {0, -1, 1};
+    for (int s = size; s >= 0; s--)
+        for (int d = 0; d < 3; d++) {
+            int i = intensity + around[d];
+            if ((s == size && d == 0) || i < 0 || i >= INTENSITIES) continue;
+            const group *g = at(base + s * INTENSITIES + i);
+            if (g->best[0] > 0 && g->best[1] > 0) return 2 * g->best[0] < g->best[1];
+        }
+    return 0;
+}
+
+int clgemm__blas_rule_device(int id, const char **host_why) {
+    if (id < 0) return 1;
+    pthread_mutex_lock(&lock);
+    group *g = at(id);
+    if (g->calls == 0) {
+        g->host_first = host_wins_near(id);
+        /* Such a neighbour has already had its first device call rechecked. */
+        g->next_recheck = g->host_first ? FIRST_RECHECK * RECHECK_GROWTH : FIRST_RECHECK;
+    }
+    int scheduled = ++g->calls == g->next_recheck, device;
+    if (scheduled) g->next_recheck *= RECHECK_GROWTH;
+    *host_why = "measured faster here";
+    if (g->best[1] == 0 && (!g->host_first || scheduled))
+        device = 1;
+    else if (g->best[0] == 0)
+        device = 0, *host_why = "measuring the host";
+    else if (g->best[1] == 0)
+        device = 0, *host_why = "faster for smaller calls like it";
+    else {
+        device = g->best[1] < g->best[0];
+        if (scheduled) device = !device, *host_why = "measuring the host again";
+    }
+    pthread_mutex_unlock(&lock);
+    return device;
+}
+
+void clgemm__blas_rule_record(int id, int on_device, double flops, double seconds) {
+    if (id < 0 || !(flops > 0) || !(seconds > 0)) return;
+    double per_flop = seconds / flops;
+    pthread_mutex_lock(&lock);
+    double *best = &at(id)->best[on_device ? 1 : 0];
+    if (*best == 0 || per_flop < *best) *best = per_flop;
+    pthread_mutex_unlock(&lock);
+}
