@@ -12,12 +12,15 @@
 #   device-tests  every device test suite (Criterion's closing line per suite)
 #   fp32-shapes   FP32 squares, irregular, narrow and long-K shapes, small squares
 #   fp64-shapes   FP64 on its default family (tensor cores on sm_90) and on the SIMT family
-#   batched       strided batches of FP32, FP64 and FP16 matrices beside CLBlast and torch.bmm
+#   batched       strided batches of FP32, FP64, FP16 and BF16 matrices beside CLBlast and torch.bmm
 #   types         every element type and compute mode, squares at 8192 and below
 #   tensor-cores  FP16, BF16, TF32, 3xTF32 at 8192^2, 4096^2, 2048^2, 4097^2 and an FP16 batch
 #                 of 1000 x 256^3 (TC_ENV: environment words for the clgemm side, e.g. a
 #                 family's variables, so that a new kernel family runs the same problems)
 #   wgmma         the wgmma family forced beside mma.sync and cuBLAS, and where its time goes
+#   eight-bit     INT8 and FP8 on their defaults, K-major and with B MN-major, beside cuBLASLt
+#                 (torch._int_mm, torch._scaled_mm with and without fast accumulation), and
+#                 FP8's error at growing K on both sides
 #   tma           the TMA-fed wgmma kernel (cl/tma.cl) run directly: the static local limit and
 #                 tensor-map service found, its correctness matrix (FP16, BF16, TF32, INT8, FP8),
 #                 its kernel time at the tensor-core shapes beside cuBLAS (bench/tma_check.c)
@@ -37,13 +40,13 @@
 # .gpu/lib are put on LD_LIBRARY_PATH when that folder exists.
 set -u
 if [ $# -eq 0 ]; then
-    sed -n '2,37p' "$0" | sed 's/^# \{0,1\}//' >&2
+    sed -n '2,40p' "$0" | sed 's/^# \{0,1\}//' >&2
     exit 2
 fi
 if [ "$1" != tune ]; then
     for suite in "$@"; do
         case $suite in
-        device-tests | fp32-shapes | fp64-shapes | batched | types | tensor-cores | wgmma | tma | squares | call-cost | multi-gpu | lapack-factor) ;;
+        device-tests | fp32-shapes | fp64-shapes | batched | types | tensor-cores | wgmma | tma | eight-bit | squares | call-cost | multi-gpu | lapack-factor) ;;
         *)
             echo "run.sh: unknown suite '$suite' (bench/gpu/run.sh alone lists them)" >&2
             exit 2
@@ -130,12 +133,12 @@ fp64_shapes() {
 
 batched() {
     # shellcheck disable=SC2046,SC2086
-    for p in s d h; do
-        echo "== batched $p beside CLBlast"
+    for p in s d h b; do
+        echo "== batched $p beside CLBlast (b: BF16, without it)"
         $B/bench/clgemm-batched-bench --runs 20 $(mode_args $p $BATCHES) 2>&1 | grep -vE "^#|^$|^-"
     done
     # shellcheck disable=SC2086
-    for p in "" --fp64 --fp16; do
+    for p in "" --fp64 --fp16 --bf16; do
         $BMM $p $BATCHES
     done
 }
@@ -194,6 +197,34 @@ tma() {
     $CUBLAS --bf16 8192,8192,8192
     # shellcheck disable=SC2086
     $CUBLAS --tf32 8192,8192,8192 4096,4096,4096
+}
+
+eight_bit() {
+    # INT8 and FP8 on their defaults (the tma family on an H200): both operands K-major (row-major
+    # NT, as cuBLASLt's 8-bit products take them), then row-major NN (B copied K-major first),
+    # beside cuBLASLt through PyTorch (its FP8 with and without fast accumulation), and FP8's
+    # error at growing K on both sides.
+    sq="8192,8192,8192 4096,4096,4096"
+    echo "== 8-bit, row-major NT, then NN"
+    # shellcheck disable=SC2046,SC2086
+    "$B/bench/clgemm-types-bench" --trans NT $(mode_args i8 $sq) $(mode_args e4m3 $sq) \
+        $(mode_args e4m3b $sq) $(mode_args e5m2 $sq) --trans NN $(mode_args i8 $sq) \
+        $(mode_args e4m3b $sq)
+    echo "== cuBLASLt"
+    # shellcheck disable=SC2086
+    {
+        $CUBLAS --int8 $sq
+        $CUBLAS --e4m3 $sq
+        $CUBLAS --e4m3b $sq
+        $CUBLAS --e4m3 --fast $sq
+        $CUBLAS --e4m3b --fast $sq
+    }
+    echo "== FP8 error at growing K (clgemm: 64 sampled entries; cuBLASLt: all)"
+    k="256,256,32 256,256,256 256,256,1024 256,256,8192"
+    # shellcheck disable=SC2046,SC2086
+    "$B/bench/clgemm-types-bench" --runs 2 --trans NT $(mode_args e4m3 $k)
+    # shellcheck disable=SC2086
+    python3 bench/gpu/fp8_accuracy.py $k
 }
 
 wgmma() {
@@ -379,6 +410,7 @@ for suite in "$@"; do
     tensor-cores) tensor_cores ;;
     wgmma) wgmma ;;
     tma) tma ;;
+    eight-bit) eight_bit ;;
     squares) squares ;;
     call-cost) call_cost ;;
     multi-gpu) multi_gpu ;;

@@ -3,7 +3,8 @@
 that print their arguments, so each suite's output shows the commands it would run; the test
 asserts the problems each suite promises (in particular the tensor-cores suite: FP16, BF16,
 TF32 and 3xTF32 at 8192^2, 4096^2, 2048^2 and 4097^2, the FP16 batch of 1000 x 256^3, and
-cuBLAS / torch.bmm for all of them in the same run), that TC_ENV reaches the clgemm side, and
+cuBLAS / torch.bmm for all of them in the same run; the eight-bit suite's cuBLASLt references
+beside its problems), that TC_ENV reaches the clgemm side, and
 that an unknown suite or no suite is refused. Prints "N passed, N failed"; exit 1 on failure."""
 import os
 import stat
@@ -49,9 +50,16 @@ EXPECT = {
                     "--params MWG=128,NWG=64,KWG=8,MDIMC=16,NDIMC=8,KWI=4,VWM=2,VWN=2",
                     "--params MWG=64,NWG=128,KWG=8,MDIMC=8,NDIMC=16,KWI=4,VWM=2,VWN=2"],
     "batched": [f"clgemm-batched-bench --runs 20 {p}:10000,32 {p}:10000,64 {p}:1000,128 "
-                f"{p}:1000,256 {p}:100,512" for p in "sdh"] +
+                f"{p}:1000,256 {p}:100,512" for p in "sdhb"] +
                [f"bmm_reference.py {p}10000,32 10000,64 1000,128 1000,256 100,512"
-                for p in ("", "--fp64 ", "--fp16 ")],
+                for p in ("", "--fp64 ", "--fp16 ", "--bf16 ")],
+    "eight-bit": ["clgemm-types-bench --trans NT i8:8192,8192,8192 i8:4096,4096,4096 "
+                  "e4m3:8192,8192,8192 e4m3:4096,4096,4096 e4m3b:8192,8192,8192 "
+                  "e4m3b:4096,4096,4096 e5m2:8192,8192,8192 e5m2:4096,4096,4096 --trans NN "
+                  "i8:8192,8192,8192",
+                  *(f"cublas_reference.py {p} 8192,8192,8192 4096,4096,4096"
+                    for p in ("--int8", "--e4m3", "--e4m3b", "--e4m3 --fast", "--e4m3b --fast")),
+                  "fp8_accuracy.py 256,256,32 256,256,256 256,256,1024 256,256,8192"],
     "types": ["clgemm-types-bench h:8192,8192,8192", "3xtf32:8192,8192,8192", "z:2048,2048,2048",
               "cublas_reference.py --bf16 8192,8192,8192"],
     "squares": ["clgemm-tune --precision s --shape 512", "clgemm-bench --preset gpu --clblast-params",
