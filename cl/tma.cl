@@ -214,11 +214,13 @@ clgemm_tma(GEMM_ARGS, const __global uchar *restrict maps) {
     __local ulong bars[2 * STAGES];
     const uint tid = get_local_id(0), wg = tid / 128;
     TILE_IN_BANDS(m0, n0)
-    /* Matrix, layer and its K slices (ptx.cl); A and B travel by their maps, C moves to its
-     * matrix. */
-    GEMM_BEGIN_LAYER(void) A;
-    (void)B;
+    /* Matrix, layer and its K slices (ptx.cl): C moves to its matrix, A and B travel by their
+     * maps (z: the matrix in the maps' third dimension). */
+    GEMM_BEGIN_LAYER
+
     const int zb = (int)batch_;
+    (void)A;
+    (void)B;
 
     const uint full0 = local_addr(bars), empty0 = full0 + 8 * STAGES;
     const uint base = local_addr(stages);
