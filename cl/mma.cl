@@ -91,20 +91,14 @@
 #endif
 
 #if MMA_TYPE <= 1
-#define MT   ushort /* element as stored: FP16 / BF16 bits */
-#define ACC  float
-#define SCAL float
-#if C_INPUT
-#define CT ushort
-#else
-#define CT float
-#endif
+#define MT    ushort /* element as stored: FP16 / BF16 bits */
+#define ACC   float
+#define CT    C_16BIT_T
 #define ESIZE 2
 #define KSTEP 16
 #elif MMA_TYPE <= 3
 #define MT    float
 #define ACC   float
-#define SCAL  float
 #define CT    float
 #define ESIZE 4
 #define KSTEP 8
@@ -112,7 +106,6 @@
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #define MT    double
 #define ACC   double
-#define SCAL  double
 #define CT    double
 #define ESIZE 8
 #if F64_K16
@@ -303,18 +296,6 @@ DEV void mma_f64(double *d, const double *a, const double *b) {
         : "d"(a[0]), "d"(a[1]), "d"(a[2]), "d"(a[3]), "d"(b[0]), "d"(b[1]));
 }
 #endif
-#endif
-
-/* ---- C element conversions (types 0/1 with C_INPUT) -------------------------------------- */
-#if MMA_TYPE == 0 && C_INPUT
-#define c_load(x)  f16_to_float(x)
-#define c_store(x) float_to_f16(x)
-#elif MMA_TYPE == 1 && C_INPUT
-#define c_load(x)  bf16_to_float(x)
-#define c_store(x) float_to_bf16(x)
-#else
-#define c_load(x)  ((SCAL)(x))
-#define c_store(x) (x)
 #endif
 
 /* Where accumulator e of mma tile (i, j) lies in the work-group's tile (g = lane / 4,
@@ -564,8 +545,7 @@ DEV void mma_f64(double *d, const double *a, const double *b) {
 #endif
 
 __attribute__((reqd_work_group_size(NTHREADS, 1, 1))) __kernel void clgemm_mma(GEMM_ARGS) {
-    __local MT As[STAGES * A_STAGE] __attribute__((aligned(128)));
-    __local MT Bs[STAGES * B_STAGE] __attribute__((aligned(128)));
+    SLICE_STAGES(128)
 
     DIAG_RESIDENCY_START
     const uint tid = get_local_id(0);
@@ -573,14 +553,9 @@ __attribute__((reqd_work_group_size(NTHREADS, 1, 1))) __kernel void clgemm_mma(G
     const uint wm = warp % WARPS_M, wn = warp / WARPS_M;
     const int m0 = (int)get_group_id(0) * MWG, n0 = (int)get_group_id(1) * NWG;
     /* The batch and split-K layer (common.cl: z = batch * layers + layer): A, B, C moved to this
-     * work-group's matrix, alpha, beta (REAL: SCAL's type) and `layer` defined. */
-    GEMM_BEGIN
-    /* Split K: layer `layer` sums slices [kbeg, kend) into its own M x N block of C (then the
-     * host's workspace, beta 0; the reduction adds the blocks). One layer: all of K. */
-    const long kchunk = ((long)K + layers * KWG - 1) / (layers * KWG) * KWG;
-    const int kbeg = (int)min((long)K, layer * kchunk), kend = (int)min((long)K, kbeg + kchunk);
-    C += (ulong)layer * (ulong)ldc * (ulong)N;
-    const int nk = (kend - kbeg + KWG - 1) / KWG;
+     * work-group's matrix, alpha, beta (REAL: float, double for type 4), `layer` and its K slices
+     * kbeg .. kend, nk of them (ptx.cl) defined. */
+    GEMM_BEGIN_LAYER
 
     ACC acc[MTILES][NTILES][4];
 #pragma unroll
@@ -599,53 +574,41 @@ __attribute__((reqd_work_group_size(NTHREADS, 1, 1))) __kernel void clgemm_mma(G
 #endif
 
     /* Issue the loads of slice kt (cp.async, or global loads into registers). */
+/* Operand X's chunks of the slice at k0 into xs (COORDS: A_ or B_CHUNK_COORDS), by cp.async
+ * where ALIGNED, else into the registers RX(l, e). */
+#define LOAD_ONE(X, xs, PER_T, COORDS, ALIGNED, RX)                                                \
+    _Pragma("unroll") for (int l = 0; l < PER_T; l++) {                                            \
+        COORDS(tid + l * NTHREADS, k0)                                                             \
+        if (ALIGNED) {                                                                             \
+            cp_async16(xs + lidx_, valid_ ? X + gidx_ : X, (uint)valid_ * ESIZE);                  \
+        } else {                                                                                   \
+            _Pragma("unroll") for (int e = 0; e < VW; e++) RX(l, e) =                              \
+                e < valid_ ? X[gidx_ + (ulong)e] : (MT)0;                                          \
+        }                                                                                          \
+    }
 #define LOAD_SLICE(kt)                                                                             \
     do {                                                                                           \
         const int k0 = kbeg + (kt)*KWG;                                                            \
-        __local MT *as = As + ((kt) % STAGES) * A_STAGE;                                           \
-        __local MT *bs = Bs + ((kt) % STAGES) * B_STAGE;                                           \
-        (void)as;                                                                                  \
-        (void)bs;                                                                                  \
-        _Pragma("unroll") for (int l = 0; l < A_PER_T; l++) {                                      \
-            A_CHUNK_COORDS(tid + l * NTHREADS, k0)                                                 \
-            if (ALIGNED_A) {                                                                       \
-                cp_async16(as + lidx_, valid_ ? A + gidx_ : A, (uint)valid_ * ESIZE);              \
-            } else {                                                                               \
-                _Pragma("unroll") for (int e = 0; e < VW; e++) RA_(l, e) =                         \
-                    e < valid_ ? A[gidx_ + (TRANSA == 0 ? (ulong)e : (ulong)e)] : (MT)0;           \
-            }                                                                                      \
-        }                                                                                          \
-        _Pragma("unroll") for (int l = 0; l < B_PER_T; l++) {                                      \
-            B_CHUNK_COORDS(tid + l * NTHREADS, k0)                                                 \
-            if (ALIGNED_B) {                                                                       \
-                cp_async16(bs + lidx_, valid_ ? B + gidx_ : B, (uint)valid_ * ESIZE);              \
-            } else {                                                                               \
-                _Pragma("unroll") for (int e = 0; e < VW; e++) RB_(l, e) =                         \
-                    e < valid_ ? B[gidx_ + (ulong)e] : (MT)0;                                      \
-            }                                                                                      \
-        }                                                                                          \
+        SLICE_STAGE(kt)                                                                            \
+        LOAD_ONE(A, as, A_PER_T, A_CHUNK_COORDS, ALIGNED_A, RA_)                                   \
+        LOAD_ONE(B, bs, B_PER_T, B_CHUNK_COORDS, ALIGNED_B, RB_)                                   \
     } while (0)
 
     /* Move register-staged slice kt (scalar path) into local memory. */
+#define STORE_ONE(xs, PER_T, CPR, S, RX)                                                           \
+    _Pragma("unroll") for (int l = 0; l < PER_T; l++) {                                            \
+        const uint q = tid + l * NTHREADS;                                                         \
+        const uint li = swz(q / CPR, q % CPR, CPR, S) * VW;                                        \
+        _Pragma("unroll") for (int e = 0; e < VW; e++) xs[li + e] = RX(l, e);                      \
+    }
 #define STORE_SLICE(kt)                                                                            \
     do {                                                                                           \
-        __local MT *as = As + ((kt) % STAGES) * A_STAGE;                                           \
-        __local MT *bs = Bs + ((kt) % STAGES) * B_STAGE;                                           \
-        (void)as;                                                                                  \
-        (void)bs;                                                                                  \
+        SLICE_STAGE(kt)                                                                            \
         if (!ALIGNED_A) {                                                                          \
-            _Pragma("unroll") for (int l = 0; l < A_PER_T; l++) {                                  \
-                const uint q = tid + l * NTHREADS;                                                 \
-                const uint li = swz(q / A_CPR, q % A_CPR, A_CPR, A_S) * VW;                        \
-                _Pragma("unroll") for (int e = 0; e < VW; e++) as[li + e] = RA_(l, e);             \
-            }                                                                                      \
+            STORE_ONE(as, A_PER_T, A_CPR, A_S, RA_)                                                \
         }                                                                                          \
         if (!ALIGNED_B) {                                                                          \
-            _Pragma("unroll") for (int l = 0; l < B_PER_T; l++) {                                  \
-                const uint q = tid + l * NTHREADS;                                                 \
-                const uint li = swz(q / B_CPR, q % B_CPR, B_CPR, B_S) * VW;                        \
-                _Pragma("unroll") for (int e = 0; e < VW; e++) bs[li + e] = RB_(l, e);             \
-            }                                                                                      \
+            STORE_ONE(bs, B_PER_T, B_CPR, B_S, RB_)                                                \
         }                                                                                          \
     } while (0)
 
@@ -700,16 +663,7 @@ __attribute__((reqd_work_group_size(NTHREADS, 1, 1))) __kernel void clgemm_mma(G
             for (int e = 0; e < 4; e++) {
                 const int m = m0 + (int)ACC_ROW(i, e);
                 const int n = n0 + (int)ACC_COL(j, e);
-                if (m < M && n < N) {
-                    const ulong ci = (ulong)m + (ulong)n * (ulong)ldc;
-#if BATCH_TABLE /* alpha 0: A and B must not reach C (BLAS), NaN included */
-                    SCAL v = alpha == (SCAL)0 ? (SCAL)0 : alpha * (SCAL)acc[i][j][e];
-#else
-                    SCAL v = alpha * (SCAL)acc[i][j][e];
-#endif
-                    if (beta != (SCAL)0) v += beta * c_load(C[ci]);
-                    C[ci] = c_store(v);
-                }
+                C_UPDATE(m, n, acc[i][j][e])
             }
     DIAG_RESIDENCY_END(m0, n0)
 }

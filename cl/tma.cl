@@ -23,20 +23,11 @@
  * 256 (consumer warpgroups: MWG/64), NWG 64, 128 or 256 (the instruction's N), KWG, STAGES,
  * GROUP_M (tiles in bands of GROUP_M tile rows, so that running work-groups share panels in L2).
  * Launch: local (128 MWG/64 + 32, 1, 1), global (tiles_m * local, tiles_n, batch * layers). */
-#ifndef WG_TYPE
-#define WG_TYPE 0
-#endif
+/* The tile comes whole from the host (the family's MWG, NWG, STAGES); alone, 128 x 256 in 4. */
 #ifndef MWG
-#define MWG 128
-#endif
-#ifndef NWG
-#define NWG 256
-#endif
-#ifndef STAGES
+#define MWG    128
+#define NWG    256
 #define STAGES 4
-#endif
-#ifndef GROUP_M
-#define GROUP_M 8
 #endif
 #if BATCH_TABLE
 #error "tma.cl: a batch table has no tensor map"
@@ -131,27 +122,26 @@ DEV void tma_load3(const uint dst, const __global uchar *map, const int x, const
                  : "memory");
 }
 
+/* Slice k0 of one operand into local memory at x, completing on `full`: K-major, one box of
+ * ROWS rows (of op(A), columns of op(B)) from mn0; MN-major (MN), ROWS/64 boxes of 64, each
+ * KWG rows of k by 128 bytes. */
+#define COPY_SLICE(x, map, mn0, ROWS, MN)                                                          \
+    do {                                                                                           \
+        if (MN)                                                                                    \
+            for (int j = 0; j < (ROWS) / 64; j++)                                                  \
+                tma_load3((x) + j * (KWG * 128), map, (mn0) + 64 * j, k0, zb, full);               \
+        else                                                                                       \
+            tma_load3(x, map, k0, mn0, zb, full);                                                  \
+    } while (0)
+
 /* ---- wgmma ------------------------------------------------------------------------------- */
 
-/* A shared-memory matrix descriptor in the 128-byte swizzle (mode 1, bits 62-63). */
-DEV ulong sw128_desc(const uint addr, const uint lbo, const uint sbo) {
-    return (ulong)((addr & 0x3FFFFu) >> 4) | (ulong)(lbo >> 4) << 16 | (ulong)(sbo >> 4) << 32 |
-           1ul << 62;
-}
-
-#if WG_TYPE == 0
-#define WG_SHAPE "k16.f32.f16.f16"
-#elif WG_TYPE == 1
-#define WG_SHAPE "k16.f32.bf16.bf16"
-#elif WG_TYPE == 2
-#define WG_SHAPE "k8.f32.tf32.tf32"
-#elif WG_TYPE == 3
-#define WG_SHAPE "k32.s32.s8.s8"
-#elif WG_TYPE == 4
-#define WG_SHAPE "k32.f32.e4m3.e4m3"
-#else
-#define WG_SHAPE "k32.f32.e5m2.e5m2"
-#endif
+/* The descriptor of k step ks of a slice at x, in the 128-byte swizzle (wgmma_desc, ptx.cl):
+ * K-major, a k step is 32 bytes along each 128-byte row, 8-row atoms 1024 bytes apart; MN-major
+ * (MN), 16 rows of k (2048 bytes), 64-column boxes KWG * 128 apart. */
+#define STEP_DESC(x, ks, MN)                                                                       \
+    ((MN) ? wgmma_desc((x) + (ks)*2048, KWG * 128, 1024, 1ul)                                      \
+          : wgmma_desc((x) + (ks)*32, 16, 1024, 1ul))
 /* scale-d from the predicate (0 on a tile's first step), then the input scales (1) of the
  * floating-point forms, then transpose bits (16-bit only); the integer form takes scale-d alone. */
 #if WG_TYPE == 3
@@ -170,50 +160,21 @@ DEV ulong sw128_desc(const uint addr, const uint lbo, const uint sbo) {
 #endif
 #endif
 
-/* Operand lists "%0,...,%(n-1)" by decades, and the accumulators' constraints by fours. */
-#define OPS_DECADE(d)                                                                              \
-    "%" #d "0,%" #d "1,%" #d "2,%" #d "3,%" #d "4,%" #d "5,%" #d "6,%" #d "7,%" #d "8,%" #d "9"
-#define OPS_0_29 "%0,%1,%2,%3,%4,%5,%6,%7,%8,%9," OPS_DECADE(1) "," OPS_DECADE(2)
-#define OPS_0_59 OPS_0_29 "," OPS_DECADE(3) "," OPS_DECADE(4) "," OPS_DECADE(5)
-#define OPS_0_119                                                                                  \
-    OPS_0_59 "," OPS_DECADE(6) "," OPS_DECADE(7) "," OPS_DECADE(8) "," OPS_DECADE(                 \
-        9) "," OPS_DECADE(10) "," OPS_DECADE(11)
-#define ACC4(d, i)  ACC_C((d)[i]), ACC_C((d)[(i) + 1]), ACC_C((d)[(i) + 2]), ACC_C((d)[(i) + 3])
-#define ACC16(d, i) ACC4(d, i), ACC4(d, (i) + 4), ACC4(d, (i) + 8), ACC4(d, (i) + 12)
-#define ACC32(d, i) ACC16(d, i), ACC16(d, (i) + 16)
-#if NWG == 64
-#define WG_OPS    OPS_0_29 ",%30,%31"
-#define WG_DESC   "%32, %33, scale_d"
-#define WG_ACC(d) ACC32(d, 0)
-#elif NWG == 128
-#define WG_OPS    OPS_0_59 ",%60,%61,%62,%63"
-#define WG_DESC   "%64, %65, scale_d"
-#define WG_ACC(d) ACC32(d, 0), ACC32(d, 32)
-#else
-#define WG_OPS    OPS_0_119 ",%120,%121,%122,%123,%124,%125,%126,%127"
-#define WG_DESC   "%128, %129, scale_d"
-#define WG_ACC(d) ACC32(d, 0), ACC32(d, 32), ACC32(d, 64), ACC32(d, 96)
-#endif
-#define WG_NSTR_(n) #n
-#define WG_NSTR(n)  WG_NSTR_(n)
-/* acc += A B over one k step; acc = A B where `accumulate` is 0. */
+/* acc += A B over one k step; acc = A B where `accumulate` is 0 (the operands: ptx.cl). */
 #define WGMMA_STEP(acc, da, db, accumulate)                                                        \
-    asm volatile("{\n.reg .pred scale_d;\nsetp.ne.b32 scale_d, %" WG_NSTR(                         \
-                     NACC_PLUS2) ", 0;\n"                                                          \
-                                 "// @wgmma.mma_async.sync.aligned.m64n" WG_NSTR(NWG) WG_SHAPE     \
-                 " {" WG_OPS "}, " WG_DESC WG_IMM ";\n}"                                           \
-                 : WG_ACC(acc)                                                                     \
+    asm volatile("{\n.reg .pred scale_d;\nsetp.ne.b32 scale_d, " WG_NEXT(                          \
+                     NWG) ", 0;\n"                                                                 \
+                          "// @wgmma.mma_async.sync.aligned.m64n" WG_NSTR(NWG) WG_SHAPE            \
+                 " {" WG_ACCS(NWG) "}, " WG_DESCS(NWG) ", scale_d" WG_IMM ";\n}"                   \
+                 : WG_ACC(NWG, ACC_C, acc)                                                         \
                  : "l"(da), "l"(db), "r"(accumulate)                                               \
                  : "memory")
-#define NACC            (NWG / 2)
-#define NACC_PLUS2      NACC_PLUS2_(NWG)
-#define NACC_PLUS2_(n)  NACC_PLUS2__(n)
-#define NACC_PLUS2__(n) NACC2_##n
-#define NACC2_64        34
-#define NACC2_128       66
-#define NACC2_256       130
+#define NACC (NWG / 2)
 
 /* ---- The epilogue's conversions -------------------------------------------------------- */
+/* Not ptx.cl's f16_to_float, float_to_f16 and float_to_bf16: these are other code for the same
+ * rounding (cvt.rn.f16.f32 on one half; BF16 rounded in integers, a NaN keeping its payload), and
+ * taking ptx.cl's would change this kernel's PTX, the one its H200 measurements were made with. */
 
 #if TYPE_C == TYPE_F16
 DEV float c_read(const __global CT *c) {
@@ -252,20 +213,14 @@ clgemm_tma(GEMM_ARGS, const __global uchar *restrict maps) {
     __local uchar stages[STAGES * STAGE] __attribute__((aligned(1024)));
     __local ulong bars[2 * STAGES];
     const uint tid = get_local_id(0), wg = tid / 128;
-    /* The tile: bands of GROUP_M tile rows, walked column by column. */
-    const int tiles_m = (M + MWG - 1) / MWG, tiles_n = (N + NWG - 1) / NWG;
-    const int pid = (int)get_group_id(0) + (int)get_group_id(1) * tiles_m;
-    const int band = pid / (GROUP_M * tiles_n), first = band * GROUP_M;
-    const int rows = min(tiles_m - first, GROUP_M), in_band = pid - band * GROUP_M * tiles_n;
-    const int m0 = (first + in_band % rows) * MWG, n0 = in_band / rows * NWG;
-    /* Matrix and layer (common.cl); A and B travel by their maps, C moves to its matrix. */
-    GEMM_BEGIN(void) A;
-    (void)B;
-    const long kchunk = ((long)K + layers * KWG - 1) / (layers * KWG) * KWG;
-    const int kbeg = (int)min((long)K, layer * kchunk), kend = (int)min((long)K, kbeg + kchunk);
-    C += (ulong)layer * (ulong)ldc * (ulong)N;
-    const int nk = (kend - kbeg + KWG - 1) / KWG;
+    TILE_IN_BANDS(m0, n0)
+    /* Matrix, layer and its K slices (ptx.cl): C moves to its matrix, A and B travel by their
+     * maps (z: the matrix in the maps' third dimension). */
+    GEMM_BEGIN_LAYER
+
     const int zb = (int)batch_;
+    (void)A;
+    (void)B;
 
     const uint full0 = local_addr(bars), empty0 = full0 + 8 * STAGES;
     const uint base = local_addr(stages);
@@ -286,18 +241,8 @@ clgemm_tma(GEMM_ARGS, const __global uchar *restrict maps) {
             const uint a = base + s * STAGE, b = a + A_BYTES, full = full0 + 8 * s;
             if (kt >= STAGES) mbar_wait(empty0 + 8 * s, (kt / STAGES - 1) & 1);
             mbar_expect_bytes(full, STAGE);
-#if A_MN
-            for (int j = 0; j < MWG / 64; j++)
-                tma_load3(a + j * (KWG * 128), map_a, m0 + 64 * j, k0, zb, full);
-#else
-            tma_load3(a, map_a, k0, m0, zb, full);
-#endif
-#if B_MN
-            for (int j = 0; j < NWG / 64; j++)
-                tma_load3(b + j * (KWG * 128), map_b, n0 + 64 * j, k0, zb, full);
-#else
-            tma_load3(b, map_b, k0, n0, zb, full);
-#endif
+            COPY_SLICE(a, map_a, m0, MWG, A_MN);
+            COPY_SLICE(b, map_b, n0, NWG, B_MN);
         }
         return;
     }
@@ -315,18 +260,7 @@ clgemm_tma(GEMM_ARGS, const __global uchar *restrict maps) {
         asm volatile("// @wgmma.fence.sync.aligned;" ::: "memory");
 #pragma unroll
         for (int ks = 0; ks < KWG / KSTEP; ks++) {
-            /* K-major: a k step is 32 bytes along each 128-byte row, 8-row atoms 1024 bytes
-             * apart; MN-major: 16 rows of k (2048 bytes), 64-column boxes KWG * 128 apart. */
-#if A_MN
-            const ulong da = sw128_desc(a + ks * 2048, KWG * 128, 1024);
-#else
-            const ulong da = sw128_desc(a + ks * 32, 16, 1024);
-#endif
-#if B_MN
-            const ulong db = sw128_desc(b + ks * 2048, KWG * 128, 1024);
-#else
-            const ulong db = sw128_desc(b + ks * 32, 16, 1024);
-#endif
+            const ulong da = STEP_DESC(a, ks, A_MN), db = STEP_DESC(b, ks, B_MN);
             WGMMA_STEP(acc, da, db, (uint)(kt > 0 || ks > 0));
         }
         asm volatile("// @wgmma.commit_group.sync.aligned;" ::: "memory");

@@ -44,9 +44,6 @@
  * <= 1024; KWG a multiple of 16 (FP16/BF16) or 8 (TF32); the chunks of one slice of A and of
  * B (MWG KWG / VW, NWG KWG / VW) positive multiples of T; STAGES (MWG + NWG) KWG esize <= 48 KiB.
  * Launch: local size (T, 1), global size (ceil(M/MWG) T, ceil(N/NWG)). */
-#ifndef WG_TYPE
-#define WG_TYPE 0
-#endif
 #ifndef MWG
 #define MWG 128
 #endif
@@ -64,9 +61,6 @@
 #endif
 #ifndef STAGES
 #define STAGES 4
-#endif
-#ifndef GROUP_M
-#define GROUP_M 8
 #endif
 /* Diagnostic only: which descriptor field carries the MN-direction stride of MN-major operands
  * (0: SBO, as for K-major, the right one; 1: LBO). */
@@ -133,12 +127,8 @@
 #endif
 
 #if WG_TYPE <= 1
-#define MT ushort
-#if C_INPUT
-#define CT ushort
-#else
-#define CT float
-#endif
+#define MT    ushort
+#define CT    C_16BIT_T
 #define ESIZE 2
 #define KSTEP 16
 #else
@@ -167,14 +157,7 @@
 #define A_REG (!ALIGNED_A || (WG_TYPE == 2 && !A_KMAJOR))
 #define B_REG (!ALIGNED_B || (WG_TYPE == 2 && !B_KMAJOR))
 
-/* The instruction's shape suffix and transpose immediates. */
-#if WG_TYPE == 0
-#define WG_OP "k16.f32.f16.f16"
-#elif WG_TYPE == 1
-#define WG_OP "k16.f32.bf16.bf16"
-#else
-#define WG_OP "k8.f32.tf32.tf32"
-#endif
+/* The instruction's transpose immediates (its shape and types: WG_SHAPE, ptx.cl). */
 #if WG_TYPE == 2
 #define WGMMA_TAIL ""
 #elif A_MN && B_MN
@@ -207,15 +190,10 @@
 #define WG_COMMIT() asm volatile("// @wgmma.commit_group.sync.aligned;\n" ::: "memory")
 #define WG_WAIT(n)  asm volatile("// @wgmma.wait_group.sync.aligned %0;\n" ::"n"(n) : "memory")
 
-/* A matrix descriptor: start address, LBO, SBO (bytes >> 4), swizzle mode (bits 62-63: 1 = 128
- * bytes, 3 = 32 bytes, 0 = none). */
-DEV ulong desc_mode(const uint addr, const uint lbo, const uint sbo, const ulong mode) {
-    return (ulong)((addr & 0x3FFFFu) >> 4) | ((ulong)(lbo >> 4) << 16) | ((ulong)(sbo >> 4) << 32) |
-           mode << 62;
-}
-#define desc(addr, lbo, sbo) desc_mode((addr), (lbo), (sbo), SW32_ ? 3ul : 0ul)
+/* A matrix descriptor (wgmma_desc, ptx.cl) in the 32-byte swizzle or none. */
+#define desc(addr, lbo, sbo) wgmma_desc((addr), (lbo), (sbo), SW32_ ? 3ul : 0ul)
 #if MN128_
-#define MN_DESC(addr, ROWS) desc_mode((addr), 1024, 1024 * ((ROWS) / 64), 1ul)
+#define MN_DESC(addr, ROWS) wgmma_desc((addr), 1024, 1024 * ((ROWS) / 64), 1ul)
 #define MN_GROUP            128 /* bytes of 8 rows (a 64-row atom is 1024) */
 #elif SW32_
 #define MN_DESC(addr, ROWS) desc((addr), 256, 256 * ((ROWS) / 16))
@@ -249,104 +227,15 @@ DEV float to_tf32(const float x) {
 #define to_tf32(x) (x)
 #endif
 
-#if WG_TYPE == 0 && C_INPUT
-#define c_load(x)  f16_to_float(x)
-#define c_store(x) float_to_f16(x)
-#elif WG_TYPE == 1 && C_INPUT
-#define c_load(x)  bf16_to_float(x)
-#define c_store(x) float_to_bf16(x)
-#else
-#define c_load(x)  ((float)(x))
-#define c_store(x) (x)
-#endif
-
 /* The instruction, N = WN; its accumulators d[x*4 + i*2 + j] hold row 16 warp + lane/4 + 8 i,
  * column 8 x + 2 (lane % 4) + j of the warpgroup's 64 x WN block. */
-#define WGMMA_N64(op, d, da, db)                                                                   \
+#define WGMMA(d, da, db)                                                                           \
     asm volatile(                                                                                  \
-        "{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\n// @wgmma.mma_async.sync.aligned.m64n64" op " "   \
-        "{%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,%16,%17,%18,%19,%20,%21,%22,%23,%" \
-        "24,%25,%26,%27,%28,%29,%30,%31}, "                                                        \
-        "%32, %33, p, 1, 1" WGMMA_TAIL ";\n}\n"                                                    \
-        : "+f"((d)[0]), "+f"((d)[1]), "+f"((d)[2]), "+f"((d)[3]), "+f"((d)[4]), "+f"((d)[5]),      \
-          "+f"((d)[6]), "+f"((d)[7]), "+f"((d)[8]), "+f"((d)[9]), "+f"((d)[10]), "+f"((d)[11]),    \
-          "+f"((d)[12]), "+f"((d)[13]), "+f"((d)[14]), "+f"((d)[15]), "+f"((d)[16]),               \
-          "+f"((d)[17]), "+f"((d)[18]), "+f"((d)[19]), "+f"((d)[20]), "+f"((d)[21]),               \
-          "+f"((d)[22]), "+f"((d)[23]), "+f"((d)[24]), "+f"((d)[25]), "+f"((d)[26]),               \
-          "+f"((d)[27]), "+f"((d)[28]), "+f"((d)[29]), "+f"((d)[30]), "+f"((d)[31])                \
+        "{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\n// @wgmma.mma_async.sync.aligned.m64n" WG_NSTR(   \
+            WN) WG_SHAPE " {" WG_ACCS(WN) "}, " WG_DESCS(WN) ", p, 1, 1" WGMMA_TAIL ";\n}\n"       \
+        : WG_ACC(WN, "+f", d)                                                                      \
         : "l"(da), "l"(db)                                                                         \
         : "memory")
-
-#define WGMMA_N128(op, d, da, db)                                                                  \
-    asm volatile(                                                                                  \
-        "{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\n// @wgmma.mma_async.sync.aligned.m64n128" op " "  \
-        "{%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,%16,%17,%18,%19,%20,%21,%22,%23,%" \
-        "24,%25,%26,%27,%28,%29,%30,%31,%32,%33,%34,%35,%36,%37,%38,%39,%40,%41,%42,%43,%44,%45,%" \
-        "46,%47,%48,%49,%50,%51,%52,%53,%54,%55,%56,%57,%58,%59,%60,%61,%62,%63}, "                \
-        "%64, %65, p, 1, 1" WGMMA_TAIL ";\n}\n"                                                    \
-        : "+f"((d)[0]), "+f"((d)[1]), "+f"((d)[2]), "+f"((d)[3]), "+f"((d)[4]), "+f"((d)[5]),      \
-          "+f"((d)[6]), "+f"((d)[7]), "+f"((d)[8]), "+f"((d)[9]), "+f"((d)[10]), "+f"((d)[11]),    \
-          "+f"((d)[12]), "+f"((d)[13]), "+f"((d)[14]), "+f"((d)[15]), "+f"((d)[16]),               \
-          "+f"((d)[17]), "+f"((d)[18]), "+f"((d)[19]), "+f"((d)[20]), "+f"((d)[21]),               \
-          "+f"((d)[22]), "+f"((d)[23]), "+f"((d)[24]), "+f"((d)[25]), "+f"((d)[26]),               \
-          "+f"((d)[27]), "+f"((d)[28]), "+f"((d)[29]), "+f"((d)[30]), "+f"((d)[31]),               \
-          "+f"((d)[32]), "+f"((d)[33]), "+f"((d)[34]), "+f"((d)[35]), "+f"((d)[36]),               \
-          "+f"((d)[37]), "+f"((d)[38]), "+f"((d)[39]), "+f"((d)[40]), "+f"((d)[41]),               \
-          "+f"((d)[42]), "+f"((d)[43]), "+f"((d)[44]), "+f"((d)[45]), "+f"((d)[46]),               \
-          "+f"((d)[47]), "+f"((d)[48]), "+f"((d)[49]), "+f"((d)[50]), "+f"((d)[51]),               \
-          "+f"((d)[52]), "+f"((d)[53]), "+f"((d)[54]), "+f"((d)[55]), "+f"((d)[56]),               \
-          "+f"((d)[57]), "+f"((d)[58]), "+f"((d)[59]), "+f"((d)[60]), "+f"((d)[61]),               \
-          "+f"((d)[62]), "+f"((d)[63])                                                             \
-        : "l"(da), "l"(db)                                                                         \
-        : "memory")
-
-#define WGMMA_N256(op, d, da, db)                                                                  \
-    asm volatile(                                                                                  \
-        "{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\n// @wgmma.mma_async.sync.aligned.m64n256" op " "  \
-        "{%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,%16,%17,%18,%19,%20,%21,%22,%23,%" \
-        "24,%25,%26,%27,%28,%29,%30,%31,%32,%33,%34,%35,%36,%37,%38,%39,%40,%41,%42,%43,%44,%45,%" \
-        "46,%47,%48,%49,%50,%51,%52,%53,%54,%55,%56,%57,%58,%59,%60,%61,%62,%63,%64,%65,%66,%67,%" \
-        "68,%69,%70,%71,%72,%73,%74,%75,%76,%77,%78,%79,%80,%81,%82,%83,%84,%85,%86,%87,%88,%89,%" \
-        "90,%91,%92,%93,%94,%95,%96,%97,%98,%99,%100,%101,%102,%103,%104,%105,%106,%107,%108,%"    \
-        "109,%110,%111,%112,%113,%114,%115,%116,%117,%118,%119,%120,%121,%122,%123,%124,%125,%"    \
-        "126,%127}, "                                                                              \
-        "%128, %129, p, 1, 1" WGMMA_TAIL ";\n}\n"                                                  \
-        : "+f"((d)[0]), "+f"((d)[1]), "+f"((d)[2]), "+f"((d)[3]), "+f"((d)[4]), "+f"((d)[5]),      \
-          "+f"((d)[6]), "+f"((d)[7]), "+f"((d)[8]), "+f"((d)[9]), "+f"((d)[10]), "+f"((d)[11]),    \
-          "+f"((d)[12]), "+f"((d)[13]), "+f"((d)[14]), "+f"((d)[15]), "+f"((d)[16]),               \
-          "+f"((d)[17]), "+f"((d)[18]), "+f"((d)[19]), "+f"((d)[20]), "+f"((d)[21]),               \
-          "+f"((d)[22]), "+f"((d)[23]), "+f"((d)[24]), "+f"((d)[25]), "+f"((d)[26]),               \
-          "+f"((d)[27]), "+f"((d)[28]), "+f"((d)[29]), "+f"((d)[30]), "+f"((d)[31]),               \
-          "+f"((d)[32]), "+f"((d)[33]), "+f"((d)[34]), "+f"((d)[35]), "+f"((d)[36]),               \
-          "+f"((d)[37]), "+f"((d)[38]), "+f"((d)[39]), "+f"((d)[40]), "+f"((d)[41]),               \
-          "+f"((d)[42]), "+f"((d)[43]), "+f"((d)[44]), "+f"((d)[45]), "+f"((d)[46]),               \
-          "+f"((d)[47]), "+f"((d)[48]), "+f"((d)[49]), "+f"((d)[50]), "+f"((d)[51]),               \
-          "+f"((d)[52]), "+f"((d)[53]), "+f"((d)[54]), "+f"((d)[55]), "+f"((d)[56]),               \
-          "+f"((d)[57]), "+f"((d)[58]), "+f"((d)[59]), "+f"((d)[60]), "+f"((d)[61]),               \
-          "+f"((d)[62]), "+f"((d)[63]), "+f"((d)[64]), "+f"((d)[65]), "+f"((d)[66]),               \
-          "+f"((d)[67]), "+f"((d)[68]), "+f"((d)[69]), "+f"((d)[70]), "+f"((d)[71]),               \
-          "+f"((d)[72]), "+f"((d)[73]), "+f"((d)[74]), "+f"((d)[75]), "+f"((d)[76]),               \
-          "+f"((d)[77]), "+f"((d)[78]), "+f"((d)[79]), "+f"((d)[80]), "+f"((d)[81]),               \
-          "+f"((d)[82]), "+f"((d)[83]), "+f"((d)[84]), "+f"((d)[85]), "+f"((d)[86]),               \
-          "+f"((d)[87]), "+f"((d)[88]), "+f"((d)[89]), "+f"((d)[90]), "+f"((d)[91]),               \
-          "+f"((d)[92]), "+f"((d)[93]), "+f"((d)[94]), "+f"((d)[95]), "+f"((d)[96]),               \
-          "+f"((d)[97]), "+f"((d)[98]), "+f"((d)[99]), "+f"((d)[100]), "+f"((d)[101]),             \
-          "+f"((d)[102]), "+f"((d)[103]), "+f"((d)[104]), "+f"((d)[105]), "+f"((d)[106]),          \
-          "+f"((d)[107]), "+f"((d)[108]), "+f"((d)[109]), "+f"((d)[110]), "+f"((d)[111]),          \
-          "+f"((d)[112]), "+f"((d)[113]), "+f"((d)[114]), "+f"((d)[115]), "+f"((d)[116]),          \
-          "+f"((d)[117]), "+f"((d)[118]), "+f"((d)[119]), "+f"((d)[120]), "+f"((d)[121]),          \
-          "+f"((d)[122]), "+f"((d)[123]), "+f"((d)[124]), "+f"((d)[125]), "+f"((d)[126]),          \
-          "+f"((d)[127])                                                                           \
-        : "l"(da), "l"(db)                                                                         \
-        : "memory")
-
-#if WN == 64
-#define WGMMA(d, da, db) WGMMA_N64(WG_OP, d, da, db)
-#elif WN == 128
-#define WGMMA(d, da, db) WGMMA_N128(WG_OP, d, da, db)
-#else
-#define WGMMA(d, da, db) WGMMA_N256(WG_OP, d, da, db)
-#endif
 
 /* Chunk q of a slice: where its elements start in op(X) (row of the M or N side, k) and how
  * many of its VW elements lie inside (0..VW: the rest are zero-filled). K-major chunks run
@@ -400,25 +289,16 @@ DEV float to_tf32(const float x) {
 #endif
 
 __attribute__((reqd_work_group_size(NTHREADS, 1, 1))) __kernel void clgemm_wgmma(GEMM_ARGS) {
-    __local MT As[STAGES * A_STAGE] __attribute__((aligned(1024)));
-    __local MT Bs[STAGES * B_STAGE] __attribute__((aligned(1024)));
+    SLICE_STAGES(1024)
     DIAG_RESIDENCY_START
     const uint tid = get_local_id(0);
     const uint lane = tid & 31u, warp = (tid >> 5) & 3u, wg = tid >> 7;
     const uint wgm = wg % (MWG / WM), wgn = wg / (MWG / WM);
-    /* The tile: bands of GROUP_M tile rows, walked column by column. */
-    const int tiles_m = (M + MWG - 1) / MWG, tiles_n = (N + NWG - 1) / NWG;
-    const int pid = (int)get_group_id(0) + (int)get_group_id(1) * tiles_m;
-    const int band = pid / (GROUP_M * tiles_n), first = band * GROUP_M;
-    const int rows = min(tiles_m - first, GROUP_M), in_band = pid - band * GROUP_M * tiles_n;
-    const int m0 = (first + in_band % rows) * MWG, n0 = in_band / rows * NWG;
+    TILE_IN_BANDS(m0, n0)
     /* The batch and split-K layer (common.cl: z = batch * layers + layer): A, B, C moved to this
-     * work-group's matrix, alpha, beta and `layer` defined. REAL is float for every type here. */
-    GEMM_BEGIN
-    const long kchunk = ((long)K + layers * KWG - 1) / (layers * KWG) * KWG;
-    const int kbeg = (int)min((long)K, layer * kchunk), kend = (int)min((long)K, kbeg + kchunk);
-    C += (ulong)layer * (ulong)ldc * (ulong)N;
-    const int nk = (kend - kbeg + KWG - 1) / KWG;
+     * work-group's matrix, alpha, beta, `layer` and its K slices kbeg .. kend, nk of them (ptx.cl)
+     * defined. REAL is float for every type here. */
+    GEMM_BEGIN_LAYER
 
     float acc[MBLK][NACC];
 #pragma unroll
@@ -474,10 +354,7 @@ __attribute__((reqd_work_group_size(NTHREADS, 1, 1))) __kernel void clgemm_wgmma
 #define LOAD_SLICE(kt)                                                                             \
     do {                                                                                           \
         const int k0 = kbeg + (kt)*KWG;                                                            \
-        __local MT *as = As + ((kt) % STAGES) * A_STAGE;                                           \
-        __local MT *bs = Bs + ((kt) % STAGES) * B_STAGE;                                           \
-        (void)as;                                                                                  \
-        (void)bs;                                                                                  \
+        SLICE_STAGE(kt)                                                                            \
         LOAD_ONE(A, A_GLOBAL, as, A_PER_T, m0, M, MWG, A_KMAJOR, A_MN, A_REG, RA_)                 \
         LOAD_ONE(B, B_GLOBAL, bs, B_PER_T, n0, N, NWG, B_KMAJOR, B_MN, B_REG, RB_)                 \
     } while (0)
@@ -502,10 +379,7 @@ __attribute__((reqd_work_group_size(NTHREADS, 1, 1))) __kernel void clgemm_wgmma
     }
 #define STORE_SLICE(kt)                                                                            \
     do {                                                                                           \
-        __local MT *as = As + ((kt) % STAGES) * A_STAGE;                                           \
-        __local MT *bs = Bs + ((kt) % STAGES) * B_STAGE;                                           \
-        (void)as;                                                                                  \
-        (void)bs;                                                                                  \
+        SLICE_STAGE(kt)                                                                            \
         STORE_A(as);                                                                               \
         STORE_B(bs);                                                                               \
     } while (0)
@@ -581,16 +455,7 @@ __attribute__((reqd_work_group_size(NTHREADS, 1, 1))) __kernel void clgemm_wgmma
             const int x = e / 4, h = (e / 2) & 1, j = e & 1;
             const int m = m0 + (int)(wgm * WM) + 64 * i + (int)(16 * warp + lane / 4) + 8 * h;
             const int n = n0 + (int)(wgn * WN) + 8 * x + (int)(2 * (lane % 4)) + j;
-            if (m < M && n < N) {
-                const ulong ci = (ulong)m + (ulong)n * (ulong)ldc;
-#if BATCH_TABLE /* alpha 0: A and B must not reach C (BLAS), NaN included */
-                float v = alpha == 0.0f ? 0.0f : alpha * acc[i][e];
-#else
-                float v = alpha * acc[i][e];
-#endif
-                if (beta != 0.0f) v += beta * c_load(C[ci]);
-                C[ci] = c_store(v);
-            }
+            C_UPDATE(m, n, acc[i][e])
         }
     DIAG_RESIDENCY_END(m0, n0)
 }

@@ -1,21 +1,27 @@
 #!/bin/sh
 # check_tma_ptx.sh: compiles cl/tma.cl (the TMA-fed wgmma kernel) offline for each configuration
 # below, as NVIDIA's driver would build it through the patched-PTX route: clang's OpenCL C to
-# PTX (types.cl, gemm_args.h, common.cl, ptx.cl, tma.cl after a prelude of built-ins), the
+# PTX (tma.cl's parts as the library joins them, listed by the meson build's kernel-parts, after
+# a prelude of built-ins), the
 # "// @" markers removed and the target set to sm_90a (src/exec/ptx_patch.c's rewrite), then
 # ptxas -arch=sm_90a. Each must
 # assemble with no stack, no spills, registers within what its work-group may hold on one SM
 # (65,536 / threads, rounded down to 8, at most 255) and local memory within 232,448 bytes.
-# Usage: check_tma_ptx.sh [SOURCE_ROOT]; exit 77 (skipped) without clang-14 or ptxas.
+# Usage: check_tma_ptx.sh [SOURCE_ROOT [KERNEL_PARTS]] (KERNEL_PARTS: the kernel-parts program,
+# default SOURCE_ROOT/build/tests/kernel-parts); exit 77 (skipped) without clang-14 or ptxas.
 set -eu
 root=${1:-$(dirname "$0")/..}
+parts_tool=${2:-$root/build/tests/kernel-parts}
 clang=$(command -v clang-14 || true)
 ptxas=${PTXAS:-/usr/local/cuda/bin/ptxas}
 [ -n "$clang" ] && [ -x "$ptxas" ] || { echo "skipped: clang-14 or $ptxas missing"; exit 77; }
+[ -x "$parts_tool" ] || { echo "$parts_tool missing: build the library first"; exit 1; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-cat "$root/scripts/nvptx/prelude.cl" "$root/cl/types.cl" "$root/cl/gemm_args.h" \
-    "$root/cl/common.cl" "$root/cl/ptx.cl" "$root/cl/tma.cl" > "$work/src.cl"
+{
+    cat "$root/scripts/nvptx/prelude.cl"
+    for part in $("$parts_tool" tma.cl); do cat "$root/cl/$part"; echo; done
+} > "$work/src.cl"
 fails=0
 # name | type of A and B, of C (clgemm_precision: 0 FP32, 4 FP16, 5 BF16, 6 INT8, 7 INT32, 8 E4M3,
 # 9 E5M2) | WG_TYPE | TRANSA TRANSB | MWG NWG STAGES

@@ -1,6 +1,6 @@
 #!/bin/sh
 # nvptx_sources_ptx.sh: compiles the tensor-core kernels' assembled sources (cl/mma.cl,
-# cl/wgmma.cl, cl/tma.cl, each after the common parts and the parts it names, as
+# cl/wgmma.cl, cl/tma.cl with its 8-bit types, each after the common parts and the parts it names, as
 # src/build/program.c assembles them) to PTX with clang-14 for a list of configurations, one PTX
 # file per configuration in OUT_DIR. Comparing two such folders shows whether a change to the
 # sources changes what they compile to. Usage: nvptx_sources_ptx.sh OUT_DIR [SOURCE_ROOT];
@@ -79,21 +79,42 @@ for t in "0 4" "1 5" "2 0"; do
         done
     done
 done
-# tma: WG_TYPE x C_INPUT x transposes (TF32: K-major only) x MWG NWG STAGES
-for t in "0 4" "1 5" "2 0"; do
+# tma: WG_TYPE x C's type x transposes (TF32 and 8-bit: K-major only) x MWG NWG STAGES. C of
+# FP16/BF16/TF32 is FP32 (c0) or, C_INPUT, the input type (c1); INT8's is INT32 (7), FP8's FP32,
+# FP16 or BF16 (0, 4, 5: clgemm_precision's numbers, named so).
+for t in "0 4" "1 5" "2 0" "3 6" "4 8" "5 9"; do
     set -- $t; wt=$1 tab=$2
-    case $wt in 2) cins=0; trs=10 ;; *) cins="0 1"; trs="00 10 01 11" ;; esac
-    for cin in $cins; do
-        tc=$tab; [ "$cin" = 0 ] && tc=0
+    case $wt in 0|1) tcs="0 $tab"; trs="00 10 01 11" ;; 2) tcs=0; trs=10 ;;
+                3) tcs=7; trs=10 ;; *) tcs="0 4 5"; trs=10 ;; esac
+    for tc in $tcs; do
+        cin=0; [ "$wt" -le 2 ] && [ "$tc" != 0 ] && cin=1
+        cname=c$cin; [ "$wt" -ge 3 ] && cname=c$tc
         for tr in $trs; do
             ta=${tr%?} tb=${tr#?}
             for tile in "128 256 4" "64 128 6" "256 128 4"; do
                 set -- $tile
-                compile "tma_t${wt}_c${cin}_${ta}${tb}_$1x$2_s$3" tma.cl \
+                compile "tma_t${wt}_${cname}_${ta}${tb}_$1x$2_s$3" tma.cl \
                 -DTYPE_AB=$tab -DTYPE_C=$tc -DTRANSA=$ta -DTRANSB=$tb -DCONJA=0 -DCONJB=0 \
                 -DMWG=$1 -DNWG=$2 -DSTAGES=$3 -DWG_TYPE=$wt -DC_INPUT=$cin
             done
         done
+    done
+done
+# Batch tables (BATCH_TABLE=1; C's offset and beta from the table, TABLE_C=1, or from the
+# arguments, 0): mma and wgmma, a 16-bit type with C in the input type and a 32/64-bit one.
+for tcb in 1 0; do
+    for k in "mma 0 4 4 128x128x32_64x64_s3" "mma 4 1 1 128x64x16_64x32_s2" \
+             "wgmma 0 4 4 128x256x16_64x256_s4" "wgmma 2 0 0 128x128x8_64x128_s4"; do
+        set -- $k; fam=$1 ty=$2 tab=$3 tc=$4 tile=$5
+        cin=0; [ "$tc" != 0 ] && [ "$ty" -le 1 ] && cin=1
+        dims=$(echo "$tile" | sed 's/[x_s]/ /g')
+        set -- $dims
+        tyopt=-DMMA_TYPE=$ty; [ "$fam" = wgmma ] && tyopt=-DWG_TYPE=$ty
+        f64=; [ "$fam" = mma ] && [ "$ty" = 4 ] && f64=-DF64_K16=1
+        compile "${fam}_t${ty}_c${cin}_table${tcb}_$tile" "$fam.cl" -DBATCH_TABLE=1 \
+            -DTABLE_C=$tcb -DTYPE_AB=$tab -DTYPE_C=$tc -DTRANSA=1 -DTRANSB=0 -DCONJA=0 -DCONJB=0 \
+            -DMWG=$1 -DNWG=$2 -DKWG=$3 -DWM=$4 -DWN=$5 -DSTAGES=$6 $tyopt -DC_INPUT=$cin \
+            -DALIGNED_A=1 -DALIGNED_B=1 $f64
     done
 done
 [ "$fails" = 0 ] || { echo "$fails configuration(s) failed"; exit 1; }

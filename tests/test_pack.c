@@ -112,6 +112,42 @@ Test(pack, chosen_where_the_copies_let_the_tma_family_run) {
     clgemm_destroy(h);
 }
 
+/* Whether the planner takes the tma family for the call. */
+static bool plans_tma(clgemm_handle h, const gemm_call *c) {
+    const colmajor_shape shape = clgemm__colmajor_shape(c);
+    const char *source;
+    const size_t batch = c->batched ? c->batch : 1;
+    return clgemm__plan_call(h, c, &shape, CLGEMM_COMPUTE_DEFAULT, batch, false, true, &source)
+               .cfg.family == CLGEMM_FAMILY_TMA;
+}
+
+/* The planner offers the tma family only to a call whose operands' layout its maps can describe
+ * (clgemm__plan_call), so a call asks it once: an FP16 call laid out on 16 bytes plans tma, one
+ * whose A's leading dimension or offset is off 16 bytes, or whose B is a broadcast, plans without
+ * it at once (no map refused afterwards); one matrix ignores its batch stride, as a map does. */
+Test(pack, the_plan_knows_which_operands_maps_describe) {
+    clgemm_handle h = make_handle();
+    model_h200(h);
+    gemm_call c =
+        square(CLGEMM_HALF, CLGEMM_COL_MAJOR, CLGEMM_NO_TRANS, CLGEMM_NO_TRANS, 8192, 8192);
+    cr_assert(plans_tma(h, &c), "aligned FP16 8192^3");
+    c.lda = 8193;
+    cr_expect_not(plans_tma(h, &c), "A's leading dimension off 16 bytes");
+    c.lda = 8192;
+    c.off_a = 1;
+    cr_expect_not(plans_tma(h, &c), "A's first element off 16 bytes");
+    c.off_a = 0;
+    c.batched = true;
+    c.batch = 2;
+    c.stride_a = c.stride_c = 8192 * 8192;
+    c.stride_b = 0;
+    cr_expect_not(plans_tma(h, &c), "a broadcast B");
+    c.batch = 1;
+    c.stride_b = 3;
+    cr_expect(plans_tma(h, &c), "one matrix: its stride unused");
+    clgemm_destroy(h);
+}
+
 static cl_mem upload(clgemm_handle h, const void *host, size_t bytes) {
     cl_int err;
     cl_mem m = clCreateBuffer(h->context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, bytes,

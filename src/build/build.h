@@ -38,8 +38,15 @@ clgemm_status clgemm__program_device_init(program_device *d, cl_context context,
                                           cl_device_id device);
 void clgemm__program_device_free(program_device *d);
 
-/* Kernel sources: the family's code with the common header in front. Either embedded at build
- * time, or read from $CLGEMM_KERNEL_DIR. Returns a malloc'd string or NULL. */
+/* The parts of a kernel file's source, in order: the common parts (types.cl, gemm_args.h,
+ * common.cl), the parts its family names (family_desc.parts), the file itself; file_name NULL:
+ * the common parts alone. Their number, or -1 when the family names more than fit. The one list:
+ * the library joins these parts, and so do the tools that compile kernels outside it
+ * (tests/kernel_parts.c). */
+#define KERNEL_PARTS_MAX 8
+int clgemm__kernel_source_parts(const char *file_name, const char *parts[KERNEL_PARTS_MAX]);
+/* Kernel sources: those parts joined, each ended by a newline. Either embedded at build time, or
+ * read from $CLGEMM_KERNEL_DIR. Returns a malloc'd string or NULL. */
 char *clgemm__kernel_source(const char *file_name);
 
 /* Whether the device runs patched sm_90a PTX (a probe build; false off NVIDIA compute capability

@@ -61,24 +61,28 @@ static char *load_one(const char *name) {
  * host includes it too, src/exec/gemm.c) and what every kernel shares. */
 static const char *const COMMON_PARTS[] = {"types.cl", "gemm_args.h", "common.cl"};
 #define COMMON_PARTS_N ((int)(sizeof COMMON_PARTS / sizeof *COMMON_PARTS))
-/* The most parts a family may name (family_desc.parts) besides the common ones and its own. */
-#define EXTRA_PARTS_MAX 4
-#define PARTS_MAX       (COMMON_PARTS_N + EXTRA_PARTS_MAX + 1)
 
-char *clgemm__kernel_source(const char *file_name) {
+int clgemm__kernel_source_parts(const char *file_name, const char *parts[KERNEL_PARTS_MAX]) {
     /* The common parts, then what the family's kernel shares with a few others (its parts),
      * then the family's own code. */
-    const char *parts[PARTS_MAX];
     int n = 0;
     for (; n < COMMON_PARTS_N; n++)
         parts[n] = COMMON_PARTS[n];
+    if (!file_name) return n;
     const char *const *extra = clgemm__kernel_parts(file_name);
     for (; extra && *extra; extra++) {
-        if (n == PARTS_MAX - 1) return NULL;
+        if (n == KERNEL_PARTS_MAX - 1) return -1;
         parts[n++] = *extra;
     }
     parts[n++] = file_name;
-    char *text[PARTS_MAX] = {NULL}, *all = NULL;
+    return n;
+}
+
+char *clgemm__kernel_source(const char *file_name) {
+    const char *parts[KERNEL_PARTS_MAX];
+    const int n = clgemm__kernel_source_parts(file_name, parts);
+    if (n < 0) return NULL;
+    char *text[KERNEL_PARTS_MAX] = {NULL}, *all = NULL;
     size_t total = 1;
     bool ok = true;
     for (int i = 0; i < n; i++) {

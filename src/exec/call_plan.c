@@ -28,13 +28,34 @@ colmajor_shape clgemm__colmajor_shape(const gemm_call *call) {
     return s;
 }
 
-/* Whether tensor maps can describe the operands of a call of this shape at all: no batch table
- * (a map has one base), and TF32 only K-major (wgmma has no transpose for 32-bit types). Their
- * addresses and leading dimensions are the caller's question (gemm.c). */
-static bool shape_mappable(const gemm_call *call, const colmajor_shape *shape, bool table) {
+void clgemm__map_operands(const gemm_call *call, const colmajor_shape *shape, map_operand *a,
+                          map_operand *b) {
+    for (int x = 0; x < 2; x++) {
+        const bool second = (x == 1) != shape->swapped; /* the call's B */
+        const bool trans = (x == 0 ? shape->trans_a : shape->trans_b) != CLGEMM_NO_TRANS;
+        map_operand o = {.mem = second ? call->b : call->a,
+                         .off = second ? call->off_b : call->off_a,
+                         .ld = second ? call->ldb : call->lda,
+                         .stride = call->batched ? (second ? call->stride_b : call->stride_a) : 0,
+                         .k_major = x == 0 ? trans : !trans,
+                         .mn = x == 0 ? shape->m : shape->n};
+        *(x == 0 ? a : b) = o;
+    }
+}
+
+/* Whether tensor maps can describe the call's operands whatever the configuration: no batch
+ * table (a map has one base), TF32 only K-major (wgmma has no transpose for 32-bit types), and
+ * the operands' layout (clgemm__operands_mappable). A call that only asks for a plan
+ * (clgemm_get_config_ex) has offsets and leading dimensions 0: laid out as a map wants. */
+static bool call_mappable(const gemm_call *call, const colmajor_shape *shape, size_t batch,
+                          bool table) {
     if (table) return false;
-    return call->precision != CLGEMM_SINGLE ||
-           (shape->trans_a != CLGEMM_NO_TRANS && shape->trans_b == CLGEMM_NO_TRANS);
+    if (call->precision == CLGEMM_SINGLE &&
+        (shape->trans_a == CLGEMM_NO_TRANS || shape->trans_b != CLGEMM_NO_TRANS))
+        return false;
+    map_operand a, b;
+    clgemm__map_operands(call, shape, &a, &b);
+    return clgemm__operands_mappable(call->precision, shape->k, batch, &a, &b);
 }
 
 gemm_schedule clgemm__plan_call(clgemm_handle h, const gemm_call *call, const colmajor_shape *shape,
@@ -46,7 +67,7 @@ gemm_schedule clgemm__plan_call(clgemm_handle h, const gemm_call *call, const co
      * that need it are passed over, a forced or tuned configuration of theirs included. */
     const device_info *info = &h->info;
     device_info unmapped;
-    if (info->nv_tma && !(maps && shape_mappable(call, shape, table))) {
+    if (info->nv_tma && !(maps && call_mappable(call, shape, batch, table))) {
         unmapped = h->info;
         unmapped.nv_tma = false;
         info = &unmapped;

@@ -49,14 +49,17 @@ typedef struct tensor_map_params {
     X(TMAP_BOX, "a box side is 0 or past 256 elements")                                            \
     X(TMAP_BOX_INNER, "box row not a multiple of 16 bytes, or wider than the swizzle")             \
     X(TMAP_SWIZZLE, "swizzle not 0, 32, 64 or 128 bytes")
+/* The enumerator of an X-macro row, for both lists here (their texts: tensor_map.c). */
 #define TMAP_ENUM(name, text) name,
 typedef enum tensor_map_refusal { TENSOR_MAP_REFUSALS(TMAP_ENUM) } tensor_map_refusal;
-#undef TMAP_ENUM
 const char *clgemm__tensor_map_refusal_string(tensor_map_refusal r);
 
 /* The encode parameters of a request, or why it cannot be mapped (the driver's documented rules,
  * checked here so that a refusal is a reason, not an error code). A pure function. */
 tensor_map_refusal clgemm__tensor_map_params(const tensor_map_request *req, tensor_map_params *out);
+/* Its layout rules alone (TMAP_BASE, TMAP_PITCH, TMAP_STRIDE: first element, leading dimension
+ * and batch stride on 16 bytes, no broadcast), which no box or configuration changes. */
+tensor_map_refusal clgemm__tensor_map_layout(const tensor_map_request *req);
 
 /* What an operand needs before a tensor map can cover it: MAP as it is; PACK into an aligned
  * scratch copy (a misaligned first element, a leading dimension or batch stride that is not a
@@ -79,7 +82,6 @@ tensor_map_route clgemm__tensor_map_route(const tensor_map_request *req, size_t 
     X(TMAP_SERVICE_NO_DEVICE, "no CUDA device matches the OpenCL device")                          \
     X(TMAP_SERVICE_NO_CONTEXT, "the device's primary CUDA context could not be made current")      \
     X(TMAP_SERVICE_ENCODE_FAILED, "cuTensorMapEncodeTiled refused the map")
-#define TMAP_ENUM(name, text) name,
 typedef enum tensor_map_service { TENSOR_MAP_SERVICE(TMAP_ENUM) } tensor_map_service;
 #undef TMAP_ENUM
 const char *clgemm__tensor_map_service_string(tensor_map_service s);
@@ -121,6 +123,12 @@ typedef struct map_operand {
 bool clgemm__operand_maps(struct clgemm_handle_s *h, clgemm_precision type,
                           const clgemm_config *cfg, size_t k, size_t batch, const map_operand *a,
                           const map_operand *b, unsigned char maps[256]);
+/* Whether the layout of a and b lets maps describe them (clgemm__tensor_map_layout: first
+ * element, leading dimension and batch stride on 16 bytes, no broadcast), a rule no configuration
+ * changes: the planner offers a map-reading family only then (clgemm__plan_call), so that the
+ * maps its plan needs can be made. */
+bool clgemm__operands_mappable(clgemm_precision type, size_t k, size_t batch, const map_operand *a,
+                               const map_operand *b);
 /* A read-only buffer holding these map bytes (caller holds the handle's lock): one of the
  * handle's recent ones with the same bytes, else a new one, the bytes copied in at creation (so
  * the call needs no write on its queue and no wait), taking the least recently used slot. The
@@ -296,10 +304,15 @@ typedef struct colmajor_shape {
 } colmajor_shape;
 colmajor_shape clgemm__colmajor_shape(const gemm_call *call);
 
+/* The kernel's A and B of a call in its column-major shape, as its tensor maps describe them. */
+void clgemm__map_operands(const gemm_call *call, const colmajor_shape *shape, map_operand *a,
+                          map_operand *b);
 /* The plan of a call in its column-major shape: the configuration (clgemm__plan) and the
  * schedule (clgemm__plan_schedule, with the handle's forcing settings; table: a batch by table)
- * in one value. maps false, a batch table, or TF32 stored MN-major: planned without the families
- * that read their operands through tensor maps (family_desc.tensor_maps). */
+ * in one value. Planned without the families that read their operands through tensor maps
+ * (family_desc.tensor_maps) where no map can describe the operands as stored (a batch table,
+ * TF32 stored MN-major, clgemm__operands_mappable), and where `maps` is false (an encoding the
+ * driver refused for this call). */
 gemm_schedule clgemm__plan_call(struct clgemm_handle_s *h, const gemm_call *call,
                                 const colmajor_shape *shape, clgemm_compute compute, size_t batch,
                                 bool table, bool maps, const char **source);
@@ -318,6 +331,7 @@ typedef struct pack_choice {
     size_t offset[2];
     size_t bytes;
     gemm_schedule schedule; /* the plan of the call over the copies */
+    const char *source;     /* where its configuration came from (clgemm__plan_choose) */
 } pack_choice;
 /* Whether copying A and / or B first lets the planner take a tensor-map family for a call it
  * otherwise could not (TF32 stored MN-major, rows off 16 bytes): only on a device with maps,

@@ -366,15 +366,13 @@ static colmajor normalise(const gemm_call *c, const colmajor_shape *s) {
     return p;
 }
 
-/* The tensor maps of p's operands for configuration cfg (operand_maps.c); false: none can be
- * made. */
-static bool call_maps(struct clgemm_handle_s *h, const gemm_call *c, const colmajor *p,
+/* The tensor maps of the call's operands for configuration cfg (operand_maps.c); false: none can
+ * be made. */
+static bool call_maps(struct clgemm_handle_s *h, const gemm_call *c, const colmajor_shape *shape,
                       const clgemm_config *cfg, size_t batch, unsigned char maps[256]) {
-    const map_operand a = {p->a.mem,    p->a.off,        (size_t)p->a.ld,
-                           p->a.stride, p->a.trans != 0, (size_t)p->m};
-    const map_operand b = {p->b.mem,    p->b.off,        (size_t)p->b.ld,
-                           p->b.stride, p->b.trans == 0, (size_t)p->n};
-    return clgemm__operand_maps(h, c->precision, cfg, (size_t)p->k, batch, &a, &b, maps);
+    map_operand a, b;
+    clgemm__map_operands(c, shape, &a, &b);
+    return clgemm__operand_maps(h, c->precision, cfg, shape->k, batch, &a, &b, maps);
 }
 
 /* Whether no enqueued command still uses a workspace (an error status counts as done). */
@@ -647,14 +645,13 @@ static cl_int launch_plain(struct clgemm_handle_s *h, const gemm_call *c, const 
     return err == CL_SUCCESS ? chain_launch(h, queue, kernel, global, local, 1, ch) : err;
 }
 
-/* How one matrix (no table, no split K) is scheduled: its main part, main_m x main_n from the
+/* One matrix (no table, no split K) by its schedule: the main part, main_m x main_n from the
  * top left, in cfg's tiles, data-parallel or (groups > 0) stream-K; the peeled rows and columns
- * beyond it in the small configuration, K split strip_splits ways (reduce: their sum). */
+ * beyond it in the small configuration, K split strip_splits ways (reduce: their sum); with the
+ * kernels and the workspace they run with. */
 typedef struct single_plan {
-    const clgemm_config *cfg, *small;
+    const gemm_schedule *sched;
     cl_kernel plain, sk, fixup, strips, reduce;
-    int groups, strip_splits;
-    size_t main_m, main_n;
     cl_mem work;
 } single_plan;
 
@@ -668,9 +665,10 @@ typedef struct single_plan {
  * 7% slower per tile than the device's own grid, 41.4 against 44.6 TFLOPS at 4096^2 with no tile
  * cut, so only the tail runs in it.) */
 static cl_int launch_streamk(struct clgemm_handle_s *h, const gemm_call *c, const colmajor *p,
-                             const single_plan *s, cl_command_queue queue, launch_chain *ch) {
+                             const single_plan *one, cl_command_queue queue, launch_chain *ch) {
+    const gemm_schedule *s = one->sched;
     size_t mt, nt, kt, local[2], global[2];
-    clgemm__family(s->cfg->family)->tile(s->cfg, &mt, &nt, &kt);
+    clgemm__family(s->cfg.family)->tile(&s->cfg, &mt, &nt, &kt);
     size_t tiles_m = (s->main_m + mt - 1) / mt, tiles_n = (s->main_n + nt - 1) / nt;
     size_t full = tiles_m * tiles_n / (size_t)s->groups;
     size_t tail = h->streamk_tail ? (size_t)h->streamk_tail : STREAMK_TAIL_WAVES;
@@ -681,19 +679,19 @@ static cl_int launch_streamk(struct clgemm_handle_s *h, const gemm_call *c, cons
     cl_int err = CL_SUCCESS;
     if (head_n > 0) {
         colmajor head = sub_problem(p, c, 0, 0, s->main_m, head_n, &off);
-        err = launch_plain(h, c, &head, off, s->cfg, s->plain, queue, ch);
+        err = launch_plain(h, c, &head, off, &s->cfg, one->plain, queue, ch);
     }
     colmajor rest = sub_problem(p, c, 0, head_n, s->main_m, s->main_n - head_n, &off);
     if (err == CL_SUCCESS)
-        err = set_gemm_args(h, s->sk, c, &rest, c->c, off, (cl_int)c->ldc, 0, true, 1, NULL);
-    SET_ARG(s->sk, GEMM_ARG_STREAMK_WORK, s->work, err);
-    clgemm__config_launch(s->cfg, (size_t)rest.m, (size_t)rest.n, local, global);
+        err = set_gemm_args(h, one->sk, c, &rest, c->c, off, (cl_int)c->ldc, 0, true, 1, NULL);
+    SET_ARG(one->sk, GEMM_ARG_STREAMK_WORK, one->work, err);
+    clgemm__config_launch(&s->cfg, (size_t)rest.m, (size_t)rest.n, local, global);
     global[0] = (size_t)s->groups * local[0]; /* `groups` work-groups along the first dimension */
     global[1] = local[1];
-    if (err == CL_SUCCESS) err = chain_launch(h, queue, s->sk, global, local, 1, ch);
+    if (err == CL_SUCCESS) err = chain_launch(h, queue, one->sk, global, local, 1, ch);
     /* One work-group cuts no tile and needs no fix-up. */
     if (err == CL_SUCCESS && s->groups > 1)
-        err = enqueue_fixup(h, s->fixup, c, &rest, off, s->cfg, s->groups, s->work, queue, ch);
+        err = enqueue_fixup(h, one->fixup, c, &rest, off, &s->cfg, s->groups, one->work, queue, ch);
     return err;
 }
 
@@ -702,40 +700,42 @@ static cl_int launch_streamk(struct clgemm_handle_s *h, const gemm_call *c, cons
  * reduced into C; without the split its work-groups walk K one slice at a time (H200 4097^2:
  * two such strips took 0.4 ms beside 3.06 ms for the 4096^2 rest). */
 static cl_int launch_strip(struct clgemm_handle_s *h, const gemm_call *c, const colmajor *q,
-                           cl_ulong off, const single_plan *s, cl_command_queue queue,
+                           cl_ulong off, const single_plan *one, cl_command_queue queue,
                            launch_chain *ch) {
+    const gemm_schedule *s = one->sched;
     size_t local[2], global[2];
     cl_int splits = s->strip_splits;
     cl_int err =
-        set_gemm_args(h, s->strips, c, q, s->work, 0, q->m,
+        set_gemm_args(h, one->strips, c, q, one->work, 0, q->m,
                       (cl_ulong)splits * (cl_ulong)q->m * (cl_ulong)q->n, false, splits, NULL);
-    clgemm__config_launch(s->small, (size_t)q->m, (size_t)q->n, local, global);
+    clgemm__config_launch(&s->small, (size_t)q->m, (size_t)q->n, local, global);
     if (err == CL_SUCCESS)
-        err = chain_launch(h, queue, s->strips, global, local, (size_t)splits, ch);
+        err = chain_launch(h, queue, one->strips, global, local, (size_t)splits, ch);
     if (err == CL_SUCCESS)
-        err = enqueue_reduce(h, s->reduce, c, q, off, splits, s->work, NULL, 1, queue, ch);
+        err = enqueue_reduce(h, one->reduce, c, q, off, splits, one->work, NULL, 1, queue, ch);
     return err;
 }
 
 /* One matrix by its single_plan; *done is the last launch's event (NULL if none was made). */
 static cl_int enqueue_single(struct clgemm_handle_s *h, const gemm_call *c, const colmajor *p,
-                             const single_plan *s, cl_command_queue queue, cl_event *done) {
+                             const single_plan *one, cl_command_queue queue, cl_event *done) {
+    const gemm_schedule *s = one->sched;
     launch_chain ch = {c->num_wait, c->wait, NULL};
     cl_ulong off;
     cl_int err;
     if (s->groups > 0) {
-        err = launch_streamk(h, c, p, s, queue, &ch);
+        err = launch_streamk(h, c, p, one, queue, &ch);
     } else {
         colmajor whole = sub_problem(p, c, 0, 0, s->main_m, s->main_n, &off);
-        err = launch_plain(h, c, &whole, off, s->cfg, s->plain, queue, &ch);
+        err = launch_plain(h, c, &whole, off, &s->cfg, one->plain, queue, &ch);
     }
     if (err == CL_SUCCESS && s->main_n < (size_t)p->n) { /* the columns past the main part */
         colmajor right = sub_problem(p, c, 0, s->main_n, (size_t)p->m, p->n - s->main_n, &off);
-        err = launch_strip(h, c, &right, off, s, queue, &ch);
+        err = launch_strip(h, c, &right, off, one, queue, &ch);
     }
     if (err == CL_SUCCESS && s->main_m < (size_t)p->m) { /* the rows below it */
         colmajor below = sub_problem(p, c, s->main_m, 0, p->m - s->main_m, s->main_n, &off);
-        err = launch_strip(h, c, &below, off, s, queue, &ch);
+        err = launch_strip(h, c, &below, off, one, queue, &ch);
     }
     *done = ch.last;
     return err;
@@ -765,12 +765,14 @@ static clgemm_status enqueue_gemm(struct clgemm_handle_s *h, const gemm_call *c,
     gemm_schedule s =
         planned ? *planned
                 : clgemm__plan_call(h, c, &shape, compute, batch, table != NULL, true, &source);
-    /* A tensor-map family needs the maps of this call's operands; where none can be made, the
-     * call is planned without such families. */
+    /* A tensor-map family needs the maps of this call's operands. The planner offered it only
+     * where they can describe them (clgemm__plan_call); where the driver still refuses one (a
+     * device address or an encoding that fails), the call is planned again without such
+     * families: the one second question for the same problem, a failure's. */
     unsigned char maps[256] __attribute__((aligned(64)));
     bool mapped = false;
     if (clgemm__family(s.cfg.family)->tensor_maps &&
-        !(mapped = call_maps(h, c, &p, &s.cfg, batch, maps)))
+        !(mapped = call_maps(h, c, &shape, &s.cfg, batch, maps)))
         s = clgemm__plan_call(h, c, &shape, compute, batch, table != NULL, false, &source);
     const clgemm_config cfg = s.cfg;
     const family_desc *family = clgemm__family(cfg.family);
@@ -826,27 +828,12 @@ static clgemm_status enqueue_gemm(struct clgemm_handle_s *h, const gemm_call *c,
             if (st != CLGEMM_SUCCESS) return st;
         }
     }
-    int splits = s.splits, groups = s.groups;
+    const int splits = s.splits;
     size_t layers_total = splits > 1 ? batch * (size_t)splits : batch;
-    clgemm_config small = s.small;
-    int strip_splits = s.strip_splits;
-    size_t main_m = s.main_m, main_n = s.main_n;
-    bool peeled = s.peeled;
     cl_event partial = NULL, done = NULL;
     cl_int err;
-    if (groups > 0 || peeled) {
-        single_plan one = {.cfg = &cfg,
-                           .small = &small,
-                           .plain = kernel,
-                           .sk = sk,
-                           .fixup = second,
-                           .strips = strips,
-                           .reduce = reduce,
-                           .groups = groups,
-                           .strip_splits = strip_splits,
-                           .main_m = main_m,
-                           .main_n = main_n,
-                           .work = work};
+    if (s.groups > 0 || s.peeled) {
+        single_plan one = {&s, kernel, sk, second, strips, reduce, work};
         err = enqueue_single(h, c, &p, &one, queue, &done);
     } else {
         /* With a split, the partial products go to the workspace (ldc = m, beta = 0; matrix b's

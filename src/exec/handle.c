@@ -297,12 +297,16 @@ clgemm_status clgemm_get_config_ex(clgemm_handle h, clgemm_layout layout, clgemm
     if (compute == CLGEMM_COMPUTE_DEFAULT && type_ab == CLGEMM_SINGLE && h->allow_tf32)
         compute = CLGEMM_COMPUTE_TF32;
     pthread_mutex_lock(&h->lock);
-    /* A call that copies an operand first (pack.c: TF32 stored MN-major) runs the copies'. */
+    /* A call that copies an operand first (pack.c: TF32 stored MN-major) runs the copies' plan,
+     * which the copy decision made. */
     pack_choice pack;
-    if (clgemm__pack_choose(h, &call, compute, &pack))
-        call = clgemm__packed_call(&call, &pack, NULL);
-    colmajor_shape shape = clgemm__colmajor_shape(&call);
-    *config = clgemm__plan_call(h, &call, &shape, compute, 1, false, true, source).cfg;
+    if (clgemm__pack_choose(h, &call, compute, &pack)) {
+        *config = pack.schedule.cfg;
+        if (source) *source = pack.source;
+    } else {
+        colmajor_shape shape = clgemm__colmajor_shape(&call);
+        *config = clgemm__plan_call(h, &call, &shape, compute, 1, false, true, source).cfg;
+    }
     pthread_mutex_unlock(&h->lock);
     return CLGEMM_SUCCESS;
 }

@@ -16,13 +16,11 @@ static void tile_of(const clgemm_config *cfg, unsigned *mt, unsigned *nt, unsign
     *kt = (unsigned)k;
 }
 
-/* One operand's map: K-major, lines of k elements, one per row of op(A) (column of op(B)), boxes
- * of `side` lines by one slice; MN-major, lines of mn elements, one per k, boxes of one slice of
- * lines by 64 elements (the kernel copies side / 64 of them a slice). */
-static bool encode(struct clgemm_handle_s *h, clgemm_precision type, const map_operand *o, size_t k,
-                   size_t batch, unsigned side, unsigned kwg, unsigned char map[128]) {
-    cl_ulong base;
-    if (clgemm__device_address(h, o->mem, &base) != CLGEMM_SUCCESS) return false;
+/* One operand's map at buffer address base: K-major, lines of k elements, one per row of op(A)
+ * (column of op(B)), boxes of `side` lines by one slice; MN-major, lines of mn elements, one per
+ * k, boxes of one slice of lines by 64 elements (the kernel copies side / 64 of them a slice). */
+static tensor_map_request request(clgemm_precision type, const map_operand *o, size_t k,
+                                  size_t batch, cl_ulong base, unsigned side, unsigned kwg) {
     tensor_map_request r = {.type = type,
                             .rows = o->k_major ? o->mn : k,
                             .cols = o->k_major ? k : o->mn,
@@ -33,6 +31,14 @@ static bool encode(struct clgemm_handle_s *h, clgemm_precision type, const map_o
                             .box_rows = o->k_major ? side : kwg,
                             .box_cols = o->k_major ? kwg : 64,
                             .swizzle = 128};
+    return r;
+}
+
+static bool encode(struct clgemm_handle_s *h, clgemm_precision type, const map_operand *o, size_t k,
+                   size_t batch, unsigned side, unsigned kwg, unsigned char map[128]) {
+    cl_ulong base;
+    if (clgemm__device_address(h, o->mem, &base) != CLGEMM_SUCCESS) return false;
+    tensor_map_request r = request(type, o, k, batch, base, side, kwg);
     tensor_map_params p;
     tensor_map_refusal why = clgemm__tensor_map_params(&r, &p);
     if (why != TMAP_OK) {
@@ -51,6 +57,16 @@ bool clgemm__operand_maps(struct clgemm_handle_s *h, clgemm_precision type,
     tile_of(cfg, &mt, &nt, &kt);
     return encode(h, type, a, k, batch, mt, kt, maps) &&
            encode(h, type, b, k, batch, nt, kt, maps + 128);
+}
+
+/* A buffer's device address stands as 0 here: OpenCL aligns buffers far beyond 16 bytes
+ * (CL_DEVICE_MEM_BASE_ADDR_ALIGN, 4096 bits on NVIDIA), so the first element is as aligned as its
+ * offset (one that is not is still refused when its map is encoded). */
+bool clgemm__operands_mappable(clgemm_precision type, size_t k, size_t batch, const map_operand *a,
+                               const map_operand *b) {
+    const tensor_map_request ra = request(type, a, k, batch, 0, 0, 0);
+    const tensor_map_request rb = request(type, b, k, batch, 0, 0, 0);
+    return clgemm__tensor_map_layout(&ra) == TMAP_OK && clgemm__tensor_map_layout(&rb) == TMAP_OK;
 }
 
 cl_int clgemm__maps_buffer(struct clgemm_handle_s *h, const unsigned char maps[256], cl_mem *out) {

@@ -59,19 +59,15 @@ bool clgemm__pack_choose(struct clgemm_handle_s *h, const gemm_call *c, clgemm_c
         any = true;
     }
     if (!any) return false;
-    /* Only where the planner takes a map-reading family for the copies. */
-    gemm_call packed = *c;
-    if (out->pack[0])
-        packed.trans_a = c->trans_a == CLGEMM_NO_TRANS ? CLGEMM_TRANS : CLGEMM_NO_TRANS;
-    if (out->pack[1])
-        packed.trans_b = c->trans_b == CLGEMM_NO_TRANS ? CLGEMM_TRANS : CLGEMM_NO_TRANS;
-    const colmajor_shape after = clgemm__colmajor_shape(&packed);
-    const char *source;
-    const size_t batch = c->batched ? c->batch : 1;
-    out->schedule = clgemm__plan_call(h, &packed, &after, compute, batch, false, true, &source);
-    if (!clgemm__family(out->schedule.cfg.family)->tensor_maps) return false;
+    /* Only where the planner takes a map-reading family for the call over the copies: a problem
+     * of its own (other transposes, leading dimensions and offsets), planned once here. */
     clgemm__pack_layout(c, out);
-    return true;
+    const gemm_call packed = clgemm__packed_call(c, out, NULL);
+    const colmajor_shape after = clgemm__colmajor_shape(&packed);
+    const size_t batch = c->batched ? c->batch : 1;
+    out->schedule =
+        clgemm__plan_call(h, &packed, &after, compute, batch, false, true, &out->source);
+    return clgemm__family(out->schedule.cfg.family)->tensor_maps;
 }
 
 void clgemm__pack_layout(const gemm_call *c, pack_choice *p) {

@@ -104,6 +104,10 @@ tensor_map_refusal clgemm__tensor_map_params(const tensor_map_request *r, tensor
     return TMAP_OK;
 }
 
+tensor_map_refusal clgemm__tensor_map_layout(const tensor_map_request *r) {
+    return layout_refusal(r, clgemm__type(r->type)->size);
+}
+
 tensor_map_route clgemm__tensor_map_route(const tensor_map_request *r, size_t *packed_ld,
                                           size_t *packed_stride, tensor_map_refusal *why) {
     tensor_map_params p;

@@ -1,8 +1,9 @@
 /* mma_lab.c: standalone lab for cl/mma.cl (the tensor-core GEMM) on the H200. It builds the
- * kernel with chosen options (printing ptxas's report with --verbose), checks it over a matrix
- * of shapes, transposes, offsets, leading dimensions and alpha/beta against a double host
- * reference computed from the rounded inputs, and times whole calls (host clock around
- * enqueue + clFinish, median of warm runs). Only OpenCL is needed.
+ * kernel's source as the library joins it (cl/mma.cl after the parts the library lists for it,
+ * written by tests/gpu/build_mma_lab.sh) with chosen options (printing ptxas's report with
+ * --verbose), checks it over a matrix of shapes, transposes, offsets, leading dimensions and
+ * alpha/beta against a double host reference computed from the rounded inputs, and times whole
+ * calls (host clock around enqueue + clFinish, median of warm runs). Only OpenCL is needed.
  *
  * Usage: mma_lab [options]
  *   --mode fp16|bf16|tf32|3xtf32|fp64   compute mode (default fp16)
@@ -12,7 +13,9 @@
  *   --verbose        add -cl-nv-verbose and print the build logs (ptxas registers/spills)
  *   --shapes M,N,K;...  benchmark shapes (default 1024,2048,4096,4097,8192 squares + skinny)
  *   --reps N         timed runs per shape (default 10)
- *   --src PATH       kernel source (default cl/mma.cl); --naive: launch as mma_naive.cl
+ *   --src PATH       kernel source (default mma_source.cl, build_mma_lab.sh's; its
+ *                    mma_naive_source.cl holds tests/gpu/mma_naive.cl in place of cl/mma.cl);
+ *                    --naive: launch as mma_naive.cl
  *   --extra OPTS     appended to the build options (e.g. -DDIAG_NO_CVT=1)
  *   --max-work X     skip check shapes with M*N*K > X (for slow CPU runs)
  *   --ptx DIR        write the program binary (PTX on NVIDIA) of each benchmarked build to DIR
@@ -27,6 +30,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+
+#include "../../cl/gemm_args.h"   /* GEMM_ARG_LIST: the kernel's arguments, in order */
+#include "../../include/clgemm.h" /* the type numbers of -DTYPE_AB and -DTYPE_C */
 
 enum { FP16, BF16, TF32, X3TF32, FP64 };
 static const char *mode_names[] = {"fp16", "bf16", "tf32", "3xtf32", "fp64"};
@@ -205,13 +211,25 @@ typedef struct {
 static prog_t progs[256];
 static int nprogs;
 
+/* The CPU stand-in's source holds the shared parts' PTX helpers, unused: OpenCL C off NVIDIA
+ * has no `asm` keyword, clang's __asm__ parses them. */
+#define NAIVE_OPTIONS " -Dasm=__asm__"
+
 static void make_opts(char *out, size_t n, const cfg_t *c, int ta, int tb, int aa, int ab) {
-    snprintf(
-        out, n,
-        "-DMMA_TYPE=%d -DC_INPUT=%d -DTRANSA=%d -DTRANSB=%d -DALIGNED_A=%d -DALIGNED_B=%d "
-        "-DMWG=%d -DNWG=%d -DKWG=%d -DWM=%d -DWN=%d -DSTAGES=%d -DSWIZZLE=%d -DF64_K16=%d%s %s",
-        mode, cin, ta, tb, aa, ab, c->mwg, c->nwg, c->kwg, c->wm, c->wn, c->stages, c->swizzle,
-        c->f64k16, verbose ? " -cl-nv-verbose" : "", extra_opts);
+    /* The element types of A and B, and of C (the input type with --cin, else the arithmetic
+     * type), as the library passes them (types.cl). */
+    const int type_ab = mode == FP16   ? CLGEMM_HALF
+                        : mode == BF16 ? CLGEMM_BFLOAT16
+                        : mode == FP64 ? CLGEMM_DOUBLE
+                                       : CLGEMM_SINGLE;
+    const int type_c = cin ? type_ab : mode == FP64 ? CLGEMM_DOUBLE : CLGEMM_SINGLE;
+    snprintf(out, n,
+             "-DTYPE_AB=%d -DTYPE_C=%d -DMMA_TYPE=%d -DC_INPUT=%d -DTRANSA=%d -DTRANSB=%d "
+             "-DALIGNED_A=%d -DALIGNED_B=%d -DMWG=%d -DNWG=%d -DKWG=%d -DWM=%d -DWN=%d -DSTAGES=%d "
+             "-DSWIZZLE=%d -DF64_K16=%d%s%s %s",
+             type_ab, type_c, mode, cin, ta, tb, aa, ab, c->mwg, c->nwg, c->kwg, c->wm, c->wn,
+             c->stages, c->swizzle, c->f64k16, verbose ? " -cl-nv-verbose" : "",
+             naive ? NAIVE_OPTIONS : "", extra_opts);
 }
 
 static void *build_thread(void *arg) {
@@ -295,30 +313,61 @@ static int threads_of(const cfg_t *c) {
     return 32 * (c->mwg / c->wm) * (c->nwg / c->wn);
 }
 
+/* One matrix's arguments under GEMM_ARG_LIST's names (the kernels' one contract), set in its
+ * order: no strides, one layer, no batch table. */
+#define LAB_TYPE_INT    cl_int
+#define LAB_TYPE_ULONG  cl_ulong
+#define LAB_TYPE_SCALAR double
+#define LAB_TYPE_AB     cl_mem
+#define LAB_TYPE_C      cl_mem
+#define LAB_TYPE_TABLE  cl_mem
+typedef struct {
+#define LAB_FIELD_(name, kind) LAB_TYPE_##kind name;
+    GEMM_ARG_LIST(LAB_FIELD_)
+#undef LAB_FIELD_
+} gemm_args;
+
+static void set_one(cl_kernel k, cl_uint i, size_t size, const void *v) {
+    CK(clSetKernelArg(k, i, size, v));
+}
+/* alpha and beta in the arithmetic type: double for FP64, else float. */
+static void set_scalar(cl_kernel k, cl_uint i, double v) {
+    const float f = (float)v;
+    if (mode == FP64)
+        set_one(k, i, sizeof v, &v);
+    else
+        set_one(k, i, sizeof f, &f);
+}
+#define LAB_SET_INT(k, i, v)    set_one(k, i, sizeof(v), &(v))
+#define LAB_SET_ULONG(k, i, v)  set_one(k, i, sizeof(v), &(v))
+#define LAB_SET_SCALAR(k, i, v) set_scalar(k, i, v)
+#define LAB_SET_AB(k, i, v)     set_one(k, i, sizeof(v), &(v))
+#define LAB_SET_C(k, i, v)      set_one(k, i, sizeof(v), &(v))
+#define LAB_SET_TABLE(k, i, v)  set_one(k, i, sizeof(v), &(v))
+
 static void set_args(cl_kernel k, int M, int N, int K, double alpha, double beta, cl_mem A,
                      cl_ulong offA, int lda, cl_mem B, cl_ulong offB, int ldb, cl_mem C,
                      cl_ulong offC, int ldc) {
-    float af = (float)alpha, bf = (float)beta;
-    int i = 0;
-    CK(clSetKernelArg(k, i++, sizeof(int), &M));
-    CK(clSetKernelArg(k, i++, sizeof(int), &N));
-    CK(clSetKernelArg(k, i++, sizeof(int), &K));
-    if (mode == FP64) {
-        CK(clSetKernelArg(k, i++, 8, &alpha));
-        CK(clSetKernelArg(k, i++, 8, &beta));
-    } else {
-        CK(clSetKernelArg(k, i++, 4, &af));
-        CK(clSetKernelArg(k, i++, 4, &bf));
-    }
-    CK(clSetKernelArg(k, i++, sizeof(cl_mem), &A));
-    CK(clSetKernelArg(k, i++, sizeof(cl_ulong), &offA));
-    CK(clSetKernelArg(k, i++, sizeof(int), &lda));
-    CK(clSetKernelArg(k, i++, sizeof(cl_mem), &B));
-    CK(clSetKernelArg(k, i++, sizeof(cl_ulong), &offB));
-    CK(clSetKernelArg(k, i++, sizeof(int), &ldb));
-    CK(clSetKernelArg(k, i++, sizeof(cl_mem), &C));
-    CK(clSetKernelArg(k, i++, sizeof(cl_ulong), &offC));
-    CK(clSetKernelArg(k, i++, sizeof(int), &ldc));
+    const gemm_args v = {.M = M,
+                         .N = N,
+                         .K = K,
+                         .alpha_arg = alpha,
+                         .beta_arg = beta,
+                         .A = A,
+                         .offA = offA,
+                         .lda = lda,
+                         .B = B,
+                         .offB = offB,
+                         .ldb = ldb,
+                         .C = C,
+                         .offC = offC,
+                         .ldc = ldc,
+                         .layers = 1,
+                         .table = NULL};
+    cl_uint i = 0;
+#define LAB_SET_(name, kind) LAB_SET_##kind(k, i++, v.name);
+    GEMM_ARG_LIST(LAB_SET_)
+#undef LAB_SET_
 }
 
 static void launch(cl_kernel k, const cfg_t *c, int M, int N) {
@@ -653,7 +702,7 @@ static void parse_cfg(cfg_t *c, const char *s) {
 }
 
 int main(int argc, char **argv) {
-    const char *src = "cl/mma.cl";
+    const char *src = "mma_source.cl";
     const char *cfgs[32];
     int ncfg = 0, do_check = 0, do_bench = 0;
     for (int i = 1; i < argc; i++) {

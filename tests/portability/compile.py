@@ -41,11 +41,6 @@ KNOWN_SPILLS = [
              "-DVWN=2"], "complex double spills on pvc at SIMD32 in every regblock build tried"),
 ]
 AMD_TOOLS = ["clang-14", "llvm-link-14", "llc-14"]
-# The parts every kernel source starts with (COMMON_PARTS in src/build/program.c).
-COMMON_PARTS = ("types.cl", "gemm_args.h", "common.cl")
-# The source parts a family places between common.cl and its file (family_desc.parts: the
-# tensor-core families' TENSOR_CORE_FAMILY in src/families/family.h).
-EXTRA_PARTS = {"mma.cl": ("ptx.cl",), "wgmma.cl": ("ptx.cl",), "tma.cl": ("ptx.cl",)}
 
 
 def run(cmd, cwd=None):
@@ -114,6 +109,8 @@ def compile_intel(job, work):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--configs", required=True, help="the portability-configs program")
+    ap.add_argument("--kernel-parts", required=True,
+                    help="the kernel-parts program (the library's list of a kernel's parts)")
     ap.add_argument("--cl-dir", required=True, help="the kernel sources (cl/)")
     ap.add_argument("--out", required=True, help="folder for sources, logs and results.tsv")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
@@ -162,10 +159,12 @@ def main():
         for line in p.stdout.splitlines():
             file, kernel, options, what = line.split("\t")
             if file not in sources:
-                # As clgemm__kernel_source (src/build/program.c) makes it: the common parts, the
-                # family's parts (family_desc.parts), the family.
+                # As clgemm__kernel_source (src/build/program.c) makes it: the parts the library
+                # lists for the file (kernel-parts), each followed by a newline.
+                parts = subprocess.run([args.kernel_parts, file], check=True,
+                                       stdout=subprocess.PIPE, text=True).stdout.split()
                 text = ""
-                for part in COMMON_PARTS + EXTRA_PARTS.get(file, ()) + (file,):
+                for part in parts:
                     with open(os.path.join(args.cl_dir, part)) as f:
                         text += f.read() + "\n"
                 sources[file] = os.path.join(src_dir, file)
