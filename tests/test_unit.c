@@ -992,16 +992,16 @@ Test(schedule_plan, h200_shapes) {
 Test(schedule_plan, one_value) {
     device_info h200 = h200_device();
     const clgemm_compute DEF = CLGEMM_COMPUTE_DEFAULT;
-    const schedule_force unset = {0, -1, -1}, no_peel = {0, 0, -1};
+    const schedule_force unset = {0, -1, -1, 0}, no_peel = {0, 0, -1, 0};
     /* 4096^2: the plain grid, no workspace. */
     clgemm_config c = clgemm__config_default_for(&h200, S, DEF, 4096, 4096, 4096, 1);
-    gemm_schedule s = clgemm__plan_schedule(&c, &h200, &unset, S, 4096, 4096, 4096, 1, false);
+    gemm_schedule s = clgemm__plan_schedule(&c, &h200, &unset, S, S, 4096, 4096, 4096, 1, false);
     cr_expect(s.splits == 1 && s.groups == 0 && !s.peeled && s.workspace == 0, "4096^2");
     cr_expect(s.main_m == 4096 && s.main_n == 4096 && s.cfg.mwg == c.mwg);
     /* 4097^2: the last row and column of tiles peeled into the smallest tiles, K split 32 ways
      * at most; the strips' partial products (the larger strip, 4097 x 1) in the workspace. */
     c = clgemm__config_default_for(&h200, S, DEF, 4097, 4097, 4097, 1);
-    s = clgemm__plan_schedule(&c, &h200, &unset, S, 4097, 4097, 4097, 1, false);
+    s = clgemm__plan_schedule(&c, &h200, &unset, S, S, 4097, 4097, 4097, 1, false);
     clgemm_config small = clgemm__config_smallest(&c, &h200, S);
     int strip_splits = clgemm__plan_splits(&small, &h200, CLGEMM__STRIP_SPLITS, S, 1, 1, 4097, 1);
     cr_expect(s.peeled && s.main_m == 4096 && s.main_n == 4096 && s.splits == 1, "4097^2");
@@ -1011,30 +1011,31 @@ Test(schedule_plan, one_value) {
     cr_expect_eq(s.groups, clgemm__plan_streamk(&c, &h200, -1, S, 4096, 4096, 4097, 1));
     cr_expect_eq(s.workspace, 4097u * (size_t)strip_splits * 4u);
     /* Unpeeled 4097^2: stream-K over 132 work-groups, two tile-sized slots each. */
-    s = clgemm__plan_schedule(&c, &h200, &no_peel, S, 4097, 4097, 4097, 1, false);
+    s = clgemm__plan_schedule(&c, &h200, &no_peel, S, S, 4097, 4097, 4097, 1, false);
     cr_expect(!s.peeled && s.groups == 132 && s.splits == 1, "stream-K: %d groups", s.groups);
     cr_expect_eq(s.workspace, 2u * 132u * 256u * 128u * 4u);
     /* ... and a table batch keeps the plain grid. */
-    s = clgemm__plan_schedule(&c, &h200, &no_peel, S, 4097, 4097, 4097, 1, true);
+    s = clgemm__plan_schedule(&c, &h200, &no_peel, S, S, 4097, 4097, 4097, 1, true);
     cr_expect(!s.peeled && s.groups == 0 && s.workspace == 0, "table");
     /* Long K: split 17 ways, each layer a whole C in FP32. */
     c = clgemm__config_default_for(&h200, S, DEF, 256, 256, 16384, 1);
-    s = clgemm__plan_schedule(&c, &h200, &unset, S, 256, 256, 16384, 1, false);
+    s = clgemm__plan_schedule(&c, &h200, &unset, S, S, 256, 256, 16384, 1, false);
     cr_expect(s.splits == 17 && s.groups == 0 && !s.peeled, "long K: %d", s.splits);
     cr_expect_eq(s.workspace, 17u * 256u * 256u * 4u);
     /* FP64: the workspace is in the arithmetic type's bytes. */
     c = clgemm__config_default_for(&h200, CLGEMM_DOUBLE, DEF, 256, 256, 16384, 1);
-    s = clgemm__plan_schedule(&c, &h200, &unset, CLGEMM_DOUBLE, 256, 256, 16384, 1, false);
+    s = clgemm__plan_schedule(&c, &h200, &unset, CLGEMM_DOUBLE, CLGEMM_DOUBLE, 256, 256, 16384, 1,
+                              false);
     cr_expect_eq(s.workspace, (size_t)s.splits * 256u * 256u * 8u, "FP64 split %d", s.splits);
     /* The fallback: one plain launch. */
     gemm_schedule plain = clgemm__schedule_without_workspace(&s, 256, 256);
     cr_expect(plain.splits == 1 && plain.groups == 0 && !plain.peeled && plain.workspace == 0 &&
               plain.main_m == 256 && plain.main_n == 256 && plain.cfg.family == s.cfg.family);
     /* A workspace whose size overflows size_t gives the fallback, never a short buffer. */
-    const schedule_force split8 = {8, -1, -1};
+    const schedule_force split8 = {8, -1, -1, 0};
     size_t huge = (size_t)1 << 50;
     c = clgemm__config_default_for(&h200, S, DEF, 256, 256, 16384, 1);
-    s = clgemm__plan_schedule(&c, &h200, &split8, S, 256, 256, 16384, huge, false);
+    s = clgemm__plan_schedule(&c, &h200, &split8, S, S, 256, 256, 16384, huge, false);
     cr_expect(s.splits == 1 && s.workspace == 0, "overflow: %d layers, %zu bytes", s.splits,
               s.workspace);
 }

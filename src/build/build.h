@@ -114,7 +114,8 @@ enum {
     KEY_ALIGNED_B = 1 << 5,
     KEY_TABLE = 1 << 6,   /* a batch with per-matrix offsets and scalars (BATCH_TABLE) */
     KEY_TABLE_C = 1 << 7, /* ... whose C offsets and beta the kernel applies (TABLE_C) */
-    KEY_STREAMK = 1 << 8  /* the stream-K schedule (STREAMK) */
+    KEY_STREAMK = 1 << 8, /* the stream-K schedule (STREAMK) */
+    KEY_PACKED = 1 << 9   /* the blocked schedule's kernel over packed panels (PACKED) */
 };
 
 typedef struct kernel_slot {

@@ -110,6 +110,21 @@ static const clgemm_config *defaults(const device_info *info, clgemm_precision t
     }
 }
 
+/* The blocked schedule (cl/microkernel.cl, PACKED) on the CPU tiers, for problems whose
+ * operands no longer sit in the caches as they lie; K-blocks of PACK_BYTES per row of a panel
+ * (FP32: 256 steps, FP64: 128), so that a 32 x KC panel of A stays in the L2 cache (PACK_MIN_*:
+ * docs/PERFORMANCE.md, "The blocked schedule on CPUs"). */
+#define PACK_BYTES   1024
+#define PACK_MIN_MNK ((size_t)1024 * 1024 * 1024)
+static int pack_depth(const clgemm_config *c, const device_info *info, clgemm_precision type,
+                      const gemm_dims *d) {
+    (void)c;
+    const device_tier t = clgemm__device_tier(info);
+    if (t != TIER_CPU_AVX512 && t != TIER_CPU_AVX2) return 0;
+    if (d->m * d->n * d->k < PACK_MIN_MNK) return 0;
+    return PACK_BYTES / (int)clgemm__type(type)->compute_size;
+}
+
 /* The tuner's --quick candidates where a device has no CPU tier of its own (a simulator such as
  * Oclgrind): both tiers' first choices and a block half as tall. */
 static const clgemm_config quick[] = {MK(32, 8, 16), MK(32, 8, 8), MK(16, 6, 8),
@@ -130,4 +145,5 @@ const family_desc clgemm__family_microkernel = {
     .defaults = defaults,
     .quick = quick,
     .quick_cpu = quick_cpu,
+    .pack_depth = pack_depth,
 };
