@@ -37,15 +37,20 @@ clgemm_pack_transpose(const __global PACK_T *restrict src, const ulong off, cons
  * the leading dimension: the copy is the transpose where one is needed). Panel r / width starts
  * at dst + doff + (r / width) * width * depth and holds `depth` steps of `width` contiguous
  * elements; rows from `rows` to the end of the last panel are zeros, so the micro-kernel reads
- * whole panels with no edge case. */
-__kernel __attribute__((reqd_work_group_size(16, 16, 1))) void
+ * whole panels with no edge case. A work-item writes one step of one panel (dimension 0: steps,
+ * 1: panels): neighbours along q read neighbouring elements where the source is contiguous
+ * along K, and each reads `width` of them where it is contiguous along the panel. */
+__kernel __attribute__((reqd_work_group_size(64, 1, 1))) void
 clgemm_pack_panels(const __global PACK_T *restrict src, const ulong off, const ulong rs,
                    const ulong qs, const int rows, const int depth, const int width,
                    __global PACK_T *restrict dst, const ulong doff) {
-    const int r = (int)get_global_id(0), q = (int)get_global_id(1);
-    if (r >= (rows + width - 1) / width * width || q >= depth) return;
-    const int panel = r / width;
-    dst[doff + ((ulong)panel * (ulong)depth + (ulong)q) * (ulong)width +
-        (ulong)(r - panel * width)] =
-        r < rows ? src[off + (ulong)r * rs + (ulong)q * qs] : (PACK_T)0;
+    const int q = (int)get_global_id(0), panel = (int)get_global_id(1);
+    if (q >= depth) return;
+    const int r0 = panel * width, full = min(width, rows - r0);
+    __global PACK_T *to = dst + doff + ((ulong)panel * (ulong)depth + (ulong)q) * (ulong)width;
+    const __global PACK_T *from = src + off + (ulong)r0 * rs + (ulong)q * qs;
+    for (int e = 0; e < full; e++)
+        to[e] = from[(ulong)e * rs];
+    for (int e = full; e < width; e++)
+        to[e] = (PACK_T)0;
 }

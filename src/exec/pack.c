@@ -166,9 +166,8 @@ void clgemm__pack_panels_kernel(clgemm_precision type, kernel_key *key, const ch
     copy_kernel_key(type, KEY_PACKED, key, options);
 }
 
-/* The panel kernel's work-group (cl/pack.cl): 16 rows by 16 steps, so that a source contiguous
- * along either of them is read a cache line at a time. */
-#define PANEL_GROUP 16
+/* The panel kernel's work-group (cl/pack.cl): 64 steps of one panel. */
+#define PANEL_GROUP 64
 
 cl_int clgemm__pack_panels_args(cl_kernel kernel, const panel_source *src, cl_mem work,
                                 size_t offset, size_t global[2], size_t local[2]) {
@@ -183,9 +182,9 @@ cl_int clgemm__pack_panels_args(cl_kernel kernel, const panel_source *src, cl_me
     err |= clSetKernelArg(kernel, 6, sizeof src->width, &src->width);
     err |= clSetKernelArg(kernel, 7, sizeof work, &work);
     err |= clSetKernelArg(kernel, 8, sizeof doff, &doff);
-    local[0] = local[1] = PANEL_GROUP;
-    global[0] =
-        clgemm__round_up(clgemm__round_up((size_t)src->rows, (size_t)src->width), PANEL_GROUP);
-    global[1] = clgemm__round_up((size_t)src->depth, PANEL_GROUP);
+    local[0] = PANEL_GROUP;
+    local[1] = 1;
+    global[0] = clgemm__round_up((size_t)src->depth, PANEL_GROUP);
+    global[1] = ((size_t)src->rows + (size_t)src->width - 1) / (size_t)src->width;
     return err == CL_SUCCESS ? CL_SUCCESS : CL_INVALID_KERNEL_ARGS;
 }
