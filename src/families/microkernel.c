@@ -110,18 +110,24 @@ static const clgemm_config *defaults(const device_info *info, clgemm_precision t
     }
 }
 
-/* The blocked schedule (cl/microkernel.cl, PACKED) on the CPU tiers, for problems whose
- * operands no longer sit in the caches as they lie; K-blocks of PACK_BYTES per row of a panel
- * (FP32: 256 steps, FP64: 128), so that a 32 x KC panel of A stays in the L2 cache (PACK_MIN_*:
- * docs/PERFORMANCE.md, "The blocked schedule on CPUs"). */
-#define PACK_BYTES   1024
-#define PACK_MIN_MNK ((size_t)1024 * 1024 * 1024)
+/* The blocked schedule (cl/microkernel.cl, PACKED) on the CPU tiers: for products of 1024^3 and
+ * more, where the operands no longer sit in the caches as they lie (FP64 1536^2 ran 0.35-0.47 x
+ * OpenBLAS read in place, 0.95-1.08 packed; FP32 2048^2 0.13-0.27 against 0.9-1.75; at 512^2
+ * FP32 packing lost, 0.52-0.56 against 0.77-0.85). K-blocks of PACK_BYTES per row of a panel
+ * (FP32 512 steps, FP64 256; 128 to 1024 steps timed alike at 2048^2). Not when C is at most
+ * PACK_MIN_PANELS panels of A tall: each packed K-block of B then serves so few of them that
+ * copying B costs about what multiplying does (row-major 8192 x 64 x 8192, whose column-major B
+ * is 8192^2: FP32 1.67 x OpenBLAS in place, 0.87 packed). docs/PERFORMANCE.md, "The blocked
+ * schedule on CPUs", has the runs. */
+#define PACK_BYTES      2048
+#define PACK_MIN_MNK    ((size_t)1024 * 1024 * 1024)
+#define PACK_MIN_PANELS 2
 static int pack_depth(const clgemm_config *c, const device_info *info, clgemm_precision type,
                       const gemm_dims *d) {
-    (void)c;
     const device_tier t = clgemm__device_tier(info);
     if (t != TIER_CPU_AVX512 && t != TIER_CPU_AVX2) return 0;
-    if (d->m * d->n * d->k < PACK_MIN_MNK) return 0;
+    if (d->m * d->n * d->k < PACK_MIN_MNK || d->m <= PACK_MIN_PANELS * (size_t)c->params[MR])
+        return 0;
     return PACK_BYTES / (int)clgemm__type(type)->compute_size;
 }
 
