@@ -1040,6 +1040,60 @@ Test(schedule_plan, one_value) {
               s.workspace);
 }
 
+/* The micro-kernel's blocked schedule (pack_depth, src/families/microkernel.c) on a CPU of the
+ * AVX-512 tier: K-blocks of 2 KB per panel row from 1024^3 on, unless C is at most two panels of
+ * A tall, never for a batch, a table, FP16 C or another tier; the workspace holds both blocks'
+ * panels, B's from a 64-byte boundary; CLGEMM_PACK_KC forces it or (-1) forbids it. */
+Test(schedule_plan, blocked_on_cpus) {
+    device_info avx512 = cpu();
+    strcpy(avx512.name, "pthread-skylake-avx512");
+    cr_assert_eq(clgemm__device_tier(&avx512), TIER_CPU_AVX512);
+    const schedule_force unset = {0, -1, -1, 0}, never = {0, -1, -1, -1}, kc5 = {0, -1, -1, 5};
+    const clgemm_config c = microkernel(32, 8, 16);
+    gemm_schedule s = clgemm__plan_schedule(&c, &avx512, &unset, S, S, 2048, 2048, 2048, 1, false);
+    cr_expect_eq(s.pack_kc, 512, "FP32 2048^3: %d", s.pack_kc);
+    cr_expect(s.splits == 1 && s.groups == 0 && !s.peeled);
+    /* A: 2048 x 512; B: 2048 x 512 from a 64-byte boundary. */
+    cr_expect_eq(s.workspace, 2u * 2048u * 512u * 4u);
+    s = clgemm__plan_schedule(&c, &avx512, &unset, D, D, 1000, 1001, 1100, 1, false);
+    cr_expect_eq(s.pack_kc, 256, "FP64 1000 x 1001 x 1100: %d", s.pack_kc);
+    const size_t a = 1024u * 256u, b = 1008u * 256u; /* rows rounded to 32, columns to 8 */
+    cr_expect_eq(s.workspace, (a + b) * 8u);
+    /* K shorter than a block: one block of all of K. */
+    s = clgemm__plan_schedule(&c, &avx512, &unset, S, S, 8192, 8192, 100, 1, false);
+    cr_expect_eq(s.pack_kc, 100);
+    const struct {
+        clgemm_precision type_c;
+        size_t m, n, k, batch;
+        bool table;
+        const char *why;
+    } plain[] = {
+        {S, 1000, 1000, 1000, 1, false, "below 1024^3"},
+        {S, 64, 8192, 8192, 1, false, "two panels of A"},
+        {S, 2048, 2048, 2048, 2, false, "a batch"},
+        {S, 2048, 2048, 2048, 1, true, "a table"},
+        {CLGEMM_HALF, 2048, 2048, 2048, 1, false, "FP16 C"},
+    };
+    for (size_t i = 0; i < sizeof plain / sizeof plain[0]; i++) {
+        clgemm_precision type = plain[i].type_c == CLGEMM_HALF ? CLGEMM_HALF : S;
+        s = clgemm__plan_schedule(&c, &avx512, &unset, type, plain[i].type_c, plain[i].m,
+                                  plain[i].n, plain[i].k, plain[i].batch, plain[i].table);
+        cr_expect_eq(s.pack_kc, 0, "%s", plain[i].why);
+    }
+    /* FP16 A and B with FP32 C: blocked (C holds the arithmetic type). */
+    s = clgemm__plan_schedule(&c, &avx512, &unset, CLGEMM_HALF, S, 2048, 2048, 2048, 1, false);
+    cr_expect_eq(s.pack_kc, 512);
+    cr_expect_eq(s.workspace, 2u * 2048u * 512u * 2u);
+    /* Other tiers never; the forcing setting both ways. */
+    s = clgemm__plan_schedule(&c, &avx512, &never, S, S, 2048, 2048, 2048, 1, false);
+    cr_expect_eq(s.pack_kc, 0);
+    s = clgemm__plan_schedule(&c, &avx512, &kc5, S, S, 7, 13, 19, 1, false);
+    cr_expect_eq(s.pack_kc, 5);
+    device_info h200 = h200_device();
+    s = clgemm__plan_schedule(&c, &h200, &unset, S, S, 2048, 2048, 2048, 1, false);
+    cr_expect_eq(s.pack_kc, 0, "not on a GPU");
+}
+
 /* ---- The patched-PTX step (ptx_patch.c) and the wgmma family's guard ------------------------ */
 #include "build/ptx_patch.h"
 #include "tensor_core_candidates.h"
