@@ -126,7 +126,23 @@ __kernel __attribute__((reqd_work_group_size(1, 1, 1))) void clgemm_microkernel(
     const long kchunk = ((long)K + layers * KSTEP - 1) / (layers * KSTEP) * KSTEP;
     const int kbeg = (int)min((long)K, layer * kchunk), kend = (int)min((long)K, kbeg + kchunk);
     C += (ulong)layer * (ulong)ldc * (ulong)N;
+#if PACKED
+    /* BLIS's loop over blocks of A: the work-items run in blocks of mc panels of A (about
+     * PACK_A_BYTES of this K-block, or PACK_MC_PANELS), every column of B within a block, a
+     * block's panels next to each other, so that its panels stay in the L2 cache while the
+     * columns of B stream past (PoCL runs work-groups in the order of their linear id). */
+#ifdef PACK_MC_PANELS
+    const int mc = PACK_MC_PANELS;
+#else
+    const int mc = max(1, PACK_A_BYTES / (MR * K * (int)sizeof(AB_T)));
+#endif
+    const int gm = get_global_size(0), gn = get_global_size(1);
+    const int id = get_global_id(0) + get_global_id(1) * gm, block = id / (mc * gn);
+    const int tall = min(mc, gm - block * mc), in_block = id - block * mc * gn;
+    const int i0 = (block * mc + in_block % tall) * MR, j0 = in_block / tall * NR;
+#else
     const int i0 = get_global_id(0) * MR, j0 = get_global_id(1) * NR;
+#endif
 
     int col[NR];
 #pragma unroll

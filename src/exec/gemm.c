@@ -517,8 +517,12 @@ static int gemm_options_fn(const void *arg, char *buf, size_t size) {
     if ((w = clgemm__config_options(g->cfg, buf + used, size - (size_t)used)) < 0) return -1;
     used += w;
     if (g->family->call_options) {
-        kernel_call call = {k->type_ab, k->type_c, k->compute, !!(k->flags & KEY_ALIGNED_A),
-                            !!(k->flags & KEY_ALIGNED_B)};
+        kernel_call call = {k->type_ab,
+                            k->type_c,
+                            k->compute,
+                            !!(k->flags & KEY_ALIGNED_A),
+                            !!(k->flags & KEY_ALIGNED_B),
+                            !!(k->flags & KEY_PACK_SMALL)};
         w = g->family->call_options(&call, buf + used, size - (size_t)used);
         if (w < 0 || (size_t)(used += w) >= size) return -1;
     }
@@ -837,7 +841,7 @@ static clgemm_status enqueue_gemm(struct clgemm_handle_s *h, const gemm_call *c,
      * arithmetic type; the reduction rounds them to C's. */
     gemm_kernel gk = {.family = family, .cfg = &cfg};
     gemm_kernel_key(&gk.key, &cfg, c, &p, compute, table);
-    if (s.pack_kc > 0) gk.key.flags |= KEY_PACKED;
+    if (s.pack_kc > 0) gk.key.flags |= KEY_PACKED | (h->pack_kc > 0 ? KEY_PACK_SMALL : 0);
     /* A split's workspace is strided: C's table offsets and beta then serve the reduction. */
     if (s.splits > 1) {
         gk.key.type_c = (unsigned char)clgemm__type(c->precision)->compute;

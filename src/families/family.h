@@ -23,6 +23,7 @@ typedef struct kernel_call {
     clgemm_precision type_ab, type_c;
     clgemm_compute compute;    /* after CLGEMM_ALLOW_TF32 */
     bool aligned_a, aligned_b; /* offset and ld of the (column-major) operand keep 16-byte chunks */
+    bool pack_small;           /* the blocked schedule forced: blocks of A of a few panels */
 } kernel_call;
 
 /* The problem a list of defaults is for (column-major sizes, matrices in the call). */

@@ -48,9 +48,22 @@ static void tile(const clgemm_config *c, size_t *mt, size_t *nt, size_t *kt) {
     *kt = KSTEP;
 }
 
+/* The blocked schedule's blocks of A (cl/microkernel.cl, PACKED): about 2 MB of a K-block's
+ * panels, the L2 cache of a 2-core EPYC, where consecutive work-items go across B. On PoCL (AMD
+ * EPYC, AVX-512), kernel time per K-block of FP32 64 x 8192 x 8192 (row-major): 9.5-10.4 ms in
+ * blocks of 1, 8 or 32 panels against 13.9-16.5 with the work-items going down A; 2048^2 and
+ * 3000^2 ran 61-66 and 135-142 ms in blocks of 32 (1 MB-2 MB) as going down A (65-69, 137-153),
+ * 77-91 and 182-197 in blocks of 1. A forced schedule (tests) takes blocks of 3 panels, so that
+ * the small shapes of the suites have several blocks and a partial last one. */
+#define PACK_A_BYTES  (2 << 20)
+#define PACK_SMALL_MC 3
+
 static int call_options(const kernel_call *k, char *buf, size_t size) {
-    (void)k;
-    return snprintf(buf, size, " -DKSTEP=%d -DKC=%d", KSTEP, PANEL_DEPTH);
+    if (k->pack_small)
+        return snprintf(buf, size, " -DKSTEP=%d -DKC=%d -DPACK_MC_PANELS=%d", KSTEP, PANEL_DEPTH,
+                        PACK_SMALL_MC);
+    return snprintf(buf, size, " -DKSTEP=%d -DKC=%d -DPACK_A_BYTES=%d", KSTEP, PANEL_DEPTH,
+                    PACK_A_BYTES);
 }
 
 /* CPUs, and devices of no known GPU vendor (simulators such as Oclgrind, where the tests check
