@@ -751,8 +751,8 @@ static cl_int enqueue_single(struct clgemm_handle_s *h, const gemm_call *c, cons
  * workspace (`pack`: cl/pack.cl's clgemm_pack_panels) and the micro-kernel built with PACKED
  * (`kernel`) adds their product to C, beta applied by the first block only. Each launch waits
  * for the one before: the next block's panels overwrite the last's. The grid of micro-kernels is
- * the loops over M and N; panels of a few MB sit in the last-level cache, the micro-kernel's A
- * panel and B panel stream from it contiguously whatever C's or the operands' layout. */
+ * the loops over M and N (in blocks of A, cl/microkernel.cl); a block's panels sit in the caches
+ * and stream contiguously whatever C's or the operands' layout. */
 static cl_int enqueue_blocked(struct clgemm_handle_s *h, const gemm_call *c, const colmajor *p,
                               const gemm_schedule *s, cl_kernel kernel, cl_kernel pack, cl_mem work,
                               cl_command_queue queue, cl_event *done) {
