@@ -16,7 +16,14 @@
  * columns past N repeat column N - 1 for the same reason. Types: FP32 and FP64, FP16 / BF16
  * storage with FP32 arithmetic and INT8 in 32-bit integers (the host checks), whose vectors of
  * A widen as they load; C is stored as whole vectors where it holds
- * the arithmetic type, element by element otherwise. */
+ * the arithmetic type, element by element otherwise.
+ *
+ * PACKED (the blocked schedule, src/exec/gemm.c): A and B are one K-block of op(A) and op(B)
+ * already copied by clgemm_pack_panels (cl/pack.cl) into micro-panels, the panel of rows
+ * i0 .. i0 + MR - 1 of op(A) at A + i0 * K as K steps of MR contiguous elements, that of columns
+ * j0 .. j0 + NR - 1 of op(B) at B + j0 * K as K steps of NR, both padded with zeros past M and N:
+ * the loop streams two contiguous blocks whatever the caller's layout, leading dimension or
+ * transposes, with no edge case. The host runs it once per K-block, beta 1 after the first. */
 #ifndef MR
 #define MR 16
 #endif
@@ -35,6 +42,9 @@
 #endif
 #ifndef KC
 #define KC 32
+#endif
+#ifndef PACKED
+#define PACKED 0
 #endif
 
 /* VEC##VW expands to CLGEMM_CAT(SCALAR, VW), which may not nest inside CLGEMM_CAT itself. */
@@ -98,13 +108,13 @@ typedef union {
     REAL s[VW];
 } unionV;
 
-/* One step of k: MV vectors of op(A) from `a_at(v)`, NR elements of op(B) at depth p. */
-#define MICRO_STEP(a_at, p)                                                                        \
+/* One step of k: MV vectors of op(A) from `a_at(v)`, NR elements of op(B) from `b_at(j)`. */
+#define MICRO_STEP(a_at, b_at)                                                                     \
     do {                                                                                           \
         VREAL a_[MV];                                                                              \
         _Pragma("unroll") for (int v = 0; v < MV; v++) a_[v] = a_at(v);                            \
         _Pragma("unroll") for (int j = 0; j < NR; j++) {                                           \
-            const REAL b_ = B_AT(p, col[j]);                                                       \
+            const REAL b_ = b_at(j);                                                               \
             _Pragma("unroll") for (int v = 0; v < MV; v++) VMADD(acc[v][j], a_[v], b_);            \
         }                                                                                          \
     } while (0)
@@ -116,7 +126,23 @@ __kernel __attribute__((reqd_work_group_size(1, 1, 1))) void clgemm_microkernel(
     const long kchunk = ((long)K + layers * KSTEP - 1) / (layers * KSTEP) * KSTEP;
     const int kbeg = (int)min((long)K, layer * kchunk), kend = (int)min((long)K, kbeg + kchunk);
     C += (ulong)layer * (ulong)ldc * (ulong)N;
+#if PACKED
+    /* BLIS's loop over blocks of A: the work-items run in blocks of mc panels of A (about
+     * PACK_A_BYTES of this K-block, or PACK_MC_PANELS), every column of B within a block, a
+     * block's panels next to each other, so that its panels stay in the L2 cache while the
+     * columns of B stream past (PoCL runs work-groups in the order of their linear id). */
+#ifdef PACK_MC_PANELS
+    const int mc = PACK_MC_PANELS;
+#else
+    const int mc = max(1, PACK_A_BYTES / (MR * K * (int)sizeof(AB_T)));
+#endif
+    const int gm = get_global_size(0), gn = get_global_size(1);
+    const int id = get_global_id(0) + get_global_id(1) * gm, block = id / (mc * gn);
+    const int tall = min(mc, gm - block * mc), in_block = id - block * mc * gn;
+    const int i0 = (block * mc + in_block % tall) * MR, j0 = in_block / tall * NR;
+#else
     const int i0 = get_global_id(0) * MR, j0 = get_global_id(1) * NR;
+#endif
 
     int col[NR];
 #pragma unroll
@@ -129,11 +155,21 @@ __kernel __attribute__((reqd_work_group_size(1, 1, 1))) void clgemm_microkernel(
         for (int j = 0; j < NR; j++)
             acc[v][j] = (VREAL)0;
 
+#define B_IN_PLACE(j) B_AT(p, col[j])
+#if PACKED
+    {
+        const __global AB_T *a = A + (ulong)i0 * (ulong)K, *b = B + (ulong)j0 * (ulong)K;
+#define A_PACKED(v) VLOAD_AB(a + (v)*VW)
+#define B_PACKED(j) LOAD_AB(b, j)
+        for (int p = 0; p < K; p++, a += MR, b += NR)
+            MICRO_STEP(A_PACKED, B_PACKED);
+    }
+#else
 #if TRANSA == 0
     if (i0 + MR <= M) {
 #define A_IN_PLACE(v) VLOAD_AB(A + i0 + (v)*VW + p * lda)
         for (int p = kbeg; p < kend; p++)
-            MICRO_STEP(A_IN_PLACE, p);
+            MICRO_STEP(A_IN_PLACE, B_IN_PLACE);
     } else
 #endif
     {
@@ -156,10 +192,11 @@ __kernel __attribute__((reqd_work_group_size(1, 1, 1))) void clgemm_microkernel(
 #define A_FROM_PANEL(v) VLOADW(0, panel + q * MR + (v)*VW)
             for (int q = 0; q < depth; q++) {
                 const int p = p0 + q;
-                MICRO_STEP(A_FROM_PANEL, p);
+                MICRO_STEP(A_FROM_PANEL, B_IN_PLACE);
             }
         }
     }
+#endif
 
     /* C = alpha * acc + beta * C: whole vectors inside a C of the arithmetic type, element by
      * element at its edges and into FP16 / BF16. In a table batch alpha may be 0, and then A and

@@ -1,10 +1,11 @@
-/* pack.cl: one operand copied transposed into a workspace, for a kernel that cannot read it as
- * stored (the tma family: TF32 only K-major, every type only on 16-byte rows). The stored
- * matrix is `lines` lines of `len` contiguous elements, line l at src + off + l * ld; the copy is
- * `len` lines of `lines` elements, line q at dst + doff + q * ldd (ldd >= lines; the elements past
- * `lines` are never read). Batch b (the third grid dimension) reads from b * stride and writes
- * to b * dstride. Elements are moved as bits (PACK_T: an unsigned integer of their size), 32 x 32
- * at a time through local memory, so that both the reads and the writes are whole rows. */
+/* pack.cl: operands copied into a workspace. clgemm_pack_transpose: one operand copied
+ * transposed, for a kernel that cannot read it as stored (the tma family: TF32 only K-major, every
+ * type only on 16-byte rows). The stored matrix is `lines` lines of `len` contiguous elements, line
+ * l at src + off + l * ld; the copy is `len` lines of `lines` elements, line q at dst + doff + q *
+ * ldd (ldd >= lines; the elements past `lines` are never read). Batch b (the third grid dimension)
+ * reads from b * stride and writes to b * dstride. Elements are moved as bits (PACK_T: an unsigned
+ * integer of their size), 32 x 32 at a time through local memory, so that both the reads and the
+ * writes are whole rows. */
 #ifndef PACK_T
 #define PACK_T uint
 #endif
@@ -28,4 +29,28 @@ clgemm_pack_transpose(const __global PACK_T *restrict src, const ulong off, cons
         const int l = l0 + tx, q = q0 + j;
         if (l < lines && q < len) dst[(ulong)q * (ulong)ldd + (ulong)l] = tile[tx][j];
     }
+}
+
+/* clgemm_pack_panels: one K-block of op(A) or op(B) in the micro-panels of the micro-kernel's
+ * blocked schedule (cl/microkernel.cl, PACKED). Element (r, q) of the block, r along the panels
+ * (M of op(A), N of op(B)) and q along K, is src[off + r * rs + q * qs] (rs or qs is 1, the other
+ * the leading dimension: the copy is the transpose where one is needed). Panel r / width starts
+ * at dst + doff + (r / width) * width * depth and holds `depth` steps of `width` contiguous
+ * elements; rows from `rows` to the end of the last panel are zeros, so the micro-kernel reads
+ * whole panels with no edge case. A work-item writes one step of one panel (dimension 0: steps,
+ * 1: panels): neighbours along q read neighbouring elements where the source is contiguous
+ * along K, and each reads `width` of them where it is contiguous along the panel. */
+__kernel __attribute__((reqd_work_group_size(64, 1, 1))) void
+clgemm_pack_panels(const __global PACK_T *restrict src, const ulong off, const ulong rs,
+                   const ulong qs, const int rows, const int depth, const int width,
+                   __global PACK_T *restrict dst, const ulong doff) {
+    const int q = (int)get_global_id(0), panel = (int)get_global_id(1);
+    if (q >= depth) return;
+    const int r0 = panel * width, full = min(width, rows - r0);
+    __global PACK_T *to = dst + doff + ((ulong)panel * (ulong)depth + (ulong)q) * (ulong)width;
+    const __global PACK_T *from = src + off + (ulong)r0 * rs + (ulong)q * qs;
+    for (int e = 0; e < full; e++)
+        to[e] = from[(ulong)e * rs];
+    for (int e = full; e < width; e++)
+        to[e] = (PACK_T)0;
 }

@@ -1007,16 +1007,16 @@ Test(schedule_plan, h200_shapes) {
 Test(schedule_plan, one_value) {
     device_info h200 = h200_device();
     const clgemm_compute DEF = CLGEMM_COMPUTE_DEFAULT;
-    const schedule_force unset = {0, -1, -1}, no_peel = {0, 0, -1};
+    const schedule_force unset = {0, -1, -1, 0}, no_peel = {0, 0, -1, 0};
     /* 4096^2: the plain grid, no workspace. */
     clgemm_config c = clgemm__config_default_for(&h200, S, DEF, 4096, 4096, 4096, 1);
-    gemm_schedule s = clgemm__plan_schedule(&c, &h200, &unset, S, 4096, 4096, 4096, 1, false);
+    gemm_schedule s = clgemm__plan_schedule(&c, &h200, &unset, S, S, 4096, 4096, 4096, 1, false);
     cr_expect(s.splits == 1 && s.groups == 0 && !s.peeled && s.workspace == 0, "4096^2");
     cr_expect(s.main_m == 4096 && s.main_n == 4096 && s.cfg.mwg == c.mwg);
     /* 4097^2: the last row and column of tiles peeled into the smallest tiles, K split 32 ways
      * at most; the strips' partial products (the larger strip, 4097 x 1) in the workspace. */
     c = clgemm__config_default_for(&h200, S, DEF, 4097, 4097, 4097, 1);
-    s = clgemm__plan_schedule(&c, &h200, &unset, S, 4097, 4097, 4097, 1, false);
+    s = clgemm__plan_schedule(&c, &h200, &unset, S, S, 4097, 4097, 4097, 1, false);
     clgemm_config small = clgemm__config_smallest(&c, &h200, S);
     int strip_splits = clgemm__plan_splits(&small, &h200, CLGEMM__STRIP_SPLITS, S, 1, 1, 4097, 1);
     cr_expect(s.peeled && s.main_m == 4096 && s.main_n == 4096 && s.splits == 1, "4097^2");
@@ -1026,32 +1026,87 @@ Test(schedule_plan, one_value) {
     cr_expect_eq(s.groups, clgemm__plan_streamk(&c, &h200, -1, S, 4096, 4096, 4097, 1));
     cr_expect_eq(s.workspace, 4097u * (size_t)strip_splits * 4u);
     /* Unpeeled 4097^2: stream-K over 132 work-groups, two tile-sized slots each. */
-    s = clgemm__plan_schedule(&c, &h200, &no_peel, S, 4097, 4097, 4097, 1, false);
+    s = clgemm__plan_schedule(&c, &h200, &no_peel, S, S, 4097, 4097, 4097, 1, false);
     cr_expect(!s.peeled && s.groups == 132 && s.splits == 1, "stream-K: %d groups", s.groups);
     cr_expect_eq(s.workspace, 2u * 132u * 256u * 128u * 4u);
     /* ... and a table batch keeps the plain grid. */
-    s = clgemm__plan_schedule(&c, &h200, &no_peel, S, 4097, 4097, 4097, 1, true);
+    s = clgemm__plan_schedule(&c, &h200, &no_peel, S, S, 4097, 4097, 4097, 1, true);
     cr_expect(!s.peeled && s.groups == 0 && s.workspace == 0, "table");
     /* Long K: split 17 ways, each layer a whole C in FP32. */
     c = clgemm__config_default_for(&h200, S, DEF, 256, 256, 16384, 1);
-    s = clgemm__plan_schedule(&c, &h200, &unset, S, 256, 256, 16384, 1, false);
+    s = clgemm__plan_schedule(&c, &h200, &unset, S, S, 256, 256, 16384, 1, false);
     cr_expect(s.splits == 17 && s.groups == 0 && !s.peeled, "long K: %d", s.splits);
     cr_expect_eq(s.workspace, 17u * 256u * 256u * 4u);
     /* FP64: the workspace is in the arithmetic type's bytes. */
     c = clgemm__config_default_for(&h200, CLGEMM_DOUBLE, DEF, 256, 256, 16384, 1);
-    s = clgemm__plan_schedule(&c, &h200, &unset, CLGEMM_DOUBLE, 256, 256, 16384, 1, false);
+    s = clgemm__plan_schedule(&c, &h200, &unset, CLGEMM_DOUBLE, CLGEMM_DOUBLE, 256, 256, 16384, 1,
+                              false);
     cr_expect_eq(s.workspace, (size_t)s.splits * 256u * 256u * 8u, "FP64 split %d", s.splits);
     /* The fallback: one plain launch. */
     gemm_schedule plain = clgemm__schedule_without_workspace(&s, 256, 256);
     cr_expect(plain.splits == 1 && plain.groups == 0 && !plain.peeled && plain.workspace == 0 &&
               plain.main_m == 256 && plain.main_n == 256 && plain.cfg.family == s.cfg.family);
     /* A workspace whose size overflows size_t gives the fallback, never a short buffer. */
-    const schedule_force split8 = {8, -1, -1};
+    const schedule_force split8 = {8, -1, -1, 0};
     size_t huge = (size_t)1 << 50;
     c = clgemm__config_default_for(&h200, S, DEF, 256, 256, 16384, 1);
-    s = clgemm__plan_schedule(&c, &h200, &split8, S, 256, 256, 16384, huge, false);
+    s = clgemm__plan_schedule(&c, &h200, &split8, S, S, 256, 256, 16384, huge, false);
     cr_expect(s.splits == 1 && s.workspace == 0, "overflow: %d layers, %zu bytes", s.splits,
               s.workspace);
+}
+
+/* The micro-kernel's blocked schedule (pack_depth, src/families/microkernel.c) on a CPU of the
+ * AVX-512 tier: K-blocks of 2 KB per panel row from 1024^3 on, unless C is at most two panels of
+ * A tall, never for a batch, a table, FP16 C or another tier; the workspace holds both blocks'
+ * panels, B's from a 64-byte boundary; CLGEMM_PACK_KC forces it or (-1) forbids it. */
+Test(schedule_plan, blocked_on_cpus) {
+    device_info avx512 = cpu();
+    strcpy(avx512.name, "pthread-skylake-avx512");
+    cr_assert_eq(clgemm__device_tier(&avx512), TIER_CPU_AVX512);
+    const schedule_force unset = {0, -1, -1, 0}, never = {0, -1, -1, -1}, kc5 = {0, -1, -1, 5};
+    const clgemm_config c = microkernel(32, 8, 16);
+    gemm_schedule s = clgemm__plan_schedule(&c, &avx512, &unset, S, S, 2048, 2048, 2048, 1, false);
+    cr_expect_eq(s.pack_kc, 512, "FP32 2048^3: %d", s.pack_kc);
+    cr_expect(s.splits == 1 && s.groups == 0 && !s.peeled);
+    /* A: 2048 x 512; B: 2048 x 512 from a 64-byte boundary. */
+    cr_expect_eq(s.workspace, 2u * 2048u * 512u * 4u);
+    s = clgemm__plan_schedule(&c, &avx512, &unset, D, D, 1000, 1001, 1100, 1, false);
+    cr_expect_eq(s.pack_kc, 256, "FP64 1000 x 1001 x 1100: %d", s.pack_kc);
+    const size_t a = 1024u * 256u, b = 1008u * 256u; /* rows rounded to 32, columns to 8 */
+    cr_expect_eq(s.workspace, (a + b) * 8u);
+    /* K shorter than a block: one block of all of K. */
+    s = clgemm__plan_schedule(&c, &avx512, &unset, S, S, 8192, 8192, 100, 1, false);
+    cr_expect_eq(s.pack_kc, 100);
+    const struct {
+        clgemm_precision type_c;
+        size_t m, n, k, batch;
+        bool table;
+        const char *why;
+    } plain[] = {
+        {S, 1000, 1000, 1000, 1, false, "below 1024^3"},
+        {S, 64, 8192, 8192, 1, false, "two panels of A"},
+        {S, 2048, 2048, 2048, 2, false, "a batch"},
+        {S, 2048, 2048, 2048, 1, true, "a table"},
+        {CLGEMM_HALF, 2048, 2048, 2048, 1, false, "FP16 C"},
+    };
+    for (size_t i = 0; i < sizeof plain / sizeof plain[0]; i++) {
+        clgemm_precision type = plain[i].type_c == CLGEMM_HALF ? CLGEMM_HALF : S;
+        s = clgemm__plan_schedule(&c, &avx512, &unset, type, plain[i].type_c, plain[i].m,
+                                  plain[i].n, plain[i].k, plain[i].batch, plain[i].table);
+        cr_expect_eq(s.pack_kc, 0, "%s", plain[i].why);
+    }
+    /* FP16 A and B with FP32 C: blocked (C holds the arithmetic type). */
+    s = clgemm__plan_schedule(&c, &avx512, &unset, CLGEMM_HALF, S, 2048, 2048, 2048, 1, false);
+    cr_expect_eq(s.pack_kc, 512);
+    cr_expect_eq(s.workspace, 2u * 2048u * 512u * 2u);
+    /* Other tiers never; the forcing setting both ways. */
+    s = clgemm__plan_schedule(&c, &avx512, &never, S, S, 2048, 2048, 2048, 1, false);
+    cr_expect_eq(s.pack_kc, 0);
+    s = clgemm__plan_schedule(&c, &avx512, &kc5, S, S, 7, 13, 19, 1, false);
+    cr_expect_eq(s.pack_kc, 5);
+    device_info h200 = h200_device();
+    s = clgemm__plan_schedule(&c, &h200, &unset, S, S, 2048, 2048, 2048, 1, false);
+    cr_expect_eq(s.pack_kc, 0, "not on a GPU");
 }
 
 /* ---- The patched-PTX step (ptx_patch.c) and the wgmma family's guard ------------------------ */

@@ -74,9 +74,9 @@ gemm_schedule clgemm__plan_call(clgemm_handle h, const gemm_call *call, const co
     }
     clgemm_config cfg =
         plan_on(h, info, &key, compute, shape->m, shape->n, shape->k, batch, source);
-    schedule_force force = {h->ksplit, h->peel, h->streamk};
-    return clgemm__plan_schedule(&cfg, info, &force, call->precision, shape->m, shape->n, shape->k,
-                                 batch, table);
+    schedule_force force = {h->ksplit, h->peel, h->streamk, h->pack_kc};
+    return clgemm__plan_schedule(&cfg, info, &force, call->precision, call->type_c, shape->m,
+                                 shape->n, shape->k, batch, table);
 }
 
 bool clgemm__operand_on16(const gemm_call *call, bool second) {

@@ -212,6 +212,7 @@ struct clgemm_handle_s {
     int streamk;      /* CLGEMM_STREAMK when the handle was made (-1: unset, 0: off, n: groups) */
     int streamk_tail; /* its ",1" or ",2": waves' worth of tiles stream-K shares (0: default) */
     int peel;         /* CLGEMM_PEEL when the handle was made (-1: unset, 0: never, 1: always) */
+    int pack_kc;      /* CLGEMM_PACK_KC when the handle was made (0: unset, -1: never, n: depth) */
     char *build_log;
     struct tune_memo *last_tune; /* what the last clgemm_tune searched (tuner.c) */
     bool has_override[CLGEMM_PRECISION_COUNT];
@@ -351,5 +352,20 @@ void clgemm__pack_kernel(const gemm_call *c, kernel_key *key, const char **optio
 cl_int clgemm__enqueue_pack(cl_kernel kernel, cl_command_queue queue, const gemm_call *c,
                             bool second, cl_mem work, size_t offset, cl_uint num_wait,
                             const cl_event *wait, cl_event *event);
+
+/* One K-block of op(A) or op(B) for the blocked schedule (gemm.c): element (r, q), r along the
+ * panels (M of op(A), N of op(B)) and q along K, at off + r * rs + q * qs of mem; `rows` rows,
+ * `depth` steps, panels of `width` rows. */
+typedef struct panel_source {
+    cl_mem mem;
+    cl_ulong off, rs, qs;
+    cl_int rows, depth, width;
+} panel_source;
+/* The panel kernel's key and build options for elements of `type` (cl/pack.cl,
+ * "clgemm_pack_panels"). */
+void clgemm__pack_panels_kernel(clgemm_precision type, kernel_key *key, const char **options);
+/* Sets its arguments for copying `src` to work at `offset` elements, and its launch geometry. */
+cl_int clgemm__pack_panels_args(cl_kernel kernel, const panel_source *src, cl_mem work,
+                                size_t offset, size_t global[2], size_t local[2]);
 
 #endif /* CLGEMM_EXEC_H */

@@ -507,15 +507,20 @@ static int gemm_options_fn(const void *arg, char *buf, size_t size) {
                      " -DTRANSA=%d -DTRANSB=%d -DCONJA=%d -DCONJB=%d", !!(k->flags & KEY_TRANSA),
                      !!(k->flags & KEY_TRANSB), !!(k->flags & KEY_CONJA), !!(k->flags & KEY_CONJB));
     if (w < 0 || (size_t)(used += w) >= size) return -1;
-    if (k->flags & KEY_STREAMK) {
-        w = snprintf(buf + used, size - (size_t)used, " -DSTREAMK=1");
+    if (k->flags & (KEY_STREAMK | KEY_PACKED)) {
+        w = snprintf(buf + used, size - (size_t)used,
+                     k->flags & KEY_STREAMK ? " -DSTREAMK=1" : " -DPACKED=1");
         if (w < 0 || (size_t)(used += w) >= size) return -1;
     }
     if ((w = clgemm__config_options(g->cfg, buf + used, size - (size_t)used)) < 0) return -1;
     used += w;
     if (g->family->call_options) {
-        kernel_call call = {k->type_ab, k->type_c, k->compute, !!(k->flags & KEY_ALIGNED_A),
-                            !!(k->flags & KEY_ALIGNED_B)};
+        kernel_call call = {k->type_ab,
+                            k->type_c,
+                            k->compute,
+                            !!(k->flags & KEY_ALIGNED_A),
+                            !!(k->flags & KEY_ALIGNED_B),
+                            !!(k->flags & KEY_PACK_SMALL)};
         w = g->family->call_options(&call, buf + used, size - (size_t)used);
         if (w < 0 || (size_t)(used += w) >= size) return -1;
     }
@@ -741,6 +746,63 @@ static cl_int enqueue_single(struct clgemm_handle_s *h, const gemm_call *c, cons
     return err;
 }
 
+/* The blocked schedule (s->pack_kc > 0), BLIS's loop over K-blocks: for each block of pack_kc
+ * steps, op(A)'s rows and op(B)'s columns of the block are packed into micro-panels in the
+ * workspace (`pack`: cl/pack.cl's clgemm_pack_panels) and the micro-kernel built with PACKED
+ * (`kernel`) adds their product to C, beta applied by the first block only. Each launch waits
+ * for the one before: the next block's panels overwrite the last's. The grid of micro-kernels is
+ * the loops over M and N (in blocks of A, cl/microkernel.cl); a block's panels sit in the caches
+ * and stream contiguously whatever C's or the operands' layout. */
+static cl_int enqueue_blocked(struct clgemm_handle_s *h, const gemm_call *c, const colmajor *p,
+                              const gemm_schedule *s, cl_kernel kernel, cl_kernel pack, cl_mem work,
+                              cl_command_queue queue, cl_event *done) {
+    size_t mt, nt, kt, b_offset, total, local[2], global[2];
+    clgemm__family(s->cfg.family)->tile(&s->cfg, &mt, &nt, &kt);
+    clgemm__pack_panels_layout(&s->cfg, c->precision, (size_t)p->m, (size_t)p->n,
+                               (size_t)s->pack_kc, &b_offset, &total);
+    gemm_call added = *c; /* the blocks after the first add to C */
+    added.beta = 1;
+    added.beta_im = 0;
+    launch_chain ch = {c->num_wait, c->wait, NULL};
+    cl_int err = CL_SUCCESS;
+    for (cl_int k0 = 0; k0 < p->k && err == CL_SUCCESS; k0 += s->pack_kc) {
+        const cl_int depth = p->k - k0 < s->pack_kc ? p->k - k0 : s->pack_kc;
+        /* op(A) is m x k: column-major A holds (i, k0 + q) at i + q lda, a transposed one at
+         * q + i lda; op(B) is k x n: (k0 + q, j) at q + j ldb, transposed at j + q ldb. */
+        const cl_ulong lda = (cl_ulong)p->a.ld, ldb = (cl_ulong)p->b.ld;
+        const panel_source a = {p->a.mem,
+                                p->a.off + (cl_ulong)k0 * (p->a.trans ? 1 : lda),
+                                p->a.trans ? lda : 1,
+                                p->a.trans ? 1 : lda,
+                                p->m,
+                                depth,
+                                (cl_int)mt};
+        const panel_source b = {p->b.mem,
+                                p->b.off + (cl_ulong)k0 * (p->b.trans ? ldb : 1),
+                                p->b.trans ? 1 : ldb,
+                                p->b.trans ? ldb : 1,
+                                p->n,
+                                depth,
+                                (cl_int)nt};
+        for (int x = 0; x < 2 && err == CL_SUCCESS; x++) {
+            err =
+                clgemm__pack_panels_args(pack, x ? &b : &a, work, x ? b_offset : 0, global, local);
+            if (err == CL_SUCCESS) err = chain_launch(h, queue, pack, global, local, 1, &ch);
+        }
+        colmajor q = *p;
+        q.k = depth;
+        q.a = (colmajor_operand){.mem = work, .ld = depth};
+        q.b = (colmajor_operand){.mem = work, .ld = depth, .off = b_offset};
+        if (err == CL_SUCCESS)
+            err = set_gemm_args(h, kernel, k0 ? &added : c, &q, c->c, c->off_c, (cl_int)c->ldc, 0,
+                                true, 1, NULL);
+        clgemm__config_launch(&s->cfg, (size_t)p->m, (size_t)p->n, local, global);
+        if (err == CL_SUCCESS) err = chain_launch(h, queue, kernel, global, local, 1, &ch);
+    }
+    *done = ch.last;
+    return err;
+}
+
 /* The call's compute mode: CLGEMM_ALLOW_TF32 turns the FP32 default into TF32, as PyTorch's
  * allow_tf32 does. */
 static clgemm_compute call_compute(const struct clgemm_handle_s *h, const gemm_call *c) {
@@ -781,6 +843,7 @@ static clgemm_status enqueue_gemm(struct clgemm_handle_s *h, const gemm_call *c,
      * arithmetic type; the reduction rounds them to C's. */
     gemm_kernel gk = {.family = family, .cfg = &cfg};
     gemm_kernel_key(&gk.key, &cfg, c, &p, compute, table);
+    if (s.pack_kc > 0) gk.key.flags |= KEY_PACKED | (h->pack_kc > 0 ? KEY_PACK_SMALL : 0);
     /* A split's workspace is strided: C's table offsets and beta then serve the reduction. */
     if (s.splits > 1) {
         gk.key.type_c = (unsigned char)clgemm__type(c->precision)->compute;
@@ -794,6 +857,14 @@ static clgemm_status enqueue_gemm(struct clgemm_handle_s *h, const gemm_call *c,
     if (st == CLGEMM_SUCCESS && (s.splits > 1 || s.groups > 0))
         st = elementwise_kernel(h, s.splits > 1 ? KERNEL_REDUCE : KERNEL_FIXUP, c->precision,
                                 c->type_c, table != NULL, &second);
+    cl_kernel pack = NULL;
+    if (st == CLGEMM_SUCCESS && s.pack_kc > 0) {
+        kernel_key key;
+        const char *options;
+        clgemm__pack_panels_kernel(c->precision, &key, &options);
+        st = kernel_for(h, &key, "clgemm_pack_panels", "pack.cl", text_options_fn,
+                        (const void *)options, &pack);
+    }
     if (st == CLGEMM_SUCCESS && s.groups > 0) {
         gemm_kernel streamk = gk;
         streamk.key.flags |= KEY_STREAMK;
@@ -818,10 +889,10 @@ static clgemm_status enqueue_gemm(struct clgemm_handle_s *h, const gemm_call *c,
     if (s.workspace) work = workspace_acquire(h, s.workspace, &slot);
     if (s.workspace && !work) {
         /* No room for a workspace: the schedule's fallback, one plain launch (whose C type a
-         * split changed). */
-        bool was_split = s.splits > 1;
+         * split changed, and which a blocked schedule built with PACKED). */
+        bool rekey = s.splits > 1 || s.pack_kc > 0;
         s = clgemm__schedule_without_workspace(&s, (size_t)p.m, (size_t)p.n);
-        if (was_split) {
+        if (rekey) {
             gemm_kernel_key(&gk.key, &cfg, c, &p, compute, table);
             st =
                 kernel_for(h, &gk.key, family->kernel, family->file, gemm_options_fn, &gk, &kernel);
@@ -832,7 +903,9 @@ static clgemm_status enqueue_gemm(struct clgemm_handle_s *h, const gemm_call *c,
     size_t layers_total = splits > 1 ? batch * (size_t)splits : batch;
     cl_event partial = NULL, done = NULL;
     cl_int err;
-    if (s.groups > 0 || s.peeled) {
+    if (s.pack_kc > 0) {
+        err = enqueue_blocked(h, c, &p, &s, kernel, pack, work, queue, &done);
+    } else if (s.groups > 0 || s.peeled) {
         single_plan one = {&s, kernel, sk, second, strips, reduce, work};
         err = enqueue_single(h, c, &p, &one, queue, &done);
     } else {

@@ -41,6 +41,13 @@ static clgemm_status handle_init(clgemm_handle h, cl_command_queue queue) {
     }
     const char *peel = getenv("CLGEMM_PEEL");
     h->peel = peel && *peel ? (strcmp(peel, "0") == 0 ? 0 : 1) : -1;
+    /* The blocked schedule's K-block depth (tests force small ones so that every loop runs
+     * several times); 0 turns it off. */
+    const char *pack_kc = getenv("CLGEMM_PACK_KC");
+    if (pack_kc && *pack_kc) {
+        long forced = strtol(pack_kc, NULL, 10);
+        h->pack_kc = forced < 1 ? -1 : forced > 65536 ? 65536 : (int)forced;
+    }
     const char *chunk = getenv("CLGEMM_BATCH_CHUNK");
     if (chunk && *chunk) h->batch_chunk = strtol(chunk, NULL, 10);
     h->queue = queue;

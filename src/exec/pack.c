@@ -1,4 +1,5 @@
-/* pack.c: operands that a tensor-map family cannot read as stored, copied first (cl/pack.cl)
+/* pack.c: operands copied into a workspace in a form a kernel reads better (cl/pack.cl). Here
+ * first, operands that a tensor-map family cannot read as stored, copied first
  * into a workspace in a form it can: TF32 and 8-bit types stored MN-major (wgmma transposes
  * only 16-bit types) and any operand whose base, leading dimension or batch stride is off 16 bytes
  * (a map's rows must start on them: 4097^2 FP16). The copy is the stored matrix transposed, the
@@ -105,13 +106,22 @@ gemm_call clgemm__packed_call(const gemm_call *c, const pack_choice *p, cl_mem w
     return q;
 }
 
-void clgemm__pack_kernel(const gemm_call *c, kernel_key *key, const char **options) {
+/* The copy kernels' key: elements moved as bits of their size; `flags` tells the kernels of
+ * pack.cl apart (0: the transpose, KEY_PACKED: the panels). */
+static void copy_kernel_key(clgemm_precision type, unsigned short flags, kernel_key *key,
+                            const char **options) {
     memset(key, 0, sizeof *key);
     key->family = KERNEL_PACK;
-    key->type_ab = (unsigned char)clgemm__type(c->precision)->size; /* the bits moved */
+    key->flags = flags;
+    key->type_ab = (unsigned char)clgemm__type(type)->size; /* the bits moved */
     *options = key->type_ab == 1   ? "-DPACK_T=uchar"
                : key->type_ab == 2 ? "-DPACK_T=ushort"
-                                   : "-DPACK_T=uint";
+               : key->type_ab == 4 ? "-DPACK_T=uint"
+                                   : "-DPACK_T=ulong";
+}
+
+void clgemm__pack_kernel(const gemm_call *c, kernel_key *key, const char **options) {
+    copy_kernel_key(c->precision, 0, key, options);
 }
 
 cl_int clgemm__enqueue_pack(cl_kernel kernel, cl_command_queue queue, const gemm_call *c,
@@ -144,4 +154,33 @@ cl_int clgemm__enqueue_pack(cl_kernel kernel, cl_command_queue queue, const gemm
     const size_t global[3] = {(len + 31) / 32 * 32, (lines + 31) / 32 * 8,
                               c->batched ? c->batch : 1};
     return clEnqueueNDRangeKernel(queue, kernel, 3, NULL, global, local, num_wait, wait, event);
+}
+
+/* ---- Micro-panels of one K-block (the blocked schedule, gemm.c) ------------------------------ */
+
+void clgemm__pack_panels_kernel(clgemm_precision type, kernel_key *key, const char **options) {
+    copy_kernel_key(type, KEY_PACKED, key, options);
+}
+
+/* The panel kernel's work-group (cl/pack.cl): 64 steps of one panel. */
+#define PANEL_GROUP 64
+
+cl_int clgemm__pack_panels_args(cl_kernel kernel, const panel_source *src, cl_mem work,
+                                size_t offset, size_t global[2], size_t local[2]) {
+    const cl_ulong doff = offset;
+    cl_int err = CL_SUCCESS;
+    err |= clSetKernelArg(kernel, 0, sizeof src->mem, &src->mem);
+    err |= clSetKernelArg(kernel, 1, sizeof src->off, &src->off);
+    err |= clSetKernelArg(kernel, 2, sizeof src->rs, &src->rs);
+    err |= clSetKernelArg(kernel, 3, sizeof src->qs, &src->qs);
+    err |= clSetKernelArg(kernel, 4, sizeof src->rows, &src->rows);
+    err |= clSetKernelArg(kernel, 5, sizeof src->depth, &src->depth);
+    err |= clSetKernelArg(kernel, 6, sizeof src->width, &src->width);
+    err |= clSetKernelArg(kernel, 7, sizeof work, &work);
+    err |= clSetKernelArg(kernel, 8, sizeof doff, &doff);
+    local[0] = PANEL_GROUP;
+    local[1] = 1;
+    global[0] = clgemm__round_up((size_t)src->depth, PANEL_GROUP);
+    global[1] = ((size_t)src->rows + (size_t)src->width - 1) / (size_t)src->width;
+    return err == CL_SUCCESS ? CL_SUCCESS : CL_INVALID_KERNEL_ARGS;
 }

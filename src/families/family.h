@@ -23,6 +23,7 @@ typedef struct kernel_call {
     clgemm_precision type_ab, type_c;
     clgemm_compute compute;    /* after CLGEMM_ALLOW_TF32 */
     bool aligned_a, aligned_b; /* offset and ld of the (column-major) operand keep 16-byte chunks */
+    bool pack_small;           /* the blocked schedule forced: blocks of A of a few panels */
 } kernel_call;
 
 /* The problem a list of defaults is for (column-major sizes, matrices in the call). */
@@ -81,6 +82,12 @@ typedef struct family_desc {
      * NULL-terminated (NULL: none): helpers only some kernels share, such as the tensor-core
      * kernels' inline PTX (cl/ptx.cl), which the other kernels are better off not seeing. */
     const char *const *parts;
+    /* The depth of the K-blocks of the blocked schedule for this problem, 0 for none (NULL: the
+     * family has no such schedule): built with PACKED=1, its kernel reads one K-block of op(A)
+     * and op(B) packed into micro-panels (cl/pack.cl's clgemm_pack_panels, tile() rows or
+     * columns each), once per block (src/exec/gemm.c). */
+    int (*pack_depth)(const clgemm_config *c, const device_info *info, clgemm_precision type,
+                      const gemm_dims *dims);
 } family_desc;
 
 /* The registered families, in order of preference for defaults; NULL-terminated. */

@@ -48,9 +48,22 @@ static void tile(const clgemm_config *c, size_t *mt, size_t *nt, size_t *kt) {
     *kt = KSTEP;
 }
 
+/* The blocked schedule's blocks of A (cl/microkernel.cl, PACKED): about 2 MB of a K-block's
+ * panels, the L2 cache of a 2-core EPYC, where consecutive work-items go across B. On PoCL (AMD
+ * EPYC, AVX-512), kernel time per K-block of FP32 64 x 8192 x 8192 (row-major): 9.5-10.4 ms in
+ * blocks of 1, 8 or 32 panels against 13.9-16.5 with the work-items going down A; 2048^2 and
+ * 3000^2 ran 61-66 and 135-142 ms in blocks of 32 (1 MB-2 MB) as going down A (65-69, 137-153),
+ * 77-91 and 182-197 in blocks of 1. A forced schedule (tests) takes blocks of 3 panels, so that
+ * the small shapes of the suites have several blocks and a partial last one. */
+#define PACK_A_BYTES  (2 << 20)
+#define PACK_SMALL_MC 3
+
 static int call_options(const kernel_call *k, char *buf, size_t size) {
-    (void)k;
-    return snprintf(buf, size, " -DKSTEP=%d -DKC=%d", KSTEP, PANEL_DEPTH);
+    if (k->pack_small)
+        return snprintf(buf, size, " -DKSTEP=%d -DKC=%d -DPACK_MC_PANELS=%d", KSTEP, PANEL_DEPTH,
+                        PACK_SMALL_MC);
+    return snprintf(buf, size, " -DKSTEP=%d -DKC=%d -DPACK_A_BYTES=%d", KSTEP, PANEL_DEPTH,
+                    PACK_A_BYTES);
 }
 
 /* CPUs, and devices of no known GPU vendor (simulators such as Oclgrind, where the tests check
@@ -110,6 +123,28 @@ static const clgemm_config *defaults(const device_info *info, clgemm_precision t
     }
 }
 
+/* The blocked schedule (cl/microkernel.cl, PACKED) on the CPU tiers: for products of 1024^3 and
+ * more, where the operands no longer sit in the caches as they lie (FP64 1536^2 ran 0.35-0.47 x
+ * OpenBLAS read in place, 0.95-1.08 packed; FP32 2048^2 0.13-0.27 against 0.9-1.75; at 512^2
+ * FP32 packing lost, 0.52-0.56 against 0.77-0.85). K-blocks of PACK_BYTES per row of a panel
+ * (FP32 512 steps, FP64 256; 128 to 1024 steps timed alike at 2048^2). Not when C is at most
+ * PACK_MIN_PANELS panels of A tall: each packed K-block of B then serves so few of them that
+ * copying B costs about what multiplying does (row-major 8192 x 64 x 8192, whose column-major B
+ * is 8192^2: FP32 1.67 x OpenBLAS in place, 0.87 packed). cpu-avx2 as measured under PoCL's
+ * haswell target on the same EPYC: 2048^2 FP32 0.82-0.92 x OpenBLAS blocked, 0.09 in place.
+ * docs/PERFORMANCE.md, "The blocked schedule on CPUs, against OpenBLAS", has the runs. */
+#define PACK_BYTES      2048
+#define PACK_MIN_MNK    ((size_t)1024 * 1024 * 1024)
+#define PACK_MIN_PANELS 2
+static int pack_depth(const clgemm_config *c, const device_info *info, clgemm_precision type,
+                      const gemm_dims *d) {
+    const device_tier t = clgemm__device_tier(info);
+    if (t != TIER_CPU_AVX512 && t != TIER_CPU_AVX2) return 0;
+    if (d->m * d->n * d->k < PACK_MIN_MNK || d->m <= PACK_MIN_PANELS * (size_t)c->params[MR])
+        return 0;
+    return PACK_BYTES / (int)clgemm__type(type)->compute_size;
+}
+
 /* The tuner's --quick candidates where a device has no CPU tier of its own (a simulator such as
  * Oclgrind): both tiers' first choices and a block half as tall. */
 static const clgemm_config quick[] = {MK(32, 8, 16), MK(32, 8, 8), MK(16, 6, 8),
@@ -130,4 +165,5 @@ const family_desc clgemm__family_microkernel = {
     .defaults = defaults,
     .quick = quick,
     .quick_cpu = quick_cpu,
+    .pack_depth = pack_depth,
 };

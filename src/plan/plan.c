@@ -211,10 +211,50 @@ static size_t workspace_elements(const gemm_schedule *s, size_t m, size_t n, siz
     return need > strip ? need : strip;
 }
 
+bool clgemm__pack_panels_layout(const clgemm_config *cfg, clgemm_precision type, size_t m, size_t n,
+                                size_t kc, size_t *b_offset, size_t *total) {
+    size_t mt, nt, kt, a, b;
+    clgemm__family(cfg->family)->tile(cfg, &mt, &nt, &kt);
+    const size_t align = 64 / clgemm__type(type)->size;
+    if (__builtin_mul_overflow(clgemm__round_up(m, mt), kc, &a) ||
+        __builtin_mul_overflow(clgemm__round_up(n, nt), kc, &b))
+        return false;
+    *b_offset = clgemm__round_up(a, align);
+    return !__builtin_add_overflow(*b_offset, b, total);
+}
+
+/* The depth of the blocked schedule's K-blocks for this problem (0: not blocked): one matrix,
+ * no table, a family that packs, and C of the arithmetic type, since each block after the first
+ * adds its product to C (FP16 or BF16 C would be rounded once per block). CLGEMM_PACK_KC forces
+ * it wherever it is possible; a forced split K without it keeps the split. */
+static int plan_pack(const clgemm_config *cfg, const device_info *info, const schedule_force *force,
+                     clgemm_precision type, clgemm_precision type_c, size_t m, size_t n, size_t k,
+                     size_t batch, bool table) {
+    const family_desc *f = clgemm__family(cfg->family);
+    if (!f || !f->pack_depth || table || batch != 1 || force->pack_kc < 0 ||
+        type_c != clgemm__type(type)->compute)
+        return 0;
+    if (force->pack_kc > 0) return force->pack_kc;
+    if (force->ksplit > 0) return 0;
+    const gemm_dims dims = {m, n, k, batch};
+    return f->pack_depth(cfg, info, type, &dims);
+}
+
 gemm_schedule clgemm__plan_schedule(const clgemm_config *cfg, const device_info *info,
-                                    const schedule_force *force, clgemm_precision type, size_t m,
-                                    size_t n, size_t k, size_t batch, bool table) {
+                                    const schedule_force *force, clgemm_precision type,
+                                    clgemm_precision type_c, size_t m, size_t n, size_t k,
+                                    size_t batch, bool table) {
     gemm_schedule s = {.cfg = *cfg, .main_m = m, .main_n = n, .small = *cfg, .strip_splits = 1};
+    const int kc = plan_pack(cfg, info, force, type, type_c, m, n, k, batch, table);
+    if (kc > 0) {
+        size_t b_offset, elements;
+        s.splits = 1;
+        s.pack_kc = (size_t)kc < k ? kc : (int)k;
+        if (!clgemm__pack_panels_layout(cfg, type, m, n, (size_t)s.pack_kc, &b_offset, &elements) ||
+            __builtin_mul_overflow(elements, clgemm__type(type)->size, &s.workspace))
+            return clgemm__schedule_without_workspace(&s, m, n);
+        return s;
+    }
     s.splits = clgemm__plan_splits(cfg, info, force->ksplit, type, m, n, k, batch);
     /* One matrix without a split may peel a mostly empty last row or column of tiles and run
      * stream-K over the rest (the planner says which, if either). */

@@ -134,6 +134,7 @@ typedef struct schedule_force {
     int ksplit;  /* CLGEMM_KSPLIT: 0 unset, n > 0 that many layers */
     int peel;    /* CLGEMM_PEEL: -1 unset, 0 never, 1 always */
     int streamk; /* CLGEMM_STREAMK: -1 unset, 0 never, n work-groups */
+    int pack_kc; /* CLGEMM_PACK_KC: 0 unset, -1 never, n > 0 packed K-blocks of n steps */
 } schedule_force;
 
 /* The layers a peeled strip's K is split into: strips are a few rows or columns deep, so only K
@@ -152,15 +153,24 @@ typedef struct gemm_schedule {
     clgemm_config small;   /* the strips' configuration: the family's smallest tiles */
     int strip_splits;      /* the strips' K split */
     size_t workspace;      /* bytes of workspace the launches need (0: none) */
+    int pack_kc;           /* > 0: the blocked schedule, K in blocks of pack_kc steps, each
+                              block of op(A) and op(B) packed into the workspace first */
 } gemm_schedule;
 
 /* The schedule for configuration cfg (clgemm__plan_choose's) of m x n x k, batch matrices of
- * type `type` (table: a batch by table of offsets, which keeps the plain grid). Split K, or else
- * peeling and stream-K of one matrix; a workspace that cannot be sized (size_t overflow) gives
- * clgemm__schedule_without_workspace's. A pure function: tests/test_unit.c checks it. */
+ * A/B type `type` and C type `type_c` (table: a batch by table of offsets, which keeps the plain
+ * grid). The blocked schedule of a family that packs (family_desc.pack_depth), or split K, or
+ * else peeling and stream-K of one matrix; a workspace that cannot be sized (size_t overflow)
+ * gives clgemm__schedule_without_workspace's. A pure function: tests/test_unit.c checks it. */
 gemm_schedule clgemm__plan_schedule(const clgemm_config *cfg, const device_info *info,
-                                    const schedule_force *force, clgemm_precision type, size_t m,
-                                    size_t n, size_t k, size_t batch, bool table);
+                                    const schedule_force *force, clgemm_precision type,
+                                    clgemm_precision type_c, size_t m, size_t n, size_t k,
+                                    size_t batch, bool table);
+/* Where the blocked schedule keeps its panels in the workspace, in elements of the A/B type:
+ * op(A)'s from 0, op(B)'s from the returned offset (64-byte aligned); *total: the elements of
+ * both (false: the sizes overflow). */
+bool clgemm__pack_panels_layout(const clgemm_config *cfg, clgemm_precision type, size_t m, size_t n,
+                                size_t kc, size_t *b_offset, size_t *total);
 /* The same problem when no workspace is to be had: one plain launch of cfg, no split, stream-K
  * or peeling (the plain kernel computes every problem). */
 gemm_schedule clgemm__schedule_without_workspace(const gemm_schedule *s, size_t m, size_t n);

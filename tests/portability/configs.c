@@ -61,7 +61,7 @@ static void print_config(const family_desc *f, const clgemm_config *c, clgemm_pr
         int w = clgemm__config_options(c, options + used, sizeof options - (size_t)used);
         if (w >= 0 && f->call_options) {
             used += w;
-            kernel_call k = {ab, ct, CLGEMM_COMPUTE_DEFAULT, false, false};
+            kernel_call k = {ab, ct, CLGEMM_COMPUTE_DEFAULT, false, false, false};
             w = f->call_options(&k, options + used, sizeof options - (size_t)used);
             if ((size_t)w >= sizeof options - (size_t)used) w = -1;
         }

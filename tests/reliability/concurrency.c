@@ -243,7 +243,7 @@ int main(int argc, char **argv) {
         return 1;
     }
     char msg[512] = "";
-    if (!rel_split_taken(h, "reduce.cl", msg, sizeof msg)) {
+    if (!rel_split_taken(h, "reduce.cl", NULL, msg, sizeof msg)) {
         printf("FAIL %s\n", msg);
         failed = 1;
     }

@@ -8,9 +8,11 @@
  * ksplit is the register-blocked family with K split across work-group layers (CLGEMM_KSPLIT=2
  * or 3, so some layers are empty for small K) and the reduction kernel that sums the layers;
  * streamk is it in the stream-K schedule (CLGEMM_STREAMK=3 or 7 work-groups, cutting tiles at
- * varied points) and the fix-up kernel.
+ * varied points) and the fix-up kernel; packed is the micro-kernel family in the blocked
+ * schedule (CLGEMM_PACK_KC=5 or 8: several K-blocks, a partial last one) and the kernel that packs
+ * its panels.
  *
- * Usage: oclgrind_driver naive|tiled|regblock|microkernel|ksplit|streamk|scale [PRECISIONS
+ * Usage: oclgrind_driver naive|tiled|regblock|microkernel|ksplit|streamk|packed|scale [PRECISIONS
  *        [SHAPES]]
  *   PRECISIONS: s, d or sd (default); SHAPES: indices into shapes[] below, e.g. 012 (default: all).
  * Exit status 0 when every result is right. */
@@ -126,12 +128,18 @@ static void run_shapes(clgemm_handle h, clgemm_precision prec, const char *confi
                 }
 }
 
-/* A schedule forced through the environment: the variable and its two settings. */
+/* A schedule forced through the environment: the variable and its two settings, the family it
+ * runs and the configuration that checks it is taken (NULL: rel_split_taken's). */
 typedef struct schedule {
-    const char *variable, *second_kernel, *values[2];
+    const char *variable, *second_kernel, *values[2], *family;
+    const clgemm_config *probe;
 } schedule;
-static const schedule ksplit_schedule = {"CLGEMM_KSPLIT", "reduce.cl", {"2", "3"}};
-static const schedule streamk_schedule = {"CLGEMM_STREAMK", "streamk.cl", {"3", "7"}};
+static const schedule ksplit_schedule = {
+    "CLGEMM_KSPLIT", "reduce.cl", {"2", "3"}, "regblock", NULL};
+static const schedule streamk_schedule = {
+    "CLGEMM_STREAMK", "streamk.cl", {"3", "7"}, "regblock", NULL};
+static const schedule packed_schedule = {
+    "CLGEMM_PACK_KC", "pack.cl", {"5", "8"}, "microkernel", &microkernel_configs[1]};
 
 /* The handles made with each setting (kept for the whole run: Oclgrind 21.10 reports reads of
  * a split-K workspace as uninitialised once buffers of released handles are replaced, see
@@ -215,7 +223,9 @@ static void run_scale(clgemm_handle h, clgemm_precision prec) {
 
 int main(int argc, char **argv) {
     if (argc < 2 || argc > 4) {
-        fprintf(stderr, "usage: %s naive|tiled|regblock|ksplit|streamk|scale [s|d|sd [SHAPES]]\n",
+        fprintf(stderr,
+                "usage: %s naive|tiled|regblock|microkernel|ksplit|streamk|packed|scale [s|d|sd "
+                "[SHAPES]]\n",
                 argv[0]);
         return 2;
     }
@@ -243,11 +253,13 @@ int main(int argc, char **argv) {
     const family_set *f = NULL;
     const schedule *forced = strcmp(argv[1], "ksplit") == 0    ? &ksplit_schedule
                              : strcmp(argv[1], "streamk") == 0 ? &streamk_schedule
+                             : strcmp(argv[1], "packed") == 0  ? &packed_schedule
                                                                : NULL;
     unsetenv("CLGEMM_KSPLIT");
     unsetenv("CLGEMM_STREAMK");
+    unsetenv("CLGEMM_PACK_KC");
     for (size_t i = 0; i < sizeof families / sizeof families[0]; i++)
-        if (strcmp(forced ? "regblock" : argv[1], families[i].name) == 0) f = &families[i];
+        if (strcmp(forced ? forced->family : argv[1], families[i].name) == 0) f = &families[i];
     if (!f && strcmp(argv[1], "scale") != 0) {
         fprintf(stderr, "unknown family %s\n", argv[1]);
         clgemm_destroy(h);
@@ -257,7 +269,7 @@ int main(int argc, char **argv) {
         /* Make sure the calls below really take the schedule (and so run its second kernel). */
         char msg[512] = "";
         setenv(forced->variable, "2", 1);
-        if (!rel_split_taken(h, forced->second_kernel, msg, sizeof msg)) {
+        if (!rel_split_taken(h, forced->second_kernel, forced->probe, msg, sizeof msg)) {
             fprintf(stdout, "FAIL %s\n", msg);
             failures++;
         }

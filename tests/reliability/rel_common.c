@@ -192,7 +192,8 @@ int rel_run(clgemm_handle h, const rel_problem *p, uint64_t seed, char *msg, siz
     return fail;
 }
 
-bool rel_split_taken(clgemm_handle h, const char *second, char *msg, size_t size) {
+bool rel_split_taken(clgemm_handle h, const char *second, const clgemm_config *probe_cfg, char *msg,
+                     size_t size) {
     const char *src = getenv("REL_KERNEL_SRC");
     char dir[64] = "/tmp/clgemm-no-reduce-XXXXXX", path[600], target[600];
     DIR *d = src ? opendir(src) : NULL;
@@ -212,7 +213,8 @@ bool rel_split_taken(clgemm_handle h, const char *second, char *msg, size_t size
     clgemm_status st = clgemm_create(&probe, clgemm_queue(h));
     const clgemm_config rb = REGBLOCK(8, 8, 4, 2, 4, 2, 2, 2);
     bool ok = false;
-    if (st == CLGEMM_SUCCESS && clgemm_set_config(probe, CLGEMM_SINGLE, &rb) == CLGEMM_SUCCESS) {
+    if (st == CLGEMM_SUCCESS &&
+        clgemm_set_config(probe, CLGEMM_SINGLE, probe_cfg ? probe_cfg : &rb) == CLGEMM_SUCCESS) {
         rel_problem p = {.prec = CLGEMM_SINGLE,
                          .layout = CLGEMM_COL_MAJOR,
                          .ta = CLGEMM_NO_TRANS,

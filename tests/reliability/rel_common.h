@@ -62,13 +62,14 @@ int rel_run(clgemm_handle h, const rel_problem *p, uint64_t seed, char *msg, siz
  * parts such as gemm_args.h): what a copy of that folder must hold. */
 bool rel_is_kernel_file(const char *name);
 
-/* Checks that a two-step schedule is really taken while CLGEMM_KSPLIT or CLGEMM_STREAMK is set:
- * on a new handle on h's queue, with a register-blocked configuration forced and
- * CLGEMM_KERNEL_DIR naming a copy of $REL_KERNEL_SRC without `second` (reduce.cl, streamk.cl), a
- * call must fail with CLGEMM_ERR_KERNEL_SOURCE (it would succeed without the second step). Call
- * with no other thread using the library's environment. true if so; else false and the reason
- * in msg. */
-bool rel_split_taken(clgemm_handle h, const char *second, char *msg, size_t size);
+/* Checks that a two-step schedule is really taken while CLGEMM_KSPLIT, CLGEMM_STREAMK or
+ * CLGEMM_PACK_KC is set: on a new handle on h's queue, with `probe` forced (NULL: a
+ * register-blocked configuration) and CLGEMM_KERNEL_DIR naming a copy of $REL_KERNEL_SRC without
+ * `second` (reduce.cl, streamk.cl, pack.cl), a call must fail with CLGEMM_ERR_KERNEL_SOURCE (it
+ * would succeed without the second step). Call with no other thread using the library's
+ * environment. true if so; else false and the reason in msg. */
+bool rel_split_taken(clgemm_handle h, const char *second, const clgemm_config *probe, char *msg,
+                     size_t size);
 
 /* xorshift64*: deterministic pseudo-random numbers. */
 uint64_t rel_rand(uint64_t *state);

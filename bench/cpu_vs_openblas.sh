@@ -1,0 +1,35 @@
+#!/bin/sh
+# cpu_vs_openblas.sh: clgemm on a CPU device beside OpenBLAS in the same clgemm-bench run
+# (--reference openblas), on the squares and long shapes of issue 34, FP32 and FP64, built-in
+# defaults and no tuning database. Each problem runs twice per round, adjacent: as the library
+# plans it ("new") and with the micro-kernel's blocked schedule off (CLGEMM_PACK_KC=0: operands
+# read in place, the library before that schedule, "off"), so both ratios come from the same
+# minute of a machine whose speed swings. Prints the bench's rows prefixed with round and mode;
+# bench/cpu_vs_openblas_summary.py turns them into ranges.
+# Usage: bench/cpu_vs_openblas.sh BUILD_DIR [ROUNDS]   (OPENBLAS_NUM_THREADS: default 2)
+set -eu
+build=$(readlink -f "$1")
+rounds=${2:-3}
+export CLGEMM_TUNING_DB=/nonexistent.json OPENBLAS_NUM_THREADS="${OPENBLAS_NUM_THREADS:-2}"
+echo "# $(date -u '+%Y-%m-%d %H:%M UTC'), commit $(git -C "$(dirname "$0")" rev-parse --short HEAD)"
+echo "# CPU: $(lscpu | sed -n 's/^Model name: *//p' | head -1), $(nproc) cores," \
+    "AVX-512: $(grep -q avx512f /proc/cpuinfo && echo yes || echo no)"
+echo "# command: bench/cpu_vs_openblas.sh BUILD $rounds, OPENBLAS_NUM_THREADS=$OPENBLAS_NUM_THREADS"
+for r in $(seq "$rounds"); do
+    for p in s d; do
+        for prob in "--sizes 256" "--sizes 512" "--sizes 1024" "--sizes 1536" "--sizes 2048" \
+            "--sizes 3000" "--sizes 4096" "--shape 8192,64,8192" "--shape 64,8192,8192" \
+            "--shape 256,256,16384"; do
+            runs=5
+            case "$prob" in *3000* | *4096*) runs=3 ;; esac
+            for mode in new off; do
+                pack=""
+                [ "$mode" = off ] && pack=0
+                # shellcheck disable=SC2086 # $prob is two words
+                CLGEMM_PACK_KC="$pack" "$build/bench/clgemm-bench" --reference openblas $prob \
+                    --precision "$p" --runs "$runs" 2>&1 | grep -E "^[sd] " |
+                    sed "s/^/round $r $mode  /"
+            done
+        done
+    done
+done
