@@ -148,6 +148,23 @@ Test(pack, the_plan_knows_which_operands_maps_describe) {
     clgemm_destroy(h);
 }
 
+/* wgmma transposes only 16-bit types: an INT8 or FP8 operand stored MN-major plans without the
+ * tma family when it is not copied first (the copies need a workspace, and a batch past one
+ * launch's grid depth is never copied), as TF32's does, instead of a kernel that cannot build. */
+Test(pack, eight_bit_stored_mn_major_plans_without_maps) {
+    clgemm_handle h = make_handle();
+    model_h200(h);
+    const clgemm_precision types[] = {CLGEMM_INT8, CLGEMM_E4M3, CLGEMM_E5M2};
+    for (size_t t = 0; t < 3; t++) {
+        gemm_call c = square(types[t], CLGEMM_COL_MAJOR, CLGEMM_TRANS, CLGEMM_NO_TRANS, 8192, 8192);
+        c.type_c = types[t] == CLGEMM_INT8 ? CLGEMM_INT32 : CLGEMM_SINGLE;
+        cr_expect(plans_tma(h, &c), "type %d K-major", (int)types[t]);
+        c.trans_a = CLGEMM_NO_TRANS;
+        cr_expect_not(plans_tma(h, &c), "type %d with A MN-major", (int)types[t]);
+    }
+    clgemm_destroy(h);
+}
+
 static cl_mem upload(clgemm_handle h, const void *host, size_t bytes) {
     cl_int err;
     cl_mem m = clCreateBuffer(h->context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, bytes,

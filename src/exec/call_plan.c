@@ -43,14 +43,18 @@ void clgemm__map_operands(const gemm_call *call, const colmajor_shape *shape, ma
     }
 }
 
+bool clgemm__maps_k_major_only(clgemm_precision type) {
+    return type == CLGEMM_SINGLE || clgemm__type(type)->size == 1;
+}
+
 /* Whether tensor maps can describe the call's operands whatever the configuration: no batch
- * table (a map has one base), TF32 only K-major (wgmma has no transpose for 32-bit types), and
+ * table (a map has one base), TF32 and 8-bit types only K-major (clgemm__maps_k_major_only), and
  * the operands' layout (clgemm__operands_mappable). A call that only asks for a plan
  * (clgemm_get_config_ex) has offsets and leading dimensions 0: laid out as a map wants. */
 static bool call_mappable(const gemm_call *call, const colmajor_shape *shape, size_t batch,
                           bool table) {
     if (table) return false;
-    if (call->precision == CLGEMM_SINGLE &&
+    if (clgemm__maps_k_major_only(call->precision) &&
         (shape->trans_a == CLGEMM_NO_TRANS || shape->trans_b != CLGEMM_NO_TRANS))
         return false;
     map_operand a, b;

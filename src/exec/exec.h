@@ -305,6 +305,9 @@ typedef struct colmajor_shape {
 } colmajor_shape;
 colmajor_shape clgemm__colmajor_shape(const gemm_call *call);
 
+/* Whether the tensor-map families read operands of this type K-major only: FP32 (which reaches
+ * them in the TF32 mode alone) and the 8-bit types, which wgmma does not transpose. */
+bool clgemm__maps_k_major_only(clgemm_precision type);
 /* The kernel's A and B of a call in its column-major shape, as its tensor maps describe them. */
 void clgemm__map_operands(const gemm_call *call, const colmajor_shape *shape, map_operand *a,
                           map_operand *b);

@@ -38,9 +38,9 @@ bool clgemm__pack_choose(struct clgemm_handle_s *h, const gemm_call *c, clgemm_c
     memset(out, 0, sizeof *out);
     if (!h->info.nv_tma || c->offs_a || c->m == 0 || c->n == 0 || c->k == 0) return false;
     if (c->batched && c->batch > 65535) return false; /* one launch's grid depth */
-    /* TF32 and the 8-bit types only K-major (wgmma transposes only 16-bit types). */
-    const bool k_major_only = (c->precision == CLGEMM_SINGLE && compute == CLGEMM_COMPUTE_TF32) ||
-                              clgemm__type(c->precision)->size == 1;
+    /* TF32 and the 8-bit types only K-major, FP16 and BF16 either way; FP32 only as TF32. */
+    const bool k_major_only = clgemm__maps_k_major_only(c->precision);
+    if (c->precision == CLGEMM_SINGLE && compute != CLGEMM_COMPUTE_TF32) return false;
     if (!k_major_only && c->precision != CLGEMM_HALF && c->precision != CLGEMM_BFLOAT16)
         return false;
     const colmajor_shape shape = clgemm__colmajor_shape(c);
