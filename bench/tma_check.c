@@ -55,13 +55,14 @@ static cl_mem upload(const void *host, size_t bytes) {
 
 /* The two maps as the call path makes them (src/exec/operand_maps.c), for the case's tile. */
 static bool encode_maps(const tma_case *c, cl_mem dA, cl_mem dB, size_t lda, size_t ldb, size_t sa,
-                        size_t sb, unsigned char maps[256]) {
+                        size_t sb, unsigned char maps[CLGEMM__MAPS_BYTES]) {
     const int kwg = 128 / (int)clgemm__type(c->type)->size;
     const clgemm_config cfg = {.family = CLGEMM_FAMILY_TMA,
                                .params = {c->mwg, c->nwg, kwg, c->stages}};
     const map_operand a = {dA, 0, lda, c->batch > 1 ? sa : 0, c->ta != 0, c->m};
     const map_operand b = {dB, 0, ldb, c->batch > 1 ? sb : 0, c->tb == 0, c->n};
-    if (clgemm__operand_maps(h, c->type, &cfg, c->k, c->batch, &a, &b, maps)) return true;
+    if (clgemm__operand_maps(h, c->type, &cfg, c->k, c->batch, &a, &b, NULL, NULL, maps))
+        return true;
     printf("  no maps for this case (CLGEMM_LOG=1 says why)\n");
     return false;
 }
@@ -128,7 +129,7 @@ static long run_case(const tma_case *c, int runs, double *times, size_t sample) 
     dA = upload(A, sa * c->batch * ea);
     dB = upload(B, sb * c->batch * ea);
     dC = upload(C0, sc * c->batch * ec);
-    unsigned char maps[256] __attribute__((aligned(64)));
+    unsigned char maps[CLGEMM__MAPS_BYTES] __attribute__((aligned(64)));
     if (!dA || !dB || !dC || !encode_maps(c, dA, dB, lda, ldb, sa, sb, maps)) goto out;
     dmaps = upload(maps, sizeof maps);
     dtable = upload(maps, 64); /* unused without a batch table */

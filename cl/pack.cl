@@ -31,6 +31,40 @@ clgemm_pack_transpose(const __global PACK_T *restrict src, const ulong off, cons
     }
 }
 
+/* clgemm_pack_split: an FP32 operand split in two for the 3xTF32 mode of the tensor-map family
+ * (cl/tma.cl, SPLIT3), in the layout it is stored in: the stored matrix as for
+ * clgemm_pack_transpose (PACK_T uint: FP32 bits); element (l, q)'s parts at dst + doff + l * ldd
+ * + q (big) and at dst + dsmall + l * ldd + q (small), batch b dstride further. big is x rounded
+ * to the nearest TF32 (ties away; x truncated where that would pass FLT_MAX), small is x - big
+ * (exact) rounded the same way, so big + small is x within 2^-23 |x| and |small| <= 2^-11 |x|:
+ * the products the kernel leaves out, small(A) small(B), are within 2^-22 |a b|. An infinite x
+ * splits into itself and NaN, a NaN into a quiet NaN and NaN (as the other families' 3xTF32 split:
+ * their products are NaN). */
+static inline uint tf32_nearest(const uint x) {
+    return (x + 0x1000u) & 0xFFFFE000u;
+}
+__kernel __attribute__((reqd_work_group_size(32, 8, 1))) void
+clgemm_pack_split(const __global uint *restrict src, const ulong off, const int ld,
+                  const ulong stride, __global uint *restrict dst, const ulong doff, const int ldd,
+                  const ulong dstride, const int len, const int lines, const ulong dsmall) {
+    const int q = (int)get_group_id(0) * 32 + (int)get_local_id(0);
+    const ulong b = get_global_id(2);
+    src += off + b * stride;
+    if (q >= len) return;
+    for (int j = (int)get_local_id(1); j < 32; j += 8) {
+        const int l = (int)get_group_id(1) * 32 + j;
+        if (l >= lines) return;
+        const uint x = src[(ulong)l * (ulong)ld + (ulong)q];
+        uint big = tf32_nearest(x);
+        if (isinf(as_float(big))) big = x & 0xFFFFE000u; /* past FLT_MAX, or x infinite */
+        if (isnan(as_float(x))) big = 0x7FC00000u;
+        const float r = as_float(x) - as_float(big);
+        const ulong at = b * dstride + (ulong)l * (ulong)ldd + (ulong)q;
+        dst[doff + at] = big;
+        dst[dsmall + at] = isfinite(r) ? tf32_nearest(as_uint(r)) : as_uint(r);
+    }
+}
+
 /* clgemm_pack_panels: one K-block of op(A) or op(B) in the micro-panels of the micro-kernel's
  * blocked schedule (cl/microkernel.cl, PACKED). Element (r, q) of the block, r along the panels
  * (M of op(A), N of op(B)) and q along K, is src[off + r * rs + q * qs] (rs or qs is 1, the other

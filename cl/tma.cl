@@ -16,6 +16,12 @@
  *   box {KWG, NWG}; MN-major (TRANSB 1): {N, K}, box {64, KWG}, NWG/64 boxes. Every box row is
  *   128 bytes (KWG 64 FP16/BF16 or 32 TF32; 64 MN elements), in the 128-byte swizzle.
  *
+ * SPLIT3 (with WG_TYPE 2): the 3xTF32 mode, over A and B split in two (exec/pack.c: big, each
+ * element rounded to TF32, and small, the rest): the maps at maps[0] and maps[128] cover the big
+ * parts, two more at maps[256] and maps[384] the small ones; every K slice passes through the
+ * stages three times, as big(A) big(B), small(A) big(B) and big(A) small(B), into the same
+ * accumulators (FP32-level products).
+ *
  * Build options: WG_TYPE 0 FP16, 1 BF16 (C FP32 or the input type), 2 TF32 (FP32 storage), 3 INT8
  * (C INT32, wrapping), 4 FP8 E4M3, 5 FP8 E5M2 (C FP32, FP16 or BF16); C's type from TYPE_C
  * (types.cl); TF32 and 8-bit operands K-major only (no transpose bit for them); TRANSA, TRANSB;
@@ -68,6 +74,14 @@
 #define ACC_T float
 #define ACC_C "+f"
 #endif
+
+#ifndef SPLIT3
+#define SPLIT3 0
+#endif
+#if SPLIT3 && WG_TYPE != 2
+#error "tma.cl: 3xTF32 splits FP32 operands"
+#endif
+#define PARTS (SPLIT3 ? 3 : 1) /* the products of one K slice */
 
 #define CONSUMERS (MWG / 64)
 #define NTHREADS  (128 * CONSUMERS + 32)
@@ -235,11 +249,18 @@ clgemm_tma(GEMM_ARGS, const __global uchar *restrict maps) {
 
     if (wg == CONSUMERS) { /* the producer warp: one thread issues every copy */
         if (tid != 128 * CONSUMERS) return;
+#if !SPLIT3
         const __global uchar *map_a = maps, *map_b = maps + 128;
-        for (int kt = 0; kt < nk; kt++) {
-            const int s = kt % STAGES, k0 = kbeg + kt * KWG;
+#endif
+        for (int t = 0; t < nk * PARTS; t++) {
+            const int s = t % STAGES, k0 = kbeg + t / PARTS * KWG;
+#if SPLIT3 /* part 1 reads A's small part, part 2 B's */
+            const int part = t % PARTS;
+            const __global uchar *map_a = maps + (part == 1 ? 256 : 0);
+            const __global uchar *map_b = maps + (part == 2 ? 384 : 128);
+#endif
             const uint a = base + s * STAGE, b = a + A_BYTES, full = full0 + 8 * s;
-            if (kt >= STAGES) mbar_wait(empty0 + 8 * s, (kt / STAGES - 1) & 1);
+            if (t >= STAGES) mbar_wait(empty0 + 8 * s, (t / STAGES - 1) & 1);
             mbar_expect_bytes(full, STAGE);
             COPY_SLICE(a, map_a, m0, MWG, A_MN);
             COPY_SLICE(b, map_b, n0, NWG, B_MN);
@@ -252,21 +273,21 @@ clgemm_tma(GEMM_ARGS, const __global uchar *restrict maps) {
 #pragma unroll
     for (int e = 0; e < NACC; e++)
         acc[e] = 0;
-    for (int kt = 0; kt < nk; kt++) {
-        const int s = kt % STAGES;
-        mbar_wait(full0 + 8 * s, (kt / STAGES) & 1);
+    for (int t = 0; t < nk * PARTS; t++) {
+        const int s = t % STAGES;
+        mbar_wait(full0 + 8 * s, (t / STAGES) & 1);
         const uint a = base + s * STAGE + wg * (A_MN ? KWG * 128 : 64 * 128);
         const uint b = base + s * STAGE + A_BYTES;
         asm volatile("// @wgmma.fence.sync.aligned;" ::: "memory");
 #pragma unroll
         for (int ks = 0; ks < KWG / KSTEP; ks++) {
             const ulong da = STEP_DESC(a, ks, A_MN), db = STEP_DESC(b, ks, B_MN);
-            WGMMA_STEP(acc, da, db, (uint)(kt > 0 || ks > 0));
+            WGMMA_STEP(acc, da, db, (uint)(t > 0 || ks > 0));
         }
         asm volatile("// @wgmma.commit_group.sync.aligned;" ::: "memory");
         /* The previous slice's products are done: its stage goes back to the producer. */
         asm volatile("// @wgmma.wait_group.sync.aligned 1;" ::: "memory");
-        if (kt > 0 && tid % 128 == 0) mbar_arrive(empty0 + 8 * ((kt - 1) % STAGES));
+        if (t > 0 && tid % 128 == 0) mbar_arrive(empty0 + 8 * ((t - 1) % STAGES));
     }
     asm volatile("// @wgmma.wait_group.sync.aligned 0;" ::: "memory");
 

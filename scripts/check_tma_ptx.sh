@@ -24,11 +24,11 @@ trap 'rm -rf "$work"' EXIT
 } > "$work/src.cl"
 fails=0
 # name | type of A and B, of C (clgemm_precision: 0 FP32, 4 FP16, 5 BF16, 6 INT8, 7 INT32, 8 E4M3,
-# 9 E5M2) | WG_TYPE | TRANSA TRANSB | MWG NWG STAGES
-while read -r name tab tc wgt ta tb mwg nwg stages; do
+# 9 E5M2) | WG_TYPE | TRANSA TRANSB | MWG NWG STAGES | further options (SPLIT3: the 3xTF32 mode)
+while read -r name tab tc wgt ta tb mwg nwg stages extra; do
     [ -n "$name" ] || continue
     opts="-DTYPE_AB=$tab -DTYPE_C=$tc -DWG_TYPE=$wgt -DTRANSA=$ta -DTRANSB=$tb \
--DMWG=$mwg -DNWG=$nwg -DSTAGES=$stages"
+-DMWG=$mwg -DNWG=$nwg -DSTAGES=$stages $extra"
     # shellcheck disable=SC2086
     if ! "$clang" -x cl -cl-std=CL1.2 -target nvptx64-nvidia-nvcl -O3 -S -Dasm=__asm__ \
         -Xclang -finclude-default-header $opts -o "$work/k.ptx" "$work/src.cl" 2> "$work/clang.log"; then
@@ -67,6 +67,8 @@ bf16_tn_128x256_s4_c16   5 5 1 1 0 128 256 4
 bf16_nt_128x256_s3_c32   5 0 1 0 1 128 256 3
 tf32_tn_128x256_s4_c32   0 0 2 1 0 128 256 4
 tf32_tn_128x128_s6_c32   0 0 2 1 0 128 128 6
+tf32x3_tn_128x256_s4_c32 0 0 2 1 0 128 256 4 -DSPLIT3=1
+tf32x3_tn_128x128_s6_c32 0 0 2 1 0 128 128 6 -DSPLIT3=1
 i8_tn_128x256_s4_c32     6 7 3 1 0 128 256 4
 i8_tn_128x128_s6_c32     6 7 3 1 0 128 128 6
 e4m3_tn_128x256_s4_c32   8 0 4 1 0 128 256 4

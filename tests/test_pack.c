@@ -6,6 +6,7 @@
 #include "types/element.h"
 
 #include <criterion/criterion.h>
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,6 +59,7 @@ Test(pack, chosen_where_the_copies_let_the_tma_family_run) {
     const clgemm_transpose N = CLGEMM_NO_TRANS, T = CLGEMM_TRANS;
     const clgemm_layout R = CLGEMM_ROW_MAJOR, C = CLGEMM_COL_MAJOR;
     const clgemm_compute TF = CLGEMM_COMPUTE_TF32, D = CLGEMM_COMPUTE_DEFAULT;
+    const clgemm_compute X3 = CLGEMM_COMPUTE_FP32_3XTF32;
     const struct {
         clgemm_precision t;
         clgemm_compute compute;
@@ -66,6 +68,10 @@ Test(pack, chosen_where_the_copies_let_the_tma_family_run) {
         size_t n, ld;
         bool chosen, a, b;
     } cases[] = {
+        {CLGEMM_SINGLE, X3, R, N, N, 8192, 8192, true, false, true},
+        {CLGEMM_SINGLE, X3, C, T, N, 8192, 8192, true, false, false},
+        {CLGEMM_SINGLE, X3, C, T, N, 4097, 4097, false, false, false},
+        {CLGEMM_SINGLE, X3, C, T, N, 256, 256, false, false, false},
         {CLGEMM_SINGLE, TF, R, N, N, 8192, 8192, true, false, true},
         {CLGEMM_SINGLE, TF, C, N, N, 8192, 8192, true, true, false},
         {CLGEMM_SINGLE, TF, C, N, T, 8192, 8192, true, true, true},
@@ -83,7 +89,8 @@ Test(pack, chosen_where_the_copies_let_the_tma_family_run) {
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         gemm_call c =
             square(cases[i].t, cases[i].layout, cases[i].ta, cases[i].tb, cases[i].n, cases[i].ld);
-        if (i == 9) c.ldb = 4104; /* only A off 16 bytes */
+        if (i == 13) c.ldb = 4104; /* only A off 16 bytes */
+        c.compute = cases[i].compute;
         pack_choice p;
         bool chosen = clgemm__pack_choose(h, &c, cases[i].compute, &p);
         cr_expect_eq(chosen, cases[i].chosen, "case %zu", i);
@@ -91,6 +98,24 @@ Test(pack, chosen_where_the_copies_let_the_tma_family_run) {
         cr_expect_eq(p.pack[0], cases[i].a, "case %zu: A", i);
         cr_expect_eq(p.pack[1], cases[i].b, "case %zu: B", i);
         cr_expect_gt(p.bytes, 0);
+        /* 3xTF32 on the family: both operands split, after the copies, and the copies' call knows.
+         */
+        const bool x3 = cases[i].compute == X3;
+        cr_expect_eq(p.residual, x3, "case %zu: residuals", i);
+        cr_expect_eq(p.schedule.cfg.family, CLGEMM_FAMILY_TMA, "case %zu", i);
+        if (!x3) continue;
+        const size_t one = (size_t)8192 * 8192 * 4, copies = (size_t)(p.pack[0] + p.pack[1]) * one;
+        cr_expect_geq(p.bytes, copies + 4 * one, "case %zu: room for the parts", i);
+        const size_t at[4] = {p.big[0], p.small[0], p.big[1], p.small[1]};
+        for (int x = 0; x < 4; x++) {
+            cr_expect_geq(at[x] * 4, copies, "case %zu: part %d past the copies", i, x);
+            for (int y = 0; y < x; y++)
+                cr_expect_geq(at[x] > at[y] ? at[x] - at[y] : at[y] - at[x], one / 4,
+                              "case %zu: parts %d and %d overlap", i, x, y);
+        }
+        gemm_call q = clgemm__packed_call(&c, &p, NULL);
+        cr_expect(q.residual.on, "case %zu", i);
+        cr_expect_eq(q.residual.ld[0], 8192, "case %zu", i);
     }
     /* A broadcast operand, a batch table, a device without maps. */
     gemm_call c = square(CLGEMM_SINGLE, R, N, N, 4096, 4096);
@@ -148,6 +173,38 @@ Test(pack, the_plan_knows_which_operands_maps_describe) {
     clgemm_destroy(h);
 }
 
+/* The 3xTF32 mode reaches the tma family only over its operands' split parts: the same FP32 call
+ * plans it with them and never without them (its kernel would read parts that are not there),
+ * whatever forces the family. */
+Test(pack, three_tf32_plans_maps_only_over_split_operands) {
+    clgemm_handle h = make_handle();
+    model_h200(h);
+    gemm_call c =
+        square(CLGEMM_SINGLE, CLGEMM_COL_MAJOR, CLGEMM_TRANS, CLGEMM_NO_TRANS, 8192, 8192);
+    c.compute = CLGEMM_COMPUTE_FP32_3XTF32;
+    const colmajor_shape shape = clgemm__colmajor_shape(&c);
+    const char *source;
+    gemm_schedule s = clgemm__plan_call(h, &c, &shape, c.compute, 1, false, true, &source);
+    cr_expect_neq(s.cfg.family, CLGEMM_FAMILY_TMA, "not split");
+    c.residual.on = true;
+    s = clgemm__plan_call(h, &c, &shape, c.compute, 1, false, true, &source);
+    cr_expect_eq(s.cfg.family, CLGEMM_FAMILY_TMA, "split");
+    /* A forced tma configuration does not change that. */
+    clgemm_config forced = {.family = CLGEMM_FAMILY_TMA, .params = {128, 256, 32, 4}};
+    h->override[CLGEMM_SINGLE] = forced;
+    h->has_override[CLGEMM_SINGLE] = true;
+    c.residual.on = false;
+    s = clgemm__plan_call(h, &c, &shape, c.compute, 1, false, true, &source);
+    cr_expect_neq(s.cfg.family, CLGEMM_FAMILY_TMA, "forced, not split");
+    clgemm_config cfg;
+    cr_assert_eq(clgemm_get_config_ex(h, CLGEMM_COL_MAJOR, CLGEMM_TRANS, CLGEMM_NO_TRANS, 8192,
+                                      8192, 8192, CLGEMM_SINGLE, CLGEMM_SINGLE,
+                                      CLGEMM_COMPUTE_FP32_3XTF32, &cfg, NULL),
+                 CLGEMM_SUCCESS);
+    cr_expect_eq(cfg.family, CLGEMM_FAMILY_TMA, "the call splits its operands");
+    clgemm_destroy(h);
+}
+
 /* wgmma transposes only 16-bit types: an INT8 or FP8 operand stored MN-major plans without the
  * tma family when it is not copied first (the copies need a workspace, and a batch past one
  * launch's grid depth is never copied), as TF32's does, instead of a kernel that cannot build. */
@@ -183,13 +240,80 @@ static double op_at(const gemm_call *c, const void *x, bool second, size_t b, si
     return clgemm__element_get(c->precision, x, at, 0);
 }
 
-/* A random operand element from the generator's state: in [-1, 1), or an integer in -5 .. 5. */
+/* A random operand element from the generator's state: in [-1, 1) with FP32's 24 bits (FP16
+ * rounds them), or an integer in -5 .. 5. */
 static double value(bool integer, uint64_t seed) {
-    return integer ? (double)((seed >> 40) % 11) - 5 : (double)((seed >> 40) % 1024) / 512.0 - 1;
+    return integer ? (double)((seed >> 40) % 11) - 5 : (double)(seed >> 40) / 8388608.0 - 1;
+}
+
+/* FP32 value v rounded to the nearest TF32 (11 significant bits), ties away from zero; the step
+ * below FP32's normals is 2^-136. */
+static double tf32_nearest(double v) {
+    if (v == 0 || !isfinite(v)) return v;
+    const int e = ilogb(v) < -126 ? -126 : ilogb(v);
+    const double ulp = ldexp(1, e - 10), q = fabs(v) / ulp;
+    const double r = (q - floor(q) >= 0.5 ? ceil(q) : floor(q)) * ulp;
+    return v < 0 ? -r : r;
+}
+
+/* The parts the 3xTF32 mode splits a finite FP32 x into (cl/pack.cl), from their definition: big
+ * is x to the nearest TF32 (truncated where that passes FLT_MAX), small is x - big to the nearest
+ * TF32. */
+static void split_of(float x, float *big, float *small) {
+    double b = tf32_nearest(x);
+    if (fabs(b) > FLT_MAX) {
+        uint32_t u;
+        memcpy(&u, &x, 4);
+        u &= 0xFFFFE000u;
+        memcpy(big, &u, 4);
+    } else {
+        *big = (float)b;
+    }
+    *small = (float)tf32_nearest((double)x - (double)*big);
+}
+
+/* Compares the parts q's call placed (clgemm__packed_call) with those of the operands it reads,
+ * element by element, from a download of every buffer involved; returns the wrong count. */
+static int parts_wrong(clgemm_handle h, const gemm_call *q) {
+    int wrong = 0;
+    for (int x = 0; x < 2; x++) {
+        const bool second = x == 1;
+        const bool t = (second ? q->trans_b : q->trans_a) != CLGEMM_NO_TRANS;
+        const size_t r = second ? q->k : q->m, cols = second ? q->n : q->k;
+        const size_t rows = t ? cols : r, cc = t ? r : cols;
+        const bool col = q->layout == CLGEMM_COL_MAJOR;
+        const size_t len = col ? rows : cc, lines = col ? cc : rows;
+        const size_t ld = second ? q->ldb : q->lda, off = second ? q->off_b : q->off_a;
+        const size_t stride = second ? q->stride_b : q->stride_a;
+        const cl_mem src = second ? q->b : q->a;
+        size_t sbytes, rbytes;
+        clGetMemObjectInfo(src, CL_MEM_SIZE, sizeof sbytes, &sbytes, NULL);
+        clGetMemObjectInfo(q->residual.mem, CL_MEM_SIZE, sizeof rbytes, &rbytes, NULL);
+        float *S = malloc(sbytes), *R = malloc(rbytes);
+        cr_assert_eq(clEnqueueReadBuffer(h->queue, src, CL_TRUE, 0, sbytes, S, 0, NULL, NULL),
+                     CL_SUCCESS);
+        cr_assert_eq(
+            clEnqueueReadBuffer(h->queue, q->residual.mem, CL_TRUE, 0, rbytes, R, 0, NULL, NULL),
+            CL_SUCCESS);
+        for (size_t b = 0; b < q->batch; b++)
+            for (size_t l = 0; l < lines; l++)
+                for (size_t e = 0; e < len; e++) {
+                    float big, small;
+                    split_of(S[off + b * stride + l * ld + e], &big, &small);
+                    const size_t at = b * q->residual.stride[x] + l * q->residual.ld[x] + e;
+                    if (memcmp(&big, &R[q->residual.big[x] + at], 4) != 0 ||
+                        memcmp(&small, &R[q->residual.small[x] + at], 4) != 0)
+                        wrong++;
+                }
+        free(S);
+        free(R);
+    }
+    return wrong;
 }
 
 /* Copies of both operands and the rewritten call against a double product of the caller's
- * operands, C poisoned first, for FP32, FP16 and INT8, both layouts, all four transposes. */
+ * operands, C poisoned first, for FP32, FP16 and INT8, both layouts, all four transposes; FP32
+ * with the split of the 3xTF32 mode too (placed beside the copies, computed from them). */
 Test(pack, copies_and_rewritten_call_compute_the_callers_product, .timeout = 300) {
     clgemm_handle h = make_handle();
     const size_t m = 37, n = 45, k = 29, batch = 3;
@@ -236,7 +360,7 @@ Test(pack, copies_and_rewritten_call_compute_the_callers_product, .timeout = 300
                 cl_mem dA = upload(h, A, na * e), dB = upload(h, B, nb * e);
                 cl_mem dC = upload(h, Cout, nc * ec);
                 c.a = dA, c.b = dB, c.c = dC;
-                pack_choice p = {.pack = {true, true}};
+                pack_choice p = {.pack = {true, true}, .residual = t == CLGEMM_SINGLE};
                 clgemm__pack_layout(&c, &p);
                 /* The workspace poisoned too: only what the copies write may be read. */
                 unsigned char *poison = malloc(p.bytes);
@@ -260,6 +384,24 @@ Test(pack, copies_and_rewritten_call_compute_the_callers_product, .timeout = 300
                                  CL_SUCCESS);
                 clReleaseKernel(kernel);
                 gemm_call q = clgemm__packed_call(&c, &p, work);
+                if (p.residual) { /* the splits after the copies, from them */
+                    clgemm__residual_kernel(&key, &options);
+                    cr_assert_eq(
+                        clgemm__program(&h->dev->build, NULL, "pack.cl", options, &program),
+                        CLGEMM_SUCCESS);
+                    kernel = clCreateKernel(program, "clgemm_pack_split", &err);
+                    cr_assert_eq(err, CL_SUCCESS);
+                    clReleaseProgram(program);
+                    cl_event res[2];
+                    for (int x = 0; x < 2; x++)
+                        cr_assert_eq(
+                            clgemm__enqueue_residual(kernel, h->queue, &q, x == 1, 2, ev, &res[x]),
+                            CL_SUCCESS);
+                    clReleaseKernel(kernel);
+                    clReleaseEvent(ev[0]);
+                    clReleaseEvent(ev[1]);
+                    ev[0] = res[0], ev[1] = res[1];
+                }
                 q.queue = h->queue;
                 q.num_wait = 2, q.wait = ev;
                 cr_assert_eq(clgemm__gemm(h, &q), CLGEMM_SUCCESS, "type %d layout %d trans %d", t,
@@ -288,6 +430,8 @@ Test(pack, copies_and_rewritten_call_compute_the_callers_product, .timeout = 300
                         }
                 cr_expect_eq(wrong, 0, "type %d layout %d trans %d: %d wrong", t, layout, tr,
                              wrong);
+                if (p.residual)
+                    cr_expect_eq(parts_wrong(h, &q), 0, "layout %d trans %d: split", layout, tr);
                 clReleaseMemObject(work);
                 clReleaseMemObject(dA);
                 clReleaseMemObject(dB);
@@ -348,5 +492,103 @@ Test(pack, eight_bit_operands_copied_for_the_tma_family) {
     small.type_c = CLGEMM_INT32;
     cr_assert(clgemm__pack_choose(h, &small, CLGEMM_COMPUTE_DEFAULT, &p), "forced, 256^2");
     cr_expect(!p.pack[0] && p.pack[1], "row-major NN: B copied");
+    clgemm_destroy(h);
+}
+
+/* The split kernel on values of every kind (cl/pack.cl): for a finite x both parts are TF32
+ * values (their low 13 bits clear), big + small is x within 2^-23 |x| (near FP32's subnormals,
+ * where a TF32 step is 2^-136, within half that), |small| within 2^-11 |x| (2^-10 where rounding
+ * would pass FLT_MAX), both equal to the definition's (split_of); an infinite x or a NaN gives a
+ * NaN small part (so its products are NaN, as the other families' 3xTF32 split). Nothing past
+ * each line is written. */
+Test(pack, split_of_every_kind_of_value) {
+    clgemm_handle h = make_handle();
+    enum { COUNT = 4096, LD = 68, SMALL = 5 + 64 * LD };
+    static float x[COUNT], big[COUNT], small[COUNT];
+    const float special[] = {0.0f,          -0.0f,
+                             1.0f,          -1.0f,
+                             FLT_MAX,       -FLT_MAX,
+                             0x1p-149f,     0x1.fffffcp-127f,
+                             0x1.0017fep0f, 0x1.001000p0f,
+                             0x1.003000p0f, INFINITY,
+                             -INFINITY,     NAN};
+    const size_t ns = sizeof special / sizeof special[0];
+    uint64_t seed = 99;
+    for (size_t i = 0; i < COUNT; i++) {
+        seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+        uint32_t bits = (uint32_t)(seed >> 32);
+        if ((bits & 0x7F800000u) == 0x7F800000u) bits &= 0xBFFFFFFFu; /* finite */
+        memcpy(&x[i], &bits, 4);
+        if (i < ns) x[i] = special[i];
+    }
+    gemm_call q;
+    memset(&q, 0, sizeof q);
+    q.precision = q.type_c = CLGEMM_SINGLE;
+    q.layout = CLGEMM_COL_MAJOR;
+    q.trans_a = CLGEMM_TRANS; /* A stored K x M: 64 lines of 64 */
+    q.m = q.k = 64;
+    q.n = 1;
+    q.lda = 64;
+    q.a = upload(h, x, sizeof x);
+    q.residual = (residual_operands){.on = true, .big = {5, 0}, .small = {SMALL, 0}, .ld = {LD, 0}};
+    const size_t bytes = (size_t)(SMALL + 64 * LD) * 4;
+    void *poison = malloc(bytes);
+    memset(poison, 0xff, bytes);
+    q.residual.mem = upload(h, poison, bytes);
+    free(poison);
+    kernel_key key;
+    const char *options;
+    clgemm__residual_kernel(&key, &options);
+    cl_program program;
+    cr_assert_eq(clgemm__program(&h->dev->build, NULL, "pack.cl", options, &program),
+                 CLGEMM_SUCCESS);
+    cl_int err;
+    cl_kernel kernel = clCreateKernel(program, "clgemm_pack_split", &err);
+    cr_assert_eq(err, CL_SUCCESS);
+    clReleaseProgram(program);
+    cr_assert_eq(clgemm__enqueue_residual(kernel, h->queue, &q, false, 0, NULL, NULL), CL_SUCCESS);
+    float *all = malloc(bytes);
+    cr_assert_eq(
+        clEnqueueReadBuffer(h->queue, q.residual.mem, CL_TRUE, 0, bytes, all, 0, NULL, NULL),
+        CL_SUCCESS);
+    int written = 0;
+    for (size_t l = 0; l < 64; l++)
+        for (size_t e = 0; e < LD; e++)
+            for (int part = 0; part < 2; part++) {
+                const float v = all[(part ? SMALL : 5) + l * LD + e];
+                uint32_t u;
+                memcpy(&u, &v, 4);
+                if (e >= 64)
+                    written += u != 0xFFFFFFFFu;
+                else
+                    (part ? small : big)[l * 64 + e] = v;
+            }
+    cr_expect_eq(written, 0, "%d elements written past the lines", written);
+    int wrong = 0;
+    for (size_t i = 0; i < COUNT; i++) {
+        uint32_t ub, us;
+        memcpy(&ub, &big[i], 4);
+        memcpy(&us, &small[i], 4);
+        const double xd = x[i], rest = (double)big[i] + (double)small[i] - xd;
+        float want_big, want_small;
+        bool ok;
+        if (!isfinite(x[i])) {
+            ok = isnan(small[i]) && (isnan(x[i]) ? isnan(big[i]) : big[i] == x[i]);
+        } else {
+            split_of(x[i], &want_big, &want_small);
+            const double near_max = fabs(xd) > 0x1.ffffep127 ? 2 : 1;
+            ok = (ub & 0x1FFFu) == 0 && (us & 0x1FFFu) == 0 &&
+                 fabs(rest) <= fmax(0x1p-23 * fabs(xd), 0x1p-137) &&
+                 fabs(small[i]) <= near_max * 0x1p-11 * fabs(xd) + 0x1p-137 &&
+                 memcmp(&big[i], &want_big, 4) == 0 && memcmp(&small[i], &want_small, 4) == 0;
+        }
+        if (!ok && wrong++ < 5)
+            cr_log_error("x %a: big %a small %a", xd, (double)big[i], (double)small[i]);
+    }
+    cr_expect_eq(wrong, 0, "%d wrong splits", wrong);
+    free(all);
+    clReleaseKernel(kernel);
+    clReleaseMemObject(q.a);
+    clReleaseMemObject(q.residual.mem);
     clgemm_destroy(h);
 }

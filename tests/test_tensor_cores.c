@@ -1,13 +1,13 @@
 /* test_tensor_cores.c: every parameter set the tuner may pick for the NVIDIA tensor-core
  * families (tma and wgmma, and mma.sync beside them), every type they run (FP16 and BF16 with C in
- * the input type or FP32, FP32 in the TF32 compute mode, INT8 into INT32, FP8 E4M3 and E5M2 with C
- * in FP32 or BF16), both layouts, every transpose pair (8-bit and TF32 operands stored MN-major
- * reach the tma family through its copies), edge
- * shapes below, at and above the tiles, long K, padded leading dimensions with offsets, and
- * K split into 3 layers: the result against a long-double reference of the rounded inputs,
- * everything outside C bit for bit unchanged. One test is one family, configuration and type
- * of A and B; where the device lacks the family (every device but the ones it is for, PoCL in
- * CI included) the test is skipped, so this suite runs on the GPU machine. */
+ * the input type or FP32, FP32 in the TF32 and 3xTF32 compute modes, INT8 into INT32, FP8 E4M3 and
+ * E5M2 with C in FP32 or BF16), both layouts, every transpose pair (8-bit and TF32 operands stored
+ * MN-major reach the tma family through its copies), edge shapes below, at and above the tiles,
+ * long K, padded leading dimensions with offsets, and K split into 3 layers: the result against a
+ * long-double reference of the rounded inputs, everything outside C bit for bit unchanged. One test
+ * is one family, configuration and type of A and B; where the device lacks the family (every device
+ * but the ones it is for, PoCL in CI included) the test is skipped, so this suite runs on the GPU
+ * machine. */
 #include "tensor_core_candidates.h"
 #include "typed.h"
 
@@ -42,6 +42,9 @@ static void run_case(const tc_case *tc) {
     const char *only = getenv("TC_FAMILY");
     if (only && *only && strcmp(only, clgemm_family_name(tc->family)) != 0)
         cr_skip_test("TC_FAMILY=%s", only);
+    /* TC_COMPUTE=2 (a clgemm_compute): only that compute mode's cases. */
+    const char *mode = getenv("TC_COMPUTE");
+    if (mode && *mode && atoi(mode) != (int)tc->compute) cr_skip_test("TC_COMPUTE=%s", mode);
     TC_OPEN_HANDLE_OR_SKIP(env, h);
     clgemm_config cfg;
     if (!candidate(tc->family, tc->index, &cfg)) cr_skip_test("no candidate %d", tc->index);
@@ -130,8 +133,9 @@ ParameterizedTestParameters(tensor_cores, candidates) {
         clgemm_precision ab;
         clgemm_compute compute;
     } types[] = {{CLGEMM_HALF, CLGEMM_COMPUTE_DEFAULT}, {CLGEMM_BFLOAT16, CLGEMM_COMPUTE_DEFAULT},
-                 {CLGEMM_SINGLE, CLGEMM_COMPUTE_TF32},  {CLGEMM_INT8, CLGEMM_COMPUTE_DEFAULT},
-                 {CLGEMM_E4M3, CLGEMM_COMPUTE_DEFAULT}, {CLGEMM_E5M2, CLGEMM_COMPUTE_DEFAULT}};
+                 {CLGEMM_SINGLE, CLGEMM_COMPUTE_TF32},  {CLGEMM_SINGLE, CLGEMM_COMPUTE_FP32_3XTF32},
+                 {CLGEMM_INT8, CLGEMM_COMPUTE_DEFAULT}, {CLGEMM_E4M3, CLGEMM_COMPUTE_DEFAULT},
+                 {CLGEMM_E5M2, CLGEMM_COMPUTE_DEFAULT}};
     static tc_case cases[COUNT(tc_candidates) * COUNT(types)];
     size_t n = 0;
     int index[CLGEMM_FAMILY_COUNT + 1] = {0};

@@ -443,8 +443,8 @@ Test(device_address, asked_under_the_handles_lock_behind_a_blocked_queue, .timeo
 /* ---- The handle's map buffers ----------------------------------------------------------------
  */
 
-static void map_bytes(unsigned char maps[256], int seed) {
-    for (int i = 0; i < 256; i++)
+static void map_bytes(unsigned char maps[CLGEMM__MAPS_BYTES], int seed) {
+    for (int i = 0; i < CLGEMM__MAPS_BYTES; i++)
         maps[i] = (unsigned char)(i * 31 + seed * 7 + 1);
 }
 
@@ -454,15 +454,15 @@ static void map_bytes(unsigned char maps[256], int seed) {
 Test(map_buffers, reused_for_the_same_bytes_and_replaced_oldest_first) {
     clgemm_handle h;
     if (clgemm_create_default(&h) != CLGEMM_SUCCESS) cr_skip_test("no OpenCL device");
-    unsigned char maps[256], back[256];
+    unsigned char maps[CLGEMM__MAPS_BYTES], back[CLGEMM__MAPS_BYTES];
     cl_mem first, again, other;
     map_bytes(maps, 0);
     cr_assert_eq(clgemm__maps_buffer(h, maps, &first), CL_SUCCESS);
     cr_assert_eq(clgemm__maps_buffer(h, maps, &again), CL_SUCCESS);
     cr_expect_eq(first, again, "the same bytes, the same buffer");
-    cr_assert_eq(clEnqueueReadBuffer(h->queue, first, CL_TRUE, 0, 256, back, 0, NULL, NULL),
+    cr_assert_eq(clEnqueueReadBuffer(h->queue, first, CL_TRUE, 0, CLGEMM__MAPS_BYTES, back, 0, NULL, NULL),
                  CL_SUCCESS);
-    cr_expect_eq(memcmp(back, maps, 256), 0);
+    cr_expect_eq(memcmp(back, maps, CLGEMM__MAPS_BYTES), 0);
     clRetainMemObject(first); /* as a kernel in flight would */
     /* Others fill the slots; `first` stays the oldest unless used again. */
     cl_mem mems[CLGEMM__MAP_BUFFERS];
@@ -482,9 +482,9 @@ Test(map_buffers, reused_for_the_same_bytes_and_replaced_oldest_first) {
     map_bytes(maps, 0);
     cr_assert_eq(clgemm__maps_buffer(h, maps, &again), CL_SUCCESS);
     cr_expect_neq(again, first, "the oldest slot was replaced");
-    cr_assert_eq(clEnqueueReadBuffer(h->queue, first, CL_TRUE, 0, 256, back, 0, NULL, NULL),
+    cr_assert_eq(clEnqueueReadBuffer(h->queue, first, CL_TRUE, 0, CLGEMM__MAPS_BYTES, back, 0, NULL, NULL),
                  CL_SUCCESS);
-    cr_expect_eq(memcmp(back, maps, 256), 0, "a replaced buffer keeps its bytes");
+    cr_expect_eq(memcmp(back, maps, CLGEMM__MAPS_BYTES), 0, "a replaced buffer keeps its bytes");
     clReleaseMemObject(first);
     clgemm_destroy(h);
 }
@@ -535,7 +535,7 @@ Test(tma_family, planned_for_its_types_where_it_pays) {
         {CLGEMM_E4M3, CLGEMM_COMPUTE_DEFAULT, 128},
         {CLGEMM_E5M2, CLGEMM_COMPUTE_DEFAULT, 128},
         {CLGEMM_SINGLE, CLGEMM_COMPUTE_DEFAULT, 0},
-        {CLGEMM_SINGLE, CLGEMM_COMPUTE_FP32_3XTF32, 0},
+        {CLGEMM_SINGLE, CLGEMM_COMPUTE_FP32_3XTF32, 32}, /* over its split operands */
         {CLGEMM_DOUBLE, CLGEMM_COMPUTE_DEFAULT, 0},
         {CLGEMM_COMPLEX_SINGLE, CLGEMM_COMPUTE_DEFAULT, 0},
     };

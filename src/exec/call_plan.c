@@ -43,17 +43,32 @@ void clgemm__map_operands(const gemm_call *call, const colmajor_shape *shape, ma
     }
 }
 
+void clgemm__map_parts(const gemm_call *call, const colmajor_shape *shape, bool small,
+                       map_operand *a, map_operand *b) {
+    clgemm__map_operands(call, shape, a, b);
+    for (int x = 0; x < 2; x++) {
+        map_operand *o = x == 0 ? a : b;
+        const int i = (x == 1) != shape->swapped; /* the call's B */
+        o->mem = call->residual.mem;
+        o->off = small ? call->residual.small[i] : call->residual.big[i];
+        o->ld = call->residual.ld[i];
+        o->stride = call->batched ? call->residual.stride[i] : 0;
+    }
+}
+
 bool clgemm__maps_k_major_only(clgemm_precision type) {
     return type == CLGEMM_SINGLE || clgemm__type(type)->size == 1;
 }
 
 /* Whether tensor maps can describe the call's operands whatever the configuration: no batch
- * table (a map has one base), TF32 and 8-bit types only K-major (clgemm__maps_k_major_only), and
- * the operands' layout (clgemm__operands_mappable). A call that only asks for a plan
+ * table (a map has one base), TF32 and 8-bit types only K-major (clgemm__maps_k_major_only), the
+ * 3xTF32 mode only over the operands' split parts (pack.c), and the operands' layout
+ * (clgemm__operands_mappable). A call that only asks for a plan
  * (clgemm_get_config_ex) has offsets and leading dimensions 0: laid out as a map wants. */
-static bool call_mappable(const gemm_call *call, const colmajor_shape *shape, size_t batch,
-                          bool table) {
+static bool call_mappable(const gemm_call *call, const colmajor_shape *shape,
+                          clgemm_compute compute, size_t batch, bool table) {
     if (table) return false;
+    if (compute == CLGEMM_COMPUTE_FP32_3XTF32 && !call->residual.on) return false;
     if (clgemm__maps_k_major_only(call->precision) &&
         (shape->trans_a == CLGEMM_NO_TRANS || shape->trans_b != CLGEMM_NO_TRANS))
         return false;
@@ -71,7 +86,7 @@ gemm_schedule clgemm__plan_call(clgemm_handle h, const gemm_call *call, const co
      * that need it are passed over, a forced or tuned configuration of theirs included. */
     const device_info *info = &h->info;
     device_info unmapped;
-    if (info->nv_tma && !(maps && call_mappable(call, shape, batch, table))) {
+    if (info->nv_tma && !(maps && call_mappable(call, shape, compute, batch, table))) {
         unmapped = h->info;
         unmapped.nv_tma = false;
         info = &unmapped;

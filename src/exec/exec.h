@@ -115,14 +115,18 @@ typedef struct map_operand {
     bool k_major;
     size_t mn;
 } map_operand;
-/* The two 128-byte maps (A's, then B's) into maps (64-byte aligned, as the encoder wants) for
- * configuration cfg of a tensor-map family over K depth k and `batch` matrices. False when a map
- * cannot describe an operand (its base or leading dimension off 16 bytes, a broadcast, a dimension
- * out of range) or the driver refuses one: the caller then plans the call without the family, and
- * the user sees no error. */
+/* The bytes of a call's maps: A's, B's, then, in the 3xTF32 mode, their residuals' (128 each). */
+#define CLGEMM__MAPS_BYTES 512
+/* The 128-byte maps of A and B, and of their residuals where ra and rb are not NULL (else those
+ * bytes are zeros), into maps (64-byte aligned, as the encoder wants) for configuration cfg of a
+ * tensor-map family over K depth k and `batch` matrices. False when a map cannot describe an
+ * operand (its base or leading dimension off 16 bytes, a broadcast, a dimension out of range) or
+ * the driver refuses one: the caller then plans the call without the family, and the user sees
+ * no error. */
 bool clgemm__operand_maps(struct clgemm_handle_s *h, clgemm_precision type,
                           const clgemm_config *cfg, size_t k, size_t batch, const map_operand *a,
-                          const map_operand *b, unsigned char maps[256]);
+                          const map_operand *b, const map_operand *ra, const map_operand *rb,
+                          unsigned char maps[CLGEMM__MAPS_BYTES]);
 /* Whether the layout of a and b lets maps describe them (clgemm__tensor_map_layout: first
  * element, leading dimension and batch stride on 16 bytes, no broadcast), a rule no configuration
  * changes: the planner offers a map-reading family only then (clgemm__plan_call), so that the
@@ -134,7 +138,8 @@ bool clgemm__operands_mappable(clgemm_precision type, size_t k, size_t batch, co
  * the call needs no write on its queue and no wait), taking the least recently used slot. The
  * handle owns it: the caller only sets it as an argument (a slot's buffer, once replaced, lives
  * on in the kernels already enqueued with it, as OpenCL keeps what they use). */
-cl_int clgemm__maps_buffer(struct clgemm_handle_s *h, const unsigned char maps[256], cl_mem *out);
+cl_int clgemm__maps_buffer(struct clgemm_handle_s *h, const unsigned char maps[CLGEMM__MAPS_BYTES],
+                           cl_mem *out);
 /* The handle's map buffers released (handle destruction). */
 void clgemm__maps_buffers_free(struct clgemm_handle_s *h);
 
@@ -185,7 +190,7 @@ typedef struct split_workspace {
 typedef struct map_buffer {
     cl_mem mem; /* NULL: an empty slot */
     unsigned long long used;
-    unsigned char maps[256];
+    unsigned char maps[CLGEMM__MAPS_BYTES];
 } map_buffer;
 
 /* The scalar arguments last set on one GEMM kernel (gemm.c): an argument keeps its value from
@@ -237,6 +242,18 @@ extern pthread_mutex_t clgemm__enumeration_lock;
 
 /* ---- check.c, gemm.c: one GEMM call's checks and its enqueue --------------------------------- */
 
+/* A call's A ([0]) and B ([1]) split for the 3xTF32 mode on a tensor-map family (pack.c): each
+ * element x as big, x rounded to TF32, and small, x - big rounded to TF32, two matrices laid out
+ * as the operand is stored (leading dimension ld, batch stride), at elements big[] and small[] of
+ * mem. The kernel adds small(A) big(B) and big(A) small(B) to big(A) big(B); the call's own A and
+ * B stay as they are (a plan without the family reads them). `on` false: none; mem NULL while the
+ * call is only planned. */
+typedef struct residual_operands {
+    bool on;
+    cl_mem mem;
+    size_t big[2], small[2], ld[2], stride[2];
+} residual_operands;
+
 /* Everything a call passed, in the user's terms. alpha and beta are held as double: a float
  * converts to double and back exactly. Zero-initialise what a call does not set. */
 typedef struct gemm_call {
@@ -264,6 +281,8 @@ typedef struct gemm_call {
     size_t stride_a, stride_b, stride_c;
     const size_t *offs_a, *offs_b, *offs_c;
     const void *alphas, *betas;
+    /* FP32 in the 3xTF32 mode on a tensor-map family (pack.c): A and B split in two. */
+    residual_operands residual;
 } gemm_call;
 
 /* Checks layout, transposes and leading dimensions, and computes how many elements each of A,
@@ -311,6 +330,10 @@ bool clgemm__maps_k_major_only(clgemm_precision type);
 /* The kernel's A and B of a call in its column-major shape, as its tensor maps describe them. */
 void clgemm__map_operands(const gemm_call *call, const colmajor_shape *shape, map_operand *a,
                           map_operand *b);
+/* The same for the big (small false) or small parts of A and B in the 3xTF32 mode
+ * (call->residual: their memory, offsets, leading dimension and batch strides). */
+void clgemm__map_parts(const gemm_call *call, const colmajor_shape *shape, bool small,
+                       map_operand *a, map_operand *b);
 /* The plan of a call in its column-major shape: the configuration (clgemm__plan) and the
  * schedule (clgemm__plan_schedule, with the handle's forcing settings; table: a batch by table)
  * in one value. Planned without the families that read their operands through tensor maps
@@ -333,19 +356,24 @@ bool clgemm__operand_on16(const gemm_call *call, bool second);
 typedef struct pack_choice {
     bool pack[2];
     size_t offset[2];
+    bool residual;           /* the 3xTF32 mode: A and B split in two too */
+    size_t big[2], small[2]; /* where their parts lie (elements), after the copies */
     size_t bytes;
     gemm_schedule schedule; /* the plan of the call over the copies */
     const char *source;     /* where its configuration came from (clgemm__plan_choose) */
 } pack_choice;
 /* Whether copying A and / or B first lets the planner take a tensor-map family for a call it
- * otherwise could not (TF32 stored MN-major, rows off 16 bytes): only on a device with maps,
- * never for a batch table or a broadcast operand (caller holds the handle's lock). */
+ * otherwise could not (TF32 stored MN-major, rows off 16 bytes), or, in the 3xTF32 mode, A and B
+ * split in two (always both) let it: only on a device with maps, never for a batch table
+ * or a broadcast operand (caller holds the handle's lock). */
 bool clgemm__pack_choose(struct clgemm_handle_s *h, const gemm_call *c, clgemm_compute compute,
                          pack_choice *out);
-/* The copies' offsets and the workspace's size for the operands p->pack names. */
+/* The copies' offsets (and the split parts', where p->residual) and the workspace's size for
+ * the operands p->pack names. */
 void clgemm__pack_layout(const gemm_call *c, pack_choice *p);
 /* The call over the copies in `work`: each copied operand with the other transpose, its offset,
- * 16-byte leading dimension and batch stride; op(A) and op(B) unchanged. */
+ * 16-byte leading dimension and batch stride; op(A) and op(B) unchanged; the split parts' places
+ * where p->residual. */
 gemm_call clgemm__packed_call(const gemm_call *c, const pack_choice *p, cl_mem work);
 /* The copy kernel's key and build options for the call's type (cl/pack.cl,
  * "clgemm_pack_transpose"). */
@@ -355,6 +383,13 @@ void clgemm__pack_kernel(const gemm_call *c, kernel_key *key, const char **optio
 cl_int clgemm__enqueue_pack(cl_kernel kernel, cl_command_queue queue, const gemm_call *c,
                             bool second, cl_mem work, size_t offset, cl_uint num_wait,
                             const cl_event *wait, cl_event *event);
+/* The split kernel's key and build options (cl/pack.cl, "clgemm_pack_split"). */
+void clgemm__residual_kernel(kernel_key *key, const char **options);
+/* Enqueues the split of the call's A (second false) or B into q->residual's places, q being a
+ * call over copies with its parts placed (clgemm__packed_call), after the wait list. */
+cl_int clgemm__enqueue_residual(cl_kernel kernel, cl_command_queue queue, const gemm_call *q,
+                                bool second, cl_uint num_wait, const cl_event *wait,
+                                cl_event *event);
 
 /* One K-block of op(A) or op(B) for the blocked schedule (gemm.c): element (r, q), r along the
  * panels (M of op(A), N of op(B)) and q along K, at off + r * rs + q * qs of mem; `rows` rows,

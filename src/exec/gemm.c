@@ -369,10 +369,18 @@ static colmajor normalise(const gemm_call *c, const colmajor_shape *s) {
 /* The tensor maps of the call's operands for configuration cfg (operand_maps.c); false: none can
  * be made. */
 static bool call_maps(struct clgemm_handle_s *h, const gemm_call *c, const colmajor_shape *shape,
-                      const clgemm_config *cfg, size_t batch, unsigned char maps[256]) {
-    map_operand a, b;
-    clgemm__map_operands(c, shape, &a, &b);
-    return clgemm__operand_maps(h, c->precision, cfg, shape->k, batch, &a, &b, maps);
+                      const clgemm_config *cfg, size_t batch,
+                      unsigned char maps[CLGEMM__MAPS_BYTES]) {
+    map_operand a, b, ra, rb;
+    const bool split = c->residual.on; /* the 3xTF32 mode: big parts, then small ones */
+    if (split) {
+        clgemm__map_parts(c, shape, false, &a, &b);
+        clgemm__map_parts(c, shape, true, &ra, &rb);
+    } else {
+        clgemm__map_operands(c, shape, &a, &b);
+    }
+    return clgemm__operand_maps(h, c->precision, cfg, shape->k, batch, &a, &b, split ? &ra : NULL,
+                                split ? &rb : NULL, maps);
 }
 
 /* Whether no enqueued command still uses a workspace (an error status counts as done). */
@@ -831,7 +839,7 @@ static clgemm_status enqueue_gemm(struct clgemm_handle_s *h, const gemm_call *c,
      * where they can describe them (clgemm__plan_call); where the driver still refuses one (a
      * device address or an encoding that fails), the call is planned again without such
      * families: the one second question for the same problem, a failure's. */
-    unsigned char maps[256] __attribute__((aligned(64)));
+    unsigned char maps[CLGEMM__MAPS_BYTES] __attribute__((aligned(64)));
     bool mapped = false;
     if (clgemm__family(s.cfg.family)->tensor_maps &&
         !(mapped = call_maps(h, c, &shape, &s.cfg, batch, maps)))
@@ -959,30 +967,47 @@ static cl_event copies_done(cl_command_queue queue, cl_uint copies, cl_event *co
     return all;
 }
 
-/* A call whose operands the planner's tensor-map family can read only as copies (pack.c): the
- * copies go to a workspace, held from its taking until the product that reads them is enqueued
- * and busy until that product is done; the product waits for the copies, the copies for the
- * caller's wait list. Where the copies cannot be had (the workspace's memory, a build) the call
- * runs as it stands. */
+/* A call whose operands the planner's tensor-map family can read only as copies (pack.c), or
+ * only split in two (the 3xTF32 mode): the copies, then the splits, go to a
+ * workspace, held from its taking until the product that reads them is enqueued and busy until
+ * that product is done; the product waits for them, the copies for the caller's wait list. Where
+ * the copies cannot be had (the workspace's memory, a build) the call runs as it stands. */
 static clgemm_status enqueue_packed(struct clgemm_handle_s *h, const gemm_call *c,
                                     const pack_choice *pack, cl_mem table, cl_command_queue queue) {
     int slot;
     cl_mem work = workspace_acquire(h, pack->bytes, &slot);
     if (!work) return enqueue_gemm(h, c, table, queue, NULL);
     if (slot >= 0) h->work[slot].held = true;
-    cl_event copied[2];
+    cl_event copied[4];
     cl_uint copies = 0;
     kernel_key key;
     const char *options;
     clgemm__pack_kernel(c, &key, &options);
-    cl_kernel kernel;
+    cl_kernel kernel, residual = NULL;
     cl_int err = kernel_for(h, &key, "clgemm_pack_transpose", "pack.cl", text_options_fn,
                             (const void *)options, &kernel);
+    if (err == CL_SUCCESS && pack->residual) {
+        clgemm__residual_kernel(&key, &options);
+        err = kernel_for(h, &key, "clgemm_pack_split", "pack.cl", text_options_fn,
+                         (const void *)options, &residual);
+    }
     for (int x = 0; x < 2 && err == CL_SUCCESS; x++)
         if (pack->pack[x] &&
             (err = clgemm__enqueue_pack(kernel, queue, c, x == 1, work, pack->offset[x],
                                         c->num_wait, c->wait, &copied[copies])) == CL_SUCCESS)
             copies++;
+    gemm_call q = clgemm__packed_call(c, pack, work);
+    /* The split of each operand the product reads: of its copy once that is made. */
+    if (pack->residual) {
+        const cl_uint made = copies;
+        for (int x = 0; x < 2 && err == CL_SUCCESS; x++) {
+            const bool after = made > 0;
+            if ((err = clgemm__enqueue_residual(
+                     residual, queue, &q, x == 1, after ? made : c->num_wait,
+                     after ? copied : c->wait, &copied[copies])) == CL_SUCCESS)
+                copies++;
+        }
+    }
     if (err != CL_SUCCESS) { /* no copy to run on (the workspace's memory, say): as it stands */
         cl_event copying = copies_done(queue, copies, copied);
         if (slot >= 0) h->work[slot].held = false;
@@ -990,7 +1015,6 @@ static clgemm_status enqueue_packed(struct clgemm_handle_s *h, const gemm_call *
         if (copying) clReleaseEvent(copying);
         return enqueue_gemm(h, c, table, queue, NULL);
     }
-    gemm_call q = clgemm__packed_call(c, pack, work);
     cl_event done = NULL;
     q.num_wait = copies;
     q.wait = copies ? copied : NULL;

@@ -52,11 +52,15 @@ static bool encode(struct clgemm_handle_s *h, clgemm_precision type, const map_o
 
 bool clgemm__operand_maps(struct clgemm_handle_s *h, clgemm_precision type,
                           const clgemm_config *cfg, size_t k, size_t batch, const map_operand *a,
-                          const map_operand *b, unsigned char maps[256]) {
+                          const map_operand *b, const map_operand *ra, const map_operand *rb,
+                          unsigned char maps[CLGEMM__MAPS_BYTES]) {
     unsigned mt, nt, kt;
     tile_of(cfg, &mt, &nt, &kt);
+    memset(maps + 256, 0, CLGEMM__MAPS_BYTES - 256);
     return encode(h, type, a, k, batch, mt, kt, maps) &&
-           encode(h, type, b, k, batch, nt, kt, maps + 128);
+           encode(h, type, b, k, batch, nt, kt, maps + 128) &&
+           (!ra || encode(h, type, ra, k, batch, mt, kt, maps + 256)) &&
+           (!rb || encode(h, type, rb, k, batch, nt, kt, maps + 384));
 }
 
 /* A buffer's device address stands as 0 here: OpenCL aligns buffers far beyond 16 bytes
@@ -69,7 +73,8 @@ bool clgemm__operands_mappable(clgemm_precision type, size_t k, size_t batch, co
     return clgemm__tensor_map_layout(&ra) == TMAP_OK && clgemm__tensor_map_layout(&rb) == TMAP_OK;
 }
 
-cl_int clgemm__maps_buffer(struct clgemm_handle_s *h, const unsigned char maps[256], cl_mem *out) {
+cl_int clgemm__maps_buffer(struct clgemm_handle_s *h, const unsigned char maps[CLGEMM__MAPS_BYTES],
+                           cl_mem *out) {
     map_buffer *slot = &h->map_buffers[0];
     for (int i = 0; i < CLGEMM__MAP_BUFFERS; i++) {
         map_buffer *b = &h->map_buffers[i];
@@ -81,8 +86,8 @@ cl_int clgemm__maps_buffer(struct clgemm_handle_s *h, const unsigned char maps[2
         if (!b->mem || (slot->mem && b->used < slot->used)) slot = b; /* empty, or older */
     }
     cl_int err;
-    cl_mem mem = clCreateBuffer(h->context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, 256,
-                                (void *)maps, &err);
+    cl_mem mem = clCreateBuffer(h->context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+                                CLGEMM__MAPS_BYTES, (void *)maps, &err);
     if (err != CL_SUCCESS) return err;
     if (slot->mem) clReleaseMemObject(slot->mem);
     *slot = (map_buffer){mem, ++h->map_clock, {0}};

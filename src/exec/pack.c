@@ -5,7 +5,11 @@
  * (a map's rows must start on them: 4097^2 FP16). The copy is the stored matrix transposed, the
  * call rewritten with the other transpose over it, so op(A) and op(B) are unchanged. Chosen only
  * where the planner then takes the family; the copy costs two passes over the operand (8192^2 TF32:
- * 0.5 GB at the H200's 4 TB/s, 0.13 ms beside a product of 2.8 ms). */
+ * 0.5 GB at the H200's 4 TB/s, 0.13 ms beside a product of 2.8 ms).
+ * In the 3xTF32 mode the family reads each (K-major) operand split in two, in its layout: big,
+ * each element rounded to TF32, and small, the rest rounded to TF32; the kernel adds small(A)
+ * big(B) and big(A) small(B) to big(A) big(B) (cl/tma.cl, SPLIT3). The splits cost a pass over
+ * each operand writing two (8192^2: 1.5 GB, about 0.4 ms beside a product of 9 ms). */
 #include "exec/exec.h"
 
 #include <stdint.h>
@@ -38,9 +42,11 @@ bool clgemm__pack_choose(struct clgemm_handle_s *h, const gemm_call *c, clgemm_c
     memset(out, 0, sizeof *out);
     if (!h->info.nv_tma || c->offs_a || c->m == 0 || c->n == 0 || c->k == 0) return false;
     if (c->batched && c->batch > 65535) return false; /* one launch's grid depth */
-    /* TF32 and the 8-bit types only K-major, FP16 and BF16 either way; FP32 only as TF32. */
+    /* TF32 and the 8-bit types only K-major, FP16 and BF16 either way; FP32 only as TF32 or
+     * 3xTF32 (whose operands are always split). */
     const bool k_major_only = clgemm__maps_k_major_only(c->precision);
-    if (c->precision == CLGEMM_SINGLE && compute != CLGEMM_COMPUTE_TF32) return false;
+    const bool three = c->precision == CLGEMM_SINGLE && compute == CLGEMM_COMPUTE_FP32_3XTF32;
+    if (c->precision == CLGEMM_SINGLE && compute != CLGEMM_COMPUTE_TF32 && !three) return false;
     if (!k_major_only && c->precision != CLGEMM_HALF && c->precision != CLGEMM_BFLOAT16)
         return false;
     const colmajor_shape shape = clgemm__colmajor_shape(c);
@@ -59,7 +65,8 @@ bool clgemm__pack_choose(struct clgemm_handle_s *h, const gemm_call *c, clgemm_c
         out->pack[x] = true;
         any = true;
     }
-    if (!any) return false;
+    if (!any && !three) return false;
+    out->residual = three;
     /* Only where the planner takes a map-reading family for the call over the copies: a problem
      * of its own (other transposes, leading dimensions and offsets), planned once here. */
     clgemm__pack_layout(c, out);
@@ -71,19 +78,44 @@ bool clgemm__pack_choose(struct clgemm_handle_s *h, const gemm_call *c, clgemm_c
     return clgemm__family(out->schedule.cfg.family)->tensor_maps;
 }
 
+/* Each part of the call's A (second false) or B as q (the call over the copies) stores the
+ * operand: `lines` lines of `len` elements, each line on whole 16-byte rows. */
+static void residual_lines(const gemm_call *q, bool second, size_t *len, size_t *lines,
+                           size_t *ld) {
+    stored_lines(q, second, len, lines);
+    *ld = (*len + 3) / 4 * 4; /* FP32 */
+}
+
+/* Appends `elements` x batch elements of size e to the workspace at *offset; false on overflow. */
+static bool place(size_t elements, size_t batch, size_t e, size_t *bytes, size_t *offset) {
+    size_t add;
+    *offset = *bytes / e;
+    return !__builtin_mul_overflow(elements, batch * e, &add) &&
+           !__builtin_add_overflow(*bytes, (add + 255) / 256 * 256, bytes);
+}
+
 void clgemm__pack_layout(const gemm_call *c, pack_choice *p) {
     const size_t e = clgemm__type(c->precision)->size, batch = c->batched ? c->batch : 1;
     p->bytes = 0;
-    for (int x = 0; x < 2; x++) {
-        if (!p->pack[x]) continue;
-        p->offset[x] = p->bytes / e;
-        size_t bytes;
-        if (__builtin_mul_overflow(packed_elements(c, x == 1), batch * e, &bytes) ||
-            __builtin_add_overflow(p->bytes, (bytes + 255) / 256 * 256, &p->bytes)) {
-            p->bytes = SIZE_MAX; /* no such workspace: the call runs as it stands */
-            return;
+    for (int x = 0; x < 2; x++)
+        if (p->pack[x] && !place(packed_elements(c, x == 1), batch, e, &p->bytes, &p->offset[x]))
+            goto overflow;
+    if (p->residual) {
+        const bool residual = p->residual;
+        p->residual = false; /* the copies' call, before its parts are placed */
+        const gemm_call q = clgemm__packed_call(c, p, NULL);
+        p->residual = residual;
+        for (int x = 0; x < 2; x++) {
+            size_t len, lines, ld;
+            residual_lines(&q, x == 1, &len, &lines, &ld);
+            if (!place(lines * ld, batch, e, &p->bytes, &p->big[x]) ||
+                !place(lines * ld, batch, e, &p->bytes, &p->small[x]))
+                goto overflow;
         }
     }
+    return;
+overflow:
+    p->bytes = SIZE_MAX; /* no such workspace: the call runs as it stands */
 }
 
 gemm_call clgemm__packed_call(const gemm_call *c, const pack_choice *p, cl_mem work) {
@@ -101,6 +133,19 @@ gemm_call clgemm__packed_call(const gemm_call *c, const pack_choice *p, cl_mem w
             q.b = work, q.off_b = p->offset[x], q.ldb = ld, q.stride_b = stride;
         } else {
             q.a = work, q.off_a = p->offset[x], q.lda = ld, q.stride_a = stride;
+        }
+    }
+    memset(&q.residual, 0, sizeof q.residual);
+    if (p->residual) {
+        q.residual.on = true;
+        q.residual.mem = work;
+        for (int x = 0; x < 2; x++) {
+            size_t len, lines, ld;
+            residual_lines(&q, x == 1, &len, &lines, &ld);
+            q.residual.big[x] = p->big[x];
+            q.residual.small[x] = p->small[x];
+            q.residual.ld[x] = ld;
+            q.residual.stride[x] = c->batched ? lines * ld : 0;
         }
     }
     return q;
@@ -124,26 +169,25 @@ void clgemm__pack_kernel(const gemm_call *c, kernel_key *key, const char **optio
     copy_kernel_key(c->precision, 0, key, options);
 }
 
-cl_int clgemm__enqueue_pack(cl_kernel kernel, cl_command_queue queue, const gemm_call *c,
-                            bool second, cl_mem work, size_t offset, cl_uint num_wait,
-                            const cl_event *wait, cl_event *event) {
+/* One operand of c as stored (lines of len elements, batch b at b * its stride) into dst at
+ * doff, line l at l * ldd (the copy transposes it: its line q at q * ldd), matrix b at b *
+ * dstride, by a kernel of pack.cl's copy signature. */
+static cl_int enqueue_lines(cl_kernel kernel, cl_command_queue queue, const gemm_call *c,
+                            bool second, cl_mem dst, cl_ulong doff, cl_int ldd, cl_ulong dstride,
+                            cl_uint num_wait, const cl_event *wait, cl_event *event) {
     size_t len, lines;
     stored_lines(c, second, &len, &lines);
-    const cl_int ld = (cl_int)(second ? c->ldb : c->lda), ldd = (cl_int)packed_ld(c, lines);
+    const cl_int ld = (cl_int)(second ? c->ldb : c->lda);
     const cl_int ilen = (cl_int)len, ilines = (cl_int)lines;
     const cl_ulong off = second ? c->off_b : c->off_a;
     const cl_ulong stride = c->batched ? (second ? c->stride_b : c->stride_a) : 0;
-    const cl_ulong dstride = c->batched ? (cl_ulong)len * (cl_ulong)ldd : 0;
     const cl_mem src = second ? c->b : c->a;
-    /* The copy starts `offset` elements into the workspace (a sub-buffer would need the
-     * device's base alignment). */
-    const cl_ulong doff = offset;
     cl_int err = CL_SUCCESS;
     err |= clSetKernelArg(kernel, 0, sizeof src, &src);
     err |= clSetKernelArg(kernel, 1, sizeof off, &off);
     err |= clSetKernelArg(kernel, 2, sizeof ld, &ld);
     err |= clSetKernelArg(kernel, 3, sizeof stride, &stride);
-    err |= clSetKernelArg(kernel, 4, sizeof work, &work);
+    err |= clSetKernelArg(kernel, 4, sizeof dst, &dst);
     err |= clSetKernelArg(kernel, 5, sizeof doff, &doff);
     err |= clSetKernelArg(kernel, 6, sizeof ldd, &ldd);
     err |= clSetKernelArg(kernel, 7, sizeof dstride, &dstride);
@@ -154,6 +198,33 @@ cl_int clgemm__enqueue_pack(cl_kernel kernel, cl_command_queue queue, const gemm
     const size_t global[3] = {(len + 31) / 32 * 32, (lines + 31) / 32 * 8,
                               c->batched ? c->batch : 1};
     return clEnqueueNDRangeKernel(queue, kernel, 3, NULL, global, local, num_wait, wait, event);
+}
+
+cl_int clgemm__enqueue_pack(cl_kernel kernel, cl_command_queue queue, const gemm_call *c,
+                            bool second, cl_mem work, size_t offset, cl_uint num_wait,
+                            const cl_event *wait, cl_event *event) {
+    size_t len, lines;
+    stored_lines(c, second, &len, &lines);
+    const size_t ldd = packed_ld(c, lines);
+    /* The copy starts `offset` elements into the workspace (a sub-buffer would need the
+     * device's base alignment). */
+    return enqueue_lines(kernel, queue, c, second, work, offset, (cl_int)ldd,
+                         c->batched ? (cl_ulong)(len * ldd) : 0, num_wait, wait, event);
+}
+
+void clgemm__residual_kernel(kernel_key *key, const char **options) {
+    copy_kernel_key(CLGEMM_SINGLE, KEY_RESIDUAL, key, options);
+}
+
+cl_int clgemm__enqueue_residual(cl_kernel kernel, cl_command_queue queue, const gemm_call *q,
+                                bool second, cl_uint num_wait, const cl_event *wait,
+                                cl_event *event) {
+    const int x = second ? 1 : 0;
+    const cl_ulong small = q->residual.small[x];
+    if (clSetKernelArg(kernel, 10, sizeof small, &small) != CL_SUCCESS)
+        return CL_INVALID_KERNEL_ARGS;
+    return enqueue_lines(kernel, queue, q, second, q->residual.mem, q->residual.big[x],
+                         (cl_int)q->residual.ld[x], q->residual.stride[x], num_wait, wait, event);
 }
 
 /* ---- Micro-panels of one K-block (the blocked schedule, gemm.c) ------------------------------ */

@@ -5,9 +5,10 @@
  * device whose driver encodes maps (device_info.nv_tma: compute capability 9.0, the patched-PTX
  * probe passed, libcuda found) ever builds it, and a call whose operands no map can describe
  * (base or leading dimension off 16 bytes, a broadcast operand, a batch table, TF32 stored
- * MN-major) is planned as if the family were absent. Types: FP16 and BF16 with FP32
- * accumulation (C in the input type or FP32), FP32 in the TF32 compute mode, and, K-major only,
- * INT8 into INT32 and FP8 E4M3 / E5M2 into FP32, FP16 or BF16 (an operand stored MN-major is
+ * MN-major, the 3xTF32 mode without its residuals) is planned as if the family were absent.
+ * Types: FP16 and BF16 with FP32 accumulation (C in the input type or FP32), FP32 in the TF32
+ * mode and in the 3xTF32 mode (the operands' residuals beside them, exec/pack.c), and, K-major
+ * only, INT8 into INT32 and FP8 E4M3 / E5M2 into FP32, FP16 or BF16 (an operand stored MN-major is
  * copied K-major first: exec/pack.c). */
 #include "families/family.h"
 
@@ -36,6 +37,7 @@ static bool eight_bit(clgemm_precision type) {
 static bool supported(const device_info *info, clgemm_precision type, clgemm_compute compute) {
     return info->nv_tma && info->nv_compute_capability == 90 &&
            (clgemm__wgmma_types(type, compute) ||
+            (type == CLGEMM_SINGLE && compute == CLGEMM_COMPUTE_FP32_3XTF32) ||
             (eight_bit(type) &&
              (compute == CLGEMM_COMPUTE_DEFAULT || compute == CLGEMM__COMPUTE_ANY)));
 }
@@ -90,7 +92,9 @@ static int call_options(const kernel_call *k, char *buf, size_t size) {
     default:
         type = 2; /* FP32 in the TF32 mode */
     }
-    return snprintf(buf, size, " -DWG_TYPE=%d", type);
+    /* 3xTF32: the residual maps' products too (the call's residuals, exec/pack.c). */
+    const int split3 = k->compute == CLGEMM_COMPUTE_FP32_3XTF32;
+    return snprintf(buf, size, " -DWG_TYPE=%d -DSPLIT3=%d", type, split3);
 }
 
 #define TMA(mwg_, nwg_, kwg_, stages_)                                                             \
