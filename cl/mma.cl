@@ -1,5 +1,6 @@
 /* mma.cl: GEMM on NVIDIA's matrix units (tensor cores) through inline PTX mma.sync, for
- * compute capability 8.0+ (FP64 m16n8k8/k16 needs 9.0). Only NVIDIA devices may build it.
+ * compute capability 8.0+ (FP64 m16n8k8/k16 needs 9.0, FP8 8.9). Only NVIDIA devices may build
+ * it.
  *
  * Problem (column-major, like every clgemm kernel): C is M x N, C(i, j) = C[offC + i + j*ldc];
  * op(A) is M x K, read as A[i + p*lda] (TRANSA=0) or A[p + i*lda] (TRANSA=1); op(B) is K x N,
@@ -13,8 +14,15 @@
  *             3 3xTF32: FP32 storage, a = big + small (both tf32), accumulates
  *               small*big + big*small + big*big: FP32-level error   (3 x m16n8k8 tf32)
  *             4 FP64 (mma m16n8k8 f64, or m16n8k16 f64 with F64_K16=1; sm_90)
+ *             5 INT8 (mma m16n8k32 s32.s8.s8.s32; sm_80): INT32 accumulators, which wrap
+ *               modulo 2^32 like the library's uint arithmetic; C INT32
+ *             6 FP8 E4M3, 7 FP8 E5M2 (mma m16n8k32 f32.e4m3.e4m3.f32 / .e5m2; sm_89): C FP32,
+ *               FP16 or BF16 (TYPE_C). 8-bit fragments want k contiguous: both operands are
+ *               K-major in local memory whatever their transpose, an MN-major one transposed
+ *               on its way there (global -> registers -> local, never by cp.async).
  *   C_INPUT   types 0/1 only: 1 = C holds the input type (ushort FP16/BF16 bits, stored with
- *             round-to-nearest-even), 0 = C is float. alpha, beta are float (double for type 4).
+ *             round-to-nearest-even), 0 = C is float. alpha, beta are float (double for type 4,
+ *             uint for type 5: INT8's arithmetic).
  *   TRANSA, TRANSB       0/1 as above.
  *   ALIGNED_A, ALIGNED_B 1 only when the host checked that offA and lda (offB, ldb) are
  *             multiples of VW = 16 / sizeof(element) (8, 4 or 2): the operand's tiles are then
@@ -41,7 +49,8 @@
  *   - MWG, NWG, KWG, WM, WN powers of two; MWG % WM == 0, NWG % WN == 0; WM % 16 == 0;
  *     WN % 16 == 0 for types 0-3 (B fragments are loaded for pairs of n-tiles), WN % 8 == 0
  *     for type 4;
- *   - KWG % 16 == 0 for types 0/1 and for type 4 with F64_K16=1, KWG % 8 == 0 otherwise;
+ *   - KWG % 16 == 0 for types 0/1 and for type 4 with F64_K16=1, KWG % 32 == 0 for types 5-7,
+ *     KWG % 8 == 0 otherwise;
  *   - threads T = 32 * (MWG/WM) * (NWG/WN) <= 1024 (work-group size, launched as T x 1);
  *   - MWG*KWG/VW and NWG*KWG/VW (16-byte chunks of one slice) are positive multiples of T;
  *     the contiguous side of each tile holds >= 1 chunk: KWG >= VW, MWG >= VW, NWG >= VW;
@@ -102,7 +111,7 @@
 #define CT    float
 #define ESIZE 4
 #define KSTEP 8
-#else
+#elif MMA_TYPE == 4
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #define MT    double
 #define ACC   double
@@ -113,7 +122,41 @@
 #else
 #define KSTEP 8
 #endif
+#else /* 8-bit: INT8 (5), FP8 E4M3 (6), E5M2 (7); C's type from TYPE_C (types.cl) */
+#define MT    uchar
+#define ESIZE 1
+#define KSTEP 32
+#if MMA_TYPE == 5
+#define ACC int
+#else
+#define ACC float
 #endif
+#if TYPE_C == TYPE_F16 || TYPE_C == TYPE_BF16
+#define CT ushort
+#elif TYPE_C == TYPE_I32
+#define CT int
+#else
+#define CT float
+#endif
+/* C's element to and from the arithmetic type REAL (uint for INT8: as_int keeps the bits of a
+ * wrapped sum; float for FP8), rounding to nearest even into FP16 / BF16 (ptx.cl's). */
+#undef c_load
+#undef c_store
+#if TYPE_C == TYPE_I32
+#define c_load(x)  as_uint(x)
+#define c_store(x) as_int(x)
+#elif TYPE_C == TYPE_F16
+#define c_load(x)  f16_to_float(x)
+#define c_store(x) float_to_f16(x)
+#elif TYPE_C == TYPE_BF16
+#define c_load(x)  bf16_to_float(x)
+#define c_store(x) float_to_bf16(x)
+#else
+#define c_load(x)  ((REAL)(x))
+#define c_store(x) (x)
+#endif
+#endif
+#define EIGHT_BIT (MMA_TYPE >= 5)
 
 #define VW       (16 / ESIZE) /* elements per 16-byte chunk */
 #define WARPS_M  (MWG / WM)
@@ -125,16 +168,38 @@
 /* Local layouts: the side that is contiguous in global memory stays contiguous here, so one
  * 16-byte chunk of global memory is one chunk of local memory.
  *   A: TRANSA=0 -> [KWG][MWG] (m contiguous), TRANSA=1 -> [MWG][KWG] (k contiguous)
- *   B: TRANSB=0 -> [NWG][KWG] (k contiguous), TRANSB=1 -> [KWG][NWG] (n contiguous) */
+ *   B: TRANSB=0 -> [NWG][KWG] (k contiguous), TRANSB=1 -> [KWG][NWG] (n contiguous)
+ * except for the 8-bit types, always [MWG][KWG] and [NWG][KWG]: ldmatrix transposes 16-bit
+ * elements only, so an 8-bit operand stored MN-major (A_MN, B_MN) is transposed between the
+ * registers its slice is read into and local memory. A_GCPR, B_GCPR: chunks per row of a slice
+ * as global memory holds it (the loads' order). */
 #if TRANSA == 0
-#define A_CPR (MWG / VW) /* chunks per local row */
+#define A_GCPR (MWG / VW)
 #else
-#define A_CPR (KWG / VW)
+#define A_GCPR (KWG / VW)
 #endif
 #if TRANSB == 0
+#define B_GCPR (KWG / VW)
+#else
+#define B_GCPR (NWG / VW)
+#endif
+#if EIGHT_BIT
+#define A_MN  (TRANSA == 0)
+#define B_MN  (TRANSB == 1)
+#define A_CPR (KWG / VW) /* chunks per local row */
 #define B_CPR (KWG / VW)
 #else
-#define B_CPR (NWG / VW)
+#define A_CPR A_GCPR
+#define B_CPR B_GCPR
+#endif
+/* Whether an operand's slices go from global to local memory by 16-byte cp.async (else through
+ * registers, one slice ahead): aligned, and for 8-bit types K-major as well. */
+#if EIGHT_BIT
+#define A_ASYNC (ALIGNED_A && !A_MN)
+#define B_ASYNC (ALIGNED_B && !B_MN)
+#else
+#define A_ASYNC ALIGNED_A
+#define B_ASYNC ALIGNED_B
 #endif
 #define A_STAGE (MWG * KWG) /* elements per stage */
 #define B_STAGE (NWG * KWG)
@@ -143,7 +208,7 @@
  * (ldmatrix: 8 rows x 1 chunk; scalar 32/64-bit reads: 8 rows x 1 or 2 chunks along k, 4 rows
  * x 2 or 4 chunks along m/n). XOR-ing the chunk index (within its 128-byte line) with a
  * function of the row spreads those rows over all 32 banks. S is the group width in chunks. */
-#if MMA_TYPE <= 1
+#if MMA_TYPE <= 1 || EIGHT_BIT
 #define A_S 1
 #define B_S 1
 #else
@@ -184,7 +249,7 @@ DEV uint swz(const uint row, const uint c, const uint CPR, const uint S) {
 /* Chunk q of the A slice at k0: its row/chunk in the local layout, global element index of its
  * first element and how many of its VW elements lie inside op(A) (0..VW). */
 #define A_CHUNK_COORDS(q, k0)                                                                      \
-    const uint r_ = (q) / A_CPR, c_ = (q) % A_CPR;                                                 \
+    const uint r_ = (q) / A_GCPR, c_ = (q) % A_GCPR;                                               \
     int gm_, gk_, valid_;                                                                          \
     if (TRANSA == 0) {                                                                             \
         gm_ = m0 + (int)c_ * VW;                                                                   \
@@ -200,7 +265,7 @@ DEV uint swz(const uint row, const uint c, const uint CPR, const uint S) {
     const uint lidx_ = swz(r_, c_, A_CPR, A_S) * VW;
 
 #define B_CHUNK_COORDS(q, k0)                                                                      \
-    const uint r_ = (q) / B_CPR, c_ = (q) % B_CPR;                                                 \
+    const uint r_ = (q) / B_GCPR, c_ = (q) % B_GCPR;                                               \
     int gn_, gk_, valid_;                                                                          \
     if (TRANSB == 0) {                                                                             \
         gn_ = n0 + (int)r_;                                                                        \
@@ -215,7 +280,7 @@ DEV uint swz(const uint row, const uint c, const uint CPR, const uint S) {
         TRANSB == 0 ? (ulong)gk_ + (ulong)gn_ * (ulong)ldb : (ulong)gn_ + (ulong)gk_ * (ulong)ldb; \
     const uint lidx_ = swz(r_, c_, B_CPR, B_S) * VW;
 
-#if MMA_TYPE <= 3
+#if MMA_TYPE <= 3 || EIGHT_BIT
 #define LDSM_X4(r, addr)                                                                           \
     asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\n"                 \
                  : "=r"((r)[0]), "=r"((r)[1]), "=r"((r)[2]), "=r"((r)[3])                          \
@@ -277,6 +342,24 @@ DEV void mma_tf32(float *d, const uint *a, const uint b0, const uint b1) {
     asm("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, "
         "{%8,%9}, {%0,%1,%2,%3};\n"
         : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
+}
+#elif EIGHT_BIT
+/* m16n8k32 on bytes: a0..a3 hold 4 consecutive k each, as FP16's m16n8k16 holds 2, so the same
+ * byte positions of the fragments (PTX ISA, "mma.m16n8k32"). INT8 sums wrap (no .satfinite). */
+#if MMA_TYPE == 5
+#define MMA8_NAME "mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32"
+#define MMA8_ACC  "+r"
+#elif MMA_TYPE == 6
+#define MMA8_NAME "mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32"
+#define MMA8_ACC  "+f"
+#else
+#define MMA8_NAME "mma.sync.aligned.m16n8k32.row.col.f32.e5m2.e5m2.f32"
+#define MMA8_ACC  "+f"
+#endif
+DEV void mma8(ACC *d, const uint *a, const uint b0, const uint b1) {
+    asm(MMA8_NAME " {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
+        : MMA8_ACC(d[0]), MMA8_ACC(d[1]), MMA8_ACC(d[2]), MMA8_ACC(d[3])
         : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
 }
 #else
@@ -523,6 +606,29 @@ DEV void mma_f64(double *d, const double *a, const double *b) {
         TF32_B_FRAGS(kk)                                                                           \
         TF32_PRODUCTS                                                                              \
     }
+#elif EIGHT_BIT
+/* 8-bit: both slices K-major in local memory, one k32 step 32 bytes = 2 chunks per row. By
+ * ldmatrix (non-trans, b16: lane l gets word l % 4 of row l / 4, i.e. 4 bytes = 4 k), as FP16's
+ * [m][k] and [n][k] sides: A of m tile i from matrices (m0-7,k0-15) (m8-15,k0-15) (m0-7,k16-31)
+ * (m8-15,k16-31) = a0..a3; B of n tiles 2jp, 2jp+1 from (n0-7,k0-15) (n0-7,k16-31)
+ * (n8-15,k0-15) (n8-15,k16-31) = b0, b1 of each. */
+#define MMA_SLICE                                                                                  \
+    _Pragma("unroll") for (int kk = 0; kk < KWG; kk += KSTEP) {                                    \
+        uint af[MTILES][4], bf[NTILES / 2][4];                                                     \
+        _Pragma("unroll") for (int i = 0; i < MTILES; i++) {                                       \
+            const uint r = wm * WM + i * 16 + (lane & 7) + ((lane >> 3) & 1) * 8;                  \
+            const uint c = kk / 16 + (lane >> 4);                                                  \
+            LDSM_X4(af[i], local_addr(as + swz(r, c, A_CPR, 1) * 16));                             \
+        }                                                                                          \
+        _Pragma("unroll") for (int jp = 0; jp < NTILES / 2; jp++) {                                \
+            const uint r = wn * WN + jp * 16 + (lane & 7) + (lane >> 4) * 8;                       \
+            const uint c = kk / 16 + ((lane >> 3) & 1);                                            \
+            LDSM_X4(bf[jp], local_addr(bs + swz(r, c, B_CPR, 1) * 16));                            \
+        }                                                                                          \
+        _Pragma("unroll") for (int i = 0; i < MTILES; i++)                                         \
+            _Pragma("unroll") for (int j = 0; j < NTILES; j++)                                     \
+                mma8(acc[i][j], af[i], bf[j / 2][(j & 1) * 2], bf[j / 2][(j & 1) * 2 + 1]);        \
+    }
 #else
 /* FP64: a_i at (row g [+8], k t [+4, +8, +12]); b_i at (k t [+4, ...], n g). */
 #define MMA_SLICE                                                                                  \
@@ -553,8 +659,8 @@ __attribute__((reqd_work_group_size(NTHREADS, 1, 1))) __kernel void clgemm_mma(G
     const uint wm = warp % WARPS_M, wn = warp / WARPS_M;
     const int m0 = (int)get_group_id(0) * MWG, n0 = (int)get_group_id(1) * NWG;
     /* The batch and split-K layer (common.cl: z = batch * layers + layer): A, B, C moved to this
-     * work-group's matrix, alpha, beta (REAL: float, double for type 4), `layer` and its K slices
-     * kbeg .. kend, nk of them (ptx.cl) defined. */
+     * work-group's matrix, alpha, beta (REAL: float, double for type 4, uint for type 5), `layer`
+     * and its K slices kbeg .. kend, nk of them (ptx.cl) defined. */
     GEMM_BEGIN_LAYER
 
     ACC acc[MTILES][NTILES][4];
@@ -566,11 +672,17 @@ __attribute__((reqd_work_group_size(NTHREADS, 1, 1))) __kernel void clgemm_mma(G
             for (int e = 0; e < 4; e++)
                 acc[i][j][e] = 0;
 
-#if !ALIGNED_A
+/* 8-bit: 16-byte chunks as 4 words each (unused where cp.async copies them). */
+#if EIGHT_BIT
+    uint ra[A_PER_T][4]; /* the next A slice, on its way from global to local memory */
+    uint rb[B_PER_T][4];
+#else
+#if !A_ASYNC
     MT ra[A_PER_T][VW]; /* the next A slice, on its way from global to local memory */
 #endif
-#if !ALIGNED_B
+#if !B_ASYNC
     MT rb[B_PER_T][VW];
+#endif
 #endif
 
     /* Issue the loads of slice kt (cp.async, or global loads into registers). */
@@ -586,13 +698,43 @@ __attribute__((reqd_work_group_size(NTHREADS, 1, 1))) __kernel void clgemm_mma(G
                 e < valid_ ? X[gidx_ + (ulong)e] : (MT)0;                                          \
         }                                                                                          \
     }
+/* 8-bit: a chunk not copied by cp.async (unaligned, or MN-major) goes into 4 words of RX[l]:
+ * one 16-byte load where the operand is aligned and the chunk whole, else bytes, zero past
+ * valid_. */
+#define LOAD_ONE8(X, xs, PER_T, COORDS, ASYNC, ALIGNED, RX)                                        \
+    _Pragma("unroll") for (int l = 0; l < PER_T; l++) {                                            \
+        COORDS(tid + l * NTHREADS, k0)                                                             \
+        if (ASYNC) {                                                                               \
+            cp_async16(xs + lidx_, valid_ ? X + gidx_ : X, (uint)valid_);                          \
+        } else if (ALIGNED && valid_ == VW) {                                                      \
+            const uint4 v_ = *(const __global uint4 *)(X + gidx_);                                 \
+            RX[l][0] = v_.x, RX[l][1] = v_.y, RX[l][2] = v_.z, RX[l][3] = v_.w;                    \
+        } else {                                                                                   \
+            _Pragma("unroll") for (int w = 0; w < 4; w++) {                                        \
+                uint x_ = 0;                                                                       \
+                _Pragma("unroll") for (int b = 0; b < 4; b++) if (4 * w + b < valid_) x_ |=        \
+                    (uint)X[gidx_ + (ulong)(4 * w + b)] << (8 * b);                                \
+                RX[l][w] = x_;                                                                     \
+            }                                                                                      \
+        }                                                                                          \
+    }
+#if EIGHT_BIT
 #define LOAD_SLICE(kt)                                                                             \
     do {                                                                                           \
         const int k0 = kbeg + (kt)*KWG;                                                            \
         SLICE_STAGE(kt)                                                                            \
-        LOAD_ONE(A, as, A_PER_T, A_CHUNK_COORDS, ALIGNED_A, RA_)                                   \
-        LOAD_ONE(B, bs, B_PER_T, B_CHUNK_COORDS, ALIGNED_B, RB_)                                   \
+        LOAD_ONE8(A, as, A_PER_T, A_CHUNK_COORDS, A_ASYNC, ALIGNED_A, ra)                          \
+        LOAD_ONE8(B, bs, B_PER_T, B_CHUNK_COORDS, B_ASYNC, ALIGNED_B, rb)                          \
     } while (0)
+#else
+#define LOAD_SLICE(kt)                                                                             \
+    do {                                                                                           \
+        const int k0 = kbeg + (kt)*KWG;                                                            \
+        SLICE_STAGE(kt)                                                                            \
+        LOAD_ONE(A, as, A_PER_T, A_CHUNK_COORDS, A_ASYNC, RA_)                                     \
+        LOAD_ONE(B, bs, B_PER_T, B_CHUNK_COORDS, B_ASYNC, RB_)                                     \
+    } while (0)
+#endif
 
     /* Move register-staged slice kt (scalar path) into local memory. */
 #define STORE_ONE(xs, PER_T, CPR, S, RX)                                                           \
@@ -601,23 +743,50 @@ __attribute__((reqd_work_group_size(NTHREADS, 1, 1))) __kernel void clgemm_mma(G
         const uint li = swz(q / CPR, q % CPR, CPR, S) * VW;                                        \
         _Pragma("unroll") for (int e = 0; e < VW; e++) xs[li + e] = RX(l, e);                      \
     }
+/* 8-bit: chunk q of the slice as global memory holds it (GCPR chunks a row) into the K-major
+ * layout: a K-major chunk whole, an MN-major one (16 m or n at one k) byte by byte into 16 rows. */
+#define STORE_ONE8(xs, PER_T, GCPR, CPR, MN, RX)                                                   \
+    _Pragma("unroll") for (int l = 0; l < PER_T; l++) {                                            \
+        const uint q = tid + l * NTHREADS, r = q / GCPR, c = q % GCPR;                             \
+        if (!(MN)) {                                                                               \
+            *(__local uint4 *)(xs + swz(r, c, CPR, 1) * 16) =                                      \
+                (uint4)(RX[l][0], RX[l][1], RX[l][2], RX[l][3]);                                   \
+        } else {                                                                                   \
+            _Pragma("unroll") for (int e = 0; e < 16; e++)                                         \
+                xs[swz(c * 16 + e, r / 16, CPR, 1) * 16 + r % 16] =                                \
+                    (uchar)(RX[l][e / 4] >> (8 * (e % 4)));                                        \
+        }                                                                                          \
+    }
+#if EIGHT_BIT
 #define STORE_SLICE(kt)                                                                            \
     do {                                                                                           \
         SLICE_STAGE(kt)                                                                            \
-        if (!ALIGNED_A) {                                                                          \
+        if (!A_ASYNC) {                                                                            \
+            STORE_ONE8(as, A_PER_T, A_GCPR, A_CPR, A_MN, ra)                                       \
+        }                                                                                          \
+        if (!B_ASYNC) {                                                                            \
+            STORE_ONE8(bs, B_PER_T, B_GCPR, B_CPR, B_MN, rb)                                       \
+        }                                                                                          \
+    } while (0)
+#else
+#define STORE_SLICE(kt)                                                                            \
+    do {                                                                                           \
+        SLICE_STAGE(kt)                                                                            \
+        if (!A_ASYNC) {                                                                            \
             STORE_ONE(as, A_PER_T, A_CPR, A_S, RA_)                                                \
         }                                                                                          \
-        if (!ALIGNED_B) {                                                                          \
+        if (!B_ASYNC) {                                                                            \
             STORE_ONE(bs, B_PER_T, B_CPR, B_S, RB_)                                                \
         }                                                                                          \
     } while (0)
+#endif
 
-#if ALIGNED_A
+#if A_ASYNC || EIGHT_BIT
 #define RA_(l, e) dummy_
 #else
 #define RA_(l, e) ra[l][e]
 #endif
-#if ALIGNED_B
+#if B_ASYNC || EIGHT_BIT
 #define RB_(l, e) dummy_
 #else
 #define RB_(l, e) rb[l][e]
@@ -647,7 +816,7 @@ __attribute__((reqd_work_group_size(NTHREADS, 1, 1))) __kernel void clgemm_mma(G
 
         MMA_SLICE;
 
-#if !ALIGNED_A || !ALIGNED_B
+#if !A_ASYNC || !B_ASYNC
         if (kn < nk) STORE_SLICE(kn);
 #endif
     }

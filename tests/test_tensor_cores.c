@@ -1,13 +1,14 @@
 /* test_tensor_cores.c: every parameter set the tuner may pick for the NVIDIA tensor-core
  * families (tma and wgmma, and mma.sync beside them), every type they run (FP16 and BF16 with C in
- * the input type or FP32, FP32 in the TF32 and 3xTF32 compute modes, INT8 into INT32, FP8 E4M3 and
- * E5M2 with C in FP32 or BF16), both layouts, every transpose pair (8-bit and TF32 operands stored
- * MN-major reach the tma family through its copies), edge shapes below, at and above the tiles,
- * long K, padded leading dimensions with offsets, and K split into 3 layers: the result against a
- * long-double reference of the rounded inputs, everything outside C bit for bit unchanged. One test
- * is one family, configuration and type of A and B; where the device lacks the family (every device
- * but the ones it is for, PoCL in CI included) the test is skipped, so this suite runs on the GPU
- * machine. */
+ * the input type or FP32, FP32 in the TF32 and 3xTF32 compute modes, INT8 into INT32, FP8 E4M3
+ * and E5M2 with C in FP32 or BF16: on tma and on mma.sync), both layouts, every transpose pair
+ * (8-bit and TF32 operands stored MN-major reach the tma family through its copies; mma.sync
+ * transposes 8-bit ones on their way into local memory), edge shapes below, at and above the
+ * tiles, long K, padded leading dimensions with offsets, and K split into 3 layers: the result
+ * against a long-double reference of the rounded inputs, everything outside C bit for bit
+ * unchanged. One test is one family, configuration and type of A and B; where the device lacks
+ * the family (every device but the ones it is for, PoCL in CI included) the test is skipped, so
+ * this suite runs on the GPU machine. */
 #include "tensor_core_candidates.h"
 #include "typed.h"
 
@@ -37,11 +38,32 @@ static const double scalars[][2] = {{1, 0}, {-0.5, 1.25}, {1.5, -0.75}};
 
 static bool candidate(clgemm_family family, int index, clgemm_config *out);
 
+/* Whether the comma-separated list names the type of A and B (no list: every type). */
+static bool type_listed(const char *list, clgemm_precision type) {
+    if (!list || !*list) return true;
+    const char *name = type == CLGEMM_HALF       ? "h"
+                       : type == CLGEMM_BFLOAT16 ? "bf16"
+                       : type == CLGEMM_SINGLE   ? "s"
+                       : type == CLGEMM_INT8     ? "i8"
+                       : type == CLGEMM_E4M3     ? "e4m3"
+                       : type == CLGEMM_E5M2     ? "e5m2"
+                                                 : "?";
+    const size_t len = strlen(name);
+    for (const char *p = list; *p;) {
+        const size_t word = strcspn(p, ",");
+        if (word == len && strncmp(p, name, len) == 0) return true;
+        p += word + (p[word] == ',');
+    }
+    return false;
+}
+
 static void run_case(const tc_case *tc) {
-    /* TC_FAMILY=wgmma (or mma): only that family's cases, for a device run of one family. */
+    /* TC_FAMILY=wgmma (or mma): only that family's cases, for a device run of one family;
+     * TC_TYPES=i8,e4m3,e5m2 (of h, bf16, s, i8, e4m3, e5m2): only those types of A and B. */
     const char *only = getenv("TC_FAMILY");
     if (only && *only && strcmp(only, clgemm_family_name(tc->family)) != 0)
         cr_skip_test("TC_FAMILY=%s", only);
+    if (!type_listed(getenv("TC_TYPES"), tc->ab)) cr_skip_test("TC_TYPES=%s", getenv("TC_TYPES"));
     /* TC_COMPUTE=2 (a clgemm_compute): only that compute mode's cases. */
     const char *mode = getenv("TC_COMPUTE");
     if (mode && *mode && atoi(mode) != (int)tc->compute) cr_skip_test("TC_COMPUTE=%s", mode);

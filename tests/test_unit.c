@@ -679,6 +679,75 @@ Test(mma_guard, chosen_only_where_the_device_has_the_instructions) {
     cr_expect_neq(d.family, CLGEMM_FAMILY_MMA, "FP64 mma needs sm_90");
 }
 
+/* The 8-bit types on mma.sync (m16n8k32): INT8 from compute capability 8.0, FP8 from 8.9 where
+ * the driver's compiler took the probe (PTX ISA 8.4: nv_fp8_mma). Single matrices and batches
+ * plan on mma on 8.x; on 9.0 the tma family keeps single matrices and the rest stays where it
+ * was (the CUDA cores) unless a configuration is forced; below 8.0 never. */
+Test(mma_guard, eight_bit_types_by_compute_capability) {
+    device_info a100 = h200_device();
+    a100.nv_compute_capability = 80;
+    a100.compute_units = 108;
+    device_info rtx = a100;
+    rtx.nv_compute_capability = 86;
+    device_info l40 = a100;
+    l40.nv_compute_capability = 89;
+    l40.nv_fp8_mma = true;
+    device_info old_driver = l40; /* 8.9 whose compiler refused FP8 mma.sync */
+    old_driver.nv_fp8_mma = false;
+    device_info turing = a100;
+    turing.nv_compute_capability = 75;
+    device_info h200 = h200_device();
+    h200.nv_sm90a = h200.nv_tma = h200.nv_fp8_mma = true;
+    h200.local_mem_static = 232448;
+    const struct {
+        const char *name;
+        const device_info *info;
+        clgemm_family int8, fp8; /* the family of one 4096^3 matrix; AUTO: neither mma nor tma */
+    } devices[] = {
+        {"8.0", &a100, CLGEMM_FAMILY_MMA, CLGEMM_FAMILY_AUTO},
+        {"8.6", &rtx, CLGEMM_FAMILY_MMA, CLGEMM_FAMILY_AUTO},
+        {"8.9", &l40, CLGEMM_FAMILY_MMA, CLGEMM_FAMILY_MMA},
+        {"8.9, FP8 probe failed", &old_driver, CLGEMM_FAMILY_MMA, CLGEMM_FAMILY_AUTO},
+        {"9.0", &h200, CLGEMM_FAMILY_TMA, CLGEMM_FAMILY_TMA},
+        {"7.5", &turing, CLGEMM_FAMILY_AUTO, CLGEMM_FAMILY_AUTO},
+    };
+    const clgemm_precision types[] = {CLGEMM_INT8, CLGEMM_E4M3, CLGEMM_E5M2};
+    const clgemm_config forced = {.family = CLGEMM_FAMILY_MMA, .params = {128, 128, 64, 64, 32, 3}};
+    for (size_t d = 0; d < sizeof devices / sizeof devices[0]; d++)
+        for (int t = 0; t < 3; t++) {
+            const device_info *info = devices[d].info;
+            const clgemm_family want = t ? devices[d].fp8 : devices[d].int8;
+            clgemm_config c = clgemm__config_default_for(info, types[t], CLGEMM_COMPUTE_DEFAULT,
+                                                         4096, 4096, 4096, 1);
+            if (want == CLGEMM_FAMILY_AUTO) {
+                cr_expect(c.family != CLGEMM_FAMILY_MMA && c.family != CLGEMM_FAMILY_TMA,
+                          "%s type %d: %s", devices[d].name, types[t], describe(&c));
+            } else {
+                cr_expect_eq(c.family, want, "%s type %d: %s", devices[d].name, types[t],
+                             describe(&c));
+            }
+            cr_expect_eq(clgemm__config_check(&c, info, types[t]), OK, "%s: %s", devices[d].name,
+                         describe(&c));
+            /* A batch of 256^3 matrices: mma on 8.x where the type runs there, else not mma. */
+            clgemm_config b = clgemm__config_default_for(info, types[t], CLGEMM_COMPUTE_DEFAULT,
+                                                         256, 256, 256, 100);
+            const bool batch_mma = want == CLGEMM_FAMILY_MMA;
+            cr_expect_eq(b.family == CLGEMM_FAMILY_MMA, batch_mma, "%s type %d batch: %s",
+                         devices[d].name, types[t], describe(&b));
+            /* Forced: legal wherever the type runs on mma.sync, the H200 included. */
+            const bool runs = info->nv_compute_capability >= 80 &&
+                              (t == 0 || (info->nv_compute_capability >= 89 && info->nv_fp8_mma));
+            cr_expect_eq(clgemm__config_supports(&forced, info, types[t], CLGEMM__COMPUTE_ANY) &&
+                             clgemm__config_check(&forced, info, types[t]) == OK,
+                         runs, "%s type %d forced %s", devices[d].name, types[t],
+                         describe(&forced));
+        }
+    /* One k32 step a slice at least: KWG 16 is refused for 8-bit, legal for FP16. */
+    clgemm_config shallow = {.family = CLGEMM_FAMILY_MMA, .params = {128, 128, 16, 64, 64, 3}};
+    cr_expect_neq(clgemm__config_check(&shallow, &a100, CLGEMM_INT8), OK);
+    cr_expect_eq(clgemm__config_check(&shallow, &a100, CLGEMM_HALF), OK);
+}
+
 /* ---- Planning a batch (issue 10) -------------------------------------------------------------
  * Small matrices in a large batch get tiles that fit them (no more than a quarter of padding),
  * large ones in a batch keep large tiles, and a batch of one plans as before. Split K counts

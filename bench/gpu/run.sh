@@ -21,6 +21,8 @@
 #   eight-bit     INT8 and FP8 on their defaults, K-major and with B MN-major, beside cuBLASLt
 #                 (torch._int_mm, torch._scaled_mm with and without fast accumulation), and
 #                 FP8's error at growing K on both sides
+#   mma8          the mma.sync family's 8-bit kernels (INT8, FP8 E4M3 and E5M2) forced, through
+#                 test_tensor_cores's correctness matrix (TC_FAMILY=mma TC_TYPES=i8,e4m3,e5m2)
 #   tma           the TMA-fed wgmma kernel (cl/tma.cl) run directly: the static local limit and
 #                 tensor-map service found, its correctness matrix (FP16, BF16, TF32, INT8, FP8),
 #                 its kernel time at the tensor-core shapes beside cuBLAS (bench/tma_check.c)
@@ -46,7 +48,7 @@ fi
 if [ "$1" != tune ]; then
     for suite in "$@"; do
         case $suite in
-        device-tests | fp32-shapes | fp64-shapes | batched | types | tensor-cores | wgmma | tma | eight-bit | squares | call-cost | multi-gpu | lapack-factor) ;;
+        device-tests | fp32-shapes | fp64-shapes | batched | types | tensor-cores | wgmma | mma8 | tma | eight-bit | squares | call-cost | multi-gpu | lapack-factor) ;;
         *)
             echo "run.sh: unknown suite '$suite' (bench/gpu/run.sh alone lists them)" >&2
             exit 2
@@ -197,6 +199,16 @@ tma() {
     $CUBLAS --bf16 8192,8192,8192
     # shellcheck disable=SC2086
     $CUBLAS --tf32 8192,8192,8192 4096,4096,4096
+}
+
+mma8() {
+    # Every 8-bit candidate of the mma family (its --quick list with K slices of 32 bytes or
+    # more) through the tensor-core suite: both layouts, all transposes, edges, offsets, beta, host
+    # arrays, K split in 3, against a long-double reference; Criterion's closing line and any
+    # failure.
+    echo "== test_tensor_cores, mma family, INT8 / E4M3 / E5M2"
+    TC_FAMILY=mma TC_TYPES=i8,e4m3,e5m2 timeout 300 "$B/tests/test_tensor_cores" -j16 2>&1 |
+        grep -E "FAIL|Synthesis|Assert|wrong" | head -40
 }
 
 eight_bit() {
@@ -409,6 +421,7 @@ for suite in "$@"; do
     types) types ;;
     tensor-cores) tensor_cores ;;
     wgmma) wgmma ;;
+    mma8) mma8 ;;
     tma) tma ;;
     eight-bit) eight_bit ;;
     squares) squares ;;

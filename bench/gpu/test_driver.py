@@ -16,7 +16,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 BINARIES = ["bench/clgemm-bench", "bench/clgemm-types-bench", "bench/clgemm-batched-bench",
             "bench/clgemm-overhead", "bench/clgemm-blas-overhead", "bench/clgemm-multi-bench",
             "bench/clgemm-lapack-factor-bench", "tools/clgemm-tune"] + [
-    f"tests/test_{t}" for t in ("gemm", "split", "batched", "types", "faults", "invalid", "unit")]
+    f"tests/test_{t}" for t in ("gemm", "split", "batched", "types", "faults", "invalid", "unit",
+                                "tensor_cores")]
 # A stand-in prints a line that the suites' filters keep ("s " starts a clgemm-bench row), with
 # TC_ENV's variable when it is set.
 STUB = '#!/bin/sh\necho "s  RAN $(basename "$0") $* ${CLGEMM_KSPLIT:+[KSPLIT=$CLGEMM_KSPLIT]}"\n'
@@ -71,6 +72,7 @@ EXPECT = {
     "lapack-factor": ["command: ROUNDS=1 REPS=1 WARM=1 NB=512 FORCED=1 BUDGET_S=420 "
                       "bench/lapack_factor.sh BUILD 2048 4096 8192 12288 16384",
                       "routine      n    host_s"],
+    "mma8": ["== test_tensor_cores, mma family, INT8 / E4M3 / E5M2"],
     "device-tests": [f"== test_{t}" for t in ("gemm", "split", "batched", "types", "faults",
                                               "invalid", "unit")],
 }

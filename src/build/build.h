@@ -53,6 +53,10 @@ char *clgemm__kernel_source(const char *file_name);
  * 9.0 without one), and the probe build itself on any device (*log: its two stages' logs). */
 bool clgemm__sm90a_usable(cl_context context, cl_device_id device, const device_info *info);
 bool clgemm__sm90a_probe(cl_context context, cl_device_id device, bool with_asm, char **log);
+/* Whether the device's compiler takes FP8 mma.sync (m16n8k32 .e4m3 / .e5m2: PTX ISA 8.4 and
+ * compute capability 8.9): a probe build, asked only of NVIDIA devices of 8.9 and up (no build
+ * elsewhere). The mma family serves FP8 only where it holds (device_info.nv_fp8_mma). */
+bool clgemm__fp8_mma_usable(cl_context context, cl_device_id device, const device_info *info);
 /* The real limit of static __local arrays (device_info.local_mem_static). pick: NVIDIA's
  * per-block maximum for the compute capability when it exceeds the reported size and
  * probe(arg, bytes) says an array that size builds, else that maximum less 1 KiB (room for the

@@ -487,6 +487,31 @@ bool clgemm__sm90a_usable(cl_context context, cl_device_id device, const device_
     return ok;
 }
 
+bool clgemm__fp8_mma_usable(cl_context context, cl_device_id device, const device_info *info) {
+    if (info->cls != DEVICE_NVIDIA_GPU || info->nv_compute_capability < 89) return false;
+    static const char probe[] =
+        "__kernel void clgemm_fp8_mma_probe(__global float *x) {\n"
+        "    float d0 = x[0], d1 = x[1], d2 = x[2], d3 = x[3];\n"
+        "    const uint a = as_uint(x[4]);\n"
+        "    asm volatile(\"mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32 {%0,%1,%2,%3}, \"\n"
+        "                 \"{%4,%4,%4,%4}, {%4,%4}, {%0,%1,%2,%3};\"\n"
+        "                 : \"+f\"(d0), \"+f\"(d1), \"+f\"(d2), \"+f\"(d3) : \"r\"(a));\n"
+        "    asm volatile(\"mma.sync.aligned.m16n8k32.row.col.f32.e5m2.e5m2.f32 {%0,%1,%2,%3}, \"\n"
+        "                 \"{%4,%4,%4,%4}, {%4,%4}, {%0,%1,%2,%3};\"\n"
+        "                 : \"+f\"(d0), \"+f\"(d1), \"+f\"(d2), \"+f\"(d3) : \"r\"(a));\n"
+        "    x[get_global_id(0)] = d0 + d1 + d2 + d3;\n"
+        "}\n";
+    char *log = NULL;
+    clgemm_status st;
+    cl_program p = build_from_source(context, device, probe, "", NULL, &log, &st);
+    if (p)
+        clReleaseProgram(p);
+    else
+        clgemm__log("FP8 mma.sync unavailable on this device:\n%s", log ? log : "");
+    free(log);
+    return p != NULL;
+}
+
 /* Whether static __local arrays of `bytes` build on the device: one kernel whose array is
  * written and read, so that no compiler drops it (*log: the build log). NVIDIA's compiler refuses
  * an array past the hardware's limit at build time ("uses too much shared data"). */
@@ -555,6 +580,7 @@ clgemm_status clgemm__program_device_init(program_device *d, cl_context context,
     d->context = context;
     d->device = device;
     d->info.nv_sm90a = clgemm__sm90a_usable(context, device, &d->info);
+    d->info.nv_fp8_mma = clgemm__fp8_mma_usable(context, device, &d->info);
     d->info.local_mem_static = clgemm__static_local_usable(context, device, &d->info);
     /* Read once: the warm call path reads no environment. */
     const char *extra = getenv("CLGEMM_BUILD_OPTIONS");

@@ -49,6 +49,9 @@ typedef struct device_info {
         nv_sm90a; /* compute capability 9.0 and its driver runs patched sm_90a PTX (build/program.c)
                    */
     bool nv_tma;  /* nv_sm90a, and tensor maps can be encoded for it (exec/tensor_map.c) */
+    /* Compute capability 8.9 or more, and its compiler built a probe kernel with FP8 mma.sync
+     * (PTX ISA 8.4: an older driver's compiler refuses it; build/program.c). */
+    bool nv_fp8_mma;
     /* NVIDIA: the PCI address (cl_khr_pci_bus_info or cl_nv_device_attribute_query), which
      * finds the CUDA device of the same GPU; nv_pci_known false where neither answered. */
     bool nv_pci_known;

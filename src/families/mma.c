@@ -3,8 +3,11 @@
  * K across work-group layers as the register-blocked family does. Only
  * NVIDIA devices of compute capability 8.0 and up ever build its source. Types: FP16 and BF16
  * storage with FP32 accumulation (C in the input type or FP32), FP32 with the TF32 or 3xTF32
- * compute modes (never the FP32 default), and FP64 (sm_90's m16n8k16 FP64, the default for
- * dgemm there, as in cuBLAS). The legality rules are the kernel's (its first comment). */
+ * compute modes (never the FP32 default), FP64 (sm_90's m16n8k16 FP64, the default for
+ * dgemm there, as in cuBLAS), INT8 into INT32 (m16n8k32 s8, sm_80) and FP8 E4M3 / E5M2 into
+ * FP32, FP16 or BF16 (m16n8k32 e4m3 / e5m2, where the device's compiler takes them:
+ * device_info.nv_fp8_mma, compute capability 8.9 and PTX ISA 8.4). The legality rules are the
+ * kernel's (its first comment). */
 #include "families/family.h"
 
 #include <stdio.h>
@@ -15,9 +18,12 @@ static const family_param params[] = {WARP_TILE_PARAMS(32, 64, "warp tile along 
                                                        "warp tile along N", 4,
                                                        "K slices in flight (cp.async pipeline)")};
 
-/* Which PTX each type needs: FP16 / BF16 / TF32 mma from sm_80, FP64 m16n8k16 from sm_90. */
+/* Which PTX each type needs: FP16 / BF16 / TF32 / INT8 mma from sm_80, FP8 from sm_89 where
+ * the driver's compiler takes it (PTX ISA 8.4: nv_fp8_mma), FP64 m16n8k16 from sm_90. The 8-bit
+ * types have one compute mode, the default. */
 static bool supported(const device_info *info, clgemm_precision type, clgemm_compute compute) {
     if (info->cls != DEVICE_NVIDIA_GPU || info->nv_compute_capability < 80) return false;
+    const bool plain = compute == CLGEMM_COMPUTE_DEFAULT || compute == CLGEMM__COMPUTE_ANY;
     switch (type) {
     case CLGEMM_HALF:
     case CLGEMM_BFLOAT16:
@@ -26,6 +32,11 @@ static bool supported(const device_info *info, clgemm_precision type, clgemm_com
         return compute != CLGEMM_COMPUTE_DEFAULT;
     case CLGEMM_DOUBLE:
         return info->nv_compute_capability >= 90;
+    case CLGEMM_INT8:
+        return plain;
+    case CLGEMM_E4M3:
+    case CLGEMM_E5M2:
+        return plain && info->nv_compute_capability >= 89 && info->nv_fp8_mma;
     default:
         return false;
     }
@@ -39,7 +50,7 @@ static bool rules(const clgemm_config *c, const device_info *info, const type_de
     const int esize = (int)t->size, vw = 16 / esize;
     if (v[MWG] % v[WM] || v[NWG] % v[WN] || v[WM] % 16) return false;
     if (v[WN] % (esize == 8 ? 8 : 16)) return false;
-    if (v[KWG] % (esize == 4 ? 8 : 16)) return false;
+    if (v[KWG] % (esize == 1 ? 32 : esize == 4 ? 8 : 16)) return false; /* one k step of mma */
     if (v[KWG] < vw || v[MWG] < vw || v[NWG] < vw) return false;
     return clgemm__warp_tiles_fit(c, info, t, 32);
 }
@@ -55,11 +66,15 @@ static void tile(const clgemm_config *c, size_t *mt, size_t *nt, size_t *kt) {
 }
 
 /* The kernel's MMA_TYPE for the call, C_INPUT, and the 16-byte cp.async path for operands
- * whose offset and leading dimension keep every 16-byte chunk aligned. */
+ * whose offset and leading dimension keep every 16-byte chunk aligned (the 8-bit types' C type
+ * reaches the kernel as TYPE_C). */
 static int call_options(const kernel_call *k, char *buf, size_t size) {
     int type = k->type_ab == CLGEMM_HALF                  ? 0
                : k->type_ab == CLGEMM_BFLOAT16            ? 1
                : k->type_ab == CLGEMM_DOUBLE              ? 4
+               : k->type_ab == CLGEMM_INT8                ? 5
+               : k->type_ab == CLGEMM_E4M3                ? 6
+               : k->type_ab == CLGEMM_E5M2                ? 7
                : k->compute == CLGEMM_COMPUTE_FP32_3XTF32 ? 3
                                                           : 2;
     return snprintf(buf, size,
@@ -89,14 +104,27 @@ static const clgemm_config tf32[] = {MMA(128, 128, 16, 64, 64, 3), MMA(64, 64, 1
 static const clgemm_config fp64[] = {MMA(128, 64, 16, 64, 32, 2), MMA(64, 128, 16, 32, 64, 2),
                                      MMA(64, 64, 16, 32, 32, 2), END_OF_LIST};
 
+/* 8-bit: slices of 64 bytes a row, as FP16's fastest set (two k32 steps a barrier), in 48 KiB;
+ * 64 x 32 warp tiles, because an operand stored MN-major is transposed through registers and
+ * 64 x 64 ones then spill (ptxas: 184-388 bytes; scripts/check_mma8_ptx.sh). Not measured on a
+ * device yet. */
+static const clgemm_config eight[] = {MMA(128, 128, 64, 64, 32, 3), MMA(64, 64, 64, 32, 32, 3),
+                                      END_OF_LIST};
+static const clgemm_config none[] = {END_OF_LIST};
+
+/* 8-bit types are the defaults below compute capability 9.0 only: there the tma family takes
+ * single matrices, and the rest (batches, operands no tensor map describes) stay where they
+ * were planned before these kernels, on the CUDA cores, until a device run measures them. */
 static const clgemm_config *defaults(const device_info *info, clgemm_precision type,
                                      const gemm_dims *dims) {
     (void)dims;
+    if (clgemm__type(type)->size == 1) return info->nv_compute_capability < 90 ? eight : none;
     return type == CLGEMM_DOUBLE ? fp64 : type == CLGEMM_SINGLE ? tf32 : half;
 }
 
 static const clgemm_config quick[] = {MMA(128, 128, 32, 64, 64, 3), MMA(128, 128, 16, 64, 64, 3),
                                       MMA(128, 64, 16, 64, 32, 2),  MMA(64, 64, 32, 32, 32, 3),
-                                      MMA(64, 64, 16, 32, 32, 2),   END_OF_LIST};
+                                      MMA(64, 64, 16, 32, 32, 2),   MMA(128, 128, 64, 64, 32, 3),
+                                      MMA(64, 64, 64, 32, 32, 3),   END_OF_LIST};
 
 const family_desc clgemm__family_mma = {TENSOR_CORE_FAMILY(CLGEMM_FAMILY_MMA, mma)};

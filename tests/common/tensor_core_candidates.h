@@ -37,5 +37,7 @@ static const struct {
     {CLGEMM_FAMILY_MMA, {128, 64, 16, 64, 32, 2}},
     {CLGEMM_FAMILY_MMA, {64, 64, 32, 32, 32, 3}},
     {CLGEMM_FAMILY_MMA, {64, 64, 16, 32, 32, 2}},
+    {CLGEMM_FAMILY_MMA, {128, 128, 64, 64, 32, 3}},
+    {CLGEMM_FAMILY_MMA, {64, 64, 64, 32, 32, 3}},
 };
 #endif
