@@ -1,7 +1,8 @@
 /* types_bench.c: clgemm-types-bench, whole-call speed of every element type and compute mode
  * through the public API (clgemm_gemm_ex), with a sampled accuracy check against a
  * double-precision host product of the same (stored) inputs.
- * Usage: clgemm-types-bench [--runs N] [--force FAMILY[:P=V,...]] [--trans XY] MODE:M,N,K ...
+ * Usage: clgemm-types-bench [--runs N] [--no-clblast] [--check] [--force FAMILY[:P=V,...]]
+ *                           [--trans XY] MODE:M,N,K ...
  * MODE: s d c z h hs b bs tf32 3xtf32 i8 e4m3 e4m3b e4m3h e5m2 e5m2b. --force makes the
  * problems after it run one family's configuration wherever the device takes it for their type
  * ("--force auto": the library's choice again), so two families compare in one run. --trans XY
@@ -15,10 +16,14 @@
  * (its profiling event: for a call of one kernel, that kernel), and the largest sampled error
  * relative to sum |a||b|;
  * for s, d, c and z also CLBlast's same call on the same buffers, median of N (built with
- * CLBlast). */
+ * CLBlast; --no-clblast: not).
+ * --check: the problems after it are checked in full instead of timed (check_problem below), a
+ * configuration's correctness before its speed counts: one line "check ... ok" or "check ...
+ * FAIL" and the first wrong case each, exit status 1 on any failure. */
 #include "core/clock.h"
 #include "core/xorshift.h"
 #include "force_config.h"
+#include "test_common.h"
 #include "typed.h"
 
 #include <clgemm.h>
@@ -81,8 +86,72 @@ static size_t b_index(transposes t, size_t p, size_t j, size_t k, size_t n) {
     return t.b == CLGEMM_NO_TRANS ? p * n + j : j * k + p;
 }
 
+/* One problem in full against the tests' long-double oracle (tests/common/typed.c: every element
+ * of C within the K-scaled bound, C poisoned where beta is 0, everything outside C and A and B
+ * bit for bit unchanged), column-major, in four cases that between them give each operand both
+ * orientations and both ways of loading: odd offsets and leading dimensions (scalar loads) and
+ * 16-byte aligned ones (cp.async): NN with both unaligned, TT with both aligned, NT and TN mixed;
+ * then NN and TT again with K split into 3 layers (a second handle made under CLGEMM_KSPLIT=3,
+ * given the --force configuration `force`). 0 when all pass. */
+static int check_problem(clgemm_handle h, const char *force, const mode *md, size_t m, size_t n,
+                         size_t k) {
+    tc_env env = {.context = clgemm_context(h),
+                  .device = clgemm_device(h),
+                  .queue = clgemm_queue(h),
+                  .has_fp64 = true};
+    static const struct {
+        clgemm_transpose ta, tb;
+        bool aligned_a, aligned_b, split;
+    } cases[] = {{CLGEMM_NO_TRANS, CLGEMM_NO_TRANS, false, false, false},
+                 {CLGEMM_TRANS, CLGEMM_TRANS, true, true, false},
+                 {CLGEMM_NO_TRANS, CLGEMM_TRANS, true, false, false},
+                 {CLGEMM_TRANS, CLGEMM_NO_TRANS, false, true, false},
+                 {CLGEMM_NO_TRANS, CLGEMM_NO_TRANS, false, false, true},
+                 {CLGEMM_TRANS, CLGEMM_TRANS, true, true, true}};
+    const size_t vw = 16 / clgemm_type_size(md->ab); /* elements of one 16-byte chunk */
+    clgemm_handle split = NULL;
+    setenv("CLGEMM_KSPLIT", "3", 1);
+    clgemm_status st = clgemm_create(&split, clgemm_queue(h));
+    unsetenv("CLGEMM_KSPLIT");
+    if (st != CLGEMM_SUCCESS || (force && bench_force(split, force, "clgemm-types-bench") != 0)) {
+        printf("check %-7s %6zu %6zu %6zu  FAIL: no split-K handle\n", md->name, m, n, k);
+        if (split) clgemm_destroy(split);
+        return 1;
+    }
+    int bad = 0;
+    char msg[2048] = "", first[2048] = "";
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        tt_gemm g = {TT_PROBLEM(md->ab, md->c, CLGEMM_COL_MAJOR, cases[i].ta, cases[i].tb, m, n, k),
+                     .alpha = {-0.75, 0}, .beta = {i % 2 ? 0.5 : 0, 0}, .tail = 3,
+                     .compute = md->compute};
+        /* Leading dimensions and offsets: a multiple of the chunk where aligned, else odd. */
+        tt_pad_ld(&g, 0, 0, 1);
+        const size_t lda = g.lda, ldb = g.ldb;
+        g.lda = cases[i].aligned_a ? (lda + vw - 1) / vw * vw : lda | 1;
+        g.ldb = cases[i].aligned_b ? (ldb + vw - 1) / vw * vw : ldb | 1;
+        g.off_a = cases[i].aligned_a ? 2 * vw : 3;
+        g.off_b = cases[i].aligned_b ? vw : 5;
+        g.off_c = 7;
+        if (tt_run(&env, cases[i].split ? split : h, &g, 1234 + i, 0, 0, msg, sizeof msg) != 0 &&
+            !bad++)
+            snprintf(first, sizeof first, "%s%s", cases[i].split ? "[K split 3] " : "", msg);
+    }
+    clgemm_destroy(split);
+    clgemm_config cfg;
+    char kernel[200] = "?";
+    if (clgemm_get_config_ex(h, CLGEMM_COL_MAJOR, CLGEMM_NO_TRANS, CLGEMM_NO_TRANS, m, n, k, md->ab,
+                             md->c, md->compute, &cfg, NULL) == CLGEMM_SUCCESS)
+        clgemm_config_string(&cfg, kernel, sizeof kernel);
+    printf("check %-7s %6zu %6zu %6zu  %s: %d of %zu cases wrong  (%s)%s%s\n", md->name, m, n, k,
+           bad ? "FAIL" : "ok", bad, sizeof cases / sizeof cases[0], kernel, bad ? "; first: " : "",
+           first);
+    fflush(stdout);
+    return bad != 0;
+}
+
 static int run(clgemm_handle h, const mode *md, transposes tr, size_t m, size_t n, size_t k,
-               int runs) {
+               int runs, bool clblast_too) {
+    (void)clblast_too; /* without CLBlast, nothing to skip */
     cl_context ctx = clgemm_context(h);
     /* A queue of the bench's own with profiling on: the last command's device time beside the
      * whole call's (for a call of one kernel, that kernel's time). */
@@ -154,7 +223,7 @@ static int run(clgemm_handle h, const mode *md, transposes tr, size_t m, size_t 
     double med = times[runs / 2], last = device[runs / 2];
     double clblast = 0; /* CLBlast's median, 0: not timed */
 #ifdef HAVE_CLBLAST
-    if (md->compute == CLGEMM_COMPUTE_DEFAULT && md->ab == md->c &&
+    if (clblast_too && md->compute == CLGEMM_COMPUTE_DEFAULT && md->ab == md->c &&
         md->ab <= CLGEMM_COMPLEX_DOUBLE && tr.a == CLGEMM_NO_TRANS && tr.b == CLGEMM_NO_TRANS) {
         CLBlastStatusCode cs = CLBlastSuccess;
         for (int r = -2; r < runs && cs == CLBlastSuccess; r++) {
@@ -219,6 +288,8 @@ static int run(clgemm_handle h, const mode *md, transposes tr, size_t m, size_t 
 
 int main(int argc, char **argv) {
     int runs = 10, status = 0;
+    bool clblast_too = true, check = false;
+    const char *force = NULL; /* the last --force, for the handle --check makes */
     transposes tr = {CLGEMM_NO_TRANS, CLGEMM_NO_TRANS};
     clgemm_handle h;
     clgemm_status st = clgemm_create_default(&h);
@@ -232,6 +303,14 @@ int main(int argc, char **argv) {
             if (runs < 1 || runs > 1000) runs = 10;
             continue;
         }
+        if (strcmp(argv[i], "--no-clblast") == 0) {
+            clblast_too = false;
+            continue;
+        }
+        if (strcmp(argv[i], "--check") == 0) {
+            check = true;
+            continue;
+        }
         if (strcmp(argv[i], "--trans") == 0 && i + 1 < argc) {
             const char *t = argv[++i];
             if (strlen(t) != 2 || !strchr("NT", t[0]) || !strchr("NT", t[1])) {
@@ -243,7 +322,8 @@ int main(int argc, char **argv) {
             continue;
         }
         if (strcmp(argv[i], "--force") == 0 && i + 1 < argc) {
-            if (bench_force(h, argv[++i], "clgemm-types-bench") != 0) return 2;
+            force = argv[++i];
+            if (bench_force(h, force, "clgemm-types-bench") != 0) return 2;
             continue;
         }
         char name[16];
@@ -261,7 +341,8 @@ int main(int argc, char **argv) {
             fprintf(stderr, "clgemm-types-bench: unknown mode %s\n", name);
             return 2;
         }
-        status |= run(h, md, tr, m, n, k, runs);
+        status |= check ? check_problem(h, force, md, m, n, k)
+                        : run(h, md, tr, m, n, k, runs, clblast_too);
     }
     clgemm_destroy(h);
     return status;

@@ -54,10 +54,16 @@
  *   - threads T = 32 * (MWG/WM) * (NWG/WN) <= 1024 (work-group size, launched as T x 1);
  *   - MWG*KWG/VW and NWG*KWG/VW (16-byte chunks of one slice) are positive multiples of T;
  *     the contiguous side of each tile holds >= 1 chunk: KWG >= VW, MWG >= VW, NWG >= VW;
- *   - STAGES >= 2 and STAGES * (MWG + NWG) * KWG * sizeof(element) <= 49152 (local memory);
+ *   - STAGES >= 2 and STAGES * (MWG + NWG) * KWG * sizeof(element) within the device's limit
+ *     of static __local arrays (the stages are static arrays, SLICE_STAGES in ptx.cl, never
+ *     __local arguments): 49152 where OpenCL's figure stands, 232,448 on compute capability 9.0
+ *     where the probe build passed (clgemm__static_local_limit);
  *   - registers (ptxas, -cl-nv-verbose, H200): 64x64 warp tiles take 210-255 registers for
  *     types 0-3 without spills; FP64 64x32 tiles with F64_K16 reach 255 and spill up to 100
- *     bytes in the unaligned (scalar-load) variants. Larger warp tiles will spill.
+ *     bytes in the unaligned (scalar-load) variants. Larger warp tiles will spill. At 255
+ *     registers a work-group of 8 warps (256 threads) fills an SM's 65,536 registers, so FP64
+ *     holds at most 128 x 128 of C per SM in registers; scripts/check_mma_ptx.sh compiles the
+ *     FP64 sets offline and records their registers and spills.
  * Fastest sets measured on the H200 (docs/TENSOR_CORES.md): types 0/1 MWG=128 NWG=128 KWG=32
  * WM=64 WN=64 STAGES=3; types 2/3 MWG=128 NWG=128 KWG=16 WM=64 WN=64 STAGES=3; type 4
  * MWG=128 NWG=64 KWG=16 WM=64 WN=32 STAGES=2 F64_K16=1; SWIZZLE=1 always (0 is 3.7x slower).

@@ -104,6 +104,46 @@ Test(static_local, warp_tile_families_use_it) {
     cr_expect_neq(clgemm__config_check(&mma, &failed, CLGEMM_HALF), CLGEMM_SUCCESS);
 }
 
+/* mma's FP64 sets in the real local memory (bench/gpu/fp64_sets.txt, issue 32): 128 x 128 x 16
+ * tiles of 8 warps in 3 to 7 stages (96 to 224 KiB) and the deeper 128 x 64 ones are legal on an
+ * H200 whose probe passed (what the probe found there: 1 KiB under the table's figure), refused
+ * where the probe failed (48 KiB), and 8 stages only where they still fit; FP64's default is the 48
+ * KiB set on both until the sweep's winner is registered, and the list a 48 KiB device gets holds
+ * nothing it refuses. */
+Test(static_local, mma_fp64_sets_use_it) {
+    device_info h200 = nvidia(90, 49152);
+    h200.has_fp64 = true;
+    device_info failed = h200;
+    h200.local_mem_static = 232448 - 1024;
+    const clgemm_precision D = CLGEMM_DOUBLE;
+    const int deep[][6] = {{128, 128, 16, 64, 32, 3}, {128, 128, 16, 64, 32, 4},
+                           {128, 128, 16, 64, 32, 6}, {128, 128, 16, 32, 64, 7},
+                           {128, 64, 16, 64, 32, 4},  {256, 64, 16, 64, 32, 4},
+                           {64, 256, 16, 32, 64, 5}};
+    for (size_t i = 0; i < sizeof deep / sizeof deep[0]; i++) {
+        clgemm_config c = {.family = CLGEMM_FAMILY_MMA};
+        memcpy(c.params, deep[i], sizeof deep[i]);
+        cr_expect_eq(clgemm__config_check(&c, &h200, D), CLGEMM_SUCCESS, "set %zu", i);
+        cr_expect_neq(clgemm__config_check(&c, &failed, D), CLGEMM_SUCCESS, "set %zu", i);
+        c.params[5] = 8; /* legal where 8 stages still fit (128 x 64: 192 KiB) */
+        const bool fits = 8 * (deep[i][0] + deep[i][1]) * deep[i][2] * 8 <= 232448 - 1024;
+        cr_expect_eq(clgemm__config_check(&c, &h200, D) == CLGEMM_SUCCESS, fits, "set %zu, S8", i);
+    }
+    const device_info *devs[] = {&h200, &failed};
+    for (int d = 0; d < 2; d++) {
+        clgemm_config def = clgemm__config_default(devs[d], D);
+        const clgemm_config want = {.family = CLGEMM_FAMILY_MMA,
+                                    .params = {128, 64, 16, 64, 32, 2}};
+        cr_expect(clgemm__config_equal(&def, &want), "device %d", d);
+        cr_expect_eq(clgemm__config_check(&def, devs[d], D), CLGEMM_SUCCESS, "device %d", d);
+        def = clgemm__config_default_for(devs[d], D, CLGEMM_COMPUTE_DEFAULT, 8192, 8192, 8192, 1);
+        cr_expect(clgemm__config_equal(&def, &want), "device %d at 8192^2", d);
+    }
+    const clgemm_config *list = clgemm__family(CLGEMM_FAMILY_MMA)->defaults(&failed, D, ONE_MATRIX);
+    for (const clgemm_config *c = list; c->family; c++)
+        cr_expect_eq(clgemm__config_check(c, &failed, D), CLGEMM_SUCCESS);
+}
+
 static bool first_device(cl_context *ctx, cl_device_id *device) {
     cl_platform_id platform;
     cl_uint n = 0;

@@ -12,6 +12,10 @@
 #   device-tests  every device test suite (Criterion's closing line per suite)
 #   fp32-shapes   FP32 squares, irregular, narrow and long-K shapes, small squares
 #   fp64-shapes   FP64 on its default family (tensor cores on sm_90) and on the SIMT family
+#   fp64-sweep    the mma family's FP64 sets of bench/gpu/fp64_sets.txt (deeper pipelines and
+#                 larger tiles in the real local memory), each checked in full at 1031x517x263
+#                 (transposes, odd and aligned offsets, split K), then timed at 4096^2, 8192^2
+#                 and 4097^2 beside cuBLAS, the first set (the default) again at the end
 #   batched       strided batches of FP32, FP64, FP16 and BF16 matrices beside CLBlast and torch.bmm
 #   types         every element type and compute mode, squares at 8192 and below
 #   tensor-cores  FP16, BF16, TF32, 3xTF32 at 8192^2, 4096^2, 2048^2, 4097^2 and an FP16 batch
@@ -42,13 +46,13 @@
 # .gpu/lib are put on LD_LIBRARY_PATH when that folder exists.
 set -u
 if [ $# -eq 0 ]; then
-    sed -n '2,40p' "$0" | sed 's/^# \{0,1\}//' >&2
+    sed -n '2,44p' "$0" | sed 's/^# \{0,1\}//' >&2
     exit 2
 fi
 if [ "$1" != tune ]; then
     for suite in "$@"; do
         case $suite in
-        device-tests | fp32-shapes | fp64-shapes | batched | types | tensor-cores | wgmma | mma8 | tma | eight-bit | squares | call-cost | multi-gpu | lapack-factor) ;;
+        device-tests | fp32-shapes | fp64-shapes | fp64-sweep | batched | types | tensor-cores | wgmma | mma8 | tma | eight-bit | squares | call-cost | multi-gpu | lapack-factor) ;;
         *)
             echo "run.sh: unknown suite '$suite' (bench/gpu/run.sh alone lists them)" >&2
             exit 2
@@ -131,6 +135,32 @@ fp64_shapes() {
         $BENCH --no-clblast --precision d --shape 8192,64,8192 --family regblock \
             --params $SIMT_WIDE 2>&1 | bench_rows
     }
+}
+
+# fp64-sweep: which FP64 set the H200 default should be (issue 32). A set whose check fails
+# must not become a default, whatever its speed.
+fp64_sweep() {
+    sets=$(awk '!/^#/ && NF == 6 {
+        printf "mma:MWG=%s,NWG=%s,KWG=%s,WM=%s,WN=%s,STAGES=%s\n", $1, $2, $3, $4, $5, $6 }' \
+        bench/gpu/fp64_sets.txt)
+    out=$(mktemp -d)
+    echo "== every set checked (clgemm-types-bench --check, one process per set, in parallel)"
+    i=0
+    for s in $sets; do
+        i=$((i + 1))
+        "$B/bench/clgemm-types-bench" --check --force "$s" d:1031,517,263 >"$out/$i" 2>&1 &
+    done
+    wait
+    for f in $(seq 1 "$i"); do cat "$out/$f"; done
+    rm -rf "$out"
+    echo "== every set timed (the first is the default)"
+    first=$(echo "$sets" | head -n 1)
+    # shellcheck disable=SC2046
+    "$B/bench/clgemm-types-bench" --no-clblast $(for s in $sets $first; do
+        printf -- '--force %s d:4096,4096,4096 d:8192,8192,8192 d:4097,4097,4097 ' "$s"
+    done)
+    echo "== cuBLAS FP64"
+    $CUBLAS --fp64 4096,4096,4096 8192,8192,8192 4097,4097,4097
 }
 
 batched() {
@@ -417,6 +447,7 @@ for suite in "$@"; do
     device-tests) device_tests ;;
     fp32-shapes) fp32_shapes ;;
     fp64-shapes) fp64_shapes ;;
+    fp64-sweep) fp64_sweep ;;
     batched) batched ;;
     types) types ;;
     tensor-cores) tensor_cores ;;

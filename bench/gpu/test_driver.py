@@ -28,6 +28,10 @@ def squares(*sizes):
 
 
 TC = squares(8192, 4096, 2048, 4097)
+# The FP64 sets the fp64-sweep suite checks and times, from the list it reads.
+with open(os.path.join(ROOT, "bench/gpu/fp64_sets.txt")) as f:
+    FP64_SETS = ["mma:MWG={},NWG={},KWG={},WM={},WN={},STAGES={}".format(*line.split())
+                 for line in f if line.strip() and not line.startswith("#")]
 EXPECT = {
     "tensor-cores": [f"clgemm-types-bench {' '.join(f'{m}:{s}' for m in ('h', 'b', 'tf32', '3xtf32') for s in TC)}",
                      "clgemm-batched-bench --runs 20 h:1000,256",
@@ -50,6 +54,11 @@ EXPECT = {
                     "--family regblock --params MWG=128,NWG=128,KWG=8,MDIMC=16,NDIMC=16,KWI=4,VWM=2,VWN=2",
                     "--params MWG=128,NWG=64,KWG=8,MDIMC=16,NDIMC=8,KWI=4,VWM=2,VWN=2",
                     "--params MWG=64,NWG=128,KWG=8,MDIMC=8,NDIMC=16,KWI=4,VWM=2,VWN=2"],
+    "fp64-sweep": [f"clgemm-types-bench --check --force {s} d:1031,517,263" for s in FP64_SETS] +
+                  ["clgemm-types-bench --no-clblast " + " ".join(
+                      f"--force {s} d:4096,4096,4096 d:8192,8192,8192 d:4097,4097,4097"
+                      for s in FP64_SETS + FP64_SETS[:1]),
+                   "cublas_reference.py --fp64 4096,4096,4096 8192,8192,8192 4097,4097,4097"],
     "batched": [f"clgemm-batched-bench --runs 20 {p}:10000,32 {p}:10000,64 {p}:1000,128 "
                 f"{p}:1000,256 {p}:100,512" for p in "sdhb"] +
                [f"bmm_reference.py {p}10000,32 10000,64 1000,128 1000,256 100,512"

@@ -29,3 +29,6 @@ int __attribute__((overloadable)) min(int a, int b) {
 long __attribute__((overloadable)) min(long a, long b) {
     return a < b ? a : b;
 }
+int __attribute__((overloadable)) clamp(int x, int lo, int hi) {
+    return x < lo ? lo : x > hi ? hi : x;
+}
