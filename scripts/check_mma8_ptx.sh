@@ -19,13 +19,8 @@ ptxas=${PTXAS:-/usr/local/cuda/bin/ptxas}
 [ -x "$parts_tool" ] || { echo "$parts_tool missing: build the library first"; exit 1; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-# The prelude's built-ins and one more that mma.cl calls (kept here: scripts/nvptx_sources_ptx.sh
-# compares PTX across trees with the prelude as it is).
 {
     cat "$root/scripts/nvptx/prelude.cl"
-    echo 'int __attribute__((overloadable)) clamp(int x, int lo, int hi) {'
-    echo '    return x < lo ? lo : x > hi ? hi : x;'
-    echo '}'
     for part in $("$parts_tool" mma.cl); do cat "$root/cl/$part"; echo; done
 } > "$work/src.cl"
 fails=0
