@@ -28,7 +28,6 @@ trap 'rm -rf "$work"' EXIT
     cat "$root/scripts/nvptx/prelude.cl"
     for part in $("$parts_tool" regblock.cl); do cat "$root/cl/$part"; echo; done
 } > "$work/src.cl"
-fails=0
 grep -v '^#' "$list" | while read -r name params; do
     [ -n "$name" ] || continue
     opts="-DTYPE_AB=0 -DTYPE_C=0 -DTRANSA=0 -DTRANSB=0 -DCONJA=0 -DCONJB=0"

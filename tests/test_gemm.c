@@ -182,8 +182,18 @@ static void run_config(const family_case *fc) {
 #define RB2(prec, mwg_, nwg_, kwg_, mdimc_, ndimc_, kwi_, vwm_, vwn_)                              \
     {                                                                                              \
         prec, {                                                                                    \
-            .family = CLGEMM_FAMILY_REGBLOCK,                                                      \
-            .params = {mdimc_, ndimc_, 0, mwg_, nwg_, kwg_, kwi_, vwm_, vwn_, 2}                   \
+            .family = CLGEMM_FAMILY_REGBLOCK, .params = {                                          \
+                mdimc_,                                                                            \
+                ndimc_,                                                                            \
+                0,                                                                                 \
+                mwg_,                                                                              \
+                nwg_,                                                                              \
+                kwg_,                                                                              \
+                kwi_,                                                                              \
+                vwm_,                                                                              \
+                vwn_,                                                                              \
+                2                                                                                  \
+            }                                                                                      \
         }                                                                                          \
     }
 /* The matrix-unit family (NVIDIA sm_90 here: FP64 through the tensor cores; the FP32 default
