@@ -139,8 +139,8 @@ fp32_sweep() {
     CLGEMM_CACHE_DIR=$cache CLGEMM_LOG=1 CLGEMM_BUILD_OPTIONS=-cl-nv-verbose \
         "$B/bench/clgemm-types-bench" $(forced s:4096,4096,4096 s:8192,8192,8192) \
         2>"$cache/build.log"
-    echo "== registers and spills per build (driver's ptxas, -cl-nv-verbose)"
-    grep -E "build log of regblock.cl|build of regblock.cl failed|Used [0-9]+ registers|spill" \
+    echo "== registers and spills per build (driver's ptxas, -cl-nv-verbose), and the bench's complaints"
+    grep -E "types-bench:|(build log of|build of) regblock.cl|Used [0-9]+ registers|spill" \
         "$cache/build.log" | sed -E 's/ -DTYPE_AB=[^)]*-DMWG=/ MWG=/; s/ -D/ /g'
     echo "== cuBLAS FP32 again"
     $CUBLAS 4096,4096,4096 8192,8192,8192
