@@ -11,7 +11,14 @@
  *
  * Latency: the next slice is read from global memory into registers before the current one is
  * multiplied, so global latency hides behind a whole slice of arithmetic even at one
- * work-group per compute unit. */
+ * work-group per compute unit.
+ *
+ * Local buffers (STAGES): with one (1, the default), each slice waits at two barriers, one
+ * before it is multiplied (its stores are in place) and one after (no one still reads it when the
+ * next is stored). With two, the slice in registers is stored into the other buffer right after
+ * this one is multiplied, and one barrier per slice serves both purposes. The arrays are static
+ * and sized by the parameters, so on a device whose static __local arrays may exceed OpenCL's
+ * figure (the H200's 227 KiB) both buffers of 64-deep slices fit. */
 #ifndef MWG
 #define MWG 64
 #endif
@@ -35,6 +42,15 @@
 #endif
 #ifndef VWN
 #define VWN 2
+#endif
+#ifndef STAGES
+#define STAGES 1
+#endif
+/* The local buffers: two for STAGES 2, else one (0 is 1, as in older configurations). */
+#if STAGES == 2
+#define NBUF 2
+#else
+#define NBUF 1
 #endif
 
 #define MWI  (MWG / MDIMC)
@@ -94,6 +110,15 @@ typedef union {
  * contiguous. */
 #define ALOADS (MWG * KWG / WGS)
 #define BLOADS (NWG * KWG / WGS)
+/* The parts a slice is loaded in: with two buffers one per KWI-deep step (the host's rules make
+ * each a whole number of rounds), else the whole slice at once. */
+#if NBUF == 2
+#define NPART (KWG / KWI)
+#else
+#define NPART 1
+#endif
+#define APART (ALOADS / NPART)
+#define BPART (BLOADS / NPART)
 #if TRANSA == 0
 #define A_X(idx) ((idx) % MWG)
 #define A_P(idx) ((idx) / MWG)
@@ -120,8 +145,10 @@ typedef union {
 
 __kernel __attribute__((reqd_work_group_size(MDIMC, NDIMC, 1))) void
 clgemm_regblock(GEMM_ARGS STREAMK_ARGS) {
-    __local realM Alm[KWG * ASTRIDE / VWM]; /* Alm row p holds op(A)(i0 .. i0 + MWG - 1, p0 + p) */
-    __local realN Blm[KWG * BSTRIDE / VWN]; /* Blm row p holds op(B)(p0 + p, j0 .. j0 + NWG - 1) */
+    /* Per buffer, Alm row p holds op(A)(i0 .. i0 + MWG - 1, p0 + p), Blm row p op(B)(p0 + p,
+     * j0 .. j0 + NWG - 1). */
+    __local realM Alm[NBUF * KWG * ASTRIDE / VWM];
+    __local realN Blm[NBUF * KWG * BSTRIDE / VWN];
     __local REAL *Als = (__local REAL *)Alm;
     __local REAL *Bls = (__local REAL *)Blm;
     GEMM_BEGIN
@@ -164,71 +191,96 @@ clgemm_regblock(GEMM_ARGS STREAMK_ARGS) {
          * - at the M or N edge: rows past M and columns past N are clamped (they only feed elements
          *   of C that are never stored), so edge work-groups keep pace with the others;
          * - the last, partial slice: depth past K is zero, or it would add to every element. */
-        REAL ra[ALOADS], rb[BLOADS];
+        /* The slice in flight, in NPART parts of APART (BPART) rounds: with two buffers a part
+         * is loaded before each KWI-deep step of the multiply and stored right after it, so the
+         * registers hold KWI rows of the next slice whatever KWG is. */
+        REAL ra[APART], rb[BPART];
         const bool inside_mn = i0 + MWG <= M && j0 + NWG <= N;
-#define LOAD_A(p0, check_k)                                                                        \
-    _Pragma("unroll") for (int r = 0; r < ALOADS; r++) {                                           \
-        const int idx = tid + r * WGS, gp = (p0) + A_P(idx);                                       \
+#define LOAD_A(p0, r0, check_k)                                                                    \
+    _Pragma("unroll") for (int r = 0; r < APART; r++) {                                            \
+        const int idx = tid + ((r0) + r) * WGS, gp = (p0) + A_P(idx);                              \
         ra[r] = (check_k) && gp >= kend ? (REAL)0 : A_AT(min(i0 + A_X(idx), M - 1), gp);           \
     }
-#define LOAD_B(p0, check_k)                                                                        \
-    _Pragma("unroll") for (int r = 0; r < BLOADS; r++) {                                           \
-        const int idx = tid + r * WGS, gp = (p0) + B_P(idx);                                       \
+#define LOAD_B(p0, r0, check_k)                                                                    \
+    _Pragma("unroll") for (int r = 0; r < BPART; r++) {                                            \
+        const int idx = tid + ((r0) + r) * WGS, gp = (p0) + B_P(idx);                              \
         rb[r] = (check_k) && gp >= kend ? (REAL)0 : B_AT(gp, min(j0 + B_X(idx), N - 1));           \
     }
-#define LOAD_SLICE(p0)                                                                             \
+/* Part `part` of the slice at depth p0 into the registers. */
+#define LOAD_SLICE(p0, part)                                                                       \
     if (inside_mn && (p0) + KWG <= kend) {                                                         \
-        _Pragma("unroll") for (int r = 0; r < ALOADS; r++) {                                       \
-            const int idx = tid + r * WGS;                                                         \
+        _Pragma("unroll") for (int r = 0; r < APART; r++) {                                        \
+            const int idx = tid + (APART * (part) + r) * WGS;                                      \
             ra[r] = A_AT(i0 + A_X(idx), (p0) + A_P(idx));                                          \
         }                                                                                          \
-        _Pragma("unroll") for (int r = 0; r < BLOADS; r++) {                                       \
-            const int idx = tid + r * WGS;                                                         \
+        _Pragma("unroll") for (int r = 0; r < BPART; r++) {                                        \
+            const int idx = tid + (BPART * (part) + r) * WGS;                                      \
             rb[r] = B_AT((p0) + B_P(idx), j0 + B_X(idx));                                          \
         }                                                                                          \
     } else if ((p0) + KWG <= kend) {                                                               \
-        LOAD_A(p0, false) LOAD_B(p0, false)                                                        \
+        LOAD_A(p0, APART *(part), false) LOAD_B(p0, BPART *(part), false)                          \
     } else {                                                                                       \
-        LOAD_A(p0, true) LOAD_B(p0, true)                                                          \
+        LOAD_A(p0, APART *(part), true) LOAD_B(p0, BPART *(part), true)                            \
+    }
+/* The registers' part `part` into buffer buf. */
+#define STORE_SLICE(buf, part)                                                                     \
+    _Pragma("unroll") for (int r = 0; r < APART; r++) {                                            \
+        const int idx = tid + (APART * (part) + r) * WGS;                                          \
+        Als[(buf) * (KWG * ASTRIDE) + A_P(idx) * ASTRIDE + A_X(idx)] = ra[r];                      \
+    }                                                                                              \
+    _Pragma("unroll") for (int r = 0; r < BPART; r++) {                                            \
+        const int idx = tid + (BPART * (part) + r) * WGS;                                          \
+        Bls[(buf) * (KWG * BSTRIDE) + B_P(idx) * BSTRIDE + B_X(idx)] = rb[r];                      \
+    }
+/* Rows pbeg .. pend - 1 of buffer buf multiplied into acc. */
+#define MULTIPLY(buf, pbeg, pend)                                                                  \
+    for (int p = (pbeg); p < (pend); p += KWI) {                                                   \
+        _Pragma("unroll") for (int pi = 0; pi < KWI; pi++) {                                       \
+            unionM a[MWIV];                                                                        \
+            unionN b[NWIV];                                                                        \
+            _Pragma("unroll") for (int mv = 0; mv < MWIV; mv++) a[mv].v =                          \
+                Alm[((buf)*KWG + p + pi) * (ASTRIDE / VWM) + tm + mv * MDIMC];                     \
+            _Pragma("unroll") for (int nv = 0; nv < NWIV; nv++) b[nv].v =                          \
+                Blm[((buf)*KWG + p + pi) * (BSTRIDE / VWN) + tn + nv * NDIMC];                     \
+            _Pragma("unroll") for (int mi = 0; mi < MWI; mi++)                                     \
+                _Pragma("unroll") for (int ni = 0; ni < NWI; ni++)                                 \
+                    MADD(acc[mi][ni], a[mi / VWM].s[mi % VWM], b[ni / VWN].s[ni % VWN]);           \
+        }                                                                                          \
     }
 
-        LOAD_SLICE(kbeg)
-        for (int p0 = kbeg; p0 < kend; p0 += KWG) {
-#pragma unroll
-            for (int r = 0; r < ALOADS; r++) {
-                const int idx = tid + r * WGS;
-                Als[A_P(idx) * ASTRIDE + A_X(idx)] = ra[r];
-            }
-#pragma unroll
-            for (int r = 0; r < BLOADS; r++) {
-                const int idx = tid + r * WGS;
-                Bls[B_P(idx) * BSTRIDE + B_X(idx)] = rb[r];
-            }
-            barrier(CLK_LOCAL_MEM_FENCE);
-            if (p0 + KWG < kend) {
-                LOAD_SLICE(p0 + KWG) /* in flight while this slice is multiplied */
-            }
-
-            for (int p = 0; p < KWG; p += KWI) {
-#pragma unroll
-                for (int pi = 0; pi < KWI; pi++) {
-                    unionM a[MWIV];
-                    unionN b[NWIV];
-#pragma unroll
-                    for (int mv = 0; mv < MWIV; mv++)
-                        a[mv].v = Alm[(p + pi) * (ASTRIDE / VWM) + tm + mv * MDIMC];
-#pragma unroll
-                    for (int nv = 0; nv < NWIV; nv++)
-                        b[nv].v = Blm[(p + pi) * (BSTRIDE / VWN) + tn + nv * NDIMC];
-#pragma unroll
-                    for (int mi = 0; mi < MWI; mi++)
-#pragma unroll
-                        for (int ni = 0; ni < NWI; ni++)
-                            MADD(acc[mi][ni], a[mi / VWM].s[mi % VWM], b[ni / VWN].s[ni % VWN]);
+#if NBUF == 2
+        for (int part = 0; part < NPART; part++) {
+            LOAD_SLICE(kbeg, part)
+            STORE_SLICE(0, part)
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        for (int p0 = kbeg, buf = 0; p0 < kend; p0 += KWG, buf ^= 1) {
+            const bool more = p0 + KWG < kend;
+            for (int part = 0; part < NPART; part++) {
+                if (more) {
+                    LOAD_SLICE(p0 + KWG, part) /* in flight while this part is multiplied */
+                }
+                MULTIPLY(buf, part * KWI, part * KWI + KWI)
+                if (more) {
+                    STORE_SLICE(buf ^ 1, part) /* the other buffer: no one reads it this slice */
                 }
             }
+            /* The next slice is in place, and every work-item is done with this buffer, which the
+             * slice after next (or a next stream-K segment's first slice) overwrites. */
+            barrier(CLK_LOCAL_MEM_FENCE);
+        }
+#else
+        LOAD_SLICE(kbeg, 0)
+        for (int p0 = kbeg; p0 < kend; p0 += KWG) {
+            STORE_SLICE(0, 0)
+            barrier(CLK_LOCAL_MEM_FENCE);
+            if (p0 + KWG < kend) {
+                LOAD_SLICE(p0 + KWG, 0) /* in flight while this slice is multiplied */
+            }
+            MULTIPLY(0, 0, KWG)
             barrier(CLK_LOCAL_MEM_FENCE); /* the next slice overwrites the tiles */
         }
+#endif
 
 #if STREAMK
         /* A tile this work-group did in part goes to its slot of the workspace (raw sums, tile

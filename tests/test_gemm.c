@@ -177,6 +177,25 @@ static void run_config(const family_case *fc) {
             .mdimc = mdimc_, .ndimc = ndimc_, .kwi = kwi_, .vwm = vwm_, .vwn = vwn_                \
         }                                                                                          \
     }
+/* ... with two local buffers (STAGES 2: the next slice stored in KWI-row parts while this one
+ * is multiplied, one barrier a slice). */
+#define RB2(prec, mwg_, nwg_, kwg_, mdimc_, ndimc_, kwi_, vwm_, vwn_)                              \
+    {                                                                                              \
+        prec, {                                                                                    \
+            .family = CLGEMM_FAMILY_REGBLOCK, .params = {                                          \
+                mdimc_,                                                                            \
+                ndimc_,                                                                            \
+                0,                                                                                 \
+                mwg_,                                                                              \
+                nwg_,                                                                              \
+                kwg_,                                                                              \
+                kwi_,                                                                              \
+                vwm_,                                                                              \
+                vwn_,                                                                              \
+                2                                                                                  \
+            }                                                                                      \
+        }                                                                                          \
+    }
 /* The matrix-unit family (NVIDIA sm_90 here: FP64 through the tensor cores; the FP32 default
  * never uses it). Skipped where the device lacks the instructions (PoCL in CI). */
 #define MMA(prec, mwg_, nwg_, kwg_, wm_, wn_, stages_)                                             \
@@ -217,6 +236,11 @@ static family_case regblock_cases[] = {
     /* medium */
     RB(SP, 64, 64, 16, 16, 16, 2, 2, 2),
     RB(DP, 64, 64, 16, 16, 16, 2, 2, 2),
+    /* two local buffers: the smallest; the odd one, loaded in four parts; 64-deep slices in
+     * eight parts */
+    RB2(SP, 1, 1, 1, 1, 1, 1, 1, 1),
+    RB2(DP, 32, 16, 8, 4, 4, 2, 8, 1),
+    RB2(SP, 64, 64, 64, 8, 8, 8, 4, 4),
 };
 
 /* The large NVIDIA default of each precision (the configuration most users run): a suite of
@@ -225,6 +249,8 @@ static family_case regblock_cases[] = {
 static family_case regblock_large_cases[] = {
     RB(SP, 256, 128, 8, 16, 16, 8, 4, 4),
     RB(DP, 128, 128, 8, 16, 16, 4, 2, 2),
+    /* the H200 sweep's deep slices in two buffers (bench/gpu/fp32-sweep.list) */
+    RB2(SP, 256, 128, 32, 16, 16, 8, 4, 4),
 };
 
 /* The CPU tiers' own (regblock_defaults.c): cpu-avx512's FP32 and large FP64 lists' first

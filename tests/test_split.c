@@ -18,6 +18,13 @@
 
 static const clgemm_config small_tiles = SMALL_REGBLOCK;
 
+/* The same tiles in two local buffers (STAGES 2: each slice loaded in four 2-row parts). */
+static clgemm_config two_buffers(void) {
+    clgemm_config c = small_tiles;
+    clgemm_config_set(&c, "STAGES", 2);
+    return c;
+}
+
 /* The CPU micro-kernel family's 8 x 3 blocks of 4-wide vectors (legal on any CPU; refused on
  * GPUs of a known vendor, where the tests skip). */
 static const clgemm_config microkernel_tiles = {.family = CLGEMM_FAMILY_MICROKERNEL,
@@ -93,6 +100,14 @@ Test(split, sgemm_forced_splits, .timeout = 600) {
 
 Test(split, dgemm_forced_splits, .timeout = 600) {
     run_grid(CLGEMM_DOUBLE, "CLGEMM_KSPLIT", splits, 3);
+}
+
+/* Two local buffers under split K and stream-K: empty layers, segments that end mid-tile, and a
+ * next segment whose first slice reuses the buffers. */
+Test(split, sgemm_two_buffers_splits_and_streamk, .timeout = 600) {
+    clgemm_config c = two_buffers();
+    run_grid_with(&c, CLGEMM_SINGLE, "CLGEMM_KSPLIT", splits, 3);
+    run_grid_with(&c, CLGEMM_SINGLE, "CLGEMM_STREAMK", streamk_groups, 7);
 }
 
 Test(split, sgemm_microkernel_forced_splits, .timeout = 600) {

@@ -184,6 +184,42 @@ Test(tuning_db, file_follows_schema) {
     free(path);
 }
 
+/* STAGES, newer than the database's other keys: written only where it is 2, and an entry
+ * without it (every older one) reads as one buffer. */
+Test(tuning_db, stages_written_only_when_two) {
+    char *path = temp_path("tuning.json");
+    device_info info = fake_device();
+    clgemm_config two = regblock(32, 32, 16, 8, 8, 2, 2, 2), one = two;
+    clgemm_config_set(&two, "STAGES", 2);
+    clgemm_config_set(&one, "STAGES", 1);
+    tuning_record r[] = {record(CLGEMM_SINGLE, 512, 512, 512, two),
+                         record(CLGEMM_SINGLE, 64, 64, 64, one)};
+    cr_assert_eq(clgemm__tuning_save(path, &info, r, 2), CLGEMM_SUCCESS);
+    json_error_t error;
+    json_t *root = json_load_file(path, 0, &error);
+    cr_assert_not_null(root, "%s", error.text);
+    json_t *entries = json_object_get(root, "entries");
+    for (size_t i = 0; i < json_array_size(entries); i++) {
+        json_t *e = json_array_get(entries, i), *params = json_object_get(e, "params");
+        bool big = json_integer_value(json_array_get(json_object_get(e, "shape"), 0)) == 512;
+        cr_expect_eq(json_object_size(params), big ? 9 : 8);
+        if (big) cr_expect_eq(json_integer_value(json_object_get(params, "STAGES")), 2);
+    }
+    json_decref(root);
+    tuning_table *t = load_ok(path, &info);
+    clgemm_config c;
+    cr_assert(clgemm__tuning_lookup(t, &r[0].key, 512, 512, 512, &c));
+    cr_expect(config_equal(&c, &two));
+    int stages = -1;
+    clgemm_config_get(&c, "STAGES", &stages);
+    cr_expect_eq(stages, 2);
+    cr_assert(clgemm__tuning_lookup(t, &r[1].key, 64, 64, 64, &c));
+    clgemm_config_get(&c, "STAGES", &stages);
+    cr_expect_eq(stages, 0, "an entry without the key: one buffer");
+    clgemm__tuning_free(t);
+    free(path);
+}
+
 /* ---- Bad files ------------------------------------------------------------------------------ */
 
 Test(tuning_db, missing_file_is_not_an_error) {

@@ -411,6 +411,82 @@ Test(rules, regblock_even_tile_loads) {
     EXPECT_CHECK(regblock(256, 16, 2, 8, 8, 1, 1, 1), gpu(), S, BAD);
 }
 
+/* A register-blocked configuration with STAGES set (0: left out, as older code leaves it). */
+static clgemm_config staged(clgemm_config c, int stages) {
+    clgemm_config_set(&c, "STAGES", stages);
+    return c;
+}
+
+/* The H200 as the library knows it once the static local-memory probe has run. */
+static device_info h200_static(void) {
+    device_info h200 = h200_device();
+    h200.local_mem_static = 232448 - 1024;
+    return h200;
+}
+
+Test(rules, regblock_stages) {
+    const clgemm_config base = regblock(256, 128, 16, 16, 16, 8, 4, 4);
+    /* Two buffers double the local memory: (256 + 4 + 128 + 4) * 16 * 4 = 25,088 bytes fits the
+     * 48 KiB a device reports, 50,176 only the H200's static arrays. */
+    EXPECT_CHECK(base, h200_device(), S, OK);
+    EXPECT_CHECK(staged(base, 1), h200_device(), S, OK);
+    EXPECT_CHECK(staged(base, 2), h200_device(), S, BAD);
+    EXPECT_CHECK(staged(base, 2), h200_static(), S, OK);
+    /* 64-deep slices, two buffers: 200,704 bytes of the 231,424. */
+    EXPECT_CHECK(staged(regblock(256, 128, 64, 16, 16, 8, 4, 4), 2), h200_static(), S, OK);
+    EXPECT_CHECK(staged(regblock(256, 256, 64, 16, 16, 8, 4, 4), 2), h200_static(), S, BAD);
+    EXPECT_CHECK(staged(base, 3), h200_static(), S, BAD);
+    EXPECT_CHECK(staged(base, 4), h200_static(), S, BAD);
+    EXPECT_CHECK(staged(base, -1), h200_static(), S, BAD);
+    /* Two buffers load a slice in KWI-row parts of whole rounds: 64 x 1 rows are 64 elements,
+     * fewer than 256 work-items; 64 x 4 are enough. */
+    EXPECT_CHECK(staged(regblock(64, 64, 16, 16, 16, 1, 2, 2), 2), gpu(), S, BAD);
+    EXPECT_CHECK(regblock(64, 64, 16, 16, 16, 1, 2, 2), gpu(), S, OK);
+    EXPECT_CHECK(staged(regblock(64, 64, 16, 16, 16, 4, 2, 2), 2), gpu(), S, OK);
+    EXPECT_CHECK(staged(regblock(1, 1, 1, 1, 1, 1, 1, 1), 2), gpu(), S, OK);
+}
+
+/* STAGES 0 and 1 are the configuration older code wrote: the same kernel (no build option, the
+ * same text and key), equal to each other; 2 is another. */
+Test(rules, regblock_stages_optional) {
+    const clgemm_config base = regblock(64, 64, 16, 16, 16, 4, 2, 2);
+    clgemm_config one = staged(base, 1), two = staged(base, 2);
+    cr_expect(clgemm__config_equal(&base, &one));
+    cr_expect(!clgemm__config_equal(&base, &two));
+    char a[256], b[256];
+    cr_assert_gt(clgemm__config_options(&base, a, sizeof a), 0);
+    cr_assert_gt(clgemm__config_options(&one, b, sizeof b), 0);
+    cr_expect_str_eq(a, b);
+    cr_expect_null(strstr(a, "STAGES"));
+    cr_assert_gt(clgemm__config_options(&two, b, sizeof b), 0);
+    cr_expect_not_null(strstr(b, "-DSTAGES=2"));
+    clgemm_config_string(&one, a, sizeof a);
+    cr_expect_null(strstr(a, "STAGES"), "%s", a);
+    clgemm_config_string(&two, a, sizeof a);
+    cr_expect_not_null(strstr(a, " STAGES=2"), "%s", a);
+}
+
+/* The tuner's space grows (tiles of 256, 64-deep slices, two buffers) only where static
+ * __local arrays may take more than OpenCL's figure. */
+Test(rules, regblock_search_ranges) {
+    const family_desc *f = clgemm__family(CLGEMM_FAMILY_REGBLOCK);
+    device_info plain = h200_device(), wide = h200_static();
+    int want_plain[][3] = {{0, 16, 128}, {1, 16, 128}, {2, 8, 32}, {8, 0, 0}};
+    int want_wide[][3] = {{0, 16, 256}, {1, 16, 256}, {2, 8, 64}, {8, 1, 2}};
+    for (size_t i = 0; i < sizeof want_plain / sizeof want_plain[0]; i++) {
+        int lo, hi, p = want_plain[i][0];
+        clgemm__param_search(f, p, &plain, &lo, &hi);
+        cr_expect(lo == want_plain[i][1] && hi == want_plain[i][2], "%s: %d..%d on 48 KiB",
+                  f->params[p].name, lo, hi);
+        clgemm__param_search(f, p, &wide, &lo, &hi);
+        cr_expect(lo == want_wide[i][1] && hi == want_wide[i][2], "%s: %d..%d on the H200",
+                  f->params[p].name, lo, hi);
+    }
+    /* Those indices are the parameters named. */
+    cr_expect_str_eq(f->params[2].name, "KWG");
+    cr_expect_str_eq(f->params[8].name, "STAGES");
+}
+
 Test(rules, regblock_register_block) {
     /* MWI * NWI <= 256: 16 x 16 passes, 32 x 32 does not (everything else legal). */
     EXPECT_CHECK(regblock(128, 128, 8, 8, 8, 2, 1, 1), gpu(), S, OK);

@@ -12,6 +12,10 @@
 #   device-tests  every device test suite (Criterion's closing line per suite)
 #   fp32-shapes   FP32 squares, irregular, narrow and long-K shapes, small squares
 #   fp64-shapes   FP64 on its default family (tensor cores on sm_90) and on the SIMT family
+#   fp32-sweep    the register-blocked FP32 candidates of bench/gpu/fp32-sweep.list forced at
+#                 4096^2 and 8192^2 (the default first and again last), cuBLAS before and after,
+#                 each candidate's registers and spills as the driver compiled it, then each at
+#                 an odd shape, NN and TT (sampled error; BAD past 1e-5)
 #   fp64-sweep    the mma family's FP64 sets of bench/gpu/fp64_sets.txt (deeper pipelines and
 #                 larger tiles in the real local memory), each checked in full at 1031x517x263
 #                 (transposes, odd and aligned offsets, split K), then timed at 4096^2, 8192^2
@@ -52,7 +56,7 @@ fi
 if [ "$1" != tune ]; then
     for suite in "$@"; do
         case $suite in
-        device-tests | fp32-shapes | fp64-shapes | fp64-sweep | batched | types | tensor-cores | wgmma | mma8 | tma | eight-bit | squares | call-cost | multi-gpu | lapack-factor) ;;
+        device-tests | fp32-shapes | fp32-sweep | fp64-shapes | fp64-sweep | batched | types | tensor-cores | wgmma | mma8 | tma | eight-bit | squares | call-cost | multi-gpu | lapack-factor) ;;
         *)
             echo "run.sh: unknown suite '$suite' (bench/gpu/run.sh alone lists them)" >&2
             exit 2
@@ -118,6 +122,43 @@ fp32_shapes() {
             bench_rows
         $CUBLAS $SMALL
     }
+}
+
+# fp32-sweep: issue 32's candidates (two local buffers, deeper slices where the static local
+# memory allows them). One types-bench process times them all (each kernel built once, in a
+# fresh kernel cache so that the driver's -cl-nv-verbose report of each build reaches the log).
+fp32_sweep() {
+    list=bench/gpu/fp32-sweep.list
+    forced() { # PROBLEM... -> --force regblock:P PROBLEM... for every candidate, then the first
+        grep -v '^#' "$list" | awk 'NF {print $2}' | while read -r p; do
+            printf -- '--force regblock:%s %s ' "$p" "$*"
+        done
+        printf -- '--force regblock:%s %s' "$(grep -v '^#' "$list" | awk 'NF {print $2; exit}')" "$*"
+    }
+    cache=$(mktemp -d /tmp/clgemm-fp32-sweep.XXXXXX)
+    echo "== candidates (bench/gpu/fp32-sweep.list)"
+    grep -v '^#' "$list" | awk 'NF'
+    echo "== cuBLAS FP32"
+    $CUBLAS 4096,4096,4096 8192,8192,8192
+    echo "== candidates forced at 4096^2 and 8192^2, row-major NN (the default again last)"
+    # shellcheck disable=SC2046
+    CLGEMM_CACHE_DIR=$cache CLGEMM_LOG=1 CLGEMM_BUILD_OPTIONS=-cl-nv-verbose \
+        "$B/bench/clgemm-types-bench" $(forced s:4096,4096,4096 s:8192,8192,8192) \
+        2>"$cache/build.log"
+    echo "== registers and spills per build (driver's ptxas, -cl-nv-verbose), and the bench's complaints"
+    grep -E "types-bench:|(build log of|build of) regblock.cl|Used [0-9]+ registers|spill" \
+        "$cache/build.log" | sed -E 's/ -DTYPE_AB=[^)]*-DMWG=/ MWG=/; s/ -D/ /g'
+    echo "== cuBLAS FP32 again"
+    $CUBLAS 4096,4096,4096 8192,8192,8192
+    # NN and TT: both ways of loading each operand (a transpose is a kernel build of its own, a
+    # few seconds each on the driver, so NT and TN are left to device-tests).
+    echo "== each candidate at 2049 x 1537 x 1031, NN and TT (sampled error)"
+    # shellcheck disable=SC2046
+    CLGEMM_CACHE_DIR=$cache "$B/bench/clgemm-types-bench" --runs 1 \
+        $(forced --trans NN s:2049,1537,1031 --trans TT s:2049,1537,1031) 2>&1 |
+        awk '/err/ {e = $0; sub(/.*err /, "", e); sub(/ .*/, "", e);
+                    print (e + 0 > 1e-5 || e ~ /nan|inf/ ? "BAD " : "ok  ") $0; next} {print}'
+    rm -rf "$cache"
 }
 
 fp64_shapes() {
@@ -446,6 +487,7 @@ for suite in "$@"; do
     case $suite in
     device-tests) device_tests ;;
     fp32-shapes) fp32_shapes ;;
+    fp32-sweep) fp32_sweep ;;
     fp64-shapes) fp64_shapes ;;
     fp64-sweep) fp64_sweep ;;
     batched) batched ;;

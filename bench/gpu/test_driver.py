@@ -50,6 +50,18 @@ EXPECT = {
                     "cublas_reference.py 4096,4096,4096 4097,4097,4097 2047,2047,2047 "
                     "8192,64,8192 64,8192,8192 256,256,16384",
                     "--shape 128,128,128"],
+    # Every candidate of the list forced at both squares in one process, the default first
+    # and last, cuBLAS FP32 at the same squares, and the odd shape in NN and TT.
+    "fp32-sweep": ["clgemm-types-bench --force regblock:MWG=256,NWG=128,KWG=8,MDIMC=16,NDIMC=16,"
+                   "KWI=8,VWM=4,VWN=4 s:4096,4096,4096 s:8192,8192,8192 --force regblock:",
+                   *(f"--force regblock:{p} s:4096,4096,4096 s:8192,8192,8192" for p in (
+                       "MWG=256,NWG=128,KWG=32,MDIMC=16,NDIMC=16,KWI=8,VWM=4,VWN=4,STAGES=2",
+                       "MWG=256,NWG=128,KWG=64,MDIMC=16,NDIMC=16,KWI=8,VWM=4,VWN=4,STAGES=2")),
+                   "STAGES=2 s:4096,4096,4096 s:8192,8192,8192 --force regblock:MWG=256,NWG=128,"
+                   "KWG=8,MDIMC=16,NDIMC=16,KWI=8,VWM=4,VWN=4 s:4096,4096,4096 s:8192,8192,8192 \n",
+                   "cublas_reference.py 4096,4096,4096 8192,8192,8192",
+                   "--runs 1 --force regblock:MWG=256,NWG=128,KWG=8,MDIMC=16,NDIMC=16,KWI=8,VWM=4,"
+                   "VWN=4 --trans NN s:2049,1537,1031 --trans TT s:2049,1537,1031 --force"],
     "fp64-shapes": ["--precision d --shape 4096,4096,4096", "cublas_reference.py --fp64 4096,4096,4096",
                     "--family regblock --params MWG=128,NWG=128,KWG=8,MDIMC=16,NDIMC=16,KWI=4,VWM=2,VWN=2",
                     "--params MWG=128,NWG=64,KWG=8,MDIMC=16,NDIMC=8,KWI=4,VWM=2,VWN=2",

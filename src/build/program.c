@@ -446,8 +446,9 @@ static clgemm_status build_program(const program_device *d, const build_log_sink
         program = build_from_source(d->context, d->device, source, options, patch, &log, &st);
         if (!program)
             clgemm__log("build of %s failed (%s):\n%s", file_name, options, log ? log : "");
-        else if (cached)
-            save_binary(program, path, dir, key);
+        else if (log && log[strspn(log, " \t\r\n")]) /* e.g. -cl-nv-verbose's registers */
+            clgemm__log("build log of %s (%s):\n%s", file_name, options, log);
+        if (program && cached) save_binary(program, path, dir, key);
         keep_build_log(sink, log);
     }
     clgemm__build_unlock(&lock);

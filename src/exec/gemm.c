@@ -621,7 +621,7 @@ static void gemm_kernel_key(kernel_key *key, const clgemm_config *cfg, const gem
     memset(key, 0, sizeof *key);
     key->family = cfg->family;
     for (int i = 0; i < family->num_params; i++) /* only the family's own slots */
-        key->params[family->params[i].slot] = cfg->params[family->params[i].slot];
+        key->params[family->params[i].slot] = clgemm__param_value(family, i, cfg);
     key->type_ab = (unsigned char)c->precision;
     key->type_c = (unsigned char)c->type_c;
     key->compute = (unsigned char)(family->call_options ? compute : 0);

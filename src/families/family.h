@@ -18,6 +18,18 @@ typedef struct family_param {
     const char *doc;
 } family_param;
 
+/* What some families' parameters add (family_desc.param_ext, one per entry of params). */
+typedef struct family_param_ext {
+    /* The search range on a device whose static __local arrays may take more than its __local
+     * arguments (clgemm__static_local_limit above local_mem_size: NVIDIA from Volta on); 0, 0:
+     * search_lo, search_hi there too. Everywhere else the tuner's space stays as it was. */
+    int wide_lo, wide_hi;
+    /* A parameter added after configurations were written without it: 0 (what they, the
+     * databases and the 0.1 named fields hold) and 1 both mean its first value, which adds no
+     * build option, no JSON key and no text, so such a configuration builds as before. */
+    bool optional;
+} family_param_ext;
+
 /* What a call adds to a family's build options beyond its parameters. */
 typedef struct kernel_call {
     clgemm_precision type_ab, type_c;
@@ -46,6 +58,7 @@ typedef struct family_desc {
     const char *kernel; /* the kernel's name in it */
     const family_param *params;
     int num_params;
+    const family_param_ext *param_ext; /* NULL, or one per entry of params */
     bool searched; /* the tuner searches it (naive never wins, so it only costs time) */
     bool split_k;  /* the kernel sums the K range of its z layer (work-group layers) */
     bool stream_k; /* built with STREAMK, it runs the stream-K schedule (cl/common.cl) */
@@ -136,6 +149,14 @@ void clgemm__config_launch(const clgemm_config *config, size_t m, size_t n, size
 bool clgemm__config_pads_little(const clgemm_config *config, size_t m, size_t n);
 /* Whether two configurations are the same family with the same parameter values. */
 bool clgemm__config_equal(const clgemm_config *a, const clgemm_config *b);
+/* Parameter i of the family (an index into its params) in a configuration as it builds: an
+ * optional one's 0 and 1 are both 0. */
+int clgemm__param_value(const family_desc *f, int i, const clgemm_config *config);
+/* Whether parameter i of the family is optional (family_param_ext). */
+bool clgemm__param_optional(const family_desc *f, int i);
+/* The powers of two the tuner searches for parameter i of the family on this device (lo 0:
+ * none). */
+void clgemm__param_search(const family_desc *f, int i, const device_info *info, int *lo, int *hi);
 
 /* Helpers for descriptors. */
 static inline bool clgemm__is_pow2(int v) {

@@ -9,7 +9,7 @@
  * (complex elements count twice). */
 #define MAX_REGISTER_BLOCK 256
 
-enum { MDIMC, NDIMC, TS_UNUSED, MWG, NWG, KWG, KWI, VWM, VWN };
+enum { MDIMC, NDIMC, TS_UNUSED, MWG, NWG, KWG, KWI, VWM, VWN, STAGES };
 
 static const family_param params[] = {
     {"MWG", MWG, 16, 128, "work-group tile along M"},
@@ -20,7 +20,26 @@ static const family_param params[] = {
     {"KWI", KWI, 1, 8, "unroll factor of the inner k loop"},
     {"VWM", VWM, 1, 8, "vector width along M (local reads, C writes)"},
     {"VWN", VWN, 1, 8, "vector width along N (local reads)"},
+    {"STAGES", STAGES, 0, 0,
+     "local buffers: 1 (or 0), two barriers a slice; 2, the next slice stored into the other in "
+     "KWI-row parts while this one is multiplied, one barrier a slice"},
 };
+
+/* Where static __local arrays may take more than OpenCL's 48 KiB (the H200: 227 KiB), the tuner
+ * also tries tiles of 256, 64-deep slices and two local buffers; the rules below still hold
+ * every candidate to the device's limit, so on other devices the space is what it was. STAGES
+ * is newer than the others: configurations without it keep their one buffer. */
+static const family_param_ext param_ext[] = {
+    {16, 256, false}, {16, 256, false}, {8, 64, false}, {0, 0, false}, {0, 0, false},
+    {0, 0, false},    {0, 0, false},    {0, 0, false},  {1, 2, true},
+};
+_Static_assert(sizeof param_ext / sizeof param_ext[0] == sizeof params / sizeof params[0],
+               "one param_ext entry per parameter");
+
+/* The local buffers a configuration asks for (STAGES 0 is 1). */
+static int stages_of(const int *v) {
+    return v[STAGES] < 1 ? 1 : v[STAGES];
+}
 
 static bool rules(const clgemm_config *c, const device_info *info, const type_desc *t) {
     const int *v = c->params;
@@ -36,8 +55,16 @@ static bool rules(const clgemm_config *c, const device_info *info, const type_de
     if ((v[MWG] * v[KWG]) % threads != 0 || (v[KWG] * v[NWG]) % threads != 0) return false;
     int block = (v[MWG] / v[MDIMC]) * (v[NWG] / v[NDIMC]) * (t->complex ? 2 : 1);
     if (block > MAX_REGISTER_BLOCK) return false;
-    /* Local rows are padded by one vector (see cl/regblock.cl). */
-    size_t local = (size_t)(v[MWG] + v[VWM] + v[NWG] + v[VWN]) * (size_t)v[KWG] * t->compute_size;
+    /* One or two local buffers (more would change nothing: the registers already hold the one
+     * slice in flight). */
+    if (v[STAGES] > 2) return false;
+    /* Two buffers load the next slice in parts of KWI rows, each a whole number of rounds. */
+    if (v[STAGES] == 2 && ((v[MWG] * v[KWI]) % threads != 0 || (v[NWG] * v[KWI]) % threads != 0))
+        return false;
+    /* Local rows are padded by one vector (see cl/regblock.cl); static arrays, so the device's
+     * real limit, not OpenCL's figure for __local arguments. */
+    size_t local = (size_t)(v[MWG] + v[VWM] + v[NWG] + v[VWN]) * (size_t)v[KWG] * t->compute_size *
+                   (size_t)stages_of(v);
     return local <= clgemm__static_local_limit(info) && /* static arrays */
            clgemm__fits_work_group((size_t)v[MDIMC], (size_t)v[NDIMC], info);
 }
@@ -74,6 +101,7 @@ static const clgemm_config *quick_cpu(const device_info *info, clgemm_precision 
 
 const family_desc clgemm__family_regblock = {
     FAMILY_BASICS(CLGEMM_FAMILY_REGBLOCK, regblock),
+    .param_ext = param_ext,
     .searched = true,
     .split_k = true,
     .stream_k = true,

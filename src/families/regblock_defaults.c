@@ -41,11 +41,20 @@
  * 300 ran 1.1-1.5 x faster in them than in 32 x 32 tiles, 384 and 512 slower (0.87-0.90 x), which
  * 32 x 32 tiles still fill the device for (c585671^:docs/perf/session4-final-2026-11-30.log,
  * kept in the history). */
-static const clgemm_config nvidia_single[] = {
-    RB(256, 128, 8, 16, 16, 8, 4, 4), RB(128, 128, 8, 16, 16, 8, 4, 4),
-    RB(256, 64, 8, 16, 8, 8, 4, 4),   RB(64, 256, 8, 4, 32, 8, 4, 4),
-    RB(64, 64, 32, 16, 8, 8, 2, 2),   NV_SMALL,
-    RB(16, 32, 32, 8, 16, 8, 2, 2),   END_OF_LIST};
+/* The large squares' entry (H200 FP32 8192^2 46.4 TFLOPS, 4096^2 44.9: 0.92-0.94 x cuBLAS). Issue
+ * 32's candidates (two local buffers, slices deeper than 48 KiB allows) are timed against it by
+ * `bench/gpu/run.sh fp32-sweep` (bench/gpu/fp32-sweep.list); a winner goes here, e.g.
+ * RB_STAGED(256, 128, 32, 16, 16, 8, 4, 4, 2). A device whose static local memory cannot hold
+ * it refuses it and takes the next entry. */
+#define NV_FP32_LARGE RB(256, 128, 8, 16, 16, 8, 4, 4)
+static const clgemm_config nvidia_single[] = {NV_FP32_LARGE,
+                                              RB(128, 128, 8, 16, 16, 8, 4, 4),
+                                              RB(256, 64, 8, 16, 8, 8, 4, 4),
+                                              RB(64, 256, 8, 4, 32, 8, 4, 4),
+                                              RB(64, 64, 32, 16, 8, 8, 2, 2),
+                                              NV_SMALL,
+                                              RB(16, 32, 32, 8, 16, 8, 2, 2),
+                                              END_OF_LIST};
 /* Batches of 16 or more FP32 matrices (H200, c585671^:docs/perf/async-lab-2026-11-30.log, kept in
  * the history, and bench/results/2026-11-30-h200-batched-types-tile-sweep.log): 64 x 64 tiles in
  * 8-deep slices ran 10000 x 64^3 at 23.4-23.8 TFLOPS and 1000 x 128^3 at 28.3-29.1, where the

@@ -12,6 +12,22 @@
         .family = CLGEMM_FAMILY_REGBLOCK, .mwg = mwg_, .nwg = nwg_, .kwg = kwg_, .mdimc = mdimc_,  \
         .ndimc = ndimc_, .kwi = kwi_, .vwm = vwm_, .vwn = vwn_                                     \
     }
+/* The same with STAGES (cl/regblock.cl's local buffers: 2 for two); RB leaves it 0, one buffer. */
+#define RB_STAGED(mwg_, nwg_, kwg_, mdimc_, ndimc_, kwi_, vwm_, vwn_, stages_)                     \
+    {                                                                                              \
+        .family = CLGEMM_FAMILY_REGBLOCK, .params = {                                              \
+            mdimc_,                                                                                \
+            ndimc_,                                                                                \
+            0,                                                                                     \
+            mwg_,                                                                                  \
+            nwg_,                                                                                  \
+            kwg_,                                                                                  \
+            kwi_,                                                                                  \
+            vwm_,                                                                                  \
+            vwn_,                                                                                  \
+            stages_                                                                                \
+        }                                                                                          \
+    }
 #define END_OF_LIST                                                                                \
     { .family = 0 }
 

@@ -149,6 +149,7 @@ size_t clgemm_config_string(const clgemm_config *config, char *buf, size_t size)
     int used = snprintf(buf, size, "%s", name ? name : "unknown");
     const family_desc *f = config ? clgemm__family(config->family) : NULL;
     for (int i = 0; f && i < f->num_params && used >= 0; i++) {
+        if (clgemm__param_optional(f, i) && clgemm__param_value(f, i, config) == 0) continue;
         size_t at = (size_t)used < size ? (size_t)used : size;
         if (at == size) at = size - 1; /* truncated: keep counting, write only the NUL */
         int w = snprintf(buf + at, size - at, " %s=%d", f->params[i].name,
@@ -158,11 +159,27 @@ size_t clgemm_config_string(const clgemm_config *config, char *buf, size_t size)
     return used < 0 ? 0 : (size_t)used;
 }
 
+bool clgemm__param_optional(const family_desc *f, int i) {
+    return f->param_ext && f->param_ext[i].optional;
+}
+
+int clgemm__param_value(const family_desc *f, int i, const clgemm_config *config) {
+    int v = config->params[f->params[i].slot];
+    return clgemm__param_optional(f, i) && (v == 0 || v == 1) ? 0 : v;
+}
+
+void clgemm__param_search(const family_desc *f, int i, const device_info *info, int *lo, int *hi) {
+    const family_param_ext *x = f->param_ext ? &f->param_ext[i] : NULL;
+    bool wide = x && x->wide_hi > 0 && clgemm__static_local_limit(info) > info->local_mem_size;
+    *lo = wide ? x->wide_lo : f->params[i].search_lo;
+    *hi = wide ? x->wide_hi : f->params[i].search_hi;
+}
+
 bool clgemm__config_equal(const clgemm_config *a, const clgemm_config *b) {
     const family_desc *f = clgemm__family(a->family);
     if (a->family != b->family || !f) return false;
     for (int i = 0; i < f->num_params; i++)
-        if (a->params[f->params[i].slot] != b->params[f->params[i].slot]) return false;
+        if (clgemm__param_value(f, i, a) != clgemm__param_value(f, i, b)) return false;
     return true;
 }
 
@@ -175,7 +192,8 @@ clgemm_status clgemm__config_check(const clgemm_config *config, const device_inf
     if (t->fp64 && !info->has_fp64) return CLGEMM_ERR_NO_FP64;
     for (int i = 0; i < f->num_params; i++) {
         int v = config->params[f->params[i].slot];
-        if (v < 1 || v > PARAM_MAX) return CLGEMM_ERR_INVALID_PARAMS;
+        if (v < (clgemm__param_optional(f, i) ? 0 : 1) || v > PARAM_MAX)
+            return CLGEMM_ERR_INVALID_PARAMS;
     }
     if (f->supported && !f->supported(info, precision, CLGEMM__COMPUTE_ANY))
         return CLGEMM_ERR_INVALID_PARAMS;
@@ -186,6 +204,7 @@ int clgemm__config_options(const clgemm_config *config, char *buf, size_t size) 
     const family_desc *f = clgemm__family(config->family);
     size_t used = 0;
     for (int i = 0; f && i < f->num_params; i++) {
+        if (clgemm__param_optional(f, i) && clgemm__param_value(f, i, config) == 0) continue;
         int w = snprintf(buf + used, size - used, " -D%s=%d", f->params[i].name,
                          config->params[f->params[i].slot]);
         if (w < 0 || (size_t)w >= size - used) return -1;

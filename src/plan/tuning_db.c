@@ -322,6 +322,10 @@ static const char *parse_params(const json_t *params, clgemm_config *config) {
     const family_desc *f = clgemm__family(config->family);
     for (int i = 0; f && i < f->num_params; i++) {
         const json_t *v = json_object_get(params, f->params[i].name);
+        if (!v && clgemm__param_optional(f, i)) { /* an entry older than the parameter */
+            config->params[f->params[i].slot] = 0;
+            continue;
+        }
         if (!json_is_integer(v)) return "a parameter is missing or not an integer";
         json_int_t value = json_integer_value(v);
         if (value < 1 || value > INT_MAX) return "a parameter is out of range";
@@ -524,6 +528,7 @@ static json_t *params_json(const clgemm_config *config) {
     const family_desc *f = clgemm__family(config->family);
     for (int i = 0; params && f && i < f->num_params; i++) {
         int value = config->params[f->params[i].slot];
+        if (clgemm__param_optional(f, i) && clgemm__param_value(f, i, config) == 0) continue;
         if (json_object_set_new(params, f->params[i].name, json_integer(value)) != 0) {
             json_decref(params);
             return NULL;

@@ -70,11 +70,13 @@ static void enumerate(space_ctx *s, const family_desc *f, clgemm_config *c, int 
         return;
     }
     const family_param *param = &f->params[p];
-    if (param->search_lo < 1) {
+    int lo, hi;
+    clgemm__param_search(f, p, s->info, &lo, &hi);
+    if (lo < 1) {
         enumerate(s, f, c, p + 1);
         return;
     }
-    for (int v = param->search_lo; v <= param->search_hi; v *= 2) {
+    for (int v = lo; v <= hi; v *= 2) {
         c->params[param->slot] = v;
         enumerate(s, f, c, p + 1);
     }
@@ -512,13 +514,15 @@ static size_t neighbours(const search *x, clgemm_config *out, size_t max) {
     size_t n = 0;
     for (int p = 0; f && p < f->num_params && n < max; p++) {
         const family_param *param = &f->params[p];
-        if (param->search_lo < 1) continue;
+        int lo, hi;
+        clgemm__param_search(f, p, &x->s->h->info, &lo, &hi);
+        if (lo < 1) continue;
         for (int up = 1; up >= 0 && n < max; up--) {
             clgemm_config c = *best;
             int *v = &c.params[param->slot];
+            if (*v == 0) *v = 1; /* an optional parameter left 0: its first value */
             *v = up ? *v * 2 : *v / 2;
-            if (*v < param->search_lo || *v > param->search_hi || list_contains(&x->s->seen, &c))
-                continue;
+            if (*v < lo || *v > hi || list_contains(&x->s->seen, &c)) continue;
             if (clgemm__config_check(&c, &x->s->h->info, x->r->precision) != CLGEMM_SUCCESS)
                 continue;
             out[n++] = c;

@@ -53,6 +53,9 @@ static const clgemm_config regblock_configs[] = {
     RB(32, 32, 16, 8, 8, 2, 4, 4), /* large tiles, 8 x 8 work-items, 4-wide vectors */
     RB(8, 16, 2, 4, 2, 1, 2, 1),   /* non-square tile and work-group, KWG < loads per row */
     RB(16, 16, 16, 2, 2, 8, 8, 8), /* 8-wide vectors: fewer work-items along k than KWG */
+    /* two local buffers (STAGES 2), each slice loaded in four 4-row parts: races between the
+     * stores into one buffer and the reads of the other would show here */
+    {.family = CLGEMM_FAMILY_REGBLOCK, .params = {8, 8, 0, 32, 32, 16, 4, 4, 4, 2}},
 };
 #undef RB
 /* MR x NR blocks of VW-wide vectors: the smallest, an odd NR with vectors shorter than the block,
