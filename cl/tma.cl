@@ -82,12 +82,26 @@
 #error "tma.cl: 3xTF32 splits FP32 operands"
 #endif
 #define PARTS (SPLIT3 ? 3 : 1) /* the products of one K slice */
+/* SPLIT3_PAIRED (1, STAGES even): a K slice's big and small parts share one stage of two slots
+ * (four boxes for its three products, where three passes of one slot copy six), so STAGES slots
+ * are STAGES / 2 stages. 0 (the default): three passes. */
+#ifndef SPLIT3_PAIRED
+#define SPLIT3_PAIRED 0
+#endif
+#define PAIRED (SPLIT3 && SPLIT3_PAIRED)
+#if PAIRED && STAGES % 2
+#error "tma.cl: paired 3xTF32 stages take two slots each"
+#endif
+#define SLOTS    (PAIRED ? STAGES / 2 : STAGES) /* stages in the pipeline */
+#define STEPS    (PAIRED ? 1 : PARTS)           /* pipeline steps of one K slice */
+#define PRODUCTS (PAIRED ? 3 : 1)               /* products of one pipeline step */
 
 #define CONSUMERS (MWG / 64)
 #define NTHREADS  (128 * CONSUMERS + 32)
 #define A_BYTES   (MWG * 128) /* one slice of A: MWG rows (or KWG k rows of MWG) x 128 bytes */
 #define B_BYTES   (NWG * 128)
 #define STAGE     (A_BYTES + B_BYTES)
+#define SLOT      (PAIRED ? 2 * STAGE : STAGE) /* paired: the big parts, then the small ones */
 #define A_MN      (TRANSA == 0)
 #define B_MN      (TRANSB == 1)
 #if WG_TYPE >= 2 && (A_MN || B_MN)
@@ -236,10 +250,10 @@ clgemm_tma(GEMM_ARGS, const __global uchar *restrict maps) {
     (void)A;
     (void)B;
 
-    const uint full0 = local_addr(bars), empty0 = full0 + 8 * STAGES;
+    const uint full0 = local_addr(bars), empty0 = full0 + 8 * SLOTS;
     const uint base = local_addr(stages);
     if (tid == 0) {
-        for (int s = 0; s < STAGES; s++) {
+        for (int s = 0; s < SLOTS; s++) {
             mbar_init(full0 + 8 * s, 1);
             mbar_init(empty0 + 8 * s, CONSUMERS);
         }
@@ -249,21 +263,25 @@ clgemm_tma(GEMM_ARGS, const __global uchar *restrict maps) {
 
     if (wg == CONSUMERS) { /* the producer warp: one thread issues every copy */
         if (tid != 128 * CONSUMERS) return;
-#if !SPLIT3
+#if !SPLIT3 || PAIRED
         const __global uchar *map_a = maps, *map_b = maps + 128;
 #endif
-        for (int t = 0; t < nk * PARTS; t++) {
-            const int s = t % STAGES, k0 = kbeg + t / PARTS * KWG;
-#if SPLIT3 /* part 1 reads A's small part, part 2 B's */
+        for (int t = 0; t < nk * STEPS; t++) {
+            const int s = t % SLOTS, k0 = kbeg + t / STEPS * KWG;
+#if SPLIT3 && !PAIRED /* part 1 reads A's small part, part 2 B's */
             const int part = t % PARTS;
             const __global uchar *map_a = maps + (part == 1 ? 256 : 0);
             const __global uchar *map_b = maps + (part == 2 ? 384 : 128);
 #endif
-            const uint a = base + s * STAGE, b = a + A_BYTES, full = full0 + 8 * s;
-            if (t >= STAGES) mbar_wait(empty0 + 8 * s, (t / STAGES - 1) & 1);
-            mbar_expect_bytes(full, STAGE);
+            const uint a = base + s * SLOT, b = a + A_BYTES, full = full0 + 8 * s;
+            if (t >= SLOTS) mbar_wait(empty0 + 8 * s, (t / SLOTS - 1) & 1);
+            mbar_expect_bytes(full, SLOT);
             COPY_SLICE(a, map_a, m0, MWG, A_MN);
             COPY_SLICE(b, map_b, n0, NWG, B_MN);
+#if PAIRED /* the small parts in the stage's second slot */
+            COPY_SLICE(a + STAGE, maps + 256, m0, MWG, A_MN);
+            COPY_SLICE(b + STAGE, maps + 384, n0, NWG, B_MN);
+#endif
         }
         return;
     }
@@ -273,21 +291,25 @@ clgemm_tma(GEMM_ARGS, const __global uchar *restrict maps) {
 #pragma unroll
     for (int e = 0; e < NACC; e++)
         acc[e] = 0;
-    for (int t = 0; t < nk * PARTS; t++) {
-        const int s = t % STAGES;
-        mbar_wait(full0 + 8 * s, (t / STAGES) & 1);
-        const uint a = base + s * STAGE + wg * (A_MN ? KWG * 128 : 64 * 128);
-        const uint b = base + s * STAGE + A_BYTES;
+    for (int t = 0; t < nk * STEPS; t++) {
+        const int s = t % SLOTS;
+        mbar_wait(full0 + 8 * s, (t / SLOTS) & 1);
+        const uint a = base + s * SLOT + wg * (A_MN ? KWG * 128 : 64 * 128);
+        const uint b = base + s * SLOT + A_BYTES;
         asm volatile("// @wgmma.fence.sync.aligned;" ::: "memory");
 #pragma unroll
-        for (int ks = 0; ks < KWG / KSTEP; ks++) {
-            const ulong da = STEP_DESC(a, ks, A_MN), db = STEP_DESC(b, ks, B_MN);
-            WGMMA_STEP(acc, da, db, (uint)(t > 0 || ks > 0));
+        for (int p = 0; p < PRODUCTS; p++) { /* paired: big big, small big, big small */
+            const uint pa = a + (p == 1 ? STAGE : 0), pb = b + (p == 2 ? STAGE : 0);
+#pragma unroll
+            for (int ks = 0; ks < KWG / KSTEP; ks++) {
+                const ulong da = STEP_DESC(pa, ks, A_MN), db = STEP_DESC(pb, ks, B_MN);
+                WGMMA_STEP(acc, da, db, (uint)(t > 0 || p > 0 || ks > 0));
+            }
         }
         asm volatile("// @wgmma.commit_group.sync.aligned;" ::: "memory");
         /* The previous slice's products are done: its stage goes back to the producer. */
         asm volatile("// @wgmma.wait_group.sync.aligned 1;" ::: "memory");
-        if (t > 0 && tid % 128 == 0) mbar_arrive(empty0 + 8 * ((t - 1) % STAGES));
+        if (t > 0 && tid % 128 == 0) mbar_arrive(empty0 + 8 * ((t - 1) % SLOTS));
     }
     asm volatile("// @wgmma.wait_group.sync.aligned 0;" ::: "memory");
 
