@@ -43,51 +43,25 @@ clgemm_pack_transpose(const __global PACK_T *restrict src, const ulong off, cons
 static inline uint tf32_nearest(const uint x) {
     return (x + 0x1000u) & 0xFFFFE000u;
 }
-static inline void split_one(const uint x, uint *big, uint *small) {
-    uint g = tf32_nearest(x);
-    if (isinf(as_float(g))) g = x & 0xFFFFE000u; /* past FLT_MAX, or x infinite */
-    if (isnan(as_float(x))) g = 0x7FC00000u;
-    const float r = as_float(x) - as_float(g);
-    *big = g;
-    *small = isfinite(r) ? tf32_nearest(as_uint(r)) : as_uint(r);
-}
-/* A work-item splits four neighbours of a line in each of four lines, by 16-byte loads and
- * stores where they start on 16 bytes (the parts do wherever the library places them: their
- * places and lines are whole 16-byte rows). */
 __kernel __attribute__((reqd_work_group_size(32, 8, 1))) void
 clgemm_pack_split(const __global uint *restrict src, const ulong off, const int ld,
                   const ulong stride, __global uint *restrict dst, const ulong doff, const int ldd,
                   const ulong dstride, const int len, const int lines, const ulong dsmall) {
-    const int q = 4 * ((int)get_group_id(0) * 32 + (int)get_local_id(0));
+    const int q = (int)get_group_id(0) * 32 + (int)get_local_id(0);
     const ulong b = get_global_id(2);
     src += off + b * stride;
     if (q >= len) return;
     for (int j = (int)get_local_id(1); j < 32; j += 8) {
         const int l = (int)get_group_id(1) * 32 + j;
         if (l >= lines) return;
-        const ulong from = (ulong)l * (ulong)ld + (ulong)q;
+        const uint x = src[(ulong)l * (ulong)ld + (ulong)q];
+        uint big = tf32_nearest(x);
+        if (isinf(as_float(big))) big = x & 0xFFFFE000u; /* past FLT_MAX, or x infinite */
+        if (isnan(as_float(x))) big = 0x7FC00000u;
+        const float r = as_float(x) - as_float(big);
         const ulong at = b * dstride + (ulong)l * (ulong)ldd + (ulong)q;
-        uint x[4], big[4], small[4];
-        const int n = min(4, len - q);
-        if (n == 4 && (off + b * stride + from) % 4 == 0) {
-            const uint4 v = *(const __global uint4 *)(src + from);
-            x[0] = v.s0, x[1] = v.s1, x[2] = v.s2, x[3] = v.s3;
-        } else {
-            for (int e = 0; e < 4; e++)
-                x[e] = e < n ? src[from + e] : 0u;
-        }
-        for (int e = 0; e < 4; e++)
-            split_one(x[e], &big[e], &small[e]);
-        if (n == 4 && (doff + at) % 4 == 0 && (dsmall + at) % 4 == 0) {
-            *(__global uint4 *)(dst + doff + at) = (uint4)(big[0], big[1], big[2], big[3]);
-            *(__global uint4 *)(dst + dsmall + at) =
-                (uint4)(small[0], small[1], small[2], small[3]);
-        } else {
-            for (int e = 0; e < n; e++) {
-                dst[doff + at + e] = big[e];
-                dst[dsmall + at + e] = small[e];
-            }
-        }
+        dst[doff + at] = big;
+        dst[dsmall + at] = isfinite(r) ? tf32_nearest(as_uint(r)) : as_uint(r);
     }
 }
 

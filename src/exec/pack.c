@@ -171,12 +171,10 @@ void clgemm__pack_kernel(const gemm_call *c, kernel_key *key, const char **optio
 
 /* One operand of c as stored (lines of len elements, batch b at b * its stride) into dst at
  * doff, line l at l * ldd (the copy transposes it: its line q at q * ldd), matrix b at b *
- * dstride, by a kernel of pack.cl's copy signature whose work-items take per_item elements of
- * a line each. */
+ * dstride, by a kernel of pack.cl's copy signature. */
 static cl_int enqueue_lines(cl_kernel kernel, cl_command_queue queue, const gemm_call *c,
                             bool second, cl_mem dst, cl_ulong doff, cl_int ldd, cl_ulong dstride,
-                            size_t per_item, cl_uint num_wait, const cl_event *wait,
-                            cl_event *event) {
+                            cl_uint num_wait, const cl_event *wait, cl_event *event) {
     size_t len, lines;
     stored_lines(c, second, &len, &lines);
     const cl_int ld = (cl_int)(second ? c->ldb : c->lda);
@@ -197,8 +195,7 @@ static cl_int enqueue_lines(cl_kernel kernel, cl_command_queue queue, const gemm
     err |= clSetKernelArg(kernel, 9, sizeof ilines, &ilines);
     if (err != CL_SUCCESS) return CL_INVALID_KERNEL_ARGS;
     const size_t local[3] = {32, 8, 1};
-    const size_t items = (len + per_item - 1) / per_item; /* along each line */
-    const size_t global[3] = {(items + 31) / 32 * 32, (lines + 31) / 32 * 8,
+    const size_t global[3] = {(len + 31) / 32 * 32, (lines + 31) / 32 * 8,
                               c->batched ? c->batch : 1};
     return clEnqueueNDRangeKernel(queue, kernel, 3, NULL, global, local, num_wait, wait, event);
 }
@@ -212,7 +209,7 @@ cl_int clgemm__enqueue_pack(cl_kernel kernel, cl_command_queue queue, const gemm
     /* The copy starts `offset` elements into the workspace (a sub-buffer would need the
      * device's base alignment). */
     return enqueue_lines(kernel, queue, c, second, work, offset, (cl_int)ldd,
-                         c->batched ? (cl_ulong)(len * ldd) : 0, 1, num_wait, wait, event);
+                         c->batched ? (cl_ulong)(len * ldd) : 0, num_wait, wait, event);
 }
 
 void clgemm__residual_kernel(kernel_key *key, const char **options) {
@@ -227,8 +224,7 @@ cl_int clgemm__enqueue_residual(cl_kernel kernel, cl_command_queue queue, const 
     if (clSetKernelArg(kernel, 10, sizeof small, &small) != CL_SUCCESS)
         return CL_INVALID_KERNEL_ARGS;
     return enqueue_lines(kernel, queue, q, second, q->residual.mem, q->residual.big[x],
-                         (cl_int)q->residual.ld[x], q->residual.stride[x], 4, num_wait, wait,
-                         event);
+                         (cl_int)q->residual.ld[x], q->residual.stride[x], num_wait, wait, event);
 }
 
 /* ---- Micro-panels of one K-block (the blocked schedule, gemm.c) ------------------------------ */
