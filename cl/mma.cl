@@ -137,13 +137,7 @@
 #else
 #define ACC float
 #endif
-#if TYPE_C == TYPE_F16 || TYPE_C == TYPE_BF16
-#define CT ushort
-#elif TYPE_C == TYPE_I32
-#define CT int
-#else
-#define CT float
-#endif
+#define CT C_STORED_T
 /* C's element to and from the arithmetic type REAL (uint for INT8: as_int keeps the bits of a
  * wrapped sum; float for FP8), rounding to nearest even into FP16 / BF16 (ptx.cl's). */
 #undef c_load

@@ -71,6 +71,16 @@ DEV ushort float_to_bf16(const float f) {
     return (ushort)(r & 0xffffu);
 }
 
+/* C's element as stored where TYPE_C (types.cl) alone says it (the 8-bit kernels of mma.cl and
+ * tma.cl): FP16 / BF16 bits, INT32, else FP32. */
+#if TYPE_C == TYPE_F16 || TYPE_C == TYPE_BF16
+#define C_STORED_T ushort
+#elif TYPE_C == TYPE_I32
+#define C_STORED_T int
+#else
+#define C_STORED_T float
+#endif
+
 /* C of mma.cl and wgmma.cl: with C_INPUT (FP16/BF16 inputs, C of the same type) the input type's
  * bits in ushort, converted to and from the arithmetic type REAL as above; else REAL's own type.
  * C_16BIT_T is C's element on their FP16/BF16 paths. */

@@ -58,13 +58,7 @@
 #if KWG * ESIZE != 128
 #error "tma.cl: a slice row is one 128-byte swizzle row"
 #endif
-#if TYPE_C == TYPE_F16 || TYPE_C == TYPE_BF16
-#define CT ushort
-#elif TYPE_C == TYPE_I32
-#define CT int
-#else
-#define CT float
-#endif
+#define CT C_STORED_T
 /* The accumulators: INT32 for INT8 (its bits wrap like the library's uint arithmetic), else FP32.
  */
 #if WG_TYPE == 3

@@ -11,18 +11,9 @@
 # Usage: check_mma8_ptx.sh [SOURCE_ROOT [KERNEL_PARTS]] (KERNEL_PARTS: the kernel-parts program,
 # default SOURCE_ROOT/build/tests/kernel-parts); exit 77 (skipped) without clang-14 or ptxas.
 set -eu
-root=${1:-$(dirname "$0")/..}
-parts_tool=${2:-$root/build/tests/kernel-parts}
-clang=$(command -v clang-14 || true)
-ptxas=${PTXAS:-/usr/local/cuda/bin/ptxas}
-[ -n "$clang" ] && [ -x "$ptxas" ] || { echo "skipped: clang-14 or $ptxas missing"; exit 77; }
-[ -x "$parts_tool" ] || { echo "$parts_tool missing: build the library first"; exit 1; }
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-{
-    cat "$root/scripts/nvptx/prelude.cl"
-    for part in $("$parts_tool" mma.cl); do cat "$root/cl/$part"; echo; done
-} > "$work/src.cl"
+KERNEL=mma.cl
+# shellcheck source=scripts/nvptx/setup.sh
+. "$(dirname "$0")/nvptx/setup.sh"
 fails=0
 # name | type of A and B, of C (clgemm_precision: 0 FP32, 4 FP16, 5 BF16, 6 INT8, 7 INT32,
 # 8 E4M3, 9 E5M2) | MMA_TYPE | TRANSA TRANSB | ALIGNED_A ALIGNED_B | MWG NWG KWG WM WN STAGES |
@@ -32,12 +23,12 @@ fails=0
 # configuration may.
 while read -r name tab tc mt ta tb ala alb mwg nwg kwg wm wn stages archs; do
     [ -n "$name" ] || continue
+    # shellcheck disable=SC2254 # ONLY is a glob on purpose
     case $name in ${ONLY:-*}) ;; *) continue ;; esac
     opts="-DTYPE_AB=$tab -DTYPE_C=$tc -DMMA_TYPE=$mt -DTRANSA=$ta -DTRANSB=$tb -DALIGNED_A=$ala \
 -DALIGNED_B=$alb -DSWIZZLE=1 -DMWG=$mwg -DNWG=$nwg -DKWG=$kwg -DWM=$wm -DWN=$wn -DSTAGES=$stages"
     # shellcheck disable=SC2086
-    if ! "$clang" -x cl -cl-std=CL1.2 -target nvptx64-nvidia-nvcl -O3 -S -Dasm=__asm__ \
-        -Xclang -finclude-default-header $opts -o "$work/k.ptx" "$work/src.cl" 2> "$work/clang.log"; then
+    if ! to_ptx $opts; then
         echo "FAIL $name: clang"; cat "$work/clang.log"; fails=$((fails + 1)); continue
     fi
     case $mt in

@@ -19,26 +19,15 @@
 # Usage: check_mma_ptx.sh [SOURCE_ROOT [KERNEL_PARTS [SETS]]]; exit 77 (skipped) without clang-14
 # or ptxas.
 set -eu
-root=${1:-$(dirname "$0")/..}
-parts_tool=${2:-$root/build/tests/kernel-parts}
+KERNEL=mma.cl
+# shellcheck source=scripts/nvptx/setup.sh
+. "$(dirname "$0")/nvptx/setup.sh"
 sets=${3:-$root/bench/gpu/fp64_sets.txt}
-clang=$(command -v clang-14 || true)
-ptxas=${PTXAS:-/usr/local/cuda/bin/ptxas}
-[ -n "$clang" ] && [ -x "$ptxas" ] || { echo "skipped: clang-14 or $ptxas missing"; exit 77; }
-[ -x "$parts_tool" ] || { echo "$parts_tool missing: build the library first"; exit 1; }
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-{
-    cat "$root/scripts/nvptx/prelude.cl"
-    for part in $("$parts_tool" mma.cl); do cat "$root/cl/$part"; echo; done
-} > "$work/src.cl"
 # compile MWG NWG KWG WM WN STAGES TRANSA TRANSB ALIGNED: "registers spills smem", or "" on failure
 compile() {
-    if ! "$clang" -x cl -cl-std=CL1.2 -target nvptx64-nvidia-nvcl -O3 -S -Dasm=__asm__ \
-        -Xclang -finclude-default-header -DTYPE_AB=1 -DTYPE_C=1 -DMMA_TYPE=4 -DF64_K16=1 \
+    if ! to_ptx -DTYPE_AB=1 -DTYPE_C=1 -DMMA_TYPE=4 -DF64_K16=1 \
         -DSWIZZLE=1 -DC_INPUT=0 -DCONJA=0 -DCONJB=0 -DMWG="$1" -DNWG="$2" -DKWG="$3" -DWM="$4" \
-        -DWN="$5" -DSTAGES="$6" -DTRANSA="$7" -DTRANSB="$8" -DALIGNED_A="$9" -DALIGNED_B="$9" \
-        -o "$work/k.ptx" "$work/src.cl" 2> "$work/clang.log"; then
+        -DWN="$5" -DSTAGES="$6" -DTRANSA="$7" -DTRANSB="$8" -DALIGNED_A="$9" -DALIGNED_B="$9"; then
         cat "$work/clang.log" >&2
         return
     fi

@@ -15,19 +15,10 @@
 # clang-14 or ptxas.
 # Usage: check_regblock_ptx.sh [SOURCE_ROOT [KERNEL_PARTS [LIST]]]
 set -eu
-root=${1:-$(dirname "$0")/..}
-parts_tool=${2:-$root/build/tests/kernel-parts}
+KERNEL=regblock.cl
+# shellcheck source=scripts/nvptx/setup.sh
+. "$(dirname "$0")/nvptx/setup.sh"
 list=${3:-$root/bench/gpu/fp32-sweep.list}
-clang=$(command -v clang-14 || true)
-ptxas=${PTXAS:-/usr/local/cuda/bin/ptxas}
-[ -n "$clang" ] && [ -x "$ptxas" ] || { echo "skipped: clang-14 or $ptxas missing"; exit 77; }
-[ -x "$parts_tool" ] || { echo "$parts_tool missing: build the library first"; exit 1; }
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-{
-    cat "$root/scripts/nvptx/prelude.cl"
-    for part in $("$parts_tool" regblock.cl); do cat "$root/cl/$part"; echo; done
-} > "$work/src.cl"
 grep -v '^#' "$list" | while read -r name params; do
     [ -n "$name" ] || continue
     opts="-DTYPE_AB=0 -DTYPE_C=0 -DTRANSA=0 -DTRANSB=0 -DCONJA=0 -DCONJB=0"
@@ -36,8 +27,7 @@ grep -v '^#' "$list" | while read -r name params; do
         $(echo "$params" | sed -n 's/.*NDIMC=\([0-9]*\).*/\1/p')))
     cap=$((65536 / threads / 8 * 8)); [ "$cap" -gt 255 ] && cap=255
     # shellcheck disable=SC2086
-    if ! "$clang" -x cl -cl-std=CL1.2 -target nvptx64-nvidia-nvcl -O3 -S \
-        -Xclang -finclude-default-header $opts -o "$work/k.ptx" "$work/src.cl" 2> "$work/clang.log"; then
+    if ! to_ptx $opts; then
         echo "FAIL $name: clang"; cat "$work/clang.log"; exit 1
     fi
     sed -e 's/^\.version .*/.version 8.0/' -e 's/^\.target .*/.target sm_90a/' "$work/k.ptx" > "$work/p.ptx"

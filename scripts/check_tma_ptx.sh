@@ -10,18 +10,9 @@
 # Usage: check_tma_ptx.sh [SOURCE_ROOT [KERNEL_PARTS]] (KERNEL_PARTS: the kernel-parts program,
 # default SOURCE_ROOT/build/tests/kernel-parts); exit 77 (skipped) without clang-14 or ptxas.
 set -eu
-root=${1:-$(dirname "$0")/..}
-parts_tool=${2:-$root/build/tests/kernel-parts}
-clang=$(command -v clang-14 || true)
-ptxas=${PTXAS:-/usr/local/cuda/bin/ptxas}
-[ -n "$clang" ] && [ -x "$ptxas" ] || { echo "skipped: clang-14 or $ptxas missing"; exit 77; }
-[ -x "$parts_tool" ] || { echo "$parts_tool missing: build the library first"; exit 1; }
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-{
-    cat "$root/scripts/nvptx/prelude.cl"
-    for part in $("$parts_tool" tma.cl); do cat "$root/cl/$part"; echo; done
-} > "$work/src.cl"
+KERNEL=tma.cl
+# shellcheck source=scripts/nvptx/setup.sh
+. "$(dirname "$0")/nvptx/setup.sh"
 fails=0
 # name | type of A and B, of C (clgemm_precision: 0 FP32, 4 FP16, 5 BF16, 6 INT8, 7 INT32, 8 E4M3,
 # 9 E5M2) | WG_TYPE | TRANSA TRANSB | MWG NWG STAGES | further options (SPLIT3: the 3xTF32 mode)
@@ -30,8 +21,7 @@ while read -r name tab tc wgt ta tb mwg nwg stages extra; do
     opts="-DTYPE_AB=$tab -DTYPE_C=$tc -DWG_TYPE=$wgt -DTRANSA=$ta -DTRANSB=$tb \
 -DMWG=$mwg -DNWG=$nwg -DSTAGES=$stages $extra"
     # shellcheck disable=SC2086
-    if ! "$clang" -x cl -cl-std=CL1.2 -target nvptx64-nvidia-nvcl -O3 -S -Dasm=__asm__ \
-        -Xclang -finclude-default-header $opts -o "$work/k.ptx" "$work/src.cl" 2> "$work/clang.log"; then
+    if ! to_ptx $opts; then
         echo "FAIL $name: clang"; cat "$work/clang.log"; fails=$((fails + 1)); continue
     fi
     sed -e 's#// @##' -e 's/^\.version .*/.version 8.0/' -e 's/^\.target .*/.target sm_90a/' \
