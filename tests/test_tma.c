@@ -500,8 +500,9 @@ Test(map_buffers, reused_for_the_same_bytes_and_replaced_oldest_first) {
     cr_assert_eq(clgemm__maps_buffer(h, maps, &first), CL_SUCCESS);
     cr_assert_eq(clgemm__maps_buffer(h, maps, &again), CL_SUCCESS);
     cr_expect_eq(first, again, "the same bytes, the same buffer");
-    cr_assert_eq(clEnqueueReadBuffer(h->queue, first, CL_TRUE, 0, CLGEMM__MAPS_BYTES, back, 0, NULL, NULL),
-                 CL_SUCCESS);
+    cr_assert_eq(
+        clEnqueueReadBuffer(h->queue, first, CL_TRUE, 0, CLGEMM__MAPS_BYTES, back, 0, NULL, NULL),
+        CL_SUCCESS);
     cr_expect_eq(memcmp(back, maps, CLGEMM__MAPS_BYTES), 0);
     clRetainMemObject(first); /* as a kernel in flight would */
     /* Others fill the slots; `first` stays the oldest unless used again. */
@@ -522,8 +523,9 @@ Test(map_buffers, reused_for_the_same_bytes_and_replaced_oldest_first) {
     map_bytes(maps, 0);
     cr_assert_eq(clgemm__maps_buffer(h, maps, &again), CL_SUCCESS);
     cr_expect_neq(again, first, "the oldest slot was replaced");
-    cr_assert_eq(clEnqueueReadBuffer(h->queue, first, CL_TRUE, 0, CLGEMM__MAPS_BYTES, back, 0, NULL, NULL),
-                 CL_SUCCESS);
+    cr_assert_eq(
+        clEnqueueReadBuffer(h->queue, first, CL_TRUE, 0, CLGEMM__MAPS_BYTES, back, 0, NULL, NULL),
+        CL_SUCCESS);
     cr_expect_eq(memcmp(back, maps, CLGEMM__MAPS_BYTES), 0, "a replaced buffer keeps its bytes");
     clReleaseMemObject(first);
     clgemm_destroy(h);

@@ -123,10 +123,10 @@ enum {
     KEY_CONJB = 1 << 3,
     KEY_ALIGNED_A = 1 << 4,
     KEY_ALIGNED_B = 1 << 5,
-    KEY_TABLE = 1 << 6,      /* a batch with per-matrix offsets and scalars (BATCH_TABLE) */
-    KEY_TABLE_C = 1 << 7,    /* ... whose C offsets and beta the kernel applies (TABLE_C) */
-    KEY_STREAMK = 1 << 8,    /* the stream-K schedule (STREAMK) */
-    KEY_PACKED = 1 << 9,     /* the blocked schedule's kernel over packed panels (PACKED) */
+    KEY_TABLE = 1 << 6,       /* a batch with per-matrix offsets and scalars (BATCH_TABLE) */
+    KEY_TABLE_C = 1 << 7,     /* ... whose C offsets and beta the kernel applies (TABLE_C) */
+    KEY_STREAMK = 1 << 8,     /* the stream-K schedule (STREAMK) */
+    KEY_PACKED = 1 << 9,      /* the blocked schedule's kernel over packed panels (PACKED) */
     KEY_PACK_SMALL = 1 << 10, /* ... in blocks of a few panels of A (CLGEMM_PACK_KC: tests) */
     KEY_RESIDUAL = 1 << 11    /* pack.cl's residuals of FP32 operands (the 3xTF32 mode) */
 };
