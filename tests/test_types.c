@@ -711,6 +711,66 @@ Test(types8, fp8_kernel_tables, .timeout = 300) {
     tc_close_handle(&env, h);
 }
 
+/* Every FP8 code through the library's own choice of family (on compute capability 9.0 the tma
+ * family's wgmma), both operands K-major as its maps read them (row-major, B transposed: 16-byte
+ * rows with K = 32): row i of A holds code i at k = 0 and zeros after it, B's columns one at
+ * k = 0, so C(i, j) is code i decoded, in FP32, BF16 and FP16 (each holds every FP8 value), NaN
+ * for a NaN code; C poisoned first. Where the library picks no tensor-core family (PoCL) the CUDA
+ * cores' decoding is fp8_kernel_tables' and this test is skipped. */
+Test(types8, fp8_codes_on_the_default_family, .timeout = 300) {
+    enum { M = 256, N = 16, K = 32 };
+    TC_OPEN_HANDLE_OR_SKIP(env, h);
+    clgemm_config planned;
+    cr_assert_eq(clgemm_get_config_ex(h, CLGEMM_ROW_MAJOR, CLGEMM_NO_TRANS, CLGEMM_TRANS, M, N, K,
+                                      CLGEMM_E4M3, CLGEMM_SINGLE, CLGEMM_COMPUTE_DEFAULT, &planned,
+                                      NULL),
+                 CLGEMM_SUCCESS);
+    if (planned.family != CLGEMM_FAMILY_TMA && planned.family != CLGEMM_FAMILY_MMA &&
+        planned.family != CLGEMM_FAMILY_WGMMA) {
+        tc_close_handle(&env, h);
+        cr_skip_test("FP8 planned on %s, not a tensor-core family",
+                     clgemm_family_name(planned.family));
+    }
+    for (size_t f = 0; f < COUNT(fp8_types); f++) {
+        const clgemm_precision t = fp8_types[f];
+        const clgemm_precision cts[3] = {CLGEMM_SINGLE, CLGEMM_BFLOAT16, CLGEMM_HALF};
+        static cl_uchar a[M * K], b[N * K];
+        memset(a, 0, sizeof a);
+        memset(b, 0, sizeof b);
+        for (int i = 0; i < M; i++)
+            a[i * K] = (cl_uchar)i;
+        for (int j = 0; j < N; j++)
+            b[j * K] = t == CLGEMM_E4M3 ? 0x38 : 0x3c; /* 1.0 */
+        for (int ci = 0; ci < 3; ci++) {
+            const clgemm_precision tc = cts[ci];
+            const char *cname = ci == 0 ? "fp32" : ci == 1 ? "bf16" : "fp16";
+            clgemm_config cfg;
+            cr_assert_eq(clgemm_get_config_ex(h, CLGEMM_ROW_MAJOR, CLGEMM_NO_TRANS, CLGEMM_TRANS, M,
+                                              N, K, t, tc, CLGEMM_COMPUTE_DEFAULT, &cfg, NULL),
+                         CLGEMM_SUCCESS);
+            cr_log_info("%s into %s on %s", t == CLGEMM_E4M3 ? "e4m3" : "e5m2", cname,
+                        clgemm_family_name(cfg.family));
+            static unsigned char c[M * N * 4];
+            for (size_t x = 0; x < (size_t)M * N; x++)
+                tt_set_nan(tc, c, x);
+            cr_assert_eq(clgemm_fp8gemm_host(h, CLGEMM_ROW_MAJOR, CLGEMM_NO_TRANS, CLGEMM_TRANS, M,
+                                             N, K, 1.0f, 1.0f, 1.0f, a, K, b, K, 0.0f, c, N, t, tc),
+                         CLGEMM_SUCCESS);
+            int wrong = 0;
+            for (int i = 0; i < M; i++)
+                for (int j = 0; j < N; j++) {
+                    const double got = tt_get(tc, c, (size_t)i * N + j, 0);
+                    const double want = tt_fp8_to_double(t, (uint8_t)i);
+                    if (!(got == want || (isnan(got) && isnan(want))) && wrong++ < 4)
+                        cr_log_error("%s code 0x%02x into %s, column %d: %a, want %a",
+                                     t == CLGEMM_E4M3 ? "e4m3" : "e5m2", i, cname, j, got, want);
+                }
+            cr_expect_eq(wrong, 0, "%d wrong", wrong);
+        }
+    }
+    tc_close_handle(&env, h);
+}
+
 /* ---- 8-bit: INT8 past the int32 limit of its sums -------------------------------------------- */
 
 Test(types8, int8_long_k_wraps, .timeout = 300) {
