@@ -206,9 +206,12 @@ typedef struct clgemm_config {
     clgemm_family family;
     union {
         int params[CLGEMM_MAX_PARAMS];
-        struct { /* 0.1 names (naive: mdimc, ndimc; tiled: ts; regblock: mwg ... vwn, mdimc, ndimc)
-                  */
-            int mdimc, ndimc, ts, mwg, nwg, kwg, kwi, vwm, vwn;
+        /* 0.1 names (naive: mdimc, ndimc; tiled: ts; regblock: mwg ... vwn, mdimc, ndimc,
+         * stages). The struct spans every slot, so a config initialised by these names has the
+         * slots it does not name zeroed (a union's other bytes would not be). */
+        struct {
+            int mdimc, ndimc, ts, mwg, nwg, kwg, kwi, vwm, vwn, stages;
+            int unnamed_[CLGEMM_MAX_PARAMS - 10];
         };
     };
 } clgemm_config;

@@ -4,9 +4,18 @@
  * file, one line in clgemm__families below (and its id in clgemm.h). */
 #include "families/family.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
+
+/* A config initialised by the header's parameter names must have every other slot zeroed: the
+ * named struct spans the whole array (clgemm.h). */
+_Static_assert(sizeof(((clgemm_config *)0)->params) ==
+                       sizeof(((clgemm_config *)0)->mdimc) * CLGEMM_MAX_PARAMS &&
+                   offsetof(clgemm_config, unnamed_) + sizeof(((clgemm_config *)0)->unnamed_) ==
+                       offsetof(clgemm_config, params) + sizeof(((clgemm_config *)0)->params),
+               "the named parameters span every slot");
 
 /* Any parameter above this is nonsense (and would overflow the products in the rules). */
 #define PARAM_MAX 1024
