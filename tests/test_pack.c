@@ -230,6 +230,18 @@ static cl_mem upload(clgemm_handle h, const void *host, size_t bytes) {
     return m;
 }
 
+/* Kernel `name` of pack.cl built with `options` (a pack key's) on the handle's device. */
+static cl_kernel pack_cl_kernel(clgemm_handle h, const char *options, const char *name) {
+    cl_program program;
+    cr_assert_eq(clgemm__program(&h->dev->build, NULL, "pack.cl", options, &program),
+                 CLGEMM_SUCCESS);
+    cl_int err;
+    cl_kernel kernel = clCreateKernel(program, name, &err);
+    cr_assert_eq(err, CL_SUCCESS);
+    clReleaseProgram(program);
+    return kernel;
+}
+
 /* Element (i, j) of op(X) for the call's A (second false) or B, batch b, from host storage. */
 static double op_at(const gemm_call *c, const void *x, bool second, size_t b, size_t i, size_t j) {
     const bool t = (second ? c->trans_b : c->trans_a) != CLGEMM_NO_TRANS;
@@ -370,13 +382,7 @@ Test(pack, copies_and_rewritten_call_compute_the_callers_product, .timeout = 300
                 kernel_key key;
                 const char *options;
                 clgemm__pack_kernel(&c, &key, &options);
-                cl_program program;
-                cr_assert_eq(clgemm__program(&h->dev->build, NULL, "pack.cl", options, &program),
-                             CLGEMM_SUCCESS);
-                cl_int err;
-                cl_kernel kernel = clCreateKernel(program, "clgemm_pack_transpose", &err);
-                cr_assert_eq(err, CL_SUCCESS);
-                clReleaseProgram(program);
+                cl_kernel kernel = pack_cl_kernel(h, options, "clgemm_pack_transpose");
                 cl_event ev[2];
                 for (int x = 0; x < 2; x++)
                     cr_assert_eq(clgemm__enqueue_pack(kernel, h->queue, &c, x == 1, work,
@@ -386,12 +392,7 @@ Test(pack, copies_and_rewritten_call_compute_the_callers_product, .timeout = 300
                 gemm_call q = clgemm__packed_call(&c, &p, work);
                 if (p.residual) { /* the splits after the copies, from them */
                     clgemm__residual_kernel(&key, &options);
-                    cr_assert_eq(
-                        clgemm__program(&h->dev->build, NULL, "pack.cl", options, &program),
-                        CLGEMM_SUCCESS);
-                    kernel = clCreateKernel(program, "clgemm_pack_split", &err);
-                    cr_assert_eq(err, CL_SUCCESS);
-                    clReleaseProgram(program);
+                    kernel = pack_cl_kernel(h, options, "clgemm_pack_split");
                     cl_event res[2];
                     for (int x = 0; x < 2; x++)
                         cr_assert_eq(
@@ -539,13 +540,7 @@ Test(pack, split_of_every_kind_of_value) {
     kernel_key key;
     const char *options;
     clgemm__residual_kernel(&key, &options);
-    cl_program program;
-    cr_assert_eq(clgemm__program(&h->dev->build, NULL, "pack.cl", options, &program),
-                 CLGEMM_SUCCESS);
-    cl_int err;
-    cl_kernel kernel = clCreateKernel(program, "clgemm_pack_split", &err);
-    cr_assert_eq(err, CL_SUCCESS);
-    clReleaseProgram(program);
+    cl_kernel kernel = pack_cl_kernel(h, options, "clgemm_pack_split");
     cr_assert_eq(clgemm__enqueue_residual(kernel, h->queue, &q, false, 0, NULL, NULL), CL_SUCCESS);
     float *all = malloc(bytes);
     cr_assert_eq(
