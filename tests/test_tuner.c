@@ -828,13 +828,14 @@ Test(tuner, cached_builds_do_not_set_the_pace, .timeout = 300) {
 
 /* Cancelled while the threads build cold candidates: the call returns after the builds under
  * way (never a new one), and the handle is destroyed cleanly (the sanitizer builds check the
- * leaks). How long the builds under way take is the compiler's business (a large candidate
- * took over 30 s on a CI machine, two of them one after the other since PoCL builds one
- * program at a time), so the time is bounded against the budget: a search that went on after
- * the cancel would run to its 600 s, past this test's timeout. The count is the sharper check:
+ * leaks). How long the builds under way take is the compiler's business (on one CI machine the
+ * first evaluation took 106 s and the builds under way at the cancel 153 s more, where this
+ * machine needs 28 s for the whole test), so no wall-clock figure is asserted: the call's time
+ * is bounded by what its own statistics say went into building and timing, and whatever else
+ * it spent (waiting idly after the cancel, say) must be small. The count is the sharper check:
  * at the cancel the threads had finished at most the first candidate and one beside it, and
  * had one build each under way. */
-Test(tuner, pipeline_cancel_returns, .timeout = 300) {
+Test(tuner, pipeline_cancel_returns, .timeout = 500) {
     char *db = temp_db();
     cold_caches();
     const int threads = 2;
@@ -860,8 +861,12 @@ Test(tuner, pipeline_cancel_returns, .timeout = 300) {
     cr_assert_leq(stats.compiled_ahead, 2 * (size_t)threads,
                   "%zu candidates built after a cancel at the first evaluation",
                   stats.compiled_ahead);
-    cr_assert_lt(total, o.budget_s / 3, "%.1f s after a first evaluation of %.1f s", total,
-                 log.first_elapsed);
+    /* Builds on two threads may overlap, so their summed time can exceed the wall time; the
+     * rest (setup, the save that a cancel skips) is bounded loosely for a loaded machine. */
+    double other = total - stats.compile_s - stats.timing_s;
+    cr_assert_lt(other, 5 + 0.1 * total,
+                 "%.1f s of %.1f s neither building nor timing (first evaluation at %.1f s)",
+                 other, total, log.first_elapsed);
     clgemm_destroy(h);
     free(db);
 }
