@@ -865,8 +865,8 @@ Test(tuner, pipeline_cancel_returns, .timeout = 500) {
      * rest (setup, the save that a cancel skips) is bounded loosely for a loaded machine. */
     double other = total - stats.compile_s - stats.timing_s;
     cr_assert_lt(other, 5 + 0.1 * total,
-                 "%.1f s of %.1f s neither building nor timing (first evaluation at %.1f s)",
-                 other, total, log.first_elapsed);
+                 "%.1f s of %.1f s neither building nor timing (first evaluation at %.1f s)", other,
+                 total, log.first_elapsed);
     clgemm_destroy(h);
     free(db);
 }
