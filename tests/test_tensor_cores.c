@@ -4,11 +4,11 @@
  * and E5M2 with C in FP32 or BF16: on tma and on mma.sync), both layouts, every transpose pair
  * (8-bit and TF32 operands stored MN-major reach the tma family through its copies; mma.sync
  * transposes 8-bit ones on their way into local memory), edge shapes below, at and above the
- * tiles, long K, padded leading dimensions with offsets, and K split into 3 layers: the result
- * against a long-double reference of the rounded inputs, everything outside C bit for bit
- * unchanged. One test is one family, configuration and type of A and B; where the device lacks
- * the family (every device but the ones it is for, PoCL in CI included) the test is skipped, so
- * this suite runs on the GPU machine. */
+ * tiles, long K, padded leading dimensions with offsets, K split into 3 layers, and strided and
+ * table batches: the result against a long-double reference of the rounded inputs, everything
+ * outside C bit for bit unchanged. One test is one family, configuration and type of A and B; where
+ * the device lacks the family (every device but the ones it is for, PoCL in CI included) the test
+ * is skipped, so this suite runs on the GPU machine. */
 #include "tensor_core_candidates.h"
 #include "typed.h"
 
@@ -126,6 +126,24 @@ static void run_case(const tc_case *tc) {
                                              msg);
                             }
                         }
+        /* Batches: strided (one rank-3 map per operand on the tma family) in both layouts and
+         * every transpose, and a table batch (which no map describes), a matrix of several
+         * tiles or one ragged tile. */
+        for (int form = 0; !split && form < 9; form++) {
+            const int l = form & 1, ta = (form >> 1) & 1, tb = (form >> 2) & 1;
+            const shape *sh = &shapes[form % 2 ? 3 : 2];
+            size_t a = seed % COUNT(scalars);
+            tt_gemm g = {TT_PROBLEM(tc->ab, cs[form % c_types],
+                                    l ? CLGEMM_ROW_MAJOR : CLGEMM_COL_MAJOR,
+                                    ta ? CLGEMM_TRANS : CLGEMM_NO_TRANS,
+                                    tb ? CLGEMM_TRANS : CLGEMM_NO_TRANS, sh->m, sh->n, sh->k),
+                         .alpha = {scalars[a][0], 0}, .beta = {scalars[a][1], 0}, .tail = 3,
+                         .compute = tc->compute};
+            int rc = tt_run_batch(&env, hs, &g, 3, form == 8, seed, 0, msg, sizeof msg);
+            seed++;
+            runs++;
+            if (rc && !bad++) snprintf(first, sizeof first, "%s", msg);
+        }
         if (split) {
             clgemm_destroy(hs);
             unsetenv("CLGEMM_KSPLIT");

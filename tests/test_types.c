@@ -827,85 +827,17 @@ Test(types8, int8_long_k_wraps, .timeout = 300) {
  */
 
 /* batch problems of one shape packed back to back (stride: each one's whole buffer), through
- * the strided call (typed for INT8) and the table call, each matrix checked as tt_run does. */
+ * the strided call and the table call (INT8's own forms for INT8), each matrix checked as tt_run
+ * does. */
 static void run_batch(tc_env *env, clgemm_handle h, type_pair tp, bool table, tally *t) {
-    enum { BATCH = 3 };
-    tt_data d[BATCH];
     const double *sc = scalars_for(tp.ab, 2); /* alpha and beta both in play */
     tt_gemm g = {
         TT_PROBLEM(tp.ab, tp.c, CLGEMM_ROW_MAJOR, CLGEMM_TRANS, CLGEMM_NO_TRANS, 19, 11, 37),
         .alpha = {sc[0], 0}, .beta = {sc[2], 0}, .tail = 2};
-    for (int i = 0; i < BATCH; i++)
-        cr_assert(tt_data_make(&d[i], &g, 700 + (uint64_t)i, 0));
-    size_t sab = clgemm_type_size(tp.ab), scs = clgemm_type_size(tp.c);
-    size_t na = d[0].na, nb = d[0].nb, nc = d[0].nc;
-    char *a = malloc(BATCH * na * sab), *b = malloc(BATCH * nb * sab),
-         *c = malloc(BATCH * nc * scs);
-    cr_assert(a && b && c);
-    for (int i = 0; i < BATCH; i++) {
-        memcpy(a + i * na * sab, d[i].a, na * sab);
-        memcpy(b + i * nb * sab, d[i].b, nb * sab);
-        memcpy(c + i * nc * scs, d[i].c0, nc * scs);
-    }
-    cl_mem ma = tc_buffer(env->context, BATCH * na * sab, a),
-           mb = tc_buffer(env->context, BATCH * nb * sab, b),
-           mc = tc_buffer(env->context, BATCH * nc * scs, c);
-    cr_assert(ma && mb && mc);
-    const tt_gemm *p = &d[0].g;
-    clgemm_status st;
-    cl_int ialpha = (cl_int)p->alpha[0], ibeta = (cl_int)p->beta[0];
-    float falpha = (float)p->alpha[0], fbeta = (float)p->beta[0];
-    const void *alpha = tp.ab == CLGEMM_INT8 ? (const void *)&ialpha : (const void *)&falpha;
-    const void *beta = tp.ab == CLGEMM_INT8 ? (const void *)&ibeta : (const void *)&fbeta;
-    if (table) {
-        size_t offs[3][BATCH];
-        cl_int ia[BATCH], ib[BATCH];
-        float fa[BATCH], fb[BATCH];
-        for (int i = 0; i < BATCH; i++) {
-            offs[0][i] = i * na + p->off_a;
-            offs[1][i] = i * nb + p->off_b;
-            offs[2][i] = i * nc + p->off_c;
-            ia[i] = ialpha, ib[i] = ibeta, fa[i] = falpha, fb[i] = fbeta;
-        }
-        if (tp.ab == CLGEMM_INT8)
-            st = clgemm_i8gemm_batched(h, p->layout, p->ta, p->tb, p->m, p->n, p->k, ia, ma,
-                                       offs[0], p->lda, mb, offs[1], p->ldb, ib, mc, offs[2],
-                                       p->ldc, BATCH, NULL, 0, NULL, NULL);
-        else
-            st = clgemm_gemm_batched(h, p->layout, p->ta, p->tb, p->m, p->n, p->k, fa, ma, offs[0],
-                                     p->lda, mb, offs[1], p->ldb, fb, mc, offs[2], p->ldc, BATCH,
-                                     tp.ab, tp.c, CLGEMM_COMPUTE_DEFAULT, NULL, 0, NULL, NULL);
-    } else if (tp.ab == CLGEMM_INT8) {
-        st = clgemm_i8gemm_strided_batched(h, p->layout, p->ta, p->tb, p->m, p->n, p->k, ialpha, ma,
-                                           p->off_a, p->lda, na, mb, p->off_b, p->ldb, nb, ibeta,
-                                           mc, p->off_c, p->ldc, nc, BATCH, NULL, 0, NULL, NULL);
-    } else {
-        st = clgemm_gemm_strided_batched(h, p->layout, p->ta, p->tb, p->m, p->n, p->k, alpha, ma,
-                                         p->off_a, p->lda, na, mb, p->off_b, p->ldb, nb, beta, mc,
-                                         p->off_c, p->ldc, nc, BATCH, tp.ab, tp.c,
-                                         CLGEMM_COMPUTE_DEFAULT, NULL, 0, NULL, NULL);
-    }
     char msg[1024], what[64];
     snprintf(what, sizeof what, "%s %s batch: ", type_text(tp), table ? "table" : "strided");
-    record(t, st != CLGEMM_SUCCESS || clFinish(env->queue) != CL_SUCCESS, what, " call failed");
-    cr_assert_eq(tc_read(env->queue, mc, BATCH * nc * scs, c), CL_SUCCESS);
-    double *ref = malloc(2 * p->m * p->n * sizeof *ref),
-           *bound = malloc(p->m * p->n * sizeof *bound);
-    cr_assert(ref && bound);
-    for (int i = 0; i < BATCH; i++) {
-        tt_reference(&d[i], ref, bound);
-        size_t bad = tt_check(&d[i], c + i * nc * scs, ref, bound, 1.0, msg, sizeof msg);
-        record(t, bad != 0, what, msg);
-        tt_data_free(&d[i]);
-    }
-    free(ref);
-    free(bound);
-    clReleaseMemObject(ma);
-    clReleaseMemObject(mb);
-    clReleaseMemObject(mc);
-    free(a);
-    free(b);
-    free(c);
+    int rc = tt_run_batch(env, h, &g, 3, table, 700, 0, msg, sizeof msg);
+    record(t, rc != 0, what, msg);
 }
 
 Test(types8, batches, .timeout = 600) {

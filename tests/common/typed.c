@@ -887,3 +887,114 @@ done:
     tt_data_free(&d);
     return rc;
 }
+
+/* The bytes of one alpha or beta of type_ab's arithmetic (tt_make_scalar's member). */
+static size_t scalar_size(clgemm_precision t) {
+    return t == CLGEMM_COMPLEX_DOUBLE                         ? 16
+           : t == CLGEMM_DOUBLE || t == CLGEMM_COMPLEX_SINGLE ? 8
+                                                              : 4;
+}
+
+int tt_run_batch(tc_env *env, clgemm_handle h, const tt_gemm *g, size_t batch, bool table,
+                 uint64_t seed, unsigned run_flags, char *msg, size_t size) {
+    char desc[460];
+    tt_describe(g, desc, sizeof desc);
+    size_t len = strlen(desc);
+    snprintf(desc + len, sizeof desc - len, " x %zu (%s batch)", batch,
+             table ? "table" : "strided");
+    tt_data *d = calloc(batch, sizeof *d);
+    if (!d) return fail(msg, size, desc, " out of memory");
+    size_t made = 0;
+    while (made < batch && tt_data_make(&d[made], g, seed + made, 0))
+        made++;
+    const tt_gemm *p = &d[0].g;
+    const size_t sab = clgemm_type_size(p->type_ab), sc = clgemm_type_size(p->type_c),
+                 cells = p->m * p->n, na = d[0].na, nb = d[0].nb, nc = d[0].nc,
+                 ss = scalar_size(p->type_ab);
+    int rc = 0;
+    cl_mem a = NULL, b = NULL, c = NULL;
+    char *ha = malloc(batch * na * sab + 1), *hb = malloc(batch * nb * sab + 1),
+         *hc = malloc(batch * nc * sc + 1), *scalars = malloc(2 * batch * ss);
+    size_t *offs = malloc(3 * batch * sizeof *offs);
+    double *ref = malloc((cells ? cells : 1) * 2 * sizeof *ref);
+    double *bound = malloc((cells ? cells : 1) * sizeof *bound);
+    char detail[1024];
+    if (made < batch || !ha || !hb || !hc || !scalars || !offs || !ref || !bound) {
+        rc = fail(msg, size, desc, " out of memory");
+        goto done;
+    }
+    const tt_scalar alpha = tt_make_scalar(p->type_ab, p->alpha),
+                    beta = tt_make_scalar(p->type_ab, p->beta);
+    for (size_t i = 0; i < batch; i++) {
+        memcpy(ha + i * na * sab, d[i].a, na * sab);
+        memcpy(hb + i * nb * sab, d[i].b, nb * sab);
+        memcpy(hc + i * nc * sc, d[i].c0, nc * sc);
+        memcpy(scalars + i * ss, &alpha, ss);
+        memcpy(scalars + (batch + i) * ss, &beta, ss);
+        offs[i] = i * na + p->off_a;
+        offs[batch + i] = i * nb + p->off_b;
+        offs[2 * batch + i] = i * nc + p->off_c;
+    }
+    a = tc_buffer(env->context, batch * na * sab, ha);
+    b = tc_buffer(env->context, batch * nb * sab, hb);
+    c = tc_buffer(env->context, batch * nc * sc, hc);
+    if (!a || !b || !c) {
+        rc = fail(msg, size, desc, " could not allocate buffers");
+        goto done;
+    }
+    const bool i8 = p->type_ab == CLGEMM_INT8 && p->type_c == CLGEMM_INT32 && !p->compute &&
+                    !(run_flags & TT_RUN_EX);
+    clgemm_status st =
+        i8 && table
+            ? clgemm_i8gemm_batched(h, p->layout, p->ta, p->tb, p->m, p->n, p->k,
+                                    (const cl_int *)scalars, a, offs, p->lda, b, offs + batch,
+                                    p->ldb, (const cl_int *)(scalars + batch * ss), c,
+                                    offs + 2 * batch, p->ldc, batch, NULL, 0, NULL, NULL)
+        : i8 ? clgemm_i8gemm_strided_batched(h, p->layout, p->ta, p->tb, p->m, p->n, p->k, alpha.i,
+                                             a, p->off_a, p->lda, na, b, p->off_b, p->ldb, nb,
+                                             beta.i, c, p->off_c, p->ldc, nc, batch, NULL, 0, NULL,
+                                             NULL)
+        : table ? clgemm_gemm_batched(h, p->layout, p->ta, p->tb, p->m, p->n, p->k, scalars, a,
+                                      offs, p->lda, b, offs + batch, p->ldb, scalars + batch * ss,
+                                      c, offs + 2 * batch, p->ldc, batch, p->type_ab, p->type_c,
+                                      p->compute, NULL, 0, NULL, NULL)
+                : clgemm_gemm_strided_batched(h, p->layout, p->ta, p->tb, p->m, p->n, p->k, &alpha,
+                                              a, p->off_a, p->lda, na, b, p->off_b, p->ldb, nb,
+                                              &beta, c, p->off_c, p->ldc, nc, batch, p->type_ab,
+                                              p->type_c, p->compute, NULL, 0, NULL, NULL);
+    if (st != CLGEMM_SUCCESS) {
+        rc = fail(msg, size, desc, " returned %d (%s)", st, clgemm_status_string(st));
+        goto done;
+    }
+    if (tc_read(env->queue, c, batch * nc * sc, hc) != CL_SUCCESS) {
+        rc = fail(msg, size, desc, " reading C back failed");
+        goto done;
+    }
+    if (!unchanged(env->queue, a, ha, batch * na * sab) ||
+        !unchanged(env->queue, b, hb, batch * nb * sab)) {
+        rc = fail(msg, size, desc, " the call changed buffer A or B");
+        goto done;
+    }
+    const double scale = accumulation_scale(h, p);
+    for (size_t i = 0; i < batch && !rc; i++) {
+        tt_reference(&d[i], ref, bound);
+        if (tt_check(&d[i], hc + i * nc * sc, ref, bound, scale, detail, sizeof detail))
+            rc = fail(msg, size, desc, " matrix %zu:%s", i, detail);
+    }
+
+done:
+    if (a) clReleaseMemObject(a);
+    if (b) clReleaseMemObject(b);
+    if (c) clReleaseMemObject(c);
+    for (size_t i = 0; i < made; i++)
+        tt_data_free(&d[i]);
+    free(d);
+    free(ha);
+    free(hb);
+    free(hc);
+    free(scalars);
+    free(offs);
+    free(ref);
+    free(bound);
+    return rc;
+}

@@ -130,4 +130,12 @@ int tt_clblast(cl_command_queue queue, const tt_gemm *g, cl_mem a, cl_mem b, cl_
 int tt_run(tc_env *env, clgemm_handle h, const tt_gemm *g, uint64_t seed, unsigned data_flags,
            unsigned run_flags, char *msg, size_t size);
 
+/* `batch` problems like g (each its own random data from seed + i, packed back to back: matrix i
+ * of A at i times one matrix's buffer plus g's offset) through clgemm_gemm_strided_batched, or
+ * clgemm_gemm_batched with a table of those offsets and of the scalars (INT8 into INT32: the
+ * clgemm_i8gemm_ forms unless run_flags has TT_RUN_EX); every matrix checked as tt_run checks
+ * one, A and B unchanged. 0 on success, else non-zero with what failed in msg. */
+int tt_run_batch(tc_env *env, clgemm_handle h, const tt_gemm *g, size_t batch, bool table,
+                 uint64_t seed, unsigned run_flags, char *msg, size_t size);
+
 #endif /* CLGEMM_TEST_TYPED_H */
