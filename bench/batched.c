@@ -40,8 +40,26 @@ static double from_half(uint16_t h) {
     return h & 0x8000 ? -v : v;
 }
 
-static size_t elem_size(char mode) {
-    return mode == 'd' ? 8 : mode == 'h' || mode == 'b' ? 2 : 4;
+/* E4M3 of a multiple of 1/8 in [-1, 1] (exact: three mantissa bits, exponent bias 7). */
+static uint8_t to_e4m3(float f) {
+    if (f == 0) return 0;
+    int e;
+    float m = frexpf(fabsf(f), &e); /* |f| = m 2^e, m in [0.5, 1) */
+    return (uint8_t)((f < 0) << 7 | (e - 1 + 7) << 3 | (int)((m * 2 - 1) * 8));
+}
+static double from_e4m3(uint8_t x) {
+    int e = (x >> 3) & 15;
+    double v = e ? ldexp(1 + (x & 7) / 8.0, e - 7) : ldexp((x & 7) / 8.0, -6);
+    return x & 0x80 ? -v : v;
+}
+
+/* Modes: s FP32, d FP64, h FP16, b BF16 (A, B and C of the mode's type); i INT8 into INT32, e
+ * E4M3 into FP32. */
+static size_t elem_size(char mode) { /* of A and B */
+    return mode == 'd' ? 8 : mode == 'h' || mode == 'b' ? 2 : mode == 'i' || mode == 'e' ? 1 : 4;
+}
+static size_t c_size(char mode) {
+    return mode == 'i' || mode == 'e' ? 4 : elem_size(mode);
 }
 
 bool batched_parse(const char *arg, char mode, batched_problem *out) {
@@ -53,9 +71,9 @@ bool batched_parse(const char *arg, char mode, batched_problem *out) {
         return false;
     }
     size_t count, bytes;
-    return strchr("sdhb", out->mode) && out->mode && out->batch && out->n && out->n < (1u << 20) &&
-           !__builtin_mul_overflow(out->batch, out->n * out->n, &count) &&
-           !__builtin_mul_overflow(count, elem_size(out->mode), &bytes);
+    return strchr("sdhbie", out->mode) && out->mode && out->batch && out->n &&
+           out->n < (1u << 20) && !__builtin_mul_overflow(out->batch, out->n * out->n, &count) &&
+           !__builtin_mul_overflow(count, c_size(out->mode), &bytes);
 }
 
 void batched_header(FILE *f, clgemm_handle h) {
@@ -83,12 +101,17 @@ static int call(const job *j, int lib) {
         clgemm_precision t = mode == 'd'   ? CLGEMM_DOUBLE
                              : mode == 'h' ? CLGEMM_HALF
                              : mode == 'b' ? CLGEMM_BFLOAT16
+                             : mode == 'i' ? CLGEMM_INT8
+                             : mode == 'e' ? CLGEMM_E4M3
                                            : CLGEMM_SINGLE;
-        const void *one = mode == 'd' ? (const void *)&d1 : &f1;
-        const void *zero = mode == 'd' ? (const void *)&d0 : &f0;
-        return clgemm_gemm_strided_batched(
-            j->h, j->p->layout, CLGEMM_NO_TRANS, CLGEMM_NO_TRANS, n, n, n, one, j->a, 0, n, s, j->b,
-            0, n, s, zero, j->c, 0, n, s, batch, t, t, CLGEMM_COMPUTE_DEFAULT, NULL, 0, NULL, NULL);
+        clgemm_precision tc = mode == 'i' ? CLGEMM_INT32 : mode == 'e' ? CLGEMM_SINGLE : t;
+        cl_int i1 = 1, i0 = 0;
+        const void *one = mode == 'd' ? (const void *)&d1 : mode == 'i' ? (const void *)&i1 : &f1;
+        const void *zero = mode == 'd' ? (const void *)&d0 : mode == 'i' ? (const void *)&i0 : &f0;
+        return clgemm_gemm_strided_batched(j->h, j->p->layout, CLGEMM_NO_TRANS, CLGEMM_NO_TRANS, n,
+                                           n, n, one, j->a, 0, n, s, j->b, 0, n, s, zero, j->c, 0,
+                                           n, s, batch, t, tc, CLGEMM_COMPUTE_DEFAULT, NULL, 0,
+                                           NULL, NULL);
     }
 #ifdef HAVE_CLBLAST
     cl_command_queue q = j->queue;
@@ -100,7 +123,9 @@ static int call(const job *j, int lib) {
         return CLBlastDgemmStridedBatched(l, t, t, n, n, n, 1, j->a, 0, n, s, j->b, 0, n, s, 0,
                                           j->c, 0, n, s, batch, &q, NULL);
     case 'b':
-        return -1; /* CLBlast has no BF16 */
+    case 'i':
+    case 'e':
+        return -1; /* CLBlast has no BF16 and no 8-bit types */
     case 'h':
         return CLBlastHgemmStridedBatched(l, t, t, n, n, n, 0x3c00, j->a, 0, n, s, j->b, 0, n, s, 0,
                                           j->c, 0, n, s, batch, &q, NULL);
@@ -113,10 +138,13 @@ static int call(const job *j, int lib) {
 #endif
 }
 
-static double get(char mode, const void *p, size_t i) {
+/* Element i of A or B (c false) or of C (c true). */
+static double get(char mode, bool c, const void *p, size_t i) {
     if (mode == 'd') return ((const double *)p)[i];
     if (mode == 'h') return from_half(((const uint16_t *)p)[i]);
     if (mode == 'b') return from_bf16(((const uint16_t *)p)[i]);
+    if (mode == 'i') return c ? ((const int32_t *)p)[i] : ((const int8_t *)p)[i];
+    if (mode == 'e' && !c) return from_e4m3(((const uint8_t *)p)[i]);
     return ((const float *)p)[i];
 }
 
@@ -133,6 +161,10 @@ static void fill(char mode, char *ha, char *hb, size_t count) {
                 ((uint16_t *)p)[e] = to_half(v);
             else if (mode == 'b')
                 ((uint16_t *)p)[e] = to_bf16(v);
+            else if (mode == 'i')
+                ((int8_t *)p)[e] = (int8_t)(v * 8);
+            else if (mode == 'e')
+                ((uint8_t *)p)[e] = to_e4m3(v);
             else
                 ((float *)p)[e] = v;
         }
@@ -150,13 +182,13 @@ static double sampled_error(const batched_problem *p, const char *ha, const char
                col = (size_t)smp * 17 % n, base = bi * n * n;
         double s = 0, mag = 0;
         for (size_t q = 0; q < n; q++) {
-            double x = get(p->mode, ha, base + (row_major ? row * n + q : row + q * n)),
-                   y = get(p->mode, hb, base + (row_major ? q * n + col : q + col * n));
+            double x = get(p->mode, false, ha, base + (row_major ? row * n + q : row + q * n)),
+                   y = get(p->mode, false, hb, base + (row_major ? q * n + col : q + col * n));
             s += x * y;
             mag += fabs(x * y);
         }
         size_t at = base + (row_major ? row * n + col : row + col * n);
-        double e = fabs(get(p->mode, hc, at) - s) / (mag > 0 ? mag : 1);
+        double e = fabs(get(p->mode, true, hc, at) - s) / (mag > 0 ? mag : 1);
         if (!(e <= worst)) worst = e;
     }
     return worst;
@@ -164,8 +196,9 @@ static double sampled_error(const batched_problem *p, const char *ha, const char
 
 int batched_run(FILE *f, clgemm_handle h, const batched_problem *p, int runs, bool clblast) {
     job j = {.p = p, .queue = clgemm_queue(h), .h = h};
-    size_t count = p->batch * p->n * p->n, bytes = count * elem_size(p->mode);
-    char *ha = malloc(bytes), *hb = malloc(bytes), *hc = malloc(bytes);
+    size_t count = p->batch * p->n * p->n, bytes = count * elem_size(p->mode),
+           c_bytes = count * c_size(p->mode);
+    char *ha = malloc(bytes), *hb = malloc(bytes), *hc = malloc(c_bytes);
     double *t = malloc((size_t)(runs > 0 ? runs : 1) * sizeof *t);
     cl_context ctx = clgemm_context(h);
     cl_int err = ha && hb && hc && t ? CL_SUCCESS : CL_OUT_OF_HOST_MEMORY;
@@ -175,13 +208,13 @@ int batched_run(FILE *f, clgemm_handle h, const batched_problem *p, int runs, bo
     }
     if (err == CL_SUCCESS)
         j.b = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, bytes, hb, &err);
-    if (err == CL_SUCCESS) j.c = clCreateBuffer(ctx, CL_MEM_READ_WRITE, bytes, NULL, &err);
+    if (err == CL_SUCCESS) j.c = clCreateBuffer(ctx, CL_MEM_READ_WRITE, c_bytes, NULL, &err);
     const char *layout = p->layout == CLGEMM_COL_MAJOR ? "col" : "row";
     if (err != CL_SUCCESS)
         fprintf(f, "%-4c %-6s %7zu %6zu buffers failed: %d\n", p->mode, layout, p->batch, p->n,
                 err);
     double flops = 2.0 * (double)p->batch * (double)p->n * (double)p->n * (double)p->n;
-    for (int lib = 0; err == CL_SUCCESS && lib < 1 + (clblast && p->mode != 'b'); lib++) {
+    for (int lib = 0; err == CL_SUCCESS && lib < 1 + (clblast && strchr("sdh", p->mode)); lib++) {
         const char *name = lib ? "CLBlast" : "clgemm";
         int st = call(&j, lib); /* warm-up: builds the kernels */
         if (st || clFinish(j.queue)) {
@@ -197,7 +230,7 @@ int batched_run(FILE *f, clgemm_handle h, const batched_problem *p, int runs, bo
         }
         qsort(t, (size_t)runs, sizeof *t, clgemm_compare_doubles);
         double med = t[runs / 2];
-        clEnqueueReadBuffer(j.queue, j.c, CL_TRUE, 0, bytes, hc, 0, NULL, NULL);
+        clEnqueueReadBuffer(j.queue, j.c, CL_TRUE, 0, c_bytes, hc, 0, NULL, NULL);
         fprintf(f, "%-4c %-6s %7zu %6zu %-8s %12.1f %9.3f %10.2e\n", p->mode, layout, p->batch,
                 p->n, name, med * 1e6, flops / med * 1e-12, sampled_error(p, ha, hb, hc));
         fflush(f);

@@ -9,7 +9,8 @@
 #include <stdio.h>
 
 /* BATCH products of N x N x N, no transposes, alpha 1, beta 0, packed (stride N * N), of mode
- * s (FP32), d (FP64) or h (FP16 A, B and C). */
+ * s (FP32), d (FP64), h (FP16), b (BF16: A, B and C of that type), i (INT8 into INT32) or e
+ * (E4M3 into FP32). */
 typedef struct batched_problem {
     char mode;
     size_t batch, n;

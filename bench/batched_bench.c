@@ -3,9 +3,9 @@
  * which clgemm-bench --batched shares.
  * Usage: clgemm-batched-bench [--runs N] [--no-clblast] [--layout row|col]
  *                             [--force FAMILY[:P=V,...]] MODE:BATCH,N ...
- * MODE: s d h b (BF16, without CLBlast). BATCH 1 gives the fixed cost of one small call (issue 10
- * item 4). --force runs the problems after it on one family's configuration ("auto": the library's
- * choice again). */
+ * MODE: s d h b (BF16), i (INT8 into INT32), e (E4M3 into FP32); the last three without
+ * CLBlast. BATCH 1 gives the fixed cost of one small call (issue 10 item 4). --force runs the
+ * problems after it on one family's configuration ("auto": the library's choice again). */
 #include "batched.h"
 #include "force_config.h"
 
@@ -46,7 +46,7 @@ int main(int argc, char **argv) {
         }
         batched_problem p;
         if (!batched_parse(argv[i], 's', &p) || !strchr(argv[i], ':')) {
-            fprintf(stderr, "bad problem %s (MODE:BATCH,N, MODE s d h b)\n", argv[i]);
+            fprintf(stderr, "bad problem %s (MODE:BATCH,N, MODE s d h b i e)\n", argv[i]);
             clgemm_destroy(h);
             return 2;
         }

@@ -562,7 +562,7 @@ static device_info h200_with_maps(void) {
 /* Where maps can be encoded, FP16, BF16, TF32, INT8 and FP8 plan on it for single matrices from
  * 1024^3 (128 x 256 tiles where they fill at least two waves nine tenths full on the H200's 132
  * SMs, 128 x 128 otherwise) and narrow ones with a long K, the slice one 128-byte row of the type;
- * FP32, 3xTF32 and FP64 never; 512^3 and batches stay on mma.sync. */
+ * FP32, 3xTF32 and FP64 never; 16-bit 512^3 stays on mma.sync. */
 Test(tma_family, planned_for_its_types_where_it_pays) {
     device_info h200 = h200_with_maps();
     const struct {
@@ -593,17 +593,22 @@ Test(tma_family, planned_for_its_types_where_it_pays) {
         else
             cr_expect_neq(small.family, CLGEMM_FAMILY_TMA, "case %zu: 512^3", i);
         /* Batches: FP16 and BF16 in 128 x 128 tiles of 3 stages (two work-groups an SM) from
-         * 128^2 matrices; the other types and 64^2 matrices elsewhere. */
+         * 128^2 matrices, the 8-bit types in the same tiles at every size (the CUDA cores are
+         * the only other route for them); the other types and 16-bit 64^2 matrices elsewhere. */
+        const bool eight = clgemm_type_size(t) == 1;
         clgemm_config tiny = clgemm__config_default_for(&h200, t, m, 64, 64, 64, 10000);
-        cr_expect_neq(tiny.family, CLGEMM_FAMILY_TMA, "case %zu: a batch of 64^3", i);
-        if (cases[i].kwg == 64) {
+        if (eight)
+            cr_expect_eq(tiny.family, CLGEMM_FAMILY_TMA, "case %zu: a batch of 64^3", i);
+        else
+            cr_expect_neq(tiny.family, CLGEMM_FAMILY_TMA, "case %zu: a batch of 64^3", i);
+        if (cases[i].kwg == 64 || eight) {
             int v[4];
             const char *names[] = {"MWG", "NWG", "KWG", "STAGES"};
             cr_expect_eq(batch.family, CLGEMM_FAMILY_TMA, "case %zu: a batch", i);
             for (int p = 0; p < 4; p++)
                 cr_assert_eq(clgemm_config_get(&batch, names[p], &v[p]), CLGEMM_SUCCESS);
-            cr_expect(v[0] == 128 && v[1] == 128 && v[3] == 3, "case %zu: %d %d %d", i, v[0], v[1],
-                      v[3]);
+            cr_expect(v[0] == 128 && v[1] == 128 && v[2] == cases[i].kwg && v[3] == 3,
+                      "case %zu: %d %d %d %d", i, v[0], v[1], v[2], v[3]);
         } else {
             cr_expect_neq(batch.family, CLGEMM_FAMILY_TMA, "case %zu: a batch", i);
         }
