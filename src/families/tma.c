@@ -119,9 +119,12 @@ static const clgemm_config none[] = {END_OF_LIST};
  * 256^3 at 208 TFLOPS where 4 stages (one an SM) ran 174 and mma.sync 157; 1000 x 128^3 82 / 72,
  * 100 x 512^3 281 / 196. At 64^3 neither beat mma.sync (10000 x 64^3: 58 against 56). */
 static const clgemm_config half_batch[] = {TMA(128, 128, 64, 3), END_OF_LIST};
-/* Strided batches of 8-bit matrices: the same tiling (a slice twice as deep, the same bytes);
- * the CUDA cores, the only other route on this device, multiply 8-bit types tens of times more
- * slowly. */
+/* Strided batches of 8-bit matrices, row-major NN (B copied K-major first), H200
+ * (bench/results/h200-tma-8bit-batches.log): 128 x 128 tiles of 3 stages, as FP16's, ran INT8 1000
+ * x 256^3 at 128 TOPS and 100 x 512^3 at 205 where the CUDA cores (the only other route for 8-bit
+ * types on this device) ran 26 and 27; E4M3 into FP32 alike. At 10000 x 64^3 the CUDA cores ran
+ * 20.3 against 19.7 (64 x 128 tiles of 4 stages 20.9, a tiling the device suites have not run):
+ * matrices of 64 rows or fewer stay there. */
 static const clgemm_config eight_batch[] = {TMA(128, 128, 128, 3), END_OF_LIST};
 
 /* Where the whole call of one matrix beat mma.sync's on the H200 (same log, same run): every
@@ -148,7 +151,7 @@ static const clgemm_config *defaults(const device_info *info, clgemm_precision t
                                      const gemm_dims *dims) {
     if (dims->batch > 1) {
         const bool sixteen_bit = type == CLGEMM_HALF || type == CLGEMM_BFLOAT16;
-        if (eight_bit(type)) return eight_batch;
+        if (eight_bit(type)) return dims->m > 64 ? eight_batch : none;
         return sixteen_bit && dims->m >= 128 && dims->n >= 128 ? half_batch : none;
     }
     /* 8-bit: every single matrix (the other families multiply 8-bit types on the CUDA cores:
