@@ -24,9 +24,9 @@
  *
  * Build options: WG_TYPE 0 FP16, 1 BF16 (C FP32 or the input type), 2 TF32 (FP32 storage), 3 INT8
  * (C INT32, wrapping), 4 FP8 E4M3, 5 FP8 E5M2 (C FP32, FP16 or BF16); C's type from TYPE_C
- * (types.cl); TF32 and 8-bit operands K-major only (no transpose bit for them); TRANSA, TRANSB;
- * MWG 64, 128 or
- * 256 (consumer warpgroups: MWG/64), NWG 64, 128 or 256 (the instruction's N), KWG, STAGES,
+ * (types.cl); TF32 and 8-bit operands K-major only (no transpose bit for them), except TF32's A,
+ * which MN-major goes through registers (AREG); TRANSA, TRANSB; MWG 64, 128 or 256 (consumer
+ * warpgroups: MWG/64), NWG 64, 128 or 256 (the instruction's N), KWG, STAGES,
  * GROUP_M (tiles in bands of GROUP_M tile rows, so that running work-groups share panels in L2).
  * Launch: local (128 MWG/64 + 32, 1, 1), global (tiles_m * local, tiles_n, batch * layers). */
 /* The tile comes whole from the host (the family's MWG, NWG, STAGES); alone, 128 x 256 in 4. */
@@ -98,9 +98,14 @@
 #define SLOT      (PAIRED ? 2 * STAGE : STAGE) /* paired: the big parts, then the small ones */
 #define A_MN      (TRANSA == 0)
 #define B_MN      (TRANSB == 1)
-#if WG_TYPE >= 2 && (A_MN || B_MN)
-#error "tma.cl: TF32 and 8-bit operands are K-major"
+/* TF32 with A MN-major (wgmma has no transpose for 32-bit types): the consumers load A's
+ * fragments from the stages into registers, wgmma's other source for A, instead of a copy of A
+ * made K-major beforehand. */
+#define AREG (WG_TYPE == 2 && A_MN && !SPLIT3)
+#if WG_TYPE >= 2 && (B_MN || (A_MN && !AREG))
+#error "tma.cl: TF32 and 8-bit operands are K-major (TF32's A may be MN-major: from registers)"
 #endif
+#define MN_BOX (128 / ESIZE) /* an MN-major box's columns: one 128-byte swizzle row */
 /* ---- mbarrier and bulk-copy wrappers (sm_90a, behind markers) ---------------------------- */
 
 DEV void mbar_init(const uint bar, const uint arrivals) {
@@ -145,13 +150,13 @@ DEV void tma_load3(const uint dst, const __global uchar *map, const int x, const
 }
 
 /* Slice k0 of one operand into local memory at x, completing on `full`: K-major, one box of
- * ROWS rows (of op(A), columns of op(B)) from mn0; MN-major (MN), ROWS/64 boxes of 64, each
- * KWG rows of k by 128 bytes. */
+ * ROWS rows (of op(A), columns of op(B)) from mn0; MN-major (MN), ROWS/MN_BOX boxes of MN_BOX
+ * (64 16-bit or 32 TF32 elements), each KWG rows of k by 128 bytes. */
 #define COPY_SLICE(x, map, mn0, ROWS, MN)                                                          \
     do {                                                                                           \
         if (MN)                                                                                    \
-            for (int j = 0; j < (ROWS) / 64; j++)                                                  \
-                tma_load3((x) + j * (KWG * 128), map, (mn0) + 64 * j, k0, zb, full);               \
+            for (int j = 0; j < (ROWS) / MN_BOX; j++)                                              \
+                tma_load3((x) + j * (KWG * 128), map, (mn0) + MN_BOX * j, k0, zb, full);           \
         else                                                                                       \
             tma_load3(x, map, k0, mn0, zb, full);                                                  \
     } while (0)
@@ -192,6 +197,71 @@ DEV void tma_load3(const uint dst, const __global uchar *map, const int x, const
                  : "l"(da), "l"(db), "r"(accumulate)                                               \
                  : "memory")
 #define NACC (NWG / 2)
+
+/* The same with A as four registers a thread (AREG): the operands after the accumulators. */
+#define WG_RS_OPS_64   "{%32, %33, %34, %35}, %36"
+#define WG_RS_NEXT_64  "%37"
+#define WG_RS_OPS_128  "{%64, %65, %66, %67}, %68"
+#define WG_RS_NEXT_128 "%69"
+#define WG_RS_OPS_256  "{%128, %129, %130, %131}, %132"
+#define WG_RS_NEXT_256 "%133"
+#define WGMMA_STEP_RS(acc, fr, db, accumulate)                                                     \
+    asm volatile(                                                                                  \
+        "{\n.reg .pred scale_d;\nsetp.ne.b32 scale_d, " WG_BY_N(                                   \
+            WG_RS_NEXT_, NWG) ", 0;\n"                                                             \
+                              "// @wgmma.mma_async.sync.aligned.m64n" WG_NSTR(NWG) WG_SHAPE        \
+        " {" WG_ACCS(NWG) "}, " WG_BY_N(WG_RS_OPS_, NWG) ", scale_d" WG_IMM ";\n}"                 \
+        : WG_ACC(NWG, ACC_C, acc)                                                                  \
+        : "r"((fr)[0]), "r"((fr)[1]), "r"((fr)[2]), "r"((fr)[3]), "l"(db), "r"(accumulate)         \
+        : "memory")
+
+#if AREG
+/* One slice's A fragments into fr[16] (four per k step of 8) from the stage at `slot`: the
+ * TF32 register layout of m64nNk8 (thread lane of warp w holds rows 16 w + lane/4 and + 8, k
+ * lane % 4 and + 4), read from the MN-major boxes of 32 rows of the operand by 32 k (one k a
+ * 128-byte line, its 16-byte chunks swizzled by k % 8); `row` and `chunk` are the thread's
+ * (consumer's box and byte in the chunk, and its chunk before the swizzle). */
+#define AREG_LOAD(fr, slot)                                                                        \
+    do {                                                                                           \
+        _Pragma("unroll") for (int ks = 0; ks < KWG / KSTEP; ks++) {                               \
+            _Pragma("unroll") for (int q = 0; q < 4; q++) {                                        \
+                /* a0, a1 at k, a2, a3 at k + 4; a1, a3 eight rows (two chunks) on */              \
+                const uint kk = quad + 4 * (q >> 1);                                               \
+                const uint at =                                                                    \
+                    (slot) + row + (8 * ks + kk) * 128 + (((chunk + 2 * (q & 1)) ^ kk) << 4);      \
+                (fr)[4 * ks + q] = *(const __local uint *)(stages + (at - base));                  \
+            }                                                                                      \
+        }                                                                                          \
+    } while (0)
+/* Two sets of fragments where the registers allow: a slice's products may still read one set
+ * while the next slice loads the other. With four consumer warpgroups (MWG 256: 120 registers a
+ * thread) one set, each slice's products done before the next slice loads. */
+#define AREG_SETS (MWG == 256 ? 1 : 2)
+#if AREG_SETS == 2
+#define AREG_WAIT    "1"
+#define AREG_DONE(t) ((t)-1) /* the slice whose products are done after the wait */
+#else
+#define AREG_WAIT    "0"
+#define AREG_DONE(t) (t)
+#endif
+/* Slice t with A's fragments in fr: waits for its stage, loads, multiplies, and hands a stage
+ * back once its products (and so its fragments' use) are done. */
+#define AREG_SLICE(t, fr)                                                                          \
+    do {                                                                                           \
+        const int s_ = (t) % SLOTS;                                                                \
+        mbar_wait(full0 + 8 * s_, ((t) / SLOTS) & 1);                                              \
+        const uint slot_ = base + s_ * SLOT;                                                       \
+        AREG_LOAD(fr, slot_);                                                                      \
+        asm volatile("// @wgmma.fence.sync.aligned;" ::: "memory");                                \
+        _Pragma("unroll") for (int ks = 0; ks < KWG / KSTEP; ks++) {                               \
+            const ulong db = STEP_DESC(slot_ + A_BYTES, ks, B_MN);                                 \
+            WGMMA_STEP_RS(acc, (fr) + 4 * ks, db, (uint)((t) > 0 || ks > 0));                      \
+        }                                                                                          \
+        asm volatile("// @wgmma.commit_group.sync.aligned;" ::: "memory");                         \
+        asm volatile("// @wgmma.wait_group.sync.aligned " AREG_WAIT ";" ::: "memory");             \
+        if (AREG_DONE(t) >= 0 && tid % 128 == 0) mbar_arrive(empty0 + 8 * (AREG_DONE(t) % SLOTS)); \
+    } while (0)
+#endif
 
 /* ---- The epilogue's conversions -------------------------------------------------------- */
 /* Not ptx.cl's f16_to_float, float_to_f16 and float_to_bf16: these are other code for the same
@@ -285,6 +355,22 @@ clgemm_tma(GEMM_ARGS, const __global uchar *restrict maps) {
 #pragma unroll
     for (int e = 0; e < NACC; e++)
         acc[e] = 0;
+#if AREG
+    const uint lane_ = tid % 32, warp_ = (tid / 32) % 4, g = lane_ / 4, quad = lane_ % 4;
+    const uint row = (2 * wg + warp_ / 2) * (KWG * 128) + (g & 3) * 4;
+    const uint chunk = 4 * (warp_ & 1) + g / 4;
+    uint fr0[4 * (KWG / KSTEP)];
+    int t = 0;
+#if AREG_SETS == 2
+    uint fr1[4 * (KWG / KSTEP)];
+    for (; t + 1 < nk; t += 2) {
+        AREG_SLICE(t, fr0);
+        AREG_SLICE(t + 1, fr1);
+    }
+#endif
+    for (; t < nk; t++)
+        AREG_SLICE(t, fr0);
+#else
     for (int t = 0; t < nk * STEPS; t++) {
         const int s = t % SLOTS;
         mbar_wait(full0 + 8 * s, (t / SLOTS) & 1);
@@ -305,6 +391,7 @@ clgemm_tma(GEMM_ARGS, const __global uchar *restrict maps) {
         asm volatile("// @wgmma.wait_group.sync.aligned 1;" ::: "memory");
         if (t > 0 && tid % 128 == 0) mbar_arrive(empty0 + 8 * ((t - 1) % SLOTS));
     }
+#endif
     asm volatile("// @wgmma.wait_group.sync.aligned 0;" ::: "memory");
 
     /* Accumulator x*4 + h*2 + j at row 16 warp + lane/4 + 8 h, column 8 x + 2 (lane % 4) + j of

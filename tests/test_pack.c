@@ -205,6 +205,65 @@ Test(pack, three_tf32_plans_maps_only_over_split_operands) {
     clgemm_destroy(h);
 }
 
+/* TF32 with CLGEMM_TMA_A_REGISTERS=1 (the handle's flag): the column-major A is read as stored
+ * whichever way (the kernel loads an MN-major one into registers), so a row-major NN call and a
+ * column-major NN one plan the tma family with no copy, a column-major NT one copies B alone; B
+ * stays K-major only, the 3xTF32 mode and the 8-bit types keep their copies, and without the flag
+ * nothing changes. */
+Test(pack, tf32_a_read_as_stored_where_the_handle_asks) {
+    clgemm_handle h = make_handle();
+    model_h200(h);
+    const clgemm_transpose N = CLGEMM_NO_TRANS, T = CLGEMM_TRANS;
+    const clgemm_layout R = CLGEMM_ROW_MAJOR, C = CLGEMM_COL_MAJOR;
+    const clgemm_compute TF = CLGEMM_COMPUTE_TF32, X3 = CLGEMM_COMPUTE_FP32_3XTF32;
+    const struct {
+        clgemm_precision t;
+        clgemm_compute compute;
+        clgemm_layout layout;
+        clgemm_transpose ta, tb;
+        bool chosen, a, b; /* with the flag: copies chosen, of the call's A, of its B */
+        bool plain_tma;    /* with the flag, uncopied: the tma family planned */
+    } cases[] = {
+        {CLGEMM_SINGLE, TF, R, N, N, false, false, false, true},
+        {CLGEMM_SINGLE, TF, C, N, N, false, false, false, true},
+        {CLGEMM_SINGLE, TF, C, N, T, true, false, true, false},
+        {CLGEMM_SINGLE, TF, R, T, T, true, true, false, false},
+        {CLGEMM_SINGLE, TF, C, T, N, false, false, false, true},
+        {CLGEMM_SINGLE, X3, R, N, N, true, false, true, false},
+        {CLGEMM_INT8, CLGEMM_COMPUTE_DEFAULT, C, N, N, true, true, false, false},
+    };
+    for (int flag = 0; flag < 2; flag++) {
+        h->tma_a_registers = flag;
+        for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+            gemm_call c = square(cases[i].t, cases[i].layout, cases[i].ta, cases[i].tb, 8192, 8192);
+            if (cases[i].t == CLGEMM_INT8) c.type_c = CLGEMM_INT32;
+            c.compute = cases[i].compute;
+            const bool tf32 = cases[i].compute == TF;
+            /* Without the flag TF32's MN-major column-major A (a row-major call's B) is copied
+             * too. */
+            const colmajor_shape shape = clgemm__colmajor_shape(&c);
+            const bool a_mn = shape.trans_a == N, extra = !flag && tf32 && a_mn;
+            const bool a = cases[i].a || (extra && !shape.swapped);
+            const bool b = cases[i].b || (extra && shape.swapped);
+            const bool chosen = cases[i].chosen || a || b;
+            pack_choice p;
+            cr_expect_eq(clgemm__pack_choose(h, &c, c.compute, &p), chosen, "flag %d case %zu",
+                         flag, i);
+            if (chosen) {
+                cr_expect_eq(p.pack[0], a, "flag %d case %zu: A", flag, i);
+                cr_expect_eq(p.pack[1], b, "flag %d case %zu: B", flag, i);
+            }
+            const char *source;
+            const gemm_schedule s =
+                clgemm__plan_call(h, &c, &shape, c.compute, 1, false, true, &source);
+            const bool plain = cases[i].plain_tma && (flag || !a_mn);
+            cr_expect_eq(s.cfg.family == CLGEMM_FAMILY_TMA, plain, "flag %d case %zu: plan", flag,
+                         i);
+        }
+    }
+    clgemm_destroy(h);
+}
+
 /* wgmma transposes only 16-bit types: an INT8 or FP8 operand stored MN-major plans without the
  * tma family when it is not copied first (the copies need a workspace, and a batch past one
  * launch's grid depth is never copied), as TF32's does, instead of a kernel that cannot build. */

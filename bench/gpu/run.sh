@@ -25,6 +25,10 @@
 #   tensor-cores  FP16, BF16, TF32, 3xTF32 at 8192^2, 4096^2, 2048^2, 4097^2 and an FP16 batch
 #                 of 1000 x 256^3 (TC_ENV: environment words for the clgemm side, e.g. a
 #                 family's variables, so that a new kernel family runs the same problems)
+#   tf32-registers TF32 with CLGEMM_TMA_A_REGISTERS=1 (cl/tma.cl's AREG: a column-major A
+#                 stored MN-major loaded into registers instead of copied): test_tensor_cores's
+#                 TF32 matrix on the tma family with it, then row-major NN squares (the call's B
+#                 is that A) without and with it in alternation, beside cuBLAS TF32
 #   wgmma         the wgmma family forced beside mma.sync and cuBLAS, and where its time goes
 #   eight-bit     INT8 and FP8 on their defaults, K-major and with B MN-major, beside cuBLASLt
 #                 (torch._int_mm, torch._scaled_mm with and without fast accumulation), and
@@ -50,13 +54,13 @@
 # .gpu/lib are put on LD_LIBRARY_PATH when that folder exists.
 set -u
 if [ $# -eq 0 ]; then
-    sed -n '2,44p' "$0" | sed 's/^# \{0,1\}//' >&2
+    sed -n '2,/^set -u$/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//' >&2
     exit 2
 fi
 if [ "$1" != tune ]; then
     for suite in "$@"; do
         case $suite in
-        device-tests | fp32-shapes | fp32-sweep | fp64-shapes | fp64-sweep | batched | types | tensor-cores | wgmma | mma8 | tma | eight-bit | squares | call-cost | multi-gpu | lapack-factor) ;;
+        device-tests | fp32-shapes | fp32-sweep | fp64-shapes | fp64-sweep | batched | types | tensor-cores | tf32-registers | wgmma | mma8 | tma | eight-bit | squares | call-cost | multi-gpu | lapack-factor) ;;
         *)
             echo "run.sh: unknown suite '$suite' (bench/gpu/run.sh alone lists them)" >&2
             exit 2
@@ -231,6 +235,21 @@ types() {
     $CUBLAS --tf32 8192,8192,8192 4096,4096,4096
     $CUBLAS --fp64 8192,8192,8192 4096,4096,4096 4097,4097,4097 2048,2048,2048 1024,1024,1024
     $CUBLAS 8192,8192,8192 4096,4096,4096
+}
+
+tf32_registers() {
+    sq="8192,8192,8192 4096,4096,4096 2048,2048,2048"
+    echo "== test_tensor_cores: tma family, TF32 (compute 1), CLGEMM_TMA_A_REGISTERS=1"
+    CLGEMM_TMA_A_REGISTERS=1 TC_FAMILY=tma TC_TYPES=s TC_COMPUTE=1 timeout 300 \
+        "$B/tests/test_tensor_cores" 2>&1 | grep -E "FAIL|Synthesis|wrong|Assert" | head -20
+    # shellcheck disable=SC2046
+    for round in 1 2; do
+        echo "== round $round: TF32 row-major NN, B copied (flag off), then read into registers"
+        "$B/bench/clgemm-types-bench" $(mode_args tf32 $sq)
+        CLGEMM_TMA_A_REGISTERS=1 "$B/bench/clgemm-types-bench" $(mode_args tf32 $sq)
+    done
+    # shellcheck disable=SC2086
+    $CUBLAS --tf32 $sq
 }
 
 tensor_cores() {
@@ -493,6 +512,7 @@ for suite in "$@"; do
     batched) batched ;;
     types) types ;;
     tensor-cores) tensor_cores ;;
+    tf32-registers) tf32_registers ;;
     wgmma) wgmma ;;
     mma8) mma8 ;;
     tma) tma ;;

@@ -60,17 +60,22 @@ bool clgemm__maps_k_major_only(clgemm_precision type) {
     return type == CLGEMM_SINGLE || clgemm__type(type)->size == 1;
 }
 
+bool clgemm__maps_a_any_major(clgemm_handle h, clgemm_precision type, clgemm_compute compute) {
+    return h->tma_a_registers && type == CLGEMM_SINGLE && compute == CLGEMM_COMPUTE_TF32;
+}
+
 /* Whether tensor maps can describe the call's operands whatever the configuration: no batch
- * table (a map has one base), TF32 and 8-bit types only K-major (clgemm__maps_k_major_only), the
- * 3xTF32 mode only over the operands' split parts (pack.c), and the operands' layout
- * (clgemm__operands_mappable). A call that only asks for a plan
- * (clgemm_get_config_ex) has offsets and leading dimensions 0: laid out as a map wants. */
-static bool call_mappable(const gemm_call *call, const colmajor_shape *shape,
+ * table (a map has one base), TF32 and 8-bit types only K-major (clgemm__maps_k_major_only; TF32's
+ * A either way where clgemm__maps_a_any_major), the 3xTF32 mode only over the operands' split
+ * parts (pack.c), and the operands' layout (clgemm__operands_mappable). A call that only asks for
+ * a plan (clgemm_get_config_ex) has offsets and leading dimensions 0: laid out as a map wants. */
+static bool call_mappable(clgemm_handle h, const gemm_call *call, const colmajor_shape *shape,
                           clgemm_compute compute, size_t batch, bool table) {
     if (table) return false;
     if (compute == CLGEMM_COMPUTE_FP32_3XTF32 && !call->residual.on) return false;
+    const bool a_any = clgemm__maps_a_any_major(h, call->precision, compute);
     if (clgemm__maps_k_major_only(call->precision) &&
-        (shape->trans_a == CLGEMM_NO_TRANS || shape->trans_b != CLGEMM_NO_TRANS))
+        ((shape->trans_a == CLGEMM_NO_TRANS && !a_any) || shape->trans_b != CLGEMM_NO_TRANS))
         return false;
     map_operand a, b;
     clgemm__map_operands(call, shape, &a, &b);
@@ -86,7 +91,7 @@ gemm_schedule clgemm__plan_call(clgemm_handle h, const gemm_call *call, const co
      * that need it are passed over, a forced or tuned configuration of theirs included. */
     const device_info *info = &h->info;
     device_info unmapped;
-    if (info->nv_tma && !(maps && call_mappable(call, shape, compute, batch, table))) {
+    if (info->nv_tma && !(maps && call_mappable(h, call, shape, compute, batch, table))) {
         unmapped = h->info;
         unmapped.nv_tma = false;
         info = &unmapped;

@@ -209,6 +209,7 @@ struct clgemm_handle_s {
     cl_command_queue queue;
     device_info info;
     bool allow_tf32;      /* CLGEMM_ALLOW_TF32=1 when the handle was made */
+    bool tma_a_registers; /* CLGEMM_TMA_A_REGISTERS=1: TF32's MN-major A read, not copied */
     device_state *dev;    /* shared with the other handles of this device and context */
     pthread_mutex_t lock; /* guards everything below */
     kernel_table kernels;
@@ -327,6 +328,9 @@ colmajor_shape clgemm__colmajor_shape(const gemm_call *call);
 /* Whether the tensor-map families read operands of this type K-major only: FP32 (which reaches
  * them in the TF32 mode alone) and the 8-bit types, which wgmma does not transpose. */
 bool clgemm__maps_k_major_only(clgemm_precision type);
+/* Whether the column-major A of such a call may be MN-major all the same: TF32 where the handle
+ * lets the kernel load it into registers (CLGEMM_TMA_A_REGISTERS=1). */
+bool clgemm__maps_a_any_major(clgemm_handle h, clgemm_precision type, clgemm_compute compute);
 /* The kernel's A and B of a call in its column-major shape, as its tensor maps describe them. */
 void clgemm__map_operands(const gemm_call *call, const colmajor_shape *shape, map_operand *a,
                           map_operand *b);

@@ -1,8 +1,8 @@
 /* operand_maps.c: the tensor maps a map-reading family (family_desc.tensor_maps: cl/tma.cl)
  * takes for a call's A and B: each operand as stored, `batch` matrices of lines of contiguous
  * elements at its device address plus offset, copied in boxes of one K slice by the tile's rows
- * or columns (K-major), or of 64 columns by one K slice (MN-major), in the 128-byte swizzle the
- * kernel's wgmma descriptors expect. */
+ * or columns (K-major), or of one 128-byte row of columns (64 16-bit, 32 TF32) by one K slice
+ * (MN-major), in the 128-byte swizzle the kernel expects. */
 #include "exec/exec.h"
 
 #include <string.h>
@@ -18,7 +18,8 @@ static void tile_of(const clgemm_config *cfg, unsigned *mt, unsigned *nt, unsign
 
 /* One operand's map at buffer address base: K-major, lines of k elements, one per row of op(A)
  * (column of op(B)), boxes of `side` lines by one slice; MN-major, lines of mn elements, one per
- * k, boxes of one slice of lines by 64 elements (the kernel copies side / 64 of them a slice). */
+ * k, boxes of one slice of lines by 128 bytes of elements (the kernel copies side / that many a
+ * slice). */
 static tensor_map_request request(clgemm_precision type, const map_operand *o, size_t k,
                                   size_t batch, cl_ulong base, unsigned side, unsigned kwg) {
     tensor_map_request r = {.type = type,
@@ -29,7 +30,7 @@ static tensor_map_request request(clgemm_precision type, const map_operand *o, s
                             .stride = o->stride,
                             .address = base + (cl_ulong)o->off * clgemm__type(type)->size,
                             .box_rows = o->k_major ? side : kwg,
-                            .box_cols = o->k_major ? kwg : 64,
+                            .box_cols = o->k_major ? kwg : 128 / (unsigned)clgemm__type(type)->size,
                             .swizzle = 128};
     return r;
 }

@@ -59,7 +59,11 @@ bool clgemm__pack_choose(struct clgemm_handle_s *h, const gemm_call *c, clgemm_c
         const bool second = x == 1;
         const size_t stride = second ? c->stride_b : c->stride_a;
         if (c->batched && c->batch > 1 && stride == 0) return false; /* a broadcast stays one */
-        const bool need = (k_major_only && !k_major[x]) || !clgemm__operand_on16(c, second);
+        const bool column_major_a = second == shape.swapped;
+        const bool read_as_is =
+            column_major_a && clgemm__maps_a_any_major(h, c->precision, compute);
+        const bool need =
+            (k_major_only && !k_major[x] && !read_as_is) || !clgemm__operand_on16(c, second);
         if (!need) continue;
         if (k_major_only && k_major[x]) return false; /* a transposed copy would be MN-major */
         out->pack[x] = true;
