@@ -121,6 +121,24 @@ void clgemm__blas_rule_record(int group, int on_device, double flops, double sec
 /* The bytes a device GEMM copies: A, B, C back, and C there unless beta is 0. */
 double clgemm__blas_gemm_bytes(const blas_call *call);
 
+/* A call at or above CLGEMM_BLAS_MIN_FLOPS for the rule (rule_run.c): its group's kind, type,
+ * flops and bytes a device call would copy, and how to compute it on each side, given arg.
+ * device returns 0 when it computed the result, otherwise it took none of the call (the output
+ * untouched). */
+typedef struct rule_call {
+    rule_kind kind;
+    blas_type type;
+    double flops, bytes;
+    int (*device)(const void *arg);
+    void (*host)(const void *arg);
+    const void *arg;
+} rule_call;
+/* Runs it on the side the rule picks (the host when the device fails; not refused in a forked
+ * child: the caller decides that), timed, and records the time for the rule. 1 when the device
+ * computed it; 0 when the host did, *why saying why. *seconds: what the side that computed it
+ * took (a failed device attempt not included). Counts and logs nothing. */
+int clgemm__blas_rule_run(const rule_call *r, const char **why, double *seconds);
+
 /* Whether the device can take calls of a type (opens it on first use). */
 int clgemm__blas_device_usable(blas_type t);
 

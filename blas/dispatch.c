@@ -1,31 +1,39 @@
 /* dispatch.c: where a checked GEMM call goes: nothing to do (reference BLAS's quick return),
  * C = beta * C on the host, for calls at or above the threshold the side the measured rule picks
- * (rule.c; the device: device.c), else the host (host.c: the system BLAS, else the built-in
- * loops). */
+ * (rule.c, run and timed by rule_run.c; the device: device.c), else the host (host.c: the system
+ * BLAS, else the built-in loops). */
 #include "blas.h"
 
 #include <stdio.h>
 #include <string.h>
 
+/* The two sides of a GEMM for the rule: the device, or the caller's way on the host. */
+typedef struct gemm_sides {
+    const blas_call *call;
+    void (*host)(const blas_call *);
+} gemm_sides;
+
+static int gemm_device(const void *arg) {
+    return clgemm__blas_device_gemm(((const gemm_sides *)arg)->call);
+}
+
+static void gemm_host(const void *arg) {
+    const gemm_sides *g = arg;
+    g->host(g->call);
+}
+
 int clgemm__blas_gemm_above(const blas_call *call, double flops, void (*host)(const blas_call *),
                             const char **why) {
-    int group =
-        clgemm__blas_rule_group(RULE_GEMM, call->type, flops, clgemm__blas_gemm_bytes(call));
-    int device = clgemm__blas_rule_device(group, why);
-    /* Opening the device (the process's first call) is not what calls like this one cost. */
-    if (device) clgemm__blas_device_usable(call->type);
-    double t0 = clgemm__blas_seconds();
-    if (device) {
-        if (clgemm__blas_device_gemm(call) == 0) {
-            clgemm__blas_rule_record(group, 1, flops, clgemm__blas_seconds() - t0);
-            return 1;
-        }
-        *why = "device unavailable";
-        t0 = clgemm__blas_seconds();
-    }
-    host(call);
-    clgemm__blas_rule_record(group, 0, flops, clgemm__blas_seconds() - t0);
-    return 0;
+    gemm_sides sides = {call, host};
+    rule_call r = {.kind = RULE_GEMM,
+                   .type = call->type,
+                   .flops = flops,
+                   .bytes = clgemm__blas_gemm_bytes(call),
+                   .device = gemm_device,
+                   .host = gemm_host,
+                   .arg = &sides};
+    double seconds;
+    return clgemm__blas_rule_run(&r, why, &seconds);
 }
 
 void clgemm__blas_run(const blas_call *call) {

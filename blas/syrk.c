@@ -276,6 +276,15 @@ static void run_host(const syrk_call *s) {
             }
 }
 
+/* The two sides for the measured rule (rule_run.c). */
+static int panels_on_device(const void *s) {
+    return run_panels(s, 1);
+}
+
+static void whole_on_host(const void *s) {
+    run_host(s);
+}
+
 static void run(const syrk_call *s) {
     const blas_settings *st = clgemm__blas_settings();
     int alpha_zero = is_value(s, s->alpha, 0);
@@ -293,34 +302,33 @@ static void run(const syrk_call *s) {
      * panels of the triangle back. */
     double flops = 2.0 * s->n * s->n * s->k * (s->type >= BLAS_C ? 4 : 1);
     const char *why = "below CLGEMM_BLAS_MIN_FLOPS";
-    int group = -1, device = 0;
+    double seconds;
+    int on_device = 0;
+    blas_copy_clock c0 = clgemm__blas_copy_clock();
     if (flops >= st->min_flops) {
         double bytes = (double)clgemm__blas_elem(s->type) * s->n * (2.0 * s->k + s->n);
-        group = clgemm__blas_rule_group(RULE_SYRK, s->type, flops, bytes);
-        device = clgemm__blas_rule_device(group, &why);
+        rule_call r = {.kind = RULE_SYRK,
+                       .type = s->type,
+                       .flops = flops,
+                       .bytes = bytes,
+                       .device = panels_on_device,
+                       .host = whole_on_host,
+                       .arg = s};
+        on_device = clgemm__blas_rule_run(&r, &why, &seconds);
+    } else {
+        double t0 = clgemm__blas_seconds();
+        run_host(s);
+        seconds = clgemm__blas_seconds() - t0;
     }
-    /* Opening the device (the process's first call) is not what calls like this one cost. */
-    if (device) clgemm__blas_device_usable(s->type);
-    double t0 = clgemm__blas_seconds();
-    blas_copy_clock c0 = clgemm__blas_copy_clock();
-    if (device) {
-        if (run_panels(s, 1) == 0) {
-            double seconds = clgemm__blas_seconds() - t0;
-            clgemm__blas_rule_record(group, 1, flops, seconds);
-            count(s, ROUTE_DEVICE);
-            blas_copy_clock c1 = clgemm__blas_copy_clock();
-            if (st->log >= 2)
-                clgemm__blas_log("%c%s %c%c %d %d in %.6f s, copies %.6f s %.0f bytes: device",
-                                 clgemm__blas_letter(s->type), routine(s->herm), s->uplo, s->trans,
-                                 s->n, s->k, seconds, c1.seconds - c0.seconds, c1.bytes - c0.bytes);
-            return;
-        }
-        why = "device unavailable";
-        t0 = clgemm__blas_seconds();
+    if (on_device) {
+        count(s, ROUTE_DEVICE);
+        blas_copy_clock c1 = clgemm__blas_copy_clock();
+        if (st->log >= 2)
+            clgemm__blas_log("%c%s %c%c %d %d in %.6f s, copies %.6f s %.0f bytes: device",
+                             clgemm__blas_letter(s->type), routine(s->herm), s->uplo, s->trans,
+                             s->n, s->k, seconds, c1.seconds - c0.seconds, c1.bytes - c0.bytes);
+        return;
     }
-    run_host(s);
-    double seconds = clgemm__blas_seconds() - t0;
-    clgemm__blas_rule_record(group, 0, flops, seconds);
     if (st->log >= 2)
         clgemm__blas_log("%c%s %c%c %d %d in %.6f s: host (%s)", clgemm__blas_letter(s->type),
                          routine(s->herm), s->uplo, s->trans, s->n, s->k, seconds, why);
