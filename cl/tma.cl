@@ -82,28 +82,35 @@
 #ifndef SPLIT3_PAIRED
 #define SPLIT3_PAIRED 0
 #endif
-#define PAIRED (SPLIT3 && SPLIT3_PAIRED)
+#define A_MN (TRANSA == 0)
+#define B_MN (TRANSB == 1)
+/* TF32 with A MN-major (wgmma has no transpose for 32-bit types): the consumers load A's
+ * fragments from the stages into registers, wgmma's other source for A, instead of a copy of A
+ * made K-major beforehand. In the 3xTF32 mode (AREG3) they split them there too, so A comes whole
+ * (maps[0]) and only B in its two parts (maps[128], maps[384]), both in the slice's stage. */
+#define AREG  (WG_TYPE == 2 && A_MN)
+#define AREG3 (AREG && SPLIT3)
+#if WG_TYPE >= 2 && B_MN
+#error "tma.cl: TF32 and 8-bit operands are K-major (TF32's A may be MN-major: from registers)"
+#endif
+#define PAIRED (SPLIT3 && SPLIT3_PAIRED && !AREG)
 #if PAIRED && STAGES % 2
 #error "tma.cl: paired 3xTF32 stages take two slots each"
 #endif
-#define SLOTS    (PAIRED ? STAGES / 2 : STAGES) /* stages in the pipeline */
-#define STEPS    (PAIRED ? 1 : PARTS)           /* pipeline steps of one K slice */
-#define PRODUCTS (PAIRED ? 3 : 1)               /* products of one pipeline step */
 
 #define CONSUMERS (MWG / 64)
 #define NTHREADS  (128 * CONSUMERS + 32)
 #define A_BYTES   (MWG * 128) /* one slice of A: MWG rows (or KWG k rows of MWG) x 128 bytes */
 #define B_BYTES   (NWG * 128)
 #define STAGE     (A_BYTES + B_BYTES)
-#define SLOT      (PAIRED ? 2 * STAGE : STAGE) /* paired: the big parts, then the small ones */
-#define A_MN      (TRANSA == 0)
-#define B_MN      (TRANSB == 1)
-/* TF32 with A MN-major (wgmma has no transpose for 32-bit types): the consumers load A's
- * fragments from the stages into registers, wgmma's other source for A, instead of a copy of A
- * made K-major beforehand. */
-#define AREG (WG_TYPE == 2 && A_MN && !SPLIT3)
-#if WG_TYPE >= 2 && (B_MN || (A_MN && !AREG))
-#error "tma.cl: TF32 and 8-bit operands are K-major (TF32's A may be MN-major: from registers)"
+/* One pipeline slot: paired, the big parts, then the small ones; AREG3, A and B's two parts.
+ * AREG3's larger slots share the bytes of STAGES stages (what the family's rules allow). */
+#define SLOT     (AREG3 ? A_BYTES + 2 * B_BYTES : PAIRED ? 2 * STAGE : STAGE)
+#define SLOTS    (AREG3 ? STAGES * STAGE / SLOT : PAIRED ? STAGES / 2 : STAGES)
+#define STEPS    (PAIRED || AREG3 ? 1 : PARTS) /* pipeline steps of one K slice */
+#define PRODUCTS (PAIRED ? 3 : 1)              /* products of one pipeline step (SS) */
+#if SLOTS < 2
+#error "tma.cl: fewer than two slots"
 #endif
 #define MN_BOX (128 / ESIZE) /* an MN-major box's columns: one 128-byte swizzle row */
 /* ---- mbarrier and bulk-copy wrappers (sm_90a, behind markers) ---------------------------- */
@@ -216,27 +223,15 @@ DEV void tma_load3(const uint dst, const __global uchar *map, const int x, const
         : "memory")
 
 #if AREG
-/* One slice's A fragments into fr[16] (four per k step of 8) from the stage at `slot`: the
- * TF32 register layout of m64nNk8 (thread lane of warp w holds rows 16 w + lane/4 and + 8, k
- * lane % 4 and + 4), read from the MN-major boxes of 32 rows of the operand by 32 k (one k a
- * 128-byte line, its 16-byte chunks swizzled by k % 8); `row` and `chunk` are the thread's
- * (consumer's box and byte in the chunk, and its chunk before the swizzle). */
-#define AREG_LOAD(fr, slot)                                                                        \
-    do {                                                                                           \
-        _Pragma("unroll") for (int ks = 0; ks < KWG / KSTEP; ks++) {                               \
-            _Pragma("unroll") for (int q = 0; q < 4; q++) {                                        \
-                /* a0, a1 at k, a2, a3 at k + 4; a1, a3 eight rows (two chunks) on */              \
-                const uint kk = quad + 4 * (q >> 1);                                               \
-                const uint at =                                                                    \
-                    (slot) + row + (8 * ks + kk) * 128 + (((chunk + 2 * (q & 1)) ^ kk) << 4);      \
-                (fr)[4 * ks + q] = *(const __local uint *)(stages + (at - base));                  \
-            }                                                                                      \
-        }                                                                                          \
-    } while (0)
+/* The k steps of one batch of fragments in registers: the whole slice, or half of it where a
+ * thread cannot hold a 3xTF32 slice's parts (four consumer warpgroups: 120 registers). */
+#define AREG_STEPS   (AREG3 && MWG == 256 ? KWG / KSTEP / 2 : KWG / KSTEP)
+#define AREG_BATCHES (KWG / KSTEP / AREG_STEPS)
+#define FR_COUNT     ((AREG3 ? 8 : 4) * AREG_STEPS) /* 3xTF32: the big parts, then the small */
 /* Two sets of fragments where the registers allow: a slice's products may still read one set
- * while the next slice loads the other. With four consumer warpgroups (MWG 256: 120 registers a
- * thread) one set, each slice's products done before the next slice loads. */
-#define AREG_SETS (MWG == 256 ? 1 : 2)
+ * while the next slice loads the other. One set with four consumer warpgroups, and for 3xTF32's
+ * 128 accumulators (NWG 256): each batch's products done before the next batch loads. */
+#define AREG_SETS (MWG == 256 || (AREG3 && NWG == 256) ? 1 : 2)
 #if AREG_SETS == 2
 #define AREG_WAIT    "1"
 #define AREG_DONE(t) ((t)-1) /* the slice whose products are done after the wait */
@@ -244,20 +239,71 @@ DEV void tma_load3(const uint dst, const __global uchar *map, const int x, const
 #define AREG_WAIT    "0"
 #define AREG_DONE(t) (t)
 #endif
-/* Slice t with A's fragments in fr: waits for its stage, loads, multiplies, and hands a stage
- * back once its products (and so its fragments' use) are done. */
+
+/* k steps ks0 .. of the slice at `slot` into fr (four values a step): the TF32 register layout
+ * of m64nNk8 (thread lane of warp w holds rows 16 w + lane/4 and + 8, k lane % 4 and + 4), read
+ * from the MN-major boxes of 32 rows of the operand by 32 k (one k a 128-byte line, its 16-byte
+ * chunks swizzled by k % 8); `row` and `chunk` are the thread's (consumer's box and byte in the
+ * chunk, and its chunk before the swizzle). 3xTF32 then splits them (AREG_SPLIT). */
+#define AREG_LOAD(fr, slot, ks0)                                                                   \
+    do {                                                                                           \
+        _Pragma("unroll") for (int j = 0; j < AREG_STEPS; j++) {                                   \
+            _Pragma("unroll") for (int q = 0; q < 4; q++) {                                        \
+                /* a0, a1 at k, a2, a3 at k + 4; a1, a3 eight rows (two chunks) on */              \
+                const uint kk = quad + 4 * (q >> 1);                                               \
+                const uint at = (slot) + row + (8 * ((ks0) + j) + kk) * 128 +                      \
+                                (((chunk + 2 * (q & 1)) ^ kk) << 4);                               \
+                (fr)[4 * j + q] = *(const __local uint *)(stages + (at - base));                   \
+            }                                                                                      \
+        }                                                                                          \
+        AREG_SPLIT(fr);                                                                            \
+    } while (0)
+#if AREG3
+/* Each value x into big (x rounded to the nearest TF32, ties away; x truncated where that would
+ * pass FLT_MAX) in place and small (x - big, exact, rounded the same way; inf and NaN as they
+ * come) 4 AREG_STEPS further: cl/pack.cl's clgemm_pack_split in registers. */
+#define AREG_SPLIT(fr)                                                                             \
+    do {                                                                                           \
+        _Pragma("unroll") for (int i = 0; i < 4 * AREG_STEPS; i++) {                               \
+            const uint x = (fr)[i];                                                                \
+            uint big = (x + 0x1000u) & 0xFFFFE000u;                                                \
+            if ((big & 0x7FFFFFFFu) == 0x7F800000u) big = x & 0xFFFFE000u; /* inf */               \
+            const uint r = as_uint(as_float(x) - as_float(big));                                   \
+            (fr)[i] = big;                                                                         \
+            (fr)[4 * AREG_STEPS + i] = (r & 0x7F800000u) != 0x7F800000u ? r + 0x1000u : r;         \
+        }                                                                                          \
+    } while (0)
+/* The other two products of step j (ks of the slice): small(A) big(B), big(A) small(B). */
+#define AREG3_MORE(acc, fr, j, ks, slot)                                                           \
+    do {                                                                                           \
+        WGMMA_STEP_RS(acc, (fr) + 4 * (AREG_STEPS + (j)), STEP_DESC((slot) + A_BYTES, ks, B_MN),   \
+                      1u);                                                                         \
+        WGMMA_STEP_RS(acc, (fr) + 4 * (j), STEP_DESC((slot) + A_BYTES + B_BYTES, ks, B_MN), 1u);   \
+    } while (0)
+#else
+#define AREG_SPLIT(fr)
+#define AREG3_MORE(acc, fr, j, ks, slot)
+#endif
+/* Slice t with A's fragments in fr: waits for its stage, loads and multiplies batch by batch,
+ * and hands a stage back once its products (and so its fragments' use) are done. */
 #define AREG_SLICE(t, fr)                                                                          \
     do {                                                                                           \
         const int s_ = (t) % SLOTS;                                                                \
         mbar_wait(full0 + 8 * s_, ((t) / SLOTS) & 1);                                              \
         const uint slot_ = base + s_ * SLOT;                                                       \
-        AREG_LOAD(fr, slot_);                                                                      \
-        asm volatile("// @wgmma.fence.sync.aligned;" ::: "memory");                                \
-        _Pragma("unroll") for (int ks = 0; ks < KWG / KSTEP; ks++) {                               \
-            const ulong db = STEP_DESC(slot_ + A_BYTES, ks, B_MN);                                 \
-            WGMMA_STEP_RS(acc, (fr) + 4 * ks, db, (uint)((t) > 0 || ks > 0));                      \
+        _Pragma("unroll") for (int b_ = 0; b_ < AREG_BATCHES; b_++) {                              \
+            AREG_LOAD(fr, slot_, b_ *AREG_STEPS);                                                  \
+            asm volatile("// @wgmma.fence.sync.aligned;" ::: "memory");                            \
+            _Pragma("unroll") for (int j = 0; j < AREG_STEPS; j++) {                               \
+                const int ks = b_ * AREG_STEPS + j;                                                \
+                const ulong db = STEP_DESC(slot_ + A_BYTES, ks, B_MN);                             \
+                WGMMA_STEP_RS(acc, (fr) + 4 * j, db, (uint)((t) > 0 || ks > 0));                   \
+                AREG3_MORE(acc, fr, j, ks, slot_);                                                 \
+            }                                                                                      \
+            asm volatile("// @wgmma.commit_group.sync.aligned;" ::: "memory");                     \
+            if (b_ + 1 < AREG_BATCHES) /* the next batch loads into this one's registers */        \
+                asm volatile("// @wgmma.wait_group.sync.aligned 0;" ::: "memory");                 \
         }                                                                                          \
-        asm volatile("// @wgmma.commit_group.sync.aligned;" ::: "memory");                         \
         asm volatile("// @wgmma.wait_group.sync.aligned " AREG_WAIT ";" ::: "memory");             \
         if (AREG_DONE(t) >= 0 && tid % 128 == 0) mbar_arrive(empty0 + 8 * (AREG_DONE(t) % SLOTS)); \
     } while (0)
@@ -327,12 +373,12 @@ clgemm_tma(GEMM_ARGS, const __global uchar *restrict maps) {
 
     if (wg == CONSUMERS) { /* the producer warp: one thread issues every copy */
         if (tid != 128 * CONSUMERS) return;
-#if !SPLIT3 || PAIRED
+#if !SPLIT3 || PAIRED || AREG3
         const __global uchar *map_a = maps, *map_b = maps + 128;
 #endif
         for (int t = 0; t < nk * STEPS; t++) {
             const int s = t % SLOTS, k0 = kbeg + t / STEPS * KWG;
-#if SPLIT3 && !PAIRED /* part 1 reads A's small part, part 2 B's */
+#if SPLIT3 && !PAIRED && !AREG3 /* part 1 reads A's small part, part 2 B's */
             const int part = t % PARTS;
             const __global uchar *map_a = maps + (part == 1 ? 256 : 0);
             const __global uchar *map_b = maps + (part == 2 ? 384 : 128);
@@ -345,6 +391,8 @@ clgemm_tma(GEMM_ARGS, const __global uchar *restrict maps) {
 #if PAIRED /* the small parts in the stage's second slot */
             COPY_SLICE(a + STAGE, maps + 256, m0, MWG, A_MN);
             COPY_SLICE(b + STAGE, maps + 384, n0, NWG, B_MN);
+#elif AREG3 /* B's small part after its big one */
+            COPY_SLICE(b + B_BYTES, maps + 384, n0, NWG, B_MN);
 #endif
         }
         return;
@@ -359,10 +407,10 @@ clgemm_tma(GEMM_ARGS, const __global uchar *restrict maps) {
     const uint lane_ = tid % 32, warp_ = (tid / 32) % 4, g = lane_ / 4, quad = lane_ % 4;
     const uint row = (2 * wg + warp_ / 2) * (KWG * 128) + (g & 3) * 4;
     const uint chunk = 4 * (warp_ & 1) + g / 4;
-    uint fr0[4 * (KWG / KSTEP)];
+    uint fr0[FR_COUNT];
     int t = 0;
 #if AREG_SETS == 2
-    uint fr1[4 * (KWG / KSTEP)];
+    uint fr1[FR_COUNT];
     for (; t + 1 < nk; t += 2) {
         AREG_SLICE(t, fr0);
         AREG_SLICE(t + 1, fr1);

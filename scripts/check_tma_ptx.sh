@@ -16,7 +16,8 @@ KERNEL=tma.cl
 fails=0
 # name | type of A and B, of C (clgemm_precision: 0 FP32, 4 FP16, 5 BF16, 6 INT8, 7 INT32, 8 E4M3,
 # 9 E5M2) | WG_TYPE | TRANSA TRANSB | MWG NWG STAGES | further options (SPLIT3: the 3xTF32 mode);
-# tf32a: TF32 with A MN-major (TRANSA 0), its fragments loaded into registers
+# tf32a: TF32 with A MN-major (TRANSA 0), its fragments loaded into registers (tf32x3a: and split
+# there)
 while read -r name tab tc wgt ta tb mwg nwg stages extra; do
     [ -n "$name" ] || continue
     opts="-DTYPE_AB=$tab -DTYPE_C=$tc -DWG_TYPE=$wgt -DTRANSA=$ta -DTRANSB=$tb \
@@ -63,6 +64,11 @@ tf32a_nn_128x128_s6_c32  0 0 2 0 0 128 128 6
 tf32a_nn_64x256_s5_c32   0 0 2 0 0 64 256 5
 tf32a_nn_256x128_s4_c32  0 0 2 0 0 256 128 4
 tf32a_nn_128x64_s8_c32   0 0 2 0 0 128 64 8
+tf32x3a_nn_128x256_s4_c32 0 0 2 0 0 128 256 4 -DSPLIT3=1
+tf32x3a_nn_128x128_s6_c32 0 0 2 0 0 128 128 6 -DSPLIT3=1
+tf32x3a_nn_64x256_s5_c32 0 0 2 0 0 64 256 5 -DSPLIT3=1
+tf32x3a_nn_256x128_s4_c32 0 0 2 0 0 256 128 4 -DSPLIT3=1
+tf32x3a_nn_128x64_s8_c32 0 0 2 0 0 128 64 8 -DSPLIT3=1
 tf32x3_tn_128x256_s4_c32 0 0 2 1 0 128 256 4 -DSPLIT3=1
 tf32x3_tn_128x128_s6_c32 0 0 2 1 0 128 128 6 -DSPLIT3=1
 tf32x3p_tn_128x256_s4_c32 0 0 2 1 0 128 256 4 -DSPLIT3=1 -DSPLIT3_PAIRED=1

@@ -208,7 +208,8 @@ Test(pack, three_tf32_plans_maps_only_over_split_operands) {
 /* TF32 with CLGEMM_TMA_A_REGISTERS=1 (the handle's flag): the column-major A is read as stored
  * whichever way (the kernel loads an MN-major one into registers), so a row-major NN call and a
  * column-major NN one plan the tma family with no copy, a column-major NT one copies B alone; B
- * stays K-major only, the 3xTF32 mode and the 8-bit types keep their copies, and without the flag
+ * stays K-major only. In the 3xTF32 mode such an A is read whole and split by the kernel (only
+ * the other operand's parts are made). The 8-bit types keep their copies, and without the flag
  * nothing changes. */
 Test(pack, tf32_a_read_as_stored_where_the_handle_asks) {
     clgemm_handle h = make_handle();
@@ -229,7 +230,9 @@ Test(pack, tf32_a_read_as_stored_where_the_handle_asks) {
         {CLGEMM_SINGLE, TF, C, N, T, true, false, true, false},
         {CLGEMM_SINGLE, TF, R, T, T, true, true, false, false},
         {CLGEMM_SINGLE, TF, C, T, N, false, false, false, true},
-        {CLGEMM_SINGLE, X3, R, N, N, true, false, true, false},
+        {CLGEMM_SINGLE, X3, R, N, N, true, false, false, false},
+        {CLGEMM_SINGLE, X3, C, N, N, true, false, false, false},
+        {CLGEMM_SINGLE, X3, C, T, N, true, false, false, false},
         {CLGEMM_INT8, CLGEMM_COMPUTE_DEFAULT, C, N, N, true, true, false, false},
     };
     for (int flag = 0; flag < 2; flag++) {
@@ -238,7 +241,7 @@ Test(pack, tf32_a_read_as_stored_where_the_handle_asks) {
             gemm_call c = square(cases[i].t, cases[i].layout, cases[i].ta, cases[i].tb, 8192, 8192);
             if (cases[i].t == CLGEMM_INT8) c.type_c = CLGEMM_INT32;
             c.compute = cases[i].compute;
-            const bool tf32 = cases[i].compute == TF;
+            const bool x3 = cases[i].compute == X3, tf32 = cases[i].compute == TF || x3;
             /* Without the flag TF32's MN-major column-major A (a row-major call's B) is copied
              * too. */
             const colmajor_shape shape = clgemm__colmajor_shape(&c);
@@ -252,6 +255,17 @@ Test(pack, tf32_a_read_as_stored_where_the_handle_asks) {
             if (chosen) {
                 cr_expect_eq(p.pack[0], a, "flag %d case %zu: A", flag, i);
                 cr_expect_eq(p.pack[1], b, "flag %d case %zu: B", flag, i);
+                /* 3xTF32 with the flag splits the MN-major column-major A in the kernel: read
+                 * whole, no parts of it made; the other operand split as before. */
+                const int ia = shape.swapped;
+                cr_expect_eq(p.whole[ia], flag && x3 && a_mn, "flag %d case %zu: whole", flag, i);
+                cr_expect_not(p.whole[!ia], "flag %d case %zu: whole B", flag, i);
+                cr_expect_eq(p.residual, x3, "flag %d case %zu: residual", flag, i);
+                cr_expect_eq(p.schedule.cfg.family, CLGEMM_FAMILY_TMA, "flag %d case %zu", flag, i);
+                if (x3) {
+                    gemm_call q = clgemm__packed_call(&c, &p, NULL);
+                    cr_expect_eq(q.residual.whole[ia], p.whole[ia], "flag %d case %zu", flag, i);
+                }
             }
             const char *source;
             const gemm_schedule s =
@@ -261,6 +275,22 @@ Test(pack, tf32_a_read_as_stored_where_the_handle_asks) {
                          i);
         }
     }
+    /* The plan of a 3xTF32 call over parts: its MN-major column-major A read whole (the kernel
+     * splits it) or not at all; a whole K-major operand never. */
+    h->tma_a_registers = true;
+    gemm_call c = square(CLGEMM_SINGLE, R, N, N, 8192, 8192);
+    c.compute = X3;
+    c.residual.on = true;
+    const colmajor_shape shape = clgemm__colmajor_shape(&c);
+    const char *source;
+    cr_expect_neq(clgemm__plan_call(h, &c, &shape, X3, 1, false, true, &source).cfg.family,
+                  CLGEMM_FAMILY_TMA, "MN-major A as parts");
+    c.residual.whole[1] = true; /* the call's B: the column-major A */
+    cr_expect_eq(clgemm__plan_call(h, &c, &shape, X3, 1, false, true, &source).cfg.family,
+                 CLGEMM_FAMILY_TMA, "MN-major A whole");
+    c.residual.whole[0] = true;
+    cr_expect_neq(clgemm__plan_call(h, &c, &shape, X3, 1, false, true, &source).cfg.family,
+                  CLGEMM_FAMILY_TMA, "K-major B whole");
     clgemm_destroy(h);
 }
 

@@ -25,10 +25,12 @@
 #   tensor-cores  FP16, BF16, TF32, 3xTF32 at 8192^2, 4096^2, 2048^2, 4097^2 and an FP16 batch
 #                 of 1000 x 256^3 (TC_ENV: environment words for the clgemm side, e.g. a
 #                 family's variables, so that a new kernel family runs the same problems)
-#   tf32-registers TF32 with CLGEMM_TMA_A_REGISTERS=1 (cl/tma.cl's AREG: a column-major A
-#                 stored MN-major loaded into registers instead of copied): test_tensor_cores's
-#                 TF32 matrix on the tma family with it, then row-major NN squares (the call's B
-#                 is that A) without and with it in alternation, beside cuBLAS TF32
+#   tf32-registers TF32 and 3xTF32 with CLGEMM_TMA_A_REGISTERS=1 (cl/tma.cl's AREG: a
+#                 column-major A stored MN-major loaded into registers, and split there for
+#                 3xTF32, instead of copied and split beforehand): test_tensor_cores's TF32 and
+#                 3xTF32 matrices on the tma family with it, then row-major NN squares (the
+#                 call's B is that A) without and with it in alternation, beside cuBLAS TF32
+#                 and FP32
 #   wgmma         the wgmma family forced beside mma.sync and cuBLAS, and where its time goes
 #   eight-bit     INT8 and FP8 on their defaults, K-major and with B MN-major, beside cuBLASLt
 #                 (torch._int_mm, torch._scaled_mm with and without fast accumulation), and
@@ -239,17 +241,20 @@ types() {
 
 tf32_registers() {
     sq="8192,8192,8192 4096,4096,4096 2048,2048,2048"
-    echo "== test_tensor_cores: tma family, TF32 (compute 1), CLGEMM_TMA_A_REGISTERS=1"
-    CLGEMM_TMA_A_REGISTERS=1 TC_FAMILY=tma TC_TYPES=s TC_COMPUTE=1 timeout 300 \
+    echo "== test_tensor_cores: tma family, TF32 and 3xTF32, CLGEMM_TMA_A_REGISTERS=1"
+    CLGEMM_TMA_A_REGISTERS=1 TC_FAMILY=tma TC_TYPES=s timeout 400 \
         "$B/tests/test_tensor_cores" 2>&1 | grep -E "FAIL|Synthesis|wrong|Assert" | head -20
     # shellcheck disable=SC2046
     for round in 1 2; do
-        echo "== round $round: TF32 row-major NN, B copied (flag off), then read into registers"
-        "$B/bench/clgemm-types-bench" $(mode_args tf32 $sq)
-        CLGEMM_TMA_A_REGISTERS=1 "$B/bench/clgemm-types-bench" $(mode_args tf32 $sq)
+        echo "== round $round: row-major NN, B copied (flag off), then read into registers"
+        "$B/bench/clgemm-types-bench" $(mode_args tf32 $sq) $(mode_args 3xtf32 $sq)
+        CLGEMM_TMA_A_REGISTERS=1 "$B/bench/clgemm-types-bench" $(mode_args tf32 $sq) \
+            $(mode_args 3xtf32 $sq)
     done
     # shellcheck disable=SC2086
     $CUBLAS --tf32 $sq
+    # shellcheck disable=SC2086
+    $CUBLAS $sq
 }
 
 tensor_cores() {

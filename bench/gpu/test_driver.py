@@ -37,8 +37,10 @@ EXPECT = {
                      "clgemm-batched-bench --runs 20 h:1000,256",
                      *(f"cublas_reference.py {p}{' '.join(TC)}" for p in ("--fp16 ", "--bf16 ", "--tf32 ", "")),
                      "bmm_reference.py --fp16 1000,256"],
-    "tf32-registers": ["clgemm-types-bench tf32:8192,8192,8192 tf32:4096,4096,4096 tf32:2048,2048,2048",
-                       "cublas_reference.py --tf32 8192,8192,8192 4096,4096,4096 2048,2048,2048"],
+    "tf32-registers": ["clgemm-types-bench tf32:8192,8192,8192 tf32:4096,4096,4096 tf32:2048,2048,2048 "
+                       "3xtf32:8192,8192,8192 3xtf32:4096,4096,4096 3xtf32:2048,2048,2048",
+                       "cublas_reference.py --tf32 8192,8192,8192 4096,4096,4096 2048,2048,2048",
+                       "cublas_reference.py 8192,8192,8192 4096,4096,4096 2048,2048,2048"],
     "wgmma": ["clgemm-types-bench --force wgmma:MWG=128,NWG=128,KWG=16,WM=64,WN=128,STAGES=6 "
               + " ".join(f"h:{s}" for s in TC),
               "--force wgmma:MWG=128,NWG=256,KWG=16,WM=64,WN=256,STAGES=4 "

@@ -49,6 +49,7 @@ void clgemm__map_parts(const gemm_call *call, const colmajor_shape *shape, bool 
     for (int x = 0; x < 2; x++) {
         map_operand *o = x == 0 ? a : b;
         const int i = (x == 1) != shape->swapped; /* the call's B */
+        if (call->residual.whole[i]) continue;    /* the operand itself */
         o->mem = call->residual.mem;
         o->off = small ? call->residual.small[i] : call->residual.big[i];
         o->ld = call->residual.ld[i];
@@ -61,7 +62,8 @@ bool clgemm__maps_k_major_only(clgemm_precision type) {
 }
 
 bool clgemm__maps_a_any_major(clgemm_handle h, clgemm_precision type, clgemm_compute compute) {
-    return h->tma_a_registers && type == CLGEMM_SINGLE && compute == CLGEMM_COMPUTE_TF32;
+    return h->tma_a_registers && type == CLGEMM_SINGLE &&
+           (compute == CLGEMM_COMPUTE_TF32 || compute == CLGEMM_COMPUTE_FP32_3XTF32);
 }
 
 /* Whether tensor maps can describe the call's operands whatever the configuration: no batch
@@ -73,6 +75,12 @@ static bool call_mappable(clgemm_handle h, const gemm_call *call, const colmajor
                           clgemm_compute compute, size_t batch, bool table) {
     if (table) return false;
     if (compute == CLGEMM_COMPUTE_FP32_3XTF32 && !call->residual.on) return false;
+    /* A whole operand (3xTF32) is read into registers and split there: only the column-major A,
+     * stored MN-major; and such an A is never read as parts. */
+    const int ia = shape->swapped; /* the call's operand that is the column-major A */
+    if (call->residual.on && (call->residual.whole[!ia] ||
+                              call->residual.whole[ia] != (shape->trans_a == CLGEMM_NO_TRANS)))
+        return false;
     const bool a_any = clgemm__maps_a_any_major(h, call->precision, compute);
     if (clgemm__maps_k_major_only(call->precision) &&
         ((shape->trans_a == CLGEMM_NO_TRANS && !a_any) || shape->trans_b != CLGEMM_NO_TRANS))

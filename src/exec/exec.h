@@ -253,6 +253,7 @@ typedef struct residual_operands {
     bool on;
     cl_mem mem;
     size_t big[2], small[2], ld[2], stride[2];
+    bool whole[2]; /* the call's operand read whole, its kernel splitting it (cl/tma.cl AREG3) */
 } residual_operands;
 
 /* Everything a call passed, in the user's terms. alpha and beta are held as double: a float
@@ -328,8 +329,9 @@ colmajor_shape clgemm__colmajor_shape(const gemm_call *call);
 /* Whether the tensor-map families read operands of this type K-major only: FP32 (which reaches
  * them in the TF32 mode alone) and the 8-bit types, which wgmma does not transpose. */
 bool clgemm__maps_k_major_only(clgemm_precision type);
-/* Whether the column-major A of such a call may be MN-major all the same: TF32 where the handle
- * lets the kernel load it into registers (CLGEMM_TMA_A_REGISTERS=1). */
+/* Whether the column-major A of such a call may be MN-major all the same: TF32 and 3xTF32 where
+ * the handle lets the kernel load it into registers (CLGEMM_TMA_A_REGISTERS=1; 3xTF32 then
+ * splits it there, so it is read whole: residual_operands.whole). */
 bool clgemm__maps_a_any_major(clgemm_handle h, clgemm_precision type, clgemm_compute compute);
 /* The kernel's A and B of a call in its column-major shape, as its tensor maps describe them. */
 void clgemm__map_operands(const gemm_call *call, const colmajor_shape *shape, map_operand *a,
@@ -362,6 +364,7 @@ typedef struct pack_choice {
     size_t offset[2];
     bool residual;           /* the 3xTF32 mode: A and B split in two too */
     size_t big[2], small[2]; /* where their parts lie (elements), after the copies */
+    bool whole[2];           /* an operand not split: the kernel splits it (AREG3) */
     size_t bytes;
     gemm_schedule schedule; /* the plan of the call over the copies */
     const char *source;     /* where its configuration came from (clgemm__plan_choose) */

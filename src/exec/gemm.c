@@ -379,8 +379,12 @@ static bool call_maps(struct clgemm_handle_s *h, const gemm_call *c, const colma
     } else {
         clgemm__map_operands(c, shape, &a, &b);
     }
-    return clgemm__operand_maps(h, c->precision, cfg, shape->k, batch, &a, &b, split ? &ra : NULL,
-                                split ? &rb : NULL, maps);
+    /* A whole operand (its kernel splits it) has no small part. */
+    const bool whole_a = c->residual.whole[shape->swapped],
+               whole_b = c->residual.whole[!shape->swapped];
+    return clgemm__operand_maps(h, c->precision, cfg, shape->k, batch, &a, &b,
+                                split && !whole_a ? &ra : NULL, split && !whole_b ? &rb : NULL,
+                                maps);
 }
 
 /* Whether no enqueued command still uses a workspace (an error status counts as done). */
@@ -1002,6 +1006,7 @@ static clgemm_status enqueue_packed(struct clgemm_handle_s *h, const gemm_call *
         const cl_uint made = copies;
         for (int x = 0; x < 2 && err == CL_SUCCESS; x++) {
             const bool after = made > 0;
+            if (pack->whole[x]) continue; /* split by the kernel */
             if ((err = clgemm__enqueue_residual(
                      residual, queue, &q, x == 1, after ? made : c->num_wait,
                      after ? copied : c->wait, &copied[copies])) == CL_SUCCESS)

@@ -62,6 +62,8 @@ bool clgemm__pack_choose(struct clgemm_handle_s *h, const gemm_call *c, clgemm_c
         const bool column_major_a = second == shape.swapped;
         const bool read_as_is =
             column_major_a && clgemm__maps_a_any_major(h, c->precision, compute);
+        /* 3xTF32 reading it as stored: the kernel splits it (no parts made here). */
+        out->whole[x] = three && read_as_is && !k_major[x] && clgemm__operand_on16(c, second);
         const bool need =
             (k_major_only && !k_major[x] && !read_as_is) || !clgemm__operand_on16(c, second);
         if (!need) continue;
@@ -111,6 +113,7 @@ void clgemm__pack_layout(const gemm_call *c, pack_choice *p) {
         p->residual = residual;
         for (int x = 0; x < 2; x++) {
             size_t len, lines, ld;
+            if (p->whole[x]) continue;
             residual_lines(&q, x == 1, &len, &lines, &ld);
             if (!place(lines * ld, batch, e, &p->bytes, &p->big[x]) ||
                 !place(lines * ld, batch, e, &p->bytes, &p->small[x]))
@@ -145,6 +148,8 @@ gemm_call clgemm__packed_call(const gemm_call *c, const pack_choice *p, cl_mem w
         q.residual.mem = work;
         for (int x = 0; x < 2; x++) {
             size_t len, lines, ld;
+            q.residual.whole[x] = p->whole[x];
+            if (p->whole[x]) continue;
             residual_lines(&q, x == 1, &len, &lines, &ld);
             q.residual.big[x] = p->big[x];
             q.residual.small[x] = p->small[x];
