@@ -52,6 +52,11 @@ bool parse_shape(const char *s, size_t *m, size_t *n, size_t *k);
  * room for the two host copies of C the bench keeps). */
 bool shape_bytes(size_t m, size_t n, size_t k, size_t elem, size_t bytes[3]);
 char precision_char(clgemm_precision p);
+/* The precisions clgemm-bench times (s, d, c, z: CLGEMM_SINGLE .. CLGEMM_COMPLEX_DOUBLE). */
+#define BENCH_PRECISIONS 4
+/* Whether p is complex, and the bytes of one element of p (two components for complex). */
+bool precision_complex(clgemm_precision p);
+size_t precision_bytes(clgemm_precision p);
 const char *trans_string(clgemm_transpose ta, clgemm_transpose tb);
 const char *layout_string(clgemm_layout layout);
 
@@ -69,8 +74,8 @@ typedef struct name_values {
 
 typedef struct options {
     int runs;
-    const char *preset; /* NULL: by device type */
-    bool want[2];       /* precisions, indexed by clgemm_precision */
+    const char *preset;          /* NULL: by device type */
+    bool want[BENCH_PRECISIONS]; /* precisions, indexed by clgemm_precision */
     clgemm_layout layout;
     size_t trans_count;
     clgemm_transpose trans[MAX_TRANS][2];
@@ -148,11 +153,14 @@ bool cblas_reference_open(const char *path, char *describe, size_t size);
 /* The reference's cblas_?gemm on the host copies of A and B, its C into host_c. */
 measurement run_cblas(const bench_ctx *bc, const problem *p, const buffers *b, int runs,
                       void *host_c);
-/* max |x - ref| / max |ref| over all of C; INFINITY if either holds a NaN or Inf. */
+/* Floating-point operations of one call (a complex multiply-add counts 8). */
+double problem_flops(const problem *p);
+/* max |x - ref| / max |ref| over all of C (every component); INFINITY if either holds a NaN or Inf.
+ */
 double max_rel_diff(const problem *p, const void *x, const void *ref, size_t count);
 /* The same measure over a sample of elements of C recomputed on the host in high precision. */
 double host_sample_diff(const problem *p, const buffers *bufs, const void *host_c);
-/* The tolerance for the relative difference: 2 * K * machine epsilon. */
+/* The tolerance for the relative difference: 2 * K * machine epsilon (4 * K for complex). */
 double tolerance(const problem *p);
 
 /* ---- report.c: table, CSV and JSON ------------------------------------------------------------

@@ -1,7 +1,8 @@
 /* cblas_reference.c: a CBLAS library (OpenBLAS by default) as clgemm-bench's reference, loaded
  * with dlopen by path so that the bench needs no link-time BLAS and the system's libblas.so.3
  * alternative stays whatever it is. It times cblas_sgemm/cblas_dgemm on the host copies of the
- * same A and B, in the same process, right after clgemm's call on that problem. */
+ * same A and B, in the same process, right after clgemm's call on that problem; cblas_cgemm and
+ * cblas_zgemm (alpha and beta by pointer) for the complex types. */
 #include "bench.h"
 
 #include <dlfcn.h>
@@ -15,6 +16,9 @@ typedef void (*sgemm_fn)(int, int, int, int, int, int, float, const float *, int
                          int, float, float *, int);
 typedef void (*dgemm_fn)(int, int, int, int, int, int, double, const double *, int, const double *,
                          int, double, double *, int);
+/* cgemm and zgemm: alpha, beta, A, B and C by pointer (CBLAS's complex calls). */
+typedef void (*xgemm_fn)(int, int, int, int, int, int, const void *, const void *, int,
+                         const void *, int, const void *, void *, int);
 typedef int (*threads_fn)(void);
 
 static const char *const default_paths[] = {
@@ -27,6 +31,7 @@ static struct {
     void *lib;
     sgemm_fn sgemm;
     dgemm_fn dgemm;
+    xgemm_fn cgemm, zgemm; /* NULL where the library has none: complex problems fail */
     threads_fn threads;
 } cblas;
 
@@ -48,6 +53,8 @@ bool cblas_reference_open(const char *path, char *describe, size_t size) {
     }
     cblas.sgemm = (sgemm_fn)(uintptr_t)dlsym(cblas.lib, "cblas_sgemm");
     cblas.dgemm = (dgemm_fn)(uintptr_t)dlsym(cblas.lib, "cblas_dgemm");
+    cblas.cgemm = (xgemm_fn)(uintptr_t)dlsym(cblas.lib, "cblas_cgemm");
+    cblas.zgemm = (xgemm_fn)(uintptr_t)dlsym(cblas.lib, "cblas_zgemm");
     cblas.threads = (threads_fn)(uintptr_t)dlsym(cblas.lib, "openblas_get_num_threads");
     if (!cblas.sgemm || !cblas.dgemm) {
         fprintf(stderr, "clgemm-bench: %s has no cblas_sgemm/cblas_dgemm\n", tried);
@@ -73,7 +80,15 @@ static int cblas_call(void *ctx) {
     const problem *p = x->p;
     const buffers *b = x->b;
     int m = (int)p->m, n = (int)p->n, k = (int)p->k;
-    if (p->precision == CLGEMM_DOUBLE)
+    static const double one[2] = {1.0, 0.0}, zero[2] = {0.0, 0.0};
+    static const float onef[2] = {1.0f, 0.0f}, zerof[2] = {0.0f, 0.0f};
+    if (p->precision == CLGEMM_COMPLEX_SINGLE)
+        cblas.cgemm((int)p->layout, (int)p->trans_a, (int)p->trans_b, m, n, k, onef, b->host_a,
+                    (int)b->lda, b->host_b, (int)b->ldb, zerof, x->c, (int)b->ldc);
+    else if (p->precision == CLGEMM_COMPLEX_DOUBLE)
+        cblas.zgemm((int)p->layout, (int)p->trans_a, (int)p->trans_b, m, n, k, one, b->host_a,
+                    (int)b->lda, b->host_b, (int)b->ldb, zero, x->c, (int)b->ldc);
+    else if (p->precision == CLGEMM_DOUBLE)
         cblas.dgemm((int)p->layout, (int)p->trans_a, (int)p->trans_b, m, n, k, 1.0, b->host_a,
                     (int)b->lda, b->host_b, (int)b->ldb, 0.0, x->c, (int)b->ldc);
     else
@@ -87,13 +102,18 @@ measurement run_cblas(const bench_ctx *bc, const problem *p, const buffers *b, i
     if (p->m > INT32_MAX || p->n > INT32_MAX || p->k > INT32_MAX || b->lda > INT32_MAX ||
         b->ldb > INT32_MAX || b->ldc > INT32_MAX)
         return (measurement){.ran = true, .status = CLGEMM_ERR_TOO_LARGE};
-    size_t esize = p->precision == CLGEMM_DOUBLE ? sizeof(double) : sizeof(float);
-    for (size_t i = 0; i < b->c_elems; i++) /* poison: a library that writes nothing fails */
-        if (esize == sizeof(double))
+    if ((p->precision == CLGEMM_COMPLEX_SINGLE && !cblas.cgemm) ||
+        (p->precision == CLGEMM_COMPLEX_DOUBLE && !cblas.zgemm))
+        return (measurement){.ran = true, .status = CLGEMM_ERR_INVALID_ARGUMENT};
+    const bool dbl = p->precision == CLGEMM_DOUBLE || p->precision == CLGEMM_COMPLEX_DOUBLE;
+    const size_t components =
+        precision_bytes(p->precision) / (dbl ? sizeof(double) : sizeof(float));
+    for (size_t i = 0; i < b->c_elems * components; i++) /* poison: one that writes nothing fails */
+        if (dbl)
             ((double *)host_c)[i] = NAN;
         else
             ((float *)host_c)[i] = NAN;
     cblas_ctx ctx = {p, b, host_c};
-    double flops = 2.0 * (double)p->m * (double)p->n * (double)p->k;
-    return time_calls(cblas_call, &ctx, bc->queue, runs, flops); /* clFinish of an idle queue */
+    return time_calls(cblas_call, &ctx, bc->queue, runs,
+                      problem_flops(p)); /* clFinish of an idle queue */
 }

@@ -39,8 +39,8 @@ typedef struct forced {
     clgemm_config config;
 } forced;
 
-static void force_family(const bench_ctx *bc, const options *opt, forced f[2]) {
-    for (int pr = 0; pr < 2; pr++) {
+static void force_family(const bench_ctx *bc, const options *opt, forced f[BENCH_PRECISIONS]) {
+    for (int pr = 0; pr < BENCH_PRECISIONS; pr++) {
         f[pr].status = 0;
         if (opt->family == CLGEMM_FAMILY_AUTO || !opt->want[pr]) continue;
         clgemm_config base;
@@ -80,7 +80,7 @@ static bool bench_problem(const bench_ctx *bc, const options *opt, const problem
         config_string(&cfg, r.config, sizeof r.config);
 
     buffers b = {0};
-    size_t esize = p->precision == CLGEMM_DOUBLE ? sizeof(double) : sizeof(float), bytes[3];
+    size_t esize = precision_bytes(p->precision), bytes[3];
     bool sized = shape_bytes(p->m, p->n, p->k, esize, bytes); /* checked by fits() already */
     void *hc = sized ? malloc(bytes[2]) : NULL, *href = sized ? malloc(bytes[2]) : NULL;
     int err = hc && href ? buffers_create(bc, p, &b, 0x5EEDull + out->rows * 7919u)
@@ -93,8 +93,9 @@ static bool bench_problem(const bench_ctx *bc, const options *opt, const problem
                               : run_clgemm(bc, p, &b, opt->runs, hc);
         bool have_c = r.clgemm.ran && r.clgemm.status == 0;
         if (have_c) r.host_diff_clgemm = host_sample_diff(p, &b, hc);
-        const name_values *tuned =
-            opt->clblast_tuned[p->precision] ? &opt->clblast[p->precision] : NULL;
+        const name_values *tuned = p->precision < 2 && opt->clblast_tuned[p->precision]
+                                       ? &opt->clblast[p->precision]
+                                       : NULL;
         for (int v = 0; v < 2 && !opt->no_clblast; v++) {
             if (v == 1 && !tuned) break;
             measurement *m = v ? &r.tuned : &r.clblast;
@@ -135,7 +136,7 @@ static bool bench_problem(const bench_ctx *bc, const options *opt, const problem
  * together below its global memory, and the host copies (A, B and two of C) below the host's
  * physical memory. Says why not on stderr. */
 static bool fits(const bench_ctx *bc, const problem *p) {
-    size_t esize = p->precision == CLGEMM_DOUBLE ? sizeof(double) : sizeof(float), b[3];
+    size_t esize = precision_bytes(p->precision), b[3];
     cl_ulong max_alloc = 0, global = 0;
     clGetDeviceInfo(bc->device, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof max_alloc, &max_alloc, NULL);
     clGetDeviceInfo(bc->device, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof global, &global, NULL);
@@ -163,7 +164,7 @@ static bool fits(const bench_ctx *bc, const problem *p) {
 static int run_batched(const bench_ctx *bc, const options *opt) {
     int status = 0;
     if (opt->batched_count) batched_header(stdout, bc->handle);
-    for (int pr = 0; pr < 2; pr++)
+    for (int pr = 0; pr < 2; pr++) /* s and d: batched.c has no complex modes */
         for (size_t i = 0; opt->want[pr] && i < opt->batched_count; i++) {
             batched_problem p = opt->batched[i];
             p.mode = precision_char((clgemm_precision)pr);
@@ -206,11 +207,11 @@ int main(int argc, char **argv) {
     bool is_cpu, has_fp64;
     describe(&bc, &info, &is_cpu, &has_fp64);
     const char *preset = opt.preset ? opt.preset : is_cpu ? "cpu" : "gpu";
-    if (opt.want[CLGEMM_DOUBLE] && !has_fp64) {
+    if ((opt.want[CLGEMM_DOUBLE] || opt.want[CLGEMM_COMPLEX_DOUBLE]) && !has_fp64) {
         fprintf(stderr, "clgemm-bench: the device has no FP64: FP64 problems skipped\n");
-        opt.want[CLGEMM_DOUBLE] = false;
+        opt.want[CLGEMM_DOUBLE] = opt.want[CLGEMM_COMPLEX_DOUBLE] = false;
     }
-    forced force[2];
+    forced force[BENCH_PRECISIONS];
     force_family(&bc, &opt, force);
 
     outputs out = {.table = opt.quiet ? NULL : stdout};
@@ -225,10 +226,10 @@ int main(int argc, char **argv) {
 
     /* Every problem is checked before any is timed: one that cannot be allocated ends the run
      * at once rather than after the others (or in a crash). */
-    shape_list preset_list[2] = {{0}};
-    const shape_list *shapes[2];
+    shape_list preset_list[BENCH_PRECISIONS] = {{0}};
+    const shape_list *shapes[BENCH_PRECISIONS];
     bool all_fit = true;
-    for (int pr = 0; pr < 2; pr++) {
+    for (int pr = 0; pr < BENCH_PRECISIONS; pr++) {
         shapes[pr] = &opt.shapes;
         if (opt.shapes.count == 0 && opt.batched_count == 0) {
             preset_shapes(preset, (clgemm_precision)pr, &preset_list[pr]);
@@ -242,7 +243,7 @@ int main(int argc, char **argv) {
         }
     }
     bool all_ok = true;
-    for (int pr = 0; pr < 2 && all_fit; pr++) {
+    for (int pr = 0; pr < BENCH_PRECISIONS && all_fit; pr++) {
         if (!opt.want[pr]) continue;
         for (size_t i = 0; i < shapes[pr]->count; i++) {
             const shape *s = &shapes[pr]->items[i];
@@ -251,7 +252,7 @@ int main(int argc, char **argv) {
             all_ok &= bench_problem(&bc, &opt, &p, &force[pr], &info, &out);
         }
     }
-    for (int pr = 0; pr < 2; pr++)
+    for (int pr = 0; pr < BENCH_PRECISIONS; pr++)
         free(preset_list[pr].items);
 
     if (out.json) json_end(out.json);

@@ -21,7 +21,8 @@ static const char usage[] =
     "  --shape M,N,K          a problem instead of the preset (repeatable)\n"
     "  --trans NN,NT,TN,TT    transpose pairs for --sizes/--shape (default NN)\n"
     "  --layout row|col       storage order (default row, like cuBLAS/PyTorch figures)\n"
-    "  --precision s|d|both   default both (d skipped without cl_khr_fp64)\n"
+    "  --precision s|d|c|z|both   one, or a list such as c,z; both: s,d (default; d and z\n"
+    "                         skipped without cl_khr_fp64)\n"
     "  --runs N               timed runs per measurement (default 10; small problems get more)\n"
     "  --family naive|tiled|regblock|auto   force a clgemm kernel family (default auto)\n"
     "  --params MWG=128,...   its parameters (the family's names; others kept)\n"
@@ -198,6 +199,20 @@ static const struct option long_options[] = {
     {"help", no_argument, 0, O_HELP},
     {0, 0, 0, 0}};
 
+/* "both" (s and d), or a comma list of s, d, c, z. */
+static bool parse_precisions(const char *arg, bool want[BENCH_PRECISIONS]) {
+    static const char letters[] = "sdcz"; /* indexed by clgemm_precision */
+    for (int p = 0; p < BENCH_PRECISIONS; p++)
+        want[p] = strcmp(arg, "both") == 0 && p < 2;
+    if (strcmp(arg, "both") == 0) return true;
+    for (const char *s = arg;; s += 2) {
+        const char *at = *s ? strchr(letters, *s) : NULL;
+        if (!at || (s[1] != ',' && s[1] != '\0')) return false;
+        want[at - letters] = true;
+        if (s[1] == '\0') return true;
+    }
+}
+
 static bool handle_option(int c, const char *arg, options *opt, shape_list *given, int *d_params) {
     size_t m, n, k;
     char *end;
@@ -218,9 +233,7 @@ static bool handle_option(int c, const char *arg, options *opt, shape_list *give
             return false;
         return true;
     case O_PRECISION:
-        opt->want[CLGEMM_SINGLE] = strcmp(arg, "s") == 0 || strcmp(arg, "both") == 0;
-        opt->want[CLGEMM_DOUBLE] = strcmp(arg, "d") == 0 || strcmp(arg, "both") == 0;
-        return opt->want[0] || opt->want[1];
+        return parse_precisions(arg, opt->want);
     case O_RUNS: {
         errno = 0;
         long v = strtol(arg, &end, 10);

@@ -118,7 +118,20 @@ bool shape_bytes(size_t m, size_t n, size_t k, size_t elem, size_t bytes[3]) {
 }
 
 char precision_char(clgemm_precision p) {
-    return p == CLGEMM_DOUBLE ? 'd' : 's';
+    return p == CLGEMM_DOUBLE           ? 'd'
+           : p == CLGEMM_COMPLEX_SINGLE ? 'c'
+           : p == CLGEMM_COMPLEX_DOUBLE ? 'z'
+                                        : 's';
+}
+
+bool precision_complex(clgemm_precision p) {
+    return p == CLGEMM_COMPLEX_SINGLE || p == CLGEMM_COMPLEX_DOUBLE;
+}
+
+size_t precision_bytes(clgemm_precision p) {
+    const size_t component =
+        p == CLGEMM_DOUBLE || p == CLGEMM_COMPLEX_DOUBLE ? sizeof(double) : sizeof(float);
+    return precision_complex(p) ? 2 * component : component;
 }
 
 const char *trans_string(clgemm_transpose ta, clgemm_transpose tb) {

@@ -29,11 +29,11 @@ void report_header(FILE *f, const run_info *info, const options *opt) {
             info->device_version, info->driver);
     fprintf(f,
             "# timing: whole call (host clock around call + clFinish), 2 warm-up calls, median "
-            "of >= %d runs; GFLOPS = 2MNK / median\n",
+            "of >= %d runs; GFLOPS = 2MNK (complex: 8MNK) / median\n",
             opt->runs);
     fprintf(f,
             "# check:  max |clgemm - %s| / max |%s| over C (h: vs a 256-element "
-            "host sample), MISMATCH above 2*K*eps\n",
+            "host sample), MISMATCH above 2*K*eps (complex: 4*K*eps)\n",
             info->reference, info->reference);
     char column[32];
     snprintf(column, sizeof column, "%s GFLOPS ms", info->reference);

@@ -11,7 +11,17 @@
 #include <string.h>
 
 static size_t elem_size(const problem *p) {
-    return p->precision == CLGEMM_DOUBLE ? sizeof(double) : sizeof(float);
+    return precision_bytes(p->precision);
+}
+
+/* Components per element: 2 for the complex types, which are stored as (re, im) pairs. */
+static size_t components(const problem *p) {
+    return precision_complex(p->precision) ? 2 : 1;
+}
+
+/* Whether the components are doubles. */
+static bool double_components(const problem *p) {
+    return p->precision == CLGEMM_DOUBLE || p->precision == CLGEMM_COMPLEX_DOUBLE;
 }
 
 /* Leading dimension of a stored rows x cols matrix (tightly packed). */
@@ -33,9 +43,10 @@ static double next_uniform(unsigned long long *state) { /* in [-1, 1) */
 static void *random_matrix(const problem *p, size_t count, unsigned long long *state) {
     void *h = malloc(count * elem_size(p));
     if (!h) return NULL;
+    count *= components(p);
     for (size_t i = 0; i < count; i++) {
         double v = next_uniform(state);
-        if (p->precision == CLGEMM_DOUBLE)
+        if (double_components(p))
             ((double *)h)[i] = v;
         else
             ((float *)h)[i] = (float)v;
@@ -82,9 +93,9 @@ void buffers_free(buffers *b) {
 
 /* C := NaN, so a library that does not write C cannot pass for one that does. */
 static int poison_c(const bench_ctx *bc, const problem *p, const buffers *b) {
-    double dn = NAN;
-    float fn = NAN;
-    const void *pattern = p->precision == CLGEMM_DOUBLE ? (const void *)&dn : (const void *)&fn;
+    double dn[2] = {NAN, NAN};
+    float fn[2] = {NAN, NAN};
+    const void *pattern = double_components(p) ? (const void *)dn : (const void *)fn;
     int err = clEnqueueFillBuffer(bc->queue, b->c, pattern, elem_size(p), 0,
                                   b->c_elems * elem_size(p), 0, NULL, NULL);
     return err == CL_SUCCESS ? clFinish(bc->queue) : err;
@@ -106,6 +117,18 @@ static int clgemm_call(void *ctx) {
     call_ctx *c = ctx;
     const problem *p = c->p;
     const buffers *b = c->b;
+    if (p->precision == CLGEMM_COMPLEX_SINGLE) {
+        const cl_float2 one = {{1.0f, 0.0f}}, zero = {{0.0f, 0.0f}};
+        return clgemm_cgemm(c->bc->handle, p->layout, p->trans_a, p->trans_b, p->m, p->n, p->k, one,
+                            b->a, 0, b->lda, b->b, 0, b->ldb, zero, b->c, 0, b->ldc, NULL, 0, NULL,
+                            NULL);
+    }
+    if (p->precision == CLGEMM_COMPLEX_DOUBLE) {
+        const cl_double2 one = {{1.0, 0.0}}, zero = {{0.0, 0.0}};
+        return clgemm_zgemm(c->bc->handle, p->layout, p->trans_a, p->trans_b, p->m, p->n, p->k, one,
+                            b->a, 0, b->lda, b->b, 0, b->ldb, zero, b->c, 0, b->ldc, NULL, 0, NULL,
+                            NULL);
+    }
     if (p->precision == CLGEMM_DOUBLE)
         return clgemm_dgemm(c->bc->handle, p->layout, p->trans_a, p->trans_b, p->m, p->n, p->k, 1.0,
                             b->a, 0, b->lda, b->b, 0, b->ldb, 0.0, b->c, 0, b->ldc, NULL, 0, NULL,
@@ -121,6 +144,16 @@ static int clblast_call(void *ctx) {
     const buffers *b = c->b;
     CLBlastLayout layout = (CLBlastLayout)p->layout; /* both use the CBLAS values */
     CLBlastTranspose ta = (CLBlastTranspose)p->trans_a, tb = (CLBlastTranspose)p->trans_b;
+    if (p->precision == CLGEMM_COMPLEX_SINGLE) {
+        const cl_float2 one = {{1.0f, 0.0f}}, zero = {{0.0f, 0.0f}};
+        return CLBlastCgemm(layout, ta, tb, p->m, p->n, p->k, one, b->a, 0, b->lda, b->b, 0, b->ldb,
+                            zero, b->c, 0, b->ldc, &c->queue, NULL);
+    }
+    if (p->precision == CLGEMM_COMPLEX_DOUBLE) {
+        const cl_double2 one = {{1.0, 0.0}}, zero = {{0.0, 0.0}};
+        return CLBlastZgemm(layout, ta, tb, p->m, p->n, p->k, one, b->a, 0, b->lda, b->b, 0, b->ldb,
+                            zero, b->c, 0, b->ldc, &c->queue, NULL);
+    }
     if (p->precision == CLGEMM_DOUBLE)
         return CLBlastDgemm(layout, ta, tb, p->m, p->n, p->k, 1.0, b->a, 0, b->lda, b->b, 0, b->ldb,
                             0.0, b->c, 0, b->ldc, &c->queue, NULL);
@@ -128,8 +161,9 @@ static int clblast_call(void *ctx) {
                         0.0f, b->c, 0, b->ldc, &c->queue, NULL);
 }
 
-static double flops(const problem *p) {
-    return 2.0 * (double)p->m * (double)p->n * (double)p->k;
+double problem_flops(const problem *p) {
+    const double per = precision_complex(p->precision) ? 8.0 : 2.0; /* a complex multiply-add: 8 */
+    return per * (double)p->m * (double)p->n * (double)p->k;
 }
 
 static measurement run(const bench_ctx *bc, const problem *p, const buffers *b, int runs,
@@ -137,7 +171,7 @@ static measurement run(const bench_ctx *bc, const problem *p, const buffers *b, 
     call_ctx ctx = {bc, p, b, bc->queue};
     measurement m = {.ran = true};
     if ((m.status = poison_c(bc, p, b)) != 0) return m;
-    m = time_calls(call, &ctx, bc->queue, runs, flops(p));
+    m = time_calls(call, &ctx, bc->queue, runs, problem_flops(p));
     if (m.status == 0) m.status = read_c(bc, p, b, host_c);
     return m;
 }
@@ -149,8 +183,10 @@ measurement run_clgemm(const bench_ctx *bc, const problem *p, const buffers *b, 
 
 measurement run_clblast(const bench_ctx *bc, const problem *p, const buffers *b, int runs,
                         const name_values *overrides, void *host_c) {
-    CLBlastPrecision prec =
-        p->precision == CLGEMM_DOUBLE ? CLBlastPrecisionDouble : CLBlastPrecisionSingle;
+    static const CLBlastPrecision precs[] = {CLBlastPrecisionSingle, CLBlastPrecisionDouble,
+                                             CLBlastPrecisionComplexSingle,
+                                             CLBlastPrecisionComplexDouble};
+    CLBlastPrecision prec = precs[p->precision];
     if (overrides) {
         CLBlastStatusCode st =
             CLBlastOverrideParameters(bc->device, "Xgemm", prec, overrides->count,
@@ -162,13 +198,14 @@ measurement run_clblast(const bench_ctx *bc, const problem *p, const buffers *b,
     return m;
 }
 
+/* Component i (complex elements: 2 i is the real part, 2 i + 1 the imaginary). */
 static double value(const problem *p, const void *base, size_t i) {
-    return p->precision == CLGEMM_DOUBLE ? ((const double *)base)[i]
-                                         : (double)((const float *)base)[i];
+    return double_components(p) ? ((const double *)base)[i] : (double)((const float *)base)[i];
 }
 
 double max_rel_diff(const problem *p, const void *x, const void *ref, size_t count) {
     double max_diff = 0, max_ref = 0;
+    count *= components(p);
     for (size_t i = 0; i < count; i++) {
         double a = value(p, x, i), r = value(p, ref, i);
         if (!isfinite(a) || !isfinite(r)) return INFINITY;
@@ -190,22 +227,30 @@ double host_sample_diff(const problem *p, const buffers *b, const void *host_c) 
         size_t j = (size_t)((next_uniform(&state) + 1.0) * 0.5 * (double)p->n);
         if (i >= p->m) i = p->m - 1;
         if (j >= p->n) j = p->n - 1;
-        long double sum = 0;
+        const size_t nc = components(p); /* the bench's complex problems have no conjugates */
+        long double re = 0, im = 0;
         for (size_t q = 0; q < p->k; q++) {
-            size_t ia = na ? index_of(p, i, q, b->lda) : index_of(p, q, i, b->lda);
-            size_t ib = nb ? index_of(p, q, j, b->ldb) : index_of(p, j, q, b->ldb);
-            sum += (long double)value(p, b->host_a, ia) * (long double)value(p, b->host_b, ib);
+            size_t ia = nc * (na ? index_of(p, i, q, b->lda) : index_of(p, q, i, b->lda));
+            size_t ib = nc * (nb ? index_of(p, q, j, b->ldb) : index_of(p, j, q, b->ldb));
+            long double ar = value(p, b->host_a, ia), br = value(p, b->host_b, ib);
+            long double ai = nc == 2 ? value(p, b->host_a, ia + 1) : 0;
+            long double bi = nc == 2 ? value(p, b->host_b, ib + 1) : 0;
+            re += ar * br - ai * bi;
+            im += ar * bi + ai * br;
         }
-        double got = value(p, host_c, index_of(p, i, j, b->ldc));
-        if (!isfinite(got)) return INFINITY;
-        double d = fabs(got - (double)sum);
-        if (d > max_diff) max_diff = d;
-        if (fabsl(sum) > max_ref) max_ref = (double)fabsl(sum);
+        for (size_t x = 0; x < nc; x++) {
+            const long double sum = x ? im : re;
+            double got = value(p, host_c, nc * index_of(p, i, j, b->ldc) + x);
+            if (!isfinite(got)) return INFINITY;
+            double d = fabs(got - (double)sum);
+            if (d > max_diff) max_diff = d;
+            if (fabsl(sum) > max_ref) max_ref = (double)fabsl(sum);
+        }
     }
     return max_ref > 0 ? max_diff / max_ref : max_diff;
 }
 
 double tolerance(const problem *p) {
-    double eps = p->precision == CLGEMM_DOUBLE ? DBL_EPSILON : FLT_EPSILON;
-    return 2.0 * (double)p->k * eps;
+    double eps = double_components(p) ? DBL_EPSILON : FLT_EPSILON;
+    return (precision_complex(p->precision) ? 4.0 : 2.0) * (double)p->k * eps;
 }

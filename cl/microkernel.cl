@@ -18,6 +18,14 @@
  * A widen as they load; C is stored as whole vectors where it holds
  * the arithmetic type, element by element otherwise.
  *
+ * Complex types (NCOMP 2): VW counts complex elements, and a vector holds 2 VW components, the
+ * elements interleaved (re, im) as they are stored. Each step multiplies the vectors of op(A) by
+ * the real and by the imaginary part of each element of op(B) into two sets of accumulators, so
+ * the loop is the real kernel's, two fused multiply-adds per vector and element of B and no
+ * shuffle; the epilogue combines them per element (re = acc_r.re - acc_i.im, im = acc_r.im +
+ * acc_i.re) and applies CONJA / CONJB there as signs, so A and B are read, copied and packed as
+ * stored. A always goes through the private panel when it is not packed.
+ *
  * PACKED (the blocked schedule, src/exec/gemm.c): A and B are one K-block of op(A) and op(B)
  * already copied by clgemm_pack_panels (cl/pack.cl) into micro-panels, the panel of rows
  * i0 .. i0 + MR - 1 of op(A) at A + i0 * K as K steps of MR contiguous elements, that of columns
@@ -47,12 +55,26 @@
 #define PACKED 0
 #endif
 
-/* VEC##VW expands to CLGEMM_CAT(SCALAR, VW), which may not nest inside CLGEMM_CAT itself. */
+/* VSW: components in a vector (VW, or 2 VW for complex: a literal, since it is pasted). */
+#if NCOMP == 2
+#if VW == 1
+#define VSW 2
+#elif VW == 2
+#define VSW 4
+#elif VW == 4
+#define VSW 8
+#elif VW == 8
+#define VSW 16
+#endif
+#else
+#define VSW VW
+#endif
+/* VEC##VSW expands to CLGEMM_CAT(SCALAR, VSW), which may not nest inside CLGEMM_CAT itself. */
 #define MK_CAT_(a, b) a##b
 #define MK_CAT(a, b)  MK_CAT_(a, b)
-#define VREAL         MK_CAT(VEC, VW)
-#define VLOADW        CLGEMM_CAT(vload, VW)
-#define VSTOREW       CLGEMM_CAT(vstore, VW)
+#define VREAL         MK_CAT(VEC, VSW)
+#define VLOADW        CLGEMM_CAT(vload, VSW)
+#define VSTOREW       CLGEMM_CAT(vstore, VSW)
 
 /* VW elements of A from p on, as a vector of the arithmetic type. */
 #if TYPE_AB == TYPE_F16
@@ -83,15 +105,18 @@ inline float widen_half1(const uint h) {
 #elif TYPE_AB == TYPE_I8
 /* Sign-extended, then taken modulo 2^32 (types.cl's LOAD_AB, a vector at a time). */
 #define VLOAD_AB(p) MK_CAT(as_, VREAL)(MK_CAT(convert_int, VW)(VLOADW(0, (p))))
+#elif NCOMP == 2 /* VW elements from p on as their 2 VW components */
+#define VLOAD_AB(p) VLOADW(0, (const __global SCALAR *)(p))
 #else
 #define VLOAD_AB(p) VLOADW(0, (p))
 #endif
-/* Whether C holds the arithmetic type (FP32 C of FP16 / BF16 A and B included). */
+/* Whether C holds the arithmetic type (FP32 C of FP16 / BF16 A and B included) and is stored
+ * as whole vectors (complex C: element by element, once the two sets are combined). */
 #define C_VECTORS (TYPE_C == TYPE_F32 || TYPE_C == TYPE_F64)
 
 /* acc + a * b with the device's fused multiply-add where it is fast, a product and a sum
  * elsewhere (a software fma would cost far more than its rounding saves). */
-#if TYPE_AB == TYPE_F64
+#if TYPE_AB == TYPE_F64 || TYPE_AB == TYPE_C64
 #ifdef FP_FAST_FMA
 #define VMADD(acc, a, b) ((acc) = fma((a), (VREAL)(b), (acc)))
 #endif
@@ -105,19 +130,48 @@ inline float widen_half1(const uint h) {
 
 typedef union {
     VREAL v;
-    REAL s[VW];
+    SCALAR s[VSW];
 } unionV;
 
-/* One step of k: MV vectors of op(A) from `a_at(v)`, NR elements of op(B) from `b_at(j)`. */
+/* One step of k: MV vectors of op(A) from `a_at(v)`, NR elements of op(B) from `b_at(j)`
+ * (complex: times b's real part into acc, its imaginary part into acc_i). */
+#if NCOMP == 2
+#define MADD_B(v, j, b_)                                                                           \
+    do {                                                                                           \
+        VMADD(acc[v][j], a_[v], (b_).x);                                                           \
+        VMADD(acc_i[v][j], a_[v], (b_).y);                                                         \
+    } while (0)
+#else
+#define MADD_B(v, j, b_) VMADD(acc[v][j], a_[v], b_)
+#endif
 #define MICRO_STEP(a_at, b_at)                                                                     \
     do {                                                                                           \
         VREAL a_[MV];                                                                              \
         _Pragma("unroll") for (int v = 0; v < MV; v++) a_[v] = a_at(v);                            \
         _Pragma("unroll") for (int j = 0; j < NR; j++) {                                           \
             const REAL b_ = b_at(j);                                                               \
-            _Pragma("unroll") for (int v = 0; v < MV; v++) VMADD(acc[v][j], a_[v], b_);            \
+            _Pragma("unroll") for (int v = 0; v < MV; v++) MADD_B(v, j, b_);                       \
         }                                                                                          \
     } while (0)
+
+/* Complex A and B are read as stored: CONJA and CONJB become signs in the epilogue. */
+#if NCOMP == 2
+#if TRANSA == 0
+#define A_RAW(i, p) LOAD_AB(A, (i) + (p)*lda)
+#else
+#define A_RAW(i, p) LOAD_AB(A, (p) + (i)*lda)
+#endif
+#if TRANSB == 0
+#define B_RAW(p, j) LOAD_AB(B, (p) + (j)*ldb)
+#else
+#define B_RAW(p, j) LOAD_AB(B, (j) + (p)*ldb)
+#endif
+#define SIGN_A (CONJA ? -1 : 1)
+#define SIGN_B (CONJB ? -1 : 1)
+#else
+#define A_RAW(i, p) A_AT(i, p)
+#define B_RAW(p, j) B_AT(p, j)
+#endif
 
 __kernel __attribute__((reqd_work_group_size(1, 1, 1))) void clgemm_microkernel(GEMM_ARGS) {
     GEMM_BEGIN
@@ -149,13 +203,20 @@ __kernel __attribute__((reqd_work_group_size(1, 1, 1))) void clgemm_microkernel(
     for (int j = 0; j < NR; j++)
         col[j] = min(j0 + j, N - 1);
     VREAL acc[MV][NR];
+#if NCOMP == 2
+    VREAL acc_i[MV][NR];
+#endif
 #pragma unroll
     for (int v = 0; v < MV; v++)
 #pragma unroll
-        for (int j = 0; j < NR; j++)
+        for (int j = 0; j < NR; j++) {
             acc[v][j] = (VREAL)0;
+#if NCOMP == 2
+            acc_i[v][j] = (VREAL)0;
+#endif
+        }
 
-#define B_IN_PLACE(j) B_AT(p, col[j])
+#define B_IN_PLACE(j) B_RAW(p, col[j])
 #if PACKED
     {
         const __global AB_T *a = A + (ulong)i0 * (ulong)K, *b = B + (ulong)j0 * (ulong)K;
@@ -165,7 +226,7 @@ __kernel __attribute__((reqd_work_group_size(1, 1, 1))) void clgemm_microkernel(
             MICRO_STEP(A_PACKED, B_PACKED);
     }
 #else
-#if TRANSA == 0
+#if TRANSA == 0 && NCOMP == 1
     if (i0 + MR <= M) {
 #define A_IN_PLACE(v) VLOAD_AB(A + i0 + (v)*VW + p * lda)
         for (int p = kbeg; p < kend; p++)
@@ -180,16 +241,16 @@ __kernel __attribute__((reqd_work_group_size(1, 1, 1))) void clgemm_microkernel(
             for (int q = 0; q < depth; q++)
 #pragma unroll
                 for (int r = 0; r < MR; r++)
-                    panel[q * MR + r] = A_AT(min(i0 + r, M - 1), p0 + q);
+                    panel[q * MR + r] = A_RAW(min(i0 + r, M - 1), p0 + q);
 #else
 #pragma unroll
             for (int r = 0; r < MR; r++) {
                 const int i = min(i0 + r, M - 1);
                 for (int q = 0; q < depth; q++)
-                    panel[q * MR + r] = A_AT(i, p0 + q);
+                    panel[q * MR + r] = A_RAW(i, p0 + q);
             }
 #endif
-#define A_FROM_PANEL(v) VLOADW(0, panel + q * MR + (v)*VW)
+#define A_FROM_PANEL(v) VLOADW(0, (const SCALAR *)(panel + q * MR + (v)*VW))
             for (int q = 0; q < depth; q++) {
                 const int p = p0 + q;
                 MICRO_STEP(A_FROM_PANEL, B_IN_PLACE);
@@ -221,8 +282,20 @@ __kernel __attribute__((reqd_work_group_size(1, 1, 1))) void clgemm_microkernel(
             for (int v = 0; v < MV; v++) {
                 unionV u;
                 u.v = acc[v][j];
+#if NCOMP == 2
+                /* acc holds (ar br, ai br), acc_i (ar bi, ai bi) per element, A's and B's
+                 * imaginary parts as stored: conjugating one flips the sign of its own. */
+                unionV w;
+                w.v = acc_i[v][j];
+                for (int e = 0; e < VW && i0 + v * VW + e < M; e++) {
+                    const SCALAR re = u.s[2 * e] - (SIGN_A * SIGN_B) * w.s[2 * e + 1];
+                    const SCALAR im = SIGN_A * u.s[2 * e + 1] + SIGN_B * w.s[2 * e];
+                    STORE_C(i0 + v * VW + e, j0 + j, ((REAL)(re, im)));
+                }
+#else
                 for (int e = 0; e < VW && i0 + v * VW + e < M; e++)
                     STORE_C(i0 + v * VW + e, j0 + j, u.s[e]);
+#endif
             }
     }
 }

@@ -579,13 +579,20 @@ Test(rules, microkernel) {
     EXPECT_CHECK(microkernel(16, 33, 16), cpu(), S, BAD);
     EXPECT_CHECK(microkernel(128, 2, 16), cpu(), D, BAD); /* a 32 KiB panel */
     EXPECT_CHECK(microkernel(128, 2, 16), cpu(), S, OK);  /* 16 KiB of floats */
-    /* Not on GPUs of a known vendor (a simulator, class "other", may run it), not for complex or
-     * FP8 types; FP16 and BF16 storage run in FP32, INT8 in 32-bit integers. */
+    /* Complex: VW counts complex elements (vectors of 2 VW components), two accumulators per
+     * vector of C, the panel in complex elements. */
+    EXPECT_CHECK(microkernel(16, 8, 8), cpu(), CLGEMM_COMPLEX_SINGLE, OK);   /* 32 accumulators */
+    EXPECT_CHECK(microkernel(16, 12, 8), cpu(), CLGEMM_COMPLEX_SINGLE, BAD); /* 48 */
+    EXPECT_CHECK(microkernel(16, 4, 16), cpu(), CLGEMM_COMPLEX_SINGLE, BAD); /* 32 components */
+    EXPECT_CHECK(microkernel(4, 3, 2), cpu(), CLGEMM_COMPLEX_DOUBLE, OK);
+    EXPECT_CHECK(microkernel(32, 2, 8), cpu(), CLGEMM_COMPLEX_DOUBLE, OK);  /* a 16 KiB panel */
+    EXPECT_CHECK(microkernel(64, 2, 8), cpu(), CLGEMM_COMPLEX_DOUBLE, BAD); /* 32 KiB */
+    /* Not on GPUs of a known vendor (a simulator, class "other", may run it), not for FP8 types;
+     * FP16 and BF16 storage run in FP32, INT8 in 32-bit integers. */
     device_info nvidia = gpu();
     nvidia.cls = DEVICE_NVIDIA_GPU;
     EXPECT_CHECK(microkernel(16, 8, 8), nvidia, S, BAD);
     EXPECT_CHECK(microkernel(16, 8, 8), gpu(), S, OK);
-    EXPECT_CHECK(microkernel(16, 8, 8), cpu(), CLGEMM_COMPLEX_SINGLE, BAD);
     EXPECT_CHECK(microkernel(16, 8, 8), cpu(), CLGEMM_HALF, OK);
     EXPECT_CHECK(microkernel(16, 8, 8), cpu(), CLGEMM_BFLOAT16, OK);
     EXPECT_CHECK(microkernel(16, 8, 8), cpu(), CLGEMM_INT8, OK);
@@ -1201,9 +1208,10 @@ Test(schedule_plan, one_value) {
 }
 
 /* The micro-kernel's blocked schedule (pack_depth, src/families/microkernel.c) on a CPU of the
- * AVX-512 tier: K-blocks of 2 KB per panel row from 1024^3 on, unless C is at most two panels of
- * A tall, never for a batch, a table, FP16 C or another tier; the workspace holds both blocks'
- * panels, B's from a 64-byte boundary; CLGEMM_PACK_KC forces it or (-1) forbids it. */
+ * AVX-512 tier: K-blocks of 2 KB per panel row from 1024^3 on (complex: at every size), unless C
+ * is at most two panels of A tall, never for a batch, a table, FP16 C or another tier; the
+ * workspace holds both blocks' panels, B's from a 64-byte boundary; CLGEMM_PACK_KC forces it or
+ * (-1) forbids it. */
 Test(schedule_plan, blocked_on_cpus) {
     device_info avx512 = cpu();
     strcpy(avx512.name, "pthread-skylake-avx512");
@@ -1244,6 +1252,17 @@ Test(schedule_plan, blocked_on_cpus) {
     s = clgemm__plan_schedule(&c, &avx512, &unset, CLGEMM_HALF, S, 2048, 2048, 2048, 1, false);
     cr_expect_eq(s.pack_kc, 512);
     cr_expect_eq(s.workspace, 2u * 2048u * 512u * 2u);
+    /* Complex: blocked at every size and shape (2 KB per panel row: 256 steps of complex FP32,
+     * 128 of complex FP64), still never for a batch. */
+    const clgemm_config cc = microkernel(16, 6, 8);
+    const clgemm_precision C = CLGEMM_COMPLEX_SINGLE, Z = CLGEMM_COMPLEX_DOUBLE;
+    s = clgemm__plan_schedule(&cc, &avx512, &unset, C, C, 7, 5, 300, 1, false);
+    cr_expect_eq(s.pack_kc, 256, "complex FP32 7 x 5 x 300: %d", s.pack_kc);
+    cr_expect_eq(s.workspace, (16u * 256u + 6u * 256u) * 8u); /* A's 16 rows, B's 6 columns */
+    s = clgemm__plan_schedule(&cc, &avx512, &unset, Z, Z, 64, 8192, 8192, 1, false);
+    cr_expect_eq(s.pack_kc, 128, "complex FP64, two panels of A: %d", s.pack_kc);
+    s = clgemm__plan_schedule(&cc, &avx512, &unset, C, C, 64, 64, 64, 3, false);
+    cr_expect_eq(s.pack_kc, 0, "a complex batch");
     /* Other tiers never; the forcing setting both ways. */
     s = clgemm__plan_schedule(&c, &avx512, &never, S, S, 2048, 2048, 2048, 1, false);
     cr_expect_eq(s.pack_kc, 0);

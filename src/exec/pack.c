@@ -171,7 +171,8 @@ static void copy_kernel_key(clgemm_precision type, unsigned short flags, kernel_
     *options = key->type_ab == 1   ? "-DPACK_T=uchar"
                : key->type_ab == 2 ? "-DPACK_T=ushort"
                : key->type_ab == 4 ? "-DPACK_T=uint"
-                                   : "-DPACK_T=ulong";
+               : key->type_ab == 8 ? "-DPACK_T=ulong"
+                                   : "-DPACK_T=ulong2"; /* complex FP64 */
 }
 
 void clgemm__pack_kernel(const gemm_call *c, kernel_key *key, const char **options) {

@@ -2,6 +2,8 @@
  * work-group, each computing an MR x NR block of C in vectors of VW elements along M, operands
  * read through the caches (no local memory, no barrier). FP32, FP64, FP16 and BF16 storage, INT8;
  * it splits K across work-group layers. Its defaults, per CPU vector tier, come before regblock's.
+ * Complex FP32 and FP64 too: VW then counts complex elements (vectors of 2 VW components) and a
+ * work-item holds two accumulators per vector of C (cl/microkernel.cl).
  */
 #include "families/family.h"
 
@@ -12,7 +14,7 @@ enum { MR, NR, VW };
 static const family_param params[] = {
     {"MR", MR, 8, 64, "rows of C per work-item (a multiple of VW)"},
     {"NR", NR, 2, 16, "columns of C per work-item"},
-    {"VW", VW, 2, 16, "vector width along M, in elements"},
+    {"VW", VW, 2, 16, "vector width along M, in elements (complex: at most 8)"},
 };
 
 /* Accumulator vectors a work-item may hold: AVX-512 has 32 registers, and more than that spills
@@ -28,11 +30,14 @@ static const family_param params[] = {
 static bool rules(const clgemm_config *c, const device_info *info, const type_desc *t) {
     (void)info;
     const int *v = c->params;
-    /* OpenCL's vectors: 2, 4, 8 or 16 elements; MR is a power of two so that tiles divide evenly
-     * and vectors never straddle the tile. */
-    if (v[VW] < 2 || v[VW] > 16 || !clgemm__is_pow2(v[VW]) || !clgemm__is_pow2(v[MR])) return false;
+    /* OpenCL's vectors: 2, 4, 8 or 16 components (a complex element has two, and two
+     * accumulators: by the real and by the imaginary part of B); MR is a power of two so that
+     * tiles divide evenly and vectors never straddle the tile. */
+    const int ncomp = t->complex ? 2 : 1;
+    if (v[VW] < 2 || v[VW] * ncomp > 16 || !clgemm__is_pow2(v[VW]) || !clgemm__is_pow2(v[MR]))
+        return false;
     if (v[MR] < v[VW] || v[NR] > 32) return false;
-    if ((v[MR] / v[VW]) * v[NR] > MAX_ACC_VECTORS) return false;
+    if (ncomp * (v[MR] / v[VW]) * v[NR] > MAX_ACC_VECTORS) return false;
     return (size_t)PANEL_DEPTH * (size_t)v[MR] * t->compute_size <= MAX_PANEL;
 }
 
@@ -72,12 +77,14 @@ static int call_options(const kernel_call *k, char *buf, size_t size) {
  * configuration gets CLGEMM_ERR_INVALID_PARAMS) and never searched. FP32, FP64, and FP16 / BF16
  * storage (FP32 arithmetic) and INT8 (32-bit integers), on FP32's lists. FP8 stays with regblock:
  * its codes decode one by one, once per work-item here but once per work-group there (PoCL, 512^3:
- * 23-27 ms against 12-14); so do the complex types.
+ * 23-27 ms against 12-14). Complex FP32 and FP64 (the elements of A as stored, interleaved,
+ * times the real and the imaginary part of B: cl/microkernel.cl), on lists of their own.
  * FP32's TF32 modes compute as FP32 here, as clgemm.h allows where no matrix unit has them. */
 static bool supported(const device_info *info, clgemm_precision type_ab, clgemm_compute compute) {
     return (info->cls == DEVICE_CPU || info->cls == DEVICE_OTHER_GPU) &&
            (type_ab == CLGEMM_SINGLE || type_ab == CLGEMM_DOUBLE || type_ab == CLGEMM_HALF ||
-            type_ab == CLGEMM_BFLOAT16 || type_ab == CLGEMM_INT8) &&
+            type_ab == CLGEMM_BFLOAT16 || type_ab == CLGEMM_INT8 ||
+            type_ab == CLGEMM_COMPLEX_SINGLE || type_ab == CLGEMM_COMPLEX_DOUBLE) &&
            (compute == CLGEMM_COMPUTE_DEFAULT || compute == CLGEMM__COMPUTE_ANY ||
             type_ab == CLGEMM_SINGLE);
 }
@@ -107,16 +114,33 @@ static const clgemm_config avx512_single[] = {MK(32, 8, 16), MK(16, 4, 16), END_
 static const clgemm_config avx512_double[] = {MK(32, 8, 8), MK(16, 4, 8), MK(8, 4, 8), END_OF_LIST};
 static const clgemm_config avx2_single[] = {MK(16, 6, 8), MK(8, 4, 8), END_OF_LIST};
 static const clgemm_config avx2_double[] = {MK(8, 8, 4), MK(8, 4, 4), END_OF_LIST};
+/* Complex (VW in complex elements, two accumulators per vector of C), always blocked (pack_depth):
+ * PoCL on 2 cores of an AMD EPYC (AVX-512), 2026-12-02, `clgemm-bench --reference openblas
+ * --sizes 1024 --precision c|z --runs 5 --family microkernel --params ...`, x OpenBLAS in the
+ * same run, two rounds: complex FP32 16 x 6 of 8-wide 1.29 / 1.35, 16 x 4 1.25 / 1.71, 8 x 8
+ * 1.22 / 1.19, 8 x 12 1.19 / 1.19; complex FP64 8 x 6 of 4-wide 1.50 / 1.61, 8 x 4 1.61 / 1.64,
+ * 4 x 8 1.51 / 1.32, 4 x 12 1.30 / 1.32. haswell target on the same EPYC (against OpenBLAS's
+ * AVX-512 kernels): complex FP32 8 x 2 of 4-wide 0.73-1.19 (four runs), 4 x 4 0.59-1.20, 4 x 6
+ * 0.67-1.01, 8 x 3 0.45-0.58; complex FP64 4 x 2 of 2-wide 0.72-0.78, 2 x 4 0.67-0.68, 2 x 6
+ * 0.64-0.67, 4 x 3 0.17-0.28 (an odd NR lost each time). The runs:
+ * bench/results/pocl-complex-microkernel-vs-openblas.log. */
+static const clgemm_config avx512_complex_single[] = {MK(16, 6, 8), MK(8, 4, 8), END_OF_LIST};
+static const clgemm_config avx512_complex_double[] = {MK(8, 6, 4), MK(4, 4, 4), END_OF_LIST};
+static const clgemm_config avx2_complex_single[] = {MK(8, 2, 4), MK(4, 2, 4), END_OF_LIST};
+static const clgemm_config avx2_complex_double[] = {MK(4, 2, 2), MK(2, 2, 2), END_OF_LIST};
 
 static const clgemm_config *defaults(const device_info *info, clgemm_precision type,
                                      const gemm_dims *dims) {
     (void)dims;
     static const clgemm_config none[] = {END_OF_LIST};
-    bool dbl = type == CLGEMM_DOUBLE;
+    bool dbl = type == CLGEMM_DOUBLE || type == CLGEMM_COMPLEX_DOUBLE;
+    bool cplx = type == CLGEMM_COMPLEX_SINGLE || type == CLGEMM_COMPLEX_DOUBLE;
     switch (clgemm__device_tier(info)) {
     case TIER_CPU_AVX512:
+        if (cplx) return dbl ? avx512_complex_double : avx512_complex_single;
         return dbl ? avx512_double : avx512_single;
     case TIER_CPU_AVX2:
+        if (cplx) return dbl ? avx2_complex_double : avx2_complex_single;
         return dbl ? avx2_double : avx2_single;
     default:
         return none; /* never measured: the regblock lists serve */
@@ -132,7 +156,13 @@ static const clgemm_config *defaults(const device_info *info, clgemm_precision t
  * copying B costs about what multiplying does (row-major 8192 x 64 x 8192, whose column-major B
  * is 8192^2: FP32 1.67 x OpenBLAS in place, 0.87 packed). cpu-avx2 as measured under PoCL's
  * haswell target on the same EPYC: 2048^2 FP32 0.82-0.92 x OpenBLAS blocked, 0.09 in place.
- * docs/PERFORMANCE.md, "The blocked schedule on CPUs, against OpenBLAS", has the runs. */
+ * docs/PERFORMANCE.md, "The blocked schedule on CPUs, against OpenBLAS", has the runs.
+ * The complex types are blocked at every size and shape: read in place, each work-item copies its
+ * rows of A into its private panel (the complex kernel has no vector path over A as stored), and
+ * that lost to packing everywhere timed (AMD EPYC, AVX-512, row-major, x OpenBLAS in place /
+ * packed: complex FP32 64^2 0.25 / 0.79, 512^2 0.63 / 1.37, 32 x 1024 x 1024 0.62 / 1.17,
+ * 1024 x 32 x 1024 0.82 / 1.19, 1024^2 x 16 0.42 / 0.66; complex FP64 0.46 / 1.08, 0.93 / 1.69,
+ * 0.42 / 1.17, 1.18 / 1.71, 0.74 / 0.80; 8^3 alike). */
 #define PACK_BYTES      2048
 #define PACK_MIN_MNK    ((size_t)1024 * 1024 * 1024)
 #define PACK_MIN_PANELS 2
@@ -140,6 +170,7 @@ static int pack_depth(const clgemm_config *c, const device_info *info, clgemm_pr
                       const gemm_dims *d) {
     const device_tier t = clgemm__device_tier(info);
     if (t != TIER_CPU_AVX512 && t != TIER_CPU_AVX2) return 0;
+    if (clgemm__type(type)->complex) return PACK_BYTES / (int)clgemm__type(type)->compute_size;
     if (d->m * d->n * d->k < PACK_MIN_MNK || d->m <= PACK_MIN_PANELS * (size_t)c->params[MR])
         return 0;
     return PACK_BYTES / (int)clgemm__type(type)->compute_size;

@@ -39,6 +39,15 @@ if [ "$bench" != none ]; then
     expect bench-clblast-param 2 "values are integers" "$bench" --sizes 8 --clblast-params KWG=99999999999999999999
     expect bench-batched-zero 2 "BATCH,N: positive integers" "$bench" $fast --batched 0,32
     expect bench-batched-wrap 2 "BATCH,N: positive integers" "$bench" $fast --batched 18446744073709551615,4096
+    expect bench-precision-bad 2 "bad value for --precision" "$bench" --no-clblast --precision c,q --sizes 8
+    # Complex problems run and pass the bench's own host check (a wrong C exits 1: MISMATCH).
+    if "$bench" --no-clblast --precision c,z --sizes 33 >"$dir/out" 2>"$dir/err" &&
+        grep -q "^c " "$dir/out" && grep -q "^z " "$dir/out"; then
+        echo "ok   bench-complex: c and z rows, host check passed"
+    else
+        echo "FAIL bench-complex: $(cat "$dir/err" | head -n 3)"
+        failed=1
+    fi
     # A device that does not exist is named with the way to list them; --list names the forms.
     expect bench-device-none 1 "run 'clgemm-bench --list'" "$bench" $fast --sizes 8 --device 99:99
     expect bench-device-env 1 "CLGEMM_DEVICE=99:99" env CLGEMM_DEVICE=99:99 "$bench" $fast --sizes 8
