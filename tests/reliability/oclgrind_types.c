@@ -16,8 +16,8 @@ static bool force(clgemm_handle h, clgemm_family family, clgemm_precision type) 
     static const struct {
         const char *name;
         int value;
-    } small[] = {{"MDIMC", 2}, {"NDIMC", 4}, {"TS", 4},  {"MWG", 8}, {"NWG", 8},
-                 {"KWG", 4},   {"KWI", 2},   {"VWM", 2}, {"VWN", 2}};
+    } small[] = {{"MDIMC", 2}, {"NDIMC", 4}, {"TS", 4},  {"MWG", 8}, {"NWG", 8}, {"KWG", 4},
+                 {"KWI", 2},   {"VWM", 2},   {"VWN", 2}, {"MR", 4},  {"NR", 3},  {"VW", 2}};
     clgemm_config cfg;
     if (clgemm_config_init(&cfg, family) != CLGEMM_SUCCESS) return false;
     for (int i = 0; i < clgemm_family_param_count(family); i++) {
