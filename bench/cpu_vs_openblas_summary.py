@@ -9,7 +9,8 @@ Usage: bench/cpu_vs_openblas_summary.py LOG
 import re
 import sys
 
-ROW = re.compile(r"^round (\d+) (new|off)\s+([sd])\s+\S+\s+\S+\s+(\d+)\s+(\d+)\s+(\d+) \|\s+"
+TYPES = {"s": "FP32", "d": "FP64", "c": "complex FP32", "z": "complex FP64", "b": "BF16"}
+ROW = re.compile(r"^round (\d+) (new|off)\s+([sdczb])\s+\S+\s+\S+\s+(\d+)\s+(\d+)\s+(\d+) \|\s+"
                  r"([\d.]+)\s+[\d.]+ \|\s+([\d.]+)\s+[\d.]+ \|\s+([\d.]+)")
 
 
@@ -26,7 +27,7 @@ def main(path):
             if not m:
                 continue
             r, mode, t, mm, nn, kk, g, ref, ratio = m.groups()
-            key = ("FP32" if t == "s" else "FP64", f"{mm}×{nn}×{kk}")
+            key = (TYPES[t], f"{mm}×{nn}×{kk}")
             runs.setdefault(key, {}).setdefault(int(r), {})[mode] = (
                 float(g), float(ref), float(ratio))
     print("| type | M×N×K | new / OpenBLAS | off / OpenBLAS | new / off | median round: "
