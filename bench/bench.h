@@ -52,11 +52,17 @@ bool parse_shape(const char *s, size_t *m, size_t *n, size_t *k);
  * room for the two host copies of C the bench keeps). */
 bool shape_bytes(size_t m, size_t n, size_t k, size_t elem, size_t bytes[3]);
 char precision_char(clgemm_precision p);
-/* The precisions clgemm-bench times (s, d, c, z: CLGEMM_SINGLE .. CLGEMM_COMPLEX_DOUBLE). */
-#define BENCH_PRECISIONS 4
-/* Whether p is complex, and the bytes of one element of p (two components for complex). */
+/* The precisions clgemm-bench times, indexed by clgemm_precision up to CLGEMM_BFLOAT16: s, d, c,
+ * z, and b (BF16 A and B, FP32 C, as OpenBLAS's cblas_sbgemm); not CLGEMM_HALF. */
+#define BENCH_PRECISIONS (CLGEMM_BFLOAT16 + 1)
+bool bench_precision(clgemm_precision p);
+/* Whether p is complex, the bytes of one element of A and B of p (two components for complex),
+ * and of C (FP32 for BF16). */
 bool precision_complex(clgemm_precision p);
 size_t precision_bytes(clgemm_precision p);
+size_t precision_c_bytes(clgemm_precision p);
+/* Bytes of A, B and C of a problem of precision p (shape_bytes with C's own element size). */
+bool problem_bytes(clgemm_precision p, size_t m, size_t n, size_t k, size_t bytes[3]);
 const char *trans_string(clgemm_transpose ta, clgemm_transpose tb);
 const char *layout_string(clgemm_layout layout);
 

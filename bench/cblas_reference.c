@@ -2,7 +2,8 @@
  * with dlopen by path so that the bench needs no link-time BLAS and the system's libblas.so.3
  * alternative stays whatever it is. It times cblas_sgemm/cblas_dgemm on the host copies of the
  * same A and B, in the same process, right after clgemm's call on that problem; cblas_cgemm and
- * cblas_zgemm (alpha and beta by pointer) for the complex types. */
+ * cblas_zgemm (alpha and beta by pointer) for the complex types, cblas_sbgemm (BF16 A and B,
+ * FP32 C: OpenBLAS 0.3.10 and later) for BF16. */
 #include "bench.h"
 
 #include <dlfcn.h>
@@ -19,6 +20,9 @@ typedef void (*dgemm_fn)(int, int, int, int, int, int, double, const double *, i
 /* cgemm and zgemm: alpha, beta, A, B and C by pointer (CBLAS's complex calls). */
 typedef void (*xgemm_fn)(int, int, int, int, int, int, const void *, const void *, int,
                          const void *, int, const void *, void *, int);
+/* sbgemm: A and B of BF16 (OpenBLAS's bfloat16, the 16 bits), alpha, beta and C of FP32. */
+typedef void (*sbgemm_fn)(int, int, int, int, int, int, float, const uint16_t *, int,
+                          const uint16_t *, int, float, float *, int);
 typedef int (*threads_fn)(void);
 
 static const char *const default_paths[] = {
@@ -32,6 +36,8 @@ static struct {
     sgemm_fn sgemm;
     dgemm_fn dgemm;
     xgemm_fn cgemm, zgemm; /* NULL where the library has none: complex problems fail */
+    sbgemm_fn sbgemm;      /* ... and BF16 ones */
+    const char *path;
     threads_fn threads;
 } cblas;
 
@@ -55,6 +61,8 @@ bool cblas_reference_open(const char *path, char *describe, size_t size) {
     cblas.dgemm = (dgemm_fn)(uintptr_t)dlsym(cblas.lib, "cblas_dgemm");
     cblas.cgemm = (xgemm_fn)(uintptr_t)dlsym(cblas.lib, "cblas_cgemm");
     cblas.zgemm = (xgemm_fn)(uintptr_t)dlsym(cblas.lib, "cblas_zgemm");
+    cblas.sbgemm = (sbgemm_fn)(uintptr_t)dlsym(cblas.lib, "cblas_sbgemm");
+    cblas.path = tried;
     cblas.threads = (threads_fn)(uintptr_t)dlsym(cblas.lib, "openblas_get_num_threads");
     if (!cblas.sgemm || !cblas.dgemm) {
         fprintf(stderr, "clgemm-bench: %s has no cblas_sgemm/cblas_dgemm\n", tried);
@@ -88,6 +96,9 @@ static int cblas_call(void *ctx) {
     else if (p->precision == CLGEMM_COMPLEX_DOUBLE)
         cblas.zgemm((int)p->layout, (int)p->trans_a, (int)p->trans_b, m, n, k, one, b->host_a,
                     (int)b->lda, b->host_b, (int)b->ldb, zero, x->c, (int)b->ldc);
+    else if (p->precision == CLGEMM_BFLOAT16)
+        cblas.sbgemm((int)p->layout, (int)p->trans_a, (int)p->trans_b, m, n, k, 1.0f, b->host_a,
+                     (int)b->lda, b->host_b, (int)b->ldb, 0.0f, x->c, (int)b->ldc);
     else if (p->precision == CLGEMM_DOUBLE)
         cblas.dgemm((int)p->layout, (int)p->trans_a, (int)p->trans_b, m, n, k, 1.0, b->host_a,
                     (int)b->lda, b->host_b, (int)b->ldb, 0.0, x->c, (int)b->ldc);
@@ -105,9 +116,19 @@ measurement run_cblas(const bench_ctx *bc, const problem *p, const buffers *b, i
     if ((p->precision == CLGEMM_COMPLEX_SINGLE && !cblas.cgemm) ||
         (p->precision == CLGEMM_COMPLEX_DOUBLE && !cblas.zgemm))
         return (measurement){.ran = true, .status = CLGEMM_ERR_INVALID_ARGUMENT};
+    if (p->precision == CLGEMM_BFLOAT16 && !cblas.sbgemm) {
+        static bool said;
+        if (!said)
+            fprintf(stderr,
+                    "clgemm-bench: %s has no cblas_sbgemm (BF16: OpenBLAS 0.3.10 and later): BF16 "
+                    "rows have no reference\n",
+                    cblas.path);
+        said = true;
+        return (measurement){.ran = true, .status = CLGEMM_ERR_INVALID_TYPE};
+    }
     const bool dbl = p->precision == CLGEMM_DOUBLE || p->precision == CLGEMM_COMPLEX_DOUBLE;
     const size_t components =
-        precision_bytes(p->precision) / (dbl ? sizeof(double) : sizeof(float));
+        precision_c_bytes(p->precision) / (dbl ? sizeof(double) : sizeof(float));
     for (size_t i = 0; i < b->c_elems * components; i++) /* poison: one that writes nothing fails */
         if (dbl)
             ((double *)host_c)[i] = NAN;

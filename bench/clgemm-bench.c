@@ -80,8 +80,8 @@ static bool bench_problem(const bench_ctx *bc, const options *opt, const problem
         config_string(&cfg, r.config, sizeof r.config);
 
     buffers b = {0};
-    size_t esize = precision_bytes(p->precision), bytes[3];
-    bool sized = shape_bytes(p->m, p->n, p->k, esize, bytes); /* checked by fits() already */
+    size_t bytes[3];
+    bool sized = problem_bytes(p->precision, p->m, p->n, p->k, bytes); /* checked by fits() */
     void *hc = sized ? malloc(bytes[2]) : NULL, *href = sized ? malloc(bytes[2]) : NULL;
     int err = hc && href ? buffers_create(bc, p, &b, 0x5EEDull + out->rows * 7919u)
                          : CLGEMM_ERR_OUT_OF_HOST_MEMORY;
@@ -136,14 +136,14 @@ static bool bench_problem(const bench_ctx *bc, const options *opt, const problem
  * together below its global memory, and the host copies (A, B and two of C) below the host's
  * physical memory. Says why not on stderr. */
 static bool fits(const bench_ctx *bc, const problem *p) {
-    size_t esize = precision_bytes(p->precision), b[3];
+    size_t b[3];
     cl_ulong max_alloc = 0, global = 0;
     clGetDeviceInfo(bc->device, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof max_alloc, &max_alloc, NULL);
     clGetDeviceInfo(bc->device, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof global, &global, NULL);
     long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
     double host = pages > 0 && page > 0 ? (double)pages * (double)page : INFINITY;
     const char *why = NULL;
-    if (!shape_bytes(p->m, p->n, p->k, esize, b))
+    if (!problem_bytes(p->precision, p->m, p->n, p->k, b))
         why = "its byte counts overflow";
     else if (b[0] > max_alloc || b[1] > max_alloc || b[2] > max_alloc)
         why = "a matrix is larger than the device's CL_DEVICE_MAX_MEM_ALLOC_SIZE";

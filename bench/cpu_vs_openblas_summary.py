@@ -3,13 +3,15 @@
 problem: clgemm / OpenBLAS over the rounds as the library plans it ("new") and with the blocked
 schedule off ("off"), new / off (clgemm's own gain, from the times of adjacent runs), and the
 round whose new ratio is the median, as clgemm and OpenBLAS GFLOPS (the figures a table shows).
+Types the script runs only as planned (complex, BF16) show "–" for off.
 
 Usage: bench/cpu_vs_openblas_summary.py LOG
 """
 import re
 import sys
 
-ROW = re.compile(r"^round (\d+) (new|off)\s+([sd])\s+\S+\s+\S+\s+(\d+)\s+(\d+)\s+(\d+) \|\s+"
+TYPES = {"s": "FP32", "d": "FP64", "c": "complex FP32", "z": "complex FP64", "b": "BF16"}
+ROW = re.compile(r"^round (\d+) (new|off)\s+([sdczb])\s+\S+\s+\S+\s+(\d+)\s+(\d+)\s+(\d+) \|\s+"
                  r"([\d.]+)\s+[\d.]+ \|\s+([\d.]+)\s+[\d.]+ \|\s+([\d.]+)")
 
 
@@ -26,21 +28,22 @@ def main(path):
             if not m:
                 continue
             r, mode, t, mm, nn, kk, g, ref, ratio = m.groups()
-            key = ("FP32" if t == "s" else "FP64", f"{mm}×{nn}×{kk}")
+            key = (TYPES[t], f"{mm}×{nn}×{kk}")
             runs.setdefault(key, {}).setdefault(int(r), {})[mode] = (
                 float(g), float(ref), float(ratio))
     print("| type | M×N×K | new / OpenBLAS | off / OpenBLAS | new / off | median round: "
           "clgemm, OpenBLAS GFLOPS |")
     print("|---|---|---|---|---|---|")
     for (t, shape), rounds in runs.items():
-        both = [v for v in rounds.values() if "new" in v and "off" in v]
-        if not both:
+        planned = [v for v in rounds.values() if "new" in v]
+        both = [v for v in planned if "off" in v]
+        if not planned:
             continue
-        new = [v["new"][2] for v in both]
-        off = [v["off"][2] for v in both]
-        gain = [v["new"][0] / v["off"][0] for v in both]
-        mid = sorted(both, key=lambda v: v["new"][2])[len(both) // 2]["new"]
-        print(f"| {t} | {shape} | {span(new)} | {span(off)} | {span(gain)} | "
+        new = [v["new"][2] for v in planned]
+        off = span([v["off"][2] for v in both]) if both else "–"
+        gain = span([v["new"][0] / v["off"][0] for v in both]) if both else "–"
+        mid = sorted(planned, key=lambda v: v["new"][2])[len(planned) // 2]["new"]
+        print(f"| {t} | {shape} | {span(new)} | {off} | {gain} | "
               f"{mid[0]:.1f}, {mid[1]:.1f} |")
     return 0
 

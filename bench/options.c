@@ -21,8 +21,9 @@ static const char usage[] =
     "  --shape M,N,K          a problem instead of the preset (repeatable)\n"
     "  --trans NN,NT,TN,TT    transpose pairs for --sizes/--shape (default NN)\n"
     "  --layout row|col       storage order (default row, like cuBLAS/PyTorch figures)\n"
-    "  --precision s|d|c|z|both   one, or a list such as c,z; both: s,d (default; d and z\n"
-    "                         skipped without cl_khr_fp64)\n"
+    "  --precision s|d|c|z|b|both   one, or a list such as c,z; both: s,d (default; d and z\n"
+    "                         skipped without cl_khr_fp64); b: BF16 A and B, FP32 C (the\n"
+    "                         reference: OpenBLAS's cblas_sbgemm; CLBlast has none)\n"
     "  --runs N               timed runs per measurement (default 10; small problems get more)\n"
     "  --family naive|tiled|regblock|auto   force a clgemm kernel family (default auto)\n"
     "  --params MWG=128,...   its parameters (the family's names; others kept)\n"
@@ -199,16 +200,18 @@ static const struct option long_options[] = {
     {"help", no_argument, 0, O_HELP},
     {0, 0, 0, 0}};
 
-/* "both" (s and d), or a comma list of s, d, c, z. */
+/* "both" (s and d), or a comma list of s, d, c, z, b. */
 static bool parse_precisions(const char *arg, bool want[BENCH_PRECISIONS]) {
-    static const char letters[] = "sdcz"; /* indexed by clgemm_precision */
     for (int p = 0; p < BENCH_PRECISIONS; p++)
         want[p] = strcmp(arg, "both") == 0 && p < 2;
     if (strcmp(arg, "both") == 0) return true;
     for (const char *s = arg;; s += 2) {
-        const char *at = *s ? strchr(letters, *s) : NULL;
-        if (!at || (s[1] != ',' && s[1] != '\0')) return false;
-        want[at - letters] = true;
+        int found = -1;
+        for (int p = 0; p < BENCH_PRECISIONS && *s; p++)
+            if (bench_precision((clgemm_precision)p) && precision_char((clgemm_precision)p) == *s)
+                found = p;
+        if (found < 0 || (s[1] != ',' && s[1] != '\0')) return false;
+        want[found] = true;
         if (s[1] == '\0') return true;
     }
 }

@@ -121,7 +121,13 @@ char precision_char(clgemm_precision p) {
     return p == CLGEMM_DOUBLE           ? 'd'
            : p == CLGEMM_COMPLEX_SINGLE ? 'c'
            : p == CLGEMM_COMPLEX_DOUBLE ? 'z'
+           : p == CLGEMM_BFLOAT16       ? 'b'
+           : p == CLGEMM_HALF           ? 'h'
                                         : 's';
+}
+
+bool bench_precision(clgemm_precision p) {
+    return (int)p >= 0 && p < BENCH_PRECISIONS && p != CLGEMM_HALF;
 }
 
 bool precision_complex(clgemm_precision p) {
@@ -129,9 +135,20 @@ bool precision_complex(clgemm_precision p) {
 }
 
 size_t precision_bytes(clgemm_precision p) {
+    if (p == CLGEMM_BFLOAT16) return sizeof(uint16_t);
     const size_t component =
         p == CLGEMM_DOUBLE || p == CLGEMM_COMPLEX_DOUBLE ? sizeof(double) : sizeof(float);
     return precision_complex(p) ? 2 * component : component;
+}
+
+size_t precision_c_bytes(clgemm_precision p) {
+    return p == CLGEMM_BFLOAT16 ? sizeof(float) : precision_bytes(p);
+}
+
+bool problem_bytes(clgemm_precision p, size_t m, size_t n, size_t k, size_t bytes[3]) {
+    size_t c[3];
+    return shape_bytes(m, n, k, precision_bytes(p), bytes) &&
+           shape_bytes(m, n, k, precision_c_bytes(p), c) && (bytes[2] = c[2], true);
 }
 
 const char *trans_string(clgemm_transpose ta, clgemm_transpose tb) {

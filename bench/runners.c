@@ -7,11 +7,33 @@
 #include <clblast_c.h>
 #include <float.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+/* Bytes of an element of A and B, and of C (FP32 for BF16 A and B). */
 static size_t elem_size(const problem *p) {
     return precision_bytes(p->precision);
+}
+static size_t c_size(const problem *p) {
+    return precision_c_bytes(p->precision);
+}
+
+static bool bf16(const problem *p) {
+    return p->precision == CLGEMM_BFLOAT16;
+}
+
+/* The BF16 nearest x (ties to even; x in [-1, 1], so no overflow or NaN), and back. */
+static uint16_t to_bf16(float x) {
+    uint32_t u;
+    memcpy(&u, &x, sizeof u);
+    return (uint16_t)((u + 0x7FFFu + ((u >> 16) & 1u)) >> 16);
+}
+static float from_bf16(uint16_t h) {
+    uint32_t u = (uint32_t)h << 16;
+    float x;
+    memcpy(&x, &u, sizeof x);
+    return x;
 }
 
 /* Components per element: 2 for the complex types, which are stored as (re, im) pairs. */
@@ -46,7 +68,9 @@ static void *random_matrix(const problem *p, size_t count, unsigned long long *s
     count *= components(p);
     for (size_t i = 0; i < count; i++) {
         double v = next_uniform(state);
-        if (double_components(p))
+        if (bf16(p))
+            ((uint16_t *)h)[i] = to_bf16((float)v);
+        else if (double_components(p))
             ((double *)h)[i] = v;
         else
             ((float *)h)[i] = (float)v;
@@ -54,13 +78,12 @@ static void *random_matrix(const problem *p, size_t count, unsigned long long *s
     return h;
 }
 
-static int upload(const bench_ctx *bc, const problem *p, void *host, size_t count, cl_mem *buf) {
+static int upload(const bench_ctx *bc, size_t size, void *host, size_t count, cl_mem *buf) {
     cl_int err;
-    *buf = clCreateBuffer(bc->context, CL_MEM_READ_WRITE, count * elem_size(p), NULL, &err);
+    *buf = clCreateBuffer(bc->context, CL_MEM_READ_WRITE, count * size, NULL, &err);
     if (err != CL_SUCCESS) return err;
     if (!host) return CL_SUCCESS;
-    return clEnqueueWriteBuffer(bc->queue, *buf, CL_TRUE, 0, count * elem_size(p), host, 0, NULL,
-                                NULL);
+    return clEnqueueWriteBuffer(bc->queue, *buf, CL_TRUE, 0, count * size, host, 0, NULL, NULL);
 }
 
 int buffers_create(const bench_ctx *bc, const problem *p, buffers *b, unsigned long long seed) {
@@ -76,9 +99,9 @@ int buffers_create(const bench_ctx *bc, const problem *p, buffers *b, unsigned l
     b->host_a = random_matrix(p, b->a_elems, &state);
     b->host_b = random_matrix(p, b->b_elems, &state);
     if (!b->host_a || !b->host_b) return CLGEMM_ERR_OUT_OF_HOST_MEMORY;
-    int err = upload(bc, p, b->host_a, b->a_elems, &b->a);
-    if (err == CL_SUCCESS) err = upload(bc, p, b->host_b, b->b_elems, &b->b);
-    if (err == CL_SUCCESS) err = upload(bc, p, NULL, b->c_elems, &b->c);
+    int err = upload(bc, elem_size(p), b->host_a, b->a_elems, &b->a);
+    if (err == CL_SUCCESS) err = upload(bc, elem_size(p), b->host_b, b->b_elems, &b->b);
+    if (err == CL_SUCCESS) err = upload(bc, c_size(p), NULL, b->c_elems, &b->c);
     return err;
 }
 
@@ -96,14 +119,14 @@ static int poison_c(const bench_ctx *bc, const problem *p, const buffers *b) {
     double dn[2] = {NAN, NAN};
     float fn[2] = {NAN, NAN};
     const void *pattern = double_components(p) ? (const void *)dn : (const void *)fn;
-    int err = clEnqueueFillBuffer(bc->queue, b->c, pattern, elem_size(p), 0,
-                                  b->c_elems * elem_size(p), 0, NULL, NULL);
+    int err = clEnqueueFillBuffer(bc->queue, b->c, pattern, c_size(p), 0, b->c_elems * c_size(p), 0,
+                                  NULL, NULL);
     return err == CL_SUCCESS ? clFinish(bc->queue) : err;
 }
 
 static int read_c(const bench_ctx *bc, const problem *p, const buffers *b, void *host_c) {
-    return clEnqueueReadBuffer(bc->queue, b->c, CL_TRUE, 0, b->c_elems * elem_size(p), host_c, 0,
-                               NULL, NULL);
+    return clEnqueueReadBuffer(bc->queue, b->c, CL_TRUE, 0, b->c_elems * c_size(p), host_c, 0, NULL,
+                               NULL);
 }
 
 typedef struct call_ctx {
@@ -128,6 +151,13 @@ static int clgemm_call(void *ctx) {
         return clgemm_zgemm(c->bc->handle, p->layout, p->trans_a, p->trans_b, p->m, p->n, p->k, one,
                             b->a, 0, b->lda, b->b, 0, b->ldb, zero, b->c, 0, b->ldc, NULL, 0, NULL,
                             NULL);
+    }
+    if (bf16(p)) { /* alpha and beta in FP32, C's type */
+        const float one = 1.0f, zero = 0.0f;
+        return clgemm_gemm_ex(c->bc->handle, p->layout, p->trans_a, p->trans_b, p->m, p->n, p->k,
+                              &one, b->a, 0, b->lda, b->b, 0, b->ldb, &zero, b->c, 0, b->ldc,
+                              CLGEMM_BFLOAT16, CLGEMM_SINGLE, CLGEMM_COMPUTE_DEFAULT, NULL, 0, NULL,
+                              NULL);
     }
     if (p->precision == CLGEMM_DOUBLE)
         return clgemm_dgemm(c->bc->handle, p->layout, p->trans_a, p->trans_b, p->m, p->n, p->k, 1.0,
@@ -186,6 +216,8 @@ measurement run_clblast(const bench_ctx *bc, const problem *p, const buffers *b,
     static const CLBlastPrecision precs[] = {CLBlastPrecisionSingle, CLBlastPrecisionDouble,
                                              CLBlastPrecisionComplexSingle,
                                              CLBlastPrecisionComplexDouble};
+    if (bf16(p)) /* CLBlast has no BF16 */
+        return (measurement){.ran = true, .status = CLGEMM_ERR_INVALID_TYPE};
     CLBlastPrecision prec = precs[p->precision];
     if (overrides) {
         CLBlastStatusCode st =
@@ -198,9 +230,13 @@ measurement run_clblast(const bench_ctx *bc, const problem *p, const buffers *b,
     return m;
 }
 
-/* Component i (complex elements: 2 i is the real part, 2 i + 1 the imaginary). */
+/* Component i of C (complex elements: 2 i is the real part, 2 i + 1 the imaginary), and of A
+ * or B (BF16 decoded). */
 static double value(const problem *p, const void *base, size_t i) {
     return double_components(p) ? ((const double *)base)[i] : (double)((const float *)base)[i];
+}
+static double value_ab(const problem *p, const void *base, size_t i) {
+    return bf16(p) ? (double)from_bf16(((const uint16_t *)base)[i]) : value(p, base, i);
 }
 
 double max_rel_diff(const problem *p, const void *x, const void *ref, size_t count) {
@@ -232,9 +268,9 @@ double host_sample_diff(const problem *p, const buffers *b, const void *host_c) 
         for (size_t q = 0; q < p->k; q++) {
             size_t ia = nc * (na ? index_of(p, i, q, b->lda) : index_of(p, q, i, b->lda));
             size_t ib = nc * (nb ? index_of(p, q, j, b->ldb) : index_of(p, j, q, b->ldb));
-            long double ar = value(p, b->host_a, ia), br = value(p, b->host_b, ib);
-            long double ai = nc == 2 ? value(p, b->host_a, ia + 1) : 0;
-            long double bi = nc == 2 ? value(p, b->host_b, ib + 1) : 0;
+            long double ar = value_ab(p, b->host_a, ia), br = value_ab(p, b->host_b, ib);
+            long double ai = nc == 2 ? value_ab(p, b->host_a, ia + 1) : 0;
+            long double bi = nc == 2 ? value_ab(p, b->host_b, ib + 1) : 0;
             re += ar * br - ai * bi;
             im += ar * bi + ai * br;
         }

@@ -10,7 +10,7 @@
  * docs/PERFORMANCE.md). The caches play local memory's part.
  *
  * Layouts: A contiguous along M (TRANSA 0) is read in place as vectors. A contiguous along K
- * (TRANSA 1), and the last rows of an M edge, are first copied, KC steps at a time, into a
+ * (TRANSA 1), and the last rows of an M edge, are first copied, PANEL_DEPTH steps at a time, into a
  * private panel in M-major order (rows past M repeat row M - 1: they only feed elements of C that
  * are never stored). op(B) is only ever read element by element, so both of its layouts serve;
  * columns past N repeat column N - 1 for the same reason. Types: FP32 and FP64, FP16 / BF16
@@ -48,8 +48,13 @@
 #ifndef KSTEP
 #define KSTEP 8
 #endif
-#ifndef KC
-#define KC 32
+#ifndef PANEL_DEPTH
+#define PANEL_DEPTH 32
+#endif
+/* The blocked schedule's blocks of A: MC panels where the configuration sets it (MC 0 or 1: its
+ * default, PACK_A_BYTES of the K-block). */
+#ifndef MC
+#define MC 0
 #endif
 #ifndef PACKED
 #define PACKED 0
@@ -182,10 +187,13 @@ __kernel __attribute__((reqd_work_group_size(1, 1, 1))) void clgemm_microkernel(
     C += (ulong)layer * (ulong)ldc * (ulong)N;
 #if PACKED
     /* BLIS's loop over blocks of A: the work-items run in blocks of mc panels of A (about
-     * PACK_A_BYTES of this K-block, or PACK_MC_PANELS), every column of B within a block, a
-     * block's panels next to each other, so that its panels stay in the L2 cache while the
-     * columns of B stream past (PoCL runs work-groups in the order of their linear id). */
-#ifdef PACK_MC_PANELS
+     * PACK_A_BYTES of this K-block, or PACK_MC_PANELS when the host forces small blocks, or the
+     * configuration's MC before either), every column of B within a block, a block's panels next to each
+     * other, so that its panels stay in the L2 cache while the columns of B stream past (PoCL
+     * runs work-groups in the order of their linear id). */
+#if MC > 1
+    const int mc = MC;
+#elif defined(PACK_MC_PANELS)
     const int mc = PACK_MC_PANELS;
 #else
     const int mc = max(1, PACK_A_BYTES / (MR * K * (int)sizeof(AB_T)));
@@ -234,9 +242,9 @@ __kernel __attribute__((reqd_work_group_size(1, 1, 1))) void clgemm_microkernel(
     } else
 #endif
     {
-        REAL panel[KC * MR]; /* panel[q * MR + r] = op(A)(i0 + r, p0 + q) */
-        for (int p0 = kbeg; p0 < kend; p0 += KC) {
-            const int depth = min(KC, kend - p0);
+        REAL panel[PANEL_DEPTH * MR]; /* panel[q * MR + r] = op(A)(i0 + r, p0 + q) */
+        for (int p0 = kbeg; p0 < kend; p0 += PANEL_DEPTH) {
+            const int depth = min(PANEL_DEPTH, kend - p0);
 #if TRANSA == 0
             for (int q = 0; q < depth; q++)
 #pragma unroll

@@ -211,6 +211,13 @@ static void run_config(const family_case *fc) {
             .family = CLGEMM_FAMILY_MICROKERNEL, .params = { mr_, nr_, vw_ }                       \
         }                                                                                          \
     }
+/* ... with the blocked schedule's K-blocks and blocks of A set (KC, MC). */
+#define MKB(prec, mr_, nr_, vw_, kc_, mc_)                                                         \
+    {                                                                                              \
+        prec, {                                                                                    \
+            .family = CLGEMM_FAMILY_MICROKERNEL, .params = { mr_, nr_, vw_, kc_, mc_ }             \
+        }                                                                                          \
+    }
 #define SP CLGEMM_SINGLE
 #define DP CLGEMM_DOUBLE
 
@@ -264,10 +271,13 @@ static family_case regblock_cpu_cases[] = {
 
 /* The smallest legal block, an odd column count, vectors shorter than the block, and the CPU
  * tiers' defaults (microkernel.c): the shapes above run its in-place path, its copied panel
- * (transposed A, the M edge) and both ways of storing C. */
+ * (transposed A, the M edge) and both ways of storing C; then blocks of A of 2 panels (MC): the
+ * suites' shapes are blocked only where CLGEMM_PACK_KC forces it (gemm-microkernel-packed),
+ * whose K-blocks then win over KC, and MC over the forced blocks of 3 panels. */
 static family_case microkernel_cases[] = {
-    MK(SP, 2, 1, 2),   MK(DP, 2, 1, 2),  MK(SP, 8, 3, 4),  MK(DP, 8, 3, 4),
-    MK(SP, 32, 8, 16), MK(DP, 32, 8, 8), MK(SP, 16, 6, 8), MK(DP, 8, 8, 4),
+    MK(SP, 2, 1, 2),         MK(DP, 2, 1, 2),         MK(SP, 8, 3, 4),  MK(DP, 8, 3, 4),
+    MK(SP, 32, 8, 16),       MK(DP, 32, 8, 8),        MK(SP, 16, 6, 8), MK(DP, 8, 8, 4),
+    MKB(SP, 8, 3, 4, 64, 2), MKB(DP, 8, 3, 4, 64, 2),
 };
 
 static family_case mma_cases[] = {

@@ -220,6 +220,46 @@ Test(tuning_db, stages_written_only_when_two) {
     free(path);
 }
 
+/* The micro-kernel's KC and MC, newer than its other keys: written only where set (more than
+ * 1), and an entry without them (every older one) reads as the default block sizes. */
+Test(tuning_db, block_sizes_written_only_when_set) {
+    char *path = temp_path("tuning.json");
+    device_info info = fake_device();
+    clgemm_config set = {.family = CLGEMM_FAMILY_MICROKERNEL, .params = {32, 8, 8}}, one = set;
+    clgemm_config_set(&set, "KC", 128);
+    clgemm_config_set(&set, "MC", 16);
+    clgemm_config_set(&one, "KC", 1);
+    tuning_record r[] = {record(CLGEMM_DOUBLE, 4096, 4096, 4096, set),
+                         record(CLGEMM_DOUBLE, 64, 64, 64, one)};
+    cr_assert_eq(clgemm__tuning_save(path, &info, r, 2), CLGEMM_SUCCESS);
+    json_error_t error;
+    json_t *root = json_load_file(path, 0, &error);
+    cr_assert_not_null(root, "%s", error.text);
+    json_t *entries = json_object_get(root, "entries");
+    cr_assert_eq(json_array_size(entries), 2);
+    for (size_t i = 0; i < json_array_size(entries); i++) {
+        json_t *e = json_array_get(entries, i), *params = json_object_get(e, "params");
+        bool big = json_integer_value(json_array_get(json_object_get(e, "shape"), 0)) == 4096;
+        cr_expect_eq(json_object_size(params), big ? 5 : 3);
+        if (big) {
+            cr_expect_eq(json_integer_value(json_object_get(params, "KC")), 128);
+            cr_expect_eq(json_integer_value(json_object_get(params, "MC")), 16);
+        }
+    }
+    json_decref(root);
+    tuning_table *t = load_ok(path, &info);
+    clgemm_config c;
+    cr_assert(clgemm__tuning_lookup(t, &r[0].key, 4096, 4096, 4096, &c));
+    cr_expect(config_equal(&c, &set));
+    cr_assert(clgemm__tuning_lookup(t, &r[1].key, 64, 64, 64, &c));
+    int kc = -1, mc = -1;
+    clgemm_config_get(&c, "KC", &kc);
+    clgemm_config_get(&c, "MC", &mc);
+    cr_expect(kc == 0 && mc == 0, "an entry without the keys: KC %d, MC %d", kc, mc);
+    clgemm__tuning_free(t);
+    free(path);
+}
+
 /* ---- Bad files ------------------------------------------------------------------------------ */
 
 Test(tuning_db, missing_file_is_not_an_error) {

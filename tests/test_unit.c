@@ -609,6 +609,88 @@ Test(rules, microkernel) {
     EXPECT_CHECK(microkernel(16, 8, 8), no_fp64, D, CLGEMM_ERR_NO_FP64);
 }
 
+/* A micro-kernel configuration with the blocked schedule's block sizes set (0: left out, as
+ * configurations older than them leave them). */
+static clgemm_config blocked(clgemm_config c, int kc, int mc) {
+    clgemm_config_set(&c, "KC", kc);
+    clgemm_config_set(&c, "MC", mc);
+    return c;
+}
+
+/* KC and MC: 0 and 1 are the defaults, anything up to the parameters' 1024 is legal; they
+ * change nothing the tile rules see. */
+Test(rules, microkernel_block_sizes) {
+    const clgemm_config base = microkernel(32, 8, 8);
+    const int legal[] = {0, 1, 2, 7, 64, 256, 384, 1024};
+    for (size_t i = 0; i < sizeof legal / sizeof legal[0]; i++) {
+        EXPECT_CHECK(blocked(base, legal[i], 0), cpu(), D, OK);
+        EXPECT_CHECK(blocked(base, 0, legal[i]), cpu(), D, OK);
+        EXPECT_CHECK(blocked(microkernel(8, 4, 4), legal[i], legal[i]), cpu(),
+                     CLGEMM_COMPLEX_DOUBLE, OK);
+    }
+    const int illegal[] = {-1, 1025, 4096};
+    for (size_t i = 0; i < sizeof illegal / sizeof illegal[0]; i++) {
+        EXPECT_CHECK(blocked(base, illegal[i], 0), cpu(), D, BAD);
+        EXPECT_CHECK(blocked(base, 0, illegal[i]), cpu(), D, BAD);
+    }
+}
+
+/* KC and MC 0 and 1 are the configuration older code wrote: the same kernel (no build option,
+ * the same text), equal to each other; other values are other configurations, MC a build
+ * option of the kernel. The kernel's own defaults stay: 2 MB blocks of A, 32-step private
+ * panels, K ranges of split layers in steps of 8 (3 panels when the schedule is forced). */
+Test(rules, microkernel_block_sizes_optional) {
+    const clgemm_config base = microkernel(32, 8, 16);
+    const clgemm_config one = blocked(base, 1, 1), set = blocked(base, 128, 8);
+    const clgemm_config mc_only = blocked(base, 0, 8);
+    cr_expect(clgemm__config_equal(&base, &one));
+    cr_expect(!clgemm__config_equal(&base, &set));
+    cr_expect(!clgemm__config_equal(&base, &mc_only));
+    char a[256], b[256];
+    cr_assert_gt(clgemm__config_options(&base, a, sizeof a), 0);
+    cr_assert_gt(clgemm__config_options(&one, b, sizeof b), 0);
+    cr_expect_str_eq(a, b);
+    cr_expect(!strstr(a, "KC") && !strstr(a, "MC"), "%s", a);
+    cr_assert_gt(clgemm__config_options(&set, b, sizeof b), 0);
+    cr_expect(strstr(b, " -DKC=128") && strstr(b, " -DMC=8"), "%s", b);
+    clgemm_config_string(&one, a, sizeof a);
+    cr_expect_str_eq(a, "microkernel MR=32 NR=8 VW=16");
+    clgemm_config_string(&set, a, sizeof a);
+    cr_expect_str_eq(a, "microkernel MR=32 NR=8 VW=16 KC=128 MC=8");
+    const family_desc *f = clgemm__family(CLGEMM_FAMILY_MICROKERNEL);
+    kernel_call call = {.type_ab = S, .type_c = S};
+    cr_assert_gt(f->call_options(&call, a, sizeof a), 0);
+    cr_expect_str_eq(a, " -DKSTEP=8 -DPANEL_DEPTH=32 -DPACK_A_BYTES=2097152");
+    call.pack_small = true;
+    cr_assert_gt(f->call_options(&call, a, sizeof a), 0);
+    cr_expect_str_eq(a, " -DKSTEP=8 -DPANEL_DEPTH=32 -DPACK_MC_PANELS=3");
+}
+
+/* The tuner searches KC and MC on CPUs (K-blocks of 64 to 1024 steps, 4 to 64 panels), nowhere
+ * else (Oclgrind, GPUs: the default's value); the tile parameters everywhere alike. */
+Test(rules, microkernel_search_ranges) {
+    const family_desc *f = clgemm__family(CLGEMM_FAMILY_MICROKERNEL);
+    device_info on_cpu = cpu(), sim = gpu(), h200 = h200_static();
+    const int want_cpu[][3] = {{0, 8, 64}, {1, 2, 16}, {2, 2, 16}, {3, 64, 1024}, {4, 4, 64}};
+    for (size_t i = 0; i < sizeof want_cpu / sizeof want_cpu[0]; i++) {
+        int lo, hi, p = want_cpu[i][0];
+        clgemm__param_search(f, p, &on_cpu, &lo, &hi);
+        cr_expect(lo == want_cpu[i][1] && hi == want_cpu[i][2], "%s: %d..%d on a CPU",
+                  f->params[p].name, lo, hi);
+        const device_info *others[] = {&sim, &h200};
+        for (size_t d = 0; d < 2; d++) {
+            clgemm__param_search(f, p, others[d], &lo, &hi);
+            bool block = p >= 3;
+            cr_expect(lo == (block ? 0 : want_cpu[i][1]) && hi == (block ? 0 : want_cpu[i][2]),
+                      "%s: %d..%d on %s", f->params[p].name, lo, hi, others[d]->name);
+        }
+    }
+    cr_expect_str_eq(f->params[3].name, "KC");
+    cr_expect_str_eq(f->params[4].name, "MC");
+    cr_expect(clgemm__param_optional(f, 3) && clgemm__param_optional(f, 4));
+    cr_expect(!clgemm__param_optional(f, 0) && !clgemm__param_optional(f, 2));
+}
+
 /* ---- Launch geometry ------------------------------------------------------------------------ */
 
 static void expect_launch(clgemm_config c, size_t m, size_t n, size_t l0, size_t l1, size_t g0,
@@ -1271,6 +1353,46 @@ Test(schedule_plan, blocked_on_cpus) {
     device_info h200 = h200_device();
     s = clgemm__plan_schedule(&c, &h200, &unset, S, S, 2048, 2048, 2048, 1, false);
     cr_expect_eq(s.pack_kc, 0, "not on a GPU");
+}
+
+/* A configuration's KC is the K-blocks' depth (1: the default's); whether a call is blocked,
+ * and CLGEMM_PACK_KC's forcing, stay as they were. */
+Test(schedule_plan, blocked_block_sizes) {
+    device_info avx512 = cpu();
+    strcpy(avx512.name, "pthread-skylake-avx512");
+    const schedule_force unset = {0, -1, -1, 0}, kc5 = {0, -1, -1, 5};
+    const clgemm_config c = microkernel(32, 8, 8);
+    const struct {
+        clgemm_precision type;
+        int kc, want;
+    } depth[] = {{D, 128, 128}, {D, 1, 256}, {D, 0, 256},  {S, 1024, 1024},
+                 {S, 1, 512},   {S, 64, 64}, {D, 384, 384}};
+    for (size_t i = 0; i < sizeof depth / sizeof depth[0]; i++) {
+        clgemm_config k = blocked(c, depth[i].kc, 16);
+        gemm_schedule s = clgemm__plan_schedule(&k, &avx512, &unset, depth[i].type, depth[i].type,
+                                                4096, 4096, 4096, 1, false);
+        cr_expect_eq(s.pack_kc, depth[i].want, "%s KC %d: %d", clgemm__type(depth[i].type)->name,
+                     depth[i].kc, s.pack_kc);
+        size_t size = clgemm__type(depth[i].type)->size, kc = (size_t)depth[i].want;
+        cr_expect_eq(s.workspace, 2u * 4096u * kc * size);
+    }
+    /* 256 x 256 x 16384 FP64: blocked, in K-blocks of the configuration's depth. */
+    clgemm_config k = blocked(c, 512, 0);
+    gemm_schedule s = clgemm__plan_schedule(&k, &avx512, &unset, D, D, 256, 256, 16384, 1, false);
+    cr_expect_eq(s.pack_kc, 512);
+    /* Below 1024^3, or C two panels tall: not blocked, whatever KC says. */
+    s = clgemm__plan_schedule(&k, &avx512, &unset, D, D, 1000, 1000, 1000, 1, false);
+    cr_expect_eq(s.pack_kc, 0);
+    s = clgemm__plan_schedule(&k, &avx512, &unset, D, D, 64, 8192, 8192, 1, false);
+    cr_expect_eq(s.pack_kc, 0);
+    /* Complex: blocked at every size, in the configuration's K-blocks. */
+    k = blocked(microkernel(8, 4, 4), 64, 0);
+    s = clgemm__plan_schedule(&k, &avx512, &unset, CLGEMM_COMPLEX_DOUBLE, CLGEMM_COMPLEX_DOUBLE, 7,
+                              5, 300, 1, false);
+    cr_expect_eq(s.pack_kc, 64);
+    /* CLGEMM_PACK_KC wins over the configuration. */
+    s = clgemm__plan_schedule(&k, &avx512, &kc5, D, D, 4096, 4096, 4096, 1, false);
+    cr_expect_eq(s.pack_kc, 5);
 }
 
 /* ---- The patched-PTX step (ptx_patch.c) and the wgmma family's guard ------------------------ */

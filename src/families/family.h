@@ -28,6 +28,10 @@ typedef struct family_param_ext {
      * databases and the 0.1 named fields hold) and 1 both mean its first value, which adds no
      * build option, no JSON key and no text, so such a configuration builds as before. */
     bool optional;
+    /* The search range on a CPU device (0, 0: search_lo, search_hi there too): parameters of
+     * what runs only there, such as the micro-kernel's blocked schedule, which a simulator or a
+     * GPU would time for nothing. */
+    int cpu_lo, cpu_hi;
 } family_param_ext;
 
 /* What a call adds to a family's build options beyond its parameters. */

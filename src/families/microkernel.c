@@ -9,18 +9,37 @@
 
 #include <stdio.h>
 
-enum { MR, NR, VW };
+enum { MR, NR, VW, KC, MC };
 
 static const family_param params[] = {
     {"MR", MR, 8, 64, "rows of C per work-item (a multiple of VW)"},
     {"NR", NR, 2, 16, "columns of C per work-item"},
     {"VW", VW, 2, 16, "vector width along M, in elements (complex: at most 8)"},
+    {"KC", KC, 0, 0,
+     "depth of the blocked schedule's K-blocks, in steps of K (0 or 1: 2 KB of each row of a "
+     "panel, FP32 512, FP64 256)"},
+    {"MC", MC, 0, 0,
+     "panels of A (MR rows each) in a block of the blocked schedule, whose work-items go across "
+     "all of B (0 or 1: about 2 MB of the K-block)"},
 };
+
+/* The blocked schedule's block sizes came after configurations were written without them
+ * (optional: 0 and 1 keep the sizes below, with no build option); the tuner searches them on
+ * CPUs only, the one place the schedule runs (pack_depth), K-blocks of 64 to 1024 steps and
+ * blocks of 4 to 64 panels of A, around the defaults (FP32 512 steps, FP64 256; 32 panels of the
+ * AVX-512 tier's first choices). */
+static const family_param_ext param_ext[] = {
+    {0, 0, false, 0, 0},    {0, 0, false, 0, 0}, {0, 0, false, 0, 0},
+    {0, 0, true, 64, 1024}, {0, 0, true, 4, 64},
+};
+_Static_assert(sizeof param_ext / sizeof param_ext[0] == sizeof params / sizeof params[0],
+               "one param_ext entry per parameter");
 
 /* Accumulator vectors a work-item may hold: AVX-512 has 32 registers, and more than that spills
  * on every target (the vectors of A and the broadcast of B need a few more). */
 #define MAX_ACC_VECTORS 32
-/* The kernel's private panel of A: PANEL_DEPTH steps of MR elements, on the work-item's stack;
+/* The kernel's private panel of A: PANEL_DEPTH steps of MR elements, on the work-item's stack
+ * (in place, not the blocked schedule's K-blocks);
  * a split layer's K range is a multiple of KSTEP. Both reach the kernel as build options
  * (call_options), so these lines are their one source. */
 #define PANEL_DEPTH 32
@@ -59,15 +78,16 @@ static void tile(const clgemm_config *c, size_t *mt, size_t *nt, size_t *kt) {
  * blocks of 1, 8 or 32 panels against 13.9-16.5 with the work-items going down A; 2048^2 and
  * 3000^2 ran 61-66 and 135-142 ms in blocks of 32 (1 MB-2 MB) as going down A (65-69, 137-153),
  * 77-91 and 182-197 in blocks of 1. A forced schedule (tests) takes blocks of 3 panels, so that
- * the small shapes of the suites have several blocks and a partial last one. */
+ * the small shapes of the suites have several blocks and a partial last one. A configuration's
+ * MC (more than 1) sets the blocks' panels instead of either (-DMC, cl/microkernel.cl). */
 #define PACK_A_BYTES  (2 << 20)
 #define PACK_SMALL_MC 3
 
 static int call_options(const kernel_call *k, char *buf, size_t size) {
     if (k->pack_small)
-        return snprintf(buf, size, " -DKSTEP=%d -DKC=%d -DPACK_MC_PANELS=%d", KSTEP, PANEL_DEPTH,
-                        PACK_SMALL_MC);
-    return snprintf(buf, size, " -DKSTEP=%d -DKC=%d -DPACK_A_BYTES=%d", KSTEP, PANEL_DEPTH,
+        return snprintf(buf, size, " -DKSTEP=%d -DPANEL_DEPTH=%d -DPACK_MC_PANELS=%d", KSTEP,
+                        PANEL_DEPTH, PACK_SMALL_MC);
+    return snprintf(buf, size, " -DKSTEP=%d -DPANEL_DEPTH=%d -DPACK_A_BYTES=%d", KSTEP, PANEL_DEPTH,
                     PACK_A_BYTES);
 }
 
@@ -166,14 +186,18 @@ static const clgemm_config *defaults(const device_info *info, clgemm_precision t
 #define PACK_BYTES      2048
 #define PACK_MIN_MNK    ((size_t)1024 * 1024 * 1024)
 #define PACK_MIN_PANELS 2
+/* A configuration's KC (more than 1) is the K-blocks' depth instead; whether a call is blocked
+ * stays the rule above. */
 static int pack_depth(const clgemm_config *c, const device_info *info, clgemm_precision type,
                       const gemm_dims *d) {
     const device_tier t = clgemm__device_tier(info);
     if (t != TIER_CPU_AVX512 && t != TIER_CPU_AVX2) return 0;
-    if (clgemm__type(type)->complex) return PACK_BYTES / (int)clgemm__type(type)->compute_size;
+    const int depth =
+        c->params[KC] > 1 ? c->params[KC] : PACK_BYTES / (int)clgemm__type(type)->compute_size;
+    if (clgemm__type(type)->complex) return depth;
     if (d->m * d->n * d->k < PACK_MIN_MNK || d->m <= PACK_MIN_PANELS * (size_t)c->params[MR])
         return 0;
-    return PACK_BYTES / (int)clgemm__type(type)->compute_size;
+    return depth;
 }
 
 /* The tuner's --quick candidates where a device has no CPU tier of its own (a simulator such as
@@ -189,6 +213,7 @@ static const clgemm_config *quick_cpu(const device_info *info, clgemm_precision 
 
 const family_desc clgemm__family_microkernel = {
     FAMILY_BASICS(CLGEMM_FAMILY_MICROKERNEL, microkernel),
+    .param_ext = param_ext,
     .searched = true,
     .split_k = true,
     .supported = supported,

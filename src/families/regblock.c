@@ -30,8 +30,9 @@ static const family_param params[] = {
  * every candidate to the device's limit, so on other devices the space is what it was. STAGES
  * is newer than the others: configurations without it keep their one buffer. */
 static const family_param_ext param_ext[] = {
-    {16, 256, false}, {16, 256, false}, {8, 64, false}, {0, 0, false}, {0, 0, false},
-    {0, 0, false},    {0, 0, false},    {0, 0, false},  {1, 2, true},
+    {16, 256, false, 0, 0}, {16, 256, false, 0, 0}, {8, 64, false, 0, 0},
+    {0, 0, false, 0, 0},    {0, 0, false, 0, 0},    {0, 0, false, 0, 0},
+    {0, 0, false, 0, 0},    {0, 0, false, 0, 0},    {1, 2, true, 0, 0},
 };
 _Static_assert(sizeof param_ext / sizeof param_ext[0] == sizeof params / sizeof params[0],
                "one param_ext entry per parameter");

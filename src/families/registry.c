@@ -180,8 +180,9 @@ int clgemm__param_value(const family_desc *f, int i, const clgemm_config *config
 void clgemm__param_search(const family_desc *f, int i, const device_info *info, int *lo, int *hi) {
     const family_param_ext *x = f->param_ext ? &f->param_ext[i] : NULL;
     bool wide = x && x->wide_hi > 0 && clgemm__static_local_limit(info) > info->local_mem_size;
-    *lo = wide ? x->wide_lo : f->params[i].search_lo;
-    *hi = wide ? x->wide_hi : f->params[i].search_hi;
+    bool cpu = x && x->cpu_hi > 0 && info->cls == DEVICE_CPU;
+    *lo = cpu ? x->cpu_lo : wide ? x->wide_lo : f->params[i].search_lo;
+    *hi = cpu ? x->cpu_hi : wide ? x->wide_hi : f->params[i].search_hi;
 }
 
 bool clgemm__config_equal(const clgemm_config *a, const clgemm_config *b) {
