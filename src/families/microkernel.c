@@ -25,12 +25,14 @@ static const family_param params[] = {
 
 /* The blocked schedule's block sizes came after configurations were written without them
  * (optional: 0 and 1 keep the sizes below, with no build option); the tuner searches them on
- * CPUs only, the one place the schedule runs (pack_depth), K-blocks of 64 to 1024 steps and
- * blocks of 4 to 64 panels of A, around the defaults (FP32 512 steps, FP64 256; 32 panels of the
- * AVX-512 tier's first choices). */
+ * CPUs only, the one place the schedule runs (pack_depth): K-blocks of 128 to 512 steps and
+ * blocks of 16 or 32 panels of A, around the defaults (FP32 512 steps, FP64 256; 32 panels of
+ * the AVX-512 tier's first choices). Each value is a build, so the ranges stay narrow (six
+ * times the tile space; 64-1024 steps and 4-64 panels made it 25 times, and no other size beat
+ * the defaults in every round: docs/PERFORMANCE.md). */
 static const family_param_ext param_ext[] = {
-    {0, 0, false, 0, 0},    {0, 0, false, 0, 0}, {0, 0, false, 0, 0},
-    {0, 0, true, 64, 1024}, {0, 0, true, 4, 64},
+    {0, 0, false, 0, 0},    {0, 0, false, 0, 0},  {0, 0, false, 0, 0},
+    {0, 0, true, 128, 512}, {0, 0, true, 16, 32},
 };
 _Static_assert(sizeof param_ext / sizeof param_ext[0] == sizeof params / sizeof params[0],
                "one param_ext entry per parameter");
