@@ -184,6 +184,26 @@ Test(tuning_db, file_follows_schema) {
     free(path);
 }
 
+/* Saves two records and reads the file back as JSON: the "params" objects of the entry whose
+ * shape starts with `first` (*set) and of the other one (*unset); the caller frees *root. */
+static void saved_params(const char *path, const device_info *info, tuning_record r[2],
+                         json_int_t first, json_t **root, json_t **set, json_t **unset) {
+    cr_assert_eq(clgemm__tuning_save(path, info, r, 2), CLGEMM_SUCCESS);
+    json_error_t error;
+    *root = json_load_file(path, 0, &error);
+    cr_assert_not_null(*root, "%s", error.text);
+    json_t *entries = json_object_get(*root, "entries");
+    cr_assert_eq(json_array_size(entries), 2);
+    *set = *unset = NULL;
+    for (size_t i = 0; i < 2; i++) {
+        json_t *e = json_array_get(entries, i), *params = json_object_get(e, "params");
+        const bool is_set =
+            json_integer_value(json_array_get(json_object_get(e, "shape"), 0)) == first;
+        *(is_set ? set : unset) = params;
+    }
+    cr_assert(*set && *unset);
+}
+
 /* STAGES, newer than the database's other keys: written only where it is 2, and an entry
  * without it (every older one) reads as one buffer. */
 Test(tuning_db, stages_written_only_when_two) {
@@ -194,17 +214,11 @@ Test(tuning_db, stages_written_only_when_two) {
     clgemm_config_set(&one, "STAGES", 1);
     tuning_record r[] = {record(CLGEMM_SINGLE, 512, 512, 512, two),
                          record(CLGEMM_SINGLE, 64, 64, 64, one)};
-    cr_assert_eq(clgemm__tuning_save(path, &info, r, 2), CLGEMM_SUCCESS);
-    json_error_t error;
-    json_t *root = json_load_file(path, 0, &error);
-    cr_assert_not_null(root, "%s", error.text);
-    json_t *entries = json_object_get(root, "entries");
-    for (size_t i = 0; i < json_array_size(entries); i++) {
-        json_t *e = json_array_get(entries, i), *params = json_object_get(e, "params");
-        bool big = json_integer_value(json_array_get(json_object_get(e, "shape"), 0)) == 512;
-        cr_expect_eq(json_object_size(params), big ? 9 : 8);
-        if (big) cr_expect_eq(json_integer_value(json_object_get(params, "STAGES")), 2);
-    }
+    json_t *root, *set, *unset;
+    saved_params(path, &info, r, 512, &root, &set, &unset);
+    cr_expect_eq(json_object_size(set), 9);
+    cr_expect_eq(json_object_size(unset), 8);
+    cr_expect_eq(json_integer_value(json_object_get(set, "STAGES")), 2);
     json_decref(root);
     tuning_table *t = load_ok(path, &info);
     clgemm_config c;
@@ -231,21 +245,12 @@ Test(tuning_db, block_sizes_written_only_when_set) {
     clgemm_config_set(&one, "KC", 1);
     tuning_record r[] = {record(CLGEMM_DOUBLE, 4096, 4096, 4096, set),
                          record(CLGEMM_DOUBLE, 64, 64, 64, one)};
-    cr_assert_eq(clgemm__tuning_save(path, &info, r, 2), CLGEMM_SUCCESS);
-    json_error_t error;
-    json_t *root = json_load_file(path, 0, &error);
-    cr_assert_not_null(root, "%s", error.text);
-    json_t *entries = json_object_get(root, "entries");
-    cr_assert_eq(json_array_size(entries), 2);
-    for (size_t i = 0; i < json_array_size(entries); i++) {
-        json_t *e = json_array_get(entries, i), *params = json_object_get(e, "params");
-        bool big = json_integer_value(json_array_get(json_object_get(e, "shape"), 0)) == 4096;
-        cr_expect_eq(json_object_size(params), big ? 5 : 3);
-        if (big) {
-            cr_expect_eq(json_integer_value(json_object_get(params, "KC")), 128);
-            cr_expect_eq(json_integer_value(json_object_get(params, "MC")), 16);
-        }
-    }
+    json_t *root, *params, *unset;
+    saved_params(path, &info, r, 4096, &root, &params, &unset);
+    cr_expect_eq(json_object_size(params), 5);
+    cr_expect_eq(json_object_size(unset), 3);
+    cr_expect_eq(json_integer_value(json_object_get(params, "KC")), 128);
+    cr_expect_eq(json_integer_value(json_object_get(params, "MC")), 16);
     json_decref(root);
     tuning_table *t = load_ok(path, &info);
     clgemm_config c;
