@@ -188,8 +188,8 @@ __kernel __attribute__((reqd_work_group_size(1, 1, 1))) void clgemm_microkernel(
 #if PACKED
     /* BLIS's loop over blocks of A: the work-items run in blocks of mc panels of A (about
      * PACK_A_BYTES of this K-block, or PACK_MC_PANELS when the host forces small blocks, or the
-     * configuration's MC before either), every column of B within a block, a block's panels next to each
-     * other, so that its panels stay in the L2 cache while the columns of B stream past (PoCL
+     * configuration's MC before either), every column of B within a block, a block's panels next to
+     * each other, so that its panels stay in the L2 cache while the columns of B stream past (PoCL
      * runs work-groups in the order of their linear id). */
 #if MC > 1
     const int mc = MC;
