@@ -4,6 +4,7 @@
  * whole calls, and a sampled check against the host. Built with or without CLBlast
  * (HAVE_CLBLAST). */
 #include "batched.h"
+#include "bf16.h"
 #include "core/clock.h"
 
 #include <math.h>
@@ -21,18 +22,6 @@ static uint16_t to_half(float f) { /* inputs are multiples of 1/8 in [-1, 1]: ex
     memcpy(&x, &f, 4);
     return (uint16_t)(((x >> 16) & 0x8000u) | (uint32_t)((int)((x >> 23) & 0xff) - 112) << 10 |
                       (x & 0x7fffffu) >> 13);
-}
-/* BF16: the float's upper half (inputs are multiples of 1/8 in [-1, 1]: exact). */
-static uint16_t to_bf16(float f) {
-    uint32_t x;
-    memcpy(&x, &f, 4);
-    return (uint16_t)(x >> 16);
-}
-static double from_bf16(uint16_t b) {
-    uint32_t x = (uint32_t)b << 16;
-    float f;
-    memcpy(&f, &x, 4);
-    return f;
 }
 static double from_half(uint16_t h) {
     int e = (h >> 10) & 31;
@@ -142,7 +131,7 @@ static int call(const job *j, int lib) {
 static double get(char mode, bool c, const void *p, size_t i) {
     if (mode == 'd') return ((const double *)p)[i];
     if (mode == 'h') return from_half(((const uint16_t *)p)[i]);
-    if (mode == 'b') return from_bf16(((const uint16_t *)p)[i]);
+    if (mode == 'b') return bench_bf16_to_float(((const uint16_t *)p)[i]);
     if (mode == 'i') return c ? ((const int32_t *)p)[i] : ((const int8_t *)p)[i];
     if (mode == 'e' && !c) return from_e4m3(((const uint8_t *)p)[i]);
     return ((const float *)p)[i];
@@ -160,7 +149,7 @@ static void fill(char mode, char *ha, char *hb, size_t count) {
             else if (mode == 'h')
                 ((uint16_t *)p)[e] = to_half(v);
             else if (mode == 'b')
-                ((uint16_t *)p)[e] = to_bf16(v);
+                ((uint16_t *)p)[e] = bench_bf16_from_float(v); /* exact: multiples of 1/8 */
             else if (mode == 'i')
                 ((int8_t *)p)[e] = (int8_t)(v * 8);
             else if (mode == 'e')

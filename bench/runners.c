@@ -2,6 +2,7 @@
  * clgemm and CLBlast calls on them, and the checks of the results against each other and
  * against a sample recomputed on the host. */
 #include "bench.h"
+#include "bf16.h"
 #include "core/xorshift.h"
 
 #include <clblast_c.h>
@@ -21,19 +22,6 @@ static size_t c_size(const problem *p) {
 
 static bool bf16(const problem *p) {
     return p->precision == CLGEMM_BFLOAT16;
-}
-
-/* The BF16 nearest x (ties to even; x in [-1, 1], so no overflow or NaN), and back. */
-static uint16_t to_bf16(float x) {
-    uint32_t u;
-    memcpy(&u, &x, sizeof u);
-    return (uint16_t)((u + 0x7FFFu + ((u >> 16) & 1u)) >> 16);
-}
-static float from_bf16(uint16_t h) {
-    uint32_t u = (uint32_t)h << 16;
-    float x;
-    memcpy(&x, &u, sizeof x);
-    return x;
 }
 
 /* Components per element: 2 for the complex types, which are stored as (re, im) pairs. */
@@ -69,7 +57,7 @@ static void *random_matrix(const problem *p, size_t count, unsigned long long *s
     for (size_t i = 0; i < count; i++) {
         double v = next_uniform(state);
         if (bf16(p))
-            ((uint16_t *)h)[i] = to_bf16((float)v);
+            ((uint16_t *)h)[i] = bench_bf16_from_float((float)v);
         else if (double_components(p))
             ((double *)h)[i] = v;
         else
@@ -236,7 +224,7 @@ static double value(const problem *p, const void *base, size_t i) {
     return double_components(p) ? ((const double *)base)[i] : (double)((const float *)base)[i];
 }
 static double value_ab(const problem *p, const void *base, size_t i) {
-    return bf16(p) ? (double)from_bf16(((const uint16_t *)base)[i]) : value(p, base, i);
+    return bf16(p) ? (double)bench_bf16_to_float(((const uint16_t *)base)[i]) : value(p, base, i);
 }
 
 double max_rel_diff(const problem *p, const void *x, const void *ref, size_t count) {
