@@ -63,9 +63,9 @@ bool clgemm__pack_choose(struct clgemm_handle_s *h, const gemm_call *c, clgemm_c
         const bool read_as_is =
             column_major_a && clgemm__maps_a_any_major(h, c->precision, compute);
         /* 3xTF32 reading it as stored: the kernel splits it (no parts made here). */
-        out->whole[x] = three && read_as_is && !k_major[x] && clgemm__operand_on16(c, second);
-        const bool need =
-            (k_major_only && !k_major[x] && !read_as_is) || !clgemm__operand_on16(c, second);
+        const bool on16 = clgemm__operand_on16(c, second);
+        out->whole[x] = three && read_as_is && !k_major[x] && on16;
+        const bool need = (k_major_only && !k_major[x] && !read_as_is) || !on16;
         if (!need) continue;
         if (k_major_only && k_major[x]) return false; /* a transposed copy would be MN-major */
         out->pack[x] = true;

@@ -11,10 +11,8 @@
 
 /* A config initialised by the header's parameter names must have every other slot zeroed: the
  * named struct spans the whole array (clgemm.h). */
-_Static_assert(sizeof(((clgemm_config *)0)->params) ==
-                       sizeof(((clgemm_config *)0)->mdimc) * CLGEMM_MAX_PARAMS &&
-                   offsetof(clgemm_config, unnamed_) + sizeof(((clgemm_config *)0)->unnamed_) ==
-                       offsetof(clgemm_config, params) + sizeof(((clgemm_config *)0)->params),
+_Static_assert(offsetof(clgemm_config, unnamed_) + sizeof(((clgemm_config *)0)->unnamed_) ==
+                   offsetof(clgemm_config, params) + sizeof(((clgemm_config *)0)->params),
                "the named parameters span every slot");
 
 /* Any parameter above this is nonsense (and would overflow the products in the rules). */

@@ -150,8 +150,8 @@ static bool wide_tiles_fill(const device_info *info, const gemm_dims *d) {
 static const clgemm_config *defaults(const device_info *info, clgemm_precision type,
                                      const gemm_dims *dims) {
     if (dims->batch > 1) {
-        const bool sixteen_bit = type == CLGEMM_HALF || type == CLGEMM_BFLOAT16;
         if (eight_bit(type)) return dims->m > 64 ? eight_batch : none;
+        const bool sixteen_bit = type == CLGEMM_HALF || type == CLGEMM_BFLOAT16;
         return sixteen_bit && dims->m >= 128 && dims->n >= 128 ? half_batch : none;
     }
     /* 8-bit: every single matrix (the other families multiply 8-bit types on the CUDA cores:
