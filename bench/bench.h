@@ -56,9 +56,10 @@ char precision_char(clgemm_precision p);
  * z, and b (BF16 A and B, FP32 C, as OpenBLAS's cblas_sbgemm); not CLGEMM_HALF. */
 #define BENCH_PRECISIONS (CLGEMM_BFLOAT16 + 1)
 bool bench_precision(clgemm_precision p);
-/* Whether p is complex, the bytes of one element of A and B of p (two components for complex),
- * and of C (FP32 for BF16). */
+/* Whether p is complex, whether its components are doubles (FP64 and complex FP64), the bytes of
+ * one element of A and B of p (two components for complex), and of C (FP32 for BF16). */
 bool precision_complex(clgemm_precision p);
+bool precision_double(clgemm_precision p);
 size_t precision_bytes(clgemm_precision p);
 size_t precision_c_bytes(clgemm_precision p);
 /* Bytes of A, B and C of a problem of precision p (shape_bytes with C's own element size). */

@@ -126,7 +126,7 @@ measurement run_cblas(const bench_ctx *bc, const problem *p, const buffers *b, i
         said = true;
         return (measurement){.ran = true, .status = CLGEMM_ERR_INVALID_TYPE};
     }
-    const bool dbl = p->precision == CLGEMM_DOUBLE || p->precision == CLGEMM_COMPLEX_DOUBLE;
+    const bool dbl = precision_double(p->precision);
     const size_t components =
         precision_c_bytes(p->precision) / (dbl ? sizeof(double) : sizeof(float));
     for (size_t i = 0; i < b->c_elems * components; i++) /* poison: one that writes nothing fails */

@@ -134,10 +134,13 @@ bool precision_complex(clgemm_precision p) {
     return p == CLGEMM_COMPLEX_SINGLE || p == CLGEMM_COMPLEX_DOUBLE;
 }
 
+bool precision_double(clgemm_precision p) {
+    return p == CLGEMM_DOUBLE || p == CLGEMM_COMPLEX_DOUBLE;
+}
+
 size_t precision_bytes(clgemm_precision p) {
     if (p == CLGEMM_BFLOAT16) return sizeof(uint16_t);
-    const size_t component =
-        p == CLGEMM_DOUBLE || p == CLGEMM_COMPLEX_DOUBLE ? sizeof(double) : sizeof(float);
+    const size_t component = precision_double(p) ? sizeof(double) : sizeof(float);
     return precision_complex(p) ? 2 * component : component;
 }
 

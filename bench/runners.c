@@ -29,11 +29,6 @@ static size_t components(const problem *p) {
     return precision_complex(p->precision) ? 2 : 1;
 }
 
-/* Whether the components are doubles. */
-static bool double_components(const problem *p) {
-    return p->precision == CLGEMM_DOUBLE || p->precision == CLGEMM_COMPLEX_DOUBLE;
-}
-
 /* Leading dimension of a stored rows x cols matrix (tightly packed). */
 static size_t leading(const problem *p, size_t rows, size_t cols) {
     return p->layout == CLGEMM_ROW_MAJOR ? cols : rows;
@@ -58,7 +53,7 @@ static void *random_matrix(const problem *p, size_t count, unsigned long long *s
         double v = next_uniform(state);
         if (bf16(p))
             ((uint16_t *)h)[i] = bench_bf16_from_float((float)v);
-        else if (double_components(p))
+        else if (precision_double(p->precision))
             ((double *)h)[i] = v;
         else
             ((float *)h)[i] = (float)v;
@@ -106,7 +101,7 @@ void buffers_free(buffers *b) {
 static int poison_c(const bench_ctx *bc, const problem *p, const buffers *b) {
     double dn[2] = {NAN, NAN};
     float fn[2] = {NAN, NAN};
-    const void *pattern = double_components(p) ? (const void *)dn : (const void *)fn;
+    const void *pattern = precision_double(p->precision) ? (const void *)dn : (const void *)fn;
     int err = clEnqueueFillBuffer(bc->queue, b->c, pattern, c_size(p), 0, b->c_elems * c_size(p), 0,
                                   NULL, NULL);
     return err == CL_SUCCESS ? clFinish(bc->queue) : err;
@@ -221,7 +216,8 @@ measurement run_clblast(const bench_ctx *bc, const problem *p, const buffers *b,
 /* Component i of C (complex elements: 2 i is the real part, 2 i + 1 the imaginary), and of A
  * or B (BF16 decoded). */
 static double value(const problem *p, const void *base, size_t i) {
-    return double_components(p) ? ((const double *)base)[i] : (double)((const float *)base)[i];
+    return precision_double(p->precision) ? ((const double *)base)[i]
+                                          : (double)((const float *)base)[i];
 }
 static double value_ab(const problem *p, const void *base, size_t i) {
     return bf16(p) ? (double)bench_bf16_to_float(((const uint16_t *)base)[i]) : value(p, base, i);
@@ -275,6 +271,6 @@ double host_sample_diff(const problem *p, const buffers *b, const void *host_c) 
 }
 
 double tolerance(const problem *p) {
-    double eps = double_components(p) ? DBL_EPSILON : FLT_EPSILON;
+    double eps = precision_double(p->precision) ? DBL_EPSILON : FLT_EPSILON;
     return (precision_complex(p->precision) ? 4.0 : 2.0) * (double)p->k * eps;
 }
