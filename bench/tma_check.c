@@ -150,7 +150,8 @@ static long run_case(const tma_case *c, int runs, double *times, size_t sample) 
         ARG(c->alpha), ARG(c->beta);
     ARG(dA), ARG(zero), ARG(ilda), ARG(dB);
     ARG(zero), ARG(ildb), ARG(dC), ARG(zero), ARG(ildc), ARG(ua), ARG(ub), ARG(uc), ARG(layers);
-    ARG(dtable), ARG(dmaps);
+    const cl_ulong depth = c->batch; /* the kernel's units: tiles times matrices */
+    ARG(dtable), ARG(dmaps), ARG(depth);
 #undef ARG
     const size_t threads = 128 * (size_t)c->mwg / 64 + 32;
     const size_t local[3] = {threads, 1, 1};

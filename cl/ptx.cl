@@ -164,8 +164,11 @@ DEV ushort float_to_bf16(const float f) {
 #define TILE_IN_BANDS(m0, n0)                                                                      \
     const int tiles_m = (M + MWG - 1) / MWG, tiles_n = (N + NWG - 1) / NWG;                        \
     const int pid = (int)get_group_id(0) + (int)get_group_id(1) * tiles_m;                         \
-    const int band = pid / (GROUP_M * tiles_n), first = band * GROUP_M;                            \
-    const int rows = min(tiles_m - first, GROUP_M), in_band = pid - band * GROUP_M * tiles_n;      \
+    TILE_OF(pid, m0, n0)
+/* Tile number pid of tiles_m x tiles_n in that order. */
+#define TILE_OF(pid, m0, n0)                                                                       \
+    const int band = (pid) / (GROUP_M * tiles_n), first = band * GROUP_M;                          \
+    const int rows = min(tiles_m - first, GROUP_M), in_band = (pid)-band * GROUP_M * tiles_n;      \
     const int m0 = (first + in_band % rows) * MWG, n0 = in_band / rows * NWG;
 
 /* A shared-memory matrix descriptor: start address, LBO, SBO (bytes >> 4), swizzle mode (bits

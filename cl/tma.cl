@@ -233,11 +233,12 @@ DEV void tma_load3(const uint dst, const __global uchar *map, const int x, const
  * 128 accumulators (NWG 256): each batch's products done before the next batch loads. */
 #define AREG_SETS (MWG == 256 || (AREG3 && NWG == 256) ? 1 : 2)
 #if AREG_SETS == 2
-#define AREG_WAIT    "1"
-#define AREG_DONE(t) ((t)-1) /* the slice whose products are done after the wait */
+#define AREG_WAIT "1"
+#define AREG_DONE(g, t)                                                                            \
+    ((t) > 0 ? (g)-1 : -1) /* the slice whose products are done after the wait */
 #else
-#define AREG_WAIT    "0"
-#define AREG_DONE(t) (t)
+#define AREG_WAIT       "0"
+#define AREG_DONE(g, t) (g)
 #endif
 
 /* k steps ks0 .. of the slice at `slot` into fr (four values a step): the TF32 register layout
@@ -284,12 +285,13 @@ DEV void tma_load3(const uint dst, const __global uchar *map, const int x, const
 #define AREG_SPLIT(fr)
 #define AREG3_MORE(acc, fr, j, ks, slot)
 #endif
-/* Slice t with A's fragments in fr: waits for its stage, loads and multiplies batch by batch,
- * and hands a stage back once its products (and so its fragments' use) are done. */
-#define AREG_SLICE(t, fr)                                                                          \
+/* Slice t of the tile, the work-group's pipeline step g, with A's fragments in fr: waits for its
+ * stage, loads and multiplies batch by batch, and hands a stage back once its products (and so
+ * its fragments' use) are done. */
+#define AREG_SLICE(g, t, fr)                                                                       \
     do {                                                                                           \
-        const int s_ = (t) % SLOTS;                                                                \
-        mbar_wait(full0 + 8 * s_, ((t) / SLOTS) & 1);                                              \
+        const int s_ = (g) % SLOTS;                                                                \
+        mbar_wait(full0 + 8 * s_, ((g) / SLOTS) & 1);                                              \
         const uint slot_ = base + s_ * SLOT;                                                       \
         _Pragma("unroll") for (int b_ = 0; b_ < AREG_BATCHES; b_++) {                              \
             AREG_LOAD(fr, slot_, b_ *AREG_STEPS);                                                  \
@@ -305,7 +307,8 @@ DEV void tma_load3(const uint dst, const __global uchar *map, const int x, const
                 asm volatile("// @wgmma.wait_group.sync.aligned 0;" ::: "memory");                 \
         }                                                                                          \
         asm volatile("// @wgmma.wait_group.sync.aligned " AREG_WAIT ";" ::: "memory");             \
-        if (AREG_DONE(t) >= 0 && tid % 128 == 0) mbar_arrive(empty0 + 8 * (AREG_DONE(t) % SLOTS)); \
+        const int done_ = AREG_DONE(g, t);                                                         \
+        if (done_ >= 0 && tid % 128 == 0) mbar_arrive(empty0 + 8 * (done_ % SLOTS));               \
     } while (0)
 #endif
 
@@ -346,19 +349,54 @@ DEV void c_write(__global CT *c, const float v) {
 }
 #endif
 
+/* The unit of work u (one tile of one layer of one matrix, of `tiles` tiles a layer): its tile
+ * (m0, n0), its matrix zb in the maps' third dimension, its K slices from kbeg (nk of them) and
+ * C moved to its block. */
+#define UNIT_OF(u)                                                                                 \
+    const ulong z_ = (u) / tiles;                                                                  \
+    TILE_OF((int)((u)-z_ * tiles), m0, n0)                                                         \
+    const ulong batch_ = layers == 1 ? z_ : z_ / (ulong)layers;                                    \
+    const int layer = (int)(z_ - batch_ * (ulong)layers), zb = (int)batch_;                        \
+    const int kbeg = (int)min((long)K, layer * kchunk), kend = (int)min((long)K, kbeg + kchunk);   \
+    const int nk = (kend - kbeg + KWG - 1) / KWG;                                                  \
+    __global CT *const Cu = C + offC + batch_ * strideC + (ulong)layer * (ulong)ldc * (ulong)N;
+
+/* PERSIST 2: as many work-groups as the device holds at once (the host's grid, one dimension)
+ * loop over the units, `depth` (matrices times layers) times the tiles of one; the producer runs
+ * on into the next unit's slices while the consumers store the last one's. Else (0, 1) one unit
+ * a work-group, from the grid (tiles_m x tiles_n x depth). */
+#ifndef PERSIST
+#define PERSIST 0
+#endif
+/* A tile's last stage goes back after its last products, for the next tile: AREG with one set
+ * has given it already. */
+#if PERSIST == 2 && !(AREG && AREG_SETS == 1)
+#define TAIL_ARRIVE 1
+#else
+#define TAIL_ARRIVE 0
+#endif
+
 __attribute__((reqd_work_group_size(NTHREADS, 1, 1))) __kernel void
-clgemm_tma(GEMM_ARGS, const __global uchar *restrict maps) {
+clgemm_tma(GEMM_ARGS, const __global uchar *restrict maps, const ulong depth) {
     __local uchar stages[STAGES * STAGE] __attribute__((aligned(1024)));
     __local ulong bars[2 * STAGES];
     const uint tid = get_local_id(0), wg = tid / 128;
-    TILE_IN_BANDS(m0, n0)
-    /* Matrix, layer and its K slices (ptx.cl): C moves to its matrix, A and B travel by their
-     * maps (z: the matrix in the maps' third dimension). */
-    GEMM_BEGIN_LAYER
-
-    const int zb = (int)batch_;
+    const int tiles_m = (M + MWG - 1) / MWG, tiles_n = (N + NWG - 1) / NWG;
+    const ulong tiles = (ulong)tiles_m * (ulong)tiles_n;
+#if PERSIST == 2
+    const ulong first_unit = get_group_id(0), units = tiles * depth, unit_step = get_num_groups(0);
+#else
+    const ulong first_unit = get_global_id(2) * tiles + get_group_id(0) +
+                             (ulong)get_group_id(1) * (ulong)tiles_m,
+                units = first_unit + 1, unit_step = 1;
+    (void)depth;
+#endif
+    /* A layer's K range: whole slices (ptx.cl's GEMM_BEGIN_LAYER). A and B travel by their maps. */
+    const long kchunk = ((long)K + layers * KWG - 1) / (layers * KWG) * KWG;
+    const REAL alpha = alpha_arg, beta = beta_arg;
     (void)A;
     (void)B;
+    (void)table;
 
     const uint full0 = local_addr(bars), empty0 = full0 + 8 * SLOTS;
     const uint base = local_addr(stages);
@@ -376,91 +414,108 @@ clgemm_tma(GEMM_ARGS, const __global uchar *restrict maps) {
 #if !SPLIT3 || PAIRED || AREG3
         const __global uchar *map_a = maps, *map_b = maps + 128;
 #endif
-        for (int t = 0; t < nk * STEPS; t++) {
-            const int s = t % SLOTS, k0 = kbeg + t / STEPS * KWG;
+        int g = 0; /* pipeline steps so far, over the units */
+        for (ulong u = first_unit; u < units; u += unit_step) {
+            UNIT_OF(u)
+            (void)Cu;
+            for (int t = 0; t < nk * STEPS; t++, g++) {
+                const int s = g % SLOTS, k0 = kbeg + t / STEPS * KWG;
 #if SPLIT3 && !PAIRED && !AREG3 /* part 1 reads A's small part, part 2 B's */
-            const int part = t % PARTS;
-            const __global uchar *map_a = maps + (part == 1 ? 256 : 0);
-            const __global uchar *map_b = maps + (part == 2 ? 384 : 128);
+                const int part = t % PARTS;
+                const __global uchar *map_a = maps + (part == 1 ? 256 : 0);
+                const __global uchar *map_b = maps + (part == 2 ? 384 : 128);
 #endif
-            const uint a = base + s * SLOT, b = a + A_BYTES, full = full0 + 8 * s;
-            if (t >= SLOTS) mbar_wait(empty0 + 8 * s, (t / SLOTS - 1) & 1);
-            mbar_expect_bytes(full, SLOT);
-            COPY_SLICE(a, map_a, m0, MWG, A_MN);
-            COPY_SLICE(b, map_b, n0, NWG, B_MN);
+                const uint a = base + s * SLOT, b = a + A_BYTES, full = full0 + 8 * s;
+                if (g >= SLOTS) mbar_wait(empty0 + 8 * s, (g / SLOTS - 1) & 1);
+                mbar_expect_bytes(full, SLOT);
+                COPY_SLICE(a, map_a, m0, MWG, A_MN);
+                COPY_SLICE(b, map_b, n0, NWG, B_MN);
 #if PAIRED /* the small parts in the stage's second slot */
-            COPY_SLICE(a + STAGE, maps + 256, m0, MWG, A_MN);
-            COPY_SLICE(b + STAGE, maps + 384, n0, NWG, B_MN);
+                COPY_SLICE(a + STAGE, maps + 256, m0, MWG, A_MN);
+                COPY_SLICE(b + STAGE, maps + 384, n0, NWG, B_MN);
 #elif AREG3 /* B's small part after its big one */
-            COPY_SLICE(b + B_BYTES, maps + 384, n0, NWG, B_MN);
+                COPY_SLICE(b + B_BYTES, maps + 384, n0, NWG, B_MN);
 #endif
+            }
         }
         return;
     }
 
-    /* A consumer warpgroup: rows 64 wg .. of the tile, all NWG columns. */
+    /* A consumer warpgroup: rows 64 wg .. of each tile, all NWG columns. */
     ACC_T acc[NACC];
-#pragma unroll
-    for (int e = 0; e < NACC; e++)
-        acc[e] = 0;
 #if AREG
-    const uint lane_ = tid % 32, warp_ = (tid / 32) % 4, g = lane_ / 4, quad = lane_ % 4;
-    const uint row = (2 * wg + warp_ / 2) * (KWG * 128) + (g & 3) * 4;
-    const uint chunk = 4 * (warp_ & 1) + g / 4;
+    const uint lane_ = tid % 32, warp_ = (tid / 32) % 4, g_ = lane_ / 4, quad = lane_ % 4;
+    const uint row = (2 * wg + warp_ / 2) * (KWG * 128) + (g_ & 3) * 4;
+    const uint chunk = 4 * (warp_ & 1) + g_ / 4;
     uint fr0[FR_COUNT];
-    int t = 0;
 #if AREG_SETS == 2
     uint fr1[FR_COUNT];
-    for (; t + 1 < nk; t += 2) {
-        AREG_SLICE(t, fr0);
-        AREG_SLICE(t + 1, fr1);
-    }
 #endif
-    for (; t < nk; t++)
-        AREG_SLICE(t, fr0);
-#else
-    for (int t = 0; t < nk * STEPS; t++) {
-        const int s = t % SLOTS;
-        mbar_wait(full0 + 8 * s, (t / SLOTS) & 1);
-        const uint a = base + s * SLOT + wg * (A_MN ? KWG * 128 : 64 * 128);
-        const uint b = base + s * SLOT + A_BYTES;
-        asm volatile("// @wgmma.fence.sync.aligned;" ::: "memory");
+#endif
+    int g = 0; /* pipeline steps so far, over the units */
+    for (ulong u = first_unit; u < units; u += unit_step) {
+        UNIT_OF(u)
+        (void)zb;
 #pragma unroll
-        for (int p = 0; p < PRODUCTS; p++) { /* paired: big big, small big, big small */
-            const uint pa = a + (p == 1 ? STAGE : 0), pb = b + (p == 2 ? STAGE : 0);
-#pragma unroll
-            for (int ks = 0; ks < KWG / KSTEP; ks++) {
-                const ulong da = STEP_DESC(pa, ks, A_MN), db = STEP_DESC(pb, ks, B_MN);
-                WGMMA_STEP(acc, da, db, (uint)(t > 0 || p > 0 || ks > 0));
-            }
+        for (int e = 0; e < NACC; e++)
+            acc[e] = 0;
+#if AREG
+        int t = 0;
+#if AREG_SETS == 2
+        for (; t + 1 < nk; t += 2) {
+            AREG_SLICE(g + t, t, fr0);
+            AREG_SLICE(g + t + 1, t + 1, fr1);
         }
-        asm volatile("// @wgmma.commit_group.sync.aligned;" ::: "memory");
-        /* The previous slice's products are done: its stage goes back to the producer. */
-        asm volatile("// @wgmma.wait_group.sync.aligned 1;" ::: "memory");
-        if (t > 0 && tid % 128 == 0) mbar_arrive(empty0 + 8 * ((t - 1) % SLOTS));
-    }
 #endif
-    asm volatile("// @wgmma.wait_group.sync.aligned 0;" ::: "memory");
-
-    /* Accumulator x*4 + h*2 + j at row 16 warp + lane/4 + 8 h, column 8 x + 2 (lane % 4) + j of
-     * the warpgroup's 64 x NWG block. */
-    const uint lane = tid % 32, warp = (tid / 32) % 4;
-#pragma unroll
-    for (int e = 0; e < NACC; e++) {
-        const int x = e / 4, h = (e / 2) & 1, j = e & 1;
-        const int m = m0 + 64 * (int)wg + (int)(16 * warp + lane / 4) + 8 * h;
-        const int n = n0 + 8 * x + (int)(2 * (lane % 4)) + j;
-        if (m < M && n < N) {
-            __global CT *c = C + (ulong)m + (ulong)n * (ulong)ldc;
-#if TYPE_C == TYPE_I32 /* uint arithmetic: wraps modulo 2^32, two's complement bits */
-            uint v = alpha * (uint)acc[e];
-            if (beta != 0) v += beta * as_uint(*c);
-            *c = as_int(v);
+        for (; t < nk; t++)
+            AREG_SLICE(g + t, t, fr0);
 #else
-            float v = alpha * acc[e];
-            if (beta != 0.0f) v += beta * c_read(c);
-            c_write(c, v);
+        for (int t = 0; t < nk * STEPS; t++) {
+            const int s = (g + t) % SLOTS;
+            mbar_wait(full0 + 8 * s, ((g + t) / SLOTS) & 1);
+            const uint a = base + s * SLOT + wg * (A_MN ? KWG * 128 : 64 * 128);
+            const uint b = base + s * SLOT + A_BYTES;
+            asm volatile("// @wgmma.fence.sync.aligned;" ::: "memory");
+#pragma unroll
+            for (int p = 0; p < PRODUCTS; p++) { /* paired: big big, small big, big small */
+                const uint pa = a + (p == 1 ? STAGE : 0), pb = b + (p == 2 ? STAGE : 0);
+#pragma unroll
+                for (int ks = 0; ks < KWG / KSTEP; ks++) {
+                    const ulong da = STEP_DESC(pa, ks, A_MN), db = STEP_DESC(pb, ks, B_MN);
+                    WGMMA_STEP(acc, da, db, (uint)(t > 0 || p > 0 || ks > 0));
+                }
+            }
+            asm volatile("// @wgmma.commit_group.sync.aligned;" ::: "memory");
+            /* The previous slice's products are done: its stage goes back to the producer. */
+            asm volatile("// @wgmma.wait_group.sync.aligned 1;" ::: "memory");
+            if (t > 0 && tid % 128 == 0) mbar_arrive(empty0 + 8 * ((g + t - 1) % SLOTS));
+        }
 #endif
+        asm volatile("// @wgmma.wait_group.sync.aligned 0;" ::: "memory");
+        g += nk * STEPS;
+        /* The tile's last stage, whose products are now done, goes back for the next tile. */
+        if (TAIL_ARRIVE && nk > 0 && tid % 128 == 0) mbar_arrive(empty0 + 8 * ((g - 1) % SLOTS));
+
+        /* Accumulator x*4 + h*2 + j at row 16 warp + lane/4 + 8 h, column 8 x + 2 (lane % 4) + j
+         * of the warpgroup's 64 x NWG block. */
+        const uint lane = tid % 32, warp = (tid / 32) % 4;
+#pragma unroll
+        for (int e = 0; e < NACC; e++) {
+            const int x = e / 4, h = (e / 2) & 1, j = e & 1;
+            const int m = m0 + 64 * (int)wg + (int)(16 * warp + lane / 4) + 8 * h;
+            const int n = n0 + 8 * x + (int)(2 * (lane % 4)) + j;
+            if (m < M && n < N) {
+                __global CT *c = Cu + (ulong)m + (ulong)n * (ulong)ldc;
+#if TYPE_C == TYPE_I32 /* uint arithmetic: wraps modulo 2^32, two's complement bits */
+                uint v = alpha * (uint)acc[e];
+                if (beta != 0) v += beta * as_uint(*c);
+                *c = as_int(v);
+#else
+                float v = alpha * acc[e];
+                if (beta != 0.0f) v += beta * c_read(c);
+                c_write(c, v);
+#endif
+            }
         }
     }
 }

@@ -205,7 +205,8 @@ Test(pack, three_tf32_plans_maps_only_over_split_operands) {
     clgemm_destroy(h);
 }
 
-/* TF32 with CLGEMM_TMA_A_REGISTERS=1 (the handle's flag): the column-major A is read as stored
+/* TF32 with CLGEMM_TMA_A_REGISTERS=1 (the handle's flag), or unset at N 2560 or less (its size
+ * rule), the column-major A is read as stored
  * whichever way (the kernel loads an MN-major one into registers), so a row-major NN call and a
  * column-major NN one plan the tma family with no copy, a column-major NT one copies B alone; B
  * stays K-major only. In the 3xTF32 mode such an A is read whole and split by the kernel (only
@@ -235,10 +236,19 @@ Test(pack, tf32_a_read_as_stored_where_the_handle_asks) {
         {CLGEMM_SINGLE, X3, C, T, N, true, false, false, false},
         {CLGEMM_INT8, CLGEMM_COMPUTE_DEFAULT, C, N, N, true, true, false, false},
     };
-    for (int flag = 0; flag < 2; flag++) {
-        h->tma_a_registers = flag;
+    /* -1 (no variable): the size rule, which reads A into registers up to N 2560; these squares
+     * of 8192 are copied as without the flag, those of 2048 read as with it. */
+    const struct {
+        int setting;
+        size_t size;
+        int flag; /* what the setting means at the size */
+    } settings[] = {{0, 8192, 0}, {1, 8192, 1}, {-1, 8192, 0}, {-1, 2048, 1}, {0, 2048, 0}};
+    for (size_t f = 0; f < sizeof settings / sizeof settings[0]; f++) {
+        h->tma_a_registers = settings[f].setting;
+        const int flag = settings[f].flag;
+        const size_t size = settings[f].size;
         for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-            gemm_call c = square(cases[i].t, cases[i].layout, cases[i].ta, cases[i].tb, 8192, 8192);
+            gemm_call c = square(cases[i].t, cases[i].layout, cases[i].ta, cases[i].tb, size, size);
             if (cases[i].t == CLGEMM_INT8) c.type_c = CLGEMM_INT32;
             c.compute = cases[i].compute;
             const bool x3 = cases[i].compute == X3, tf32 = cases[i].compute == TF || x3;
@@ -250,34 +260,35 @@ Test(pack, tf32_a_read_as_stored_where_the_handle_asks) {
             const bool b = cases[i].b || (extra && shape.swapped);
             const bool chosen = cases[i].chosen || a || b;
             pack_choice p;
-            cr_expect_eq(clgemm__pack_choose(h, &c, c.compute, &p), chosen, "flag %d case %zu",
-                         flag, i);
+            cr_expect_eq(clgemm__pack_choose(h, &c, c.compute, &p), chosen, "setting %zu case %zu",
+                         f, i);
             if (chosen) {
-                cr_expect_eq(p.pack[0], a, "flag %d case %zu: A", flag, i);
-                cr_expect_eq(p.pack[1], b, "flag %d case %zu: B", flag, i);
+                cr_expect_eq(p.pack[0], a, "setting %zu case %zu: A", f, i);
+                cr_expect_eq(p.pack[1], b, "setting %zu case %zu: B", f, i);
                 /* 3xTF32 with the flag splits the MN-major column-major A in the kernel: read
                  * whole, no parts of it made; the other operand split as before. */
                 const int ia = shape.swapped;
-                cr_expect_eq(p.whole[ia], flag && x3 && a_mn, "flag %d case %zu: whole", flag, i);
-                cr_expect_not(p.whole[!ia], "flag %d case %zu: whole B", flag, i);
-                cr_expect_eq(p.residual, x3, "flag %d case %zu: residual", flag, i);
-                cr_expect_eq(p.schedule.cfg.family, CLGEMM_FAMILY_TMA, "flag %d case %zu", flag, i);
+                cr_expect_eq(p.whole[ia], flag && x3 && a_mn, "setting %zu case %zu: whole", f, i);
+                cr_expect_not(p.whole[!ia], "setting %zu case %zu: whole B", f, i);
+                cr_expect_eq(p.residual, x3, "setting %zu case %zu: residual", f, i);
+                cr_expect_eq(p.schedule.cfg.family, CLGEMM_FAMILY_TMA, "setting %zu case %zu", f,
+                             i);
                 if (x3) {
                     gemm_call q = clgemm__packed_call(&c, &p, NULL);
-                    cr_expect_eq(q.residual.whole[ia], p.whole[ia], "flag %d case %zu", flag, i);
+                    cr_expect_eq(q.residual.whole[ia], p.whole[ia], "setting %zu case %zu", f, i);
                 }
             }
             const char *source;
             const gemm_schedule s =
                 clgemm__plan_call(h, &c, &shape, c.compute, 1, false, true, &source);
             const bool plain = cases[i].plain_tma && (flag || !a_mn);
-            cr_expect_eq(s.cfg.family == CLGEMM_FAMILY_TMA, plain, "flag %d case %zu: plan", flag,
+            cr_expect_eq(s.cfg.family == CLGEMM_FAMILY_TMA, plain, "setting %zu case %zu: plan", f,
                          i);
         }
     }
     /* The plan of a 3xTF32 call over parts: its MN-major column-major A read whole (the kernel
      * splits it) or not at all; a whole K-major operand never. */
-    h->tma_a_registers = true;
+    h->tma_a_registers = 1;
     gemm_call c = square(CLGEMM_SINGLE, R, N, N, 8192, 8192);
     c.compute = X3;
     c.residual.on = true;

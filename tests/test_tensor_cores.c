@@ -73,6 +73,13 @@ static void run_case(const tc_case *tc) {
     clgemm_status st = clgemm_check_config(h, tc->ab, &cfg);
     char desc[200];
     clgemm_config_string(&cfg, desc, sizeof desc);
+    /* TC_MATCH=PERSIST=2: only candidates whose description (clgemm_config_string) holds it. */
+    const char *match = getenv("TC_MATCH");
+    if (match && *match && !strstr(desc, match)) {
+        clgemm_destroy(h);
+        tc_close(&env);
+        cr_skip_test("TC_MATCH=%s", match);
+    }
     if (st != CLGEMM_SUCCESS) {
         clgemm_destroy(h);
         tc_close(&env);

@@ -61,9 +61,17 @@ bool clgemm__maps_k_major_only(clgemm_precision type) {
     return type == CLGEMM_SINGLE || clgemm__type(type)->size == 1;
 }
 
-bool clgemm__maps_a_any_major(clgemm_handle h, clgemm_precision type, clgemm_compute compute) {
-    return h->tma_a_registers && type == CLGEMM_SINGLE &&
-           (compute == CLGEMM_COMPUTE_TF32 || compute == CLGEMM_COMPUTE_FP32_3XTF32);
+/* The copy of A costs its M x K elements once, the register loads slow each of the M x N x K
+ * products: so the loads pay below some N. H200, row-major NN squares (bench/results/
+ * h200-tf32-registers.log): at 2048^2 TF32 220 TFLOPS from registers against 200 with the copy,
+ * 3xTF32 101 against 80; at 4096^2 305 against 330 and 110 against 120. */
+#define A_REGISTERS_MAX_N 2560
+
+bool clgemm__maps_a_any_major(clgemm_handle h, clgemm_precision type, clgemm_compute compute,
+                              size_t n) {
+    const bool tf32 = type == CLGEMM_SINGLE &&
+                      (compute == CLGEMM_COMPUTE_TF32 || compute == CLGEMM_COMPUTE_FP32_3XTF32);
+    return tf32 && (h->tma_a_registers < 0 ? n <= A_REGISTERS_MAX_N : h->tma_a_registers == 1);
 }
 
 /* Whether tensor maps can describe the call's operands whatever the configuration: no batch
@@ -81,7 +89,7 @@ static bool call_mappable(clgemm_handle h, const gemm_call *call, const colmajor
     if (call->residual.on && (call->residual.whole[!ia] ||
                               call->residual.whole[ia] != (shape->trans_a == CLGEMM_NO_TRANS)))
         return false;
-    const bool a_any = clgemm__maps_a_any_major(h, call->precision, compute);
+    const bool a_any = clgemm__maps_a_any_major(h, call->precision, compute, shape->n);
     if (clgemm__maps_k_major_only(call->precision) &&
         ((shape->trans_a == CLGEMM_NO_TRANS && !a_any) || shape->trans_b != CLGEMM_NO_TRANS))
         return false;

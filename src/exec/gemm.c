@@ -553,6 +553,7 @@ _Static_assert(GEMM_ARG_COUNT <= CLGEMM__CACHED_ARGS, "the GEMM arguments outgro
  * stream-K workspace (STREAMK_ARGS, cl/regblock.cl) and tma's tensor maps (cl/tma.cl). */
 #define GEMM_ARG_STREAMK_WORK GEMM_ARG_COUNT
 #define GEMM_ARG_TMA_MAPS     GEMM_ARG_COUNT
+#define GEMM_ARG_TMA_DEPTH    (GEMM_ARG_COUNT + 1)
 
 /* The value of each argument, a field per argument named as in the list, in the host type of
  * its kind; SCALAR (alpha, beta) is a complex pair, set in the call's arithmetic type. */
@@ -929,16 +930,28 @@ static clgemm_status enqueue_gemm(struct clgemm_handle_s *h, const gemm_call *c,
                             split ? (cl_ulong)splits * (cl_ulong)p.m * (cl_ulong)p.n
                                   : (c->batched ? c->stride_c : 0),
                             !split, splits, table);
-        /* The maps' buffer is the handle's (operand_maps.c). */
+        /* The maps' buffer is the handle's (operand_maps.c); the kernel's units: the grid's
+         * tiles times layers_total, or the same looped over by persistent work-groups. */
         cl_mem map_buf = NULL;
-        if (mapped && err == CL_SUCCESS &&
-            (err = clgemm__maps_buffer(h, maps, &map_buf)) == CL_SUCCESS)
-            SET_ARG(kernel, GEMM_ARG_TMA_MAPS, map_buf, err);
-        size_t local[2], global[2];
+        size_t local[2], global[2], depth = layers_total;
         clgemm__config_launch(&cfg, (size_t)p.m, (size_t)p.n, local, global);
+        if (mapped && err == CL_SUCCESS &&
+            (err = clgemm__maps_buffer(h, maps, &map_buf)) == CL_SUCCESS) {
+            cl_ulong units_z = layers_total;
+            SET_ARG(kernel, GEMM_ARG_TMA_MAPS, map_buf, err);
+            SET_ARG(kernel, GEMM_ARG_TMA_DEPTH, units_z, err);
+            size_t groups =
+                family->persistent_groups ? family->persistent_groups(&cfg, &h->info) : 0;
+            size_t units = global[0] / local[0] * global[1] * layers_total;
+            if (groups > 0) {
+                global[0] = (groups < units ? groups : units) * local[0];
+                global[1] = local[1];
+                depth = 1;
+            }
+        }
         if (err == CL_SUCCESS)
-            err = enqueue_layers(h, queue, kernel, global, local, layers_total, c->num_wait,
-                                 c->wait, work ? &partial : c->event);
+            err = enqueue_layers(h, queue, kernel, global, local, depth, c->num_wait, c->wait,
+                                 work ? &partial : c->event);
         if (!work) return err;
         /* The workspace is used by no call in flight, so only the caller's events gate this one. */
         launch_chain ch = {1, &partial, NULL};

@@ -27,9 +27,9 @@ static clgemm_status handle_init(clgemm_handle h, cl_command_queue queue) {
     const char *tf32 = getenv("CLGEMM_ALLOW_TF32");
     h->allow_tf32 = tf32 && strcmp(tf32, "1") == 0;
     /* The tma family's TF32 kernel loading an MN-major A into registers (cl/tma.cl's AREG) in
-     * place of the copy that makes it K-major: opt-in until measured on the device. */
+     * place of the copy that makes it K-major: 1 always, 0 never, else by the call's size. */
     const char *areg = getenv("CLGEMM_TMA_A_REGISTERS");
-    h->tma_a_registers = areg && strcmp(areg, "1") == 0;
+    h->tma_a_registers = !areg ? -1 : strcmp(areg, "1") == 0 ? 1 : strcmp(areg, "0") == 0 ? 0 : -1;
     const char *ksplit = getenv("CLGEMM_KSPLIT");
     if (ksplit && *ksplit) {
         long forced = strtol(ksplit, NULL, 10);

@@ -105,6 +105,11 @@ typedef struct family_desc {
      * columns each), once per block (src/exec/gemm.c). */
     int (*pack_depth)(const clgemm_config *c, const device_info *info, clgemm_precision type,
                       const gemm_dims *dims);
+    /* The work-groups a persistent configuration launches, which loop over the call's tiles
+     * (all its matrices and split-K layers) themselves; 0 (or NULL): the grid of `launch`, one
+     * tile a work-group, its third dimension the matrices and layers. Only a tensor-map
+     * family's kernel is launched this way (exec/gemm.c): the unit count follows its maps. */
+    size_t (*persistent_groups)(const clgemm_config *c, const device_info *info);
 } family_desc;
 
 /* The registered families, in order of preference for defaults; NULL-terminated. */

@@ -14,7 +14,7 @@
 
 #include <stdio.h>
 
-enum { MWG, NWG, KWG, STAGES };
+enum { MWG, NWG, KWG, STAGES, PERSIST };
 
 static const family_param params[] = {
     {"MWG", MWG, 64, 256, "work-group tile along M (MWG/64 consumer warpgroups)"},
@@ -22,7 +22,19 @@ static const family_param params[] = {
     {"KWG", KWG, 0, 0,
      "depth of one K slice: one 128-byte swizzle row (128 8-bit, 64 FP16/BF16, 32 TF32)"},
     {"STAGES", STAGES, 2, 8, "K slices in flight in local memory"},
+    {"PERSIST", PERSIST, 1, 2,
+     "2: as many work-groups as the device holds at once loop over the tiles, each tile's copies "
+     "under the one before's products and stores; 1 (or 0): one tile a work-group"},
 };
+
+/* PERSIST came after configurations were written without it (optional: 0 and 1 keep one tile a
+ * work-group, with no build option). */
+static const family_param_ext param_ext[] = {
+    {0, 0, false, 0, 0}, {0, 0, false, 0, 0}, {0, 0, false, 0, 0},
+    {0, 0, false, 0, 0}, {0, 0, true, 0, 0},
+};
+_Static_assert(sizeof param_ext / sizeof param_ext[0] == sizeof params / sizeof params[0],
+               "one param_ext entry per parameter");
 
 /* The producer warp beside the consumers. */
 static size_t threads_of(const int *v) {
@@ -42,6 +54,11 @@ static bool supported(const device_info *info, clgemm_precision type, clgemm_com
              (compute == CLGEMM_COMPUTE_DEFAULT || compute == CLGEMM__COMPUTE_ANY)));
 }
 
+/* The stages (1024-byte aligned), a full and an empty barrier of 8 bytes each per stage. */
+static size_t local_bytes(const int *v) {
+    return (size_t)v[STAGES] * ((size_t)(v[MWG] + v[NWG]) * 128 + 16) + 1024;
+}
+
 static bool rules(const clgemm_config *c, const device_info *info, const type_desc *t) {
     const int *v = c->params;
     if (t->complex || (t->size != 1 && t->size != 2 && t->size != 4)) return false;
@@ -49,11 +66,20 @@ static bool rules(const clgemm_config *c, const device_info *info, const type_de
     if (v[NWG] != 64 && v[NWG] != 128 && v[NWG] != 256) return false;
     if ((size_t)v[KWG] * t->size != 128) return false;
     if (v[STAGES] < 2) return false; /* one stage: the producer would wait on its own consumers */
+    if (v[PERSIST] > 2) return false;
     size_t threads = threads_of(v);
     if (threads > info->max_work_group_size || threads > info->max_work_item_sizes[0]) return false;
-    /* The stages (1024-byte aligned), a full and an empty barrier of 8 bytes each per stage. */
-    size_t local = (size_t)v[STAGES] * ((size_t)(v[MWG] + v[NWG]) * 128 + 16) + 1024;
-    return local <= clgemm__static_local_limit(info);
+    return local_bytes(v) <= clgemm__static_local_limit(info);
+}
+
+/* Persistent (PERSIST 2): the work-groups an SM holds at once, by local memory (at most two:
+ * the registers of two 128 x 128 tiles' consumers fill an SM), times the SMs; 0 otherwise. */
+static size_t persistent_groups(const clgemm_config *c, const device_info *info) {
+    const int *v = c->params;
+    if (v[PERSIST] != 2) return 0;
+    size_t per_sm = (size_t)(clgemm__static_local_limit(info) / local_bytes(v));
+    if (per_sm > 2) per_sm = 2;
+    return (per_sm ? per_sm : 1) * (info->compute_units ? info->compute_units : 1);
 }
 
 static void launch(const clgemm_config *c, size_t m, size_t n, size_t local[2], size_t global[2]) {
@@ -100,6 +126,11 @@ static int call_options(const kernel_call *k, char *buf, size_t size) {
 #define TMA(mwg_, nwg_, kwg_, stages_)                                                             \
     {                                                                                              \
         .family = CLGEMM_FAMILY_TMA, .params = { mwg_, nwg_, kwg_, stages_ }                       \
+    }
+/* The same, persistent. */
+#define TMA_P(mwg_, nwg_, kwg_, stages_)                                                           \
+    {                                                                                              \
+        .family = CLGEMM_FAMILY_TMA, .params = { mwg_, nwg_, kwg_, stages_, 2 }                    \
     }
 #define END_OF_LIST                                                                                \
     { .family = 0 }
@@ -163,14 +194,21 @@ static const clgemm_config *defaults(const device_info *info, clgemm_precision t
 }
 
 /* Every tile of the correctness matrix clgemm-tma-check ran on the H200, for each slice depth
- * (the tuner keeps those of the type's depth). */
-static const clgemm_config quick[] = {
-    TMA(128, 256, 64, 4),  TMA(256, 128, 64, 4), TMA(128, 128, 64, 6),  TMA(64, 256, 64, 5),
-    TMA(128, 64, 64, 8),   TMA(128, 256, 32, 4), TMA(256, 128, 32, 4),  TMA(128, 128, 32, 6),
-    TMA(64, 256, 32, 5),   TMA(128, 64, 32, 8),  TMA(128, 256, 128, 4), TMA(256, 128, 128, 4),
-    TMA(128, 128, 128, 6), TMA(64, 256, 128, 5), TMA(128, 64, 128, 8),  END_OF_LIST};
+ * (the tuner keeps those of the type's depth), then the defaults' tiles persistent. */
+static const clgemm_config quick[] = {TMA(128, 256, 64, 4),    TMA(256, 128, 64, 4),
+                                      TMA(128, 128, 64, 6),    TMA(64, 256, 64, 5),
+                                      TMA(128, 64, 64, 8),     TMA(128, 256, 32, 4),
+                                      TMA(256, 128, 32, 4),    TMA(128, 128, 32, 6),
+                                      TMA(64, 256, 32, 5),     TMA(128, 64, 32, 8),
+                                      TMA(128, 256, 128, 4),   TMA(256, 128, 128, 4),
+                                      TMA(128, 128, 128, 6),   TMA(64, 256, 128, 5),
+                                      TMA(128, 64, 128, 8),    TMA_P(128, 256, 64, 4),
+                                      TMA_P(128, 128, 64, 3),  TMA_P(128, 256, 32, 4),
+                                      TMA_P(128, 128, 32, 3),  TMA_P(128, 256, 128, 4),
+                                      TMA_P(128, 128, 128, 3), END_OF_LIST};
 
 static const ptx_patch_need patch = {0};
 
-const family_desc clgemm__family_tma = {TENSOR_CORE_FAMILY(CLGEMM_FAMILY_TMA, tma),
-                                        .ptx_patch = &patch, .tensor_maps = true};
+const family_desc clgemm__family_tma = {
+    TENSOR_CORE_FAMILY(CLGEMM_FAMILY_TMA, tma), .ptx_patch = &patch, .tensor_maps = true,
+    .param_ext = param_ext, .persistent_groups = persistent_groups};
