@@ -559,6 +559,12 @@ static device_info h200_with_maps(void) {
     return h200;
 }
 
+/* A configuration's PERSIST (0 where it has none). */
+static int persist(const clgemm_config *c) {
+    int v = 0;
+    return clgemm_config_get(c, "PERSIST", &v) == CLGEMM_SUCCESS ? v : -1;
+}
+
 /* Where maps can be encoded, FP16, BF16, TF32, INT8 and FP8 plan on it for single matrices from
  * 1024^3 (128 x 256 tiles where they fill at least two waves nine tenths full on the H200's 132
  * SMs, 128 x 128 otherwise) and narrow ones with a long K, the slice one 128-byte row of the type;
@@ -607,6 +613,12 @@ Test(tma_family, planned_for_its_types_where_it_pays) {
                 cr_assert_eq(clgemm_config_get(&batch, names[p], &v[p]), CLGEMM_SUCCESS);
             cr_expect(v[0] == 128 && v[1] == 128 && v[2] == cases[i].kwg && v[3] == 3,
                       "case %zu: %d %d %d %d", i, v[0], v[1], v[2], v[3]);
+            /* 16-bit batches of 256^2 matrices and more persistent, of 128^2 one tile a
+             * work-group; 8-bit ones one tile each. */
+            clgemm_config b128 = clgemm__config_default_for(&h200, t, m, 128, 128, 128, 1000);
+            cr_expect_eq(b128.family, CLGEMM_FAMILY_TMA, "case %zu: a batch of 128^3", i);
+            cr_expect_eq(persist(&batch), eight ? 0 : 2, "case %zu: a batch of 256^3", i);
+            cr_expect_eq(persist(&b128), 0, "case %zu: a batch of 128^3", i);
         } else {
             cr_expect_neq(batch.family, CLGEMM_FAMILY_TMA, "case %zu: a batch", i);
         }
@@ -622,6 +634,9 @@ Test(tma_family, planned_for_its_types_where_it_pays) {
             cr_assert_eq(clgemm_config_get(&big, names[p], &v[p]), CLGEMM_SUCCESS);
         cr_expect(v[0] == 128 && v[1] == 256 && v[2] == cases[i].kwg, "case %zu: %d %d %d", i, v[0],
                   v[1], v[2]);
+        /* FP16 and BF16's 128 x 256 tiles persistent; TF32's (whose A from registers would not
+         * fit them) and the 8-bit types' one tile a work-group. */
+        cr_expect_eq(persist(&big), cases[i].kwg == 64 ? 2 : 0, "case %zu: persistent", i);
         /* Squares from 1024: wide tiles at 4096 (512 of them, 97 % of four waves), square ones
          * at 3072 (288 wide ones: the third wave 18 % full), 2048 (one wave) and 1024. */
         const struct {
@@ -642,6 +657,30 @@ Test(tma_family, planned_for_its_types_where_it_pays) {
                      CLGEMM_SUCCESS);
         cr_expect_neq(clgemm__config_check(&wrong, &h200, t), CLGEMM_SUCCESS);
     }
+}
+
+/* Persistent configurations launch what the device holds at once: two work-groups an SM where
+ * two sets of stages fit its local memory (128 x 128 tiles in 3 stages, 98 KiB), one where one
+ * does (128 x 256 in 4, 193 KiB); one tile a work-group has no such count. */
+Test(tma_family, persistent_work_groups_fill_the_device_once) {
+    device_info h200 = h200_with_maps();
+    h200.compute_units = 132;
+    const family_desc *f = clgemm__family(CLGEMM_FAMILY_TMA);
+    cr_assert(f->persistent_groups);
+    const struct {
+        int v[5];
+        size_t groups;
+    } cases[] = {{{128, 128, 64, 3, 2}, 264}, {{128, 256, 64, 4, 2}, 132},
+                 {{128, 128, 64, 6, 2}, 132}, {{64, 64, 64, 2, 2}, 264},
+                 {{128, 128, 64, 3, 1}, 0},   {{128, 128, 64, 3, 0}, 0}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        clgemm_config c = {.family = CLGEMM_FAMILY_TMA};
+        memcpy(c.params, cases[i].v, sizeof cases[i].v);
+        cr_expect_eq(clgemm__config_check(&c, &h200, CLGEMM_HALF), CLGEMM_SUCCESS, "case %zu", i);
+        cr_expect_eq(f->persistent_groups(&c, &h200), cases[i].groups, "case %zu", i);
+    }
+    clgemm_config c = {.family = CLGEMM_FAMILY_TMA, .params = {128, 128, 64, 3, 3}};
+    cr_expect_neq(clgemm__config_check(&c, &h200, CLGEMM_HALF), CLGEMM_SUCCESS, "PERSIST 3");
 }
 
 /* No map service, a failed static-local probe (48 KiB hold no stage set), another compute

@@ -137,8 +137,12 @@ static int call_options(const kernel_call *k, char *buf, size_t size) {
 
 /* H200 whole calls, FP16 (bench/results/h200-tma-map-buffer-reuse.log): 128 x 256 tiles in 4
  * stages ran 8192^2 at 715 and 4096^2 at 618 TFLOPS (128 x 128: 567); 128 x 128 in 6 stages ran
- * 3072^2 at 446 (128 x 256: 420, a last wave a fifth full), 2048^2 at 319, 1024^2 at 64. */
-static const clgemm_config half[] = {TMA(128, 256, 64, 4), TMA(128, 128, 64, 6), END_OF_LIST};
+ * 3072^2 at 446 (128 x 256: 420, a last wave a fifth full), 2048^2 at 319, 1024^2 at 64. The
+ * 128 x 256 tiles persistent (bench/results/h200-tma-persistent.log, same run): 8192^2 738
+ * against 729, 4096^2 643 against 598 and 631. TF32's keep one tile a work-group: 378 against
+ * 372 at 8192^2 is within the runs' spread, and its A read into registers needs 231 registers
+ * a thread in the persistent 128 x 256 kernel, past the 224 its work-group may hold. */
+static const clgemm_config half[] = {TMA_P(128, 256, 64, 4), TMA(128, 128, 64, 6), END_OF_LIST};
 static const clgemm_config tf32[] = {TMA(128, 256, 32, 4), TMA(128, 128, 32, 6), END_OF_LIST};
 /* H200 whole calls, row-major NT (both operands K-major; bench/results/h200-tma-8bit.log): 128 x
  * 256 tiles in 4 stages ran INT8 8192^2 at 1445 TOPS and 4096^2 at 1102 (cuBLASLt 940 and 754),
@@ -148,8 +152,12 @@ static const clgemm_config none[] = {END_OF_LIST};
 /* Strided batches of 16-bit matrices, H200 (bench/results/h200-tma-batches.log): 128 x 128 tiles
  * in 3 stages (98 KiB: two work-groups an SM, one's copies behind the other's products) ran 1000 x
  * 256^3 at 208 TFLOPS where 4 stages (one an SM) ran 174 and mma.sync 157; 1000 x 128^3 82 / 72,
- * 100 x 512^3 281 / 196. At 64^3 neither beat mma.sync (10000 x 64^3: 58 against 56). */
-static const clgemm_config half_batch[] = {TMA(128, 128, 64, 3), END_OF_LIST};
+ * 100 x 512^3 281 / 196. At 64^3 neither beat mma.sync (10000 x 64^3: 58 against 56). Persistent
+ * from 256 rows and columns (bench/results/h200-tma-persistent.log, two rounds): FP16 1000 x 256^3
+ * 211 against 200 and 205, BF16 209 and 210 against 186 and 190, FP16 100 x 512^3 298 and 312
+ * against 292 and 284; at 128^3 72 and 78 against 82 and 78, so smaller ones keep a tile each. */
+static const clgemm_config half_batch[] = {TMA_P(128, 128, 64, 3), TMA(128, 128, 64, 3),
+                                           END_OF_LIST};
 /* Strided batches of 8-bit matrices, row-major NN (B copied K-major first), H200
  * (bench/results/h200-tma-8bit-batches.log): 128 x 128 tiles of 3 stages, as FP16's, ran INT8 1000
  * x 256^3 at 128 TOPS and 100 x 512^3 at 205 where the CUDA cores (the only other route for 8-bit
@@ -183,7 +191,8 @@ static const clgemm_config *defaults(const device_info *info, clgemm_precision t
     if (dims->batch > 1) {
         if (eight_bit(type)) return dims->m > 64 ? eight_batch : none;
         const bool sixteen_bit = type == CLGEMM_HALF || type == CLGEMM_BFLOAT16;
-        return sixteen_bit && dims->m >= 128 && dims->n >= 128 ? half_batch : none;
+        if (!sixteen_bit || dims->m < 128 || dims->n < 128) return none;
+        return dims->m >= 256 && dims->n >= 256 ? half_batch : half_batch + 1;
     }
     /* 8-bit: every single matrix (the other families multiply 8-bit types on the CUDA cores:
      * 256^3 INT8 1.4 against 1.2 TOPS, 512^3 10.4 against 6.4, h200-tma-8bit.log). */
