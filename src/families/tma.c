@@ -149,6 +149,15 @@ static const clgemm_config tf32[] = {TMA(128, 256, 32, 4), TMA(128, 128, 32, 6),
  * E4M3 into FP32 8192^2 at 1393 TFLOPS (cuBLASLt 1350), into BF16 at 1362 (1441), E5M2 1425. */
 static const clgemm_config eight[] = {TMA(128, 256, 128, 4), TMA(128, 128, 128, 6), END_OF_LIST};
 static const clgemm_config none[] = {END_OF_LIST};
+/* One side of 64 or less (of the column-major problem): tiles 64 deep on that side, so no half of
+ * each product is padding. H200, two rounds against 128 x 128 in 6 stages (bench/results/
+ * h200-tma-narrow-tiles.log; row-major, so the call's M is the column-major N): FP16 8192 x 64 x
+ * 8192 117 and 120 TFLOPS against 116 and 116, 64 x 8192 x 8192 122 and 124 against 116 and 111,
+ * 64 x 16384 x 16384 206 against 192 and 189, 16384 x 64 x 16384 201 against 197 and 198; BF16
+ * alike. Less than the padding's half of the products: the split-K layers' sum takes 9 us of
+ * 70. */
+static const clgemm_config half_short_m[] = {TMA(64, 256, 64, 5), END_OF_LIST};
+static const clgemm_config half_short_n[] = {TMA(128, 64, 64, 8), END_OF_LIST};
 /* Strided batches of 16-bit matrices, H200 (bench/results/h200-tma-batches.log): 128 x 128 tiles
  * in 3 stages (98 KiB: two work-groups an SM, one's copies behind the other's products) ran 1000 x
  * 256^3 at 208 TFLOPS where 4 stages (one an SM) ran 174 and mma.sync 157; 1000 x 128^3 82 / 72,
@@ -198,6 +207,9 @@ static const clgemm_config *defaults(const device_info *info, clgemm_precision t
      * 256^3 INT8 1.4 against 1.2 TOPS, 512^3 10.4 against 6.4, h200-tma-8bit.log). */
     if (!eight_bit(type) && !pays(dims)) return none;
     const bool wide = dims->m == 0 || wide_tiles_fill(info, dims);
+    const bool sixteen_bit = type == CLGEMM_HALF || type == CLGEMM_BFLOAT16;
+    if (sixteen_bit && !wide && dims->m <= 64) return half_short_m;
+    if (sixteen_bit && !wide && dims->n <= 64) return half_short_n;
     const clgemm_config *list = eight_bit(type) ? eight : type == CLGEMM_SINGLE ? tf32 : half;
     return wide ? list : list + 1; /* without the 128 x 256 tiles */
 }
