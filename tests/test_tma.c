@@ -628,6 +628,19 @@ Test(tma_family, planned_for_its_types_where_it_pays) {
         }
         cr_expect_eq(big.family, CLGEMM_FAMILY_TMA, "case %zu", i);
         cr_expect_eq(narrow.family, CLGEMM_FAMILY_TMA, "case %zu: 8192 x 64 x 8192", i);
+        /* 16-bit: a side of 64 in tiles 64 deep on it (128 x 64, 64 x 256); the others in 128 x
+         * 128. */
+        clgemm_config short_m = clgemm__config_default_for(&h200, t, m, 64, 8192, 8192, 1);
+        const bool half16 = cases[i].kwg == 64;
+        int nm = 0, nn = 0, sm = 0, sn = 0;
+        clgemm_config_get(&narrow, "MWG", &nm);
+        clgemm_config_get(&narrow, "NWG", &nn);
+        clgemm_config_get(&short_m, "MWG", &sm);
+        clgemm_config_get(&short_m, "NWG", &sn);
+        cr_expect_eq(short_m.family, CLGEMM_FAMILY_TMA, "case %zu: 64 x 8192 x 8192", i);
+        cr_expect(nm == 128 && nn == (half16 ? 64 : 128), "case %zu: %d x %d", i, nm, nn);
+        cr_expect(sm == (half16 ? 64 : 128) && sn == (half16 ? 256 : 128), "case %zu: %d x %d", i,
+                  sm, sn);
         int v[4];
         const char *names[] = {"MWG", "NWG", "KWG", "STAGES"};
         for (int p = 0; p < 4; p++)
