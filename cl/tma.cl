@@ -368,6 +368,14 @@ DEV void c_write(__global CT *c, const float v) {
 #ifndef PERSIST
 #define PERSIST 0
 #endif
+/* The work-group's units: persistent, a loop over them; else its one unit, run once in a way the
+ * compiler sees through (so a tile's pipeline steps count from a constant 0, and the kernel is
+ * the one-tile kernel it was). */
+#if PERSIST == 2
+#define FOR_EACH_UNIT(u) for (ulong u = first_unit; u < units; u += unit_step)
+#else
+#define FOR_EACH_UNIT(u) for (ulong u = first_unit, once_ = 1; once_; once_ = 0)
+#endif
 /* A tile's last stage goes back after its last products, for the next tile: AREG with one set
  * has given it already. */
 #if PERSIST == 2 && !(AREG && AREG_SETS == 1)
@@ -386,9 +394,8 @@ clgemm_tma(GEMM_ARGS, const __global uchar *restrict maps, const ulong depth) {
 #if PERSIST == 2
     const ulong first_unit = get_group_id(0), units = tiles * depth, unit_step = get_num_groups(0);
 #else
-    const ulong first_unit = get_global_id(2) * tiles + get_group_id(0) +
-                             (ulong)get_group_id(1) * (ulong)tiles_m,
-                units = first_unit + 1, unit_step = 1;
+    const ulong first_unit =
+        get_global_id(2) * tiles + get_group_id(0) + (ulong)get_group_id(1) * (ulong)tiles_m;
     (void)depth;
 #endif
     /* A layer's K range: whole slices (ptx.cl's GEMM_BEGIN_LAYER). A and B travel by their maps. */
@@ -415,7 +422,7 @@ clgemm_tma(GEMM_ARGS, const __global uchar *restrict maps, const ulong depth) {
         const __global uchar *map_a = maps, *map_b = maps + 128;
 #endif
         int g = 0; /* pipeline steps so far, over the units */
-        for (ulong u = first_unit; u < units; u += unit_step) {
+        FOR_EACH_UNIT(u) {
             UNIT_OF(u)
             (void)Cu;
             for (int t = 0; t < nk * STEPS; t++, g++) {
@@ -453,7 +460,7 @@ clgemm_tma(GEMM_ARGS, const __global uchar *restrict maps, const ulong depth) {
 #endif
 #endif
     int g = 0; /* pipeline steps so far, over the units */
-    for (ulong u = first_unit; u < units; u += unit_step) {
+    FOR_EACH_UNIT(u) {
         UNIT_OF(u)
         (void)zb;
 #pragma unroll
