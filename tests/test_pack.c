@@ -237,12 +237,13 @@ Test(pack, tf32_a_read_as_stored_where_the_handle_asks) {
         {CLGEMM_INT8, CLGEMM_COMPUTE_DEFAULT, C, N, N, true, true, false, false},
     };
     /* -1 (no variable): the size rule, which reads A into registers up to N 2560; these squares
-     * of 8192 are copied as without the flag, those of 2048 read as with it. */
+     * of 8192 and 2576 are copied as without the flag, those of 2048 and 2560 read as with it. */
     const struct {
         int setting;
         size_t size;
         int flag; /* what the setting means at the size */
-    } settings[] = {{0, 8192, 0}, {1, 8192, 1}, {-1, 8192, 0}, {-1, 2048, 1}, {0, 2048, 0}};
+    } settings[] = {{0, 8192, 0}, {1, 8192, 1},  {-1, 8192, 0}, {-1, 2048, 1},
+                    {0, 2048, 0}, {-1, 2560, 1}, {-1, 2576, 0}};
     for (size_t f = 0; f < sizeof settings / sizeof settings[0]; f++) {
         h->tma_a_registers = settings[f].setting;
         const int flag = settings[f].flag;

@@ -62,21 +62,20 @@ bool clgemm__maps_k_major_only(clgemm_precision type) {
 }
 
 /* The copy of A costs its M x K elements once, the register loads slow each of the M x N x K
- * products: so the loads pay below some N. H200, row-major NN squares (bench/results/
- * h200-tf32-registers.log, h200-tma-persistent.log): TF32 from registers against the copy at
- * 2048^2 220 / 200 TFLOPS, 2560^2 204 / 200, 3072^2 249 / 251, 4096^2 305 / 330; 3xTF32 at
- * 2048^2 101 / 80 (its kernel faster too: A whole and B's two parts, 48 MB, fit the 50 MB L2
- * where four parts do not), 2560^2 70 / 78, 3072^2 83 / 94, 4096^2 110 / 120. */
-#define A_REGISTERS_MAX_N    2560
-#define A_REGISTERS_MAX_N_X3 2048
+ * products: so the loads pay below some N. H200, row-major NN squares, from registers against
+ * the copy (bench/results/h200-tf32-registers-one-tile-loop.log, two rounds; 4096^2 from
+ * h200-tf32-registers.log): TF32 2048^2 219 and 227 TFLOPS against 185 and 192, 4096^2 305
+ * against 330, 8192^2 325 against 370; 3xTF32 2048^2 101 and 98 against 81 and 80 (its kernel as
+ * fast: A whole and B's two parts, 48 MB, fit the 50 MB L2 where four parts do not), 2560^2 92
+ * against 79, 4096^2 110 against 120, 8192^2 104 against 123. 3072^2 was last measured with a
+ * slower build of the register path (h200-tma-persistent.log), so the bound stays at 2560. */
+#define A_REGISTERS_MAX_N 2560
 
 bool clgemm__maps_a_any_major(clgemm_handle h, clgemm_precision type, clgemm_compute compute,
                               size_t n) {
     const bool tf32 = type == CLGEMM_SINGLE &&
                       (compute == CLGEMM_COMPUTE_TF32 || compute == CLGEMM_COMPUTE_FP32_3XTF32);
-    const size_t max_n =
-        compute == CLGEMM_COMPUTE_FP32_3XTF32 ? A_REGISTERS_MAX_N_X3 : A_REGISTERS_MAX_N;
-    return tf32 && (h->tma_a_registers < 0 ? n <= max_n : h->tma_a_registers == 1);
+    return tf32 && (h->tma_a_registers < 0 ? n <= A_REGISTERS_MAX_N : h->tma_a_registers == 1);
 }
 
 /* Whether tensor maps can describe the call's operands whatever the configuration: no batch
