@@ -1355,6 +1355,35 @@ Test(schedule_plan, blocked_on_cpus) {
     cr_expect_eq(s.pack_kc, 0, "not on a GPU");
 }
 
+/* On an Intel CPU FP64 is blocked from 512^3 (its power-of-two leading dimensions put a panel
+ * of A read in place in a few L1 sets), FP32 still from 1024^3; an AMD one (PoCL's vendor
+ * string AuthenticAMD) keeps 1024^3 for both. */
+Test(schedule_plan, blocked_fp64_from_512_on_intel) {
+    device_info intel = cpu(), amd = cpu();
+    strcpy(intel.name, "pthread-skylake-avx512-Intel(R) Xeon(R) Processor");
+    strcpy(intel.vendor, "GenuineIntel");
+    strcpy(amd.name, "pthread-skylake-avx512-AMD EPYC");
+    strcpy(amd.vendor, "AuthenticAMD");
+    const schedule_force unset = {0, -1, -1, 0};
+    const clgemm_config d = microkernel(32, 8, 8), s32 = microkernel(32, 12, 16);
+    const struct {
+        const device_info *info;
+        clgemm_precision type;
+        size_t n;
+        int want;
+    } cases[] = {{&intel, D, 512, 256},  {&intel, D, 511, 0}, {&intel, S, 512, 0},
+                 {&intel, S, 1024, 512}, {&amd, D, 512, 0},   {&amd, D, 1024, 256},
+                 {&amd, S, 512, 0}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const size_t n = cases[i].n;
+        gemm_schedule s =
+            clgemm__plan_schedule(cases[i].type == D ? &d : &s32, cases[i].info, &unset,
+                                  cases[i].type, cases[i].type, n, n, n, 1, false);
+        cr_expect_eq(s.pack_kc, cases[i].want, "%s %s %zu^3: %d", cases[i].info->vendor,
+                     clgemm__type(cases[i].type)->name, n, s.pack_kc);
+    }
+}
+
 /* A configuration's KC is the K-blocks' depth (1: the default's); whether a call is blocked,
  * and CLGEMM_PACK_KC's forcing, stay as they were. */
 Test(schedule_plan, blocked_block_sizes) {

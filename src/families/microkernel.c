@@ -8,6 +8,7 @@
 #include "families/family.h"
 
 #include <stdio.h>
+#include <string.h>
 
 enum { MR, NR, VW, KC, MC };
 
@@ -133,6 +134,17 @@ static bool supported(const device_info *info, clgemm_precision type_ab, clgemm_
  * (bench/results/2026-12-01-pocl-microkernel-defaults.log). Other CPU tiers were never measured
  * and keep regblock's lists. */
 static const clgemm_config avx512_single[] = {MK(32, 8, 16), MK(16, 4, 16), END_OF_LIST};
+/* FP32 on an Intel CPU with AVX-512 (intel_cpu below): 32 x 12 blocks,
+ * 24 accumulators. PoCL skylake-avx512 on 2 cores of a Sapphire Rapids Xeon (48 KiB L1d, 2 MiB
+ * L2 per core), 2026-12-02, `clgemm-bench --reference openblas --sizes N --precision s --family
+ * microkernel --params VW=16,MR=32,NR=12` beside NR=8 in adjacent runs, x OpenBLAS 0.3.21
+ * (2 threads): 2048^2 0.97 / 1.01 against 0.73 / 0.77, 1024^2 0.97 / 0.96 against 0.72 / 0.86,
+ * 1536^2 0.98 / 0.93 against 0.78 / 0.82, 3000^2 0.86 / 0.82 against 0.73 / 0.73, 4096^2 0.93 /
+ * 0.93 against 1.08 / 0.83; 32 x 14, 32 x 16, 64 x 6, 64 x 4 and 16 x 16 no better than 32 x 8
+ * in every round (bench/results/pocl-xeon-avx512-vs-openblas.log). Its 16 accumulators of 32 x 8
+ * leave the Xeon's loop waiting on its loads (perf: the samples on the first load of A and the
+ * first broadcast of B). The EPYC's figures above were measured with 32 x 8 and keep it. */
+static const clgemm_config avx512_single_intel[] = {MK(32, 12, 16), MK(16, 4, 16), END_OF_LIST};
 static const clgemm_config avx512_double[] = {MK(32, 8, 8), MK(16, 4, 8), MK(8, 4, 8), END_OF_LIST};
 static const clgemm_config avx2_single[] = {MK(16, 6, 8), MK(8, 4, 8), END_OF_LIST};
 static const clgemm_config avx2_double[] = {MK(8, 8, 4), MK(8, 4, 4), END_OF_LIST};
@@ -151,6 +163,11 @@ static const clgemm_config avx512_complex_double[] = {MK(8, 6, 4), MK(4, 4, 4), 
 static const clgemm_config avx2_complex_single[] = {MK(8, 2, 4), MK(4, 2, 4), END_OF_LIST};
 static const clgemm_config avx2_complex_double[] = {MK(4, 2, 2), MK(2, 2, 2), END_OF_LIST};
 
+/* PoCL reports a CPU's vendor as its CPUID string (GenuineIntel, AuthenticAMD). */
+static bool intel_cpu(const device_info *info) {
+    return strstr(info->vendor, "Intel") != NULL;
+}
+
 static const clgemm_config *defaults(const device_info *info, clgemm_precision type,
                                      const gemm_dims *dims) {
     (void)dims;
@@ -160,6 +177,7 @@ static const clgemm_config *defaults(const device_info *info, clgemm_precision t
     switch (clgemm__device_tier(info)) {
     case TIER_CPU_AVX512:
         if (cplx) return dbl ? avx512_complex_double : avx512_complex_single;
+        if (type == CLGEMM_SINGLE && intel_cpu(info)) return avx512_single_intel;
         return dbl ? avx512_double : avx512_single;
     case TIER_CPU_AVX2:
         if (cplx) return dbl ? avx2_complex_double : avx2_complex_single;
@@ -188,6 +206,13 @@ static const clgemm_config *defaults(const device_info *info, clgemm_precision t
 #define PACK_BYTES      2048
 #define PACK_MIN_MNK    ((size_t)1024 * 1024 * 1024)
 #define PACK_MIN_PANELS 2
+/* FP64 on an Intel CPU blocks from 512^3: read in place, 512^2's leading dimension of 4 KB puts
+ * every step of a panel of A in the same L1 sets. Sapphire Rapids Xeon, 2 cores, PoCL
+ * skylake-avx512, 2026-12-02, row-major 512^2 x OpenBLAS in adjacent runs, three rounds: 0.46 /
+ * 0.42 / 0.40 in place, 1.04 / 1.06 / 1.55 blocked (15-19 ms a call against 7-9); 256^2 alike
+ * (0.90-1.26 against 0.75-0.96, noise), FP32 512^2 too (0.76-1.14 against 0.87-1.13), so only
+ * FP64 moves (bench/results/pocl-xeon-avx512-vs-openblas.log). The EPYC was not measured so. */
+#define PACK_MIN_MNK_INTEL_FP64 ((size_t)512 * 512 * 512)
 /* A configuration's KC (more than 1) is the K-blocks' depth instead; whether a call is blocked
  * stays the rule above. */
 static int pack_depth(const clgemm_config *c, const device_info *info, clgemm_precision type,
@@ -197,8 +222,9 @@ static int pack_depth(const clgemm_config *c, const device_info *info, clgemm_pr
     const int depth =
         c->params[KC] > 1 ? c->params[KC] : PACK_BYTES / (int)clgemm__type(type)->compute_size;
     if (clgemm__type(type)->complex) return depth;
-    if (d->m * d->n * d->k < PACK_MIN_MNK || d->m <= PACK_MIN_PANELS * (size_t)c->params[MR])
-        return 0;
+    const size_t min_mnk =
+        type == CLGEMM_DOUBLE && intel_cpu(info) ? PACK_MIN_MNK_INTEL_FP64 : PACK_MIN_MNK;
+    if (d->m * d->n * d->k < min_mnk || d->m <= PACK_MIN_PANELS * (size_t)c->params[MR]) return 0;
     return depth;
 }
 

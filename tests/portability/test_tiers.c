@@ -273,28 +273,43 @@ Test(tiers, cpu_quick_lists) {
                                    &issue26),
               "the AVX2 regblock single list (FP8) does not start with issue 26's winner");
 
-    /* What the planner picks on the Xeon's tier: FP32 and FP64 in the microkernel family's
-     * 32 x 8 blocks from 64 up, smaller ones where those would pad C by more than a quarter. */
+    /* What the planner picks on the Xeon's tier: FP32 in the microkernel family's 32 x 12 blocks
+     * (an Intel CPU's) and FP64 in 32 x 8 ones from 64 up, smaller ones where those would pad C
+     * by more than a quarter; the same tier on an AMD CPU (the EPYC's vendor string) keeps FP32's
+     * 32 x 8. */
     const recorded_device *avx512 = clgemm_recorded_device("pocl-skylake-avx512");
-    const clgemm_config s32 = {.family = CLGEMM_FAMILY_MICROKERNEL, .params = {32, 8, 16}},
+    device_info epyc = avx512->info;
+    strcpy(epyc.vendor, "AuthenticAMD");
+    strcpy(epyc.name, "pthread-skylake-avx512-AMD EPYC");
+    const clgemm_config s32x12 = {.family = CLGEMM_FAMILY_MICROKERNEL, .params = {32, 12, 16}},
+                        s32 = {.family = CLGEMM_FAMILY_MICROKERNEL, .params = {32, 8, 16}},
                         s16 = {.family = CLGEMM_FAMILY_MICROKERNEL, .params = {16, 4, 16}},
                         d32 = {.family = CLGEMM_FAMILY_MICROKERNEL, .params = {32, 8, 8}},
                         d16 = {.family = CLGEMM_FAMILY_MICROKERNEL, .params = {16, 4, 8}};
     const struct {
+        const device_info *info;
         clgemm_precision type;
         size_t side;
         const clgemm_config *want;
-    } picks[] = {{CLGEMM_SINGLE, 256, &s32},  {CLGEMM_SINGLE, 1024, &s32},
-                 {CLGEMM_SINGLE, 40, &s16},   {CLGEMM_DOUBLE, 64, &d32},
-                 {CLGEMM_DOUBLE, 256, &d32},  {CLGEMM_DOUBLE, 512, &d32},
-                 {CLGEMM_DOUBLE, 1024, &d32}, {CLGEMM_DOUBLE, 40, &d16}};
+    } picks[] = {{&avx512->info, CLGEMM_SINGLE, 256, &s32x12},
+                 {&avx512->info, CLGEMM_SINGLE, 1024, &s32x12},
+                 {&avx512->info, CLGEMM_SINGLE, 40, &s16},
+                 {&avx512->info, CLGEMM_DOUBLE, 64, &d32},
+                 {&avx512->info, CLGEMM_DOUBLE, 256, &d32},
+                 {&avx512->info, CLGEMM_DOUBLE, 512, &d32},
+                 {&avx512->info, CLGEMM_DOUBLE, 1024, &d32},
+                 {&avx512->info, CLGEMM_DOUBLE, 40, &d16},
+                 {&epyc, CLGEMM_SINGLE, 256, &s32},
+                 {&epyc, CLGEMM_SINGLE, 1024, &s32},
+                 {&epyc, CLGEMM_SINGLE, 40, &s16},
+                 {&epyc, CLGEMM_DOUBLE, 1024, &d32}};
     for (size_t i = 0; i < sizeof picks / sizeof picks[0]; i++) {
         size_t n = picks[i].side;
-        clgemm_config c = clgemm__config_default_for(&avx512->info, picks[i].type,
+        clgemm_config c = clgemm__config_default_for(picks[i].info, picks[i].type,
                                                      CLGEMM_COMPUTE_DEFAULT, n, n, n, 1);
         char got[256];
         clgemm_config_string(&c, got, sizeof got);
-        cr_expect(clgemm__config_equal(&c, picks[i].want), "cpu-avx512 %s %zu^3: %s",
-                  clgemm__type(picks[i].type)->name, n, got);
+        cr_expect(clgemm__config_equal(&c, picks[i].want), "cpu-avx512 %s %s %zu^3: %s",
+                  picks[i].info->vendor, clgemm__type(picks[i].type)->name, n, got);
     }
 }
