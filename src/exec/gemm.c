@@ -942,8 +942,8 @@ static clgemm_status enqueue_gemm(struct clgemm_handle_s *h, const gemm_call *c,
             SET_ARG(kernel, GEMM_ARG_TMA_DEPTH, units_z, err);
             size_t groups =
                 family->persistent_groups ? family->persistent_groups(&cfg, &h->info) : 0;
-            size_t units = global[0] / local[0] * global[1] * layers_total;
             if (groups > 0) {
+                size_t units = global[0] / local[0] * global[1] * layers_total;
                 global[0] = (groups < units ? groups : units) * local[0];
                 global[1] = local[1];
                 depth = 1;

@@ -123,15 +123,13 @@ static int call_options(const kernel_call *k, char *buf, size_t size) {
     return snprintf(buf, size, " -DWG_TYPE=%d -DSPLIT3=%d", type, split3);
 }
 
-#define TMA(mwg_, nwg_, kwg_, stages_)                                                             \
+/* A configuration one tile a work-group (TMA) or persistent (TMA_P). */
+#define TMA_WITH(mwg_, nwg_, kwg_, stages_, persist_)                                              \
     {                                                                                              \
-        .family = CLGEMM_FAMILY_TMA, .params = { mwg_, nwg_, kwg_, stages_ }                       \
+        .family = CLGEMM_FAMILY_TMA, .params = { mwg_, nwg_, kwg_, stages_, persist_ }             \
     }
-/* The same, persistent. */
-#define TMA_P(mwg_, nwg_, kwg_, stages_)                                                           \
-    {                                                                                              \
-        .family = CLGEMM_FAMILY_TMA, .params = { mwg_, nwg_, kwg_, stages_, 2 }                    \
-    }
+#define TMA(mwg_, nwg_, kwg_, stages_)   TMA_WITH(mwg_, nwg_, kwg_, stages_, 0)
+#define TMA_P(mwg_, nwg_, kwg_, stages_) TMA_WITH(mwg_, nwg_, kwg_, stages_, 2)
 #define END_OF_LIST                                                                                \
     { .family = 0 }
 
@@ -197,9 +195,9 @@ static bool wide_tiles_fill(const device_info *info, const gemm_dims *d) {
 
 static const clgemm_config *defaults(const device_info *info, clgemm_precision type,
                                      const gemm_dims *dims) {
+    const bool sixteen_bit = type == CLGEMM_HALF || type == CLGEMM_BFLOAT16;
     if (dims->batch > 1) {
         if (eight_bit(type)) return dims->m > 64 ? eight_batch : none;
-        const bool sixteen_bit = type == CLGEMM_HALF || type == CLGEMM_BFLOAT16;
         if (!sixteen_bit || dims->m < 128 || dims->n < 128) return none;
         return dims->m >= 256 && dims->n >= 256 ? half_batch : half_batch + 1;
     }
@@ -207,7 +205,6 @@ static const clgemm_config *defaults(const device_info *info, clgemm_precision t
      * 256^3 INT8 1.4 against 1.2 TOPS, 512^3 10.4 against 6.4, h200-tma-8bit.log). */
     if (!eight_bit(type) && !pays(dims)) return none;
     const bool wide = dims->m == 0 || wide_tiles_fill(info, dims);
-    const bool sixteen_bit = type == CLGEMM_HALF || type == CLGEMM_BFLOAT16;
     if (sixteen_bit && !wide && dims->m <= 64) return half_short_m;
     if (sixteen_bit && !wide && dims->n <= 64) return half_short_n;
     const clgemm_config *list = eight_bit(type) ? eight : type == CLGEMM_SINGLE ? tf32 : half;
