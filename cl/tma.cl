@@ -325,28 +325,85 @@ DEV float c_read(const __global CT *c) {
         : "r"((uint)*c));
     return f;
 }
-DEV void c_write(__global CT *c, const float v) {
+DEV CT c_value(const float v) {
     uint bits;
     asm("{\n.reg .b16 h;\ncvt.rn.f16.f32 h, %1;\nmov.b32 %0, {h, h};\n}" : "=r"(bits) : "f"(v));
-    *c = (ushort)bits;
+    return (ushort)bits;
 }
 #elif TYPE_C == TYPE_BF16
 DEV float c_read(const __global CT *c) {
     return bf16_to_float(*c);
 }
 /* Round to nearest even; NaN stays a (quiet) NaN. */
-DEV void c_write(__global CT *c, const float v) {
+DEV CT c_value(const float v) {
     const uint u = as_uint(v);
-    *c = (u & 0x7FFFFFFFu) > 0x7F800000u ? (ushort)((u >> 16) | 0x40u)
-                                         : (ushort)((u + 0x7FFFu + ((u >> 16) & 1u)) >> 16);
+    return (u & 0x7FFFFFFFu) > 0x7F800000u ? (ushort)((u >> 16) | 0x40u)
+                                           : (ushort)((u + 0x7FFFu + ((u >> 16) & 1u)) >> 16);
 }
 #else
 DEV float c_read(const __global CT *c) {
     return *c;
 }
-DEV void c_write(__global CT *c, const float v) {
-    *c = v;
+DEV CT c_value(const float v) {
+    return v;
 }
+#endif
+DEV void c_write(__global CT *c, const float v) {
+    *c = c_value(v);
+}
+
+/* STAGE_C 2: a consumer warpgroup hands its accumulators (alpha times each, in C's type) to C
+ * through 8 KiB of local memory, 128 bytes of column (64 FP16 or 32 FP32 columns) at a time,
+ * so that C leaves in 16-byte pieces, eight or sixteen to a column's 64 rows, where each thread
+ * would else store its values one by one, 2 or 4 bytes to a column in four columns at once.
+ * Taken where beta is 0 and C's pieces are 16-byte aligned (offset, leading dimension, stride);
+ * else (and STAGE_C 0, 1) the direct stores. A piece's 16 bytes sit at chunk q ^ (column & 7)
+ * of its column, so that neither the scattered writes nor the pieces' reads share a bank. */
+#ifndef STAGE_C
+#define STAGE_C 0
+#endif
+#if STAGE_C == 2
+#define C_SIZE   ((int)sizeof(CT))
+#define C_COLS   (128 / C_SIZE)       /* columns of a chunk */
+#define C_PIECES (4 * C_SIZE)         /* 16-byte pieces of a column's 64 rows */
+#define C_ROWS   (16 / C_SIZE)        /* rows of a piece */
+#define C_STAGE  (64 * C_COLS * C_SIZE) /* 8192 bytes a consumer warpgroup */
+#if TYPE_C == TYPE_I32
+#define C_VALUE(a) as_int(alpha * (uint)(a))
+#else
+#define C_VALUE(a) c_value(alpha * (a))
+#endif
+/* The 128 threads of consumer warpgroup wg (barrier 0 is the work-group's). */
+DEV void warpgroup_sync(const uint wg) {
+    asm volatile("bar.sync %0, 128;" ::"r"(wg + 1) : "memory");
+}
+/* Byte of row r, column col of a chunk. */
+#define C_AT(r, col) ((col) * (64 * C_SIZE) + ((((r)*C_SIZE / 16) ^ ((col)&7)) << 4) + ((r)*C_SIZE) % 16)
+#define STAGED_STORE()                                                                             \
+    do {                                                                                           \
+        __local uchar *const cs = c_stage + wg * C_STAGE;                                          \
+        const int lane_c = tid % 32, warp_c = (tid / 32) % 4;                                      \
+        _Pragma("unroll") for (int ch = 0; ch < NWG / C_COLS; ch++) {                              \
+            _Pragma("unroll") for (int i = 0; i < C_COLS / 2; i++) {                               \
+                const int x = i / 4, h = (i / 2) & 1, j = i & 1;                                   \
+                const int col = 8 * x + 2 * (lane_c % 4) + j, r = 16 * warp_c + lane_c / 4 + 8 * h; \
+                *(__local CT *)(cs + C_AT(r, col)) = C_VALUE(acc[ch * (C_COLS / 2) + i]);          \
+            }                                                                                      \
+            warpgroup_sync(wg);                                                                    \
+            _Pragma("unroll") for (int i = 0; i < 4; i++) {                                        \
+                const int p = i * 128 + (int)(tid % 128), col = p / C_PIECES, q = p % C_PIECES;    \
+                const int n = n0 + ch * C_COLS + col, m = m0 + 64 * (int)wg + q * C_ROWS;          \
+                const __local uchar *src = cs + C_AT(q * C_ROWS, col);                             \
+                __global CT *c = Cu + (ulong)m + (ulong)n * (ulong)ldc;                            \
+                if (n < N && m + C_ROWS <= M)                                                      \
+                    *(__global uint4 *)c = *(const __local uint4 *)src;                            \
+                else if (n < N)                                                                    \
+                    for (int e = 0; e < C_ROWS && m + e < M; e++)                                  \
+                        c[e] = ((const __local CT *)src)[e];                                       \
+            }                                                                                      \
+            warpgroup_sync(wg);                                                                    \
+        }                                                                                          \
+    } while (0)
 #endif
 
 /* The unit of work u (one tile of one layer of one matrix, of `tiles` tiles a layer): its tile
@@ -388,6 +445,11 @@ __attribute__((reqd_work_group_size(NTHREADS, 1, 1))) __kernel void
 clgemm_tma(GEMM_ARGS, const __global uchar *restrict maps, const ulong depth) {
     __local uchar stages[STAGES * STAGE] __attribute__((aligned(1024)));
     __local ulong bars[2 * STAGES];
+#if STAGE_C == 2
+    __local uchar c_stage[CONSUMERS * C_STAGE] __attribute__((aligned(16)));
+    /* C's 16-byte pieces stay aligned in every matrix and layer. */
+    const bool c_pieces = (offC | strideC | (ulong)ldc) * sizeof(CT) % 16 == 0;
+#endif
     const uint tid = get_local_id(0), wg = tid / 128;
     const int tiles_m = (M + MWG - 1) / MWG, tiles_n = (N + NWG - 1) / NWG;
     const ulong tiles = (ulong)tiles_m * (ulong)tiles_n;
@@ -503,6 +565,12 @@ clgemm_tma(GEMM_ARGS, const __global uchar *restrict maps, const ulong depth) {
         /* The tile's last stage, whose products are now done, goes back for the next tile. */
         if (TAIL_ARRIVE && nk > 0 && tid % 128 == 0) mbar_arrive(empty0 + 8 * ((g - 1) % SLOTS));
 
+#if STAGE_C == 2
+        if (beta == 0 && c_pieces) {
+            STAGED_STORE();
+            continue;
+        }
+#endif
         /* Accumulator x*4 + h*2 + j at row 16 warp + lane/4 + 8 h, column 8 x + 2 (lane % 4) + j
          * of the warpgroup's 64 x NWG block. */
         const uint lane = tid % 32, warp = (tid / 32) % 4;

@@ -17,7 +17,8 @@ fails=0
 # name | type of A and B, of C (clgemm_precision: 0 FP32, 4 FP16, 5 BF16, 6 INT8, 7 INT32, 8 E4M3,
 # 9 E5M2) | WG_TYPE | TRANSA TRANSB | MWG NWG STAGES | further options (SPLIT3: the 3xTF32 mode);
 # tf32a: TF32 with A MN-major (TRANSA 0), its fragments loaded into registers (tf32x3a: and split
-# there); _p: persistent (PERSIST=2; AREG at 128 x 256 needs 231 registers there, past the cap)
+# there); _p: persistent (PERSIST=2; AREG at 128 x 256 needs 231 registers there, past the cap);
+# _sc: C staged through local memory (STAGE_C=2)
 while read -r name tab tc wgt ta tb mwg nwg stages extra; do
     [ -n "$name" ] || continue
     opts="-DTYPE_AB=$tab -DTYPE_C=$tc -DWG_TYPE=$wgt -DTRANSA=$ta -DTRANSB=$tb \
@@ -87,5 +88,15 @@ tf32x3_tn_128x256_s4_p   0 0 2 1 0 128 256 4 -DSPLIT3=1 -DPERSIST=2
 tf32x3a_nn_128x256_s4_p  0 0 2 0 0 128 256 4 -DSPLIT3=1 -DPERSIST=2
 tf32x3p_tn_128x256_s4_p  0 0 2 1 0 128 256 4 -DSPLIT3=1 -DSPLIT3_PAIRED=1 -DPERSIST=2
 i8_tn_128x128_s3_p       6 7 3 1 0 128 128 3 -DPERSIST=2
+fp16_nn_128x128_s3_p_sc  4 4 0 0 0 128 128 3 -DPERSIST=2 -DSTAGE_C=2
+fp16_tn_128x256_s4_p_sc  4 4 0 1 0 128 256 4 -DPERSIST=2 -DSTAGE_C=2
+fp16_tn_128x256_s4_p_sc32 4 0 0 1 0 128 256 4 -DPERSIST=2 -DSTAGE_C=2
+bf16_tt_128x128_s3_p_sc  5 5 1 1 1 128 128 3 -DPERSIST=2 -DSTAGE_C=2
+tf32_tn_128x256_s4_sc    0 0 2 1 0 128 256 4 -DSTAGE_C=2
+tf32_tn_128x256_s4_p_sc  0 0 2 1 0 128 256 4 -DPERSIST=2 -DSTAGE_C=2
+fp16_tn_256x128_s4_sc    4 4 0 1 0 256 128 4 -DSTAGE_C=2
+fp16_tn_128x64_s8_sc     4 4 0 1 0 128 64 8 -DSTAGE_C=2
+i8_tn_128x128_s3_p_sc    6 7 3 1 0 128 128 3 -DPERSIST=2 -DSTAGE_C=2
+e4m3_tn_128x256_s4_sc16  8 4 4 1 0 128 256 4 -DSTAGE_C=2
 LIST
 [ "$fails" = 0 ] || { echo "$fails configuration(s) failed"; exit 1; }

@@ -673,19 +673,22 @@ Test(tma_family, planned_for_its_types_where_it_pays) {
 }
 
 /* Persistent configurations launch what the device holds at once: two work-groups an SM where
- * two sets of stages fit its local memory (128 x 128 tiles in 3 stages, 98 KiB), one where one
- * does (128 x 256 in 4, 193 KiB); one tile a work-group has no such count. */
+ * two sets of stages fit its local memory (128 x 128 tiles in 3 stages, 98 KiB, and with C
+ * staged, 16 KiB more: 113 KiB), one where one does (128 x 256 in 4, 193 KiB, staged 209 KiB);
+ * one tile a work-group has no such count. */
 Test(tma_family, persistent_work_groups_fill_the_device_once) {
     device_info h200 = h200_with_maps();
     h200.compute_units = 132;
     const family_desc *f = clgemm__family(CLGEMM_FAMILY_TMA);
     cr_assert(f->persistent_groups);
     const struct {
-        int v[5];
+        int v[6];
         size_t groups;
-    } cases[] = {{{128, 128, 64, 3, 2}, 264}, {{128, 256, 64, 4, 2}, 132},
-                 {{128, 128, 64, 6, 2}, 132}, {{64, 64, 64, 2, 2}, 264},
-                 {{128, 128, 64, 3, 1}, 0},   {{128, 128, 64, 3, 0}, 0}};
+    } cases[] = {{{128, 128, 64, 3, 2}, 264},    {{128, 256, 64, 4, 2}, 132},
+                 {{128, 128, 64, 6, 2}, 132},    {{64, 64, 64, 2, 2}, 264},
+                 {{128, 128, 64, 3, 1}, 0},      {{128, 128, 64, 3, 0}, 0},
+                 {{128, 128, 64, 3, 2, 2}, 264}, {{128, 256, 64, 4, 2, 2}, 132},
+                 {{128, 128, 64, 4, 2, 2}, 132}};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         clgemm_config c = {.family = CLGEMM_FAMILY_TMA};
         memcpy(c.params, cases[i].v, sizeof cases[i].v);
@@ -694,6 +697,28 @@ Test(tma_family, persistent_work_groups_fill_the_device_once) {
     }
     clgemm_config c = {.family = CLGEMM_FAMILY_TMA, .params = {128, 128, 64, 3, 3}};
     cr_expect_neq(clgemm__config_check(&c, &h200, CLGEMM_HALF), CLGEMM_SUCCESS, "PERSIST 3");
+    clgemm_config s3 = {.family = CLGEMM_FAMILY_TMA, .params = {128, 128, 64, 3, 2, 3}};
+    cr_expect_neq(clgemm__config_check(&s3, &h200, CLGEMM_HALF), CLGEMM_SUCCESS, "STAGE_C 3");
+}
+
+/* C's local memory counts against the limit: 256 x 128 tiles in 4 stages fit with their four
+ * consumers' 32 KiB of C (225 KiB), 128 x 128 in 7 stages (225 KiB) only without their 16. */
+Test(tma_family, staged_c_counts_against_local_memory) {
+    device_info h200 = h200_with_maps();
+    const struct {
+        int v[6];
+        bool fits;
+    } cases[] = {{{256, 128, 64, 4, 0, 2}, true},  {{256, 128, 64, 4, 0, 0}, true},
+                 {{128, 256, 64, 5, 0, 0}, false}, {{128, 128, 64, 6, 0, 2}, true},
+                 {{128, 128, 64, 7, 0, 0}, true},  {{128, 256, 64, 4, 2, 2}, true}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        clgemm_config c = {.family = CLGEMM_FAMILY_TMA};
+        memcpy(c.params, cases[i].v, sizeof cases[i].v);
+        cr_expect_eq(clgemm__config_check(&c, &h200, CLGEMM_HALF) == CLGEMM_SUCCESS, cases[i].fits,
+                     "case %zu", i);
+    }
+    clgemm_config seven = {.family = CLGEMM_FAMILY_TMA, .params = {128, 128, 64, 7, 0, 2}};
+    cr_expect_neq(clgemm__config_check(&seven, &h200, CLGEMM_HALF), CLGEMM_SUCCESS);
 }
 
 /* No map service, a failed static-local probe (48 KiB hold no stage set), another compute

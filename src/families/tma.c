@@ -14,7 +14,7 @@
 
 #include <stdio.h>
 
-enum { MWG, NWG, KWG, STAGES, PERSIST };
+enum { MWG, NWG, KWG, STAGES, PERSIST, STAGE_C };
 
 static const family_param params[] = {
     {"MWG", MWG, 64, 256, "work-group tile along M (MWG/64 consumer warpgroups)"},
@@ -25,13 +25,16 @@ static const family_param params[] = {
     {"PERSIST", PERSIST, 1, 2,
      "2: as many work-groups as the device holds at once loop over the tiles, each tile's copies "
      "under the one before's products and stores; 1 (or 0): one tile a work-group"},
+    {"STAGE_C", STAGE_C, 1, 2,
+     "2: C leaves through 8 KiB of local memory a consumer warpgroup, in 16-byte pieces (beta 0, "
+     "C aligned); 1 (or 0): each thread stores its own values"},
 };
 
-/* PERSIST came after configurations were written without it (optional: 0 and 1 keep one tile a
- * work-group, with no build option). */
+/* PERSIST and STAGE_C came after configurations were written without them (optional: 0 and 1
+ * keep one tile a work-group and the direct stores, with no build option). */
 static const family_param_ext param_ext[] = {
     {0, 0, false, 0, 0}, {0, 0, false, 0, 0}, {0, 0, false, 0, 0},
-    {0, 0, false, 0, 0}, {0, 0, true, 0, 0},
+    {0, 0, false, 0, 0}, {0, 0, true, 0, 0},  {0, 0, true, 0, 0},
 };
 _Static_assert(sizeof param_ext / sizeof param_ext[0] == sizeof params / sizeof params[0],
                "one param_ext entry per parameter");
@@ -54,9 +57,11 @@ static bool supported(const device_info *info, clgemm_precision type, clgemm_com
              (compute == CLGEMM_COMPUTE_DEFAULT || compute == CLGEMM__COMPUTE_ANY)));
 }
 
-/* The stages (1024-byte aligned), a full and an empty barrier of 8 bytes each per stage. */
+/* The stages (1024-byte aligned), a full and an empty barrier of 8 bytes each per stage, and
+ * with STAGE_C 2 C's 8 KiB a consumer warpgroup. */
 static size_t local_bytes(const int *v) {
-    return (size_t)v[STAGES] * ((size_t)(v[MWG] + v[NWG]) * 128 + 16) + 1024;
+    const size_t c_stage = v[STAGE_C] == 2 ? 8192 * (size_t)(v[MWG] / 64) : 0;
+    return (size_t)v[STAGES] * ((size_t)(v[MWG] + v[NWG]) * 128 + 16) + 1024 + c_stage;
 }
 
 static bool rules(const clgemm_config *c, const device_info *info, const type_desc *t) {
@@ -66,18 +71,22 @@ static bool rules(const clgemm_config *c, const device_info *info, const type_de
     if (v[NWG] != 64 && v[NWG] != 128 && v[NWG] != 256) return false;
     if ((size_t)v[KWG] * t->size != 128) return false;
     if (v[STAGES] < 2) return false; /* one stage: the producer would wait on its own consumers */
-    if (v[PERSIST] > 2) return false;
+    if (v[PERSIST] > 2 || v[STAGE_C] > 2) return false;
     size_t threads = threads_of(v);
     if (threads > info->max_work_group_size || threads > info->max_work_item_sizes[0]) return false;
     return local_bytes(v) <= clgemm__static_local_limit(info);
 }
 
 /* Persistent (PERSIST 2): the work-groups an SM holds at once, by local memory (at most two:
- * the registers of two 128 x 128 tiles' consumers fill an SM), times the SMs; 0 otherwise. */
+ * the registers of two 128 x 128 tiles' consumers fill an SM), times the SMs; 0 otherwise. An
+ * SM of compute capability 9.0 holds 1 KiB more than one work-group may take, and each work-group
+ * reserves 1 KiB of it (the 1 KiB local_bytes keeps for alignment stands for that); the limit
+ * (exec's probe) is a work-group's maximum less 1 KiB. So 128 x 128 tiles in 3 stages with C
+ * staged (112 KiB used) run two an SM. */
 static size_t persistent_groups(const clgemm_config *c, const device_info *info) {
     const int *v = c->params;
     if (v[PERSIST] != 2) return 0;
-    size_t per_sm = (size_t)(clgemm__static_local_limit(info) / local_bytes(v));
+    size_t per_sm = (size_t)((clgemm__static_local_limit(info) + 2048) / local_bytes(v));
     if (per_sm > 2) per_sm = 2;
     return (per_sm ? per_sm : 1) * (info->compute_units ? info->compute_units : 1);
 }
@@ -124,12 +133,13 @@ static int call_options(const kernel_call *k, char *buf, size_t size) {
 }
 
 /* A configuration one tile a work-group (TMA) or persistent (TMA_P). */
-#define TMA_WITH(mwg_, nwg_, kwg_, stages_, persist_)                                              \
+#define TMA_WITH(mwg_, nwg_, kwg_, stages_, persist_, stage_c_)                                    \
     {                                                                                              \
-        .family = CLGEMM_FAMILY_TMA, .params = { mwg_, nwg_, kwg_, stages_, persist_ }             \
+        .family = CLGEMM_FAMILY_TMA, .params = { mwg_, nwg_, kwg_, stages_, persist_, stage_c_ }   \
     }
-#define TMA(mwg_, nwg_, kwg_, stages_)   TMA_WITH(mwg_, nwg_, kwg_, stages_, 0)
-#define TMA_P(mwg_, nwg_, kwg_, stages_) TMA_WITH(mwg_, nwg_, kwg_, stages_, 2)
+#define TMA(mwg_, nwg_, kwg_, stages_)    TMA_WITH(mwg_, nwg_, kwg_, stages_, 0, 0)
+#define TMA_P(mwg_, nwg_, kwg_, stages_)  TMA_WITH(mwg_, nwg_, kwg_, stages_, 2, 0)
+#define TMA_PS(mwg_, nwg_, kwg_, stages_) TMA_WITH(mwg_, nwg_, kwg_, stages_, 2, 2) /* C staged */
 #define END_OF_LIST                                                                                \
     { .family = 0 }
 
@@ -212,18 +222,36 @@ static const clgemm_config *defaults(const device_info *info, clgemm_precision t
 }
 
 /* Every tile of the correctness matrix clgemm-tma-check ran on the H200, for each slice depth
- * (the tuner keeps those of the type's depth), then the defaults' tiles persistent. */
-static const clgemm_config quick[] = {TMA(128, 256, 64, 4),    TMA(256, 128, 64, 4),
-                                      TMA(128, 128, 64, 6),    TMA(64, 256, 64, 5),
-                                      TMA(128, 64, 64, 8),     TMA(128, 256, 32, 4),
-                                      TMA(256, 128, 32, 4),    TMA(128, 128, 32, 6),
-                                      TMA(64, 256, 32, 5),     TMA(128, 64, 32, 8),
-                                      TMA(128, 256, 128, 4),   TMA(256, 128, 128, 4),
-                                      TMA(128, 128, 128, 6),   TMA(64, 256, 128, 5),
-                                      TMA(128, 64, 128, 8),    TMA_P(128, 256, 64, 4),
-                                      TMA_P(128, 128, 64, 3),  TMA_P(128, 256, 32, 4),
-                                      TMA_P(128, 128, 32, 3),  TMA_P(128, 256, 128, 4),
-                                      TMA_P(128, 128, 128, 3), END_OF_LIST};
+ * (the tuner keeps those of the type's depth), then the defaults' tiles persistent, then some
+ * with C staged through local memory (STAGE_C 2). */
+static const clgemm_config quick[] = {TMA(128, 256, 64, 4),
+                                      TMA(256, 128, 64, 4),
+                                      TMA(128, 128, 64, 6),
+                                      TMA(64, 256, 64, 5),
+                                      TMA(128, 64, 64, 8),
+                                      TMA(128, 256, 32, 4),
+                                      TMA(256, 128, 32, 4),
+                                      TMA(128, 128, 32, 6),
+                                      TMA(64, 256, 32, 5),
+                                      TMA(128, 64, 32, 8),
+                                      TMA(128, 256, 128, 4),
+                                      TMA(256, 128, 128, 4),
+                                      TMA(128, 128, 128, 6),
+                                      TMA(64, 256, 128, 5),
+                                      TMA(128, 64, 128, 8),
+                                      TMA_P(128, 256, 64, 4),
+                                      TMA_P(128, 128, 64, 3),
+                                      TMA_P(128, 256, 32, 4),
+                                      TMA_P(128, 128, 32, 3),
+                                      TMA_P(128, 256, 128, 4),
+                                      TMA_P(128, 128, 128, 3),
+                                      TMA_PS(128, 256, 64, 4),
+                                      TMA_PS(128, 128, 64, 3),
+                                      TMA_PS(128, 256, 32, 4),
+                                      TMA_PS(128, 128, 128, 3),
+                                      TMA_WITH(128, 64, 64, 8, 0, 2),
+                                      TMA_WITH(256, 128, 64, 4, 0, 2),
+                                      END_OF_LIST};
 
 static const ptx_patch_need patch = {0};
 
