@@ -98,5 +98,11 @@ fp16_tn_256x128_s4_sc    4 4 0 1 0 256 128 4 -DSTAGE_C=2
 fp16_tn_128x64_s8_sc     4 4 0 1 0 128 64 8 -DSTAGE_C=2
 i8_tn_128x128_s3_p_sc    6 7 3 1 0 128 128 3 -DPERSIST=2 -DSTAGE_C=2
 e4m3_tn_128x256_s4_sc16  8 4 4 1 0 128 256 4 -DSTAGE_C=2
+tf32a_nn_128x256_s4_sc   0 0 2 0 0 128 256 4 -DSTAGE_C=2
+tf32a_nn_128x128_s6_sc   0 0 2 0 0 128 128 6 -DSTAGE_C=2
+tf32x3a_nn_128x256_s4_sc 0 0 2 0 0 128 256 4 -DSPLIT3=1 -DSTAGE_C=2
+tf32x3a_nn_128x128_s6_sc 0 0 2 0 0 128 128 6 -DSPLIT3=1 -DSTAGE_C=2
+tf32x3_tn_128x256_s4_sc  0 0 2 1 0 128 256 4 -DSPLIT3=1 -DSTAGE_C=2
+i8_tn_128x256_s4_sc      6 7 3 1 0 128 256 4 -DSTAGE_C=2
 LIST
 [ "$fails" = 0 ] || { echo "$fails configuration(s) failed"; exit 1; }

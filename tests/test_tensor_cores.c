@@ -32,8 +32,8 @@ typedef struct shape {
 } shape;
 /* Scalars, sizes off every tile, one slice and a bit of K, a 2 x 2 grid of 128 x 256 tiles with
  * ragged edges, and a long K. */
-static const shape shapes[] = {{1, 1, 1},       {7, 5, 3},       {65, 129, 17},
-                               {257, 300, 100}, {130, 260, 600}, {64, 256, 16}};
+static const shape shapes[] = {{1, 1, 1},       {7, 5, 3},     {65, 129, 17}, {257, 300, 100},
+                               {130, 260, 600}, {64, 256, 16}, {198, 90, 40}};
 static const double scalars[][2] = {{1, 0}, {-0.5, 1.25}, {1.5, -0.75}};
 
 static bool candidate(clgemm_family family, int index, clgemm_config *out);
@@ -122,6 +122,9 @@ static void run_case(const tc_case *tc) {
                                 g.off_a = 3;
                                 g.off_b = 5;
                                 g.off_c = 7;
+                            } else if (seed % 2 == 0) { /* beta 0, C's columns 16-byte aligned */
+                                g.ldc =
+                                    (tc_min_ld(g.layout, CLGEMM_NO_TRANS, g.m, g.n) + 7) / 8 * 8;
                             }
                             int rc = tt_run(&env, hs, &g, seed, 0, seed % 3 == 0 ? TT_RUN_HOST : 0,
                                             msg, sizeof msg);

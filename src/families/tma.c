@@ -149,9 +149,15 @@ static int call_options(const kernel_call *k, char *buf, size_t size) {
  * 128 x 256 tiles persistent (bench/results/h200-tma-persistent.log, same run): 8192^2 738
  * against 729, 4096^2 643 against 598 and 631. TF32's keep one tile a work-group: 378 against
  * 372 at 8192^2 is within the runs' spread, and its A read into registers needs 231 registers
- * a thread in the persistent 128 x 256 kernel, past the 224 its work-group may hold. */
-static const clgemm_config half[] = {TMA_P(128, 256, 64, 4), TMA(128, 128, 64, 6), END_OF_LIST};
-static const clgemm_config tf32[] = {TMA(128, 256, 32, 4), TMA(128, 128, 32, 6), END_OF_LIST};
+ * a thread in the persistent 128 x 256 kernel, past the 224 its work-group may hold. With C
+ * staged through local memory (bench/results/h200-tma-staged-c.log, two rounds alternated):
+ * FP16 8192^2 745-746 against 728, 4096^2 679-683 against 629-646, 2048^2 370-383 against
+ * 355-357, BF16 8192^2 763 against 749-751, TF32 8192^2 374 against 369, 4096^2 336 against
+ * 331. */
+static const clgemm_config half[] = {TMA_PS(128, 256, 64, 4), TMA_WITH(128, 128, 64, 6, 0, 2),
+                                     END_OF_LIST};
+static const clgemm_config tf32[] = {TMA_WITH(128, 256, 32, 4, 0, 2),
+                                     TMA_WITH(128, 128, 32, 6, 0, 2), END_OF_LIST};
 /* H200 whole calls, row-major NT (both operands K-major; bench/results/h200-tma-8bit.log): 128 x
  * 256 tiles in 4 stages ran INT8 8192^2 at 1445 TOPS and 4096^2 at 1102 (cuBLASLt 940 and 754),
  * E4M3 into FP32 8192^2 at 1393 TFLOPS (cuBLASLt 1350), into BF16 at 1362 (1441), E5M2 1425. */
@@ -173,7 +179,7 @@ static const clgemm_config half_short_n[] = {TMA(128, 64, 64, 8), END_OF_LIST};
  * from 256 rows and columns (bench/results/h200-tma-persistent.log, two rounds): FP16 1000 x 256^3
  * 211 against 200 and 205, BF16 209 and 210 against 186 and 190, FP16 100 x 512^3 298 and 312
  * against 292 and 284; at 128^3 72 and 78 against 82 and 78, so smaller ones keep a tile each. */
-static const clgemm_config half_batch[] = {TMA_P(128, 128, 64, 3), TMA(128, 128, 64, 3),
+static const clgemm_config half_batch[] = {TMA_PS(128, 128, 64, 3), TMA(128, 128, 64, 3),
                                            END_OF_LIST};
 /* Strided batches of 8-bit matrices, row-major NN (B copied K-major first), H200
  * (bench/results/h200-tma-8bit-batches.log): 128 x 128 tiles of 3 stages, as FP16's, ran INT8 1000
@@ -251,6 +257,10 @@ static const clgemm_config quick[] = {TMA(128, 256, 64, 4),
                                       TMA_PS(128, 128, 128, 3),
                                       TMA_WITH(128, 64, 64, 8, 0, 2),
                                       TMA_WITH(256, 128, 64, 4, 0, 2),
+                                      TMA_WITH(128, 128, 64, 6, 0, 2),
+                                      TMA_WITH(128, 256, 32, 4, 0, 2),
+                                      TMA_WITH(128, 128, 32, 6, 0, 2),
+                                      TMA_WITH(128, 256, 128, 4, 0, 2),
                                       END_OF_LIST};
 
 static const ptx_patch_need patch = {0};
