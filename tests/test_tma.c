@@ -564,6 +564,11 @@ static int persist(const clgemm_config *c) {
     int v = 0;
     return clgemm_config_get(c, "PERSIST", &v) == CLGEMM_SUCCESS ? v : -1;
 }
+/* A configuration's STAGE_C (0 where it has none). */
+static int stage_c(const clgemm_config *c) {
+    int v = 0;
+    return clgemm_config_get(c, "STAGE_C", &v) == CLGEMM_SUCCESS ? v : -1;
+}
 
 /* Where maps can be encoded, FP16, BF16, TF32, INT8 and FP8 plan on it for single matrices from
  * 1024^3 (128 x 256 tiles where they fill at least two waves nine tenths full on the H200's 132
@@ -619,6 +624,12 @@ Test(tma_family, planned_for_its_types_where_it_pays) {
             cr_expect_eq(b128.family, CLGEMM_FAMILY_TMA, "case %zu: a batch of 128^3", i);
             cr_expect_eq(persist(&batch), eight ? 0 : 2, "case %zu: a batch of 256^3", i);
             cr_expect_eq(persist(&b128), 0, "case %zu: a batch of 128^3", i);
+            /* 16-bit C staged from 256^2 below 512^2: persistent, not staged, from 512^2. */
+            clgemm_config b512 = clgemm__config_default_for(&h200, t, m, 512, 512, 512, 100);
+            cr_expect_eq(stage_c(&batch), eight ? 0 : 2, "case %zu: a batch of 256^3", i);
+            cr_expect_eq(stage_c(&b128), 0, "case %zu: a batch of 128^3", i);
+            cr_expect_eq(stage_c(&b512), 0, "case %zu: a batch of 512^3", i);
+            cr_expect_eq(persist(&b512), eight ? 0 : 2, "case %zu: a batch of 512^3", i);
         } else {
             cr_expect_neq(batch.family, CLGEMM_FAMILY_TMA, "case %zu: a batch", i);
         }
@@ -650,6 +661,9 @@ Test(tma_family, planned_for_its_types_where_it_pays) {
         /* FP16 and BF16's 128 x 256 tiles persistent; TF32's (whose A from registers would not
          * fit them) and the 8-bit types' one tile a work-group. */
         cr_expect_eq(persist(&big), cases[i].kwg == 64 ? 2 : 0, "case %zu: persistent", i);
+        /* Every type's large squares stage C; narrow shapes (split K) store directly. */
+        cr_expect_eq(stage_c(&big), 2, "case %zu: C staged", i);
+        cr_expect_eq(stage_c(&narrow), 0, "case %zu: 8192 x 64 x 8192 C staged", i);
         /* Squares from 1024: wide tiles at 4096 (512 of them, 97 % of four waves), square ones
          * at 3072 (288 wide ones: the third wave 18 % full), 2048 (one wave) and 1024. */
         const struct {

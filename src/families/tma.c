@@ -153,15 +153,19 @@ static int call_options(const kernel_call *k, char *buf, size_t size) {
  * staged through local memory (bench/results/h200-tma-staged-c.log, two rounds alternated):
  * FP16 8192^2 745-746 against 728, 4096^2 679-683 against 629-646, 2048^2 370-383 against
  * 355-357, BF16 8192^2 763 against 749-751, TF32 8192^2 374 against 369, 4096^2 336 against
- * 331. */
+ * 331 (TF32's 128 x 128 tiles, which narrow shapes take, not yet measured staged). */
 static const clgemm_config half[] = {TMA_PS(128, 256, 64, 4), TMA_WITH(128, 128, 64, 6, 0, 2),
                                      END_OF_LIST};
-static const clgemm_config tf32[] = {TMA_WITH(128, 256, 32, 4, 0, 2),
-                                     TMA_WITH(128, 128, 32, 6, 0, 2), END_OF_LIST};
+static const clgemm_config tf32[] = {TMA_WITH(128, 256, 32, 4, 0, 2), TMA(128, 128, 32, 6),
+                                     END_OF_LIST};
 /* H200 whole calls, row-major NT (both operands K-major; bench/results/h200-tma-8bit.log): 128 x
  * 256 tiles in 4 stages ran INT8 8192^2 at 1445 TOPS and 4096^2 at 1102 (cuBLASLt 940 and 754),
- * E4M3 into FP32 8192^2 at 1393 TFLOPS (cuBLASLt 1350), into BF16 at 1362 (1441), E5M2 1425. */
-static const clgemm_config eight[] = {TMA(128, 256, 128, 4), TMA(128, 128, 128, 6), END_OF_LIST};
+ * E4M3 into FP32 8192^2 at 1393 TFLOPS (cuBLASLt 1350), into BF16 at 1362 (1441), E5M2 1425.
+ * With C staged (bench/results/h200-tma-staged-c-defaults.log, two rounds alternated): INT8
+ * 8192^2 1474-1504 against 1477-1482, 4096^2 1080-1103 against 1068-1083, E4M3 into FP32
+ * 1406-1412 against 1368-1382, into BF16 1413-1415 against 1342-1371. */
+static const clgemm_config eight[] = {TMA_WITH(128, 256, 128, 4, 0, 2), TMA(128, 128, 128, 6),
+                                      END_OF_LIST};
 static const clgemm_config none[] = {END_OF_LIST};
 /* One side of 64 or less (of the column-major problem): tiles 64 deep on that side, so no half of
  * each product is padding. H200, two rounds against 128 x 128 in 6 stages (bench/results/
@@ -178,9 +182,13 @@ static const clgemm_config half_short_n[] = {TMA(128, 64, 64, 8), END_OF_LIST};
  * 100 x 512^3 281 / 196. At 64^3 neither beat mma.sync (10000 x 64^3: 58 against 56). Persistent
  * from 256 rows and columns (bench/results/h200-tma-persistent.log, two rounds): FP16 1000 x 256^3
  * 211 against 200 and 205, BF16 209 and 210 against 186 and 190, FP16 100 x 512^3 298 and 312
- * against 292 and 284; at 128^3 72 and 78 against 82 and 78, so smaller ones keep a tile each. */
-static const clgemm_config half_batch[] = {TMA_PS(128, 128, 64, 3), TMA(128, 128, 64, 3),
-                                           END_OF_LIST};
+ * against 292 and 284; at 128^3 72 and 78 against 82 and 78, so smaller ones keep a tile each.
+ * With C staged through local memory (bench/results/h200-tma-staged-c-defaults.log, two rounds
+ * alternated): FP16 1000 x 256^3 253-255 against 217, 300 x 384^3 289-295 against 270-280, but
+ * 100 x 512^3 298-299 against 308-316; one tile a work-group, staged, lost everywhere (512^3
+ * 251-256). So matrices below 512^2 staged, from 512^2 not. */
+static const clgemm_config half_batch[] = {TMA_PS(128, 128, 64, 3), TMA_P(128, 128, 64, 3),
+                                           TMA(128, 128, 64, 3), END_OF_LIST};
 /* Strided batches of 8-bit matrices, row-major NN (B copied K-major first), H200
  * (bench/results/h200-tma-8bit-batches.log): 128 x 128 tiles of 3 stages, as FP16's, ran INT8 1000
  * x 256^3 at 128 TOPS and 100 x 512^3 at 205 where the CUDA cores (the only other route for 8-bit
@@ -215,7 +223,8 @@ static const clgemm_config *defaults(const device_info *info, clgemm_precision t
     if (dims->batch > 1) {
         if (eight_bit(type)) return dims->m > 64 ? eight_batch : none;
         if (!sixteen_bit || dims->m < 128 || dims->n < 128) return none;
-        return dims->m >= 256 && dims->n >= 256 ? half_batch : half_batch + 1;
+        if (dims->m < 256 || dims->n < 256) return half_batch + 2;
+        return dims->m >= 512 && dims->n >= 512 ? half_batch + 1 : half_batch;
     }
     /* 8-bit: every single matrix (the other families multiply 8-bit types on the CUDA cores:
      * 256^3 INT8 1.4 against 1.2 TOPS, 512^3 10.4 against 6.4, h200-tma-8bit.log). */
