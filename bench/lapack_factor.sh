@@ -1,31 +1,35 @@
 #!/bin/sh
-# lapack_factor.sh: LAPACK's dgetrf, dpotrf, dgeqrf (clgemm-lapack-factor-bench) in up to four
-# runs a size: host, without the drop-in; dropin, libclgemm_blas preloaded (its measured rule:
-# each call where calls like it have been faster); block, the same with LAPACK's block size
-# raised to NB (CLGEMM_BLAS_LAPACK_NB); forced, the drop-in with every call of
-# CLGEMM_BLAS_MIN_FLOPS or more on the device (CLGEMM_BLAS_RULE=flops: what the device alone
-# does, and how much of that is copies). Tables (bench/lapack_factor_report.awk): per routine and
-# size the median seconds and GFLOPS of each run, the speed-up over the host run and whether the
-# factors agree; from the drop-in runs' CLGEMM_BLAS_LOG=2 lines, the share of the time the
-# copies to and from the device took (the copy commands' device time; copies overlap the
-# multiplies, so it says how long the bus was busy, not time added) with the bytes moved, and
-# the share of each BLAS routine the log times, with its calls on the device / calls.
+# lapack_factor.sh: LAPACK's dgetrf, dpotrf, dgeqrf (clgemm-lapack-factor-bench) in up to five runs
+# a size: host, without the drop-in; own_nb, libclgemm_blas preloaded (its measured rule: each call
+# where calls like it have been faster) with LAPACK's own block size (CLGEMM_BLAS_LAPACK_NB=0);
+# dropin, the same with the drop-in's default block size (512 with a GPU device, LAPACK's own with
+# a CPU one: then it repeats own_nb); block, the same with LAPACK's block size NB
+# (CLGEMM_BLAS_LAPACK_NB); forced, the drop-in's defaults with every call of CLGEMM_BLAS_MIN_FLOPS
+# or more on the device (CLGEMM_BLAS_RULE=flops: what the device alone does, and how much of that
+# is copies). CLGEMM_BLAS_LAPACK_NB of the caller is dropped. Tables
+# (bench/lapack_factor_report.awk): per routine and size the median seconds and GFLOPS of each run,
+# the speed-up over the host run and whether the factors agree; from the drop-in runs'
+# CLGEMM_BLAS_LOG=2 lines, the share of the time the copies to and from the device took (the copy
+# commands' device time; copies overlap the multiplies, so it says how long the bus was busy, not
+# time added) with the bytes moved, and the share of each BLAS routine the log times, with its
+# calls on the device / calls.
 #
 # Usage: bench/lapack_factor.sh BUILD_DIR N...
 # Environment: ROUNDS (2; rounds alternate the runs), REPS (1; timed calls a run), WARM (1: each
-# drop-in run factors once untimed first: kernels, buffers, the rule's measurements; the host
-# run is not warmed), NB (unset: no block run), FORCED (1: the forced run), LAPACK and BLAS (the
-# liblapack.so.3 and libblas.so.3 put first on LD_LIBRARY_PATH; LAPACK defaults to Debian's
-# reference LAPACK where installed: OpenBLAS's own liblapack.so.3 factors inside OpenBLAS and
-# calls no BLAS entry point the drop-in could take), BUDGET_S (0: none; else a size, or its
-# forced run, starts only if the time so far plus a prediction from the size before (its time
-# times the ratio of n^3) fits). TERM or INT: the tables of the runs done so far.
+# drop-in run factors once untimed first: kernels, buffers, the rule's measurements; the host run
+# is not warmed), OWN_NB (1: the own_nb run), NB (unset: no block run), FORCED (1: the forced run),
+# LAPACK and BLAS (the liblapack.so.3 and libblas.so.3 put first on LD_LIBRARY_PATH; LAPACK
+# defaults to Debian's reference LAPACK where installed: OpenBLAS's own liblapack.so.3 factors
+# inside OpenBLAS and calls no BLAS entry point the drop-in could take), BUDGET_S (0: none; else a
+# size, or its forced run, starts only if the time so far plus a prediction from the size before
+# (its time times the ratio of n^3) fits). TERM or INT: the tables of the runs done so far.
 set -eu
 build=$(readlink -f "$1")
 shift
 here=$(dirname "$(readlink -f "$0")")
 rounds=${ROUNDS:-2} reps=${REPS:-1} warm=${WARM:-1} nb=${NB:-} forced=${FORCED:-1}
-budget=${BUDGET_S:-0}
+own_nb=${OWN_NB:-1} budget=${BUDGET_S:-0}
+unset CLGEMM_BLAS_LAPACK_NB
 bench="$build/bench/clgemm-lapack-factor-bench"
 lib="$build/blas/libclgemm_blas.so"
 work=$(mktemp -d)
@@ -42,7 +46,7 @@ export LD_LIBRARY_PATH
 avx512=no
 grep -q avx512f /proc/cpuinfo 2> /dev/null && avx512=yes
 echo "CPU: $(lscpu | sed -n 's/^Model name: *//p' | head -1) (AVX-512: $avx512), $(nproc) cores"
-echo "command: ROUNDS=$rounds REPS=$reps WARM=$warm NB=$nb FORCED=$forced BUDGET_S=$budget bench/lapack_factor.sh BUILD $*"
+echo "command: ROUNDS=$rounds REPS=$reps WARM=$warm OWN_NB=$own_nb NB=$nb FORCED=$forced BUDGET_S=$budget bench/lapack_factor.sh BUILD $*"
 { ldd "$bench"; ldd "$lib"; } |
     awk '$1 ~ /^(liblapack|libblas|libopenblas|libgfortran|libclgemm|libOpenCL)/ && !seen[$1]++ { print $1, $3 }' |
     while read -r name path; do echo "$name -> $(readlink -f "$path")"; done
@@ -54,6 +58,8 @@ run() {
     out="$work/$1.$2.$3"
     case $1 in
     host) "$bench" -r "$reps" -w 0 "$2" > "$out" 2> /dev/null ;;
+    own_nb) CLGEMM_BLAS_LAPACK_NB=0 CLGEMM_BLAS_LOG=2 LD_PRELOAD="$lib" \
+        "$bench" -r "$reps" -w "$warm" "$2" > "$out" 2> "$out.log" ;;
     dropin) CLGEMM_BLAS_LOG=2 LD_PRELOAD="$lib" "$bench" -r "$reps" -w "$warm" "$2" > "$out" 2> "$out.log" ;;
     block) CLGEMM_BLAS_LAPACK_NB=$nb CLGEMM_BLAS_LOG=2 LD_PRELOAD="$lib" \
         "$bench" -r "$reps" -w "$warm" "$2" > "$out" 2> "$out.log" ;;
@@ -74,12 +80,14 @@ report() {
     echo
     # shellcheck disable=SC2046
     (cd "$work" && awk -v reps="$reps" -f "$here/lapack_factor_report.awk" \
-        $(printf '%s\n' ./* | sed 's|^\./||' | grep -E '^(host|dropin|block|forced)\.[0-9]+\.[0-9]+(\.log)?$' |
+        $(printf '%s\n' ./* | sed 's|^\./||' | grep -E '^(host|own_nb|dropin|block|forced)\.[0-9]+\.[0-9]+(\.log)?$' |
             sort -t. -k2,2n -k3,3n -k1,1))
 }
 trap 'echo "stopped after $((($(now_ms) - start) / 1000)) s"; report; exit 143' TERM INT
 
-main_kinds="host dropin"
+main_kinds=host
+[ "$own_nb" = 1 ] && main_kinds="$main_kinds own_nb"
+main_kinds="$main_kinds dropin"
 [ -n "$nb" ] && main_kinds="$main_kinds block"
 prev_n=0 prev_main=0 prev_forced=0
 for n in "$@"; do

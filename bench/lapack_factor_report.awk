@@ -1,8 +1,8 @@
 # lapack_factor_report.awk: the tables of bench/lapack_factor.sh from its run files, given in
 # order of size: KIND.N.ROUND (clgemm-lapack-factor-bench's lines: routine n seconds gflops
 # checksum hash) and, for the drop-in runs, KIND.N.ROUND.log (their stderr: the bench's markers
-# around the timed calls and the drop-in's CLGEMM_BLAS_LOG=2 lines). KIND is host, dropin, block
-# or forced. Variable: reps (timed calls a run).
+# around the timed calls and the drop-in's CLGEMM_BLAS_LOG=2 lines). KIND is host, own_nb,
+# dropin, block or forced. Variable: reps (timed calls a run).
 function kind_of(f) { return substr(f, 1, index(f, ".") - 1) }
 function median(list,   v, n, i, j, x) {
     n = split(list, v, " ")
@@ -52,7 +52,7 @@ function run_cols(k, key, h,   s, out) {
     return out (s > 0 && h > 0 ? sprintf(" %7.2f %-5s", h / s, same("host", k, key)) : sprintf(" %7s %-5s", "-", "-"))
 }
 END {
-    nk = split("dropin block forced", kinds, " ")
+    nk = split("own_nb dropin block forced", kinds, " ")
     used = ""
     for (i = 1; i <= nk; i++)
         for (c = 1; c <= count; c++) if ((kinds[i], order[c]) in secs) { used = used " " kinds[i]; break }

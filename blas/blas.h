@@ -49,7 +49,8 @@ typedef struct blas_settings {
     size_t pool_bytes;    /* CLGEMM_BLAS_POOL_MB: bound of the device-buffer pool */
     int devices;          /* CLGEMM_BLAS_DEVICES: devices a call spreads over (0: all) */
     int block;            /* CLGEMM_BLAS_BLOCK: diagonal blocks of the Level-3 routines */
-    int lapack_nb;        /* CLGEMM_BLAS_LAPACK_NB: LAPACK's block size with a device, 0: off */
+    int lapack_nb;        /* CLGEMM_BLAS_LAPACK_NB: LAPACK's block size with a device, 0: off,
+                             -1: unset (lapack_block.c's default) */
 } blas_settings;
 const blas_settings *clgemm__blas_settings(void);
 void clgemm__blas_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -94,6 +95,22 @@ void *clgemm__blas_system_symbol(const char *name);
 /* The built-in host GEMM (plain loops, any type) and C = beta * C. */
 void clgemm__blas_host_gemm(const blas_call *call);
 void clgemm__blas_scale_c(const blas_call *call);
+
+/* Whether the device of the drop-in's calls (clgemm_create_default's; opened here if it was not
+ * yet) is a GPU or accelerator, where copies cross a bus; 0 for a CPU device or none. */
+int clgemm__blas_device_is_gpu(void);
+
+/* The block size LAPACK's ILAENV answers (lapack_block.c): ispec and own are the call's ISPEC
+ * and the answer of the LAPACK behind this library, setting CLGEMM_BLAS_LAPACK_NB (-1: unset);
+ * device(type) says what the device for the routine's type is (asked only where the answer
+ * depends on it). */
+typedef enum lapack_device {
+    LAPACK_NO_DEVICE = 0, /* none usable for the type, or a forked child */
+    LAPACK_CPU_DEVICE = 1,
+    LAPACK_GPU_DEVICE = 2, /* CL_DEVICE_TYPE_GPU or ACCELERATOR */
+} lapack_device;
+int clgemm__blas_lapack_block(int ispec, int own, int setting, lapack_device (*device)(int type),
+                              int type);
 
 /* Whether this process was forked after the device was opened: its calls never go there. */
 int clgemm__blas_device_forked(void);

@@ -81,6 +81,7 @@ static struct {
     cl_context context;
     cl_command_queue up, down;
     int fp64;
+    int gpu;     /* CL_DEVICE_TYPE_GPU or ACCELERATOR: copies cross a bus (lapack_block.c) */
     int profile; /* the copy queues profile (CLGEMM_BLAS_LOG=2) */
     size_t max_alloc;
 } dev;
@@ -124,7 +125,10 @@ static void open_device(void) {
     cl_device_id device = clgemm_device(dev.handle);
     cl_device_fp_config fp64 = 0;
     cl_ulong max_alloc = 0;
+    cl_device_type type = 0;
     clGetDeviceInfo(device, CL_DEVICE_DOUBLE_FP_CONFIG, sizeof fp64, &fp64, NULL);
+    clGetDeviceInfo(device, CL_DEVICE_TYPE, sizeof type, &type, NULL);
+    dev.gpu = (type & (CL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_ACCELERATOR)) != 0;
     clGetDeviceInfo(device, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof max_alloc, &max_alloc, NULL);
     dev.fp64 = fp64 != 0;
     dev.max_alloc = (size_t)max_alloc;
@@ -249,6 +253,12 @@ int clgemm__blas_device_usable(blas_type t) {
     if (!device_fns[t] || atomic_load(&dev_forked)) return 0;
     pthread_once(&dev_once, open_device);
     return dev.ok && !((t == BLAS_D || t == BLAS_Z) && !dev.fp64);
+}
+
+int clgemm__blas_device_is_gpu(void) {
+    if (atomic_load(&dev_forked)) return 0;
+    pthread_once(&dev_once, open_device);
+    return dev.ok && dev.gpu;
 }
 
 int clgemm__blas_device_gemm(const blas_call *call) {

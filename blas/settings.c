@@ -17,7 +17,8 @@
  *   CLGEMM_BLAS_BLOCK      the largest diagonal block ?trsm, ?trmm, ?symm, ?syr2k ... leave to
  *                          the system BLAS's own routine (default 256)
  *   CLGEMM_BLAS_LAPACK_NB  LAPACK's block size for its blocked routines while a device is
- *                          usable (2 ... 4096; unset: LAPACK's own; lapack_block.c) */
+ *                          usable (2 ... 4096; 0: LAPACK's own; unset: 512 with a GPU, LAPACK's
+ *                          own with a CPU device; lapack_block.c) */
 #include "blas.h"
 
 #include <errno.h>
@@ -106,7 +107,12 @@ static void read_settings(void) {
         settings.devices = d > 64 ? 64 : (int)d;
     }
     settings.block = (int)env_double("CLGEMM_BLAS_BLOCK", 256, 1);
-    double nb = env_double("CLGEMM_BLAS_LAPACK_NB", 0, 2);
+    /* 0 is a setting (off), 1 is not (ignored like any bad value): -1 stands for unset. */
+    double nb = env_double("CLGEMM_BLAS_LAPACK_NB", -1, 0);
+    if (nb > 0 && nb < 2) {
+        clgemm__blas_log("ignoring CLGEMM_BLAS_LAPACK_NB=%g (0, or 2 ... 4096)", nb);
+        nb = -1;
+    }
     settings.lapack_nb = nb > 4096 ? 4096 : (int)nb;
     const char *fb = getenv("CLGEMM_BLAS_FALLBACK");
     if (!fb || !*fb) fb = "libblas.so.3";

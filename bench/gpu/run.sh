@@ -47,10 +47,11 @@
 #                 machine (clgemm_multi_gemm_ex_host; a count above the GPUs present is skipped)
 #   tune          the tuner: 180 s against 10-minute searches of its default shapes
 #   lapack-factor LAPACK's dgetrf, dpotrf, dgeqrf at 2048 ... 16384 without the BLAS drop-in,
-#                 with it, with it and LAPACK's block size at FACTOR_NB (512), and with it forced
-#                 onto the device (bench/lapack_factor.sh): times, GFLOPS, copy share, time per
-#                 BLAS routine; the LAPACK and host BLAS bundled in .gpu/lib (FACTOR_SIZES;
-#                 FACTOR_BUDGET_S, default 420 s)
+#                 with it at LAPACK's own block size (CLGEMM_BLAS_LAPACK_NB=0), with it at its
+#                 default (512 on a GPU), with it and the block size at FACTOR_NB (unset: no such
+#                 run), and with it forced onto the device (bench/lapack_factor.sh): times,
+#                 GFLOPS, copy share, time per BLAS routine; the LAPACK and host BLAS bundled in
+#                 .gpu/lib (FACTOR_SIZES, e.g. "2048 4096 8192"; FACTOR_BUDGET_S, default 420 s)
 # Environment: BUILD (default build-gpu), CLGEMM_CACHE_DIR (default /tmp/clgemm-kernels),
 # SQUARES_CSV (default h200-squares.csv). Libraries bundled by bench/gpu/bundle-libs.sh in
 # .gpu/lib are put on LD_LIBRARY_PATH when that folder exists.
@@ -408,7 +409,7 @@ lapack_factor() {
     [ -e .gpu/lib/liblapack.so.3 ] && lapack=$PWD/.gpu/lib/liblapack.so.3
     [ -e .gpu/lib/libblas.so.3 ] && blas=$PWD/.gpu/lib/libblas.so.3
     # shellcheck disable=SC2086
-    LAPACK=$lapack BLAS=$blas ROUNDS=1 REPS=1 WARM=1 NB=${FACTOR_NB:-512} FORCED=1 \
+    LAPACK=$lapack BLAS=$blas ROUNDS=1 REPS=1 WARM=1 OWN_NB=1 NB=${FACTOR_NB:-} FORCED=1 \
         BUDGET_S=${FACTOR_BUDGET_S:-420} sh bench/lapack_factor.sh "$B" ${FACTOR_SIZES:-2048 4096 8192 12288 16384}
 }
 

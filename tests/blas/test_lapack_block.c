@@ -1,9 +1,14 @@
 /* test_lapack_block.c: the drop-in's ilaenv_ (blas/lapack_block.c), linked, with the system
  * LAPACK loaded behind it (dlopen'ed into the global scope before the first call, as a program's
- * own liblapack.so.3 would be): LAPACK's own answers unless CLGEMM_BLAS_LAPACK_NB is set; with it
- * and a device, the block size (ISPEC 1) of blocked routines only; without a usable device (an
- * empty ICD folder), LAPACK's own block size again; a bad value ignored. LAPACK's own answers
- * come from its ilaenv_ looked up in liblapack.so.3 itself, so no block size is assumed. */
+ * own liblapack.so.3 would be). CLGEMM_BLAS_LAPACK_NB unset: 512 as the block size (ISPEC 1) of
+ * blocked routines where the device is a GPU, LAPACK's own answers on a CPU device (PoCL, in
+ * CI); 0: LAPACK's own answers with any device; N: N with a device, for the block size of
+ * blocked routines only; without a usable device (an empty ICD folder), LAPACK's own block size
+ * again; a bad value ignored. LAPACK's own answers come from its ilaenv_ looked up in
+ * liblapack.so.3 itself, so no block size is assumed; the device's type from clgemm's default
+ * device, the one the drop-in opens. Every case of the rule, a GPU's included, is tested on its
+ * own in test_lapack_block_rule.c. */
+#include <clgemm.h>
 #include <criterion/criterion.h>
 #include <dlfcn.h>
 #include <stdlib.h>
@@ -35,8 +40,37 @@ static int lapacks_own(int ispec, const char *name) {
 
 static const char *const BLOCKED[] = {"DGETRF", "DPOTRF", "DGEQRF", "ZGETRF", "SPOTRF"};
 
-Test(lapack_block, lapacks_own_answers_when_unset, .init = load_lapack) {
+/* The block size the drop-in's default gives a routine of the default device: 512 on a GPU or
+ * accelerator that computes the routine's type, LAPACK's own otherwise. */
+static int default_block(const char *name, int own) {
+    clgemm_handle h;
+    if (clgemm_create_default(&h) != CLGEMM_SUCCESS) return own;
+    cl_device_type type = 0;
+    cl_device_fp_config fp64 = 0;
+    clGetDeviceInfo(clgemm_device(h), CL_DEVICE_TYPE, sizeof type, &type, NULL);
+    clGetDeviceInfo(clgemm_device(h), CL_DEVICE_DOUBLE_FP_CONFIG, sizeof fp64, &fp64, NULL);
+    clgemm_destroy(h);
+    int double_type = name[0] == 'D' || name[0] == 'Z';
+    int gpu = (type & (CL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_ACCELERATOR)) != 0;
+    return gpu && (fp64 || !double_type) ? 512 : own;
+}
+
+Test(lapack_block, the_default_is_512_on_a_gpu_else_lapacks_own, .init = load_lapack,
+     .timeout = 120) {
     unsetenv("CLGEMM_BLAS_LAPACK_NB");
+    for (int i = 0; i < 5; i++) {
+        int own = lapacks_own(1, BLOCKED[i]);
+        cr_assert_gt(own, 1, "%s is blocked", BLOCKED[i]);
+        cr_assert_eq(ask(ilaenv_, 1, BLOCKED[i]), default_block(BLOCKED[i], own), "%s", BLOCKED[i]);
+        for (int ispec = 2; ispec <= 3; ispec++)
+            cr_assert_eq(ask(ilaenv_, ispec, BLOCKED[i]), lapacks_own(ispec, BLOCKED[i]), "%s %d",
+                         BLOCKED[i], ispec);
+    }
+    cr_assert_eq(ask(ilaenv_, 1, "DXXXXX"), 1);
+}
+
+Test(lapack_block, zero_is_lapacks_own_answers_with_a_device, .init = load_lapack, .timeout = 120) {
+    setenv("CLGEMM_BLAS_LAPACK_NB", "0", 1);
     for (int i = 0; i < 5; i++)
         for (int ispec = 1; ispec <= 3; ispec++)
             cr_assert_eq(ask(ilaenv_, ispec, BLOCKED[i]), lapacks_own(ispec, BLOCKED[i]), "%s %d",
@@ -67,7 +101,7 @@ Test(lapack_block, lapacks_own_block_without_a_device, .init = load_lapack) {
     rmdir(dir);
 }
 
-Test(lapack_block, a_bad_value_is_ignored, .init = load_lapack) {
-    setenv("CLGEMM_BLAS_LAPACK_NB", "1", 1);
-    cr_assert_eq(ask(ilaenv_, 1, "DGETRF"), lapacks_own(1, "DGETRF"));
+Test(lapack_block, a_bad_value_is_ignored, .init = load_lapack, .timeout = 120) {
+    setenv("CLGEMM_BLAS_LAPACK_NB", "1", 1); /* as if unset */
+    cr_assert_eq(ask(ilaenv_, 1, "DGETRF"), default_block("DGETRF", lapacks_own(1, "DGETRF")));
 }

@@ -1,0 +1,98 @@
+/* test_lapack_block_rule.c: clgemm__blas_lapack_block (blas/lapack_block.c), the block size the
+ * drop-in's ilaenv_ answers, for every combination of CLGEMM_BLAS_LAPACK_NB (unset, 0, N), the
+ * device (none, a CPU, a GPU), ISPEC and LAPACK's own answer, with a stand-in for the device
+ * that counts how often it is asked: where the answer cannot depend on it (another ISPEC, an
+ * unblocked routine, the setting 0), it must not be asked, as asking opens the device. LAPACK's
+ * own answers are random, so no answer is right by accident. The library's objects are linked
+ * (the names are hidden). */
+#include "../../blas/blas.h"
+
+#include <criterion/criterion.h>
+#include <stdlib.h>
+
+static lapack_device the_device;
+static int asked, asked_type;
+
+static lapack_device stand_in(int type) {
+    asked++;
+    asked_type = type;
+    return the_device;
+}
+
+/* The answer with the device d; asked says whether the device was asked. */
+static int answer(int ispec, int own, int setting, lapack_device d, int type) {
+    the_device = d;
+    asked = 0, asked_type = -2;
+    return clgemm__blas_lapack_block(ispec, own, setting, stand_in, type);
+}
+
+/* LAPACK's own answer for a blocked routine: 2 ... 511, never the default or a setting. */
+static int random_own(void) {
+    int own;
+    do
+        own = 2 + rand() % 510;
+    while (own == 200 || own == 300);
+    return own;
+}
+
+static const lapack_device DEVICES[] = {LAPACK_NO_DEVICE, LAPACK_CPU_DEVICE, LAPACK_GPU_DEVICE};
+
+Test(lapack_block_rule, unset_is_512_on_a_gpu_and_lapacks_own_on_a_cpu_or_none) {
+    srand(35);
+    for (int i = 0; i < 100; i++) {
+        int own = random_own(), type = rand() % BLAS_TYPE_COUNT;
+        cr_assert_eq(answer(1, own, -1, LAPACK_GPU_DEVICE, type), 512, "own %d", own);
+        cr_assert_eq(asked, 1);
+        cr_assert_eq(asked_type, type, "the routine's type is the one asked about");
+        cr_assert_eq(answer(1, own, -1, LAPACK_CPU_DEVICE, type), own);
+        cr_assert_eq(asked, 1);
+        cr_assert_eq(answer(1, own, -1, LAPACK_NO_DEVICE, type), own);
+    }
+}
+
+Test(lapack_block_rule, zero_is_lapacks_own_everywhere_without_asking) {
+    srand(36);
+    for (int i = 0; i < 100; i++) {
+        int own = random_own();
+        for (int d = 0; d < 3; d++) {
+            cr_assert_eq(answer(1, own, 0, DEVICES[d], BLAS_D), own);
+            cr_assert_eq(asked, 0, "setting 0 opens no device");
+        }
+    }
+}
+
+Test(lapack_block_rule, a_setting_is_the_answer_with_any_device) {
+    srand(37);
+    for (int i = 0; i < 100; i++) {
+        int own = random_own(), setting = 2 + rand() % 4095;
+        cr_assert_eq(answer(1, own, setting, LAPACK_GPU_DEVICE, BLAS_S), setting);
+        cr_assert_eq(answer(1, own, setting, LAPACK_CPU_DEVICE, BLAS_Z), setting);
+        cr_assert_eq(answer(1, own, setting, LAPACK_NO_DEVICE, BLAS_C), own);
+        cr_assert_eq(asked, 1);
+    }
+}
+
+Test(lapack_block_rule, unblocked_routines_keep_their_answer_without_asking) {
+    const int settings[] = {-1, 0, 300};
+    for (int own = -1; own <= 1; own++)
+        for (int s = 0; s < 3; s++)
+            for (int d = 0; d < 3; d++) {
+                cr_assert_eq(answer(1, own, settings[s], DEVICES[d], BLAS_D), own, "own %d", own);
+                cr_assert_eq(asked, 0);
+            }
+}
+
+Test(lapack_block_rule, other_ispecs_are_lapacks_own_without_asking) {
+    srand(38);
+    const int settings[] = {-1, 0, 300};
+    for (int ispec = -1; ispec <= 17; ispec++) {
+        if (ispec == 1) continue;
+        int own = random_own();
+        for (int s = 0; s < 3; s++)
+            for (int d = 0; d < 3; d++) {
+                cr_assert_eq(answer(ispec, own, settings[s], DEVICES[d], BLAS_D), own, "ispec %d",
+                             ispec);
+                cr_assert_eq(asked, 0);
+            }
+    }
+}
