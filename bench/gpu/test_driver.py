@@ -4,7 +4,8 @@ that print their arguments, so each suite's output shows the commands it would r
 asserts the problems each suite promises (in particular the tensor-cores suite: FP16, BF16,
 TF32 and 3xTF32 at 8192^2, 4096^2, 2048^2 and 4097^2, the FP16 batch of 1000 x 256^3, and
 cuBLAS / torch.bmm for all of them in the same run; the eight-bit suite's cuBLASLt references
-beside its problems), that TC_ENV reaches the clgemm side, and
+beside its problems), that TC_ENV reaches the clgemm side, that FACTOR_SIZES and FACTOR_NB reach
+the lapack-factor suite, and
 that an unknown suite or no suite is refused. Prints "N passed, N failed"; exit 1 on failure."""
 import os
 import stat
@@ -94,7 +95,7 @@ EXPECT = {
     "multi-gpu": ["clgemm-multi-bench --runs 3 --devices 1,2,4 d:16384 d:32768 s:16384 s:32768"],
     # The stand-in's lines are not the bench's, so its table stays empty: what shows is the
     # command line and the table's header.
-    "lapack-factor": ["command: ROUNDS=1 REPS=1 WARM=1 NB=512 FORCED=1 BUDGET_S=420 "
+    "lapack-factor": ["command: ROUNDS=1 REPS=1 WARM=1 OWN_NB=1 NB= FORCED=1 BUDGET_S=420 "
                       "bench/lapack_factor.sh BUILD 2048 4096 8192 12288 16384",
                       "routine      n    host_s"],
     "mma8": ["== test_tensor_cores, mma family, INT8 / E4M3 / E5M2"],
@@ -132,6 +133,13 @@ def main():
                 for line in run.stdout.splitlines():
                     if "RAN clgemm-" in line:
                         check("[KSPLIT=3]" in line, f"TC_ENV did not reach: {line}")
+        # FACTOR_SIZES and FACTOR_NB reach bench/lapack_factor.sh (a block run at NB, other sizes).
+        run = subprocess.run(["sh", driver, "lapack-factor"],
+                             env={**env, "FACTOR_SIZES": "2048 4096 8192", "FACTOR_NB": "256"},
+                             capture_output=True, text=True, timeout=60)
+        check(run.returncode == 0 and "OWN_NB=1 NB=256 FORCED=1 BUDGET_S=420 "
+              "bench/lapack_factor.sh BUILD 2048 4096 8192\n" in run.stdout,
+              f"lapack-factor with FACTOR_SIZES and FACTOR_NB:\n{run.stdout}{run.stderr}")
         for args in ([], ["no-such-suite"], ["types", "no-such-suite"]):
             run = subprocess.run(["sh", driver, *args], env=env, capture_output=True, text=True,
                                  timeout=60)
