@@ -256,9 +256,9 @@ def self_test():
         ("README marker removed", "README.md", r"<!-- perf-table readme -->\n", ""),
         ("second row for one figure", RESULTS, r"\Z",
          "H200,fp32-shapes,FP32,4096x4096x4096,45.0,cuBLAS,48.0,,TFLOPS,2026-11-30,66af42c,"
-         "bench/gpu/run.sh fp32-shapes,bench/results/2026-11-30-h200-shapes-and-batches.log,\n"),
+         "bench/gpu/run.sh fp32-shapes,bench/results/h200-shapes-and-batches.log,\n"),
         ("bad commit", RESULTS, r",66af42c,", ",notacommit,"),
-        ("log missing", RESULTS, r"2026-11-30-h200-types\.log", "no-such.log"),
+        ("log missing", RESULTS, r"h200-types\.log", "no-such.log"),
     ]
     failures = 0
     for name, target, pattern, replacement in cases:

@@ -6,7 +6,8 @@
 #
 # Usage, from the repository root on the NVIDIA machine, with a release build in build-gpu
 # (meson setup build-gpu --buildtype=release && ninja -C build-gpu):
-#   bench/gpu/run.sh SUITE... | tee bench/results/DATE-h200-WHAT.log
+#   bench/gpu/run.sh SUITE... | tee bench/results/h200-WHAT.log    (named by what it measures;
+#                                   each suite's header line gives the date and commit)
 #   bench/gpu/run.sh tune start [SECONDS] | tune wait [SECONDS]     (two GPUs, see tune below)
 # Suites:
 #   device-tests  every device test suite (Criterion's closing line per suite)
@@ -382,7 +383,7 @@ squares() {
     echo "== cuBLAS"
     $CUBLAS 512,512,512 1024,1024,1024 2048,2048,2048 4096,4096,4096 8192,8192,8192
     $CUBLAS --fp64 1024,1024,1024 4096,4096,4096 8192,8192,8192
-    echo "plot: bench/plot.sh -o bench/results/DATE-h200-squares $csv"
+    echo "plot: bench/plot.sh -o bench/results/h200-squares $csv"
 }
 
 call_cost() {

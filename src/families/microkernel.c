@@ -131,7 +131,7 @@ static bool supported(const device_info *info, clgemm_precision type_ab, clgemm_
  * 2.5 / 1.2 / 1.4; blocks of 12 accumulators no better). The defaults then ran, three rounds:
  * AVX-512 FP32 6.5-7.1 / 5.1-8.2 / 8.7-9.5, FP64 5.1-5.2 / 3.3-5.0 / 3.5-3.8; haswell FP32
  * 2.8-5.3 / 3.9-5.6 / 4.8-5.1, FP64 2.1-2.2 / 1.33-1.38 / 2.0-2.1
- * (bench/results/2026-12-01-pocl-microkernel-defaults.log). Other CPU tiers were never measured
+ * (bench/results/pocl-microkernel-defaults.log). Other CPU tiers were never measured
  * and keep regblock's lists. */
 static const clgemm_config avx512_single[] = {MK(32, 8, 16), MK(16, 4, 16), END_OF_LIST};
 /* FP32 on an Intel CPU with AVX-512 (intel_cpu below): 32 x 12 blocks,

@@ -103,7 +103,7 @@ static const clgemm_config tf32[] = {MMA(128, 128, 16, 64, 64, 3), MMA(64, 64, 1
                                      END_OF_LIST};
 /* FP64 within 48 KiB of local memory. 64 x 128 tiles serve matrices far wider than tall: H200
  * 64 x 8192 x 8192 (kernel terms, K split) 36.7 TFLOPS where 64 x 64 tiles ran 25.8
- * (bench/results/2026-11-30-h200-shapes-call-cost.log). */
+ * (bench/results/h200-shapes-call-cost.log). */
 #define FP64_48K                                                                                   \
     MMA(128, 64, 16, 64, 32, 2), MMA(64, 128, 16, 32, 64, 2), MMA(64, 64, 16, 32, 32, 2)
 static const clgemm_config fp64[] = {FP64_48K, END_OF_LIST};

@@ -34,10 +34,10 @@
 /* 256 x 64 and 64 x 256 tiles (16 x 8 blocks, 16 along M as in 256 x 128's) serve narrow
  * matrices: H200 FP32 with K split 8 ways, 8192 x 64 x 8192 (kernel terms) ran 34.9 TFLOPS in
  * 256 x 64 tiles, 30.1 in 64 x 64 ones; 64 x 8192 x 8192 32.5 in 64 x 256 tiles of 4 x 32
- * work-items, 30.6 with 8 x 16 (bench/results/2026-11-30-h200-batched-types-tile-sweep.log,
+ * work-items, 30.6 with 8 x 16 (bench/results/h200-batched-types-tile-sweep.log,
  * narrow sweep). */
 /* 16 x 32 tiles (2 x 2 blocks) are what the tuner's searches at 256^3 found (180 s and 10
- * minutes alike, bench/results/2026-11-30-h200-tuner-180s-vs-10min.log): single matrices of 128 to
+ * minutes alike, bench/results/h200-tuner-180s-vs-10min.log): single matrices of 128 to
  * 300 ran 1.1-1.5 x faster in them than in 32 x 32 tiles, 384 and 512 slower (0.87-0.90 x), which
  * 32 x 32 tiles still fill the device for (c585671^:docs/perf/session4-final-2026-11-30.log,
  * kept in the history). */
@@ -56,7 +56,7 @@ static const clgemm_config nvidia_single[] = {NV_FP32_LARGE,
                                               RB(16, 32, 32, 8, 16, 8, 2, 2),
                                               END_OF_LIST};
 /* Batches of 16 or more FP32 matrices (H200, c585671^:docs/perf/async-lab-2026-11-30.log, kept in
- * the history, and bench/results/2026-11-30-h200-batched-types-tile-sweep.log): 64 x 64 tiles in
+ * the history, and bench/results/h200-batched-types-tile-sweep.log): 64 x 64 tiles in
  * 8-deep slices ran 10000 x 64^3 at 23.4-23.8 TFLOPS and 1000 x 128^3 at 28.3-29.1, where the
  * single-matrix list gave 19.8 (64 x 64, 32 deep) and 20.9 (128 x 128); 256^3 and 512^3 matrices
  * keep 256 x 128 (35.5; 128 x 128 ran 29-31, and 128 x 64 tiles ran 128^3 at 24.1). Fewer matrices
@@ -66,7 +66,7 @@ static const clgemm_config nvidia_single_batched[] = {RB(256, 128, 8, 16, 16, 8,
 /* Batches of matrices at least 256 on every side (K too: the 8 x 8 blocks of 128 x 64 tiles need
  * many slices to repay their loads): 128 x 64 tiles of 16 x 8 work-items ran 1000 x 256^3 at
  * 37.4 TFLOPS and 100 x 512^3 at 38.5 where 256 x 128 ran 34.0-35.5 and 34.9-36.1
- * (bench/results/2026-11-30-h200-batched-types-tile-sweep.log, batched sweep). */
+ * (bench/results/h200-batched-types-tile-sweep.log, batched sweep). */
 static const clgemm_config nvidia_single_batched_large[] = {RB(128, 64, 8, 16, 8, 8, 4, 4),
                                                             NV_BATCH_SMALL, END_OF_LIST};
 #define MANY_MATRICES 16
@@ -237,7 +237,7 @@ static const clgemm_config cpu_avx2_quick_single[] = {RB(64, 64, 32, 8, 8, 4, 4,
  * --shape 256 --shape 512 [--shape 1024]` over a wider, temporary quick set, then each timed
  * against CLBlast in the same run, 3-6 times (`clgemm-bench --sizes 256,512,1024 --precision
  * s|d --runs 5|9 --family regblock --params ...`; medians; docs/PERFORMANCE.md, "CPU defaults
- * per vector ISA"; raw: bench/results/2026-12-01-pocl-avx512-tier-candidates.log). FP32: 128x128
+ * per vector ISA"; raw: bench/results/pocl-avx512-tier-candidates.log). FP32: 128x128
  * tiles of 16x16 work-items ran 2.45 / 1.52 / 3.65 x CLBlast at 256 / 512 / 1024, the class default
  * (64x64 of 8x8) 1.25 / 1.45 / 2.89, the tuner's pick at 512 (128x64 of 16x8, the second --quick
  * candidate) 1.50 / 1.82 / 3.19. 64x64 then 32x32 stay for smaller problems. FP16 / BF16 storage

@@ -255,7 +255,7 @@ bool clgemm__config_pads_little(const clgemm_config *config, size_t m, size_t n)
  * two work-groups per SM) serve (H200, 256 x 256 x 16384 on the SIMT cores, K split 33 ways:
  * 128 x 64 tiles 16.9 and 16.7 TFLOPS, 128 x 128 16.8 and 16.4 in the same calls, 64 x 64 split
  * 17 ways 11.4; c585671^:docs/perf/session4-final-2026-11-30.log, kept in the history, and
- * bench/results/2026-11-30-h200-shapes-and-batches.log; FP32's 64 x 64 tiles,
+ * bench/results/h200-shapes-and-batches.log; FP32's 64 x 64 tiles,
  * 8 x 4 blocks, ran it at 25.2, 0.93 x cuBLAS). */
 static size_t few_tiles_share(clgemm_precision precision) {
     return precision == CLGEMM_DOUBLE ? 32 : 16;
