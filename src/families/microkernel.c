@@ -116,6 +116,11 @@ static bool supported(const device_info *info, clgemm_precision type_ab, clgemm_
     {                                                                                              \
         .family = CLGEMM_FAMILY_MICROKERNEL, .params = { mr, nr, vw }                              \
     }
+/* The same with the blocked schedule's K-blocks (KC) set. */
+#define MK_KC(mr, nr, vw, kc)                                                                      \
+    {                                                                                              \
+        .family = CLGEMM_FAMILY_MICROKERNEL, .params = { mr, nr, vw, kc }                          \
+    }
 #define END_OF_LIST                                                                                \
     { .family = 0 }
 
@@ -145,7 +150,19 @@ static const clgemm_config avx512_single[] = {MK(32, 8, 16), MK(16, 4, 16), END_
  * leave the Xeon's loop waiting on its loads (perf: the samples on the first load of A and the
  * first broadcast of B). The EPYC's figures above were measured with 32 x 8 and keep it. */
 static const clgemm_config avx512_single_intel[] = {MK(32, 12, 16), MK(16, 4, 16), END_OF_LIST};
-static const clgemm_config avx512_double[] = {MK(32, 8, 8), MK(16, 4, 8), MK(8, 4, 8), END_OF_LIST};
+static const clgemm_config avx512_double_intel[] = {MK(32, 8, 8), MK(16, 4, 8), MK(8, 4, 8),
+                                                    END_OF_LIST};
+/* FP64 elsewhere (measured on the AMD EPYC): 32 x 6 blocks, 24 accumulators, in K-blocks of 512
+ * steps. 32 x 8 holds 32 accumulators, all of AVX-512's registers, and PoCL's LLVM spills six of
+ * them to the stack on every step of K (a store and a load each beside its fused multiply-add);
+ * 32 x 6 leaves room for the four vectors of A and the broadcast of B. Deeper K-blocks halve the
+ * passes over C, whose loads and stores at the end of each work-item wait on memory at 3000^2
+ * (72 MB of C). PoCL skylake-avx512 on 2 cores of an AMD EPYC (Zen 4 class, 32 KiB L1d and 1 MiB
+ * L2 per core), 2026-12-03, `clgemm-bench --reference openblas --sizes N --precision d
+ * --family microkernel --params ...` in adjacent runs, x OpenBLAS 0.3.21 (2 threads): FIGURES
+ * (bench/results/pocl-avx512-fp64-block-shape-vs-openblas.log). */
+static const clgemm_config avx512_double[] = {MK_KC(32, 6, 8, 512), MK(16, 4, 8), MK(8, 4, 8),
+                                              END_OF_LIST};
 static const clgemm_config avx2_single[] = {MK(16, 6, 8), MK(8, 4, 8), END_OF_LIST};
 static const clgemm_config avx2_double[] = {MK(8, 8, 4), MK(8, 4, 4), END_OF_LIST};
 /* Complex (VW in complex elements, two accumulators per vector of C), always blocked (pack_depth):
@@ -177,7 +194,7 @@ static const clgemm_config *defaults(const device_info *info, clgemm_precision t
     switch (clgemm__device_tier(info)) {
     case TIER_CPU_AVX512:
         if (cplx) return dbl ? avx512_complex_double : avx512_complex_single;
-        if (type == CLGEMM_SINGLE && intel_cpu(info)) return avx512_single_intel;
+        if (intel_cpu(info)) return dbl ? avx512_double_intel : avx512_single_intel;
         return dbl ? avx512_double : avx512_single;
     case TIER_CPU_AVX2:
         if (cplx) return dbl ? avx2_complex_double : avx2_complex_single;
