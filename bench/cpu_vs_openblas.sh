@@ -8,19 +8,26 @@
 # schedule, "off"), so both ratios come from the same minute of a machine whose speed swings;
 # the other types run only as planned (complex has been blocked since this family took it, and
 # in place it takes minutes a call at 4096^2). Prints the bench's rows prefixed with round and
-# mode; bench/cpu_vs_openblas_summary.py turns them into ranges.
+# mode; bench/cpu_vs_openblas_summary.py turns them into ranges. BASELINE, a build of an earlier
+# commit, adds a third mode "base": the same problem in that build, adjacent too, so that a change
+# of defaults is timed against the library before it; MODES picks among new, off and base
+# (default "new off", and base where BASELINE is set). Each round runs the modes of a problem in
+# the opposite order to the round before.
 # Usage: bench/cpu_vs_openblas.sh BUILD_DIR [ROUNDS]   (OPENBLAS_NUM_THREADS: default 2;
-#        PRECISIONS: the bench's letters, default "s d c z b")
+#        PRECISIONS: the bench's letters, default "s d c z b"; BASELINE: a build dir; MODES)
 set -eu
 build=$(readlink -f "$1")
 rounds=${2:-3}
 precisions=${PRECISIONS:-s d c z b}
+baseline=${BASELINE:+$(readlink -f "$BASELINE")}
+all_modes=${MODES:-new off${baseline:+ base}}
 export CLGEMM_TUNING_DB=/nonexistent.json OPENBLAS_NUM_THREADS="${OPENBLAS_NUM_THREADS:-2}"
 echo "# $(date -u '+%Y-%m-%d %H:%M UTC'), commit $(git -C "$(dirname "$0")" rev-parse --short HEAD)"
 echo "# CPU: $(lscpu | sed -n 's/^Model name: *//p' | head -1), $(nproc) cores," \
     "AVX-512: $(grep -q avx512f /proc/cpuinfo && echo yes || echo no)"
 echo "# command: bench/cpu_vs_openblas.sh BUILD $rounds, OPENBLAS_NUM_THREADS=$OPENBLAS_NUM_THREADS," \
-    "PRECISIONS=\"$precisions\""
+    "PRECISIONS=\"$precisions\" MODES=\"$all_modes\"${baseline:+ BASELINE: commit $(git -C "$baseline" \
+        rev-parse --short HEAD 2>/dev/null || echo "$baseline")}"
 for r in $(seq "$rounds"); do
     for p in $precisions; do
         for prob in "--sizes 256" "--sizes 512" "--sizes 1024" "--sizes 1536" "--sizes 2048" \
@@ -28,13 +35,18 @@ for r in $(seq "$rounds"); do
             "--shape 256,256,16384"; do
             runs=5
             case "$prob" in *3000* | *4096*) runs=3 ;; esac
-            modes="new off"
-            case "$p" in s | d) ;; *) modes=new ;; esac
+            modes=""
+            for mode in $all_modes; do
+                case "$mode,$p" in off,[!sd]) continue ;; esac
+                # odd rounds in the order given, even rounds reversed
+                if [ $((r % 2)) = 1 ]; then modes="$modes $mode"; else modes="$mode $modes"; fi
+            done
             for mode in $modes; do
-                pack=""
+                pack="" bench="$build"
                 [ "$mode" = off ] && pack=0
+                [ "$mode" = base ] && bench="$baseline"
                 # shellcheck disable=SC2086 # $prob is two words
-                CLGEMM_PACK_KC="$pack" "$build/bench/clgemm-bench" --reference openblas $prob \
+                CLGEMM_PACK_KC="$pack" "$bench/bench/clgemm-bench" --reference openblas $prob \
                     --precision "$p" --runs "$runs" 2>&1 | grep -E "^[sdczb] |no cblas_sbgemm" |
                     sed "s/^/round $r $mode  /"
             done

@@ -3,7 +3,8 @@
 problem: clgemm / OpenBLAS over the rounds as the library plans it ("new") and with the blocked
 schedule off ("off"), new / off (clgemm's own gain, from the times of adjacent runs), and the
 round whose new ratio is the median, as clgemm and OpenBLAS GFLOPS (the figures a table shows).
-Types the script runs only as planned (complex, BF16) show "–" for off.
+Types the script runs only as planned (complex, BF16) show "–" for off. A log with a "base" mode
+(BASELINE: an earlier build) shows it the same way as off, beside it.
 
 Usage: bench/cpu_vs_openblas_summary.py LOG
 """
@@ -11,7 +12,7 @@ import re
 import sys
 
 TYPES = {"s": "FP32", "d": "FP64", "c": "complex FP32", "z": "complex FP64", "b": "BF16"}
-ROW = re.compile(r"^round (\d+) (new|off)\s+([sdczb])\s+\S+\s+\S+\s+(\d+)\s+(\d+)\s+(\d+) \|\s+"
+ROW = re.compile(r"^round (\d+) (new|off|base)\s+([sdczb])\s+\S+\s+\S+\s+(\d+)\s+(\d+)\s+(\d+) \|\s+"
                  r"([\d.]+)\s+[\d.]+ \|\s+([\d.]+)\s+[\d.]+ \|\s+([\d.]+)")
 
 
@@ -31,20 +32,26 @@ def main(path):
             key = (TYPES[t], f"{mm}×{nn}×{kk}")
             runs.setdefault(key, {}).setdefault(int(r), {})[mode] = (
                 float(g), float(ref), float(ratio))
-    print("| type | M×N×K | new / OpenBLAS | off / OpenBLAS | new / off | median round: "
-          "clgemm, OpenBLAS GFLOPS |")
-    print("|---|---|---|---|---|---|")
+    # the comparison modes the log holds: off (blocked schedule off), base (an earlier build)
+    others = [m for m in ("off", "base")
+              if any(m in v for rounds in runs.values() for v in rounds.values())] or ["off"]
+    print("| type | M×N×K | new / OpenBLAS | "
+          + " | ".join(f"{m} / OpenBLAS | new / {m}" for m in others)
+          + " | median round: clgemm, OpenBLAS GFLOPS |")
+    print("|---|---|---|" + "---|---|" * len(others) + "---|")
     for (t, shape), rounds in runs.items():
         planned = [v for v in rounds.values() if "new" in v]
-        both = [v for v in planned if "off" in v]
         if not planned:
             continue
+        cells = []
+        for m in others:
+            both = [v for v in planned if m in v]
+            cells.append(span([v[m][2] for v in both]) if both else "–")
+            cells.append(span([v["new"][0] / v[m][0] for v in both]) if both else "–")
         new = [v["new"][2] for v in planned]
-        off = span([v["off"][2] for v in both]) if both else "–"
-        gain = span([v["new"][0] / v["off"][0] for v in both]) if both else "–"
         mid = sorted(planned, key=lambda v: v["new"][2])[len(planned) // 2]["new"]
-        print(f"| {t} | {shape} | {span(new)} | {off} | {gain} | "
-              f"{mid[0]:.1f}, {mid[1]:.1f} |")
+        print(f"| {t} | {shape} | {span(new)} | " + " | ".join(cells)
+              + f" | {mid[0]:.1f}, {mid[1]:.1f} |")
     return 0
 
 

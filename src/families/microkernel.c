@@ -116,6 +116,11 @@ static bool supported(const device_info *info, clgemm_precision type_ab, clgemm_
     {                                                                                              \
         .family = CLGEMM_FAMILY_MICROKERNEL, .params = { mr, nr, vw }                              \
     }
+/* The same with the blocked schedule's K-blocks (KC) set. */
+#define MK_KC(mr, nr, vw, kc)                                                                      \
+    {                                                                                              \
+        .family = CLGEMM_FAMILY_MICROKERNEL, .params = { mr, nr, vw, kc }                          \
+    }
 #define END_OF_LIST                                                                                \
     { .family = 0 }
 
@@ -145,7 +150,23 @@ static const clgemm_config avx512_single[] = {MK(32, 8, 16), MK(16, 4, 16), END_
  * leave the Xeon's loop waiting on its loads (perf: the samples on the first load of A and the
  * first broadcast of B). The EPYC's figures above were measured with 32 x 8 and keep it. */
 static const clgemm_config avx512_single_intel[] = {MK(32, 12, 16), MK(16, 4, 16), END_OF_LIST};
-static const clgemm_config avx512_double[] = {MK(32, 8, 8), MK(16, 4, 8), MK(8, 4, 8), END_OF_LIST};
+/* FP64 on an Intel CPU: the Xeon's 32 x 8 of the first comment (16 x 12, which does not spill,
+ * timed alike at 1024^2 on the Sapphire Rapids Xeon; the EPYC's choice below was not timed
+ * there). */
+static const clgemm_config avx512_double_intel[] = {MK(32, 8, 8), MK(16, 4, 8), MK(8, 4, 8),
+                                                    END_OF_LIST};
+/* FP64 elsewhere (measured on the AMD EPYC): 32 x 6 blocks, 24 accumulators, in K-blocks of 512
+ * steps. 32 x 8 holds 32 accumulators, all of AVX-512's registers, and PoCL's LLVM spills six of
+ * them on every step of K (a store and a load each beside the fused multiply-adds); 32 x 6 leaves
+ * room for the four vectors of A and the broadcast of B. Deeper K-blocks halve the passes over C
+ * that end each K-block (72 MB of C at 3000^2). PoCL skylake-avx512 on 2 cores of an AMD EPYC
+ * (Zen 4 class), 2026-12-03, x OpenBLAS 0.3.21 (2 threads) in adjacent runs: forced at 3000^2,
+ * 32 x 8 0.87-0.90, 32 x 6 0.89-0.92, 32 x 6 KC 512 0.94-1.00, KC 1024 1.00-1.02; as defaults,
+ * four rounds against 32 x 8 with 256 steps, 1024^2 to 4096^2 0.96-1.03 against 0.78-0.97,
+ * 5-12 % faster in every round, the other shapes of issue 34 alike or better
+ * (bench/results/pocl-avx512-fp64-block-shape-vs-openblas.log, docs/PERFORMANCE.md). */
+static const clgemm_config avx512_double[] = {MK_KC(32, 6, 8, 512), MK(16, 4, 8), MK(8, 4, 8),
+                                              END_OF_LIST};
 static const clgemm_config avx2_single[] = {MK(16, 6, 8), MK(8, 4, 8), END_OF_LIST};
 static const clgemm_config avx2_double[] = {MK(8, 8, 4), MK(8, 4, 4), END_OF_LIST};
 /* Complex (VW in complex elements, two accumulators per vector of C), always blocked (pack_depth):
@@ -177,7 +198,7 @@ static const clgemm_config *defaults(const device_info *info, clgemm_precision t
     switch (clgemm__device_tier(info)) {
     case TIER_CPU_AVX512:
         if (cplx) return dbl ? avx512_complex_double : avx512_complex_single;
-        if (type == CLGEMM_SINGLE && intel_cpu(info)) return avx512_single_intel;
+        if (intel_cpu(info)) return dbl ? avx512_double_intel : avx512_single_intel;
         return dbl ? avx512_double : avx512_single;
     case TIER_CPU_AVX2:
         if (cplx) return dbl ? avx2_complex_double : avx2_complex_single;
@@ -191,7 +212,8 @@ static const clgemm_config *defaults(const device_info *info, clgemm_precision t
  * more, where the operands no longer sit in the caches as they lie (FP64 1536^2 ran 0.35-0.47 x
  * OpenBLAS read in place, 0.95-1.08 packed; FP32 2048^2 0.13-0.27 against 0.9-1.75; at 512^2
  * FP32 packing lost, 0.52-0.56 against 0.77-0.85). K-blocks of PACK_BYTES per row of a panel
- * (FP32 512 steps, FP64 256; 128 to 1024 steps timed alike at 2048^2). Not when C is at most
+ * (FP32 512 steps, FP64 256; 128 to 1024 steps timed alike at 2048^2), or the configuration's
+ * KC (the EPYC's FP64 default sets 512: avx512_double above). Not when C is at most
  * PACK_MIN_PANELS panels of A tall: each packed K-block of B then serves so few of them that
  * copying B costs about what multiplying does (row-major 8192 x 64 x 8192, whose column-major B
  * is 8192^2: FP32 1.67 x OpenBLAS in place, 0.87 packed). cpu-avx2 as measured under PoCL's

@@ -274,9 +274,9 @@ Test(tiers, cpu_quick_lists) {
               "the AVX2 regblock single list (FP8) does not start with issue 26's winner");
 
     /* What the planner picks on the Xeon's tier: FP32 in the microkernel family's 32 x 12 blocks
-     * (an Intel CPU's) and FP64 in 32 x 8 ones from 64 up, smaller ones where those would pad C
+     * and FP64 in 32 x 8 ones (an Intel CPU's) from 64 up, smaller ones where those would pad C
      * by more than a quarter; the same tier on an AMD CPU (the EPYC's vendor string) keeps FP32's
-     * 32 x 8. */
+     * 32 x 8 and runs FP64 in 32 x 6 blocks with K-blocks of 512 steps. */
     const recorded_device *avx512 = clgemm_recorded_device("pocl-skylake-avx512");
     device_info epyc = avx512->info;
     strcpy(epyc.vendor, "AuthenticAMD");
@@ -285,6 +285,7 @@ Test(tiers, cpu_quick_lists) {
                         s32 = {.family = CLGEMM_FAMILY_MICROKERNEL, .params = {32, 8, 16}},
                         s16 = {.family = CLGEMM_FAMILY_MICROKERNEL, .params = {16, 4, 16}},
                         d32 = {.family = CLGEMM_FAMILY_MICROKERNEL, .params = {32, 8, 8}},
+                        d32x6 = {.family = CLGEMM_FAMILY_MICROKERNEL, .params = {32, 6, 8, 512}},
                         d16 = {.family = CLGEMM_FAMILY_MICROKERNEL, .params = {16, 4, 8}};
     const struct {
         const device_info *info;
@@ -302,7 +303,9 @@ Test(tiers, cpu_quick_lists) {
                  {&epyc, CLGEMM_SINGLE, 256, &s32},
                  {&epyc, CLGEMM_SINGLE, 1024, &s32},
                  {&epyc, CLGEMM_SINGLE, 40, &s16},
-                 {&epyc, CLGEMM_DOUBLE, 1024, &d32}};
+                 {&epyc, CLGEMM_DOUBLE, 256, &d32x6},
+                 {&epyc, CLGEMM_DOUBLE, 1024, &d32x6},
+                 {&epyc, CLGEMM_DOUBLE, 40, &d16}};
     for (size_t i = 0; i < sizeof picks / sizeof picks[0]; i++) {
         size_t n = picks[i].side;
         clgemm_config c = clgemm__config_default_for(picks[i].info, picks[i].type,
