@@ -359,6 +359,10 @@ DEV void c_write(__global CT *c, const float v) {
  * Taken where beta is 0 and C's pieces are 16-byte aligned (offset, leading dimension, stride);
  * else (and STAGE_C 0, 1) the direct stores. A piece's 16 bytes sit at chunk q ^ (column & 7)
  * of its column, so that neither the scattered writes nor the pieces' reads share a bank. */
+/* The 128 threads of consumer warpgroup wg (barrier 0 is the work-group's). */
+DEV void warpgroup_sync(const uint wg) {
+    asm volatile("bar.sync %0, 128;" ::"r"(wg + 1) : "memory");
+}
 #ifndef STAGE_C
 #define STAGE_C 0
 #endif
@@ -373,10 +377,6 @@ DEV void c_write(__global CT *c, const float v) {
 #else
 #define C_VALUE(a) c_value(alpha * (a))
 #endif
-/* The 128 threads of consumer warpgroup wg (barrier 0 is the work-group's). */
-DEV void warpgroup_sync(const uint wg) {
-    asm volatile("bar.sync %0, 128;" ::"r"(wg + 1) : "memory");
-}
 /* Byte of row r, column col of a chunk. */
 #define C_AT(r, col) ((col) * (64 * C_SIZE) + ((((r)*C_SIZE / 16) ^ ((col)&7)) << 4) + ((r)*C_SIZE) % 16)
 #define STAGED_STORE()                                                                             \
@@ -428,7 +428,32 @@ DEV void warpgroup_sync(const uint wg) {
 /* The work-group's units: persistent, a loop over them; else its one unit, run once in a way the
  * compiler sees through (so a tile's pipeline steps count from a constant 0, and the kernel is
  * the one-tile kernel it was). */
-#if PERSIST == 2
+#ifndef STREAMK
+#define STREAMK 0
+#endif
+#if STREAMK && PERSIST != 2
+#error "stream-K runs on the persistent work-groups (PERSIST 2)"
+#endif
+#if STREAMK
+/* Stream-K (one matrix, no split layers): the whole waves of tiles as above, then the remaining
+ * tiles' K slices as one sequence cut into even ranges, one a work-group (common.cl's
+ * sk_schedule; the host builds with SK_TAIL_WAVES 1, so only the last, partial wave is shared).
+ * A unit is a piece: a tile and its slices [kb, ke). */
+typedef struct sk_cursor {
+    int dp, tile, kb, ke;
+    long it, start;
+} sk_cursor;
+DEV bool sk_step(const sk_schedule *s, const long g, sk_cursor *c) {
+    return sk_next(s, g, &c->dp, &c->it, &c->tile, &c->kb, &c->ke, &c->start);
+}
+#define FOR_EACH_UNIT(u)                                                                           \
+    for (sk_cursor u = {0, 0, 0, 0, sk_beg(&sk, sk_me), 0}; sk_step(&sk, sk_me, &u);)
+#undef UNIT_OF
+#define UNIT_OF(u)                                                                                 \
+    TILE_OF(u.tile, m0, n0)                                                                        \
+    const int zb = 0, kbeg = u.kb * KWG, nk = u.ke - u.kb;                                         \
+    __global CT *const Cu = C + offC;
+#elif PERSIST == 2
 #define FOR_EACH_UNIT(u) for (ulong u = first_unit; u < units; u += unit_step)
 #else
 #define FOR_EACH_UNIT(u) for (ulong u = first_unit, once_ = 1; once_; once_ = 0)
@@ -441,8 +466,82 @@ DEV void warpgroup_sync(const uint wg) {
 #define TAIL_ARRIVE 0
 #endif
 
+#if STREAMK
+/* The workspace: a counter per stream-K tile and consumer warpgroup (zero between calls: the
+ * host zeroes them once, the last part of each tile resets its own), then two slots a
+ * work-group of a tile's accumulators in the consumers' order (its range's first and last
+ * pieces, where a range boundary cuts them). */
+#define SK_COUNTERS(groups) (((groups)*4 * 4 + 255) / 256 * 64) /* uints, 256-byte multiple */
+#define STREAMK_ARGS        , __global uint *restrict sk_work
+/* The parts of a tile cut by range boundaries: each of its work-groups stores its accumulators
+ * in its slot and counts itself in; the last to come (for this warpgroup's rows) adds all the
+ * parts in work-group order, from the slots, so results are the same run to run, and stores C
+ * as any tile; the others go on to their next piece (a block, not a do-while, so that its
+ * `continue` reaches the unit loop). Nothing waits on another work-group. */
+#define SK_PARTS(u)                                                                                \
+    {                                                                                              \
+        const long t0 = (long)(u).tile * sk.iters, t1 = t0 + sk.iters;                            \
+        __global ACC_T *parts = (__global ACC_T *)(sk_work + SK_COUNTERS(sk.groups));             \
+        const uint at = wg * (NACC * 128) + tid % 128;                                             \
+        __global ACC_T *mine = parts + (ulong)(2 * sk_me + (sk_beg(&sk, sk_me) >= t0 ? 0 : 1)) *   \
+                                           (ulong)(CONSUMERS * NACC * 128) + at;                   \
+        _Pragma("unroll") for (int e = 0; e < NACC; e++) mine[e * 128] = acc[e];                   \
+        long g0 = (t0 - sk.sk_start) * sk.groups / sk.sk_total; /* the range holding t0 */        \
+        while (g0 > 0 && sk_beg(&sk, g0) > t0)                                                     \
+            g0--;                                                                                  \
+        while (sk_beg(&sk, g0 + 1) <= t0)                                                          \
+            g0++;                                                                                  \
+        uint parts_n = 0;                                                                          \
+        for (long g = g0; g < sk.groups && sk_beg(&sk, g) < t1; g++)                               \
+            parts_n += sk_beg(&sk, g + 1) > sk_beg(&sk, g);                                        \
+        warpgroup_sync(wg); /* the warpgroup's part is stored */                                   \
+        if (tid % 128 == 0) {                                                                      \
+            volatile __global uint *count =                                                        \
+                sk_work + ((ulong)(u).tile - (ulong)sk.dp_waves * (ulong)sk.groups) * CONSUMERS +  \
+                wg;                                                                                \
+            const uint before = sk_count_in(count);                                                \
+            sk_last[wg] = before + 1 == parts_n;                                                   \
+            if (before + 1 == parts_n) *count = 0; /* every part has come: ready for the next */   \
+        }                                                                                          \
+        warpgroup_sync(wg);                                                                        \
+        if (!sk_last[wg]) continue;                                                                \
+        /* The sum goes into the first part's slot, element by element (the accumulators are  \
+         * dead meanwhile: a second set of them beside in-flight loads would not fit 168        \
+         * registers), then comes back into them. */                                            \
+        volatile __global ACC_T *sum = parts + (ulong)(2 * g0 + (sk_beg(&sk, g0) >= t0 ? 0 : 1)) * \
+                                                   (ulong)(CONSUMERS * NACC * 128) + at;          \
+        for (long g = g0 + 1; g < sk.groups && sk_beg(&sk, g) < t1; g++) {                         \
+            if (sk_beg(&sk, g + 1) == sk_beg(&sk, g)) continue; /* an empty range */               \
+            const volatile __global ACC_T *part =                                                  \
+                parts + (ulong)(2 * g + (sk_beg(&sk, g) >= t0 ? 0 : 1)) *                         \
+                            (ulong)(CONSUMERS * NACC * 128) + at;                                  \
+            _Pragma("unroll 4") for (int e = 0; e < NACC; e++) sum[e * 128] =                      \
+                SK_ADD(sum[e * 128], part[e * 128]);                                               \
+        }                                                                                          \
+        _Pragma("unroll") for (int e = 0; e < NACC; e++) acc[e] = sum[e * 128];                    \
+    }
+/* Adds one to *count and returns what it held, between two device-wide fences: the parts this
+ * warpgroup stored (ordered before by its barrier) are visible to whoever counts in after, and
+ * the parts of those who counted in before are visible here. */
+DEV uint sk_count_in(volatile __global uint *count) {
+    uint before;
+    asm volatile("membar.gl;\n\tatom.global.add.u32 %0, [%1], 1;\n\tmembar.gl;"
+                 : "=r"(before)
+                 : "l"(count)
+                 : "memory");
+    return before;
+}
+#if WG_TYPE == 3
+#define SK_ADD(a, b) as_int(as_uint(a) + as_uint(b)) /* INT32 wraps, as the tensor cores' sums */
+#else
+#define SK_ADD(a, b) ((a) + (b))
+#endif
+#else
+#define STREAMK_ARGS
+#endif
+
 __attribute__((reqd_work_group_size(NTHREADS, 1, 1))) __kernel void
-clgemm_tma(GEMM_ARGS, const __global uchar *restrict maps, const ulong depth) {
+clgemm_tma(GEMM_ARGS, const __global uchar *restrict maps, const ulong depth STREAMK_ARGS) {
     __local uchar stages[STAGES * STAGE] __attribute__((aligned(1024)));
     __local ulong bars[2 * STAGES];
 #if STAGE_C == 2
@@ -453,7 +552,13 @@ clgemm_tma(GEMM_ARGS, const __global uchar *restrict maps, const ulong depth) {
     const uint tid = get_local_id(0), wg = tid / 128;
     const int tiles_m = (M + MWG - 1) / MWG, tiles_n = (N + NWG - 1) / NWG;
     const ulong tiles = (ulong)tiles_m * (ulong)tiles_n;
-#if PERSIST == 2
+#if STREAMK
+    const long sk_me = get_group_id(0);
+    const sk_schedule sk = sk_make(M, N, K, MWG, NWG, KWG, get_num_groups(0));
+    __local uint sk_last[CONSUMERS];
+    (void)tiles;
+    (void)depth;
+#elif PERSIST == 2
     const ulong first_unit = get_group_id(0), units = tiles * depth, unit_step = get_num_groups(0);
 #else
     const ulong first_unit =
@@ -564,6 +669,11 @@ clgemm_tma(GEMM_ARGS, const __global uchar *restrict maps, const ulong depth) {
         g += nk * STEPS;
         /* The tile's last stage, whose products are now done, goes back for the next tile. */
         if (TAIL_ARRIVE && nk > 0 && tid % 128 == 0) mbar_arrive(empty0 + 8 * ((g - 1) % SLOTS));
+#if STREAMK
+        if (u.kb != 0 || u.ke != sk.iters) { /* a tile cut by range boundaries */
+            SK_PARTS(u) /* (its `continue` goes on to the next unit) */
+        }
+#endif
 
 #if STAGE_C == 2
         if (beta == 0 && c_pieces) {

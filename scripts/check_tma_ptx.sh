@@ -6,7 +6,8 @@
 # "// @" markers removed and the target set to sm_90a (src/exec/ptx_patch.c's rewrite), then
 # ptxas -arch=sm_90a. Each must
 # assemble with no stack, no spills, registers within what its work-group may hold on one SM
-# (65,536 / threads, rounded down to 8, at most 255) and local memory within 232,448 bytes.
+# (16,384 / (32 x its warps per scheduler), rounded down to 8, at most 255: 168 for 288 threads)
+# and local memory within 232,448 bytes.
 # Usage: check_tma_ptx.sh [SOURCE_ROOT [KERNEL_PARTS]] (KERNEL_PARTS: the kernel-parts program,
 # default SOURCE_ROOT/build/tests/kernel-parts); exit 77 (skipped) without clang-14 or ptxas.
 set -eu
@@ -18,7 +19,8 @@ fails=0
 # 9 E5M2) | WG_TYPE | TRANSA TRANSB | MWG NWG STAGES | further options (SPLIT3: the 3xTF32 mode);
 # tf32a: TF32 with A MN-major (TRANSA 0), its fragments loaded into registers (tf32x3a: and split
 # there); _p: persistent (PERSIST=2; AREG at 128 x 256 needs 231 registers there, past the cap);
-# _sc: C staged through local memory (STAGE_C=2)
+# _sc: C staged through local memory (STAGE_C=2); _sk: stream-K (STREAMK=1, the tail wave shared);
+# SPILLS_KNOWN: spills under the device's register cap (168 for 288 threads), not a default
 while read -r name tab tc wgt ta tb mwg nwg stages extra; do
     [ -n "$name" ] || continue
     opts="-DTYPE_AB=$tab -DTYPE_C=$tc -DWG_TYPE=$wgt -DTRANSA=$ta -DTRANSB=$tb \
@@ -29,6 +31,10 @@ while read -r name tab tc wgt ta tb mwg nwg stages extra; do
     fi
     sed -e 's#// @##' -e 's/^\.version .*/.version 8.0/' -e 's/^\.target .*/.target sm_90a/' \
         "$work/k.ptx" > "$work/p.ptx"
+    # NVIDIA's compiler states the work-group size (reqd_work_group_size) as `.reqntid`, so
+    # ptxas fits the registers to it: the PTX here says so too.
+    threads=$((128 * mwg / 64 + 32))
+    sed -i "/^\.entry clgemm_tma(/,/^)/ s/^)\$/)\n.reqntid $threads/" "$work/p.ptx"
     if ! "$ptxas" -arch=sm_90a -v -o "$work/k.cubin" "$work/p.ptx" > "$work/ptxas.log" 2>&1; then
         echo "FAIL $name: ptxas"; cat "$work/ptxas.log"; fails=$((fails + 1)); continue
     fi
@@ -37,14 +43,22 @@ while read -r name tab tc wgt ta tb mwg nwg stages extra; do
     smem=$(echo "$report" | sed -n 's/.* \([0-9]*\) bytes smem.*/\1/p')
     spill=$(echo "$report" | sed -n 's/.*stack frame, \([0-9]*\) bytes spill stores.*/\1/p')
     stack=$(echo "$report" | sed -n 's/.* \([0-9]*\) bytes stack frame.*/\1/p')
-    threads=$((128 * mwg / 64 + 32))
-    cap=$((65536 / threads / 8 * 8)); [ "$cap" -gt 255 ] && cap=255
+    # An SM's registers are four files of 16,384, one per scheduler, whose warps the work-group's
+    # are dealt over: the scheduler with the most (threads / 32 / 4, rounded up) bounds them.
+    per_scheduler=$(((threads / 32 + 3) / 4 * 32))
+    cap=$((16384 / per_scheduler / 8 * 8)); [ "$cap" -gt 255 ] && cap=255
     mma=$(grep -c "wgmma.mma_async.sync.aligned.m64n${nwg}" "$work/p.ptx" || true)
     copies=$(grep -c "cp.async.bulk.tensor.3d" "$work/p.ptx" || true)
     status=ok
-    if [ -z "$regs" ] || [ "$regs" -gt "$cap" ] || [ "${spill:-1}" != 0 ] || [ "${stack:-1}" != 0 ] ||
+    # A row marked SPILLS_KNOWN spills where the device's cap binds (none the defaults take):
+    # reported, not failed, unless it stops spilling (then the mark is stale).
+    spilled=no; { [ "${spill:-1}" != 0 ] || [ "${stack:-1}" != 0 ]; } && spilled=yes
+    known=no; case "$extra" in *SPILLS_KNOWN*) known=yes ;; esac
+    if [ -z "$regs" ] || [ "$regs" -gt "$cap" ] || [ "$spilled" != "$known" ] ||
         [ "${smem:-999999}" -gt 232448 ] || [ "$mma" = 0 ] || [ "$copies" = 0 ]; then
         status=FAIL; fails=$((fails + 1))
+    elif [ "$known" = yes ]; then
+        status="ok (spills known)"
     fi
     echo "$status $name: $regs registers (cap $cap), spills ${spill:-?}, stack ${stack:-?}," \
         "$smem bytes local, $mma wgmma, $copies bulk copies"
@@ -60,15 +74,15 @@ bf16_tn_128x256_s4_c16   5 5 1 1 0 128 256 4
 bf16_nt_128x256_s3_c32   5 0 1 0 1 128 256 3
 tf32_tn_128x256_s4_c32   0 0 2 1 0 128 256 4
 tf32_tn_128x128_s6_c32   0 0 2 1 0 128 128 6
-tf32a_nn_128x256_s4_c32  0 0 2 0 0 128 256 4
+tf32a_nn_128x256_s4_c32  0 0 2 0 0 128 256 4 -DSPILLS_KNOWN
 tf32a_nn_128x128_s6_c32  0 0 2 0 0 128 128 6
 tf32a_nn_64x256_s5_c32   0 0 2 0 0 64 256 5
-tf32a_nn_256x128_s4_c32  0 0 2 0 0 256 128 4
+tf32a_nn_256x128_s4_c32  0 0 2 0 0 256 128 4 -DSPILLS_KNOWN
 tf32a_nn_128x64_s8_c32   0 0 2 0 0 128 64 8
-tf32x3a_nn_128x256_s4_c32 0 0 2 0 0 128 256 4 -DSPLIT3=1
+tf32x3a_nn_128x256_s4_c32 0 0 2 0 0 128 256 4 -DSPLIT3=1 -DSPILLS_KNOWN
 tf32x3a_nn_128x128_s6_c32 0 0 2 0 0 128 128 6 -DSPLIT3=1
 tf32x3a_nn_64x256_s5_c32 0 0 2 0 0 64 256 5 -DSPLIT3=1
-tf32x3a_nn_256x128_s4_c32 0 0 2 0 0 256 128 4 -DSPLIT3=1
+tf32x3a_nn_256x128_s4_c32 0 0 2 0 0 256 128 4 -DSPLIT3=1 -DSPILLS_KNOWN
 tf32x3a_nn_128x64_s8_c32 0 0 2 0 0 128 64 8 -DSPLIT3=1
 tf32x3_tn_128x256_s4_c32 0 0 2 1 0 128 256 4 -DSPLIT3=1
 tf32x3_tn_128x128_s6_c32 0 0 2 1 0 128 128 6 -DSPLIT3=1
@@ -85,7 +99,7 @@ bf16_tt_128x128_s3_p     5 5 1 1 1 128 128 3 -DPERSIST=2
 tf32_tn_128x256_s4_p     0 0 2 1 0 128 256 4 -DPERSIST=2
 tf32a_nn_128x128_s3_p    0 0 2 0 0 128 128 3 -DPERSIST=2
 tf32x3_tn_128x256_s4_p   0 0 2 1 0 128 256 4 -DSPLIT3=1 -DPERSIST=2
-tf32x3a_nn_128x256_s4_p  0 0 2 0 0 128 256 4 -DSPLIT3=1 -DPERSIST=2
+tf32x3a_nn_128x256_s4_p  0 0 2 0 0 128 256 4 -DSPLIT3=1 -DPERSIST=2 -DSPILLS_KNOWN
 tf32x3p_tn_128x256_s4_p  0 0 2 1 0 128 256 4 -DSPLIT3=1 -DSPLIT3_PAIRED=1 -DPERSIST=2
 i8_tn_128x128_s3_p       6 7 3 1 0 128 128 3 -DPERSIST=2
 fp16_nn_128x128_s3_p_sc  4 4 0 0 0 128 128 3 -DPERSIST=2 -DSTAGE_C=2
@@ -95,12 +109,17 @@ bf16_tt_128x128_s3_p_sc  5 5 1 1 1 128 128 3 -DPERSIST=2 -DSTAGE_C=2
 tf32_tn_128x256_s4_sc    0 0 2 1 0 128 256 4 -DSTAGE_C=2
 tf32_tn_128x256_s4_p_sc  0 0 2 1 0 128 256 4 -DPERSIST=2 -DSTAGE_C=2
 fp16_tn_256x128_s4_sc    4 4 0 1 0 256 128 4 -DSTAGE_C=2
+fp16_tn_128x256_s4_p_sc_sk 4 4 0 1 0 128 256 4 -DPERSIST=2 -DSTAGE_C=2 -DSTREAMK=1 -DSK_TAIL_WAVES=1
+bf16_nn_128x256_s4_p_sk  5 0 1 0 0 128 256 4 -DPERSIST=2 -DSTREAMK=1 -DSK_TAIL_WAVES=1
+tf32_tn_128x256_s4_p_sc_sk 0 0 2 1 0 128 256 4 -DPERSIST=2 -DSTAGE_C=2 -DSTREAMK=1 -DSK_TAIL_WAVES=1 -DSPILLS_KNOWN
+i8_tn_128x256_s4_p_sc_sk 6 7 3 1 0 128 256 4 -DPERSIST=2 -DSTAGE_C=2 -DSTREAMK=1 -DSK_TAIL_WAVES=1 -DSPILLS_KNOWN
+fp16_nn_128x128_s3_p_sk  4 4 0 0 0 128 128 3 -DPERSIST=2 -DSTREAMK=1 -DSK_TAIL_WAVES=1
 fp16_tn_128x64_s8_sc     4 4 0 1 0 128 64 8 -DSTAGE_C=2
 i8_tn_128x128_s3_p_sc    6 7 3 1 0 128 128 3 -DPERSIST=2 -DSTAGE_C=2
 e4m3_tn_128x256_s4_sc16  8 4 4 1 0 128 256 4 -DSTAGE_C=2
-tf32a_nn_128x256_s4_sc   0 0 2 0 0 128 256 4 -DSTAGE_C=2
+tf32a_nn_128x256_s4_sc   0 0 2 0 0 128 256 4 -DSTAGE_C=2 -DSPILLS_KNOWN
 tf32a_nn_128x128_s6_sc   0 0 2 0 0 128 128 6 -DSTAGE_C=2
-tf32x3a_nn_128x256_s4_sc 0 0 2 0 0 128 256 4 -DSPLIT3=1 -DSTAGE_C=2
+tf32x3a_nn_128x256_s4_sc 0 0 2 0 0 128 256 4 -DSPLIT3=1 -DSTAGE_C=2 -DSPILLS_KNOWN
 tf32x3a_nn_128x128_s6_sc 0 0 2 0 0 128 128 6 -DSPLIT3=1 -DSTAGE_C=2
 tf32x3_tn_128x256_s4_sc  0 0 2 1 0 128 256 4 -DSPLIT3=1 -DSTAGE_C=2
 i8_tn_128x256_s4_sc      6 7 3 1 0 128 256 4 -DSTAGE_C=2

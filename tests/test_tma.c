@@ -735,6 +735,40 @@ Test(tma_family, staged_c_counts_against_local_memory) {
     cr_expect_neq(clgemm__config_check(&seven, &h200, CLGEMM_HALF), CLGEMM_SUCCESS);
 }
 
+/* Stream-K on a persistent configuration shares out the last wave where it is at least a
+ * third full (132 work-groups of 128 x 256 tiles on the H200): 8192^2 (2048 tiles: 15 waves and
+ * 68) and 4096^2 (512: 3 and 116) do; 2048^2 (128 tiles, not one wave), 16 whole waves, a tail
+ * of 20 tiles, one tile a work-group, a batch, K 0 and the setting 0 do not; a forced count
+ * stands. Its workspace holds the counters before two tile-sized slots a work-group. */
+Test(tma_family, stream_k_shares_the_last_wave_of_persistent_tiles) {
+    device_info h200 = h200_with_maps();
+    const clgemm_config wide = {.family = CLGEMM_FAMILY_TMA, .params = {128, 256, 64, 4, 2, 2}};
+    const clgemm_config one_tile = {.family = CLGEMM_FAMILY_TMA, .params = {128, 256, 64, 4, 0, 2}};
+    const clgemm_precision H = CLGEMM_HALF;
+    cr_expect_eq(clgemm__plan_streamk(&wide, &h200, -1, H, 8192, 8192, 8192, 1), 132);
+    cr_expect_eq(clgemm__plan_streamk(&wide, &h200, -1, H, 4096, 4096, 4096, 1), 132);
+    cr_expect_eq(clgemm__plan_streamk(&wide, &h200, -1, H, 2048, 2048, 2048, 1), 0);
+    cr_expect_eq(clgemm__plan_streamk(&wide, &h200, -1, H, 128 * 66, 256 * 32, 4096, 1), 0,
+                 "16 whole waves");
+    cr_expect_eq(clgemm__plan_streamk(&wide, &h200, -1, H, 128 * 76, 256 * 2, 4096, 1), 0,
+                 "152 tiles: a tail of 20, under a third");
+    cr_expect_eq(clgemm__plan_streamk(&wide, &h200, -1, H, 128 * 88, 256 * 2, 4096, 1), 132,
+                 "176 tiles: a tail of 44, a third");
+    cr_expect_eq(clgemm__plan_streamk(&one_tile, &h200, -1, H, 8192, 8192, 8192, 1), 0);
+    cr_expect_eq(clgemm__plan_streamk(&wide, &h200, -1, H, 8192, 8192, 8192, 2), 0, "a batch");
+    cr_expect_eq(clgemm__plan_streamk(&wide, &h200, -1, H, 8192, 8192, 0, 1), 0, "K 0");
+    cr_expect_eq(clgemm__plan_streamk(&wide, &h200, 0, H, 8192, 8192, 8192, 1), 0, "forced off");
+    cr_expect_eq(clgemm__plan_streamk(&wide, &h200, 5, H, 300, 300, 300, 1), 5, "forced on");
+    const schedule_force unset = {0, -1, -1, 0};
+    gemm_schedule s = clgemm__plan_schedule(&wide, &h200, &unset, H, H, 8192, 8192, 8192, 1, false);
+    cr_expect_eq(s.groups, 132);
+    cr_expect_eq(s.main_m, 8192, "nothing peeled");
+    cr_expect_eq(s.main_n, 8192);
+    cr_expect_eq(s.workspace, (2 * 132 * 128 * 256 + CLGEMM__SK_COUNTERS(132)) * sizeof(float));
+    cr_expect_eq(CLGEMM__SK_COUNTERS(132) * 4 % 256, 0, "the parts start on 256 bytes");
+    cr_expect_geq(CLGEMM__SK_COUNTERS(132), 132 * 4, "a counter per tile and warpgroup");
+}
+
 /* No map service, a failed static-local probe (48 KiB hold no stage set), another compute
  * capability: the same calls plan on the mma.sync family, and a forced tma configuration is
  * refused. */

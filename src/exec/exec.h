@@ -181,6 +181,8 @@ typedef struct split_workspace {
     size_t bytes;
     cl_event busy; /* NULL, or completes when the last call using `mem` is done */
     bool held;     /* taken by a call still enqueueing what uses it (a pack's copies) */
+    size_t zeroed; /* bytes from the start that are zero once `busy` completes: a persistent
+                      stream-K launch's counters, which its last parts reset (gemm.c) */
 } split_workspace;
 
 /* Recent tensor-map buffers of a handle (operand_maps.c): a warm call over the same operands

@@ -398,8 +398,11 @@ static bool workspace_idle(const split_workspace *w) {
 }
 
 /* A workspace of at least `bytes` that no call in flight uses: an idle one of the handle's
- * (grown if needed), else a temporary buffer (*slot = -1). NULL if no memory can be had. */
-static cl_mem workspace_acquire(struct clgemm_handle_s *h, size_t bytes, int *slot) {
+ * (grown if needed), else a temporary buffer (*slot = -1). NULL if no memory can be had.
+ * *zeroed (if not NULL): how many bytes from its start are zero (split_workspace.zeroed); the
+ * caller may write anything, so the handle's record of them drops to none. */
+static cl_mem workspace_acquire(struct clgemm_handle_s *h, size_t bytes, int *slot,
+                                size_t *zeroed) {
     int pick = -1;
     for (int i = 0; i < CLGEMM__WORKSPACES && pick < 0; i++)
         if (h->work[i].mem && h->work[i].bytes >= bytes && workspace_idle(&h->work[i])) pick = i;
@@ -407,14 +410,19 @@ static cl_mem workspace_acquire(struct clgemm_handle_s *h, size_t bytes, int *sl
         if (workspace_idle(&h->work[i])) pick = i;
     cl_int err;
     *slot = pick;
-    if (pick >= 0 && h->work[pick].mem && h->work[pick].bytes >= bytes) return h->work[pick].mem;
+    if (zeroed) *zeroed = 0;
+    if (pick >= 0 && h->work[pick].mem && h->work[pick].bytes >= bytes) {
+        if (zeroed) *zeroed = h->work[pick].zeroed;
+        h->work[pick].zeroed = 0;
+        return h->work[pick].mem;
+    }
     cl_mem mem = clCreateBuffer(h->context, CL_MEM_READ_WRITE, bytes, NULL, &err);
     if (err != CL_SUCCESS) return NULL;
     if (pick >= 0) {
         split_workspace *w = &h->work[pick];
         if (w->mem) clReleaseMemObject(w->mem);
         if (w->busy) clReleaseEvent(w->busy);
-        *w = (split_workspace){mem, bytes, NULL, false};
+        *w = (split_workspace){mem, bytes, NULL, false, 0};
     }
     return mem;
 }
@@ -554,6 +562,7 @@ _Static_assert(GEMM_ARG_COUNT <= CLGEMM__CACHED_ARGS, "the GEMM arguments outgro
 #define GEMM_ARG_STREAMK_WORK GEMM_ARG_COUNT
 #define GEMM_ARG_TMA_MAPS     GEMM_ARG_COUNT
 #define GEMM_ARG_TMA_DEPTH    (GEMM_ARG_COUNT + 1)
+#define GEMM_ARG_TMA_SK_WORK  (GEMM_ARG_COUNT + 2) /* built with STREAMK */
 
 /* The value of each argument, a field per argument named as in the list, in the host type of
  * its kind; SCALAR (alpha, beta) is a complex pair, set in the call's arithmetic type. */
@@ -824,6 +833,28 @@ static clgemm_compute call_compute(const struct clgemm_handle_s *h, const gemm_c
                : c->compute;
 }
 
+/* A persistent stream-K launch's workspace (cl/tma.cl, STREAMK): set as the kernel's argument,
+ * its counters zeroed first unless the last call over it left them so (each tile's last part
+ * resets its own, so a warm call makes no extra command); the kernel then waits for the zeroing
+ * instead of the caller's list, which the zeroing waits for. */
+static cl_int sk_workspace(struct clgemm_handle_s *h, cl_kernel kernel, int slot, cl_mem work,
+                           size_t zeroed, int groups, cl_command_queue queue, cl_uint *num_wait,
+                           const cl_event **wait, cl_event *zeroing) {
+    const size_t counters = CLGEMM__SK_COUNTERS(groups) * 4;
+    cl_int err = clSetKernelArg(kernel, GEMM_ARG_TMA_SK_WORK, sizeof work, &work);
+    if (err == CL_SUCCESS && zeroed < counters) {
+        const cl_uint zero = 0;
+        err = clEnqueueFillBuffer(queue, work, &zero, sizeof zero, 0, counters, *num_wait, *wait,
+                                  zeroing);
+        if (err == CL_SUCCESS) {
+            *num_wait = 1;
+            *wait = zeroing;
+        }
+    }
+    if (err == CL_SUCCESS && slot >= 0) h->work[slot].zeroed = counters;
+    return err;
+}
+
 /* Elements of the arithmetic type a call's workspace holds (0 on overflow): a split's batch *
  * splits blocks of m x n; stream-K's two tile-sized slots per work-group; peeled strips'
  * strip_splits blocks of the larger strip (strips and stream-K run one after the other, so
@@ -867,7 +898,9 @@ static clgemm_status enqueue_gemm(struct clgemm_handle_s *h, const gemm_call *c,
         kernel_for(h, &gk.key, family->kernel, family->file, gemm_options_fn, &gk, &kernel);
     /* The second step is built before anything is enqueued, so a failed build leaves no partial
      * products running. */
-    if (st == CLGEMM_SUCCESS && (s.splits > 1 || s.groups > 0))
+    /* (A persistent stream-K kernel adds its cut tiles' parts itself.) */
+    bool sk_persistent = s.groups > 0 && mapped;
+    if (st == CLGEMM_SUCCESS && (s.splits > 1 || (s.groups > 0 && !sk_persistent)))
         st = elementwise_kernel(h, s.splits > 1 ? KERNEL_REDUCE : KERNEL_FIXUP, c->precision,
                                 c->type_c, table != NULL, &second);
     cl_kernel pack = NULL;
@@ -899,7 +932,8 @@ static clgemm_status enqueue_gemm(struct clgemm_handle_s *h, const gemm_call *c,
     if (st != CLGEMM_SUCCESS) return st;
     cl_mem work = NULL;
     int slot = -1;
-    if (s.workspace) work = workspace_acquire(h, s.workspace, &slot);
+    size_t zeroed = 0;
+    if (s.workspace) work = workspace_acquire(h, s.workspace, &slot, &zeroed);
     if (s.workspace && !work) {
         /* No room for a workspace: the schedule's fallback, one plain launch (whose C type a
          * split changed, and which a blocked schedule built with PACKED). */
@@ -912,19 +946,21 @@ static clgemm_status enqueue_gemm(struct clgemm_handle_s *h, const gemm_call *c,
             if (st != CLGEMM_SUCCESS) return st;
         }
     }
+    sk_persistent = sk_persistent && s.groups > 0; /* (not without its workspace) */
     const int splits = s.splits;
     size_t layers_total = splits > 1 ? batch * (size_t)splits : batch;
     cl_event partial = NULL, done = NULL;
     cl_int err;
     if (s.pack_kc > 0) {
         err = enqueue_blocked(h, c, &p, &s, kernel, pack, work, queue, &done);
-    } else if (s.groups > 0 || s.peeled) {
+    } else if ((s.groups > 0 && !sk_persistent) || s.peeled) {
         single_plan one = {&s, kernel, sk, second, strips, reduce, work};
         err = enqueue_single(h, c, &p, &one, queue, &done);
     } else {
         /* With a split, the partial products go to the workspace (ldc = m, beta = 0; matrix b's
          * layers from b * splits * m * n) and the reduction applies beta to C. */
         bool split = splits > 1;
+        if (sk_persistent) kernel = sk;
         err = set_gemm_args(h, kernel, c, &p, split ? work : c->c, split ? 0 : c->off_c,
                             split ? p.m : (cl_int)c->ldc,
                             split ? (cl_ulong)splits * (cl_ulong)p.m * (cl_ulong)p.n
@@ -935,14 +971,26 @@ static clgemm_status enqueue_gemm(struct clgemm_handle_s *h, const gemm_call *c,
         cl_mem map_buf = NULL;
         size_t local[2], global[2], depth = layers_total;
         clgemm__config_launch(&cfg, (size_t)p.m, (size_t)p.n, local, global);
+        cl_uint num_wait = c->num_wait;
+        const cl_event *wait = c->wait;
+        cl_event zeroing = NULL;
+        if (sk_persistent && err == CL_SUCCESS) /* its workspace, the counters zero */
+            err = sk_workspace(h, sk, slot, work, zeroed, s.groups, queue, &num_wait, &wait,
+                               &zeroing);
         if (mapped && err == CL_SUCCESS &&
             (err = clgemm__maps_buffer(h, maps, &map_buf)) == CL_SUCCESS) {
             cl_ulong units_z = layers_total;
             SET_ARG(kernel, GEMM_ARG_TMA_MAPS, map_buf, err);
             SET_ARG(kernel, GEMM_ARG_TMA_DEPTH, units_z, err);
-            size_t groups =
-                family->persistent_groups ? family->persistent_groups(&cfg, &h->info) : 0;
-            if (groups > 0) {
+            size_t groups = sk_persistent ? (size_t)s.groups
+                            : family->persistent_groups
+                                ? family->persistent_groups(&cfg, &h->info)
+                                : 0;
+            if (sk_persistent) {
+                global[0] = groups * local[0];
+                global[1] = local[1];
+                depth = 1;
+            } else if (groups > 0) {
                 size_t units = global[0] / local[0] * global[1] * layers_total;
                 global[0] = (groups < units ? groups : units) * local[0];
                 global[1] = local[1];
@@ -950,8 +998,18 @@ static clgemm_status enqueue_gemm(struct clgemm_handle_s *h, const gemm_call *c,
             }
         }
         if (err == CL_SUCCESS)
-            err = enqueue_layers(h, queue, kernel, global, local, depth, c->num_wait, c->wait,
+            err = enqueue_layers(h, queue, kernel, global, local, depth, num_wait, wait,
                                  work ? &partial : c->event);
+        if (zeroing) clReleaseEvent(zeroing);
+        if (sk_persistent) { /* one launch: its event is the call's */
+            workspace_release(h, slot, work, partial);
+            if (err == CL_SUCCESS && c->event) {
+                *c->event = partial;
+                partial = NULL;
+            }
+            if (partial) clReleaseEvent(partial);
+            return err;
+        }
         if (!work) return err;
         /* The workspace is used by no call in flight, so only the caller's events gate this one. */
         launch_chain ch = {1, &partial, NULL};
@@ -992,7 +1050,7 @@ static cl_event copies_done(cl_command_queue queue, cl_uint copies, cl_event *co
 static clgemm_status enqueue_packed(struct clgemm_handle_s *h, const gemm_call *c,
                                     const pack_choice *pack, cl_mem table, cl_command_queue queue) {
     int slot;
-    cl_mem work = workspace_acquire(h, pack->bytes, &slot);
+    cl_mem work = workspace_acquire(h, pack->bytes, &slot, NULL);
     if (!work) return enqueue_gemm(h, c, table, queue, NULL);
     if (slot >= 0) h->work[slot].held = true;
     cl_event copied[4];

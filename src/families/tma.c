@@ -129,7 +129,8 @@ static int call_options(const kernel_call *k, char *buf, size_t size) {
     }
     /* 3xTF32: the residual maps' products too (the call's residuals, exec/pack.c). */
     const int split3 = k->compute == CLGEMM_COMPUTE_FP32_3XTF32;
-    return snprintf(buf, size, " -DWG_TYPE=%d -DSPLIT3=%d", type, split3);
+    /* Stream-K (a persistent kernel built with STREAMK) shares out only the last wave. */
+    return snprintf(buf, size, " -DWG_TYPE=%d -DSPLIT3=%d -DSK_TAIL_WAVES=1", type, split3);
 }
 
 /* A configuration one tile a work-group (TMA) or persistent (TMA_P). */

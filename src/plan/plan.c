@@ -146,10 +146,25 @@ int clgemm__plan_splits(const clgemm_config *config, const device_info *info, in
  * their waves stay data-parallel (4096^2 on the H200: 512 tiles of 256 x 128 on 132 slots, 97%). */
 #define DP_ENOUGH 0.9
 
+/* A persistent configuration (the tma family's PERSIST 2) shares out only its last, partial
+ * wave: its work-groups already loop over the whole ones, so the cost is the cut tiles' parts
+ * alone. The tail should be at least a third of a wave, so that no tile is cut into more than
+ * four parts (the kernel's sum reads each once); predicted on the H200 for FP16 8192^2 in 128 x
+ * 256 tiles (2048 on 132 SMs: 15 waves and 68 tiles) 2-3 % of the call. The kernel numbers
+ * slices in an int. */
+static int persistent_streamk(size_t groups, int forced, size_t tiles, size_t slices) {
+    if (slices > INT_MAX) return 0;
+    if (forced > 0) return forced;
+    const size_t rem = tiles % groups;
+    return tiles > groups && rem > 0 && 3 * rem >= groups ? (int)groups : 0;
+}
+
 int clgemm__plan_streamk(const clgemm_config *config, const device_info *info, int forced,
                          clgemm_precision type, size_t m, size_t n, size_t k, size_t batch) {
     const family_desc *f = clgemm__family(config->family);
-    if (!f || !f->stream_k || batch != 1 || k == 0 || forced == 0) return 0;
+    const size_t persistent =
+        f && f->persistent_groups ? f->persistent_groups(config, info) : 0;
+    if (!f || !(f->stream_k || persistent) || batch != 1 || k == 0 || forced == 0) return 0;
     if (forced < 0 && info->cls != DEVICE_NVIDIA_GPU) return 0; /* measured on the H200 only */
     size_t mt, nt, kt;
     f->tile(config, &mt, &nt, &kt);
@@ -158,6 +173,7 @@ int clgemm__plan_streamk(const clgemm_config *config, const device_info *info, i
     if (tiles > INT_MAX || __builtin_mul_overflow(tiles, iters, &slices) ||
         slices > LONG_MAX / 65536)
         return 0;
+    if (persistent) return persistent_streamk(persistent, forced, tiles, slices);
     if (forced > 0) return forced;
     /* At most two per compute unit: more only add fix-up work (H200, 64 x 8192 x 8192 in
      * 64 x 64 tiles of which five fit an SM: 132 groups 23.8 TFLOPS, 264 28.7, 528 26.9). */
@@ -205,7 +221,8 @@ static size_t workspace_elements(const gemm_schedule *s, size_t m, size_t n, siz
     if (s->splits > 1 && (__builtin_mul_overflow(batch, (size_t)s->splits, &layers) ||
                           __builtin_mul_overflow(layers, m * n, &need)))
         return 0;
-    if (s->groups > 0) need = 2 * (size_t)s->groups * mt * nt;
+    /* (and the persistent kernels' counters before them: CLGEMM__SK_COUNTERS) */
+    if (s->groups > 0) need = 2 * (size_t)s->groups * mt * nt + CLGEMM__SK_COUNTERS(s->groups);
     size_t right = m * (n - s->main_n), below = (m - s->main_m) * s->main_n;
     size_t strip = (right > below ? right : below) * (size_t)s->strip_splits;
     return need > strip ? need : strip;

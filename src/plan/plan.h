@@ -137,6 +137,11 @@ typedef struct schedule_force {
     int pack_kc; /* CLGEMM_PACK_KC: 0 unset, -1 never, n > 0 packed K-blocks of n steps */
 } schedule_force;
 
+/* Elements (4 bytes or more) a persistent stream-K launch keeps before its parts in the
+ * workspace: a counter per stream-K tile and consumer warpgroup, in whole 256 bytes (as
+ * cl/tma.cl's SK_COUNTERS; zero between calls, exec/gemm.c). */
+#define CLGEMM__SK_COUNTERS(groups) (((size_t)(groups)*16 + 255) / 256 * 64)
+
 /* The layers a peeled strip's K is split into: strips are a few rows or columns deep, so only K
  * gives their work-groups parallel work. */
 #define CLGEMM__STRIP_SPLITS 32
