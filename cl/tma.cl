@@ -507,18 +507,17 @@ DEV bool sk_step(const sk_schedule *s, const long g, sk_cursor *c) {
         if (!sk_last[wg]) continue;                                                                \
         /* The sum goes into the first part's slot, element by element (the accumulators are  \
          * dead meanwhile: a second set of them beside in-flight loads would not fit 168        \
-         * registers), then comes back into them. */                                            \
-        volatile __global ACC_T *sum = parts + (ulong)(2 * g0 + (sk_beg(&sk, g0) >= t0 ? 0 : 1)) * \
-                                                   (ulong)(CONSUMERS * NACC * 128) + at;          \
+         * registers), then comes back into them; reads from L2, as other SMs wrote the parts. */ \
+        __global ACC_T *sum = parts + (ulong)(2 * g0 + (sk_beg(&sk, g0) >= t0 ? 0 : 1)) *         \
+                                          (ulong)(CONSUMERS * NACC * 128) + at;                   \
         for (long g = g0 + 1; g < sk.groups && sk_beg(&sk, g) < t1; g++) {                         \
             if (sk_beg(&sk, g + 1) == sk_beg(&sk, g)) continue; /* an empty range */               \
-            const volatile __global ACC_T *part =                                                  \
-                parts + (ulong)(2 * g + (sk_beg(&sk, g) >= t0 ? 0 : 1)) *                         \
-                            (ulong)(CONSUMERS * NACC * 128) + at;                                  \
-            _Pragma("unroll 4") for (int e = 0; e < NACC; e++) sum[e * 128] =                      \
-                SK_ADD(sum[e * 128], part[e * 128]);                                               \
+            const __global ACC_T *part = parts + (ulong)(2 * g + (sk_beg(&sk, g) >= t0 ? 0 : 1)) * \
+                                                     (ulong)(CONSUMERS * NACC * 128) + at;        \
+            _Pragma("unroll 8") for (int e = 0; e < NACC; e++) sum[e * 128] =                      \
+                SK_ADD(sk_load(sum + e * 128), sk_load(part + e * 128));                           \
         }                                                                                          \
-        _Pragma("unroll") for (int e = 0; e < NACC; e++) acc[e] = sum[e * 128];                    \
+        _Pragma("unroll") for (int e = 0; e < NACC; e++) acc[e] = sk_load(sum + e * 128);          \
     }
 /* Adds one to *count and returns what it held, between two device-wide fences: the parts this
  * warpgroup stored (ordered before by its barrier) are visible to whoever counts in after, and
@@ -530,6 +529,19 @@ DEV uint sk_count_in(volatile __global uint *count) {
                  : "l"(count)
                  : "memory");
     return before;
+}
+/* A part's value from L2 (ld.global.cg: another SM stored it, so this SM's L1 may not have it
+ * right). Not volatile: the loads of a part pipeline (volatile ones each waited for the one
+ * before and made the sums cost more than the wave they saved). The clobber keeps them after
+ * the count and after this thread's own stores to the sum. */
+DEV ACC_T sk_load(const __global ACC_T *p) {
+    uint v;
+    asm volatile("ld.global.cg.b32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+#if WG_TYPE == 3
+    return as_int(v);
+#else
+    return as_float(v);
+#endif
 }
 #if WG_TYPE == 3
 #define SK_ADD(a, b) as_int(as_uint(a) + as_uint(b)) /* INT32 wraps, as the tensor cores' sums */

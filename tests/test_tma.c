@@ -735,25 +735,24 @@ Test(tma_family, staged_c_counts_against_local_memory) {
     cr_expect_neq(clgemm__config_check(&seven, &h200, CLGEMM_HALF), CLGEMM_SUCCESS);
 }
 
-/* Stream-K on a persistent configuration shares out the last wave where it is at least a
- * third full (132 work-groups of 128 x 256 tiles on the H200): 8192^2 (2048 tiles: 15 waves and
- * 68) and 4096^2 (512: 3 and 116) do; 2048^2 (128 tiles, not one wave), 16 whole waves, a tail
- * of 20 tiles, one tile a work-group, a batch, K 0 and the setting 0 do not; a forced count
- * stands. Its workspace holds the counters before two tile-sized slots a work-group. */
+/* Stream-K on a persistent configuration shares out the last wave where its idle share is
+ * worth 32 K slices a work-group (132 work-groups of 128 x 256 tiles on the H200): 8192^2 (2048
+ * tiles: 15 waves and 68; 64 idle for 128 slices) does; 4096^2 (512: 16 idle for 64 slices),
+ * 2048^2 (128 tiles, not one wave), 16 whole waves, one tile a work-group, a batch, K 0 and the
+ * setting 0 do not; a forced count stands. Its workspace holds the counters before two
+ * tile-sized slots a work-group. */
 Test(tma_family, stream_k_shares_the_last_wave_of_persistent_tiles) {
     device_info h200 = h200_with_maps();
     const clgemm_config wide = {.family = CLGEMM_FAMILY_TMA, .params = {128, 256, 64, 4, 2, 2}};
     const clgemm_config one_tile = {.family = CLGEMM_FAMILY_TMA, .params = {128, 256, 64, 4, 0, 2}};
     const clgemm_precision H = CLGEMM_HALF;
     cr_expect_eq(clgemm__plan_streamk(&wide, &h200, -1, H, 8192, 8192, 8192, 1), 132);
-    cr_expect_eq(clgemm__plan_streamk(&wide, &h200, -1, H, 4096, 4096, 4096, 1), 132);
+    cr_expect_eq(clgemm__plan_streamk(&wide, &h200, -1, H, 4096, 4096, 4096, 1), 0);
+    cr_expect_eq(clgemm__plan_streamk(&wide, &h200, -1, H, 4096, 4096, 32768, 1), 132,
+                 "16 idle work-groups for 512 slices");
     cr_expect_eq(clgemm__plan_streamk(&wide, &h200, -1, H, 2048, 2048, 2048, 1), 0);
     cr_expect_eq(clgemm__plan_streamk(&wide, &h200, -1, H, 128 * 66, 256 * 32, 4096, 1), 0,
                  "16 whole waves");
-    cr_expect_eq(clgemm__plan_streamk(&wide, &h200, -1, H, 128 * 76, 256 * 2, 4096, 1), 0,
-                 "152 tiles: a tail of 20, under a third");
-    cr_expect_eq(clgemm__plan_streamk(&wide, &h200, -1, H, 128 * 88, 256 * 2, 4096, 1), 132,
-                 "176 tiles: a tail of 44, a third");
     cr_expect_eq(clgemm__plan_streamk(&one_tile, &h200, -1, H, 8192, 8192, 8192, 1), 0);
     cr_expect_eq(clgemm__plan_streamk(&wide, &h200, -1, H, 8192, 8192, 8192, 2), 0, "a batch");
     cr_expect_eq(clgemm__plan_streamk(&wide, &h200, -1, H, 8192, 8192, 0, 1), 0, "K 0");

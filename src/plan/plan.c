@@ -147,16 +147,21 @@ int clgemm__plan_splits(const clgemm_config *config, const device_info *info, in
 #define DP_ENOUGH 0.9
 
 /* A persistent configuration (the tma family's PERSIST 2) shares out only its last, partial
- * wave: its work-groups already loop over the whole ones, so the cost is the cut tiles' parts
- * alone. The tail should be at least a third of a wave, so that no tile is cut into more than
- * four parts (the kernel's sum reads each once); predicted on the H200 for FP16 8192^2 in 128 x
- * 256 tiles (2048 on 132 SMs: 15 waves and 68 tiles) 2-3 % of the call. The kernel numbers
- * slices in an int. */
-static int persistent_streamk(size_t groups, int forced, size_t tiles, size_t slices) {
+ * wave: its work-groups already loop over the whole ones, so the gain is the idle share of that
+ * wave and the cost the cut tiles' parts (each work-group stores one or two, the last to finish a
+ * tile reads them all back: a few microseconds). So only where the idle share is worth at least
+ * SK_SAVED_SLICES K slices a work-group: FP16 8192^2 in 128 x 256 tiles (2048 on 132 SMs, the
+ * last wave 68: 64 idle work-groups for 128 slices) but not 4096^2 (512 tiles: 16 idle for 64
+ * slices). The kernel numbers slices in an int. */
+#define SK_SAVED_SLICES 32
+static int persistent_streamk(size_t groups, int forced, size_t tiles, size_t iters,
+                              size_t slices) {
     if (slices > INT_MAX) return 0;
     if (forced > 0) return forced;
     const size_t rem = tiles % groups;
-    return tiles > groups && rem > 0 && 3 * rem >= groups ? (int)groups : 0;
+    return tiles > groups && rem > 0 && (groups - rem) * iters >= SK_SAVED_SLICES * groups
+               ? (int)groups
+               : 0;
 }
 
 int clgemm__plan_streamk(const clgemm_config *config, const device_info *info, int forced,
@@ -173,7 +178,7 @@ int clgemm__plan_streamk(const clgemm_config *config, const device_info *info, i
     if (tiles > INT_MAX || __builtin_mul_overflow(tiles, iters, &slices) ||
         slices > LONG_MAX / 65536)
         return 0;
-    if (persistent) return persistent_streamk(persistent, forced, tiles, slices);
+    if (persistent) return persistent_streamk(persistent, forced, tiles, iters, slices);
     if (forced > 0) return forced;
     /* At most two per compute unit: more only add fix-up work (H200, 64 x 8192 x 8192 in
      * 64 x 64 tiles of which five fit an SM: 132 groups 23.8 TFLOPS, 264 28.7, 528 26.9). */
