@@ -368,17 +368,18 @@ DEV void warpgroup_sync(const uint wg) {
 #endif
 #if STAGE_C == 2
 #define C_SIZE   ((int)sizeof(CT))
-#define C_COLS   (128 / C_SIZE)       /* columns of a chunk */
-#define C_PIECES (4 * C_SIZE)         /* 16-byte pieces of a column's 64 rows */
-#define C_ROWS   (16 / C_SIZE)        /* rows of a piece */
+#define C_COLS   (128 / C_SIZE)         /* columns of a chunk */
+#define C_PIECES (4 * C_SIZE)           /* 16-byte pieces of a column's 64 rows */
+#define C_ROWS   (16 / C_SIZE)          /* rows of a piece */
 #define C_STAGE  (64 * C_COLS * C_SIZE) /* 8192 bytes a consumer warpgroup */
 #if TYPE_C == TYPE_I32
-#define C_VALUE(a) as_int(alpha * (uint)(a))
+#define C_VALUE(a) as_int(alpha *(uint)(a))
 #else
-#define C_VALUE(a) c_value(alpha * (a))
+#define C_VALUE(a) c_value(alpha *(a))
 #endif
 /* Byte of row r, column col of a chunk. */
-#define C_AT(r, col) ((col) * (64 * C_SIZE) + ((((r)*C_SIZE / 16) ^ ((col)&7)) << 4) + ((r)*C_SIZE) % 16)
+#define C_AT(r, col)                                                                               \
+    ((col) * (64 * C_SIZE) + ((((r)*C_SIZE / 16) ^ ((col)&7)) << 4) + ((r)*C_SIZE) % 16)
 #define STAGED_STORE()                                                                             \
     do {                                                                                           \
         __local uchar *const cs = c_stage + wg * C_STAGE;                                          \
@@ -386,7 +387,8 @@ DEV void warpgroup_sync(const uint wg) {
         _Pragma("unroll") for (int ch = 0; ch < NWG / C_COLS; ch++) {                              \
             _Pragma("unroll") for (int i = 0; i < C_COLS / 2; i++) {                               \
                 const int x = i / 4, h = (i / 2) & 1, j = i & 1;                                   \
-                const int col = 8 * x + 2 * (lane_c % 4) + j, r = 16 * warp_c + lane_c / 4 + 8 * h; \
+                const int col = 8 * x + 2 * (lane_c % 4) + j,                                      \
+                          r = 16 * warp_c + lane_c / 4 + 8 * h;                                    \
                 *(__local CT *)(cs + C_AT(r, col)) = C_VALUE(acc[ch * (C_COLS / 2) + i]);          \
             }                                                                                      \
             warpgroup_sync(wg);                                                                    \
@@ -439,19 +441,36 @@ DEV void warpgroup_sync(const uint wg) {
  * tiles' K slices as one sequence cut into even ranges, one a work-group (common.cl's
  * sk_schedule; the host builds with SK_TAIL_WAVES 1, so only the last, partial wave is shared).
  * A unit is a piece: a tile and its slices [kb, ke). */
-typedef struct sk_cursor {
-    int dp, tile, kb, ke;
-    long it, start;
-} sk_cursor;
-DEV bool sk_step(const sk_schedule *s, const long g, sk_cursor *c) {
-    return sk_next(s, g, &c->dp, &c->it, &c->tile, &c->kb, &c->ke, &c->start);
+/* The schedule lives in local memory (sk_sch: iters, dp_waves, sk_start, sk_total, as
+ * common.cl's sk_make; slices fit an int, the planner says), read afresh at each unit: kept in
+ * registers through the products it pushed the kernel past its 168 and spilled them (8192^2
+ * FP16 588 TFLOPS against 770, h200-tma-stream-k-l2-parts.log). A unit's only state is its
+ * number u: whole tiles first, then the pieces of this work-group's range. */
+DEV long sk_at(const __local int *sch, const long g) {
+    return sch[2] + g * (long)sch[3] / (long)get_num_groups(0);
+}
+DEV bool sk_unit(const __local int *sch, const int u, int *tile, int *kb, int *ke) {
+    const int iters = sch[0], dp = sch[1], me = get_group_id(0);
+    if (u < dp) {
+        *tile = me + u * (int)get_num_groups(0);
+        *kb = 0;
+        *ke = iters;
+        return true;
+    }
+    const long first = sk_at(sch, me), end = sk_at(sch, me + 1);
+    const long start = u == dp ? first : (first / iters + (u - dp)) * iters;
+    if (start >= end) return false;
+    *tile = (int)(start / iters);
+    *kb = (int)(start - (long)*tile * iters);
+    *ke = (int)min((long)iters, *kb + (end - start));
+    return true;
 }
 #define FOR_EACH_UNIT(u)                                                                           \
-    for (sk_cursor u = {0, 0, 0, 0, sk_beg(&sk, sk_me), 0}; sk_step(&sk, sk_me, &u);)
+    for (int u = 0, u##_tile, u##_kb, u##_ke; sk_unit(sk_sch, u, &u##_tile, &u##_kb, &u##_ke); u++)
 #undef UNIT_OF
 #define UNIT_OF(u)                                                                                 \
-    TILE_OF(u.tile, m0, n0)                                                                        \
-    const int zb = 0, kbeg = u.kb * KWG, nk = u.ke - u.kb;                                         \
+    TILE_OF(u##_tile, m0, n0)                                                                      \
+    const int zb = 0, kbeg = u##_kb * KWG, nk = u##_ke - u##_kb;                                   \
     __global CT *const Cu = C + offC;
 #elif PERSIST == 2
 #define FOR_EACH_UNIT(u) for (ulong u = first_unit; u < units; u += unit_step)
@@ -478,42 +497,48 @@ DEV bool sk_step(const sk_schedule *s, const long g, sk_cursor *c) {
  * parts in work-group order, from the slots, so results are the same run to run, and stores C
  * as any tile; the others go on to their next piece (a block, not a do-while, so that its
  * `continue` reaches the unit loop). Nothing waits on another work-group. */
-#define SK_PARTS(u)                                                                                \
+#define SK_PARTS(tile)                                                                             \
     {                                                                                              \
-        const long t0 = (long)(u).tile * sk.iters, t1 = t0 + sk.iters;                            \
-        __global ACC_T *parts = (__global ACC_T *)(sk_work + SK_COUNTERS(sk.groups));             \
+        const long groups_ = get_num_groups(0), sk_me = get_group_id(0);                           \
+        const long t0 = (long)(tile)*sk_sch[0], t1 = t0 + sk_sch[0];                               \
+        __global ACC_T *parts = (__global ACC_T *)(sk_work + SK_COUNTERS(groups_));                \
         const uint at = wg * (NACC * 128) + tid % 128;                                             \
-        __global ACC_T *mine = parts + (ulong)(2 * sk_me + (sk_beg(&sk, sk_me) >= t0 ? 0 : 1)) *   \
-                                           (ulong)(CONSUMERS * NACC * 128) + at;                   \
+        __global ACC_T *mine = parts +                                                             \
+                               (ulong)(2 * sk_me + (sk_at(sk_sch, sk_me) >= t0 ? 0 : 1)) *         \
+                                   (ulong)(CONSUMERS * NACC * 128) +                               \
+                               at;                                                                 \
         _Pragma("unroll") for (int e = 0; e < NACC; e++) mine[e * 128] = acc[e];                   \
-        long g0 = (t0 - sk.sk_start) * sk.groups / sk.sk_total; /* the range holding t0 */        \
-        while (g0 > 0 && sk_beg(&sk, g0) > t0)                                                     \
+        warpgroup_sync(wg); /* the warpgroup's part is stored (and the accumulators free) */       \
+        long g0 = (t0 - sk_sch[2]) * groups_ / sk_sch[3]; /* the range holding t0 */               \
+        while (g0 > 0 && sk_at(sk_sch, g0) > t0)                                                   \
             g0--;                                                                                  \
-        while (sk_beg(&sk, g0 + 1) <= t0)                                                          \
+        while (sk_at(sk_sch, g0 + 1) <= t0)                                                        \
             g0++;                                                                                  \
         uint parts_n = 0;                                                                          \
-        for (long g = g0; g < sk.groups && sk_beg(&sk, g) < t1; g++)                               \
-            parts_n += sk_beg(&sk, g + 1) > sk_beg(&sk, g);                                        \
-        warpgroup_sync(wg); /* the warpgroup's part is stored */                                   \
+        for (long g = g0; g < groups_ && sk_at(sk_sch, g) < t1; g++)                               \
+            parts_n += sk_at(sk_sch, g + 1) > sk_at(sk_sch, g);                                    \
         if (tid % 128 == 0) {                                                                      \
             volatile __global uint *count =                                                        \
-                sk_work + ((ulong)(u).tile - (ulong)sk.dp_waves * (ulong)sk.groups) * CONSUMERS +  \
-                wg;                                                                                \
+                sk_work + ((ulong)(tile) - (ulong)sk_sch[1] * (ulong)groups_) * CONSUMERS + wg;    \
             const uint before = sk_count_in(count);                                                \
             sk_last[wg] = before + 1 == parts_n;                                                   \
             if (before + 1 == parts_n) *count = 0; /* every part has come: ready for the next */   \
         }                                                                                          \
         warpgroup_sync(wg);                                                                        \
         if (!sk_last[wg]) continue;                                                                \
-        /* The sum goes into the first part's slot, element by element (the accumulators are  \
-         * dead meanwhile: a second set of them beside in-flight loads would not fit 168        \
-         * registers), then comes back into them; reads from L2, as other SMs wrote the parts. */ \
-        __global ACC_T *sum = parts + (ulong)(2 * g0 + (sk_beg(&sk, g0) >= t0 ? 0 : 1)) *         \
-                                          (ulong)(CONSUMERS * NACC * 128) + at;                   \
-        for (long g = g0 + 1; g < sk.groups && sk_beg(&sk, g) < t1; g++) {                         \
-            if (sk_beg(&sk, g + 1) == sk_beg(&sk, g)) continue; /* an empty range */               \
-            const __global ACC_T *part = parts + (ulong)(2 * g + (sk_beg(&sk, g) >= t0 ? 0 : 1)) * \
-                                                     (ulong)(CONSUMERS * NACC * 128) + at;        \
+        /* The sum goes into the first part's slot, element by element (the accumulators are       \
+         * dead meanwhile: a second set of them beside in-flight loads would not fit 168           \
+         * registers), then comes back into them; reads from L2, as other SMs wrote the parts. */  \
+        __global ACC_T *sum = parts +                                                              \
+                              (ulong)(2 * g0 + (sk_at(sk_sch, g0) >= t0 ? 0 : 1)) *                \
+                                  (ulong)(CONSUMERS * NACC * 128) +                                \
+                              at;                                                                  \
+        for (long g = g0 + 1; g < groups_ && sk_at(sk_sch, g) < t1; g++) {                         \
+            if (sk_at(sk_sch, g + 1) == sk_at(sk_sch, g)) continue; /* an empty range */           \
+            const __global ACC_T *part = parts +                                                   \
+                                         (ulong)(2 * g + (sk_at(sk_sch, g) >= t0 ? 0 : 1)) *       \
+                                             (ulong)(CONSUMERS * NACC * 128) +                     \
+                                         at;                                                       \
             _Pragma("unroll 8") for (int e = 0; e < NACC; e++) sum[e * 128] =                      \
                 SK_ADD(sk_load(sum + e * 128), sk_load(part + e * 128));                           \
         }                                                                                          \
@@ -565,9 +590,15 @@ clgemm_tma(GEMM_ARGS, const __global uchar *restrict maps, const ulong depth STR
     const int tiles_m = (M + MWG - 1) / MWG, tiles_n = (N + NWG - 1) / NWG;
     const ulong tiles = (ulong)tiles_m * (ulong)tiles_n;
 #if STREAMK
-    const long sk_me = get_group_id(0);
-    const sk_schedule sk = sk_make(M, N, K, MWG, NWG, KWG, get_num_groups(0));
+    __local int sk_sch[4];
     __local uint sk_last[CONSUMERS];
+    if (tid == 0) {
+        const sk_schedule sk = sk_make(M, N, K, MWG, NWG, KWG, get_num_groups(0));
+        sk_sch[0] = sk.iters;
+        sk_sch[1] = sk.dp_waves;
+        sk_sch[2] = (int)sk.sk_start;
+        sk_sch[3] = (int)sk.sk_total;
+    }
     (void)tiles;
     (void)depth;
 #elif PERSIST == 2
@@ -682,8 +713,12 @@ clgemm_tma(GEMM_ARGS, const __global uchar *restrict maps, const ulong depth STR
         /* The tile's last stage, whose products are now done, goes back for the next tile. */
         if (TAIL_ARRIVE && nk > 0 && tid % 128 == 0) mbar_arrive(empty0 + 8 * ((g - 1) % SLOTS));
 #if STREAMK
-        if (u.kb != 0 || u.ke != sk.iters) { /* a tile cut by range boundaries */
-            SK_PARTS(u) /* (its `continue` goes on to the next unit) */
+        /* The unit again, from local memory (kept from its start, its numbers would hold
+         * registers through the products), and whether range boundaries cut its tile. */
+        int sk_tile, sk_kb, sk_ke;
+        sk_unit(sk_sch, u, &sk_tile, &sk_kb, &sk_ke);
+        if (sk_kb != 0 || sk_ke != sk_sch[0]) {
+            SK_PARTS(sk_tile) /* (its `continue` goes on to the next unit) */
         }
 #endif
 
