@@ -22,19 +22,7 @@ import tempfile
 
 import cupy as cp
 import numpy as np
-
-
-def cached_kernels(d):
-    for f in sorted(glob.glob(d + "/*.bin")):
-        b = open(f, "rb").read()
-        if b[:8] != b"CLGEMMB1":
-            continue
-        kl, bl, _ = struct.unpack("<QQQ", b[8:32])
-        key = b[32 : 32 + kl].decode("latin1")
-        binary = b[32 + kl : 32 + kl + bl]
-        m = re.search(rb"\.entry (clgemm_(?:wgmma|mma))", binary)
-        if m:
-            yield f, key, binary, m.group(1).decode()
+from kernel_cache import cached_kernels
 
 
 def opt(key, name, default=None):

@@ -147,21 +147,13 @@ int clgemm__plan_splits(const clgemm_config *config, const device_info *info, in
 #define DP_ENOUGH 0.9
 
 /* A persistent configuration (the tma family's PERSIST 2) shares out only its last, partial
- * wave: its work-groups already loop over the whole ones, so the gain is the idle share of that
- * wave and the cost the cut tiles' parts (each work-group stores one or two, the last to finish a
- * tile reads them all back: a few microseconds). So only where the idle share is worth at least
- * SK_SAVED_SLICES K slices a work-group: FP16 8192^2 in 128 x 256 tiles (2048 on 132 SMs, the
- * last wave 68: 64 idle work-groups for 128 slices) but not 4096^2 (512 tiles: 16 idle for 64
- * slices). The kernel numbers slices in an int. */
-#define SK_SAVED_SLICES 32
-static int persistent_streamk(size_t groups, int forced, size_t tiles, size_t iters,
-                              size_t slices) {
-    if (slices > INT_MAX) return 0;
-    if (forced > 0) return forced;
-    const size_t rem = tiles % groups;
-    return tiles > groups && rem > 0 && (groups - rem) * iters >= SK_SAVED_SLICES * groups
-               ? (int)groups
-               : 0;
+ * wave, and only where CLGEMM_STREAMK asks: on the H200 the stream-K kernel ran slower in every
+ * form measured (FP16 8192^2 585-657 TFLOPS against 740-770, 10240^2 578-594 against 760-776;
+ * h200-tma-stream-k-*.log), because ptxas serialised its wgmma instructions (C7514: the
+ * compiler's copies of the accumulators at the unit loop's exit, before its last wait), with or
+ * without spills; see docs/TENSOR_CORES.md. The kernel numbers slices in an int. */
+static int persistent_streamk(int forced, size_t slices) {
+    return forced > 0 && slices <= INT_MAX ? forced : 0;
 }
 
 int clgemm__plan_streamk(const clgemm_config *config, const device_info *info, int forced,
@@ -178,7 +170,7 @@ int clgemm__plan_streamk(const clgemm_config *config, const device_info *info, i
     if (tiles > INT_MAX || __builtin_mul_overflow(tiles, iters, &slices) ||
         slices > LONG_MAX / 65536)
         return 0;
-    if (persistent) return persistent_streamk(persistent, forced, tiles, iters, slices);
+    if (persistent) return persistent_streamk(forced, slices);
     if (forced > 0) return forced;
     /* At most two per compute unit: more only add fix-up work (H200, 64 x 8192 x 8192 in
      * 64 x 64 tiles of which five fit an SM: 132 groups 23.8 TFLOPS, 264 28.7, 528 26.9). */
