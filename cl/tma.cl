@@ -709,6 +709,12 @@ clgemm_tma(GEMM_ARGS, const __global uchar *restrict maps, const ulong depth STR
         }
 #endif
         asm volatile("// @wgmma.wait_group.sync.aligned 0;" ::: "memory");
+#if STREAMK
+        /* The accumulators defined anew here, after the last wait: a copy the compiler makes of
+         * them (the stream-K paths join before the stores) then cannot come before it, where
+         * ptxas serialised every wgmma for it (C7514; docs/TENSOR_CORES.md). Not yet run. */
+        asm volatile("" : WG_ACC(NWG, ACC_C, acc));
+#endif
         g += nk * STEPS;
         /* The tile's last stage, whose products are now done, goes back for the next tile. */
         if (TAIL_ARRIVE && nk > 0 && tid % 128 == 0) mbar_arrive(empty0 + 8 * ((g - 1) % SLOTS));

@@ -982,10 +982,9 @@ static clgemm_status enqueue_gemm(struct clgemm_handle_s *h, const gemm_call *c,
             cl_ulong units_z = layers_total;
             SET_ARG(kernel, GEMM_ARG_TMA_MAPS, map_buf, err);
             SET_ARG(kernel, GEMM_ARG_TMA_DEPTH, units_z, err);
-            size_t groups = sk_persistent ? (size_t)s.groups
-                            : family->persistent_groups
-                                ? family->persistent_groups(&cfg, &h->info)
-                                : 0;
+            size_t groups = sk_persistent               ? (size_t)s.groups
+                            : family->persistent_groups ? family->persistent_groups(&cfg, &h->info)
+                                                        : 0;
             if (sk_persistent) {
                 global[0] = groups * local[0];
                 global[1] = local[1];

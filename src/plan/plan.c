@@ -159,8 +159,7 @@ static int persistent_streamk(int forced, size_t slices) {
 int clgemm__plan_streamk(const clgemm_config *config, const device_info *info, int forced,
                          clgemm_precision type, size_t m, size_t n, size_t k, size_t batch) {
     const family_desc *f = clgemm__family(config->family);
-    const size_t persistent =
-        f && f->persistent_groups ? f->persistent_groups(config, info) : 0;
+    const size_t persistent = f && f->persistent_groups ? f->persistent_groups(config, info) : 0;
     if (!f || !(f->stream_k || persistent) || batch != 1 || k == 0 || forced == 0) return 0;
     if (forced < 0 && info->cls != DEVICE_NVIDIA_GPU) return 0; /* measured on the H200 only */
     size_t mt, nt, kt;
@@ -218,8 +217,12 @@ static size_t workspace_elements(const gemm_schedule *s, size_t m, size_t n, siz
     if (s->splits > 1 && (__builtin_mul_overflow(batch, (size_t)s->splits, &layers) ||
                           __builtin_mul_overflow(layers, m * n, &need)))
         return 0;
-    /* (and the persistent kernels' counters before them: CLGEMM__SK_COUNTERS) */
-    if (s->groups > 0) need = 2 * (size_t)s->groups * mt * nt + CLGEMM__SK_COUNTERS(s->groups);
+    /* (and, for a persistent family's kernel, which adds the parts itself, its counters before
+     * them: CLGEMM__SK_COUNTERS) */
+    if (s->groups > 0)
+        need =
+            2 * (size_t)s->groups * mt * nt +
+            (clgemm__family(s->cfg.family)->persistent_groups ? CLGEMM__SK_COUNTERS(s->groups) : 0);
     size_t right = m * (n - s->main_n), below = (m - s->main_m) * s->main_n;
     size_t strip = (right > below ? right : below) * (size_t)s->strip_splits;
     return need > strip ? need : strip;
