@@ -99,7 +99,22 @@
 #endif
 
 #define CONSUMERS (MWG / 64)
-#define NTHREADS  (128 * CONSUMERS + 32)
+/* SETMAXNREG 2: the producer is a whole warpgroup, which keeps PRODUCER_REGS registers a
+ * thread and gives the rest to the consumers (setmaxnreg); else one warp, registers even. */
+#ifndef SETMAXNREG
+#define SETMAXNREG 0
+#endif
+#define NTHREADS (128 * CONSUMERS + (SETMAXNREG == 2 ? 128 : 32))
+#if SETMAXNREG == 2
+/* The entry's cap (the PTX patch's `.maxnreg`, from `.reqntid` as here): an SM's four register
+ * files of 16,384 over the warps dealt to each scheduler; the consumers get what the producer
+ * frees, in multiples of 8, at most 256. */
+#define LAUNCH_REGS_  (16384 / ((NTHREADS / 32 + 3) / 4 * 32) / 8 * 8)
+#define LAUNCH_REGS   (LAUNCH_REGS_ > 255 ? 255 : LAUNCH_REGS_)
+#define PRODUCER_REGS 40
+#define CONSUMER_REGS_ ((LAUNCH_REGS * NTHREADS - 128 * PRODUCER_REGS) / (128 * CONSUMERS) / 8 * 8)
+#define CONSUMER_REGS  (CONSUMER_REGS_ > 256 ? 256 : CONSUMER_REGS_)
+#endif
 #define A_BYTES   (MWG * 128) /* one slice of A: MWG rows (or KWG k rows of MWG) x 128 bytes */
 #define B_BYTES   (NWG * 128)
 #define STAGE     (A_BYTES + B_BYTES)
@@ -626,7 +641,10 @@ clgemm_tma(GEMM_ARGS, const __global uchar *restrict maps, const ulong depth STR
     }
     barrier(CLK_LOCAL_MEM_FENCE); /* the last work-group barrier: the producer leaves early */
 
-    if (wg == CONSUMERS) { /* the producer warp: one thread issues every copy */
+    if (wg == CONSUMERS) { /* the producer: one thread issues every copy */
+#if SETMAXNREG == 2
+        asm volatile("// @setmaxnreg.dec.sync.aligned.u32 %0;" ::"n"(PRODUCER_REGS));
+#endif
         if (tid != 128 * CONSUMERS) return;
 #if !SPLIT3 || PAIRED || AREG3
         const __global uchar *map_a = maps, *map_b = maps + 128;
@@ -658,6 +676,9 @@ clgemm_tma(GEMM_ARGS, const __global uchar *restrict maps, const ulong depth STR
         return;
     }
 
+#if SETMAXNREG == 2
+    asm volatile("// @setmaxnreg.inc.sync.aligned.u32 %0;" ::"n"(CONSUMER_REGS));
+#endif
     /* A consumer warpgroup: rows 64 wg .. of each tile, all NWG columns. */
     ACC_T acc[NACC];
 #if AREG

@@ -20,6 +20,8 @@ fails=0
 # tf32a: TF32 with A MN-major (TRANSA 0), its fragments loaded into registers (tf32x3a: and split
 # there); _p: persistent (PERSIST=2; AREG at 128 x 256 needs 231 registers there, past the cap);
 # _sc: C staged through local memory (STAGE_C=2); _sk: stream-K (STREAMK=1, the tail wave shared);
+# _r: a producer warpgroup giving its registers to the consumers (SETMAXNREG=2, .maxnreg as the
+# patch adds it);
 # SPILLS_KNOWN: spills (or ptxas serialises its wgmma) under the device's register cap (168 for
 # 288 threads); not a default
 while read -r name tab tc wgt ta tb mwg nwg stages extra; do
@@ -34,8 +36,15 @@ while read -r name tab tc wgt ta tb mwg nwg stages extra; do
         "$work/k.ptx" > "$work/p.ptx"
     # NVIDIA's compiler states the work-group size (reqd_work_group_size) as `.reqntid`, so
     # ptxas fits the registers to it: the PTX here says so too.
-    threads=$((128 * mwg / 64 + 32))
-    sed -i "/^\.entry clgemm_tma(/,/^)/ s/^)\$/)\n.reqntid $threads/" "$work/p.ptx"
+    producer=32; case "$extra" in *SETMAXNREG=2*) producer=128 ;; esac
+    threads=$((128 * mwg / 64 + producer))
+    # An SM's registers are four files of 16,384, one per scheduler, whose warps the work-group's
+    # are dealt over: the scheduler with the most (threads / 32 / 4, rounded up) bounds them.
+    per_scheduler=$(((threads / 32 + 3) / 4 * 32))
+    cap=$((16384 / per_scheduler / 8 * 8)); [ "$cap" -gt 255 ] && cap=255
+    # setmaxnreg needs the entry's cap (ptx_patch.c's CLGEMM_PTX_CAP_FROM_THREADS): as there.
+    maxnreg=""; grep -q "setmaxnreg" "$work/p.ptx" && maxnreg="\\n.maxnreg $cap"
+    sed -i "/^\.entry clgemm_tma(/,/^)/ s/^)\$/)$maxnreg\n.reqntid $threads/" "$work/p.ptx"
     if ! "$ptxas" -arch=sm_90a -v -o "$work/k.cubin" "$work/p.ptx" > "$work/ptxas.log" 2>&1; then
         echo "FAIL $name: ptxas"; cat "$work/ptxas.log"; fails=$((fails + 1)); continue
     fi
@@ -44,10 +53,6 @@ while read -r name tab tc wgt ta tb mwg nwg stages extra; do
     smem=$(echo "$report" | sed -n 's/.* \([0-9]*\) bytes smem.*/\1/p')
     spill=$(echo "$report" | sed -n 's/.*stack frame, \([0-9]*\) bytes spill stores.*/\1/p')
     stack=$(echo "$report" | sed -n 's/.* \([0-9]*\) bytes stack frame.*/\1/p')
-    # An SM's registers are four files of 16,384, one per scheduler, whose warps the work-group's
-    # are dealt over: the scheduler with the most (threads / 32 / 4, rounded up) bounds them.
-    per_scheduler=$(((threads / 32 + 3) / 4 * 32))
-    cap=$((16384 / per_scheduler / 8 * 8)); [ "$cap" -gt 255 ] && cap=255
     mma=$(grep -c "wgmma.mma_async.sync.aligned.m64n${nwg}" "$work/p.ptx" || true)
     copies=$(grep -c "cp.async.bulk.tensor.3d" "$work/p.ptx" || true)
     status=ok
@@ -118,6 +123,13 @@ bf16_nn_128x256_s4_p_sk  5 0 1 0 0 128 256 4 -DPERSIST=2 -DSTREAMK=1 -DSK_TAIL_W
 tf32_tn_128x256_s4_p_sc_sk 0 0 2 1 0 128 256 4 -DPERSIST=2 -DSTAGE_C=2 -DSTREAMK=1 -DSK_TAIL_WAVES=1 -DSPILLS_KNOWN
 i8_tn_128x256_s4_p_sc_sk 6 7 3 1 0 128 256 4 -DPERSIST=2 -DSTAGE_C=2 -DSTREAMK=1 -DSK_TAIL_WAVES=1 -DSPILLS_KNOWN
 fp16_nn_128x128_s3_p_sk  4 4 0 0 0 128 128 3 -DPERSIST=2 -DSTREAMK=1 -DSK_TAIL_WAVES=1
+tf32a_nn_128x256_s4_r   0 0 2 0 0 128 256 4 -DSETMAXNREG=2
+tf32a_nn_128x256_s4_sc_r 0 0 2 0 0 128 256 4 -DSTAGE_C=2 -DSETMAXNREG=2
+tf32x3a_nn_128x256_s4_r 0 0 2 0 0 128 256 4 -DSPLIT3=1 -DSETMAXNREG=2
+tf32x3a_nn_128x256_s4_p_r 0 0 2 0 0 128 256 4 -DSPLIT3=1 -DPERSIST=2 -DSETMAXNREG=2
+tf32_tn_128x256_s4_r    0 0 2 1 0 128 256 4 -DSETMAXNREG=2
+fp16_nn_128x256_s4_p_sc_r 4 4 0 0 0 128 256 4 -DPERSIST=2 -DSTAGE_C=2 -DSETMAXNREG=2
+fp16_nn_128x256_s4_p_sc_sk_r 4 4 0 0 0 128 256 4 -DPERSIST=2 -DSTAGE_C=2 -DSTREAMK=1 -DSK_TAIL_WAVES=1 -DSETMAXNREG=2
 fp16_tn_128x64_s8_sc     4 4 0 1 0 128 64 8 -DSTAGE_C=2
 i8_tn_128x128_s3_p_sc    6 7 3 1 0 128 128 3 -DPERSIST=2 -DSTAGE_C=2
 e4m3_tn_128x256_s4_sc16  8 4 4 1 0 128 256 4 -DSTAGE_C=2

@@ -765,6 +765,25 @@ Test(tma_family, stream_k_on_persistent_tiles_only_when_asked) {
     cr_expect_geq(CLGEMM__SK_COUNTERS(132), 132 * 4, "a counter per tile and warpgroup");
 }
 
+/* A producer warpgroup (SETMAXNREG 2) instead of a warp: 96 more threads, the same local
+ * memory; values past 2 are refused. */
+Test(tma_family, a_producer_warpgroup_gives_its_registers_away) {
+    device_info h200 = h200_with_maps();
+    clgemm_config c = {.family = CLGEMM_FAMILY_TMA, .params = {128, 256, 32, 4, 0, 0, 2}};
+    cr_expect_eq(clgemm__config_check(&c, &h200, CLGEMM_SINGLE), CLGEMM_SUCCESS);
+    size_t local[2], global[2];
+    clgemm__config_launch(&c, 8192, 8192, local, global);
+    cr_expect_eq(local[0], 384);
+    c.params[6] = 0;
+    clgemm__config_launch(&c, 8192, 8192, local, global);
+    cr_expect_eq(local[0], 288);
+    c.params[6] = 3;
+    cr_expect_neq(clgemm__config_check(&c, &h200, CLGEMM_SINGLE), CLGEMM_SUCCESS);
+    clgemm_config wide = {.family = CLGEMM_FAMILY_TMA, .params = {256, 128, 64, 4, 0, 0, 2}};
+    clgemm__config_launch(&wide, 8192, 8192, local, global);
+    cr_expect_eq(local[0], 640);
+}
+
 /* No map service, a failed static-local probe (48 KiB hold no stage set), another compute
  * capability: the same calls plan on the mma.sync family, and a forced tma configuration is
  * refused. */

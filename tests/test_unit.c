@@ -1471,6 +1471,36 @@ Test(ptx_patch, adds_a_register_cap_to_every_entry) {
     free(out);
 }
 
+/* The cap from the stated threads (the tma family's need): an SM of compute capability 9.0 deals
+ * a work-group's warps over four schedulers with 16,384 registers each. Only a kernel that moves
+ * registers with setmaxnreg gets it; one that states no `.reqntid` cannot. */
+Test(ptx_patch, a_cap_from_the_stated_threads) {
+    const long threads[] = {0, 32, 160, 256, 288, 384, 544, 640, 1024};
+    const int caps[] = {0, 255, 255, 255, 168, 168, 96, 96, 64};
+    for (size_t i = 0; i < sizeof threads / sizeof *threads; i++)
+        cr_expect_eq(clgemm__ptx_register_cap(threads[i]), caps[i], "%ld threads", threads[i]);
+    static const char moves[] =
+        ".target sm_90\n.entry a(\n.param .u32 x\n)\n.reqntid 384, 1, 1\n{\n"
+        "// @setmaxnreg.dec.sync.aligned.u32 40;\nret;\n}\n";
+    char *out;
+    int markers;
+    cr_assert_eq(clgemm__ptx_patch(moves, CLGEMM_PTX_CAP_FROM_THREADS, &out, &markers),
+                 PTX_PATCH_OK);
+    cr_expect(strstr(out, ")\n.maxnreg 168\n.reqntid 384, 1, 1\n{") != NULL, "%s", out);
+    free(out);
+    static const char stays[] = ".target sm_90\n.entry a()\n.reqntid 288, 1, 1\n{\n"
+                                "// @wgmma.fence.sync.aligned;\nret;\n}\n";
+    cr_assert_eq(clgemm__ptx_patch(stays, CLGEMM_PTX_CAP_FROM_THREADS, &out, &markers),
+                 PTX_PATCH_OK);
+    cr_expect(strstr(out, ".maxnreg") == NULL, "no setmaxnreg, no cap: %s", out);
+    free(out);
+    static const char unstated[] = ".target sm_90\n.entry a()\n{\n"
+                                   "// @setmaxnreg.inc.sync.aligned.u32 232;\nret;\n}\n";
+    cr_expect_eq(clgemm__ptx_patch(unstated, CLGEMM_PTX_CAP_FROM_THREADS, &out, &markers),
+                 PTX_PATCH_ENTRY_SYNTAX);
+    cr_expect_null(out);
+}
+
 /* Every marker in every kernel source that asks for the patch is one the patch accepts: the
  * offline compile check removes markers blindly, so only this catches a new instruction written
  * behind one (cl/tma.cl's mbarrier and bulk-copy lines once built offline and were refused on

@@ -69,9 +69,38 @@ static ptx_patch_result find_target(const char *ptx, size_t *at) {
     return PTX_PATCH_OK;
 }
 
-/* Offsets just past the closing parenthesis of each .entry's parameter list, in order. */
-static ptx_patch_result entry_ends(const char *ptx, size_t **ends, size_t *count) {
+/* The threads an entry's `.reqntid` states (its dimensions' product) between its parameter list
+ * (ending at close) and its body (at brace, or NULL); 0 where it states none. */
+static long entry_threads(const char *close, const char *brace) {
+    const char *r = strstr(close, ".reqntid");
+    if (!r || (brace && r > brace)) return 0;
+    long threads = 1;
+    const char *p = r + 8;
+    for (int d = 0; d < 3; d++) {
+        char *end;
+        long v = strtol(p, &end, 10);
+        if (end == p || v <= 0 || v > 1024) return d ? threads : 0;
+        threads *= v;
+        while (*end == ' ' || *end == '\t')
+            end++;
+        if (*end != ',') break;
+        p = end + 1;
+    }
+    return threads > 1024 ? 0 : threads;
+}
+
+int clgemm__ptx_register_cap(long threads) {
+    if (threads <= 0) return 0;
+    const long per_scheduler = (threads / 32 + (threads % 32 != 0) + 3) / 4 * 32;
+    const long cap = 16384 / per_scheduler / 8 * 8;
+    return (int)(cap > 255 ? 255 : cap);
+}
+
+/* Offsets just past the closing parenthesis of each .entry's parameter list, in order, and the
+ * threads each states (entry_threads). */
+static ptx_patch_result entry_ends(const char *ptx, size_t **ends, long **threads, size_t *count) {
     *ends = NULL;
+    *threads = NULL;
     *count = 0;
     size_t cap = 0;
     for (const char *p = ptx; (p = strstr(p, ".entry")); p += 6) {
@@ -84,10 +113,14 @@ static ptx_patch_result entry_ends(const char *ptx, size_t **ends, size_t *count
         const char *cap_at = strstr(close, ".maxnreg");
         if (cap_at && (!brace || cap_at < brace)) return PTX_PATCH_ENTRY_SYNTAX;
         if (*count == cap) {
-            size_t *n = realloc(*ends, (cap = cap ? 2 * cap : 4) * sizeof *n);
-            if (!n) return PTX_PATCH_NO_MEMORY;
-            *ends = n;
+            cap = cap ? 2 * cap : 4;
+            size_t *n = realloc(*ends, cap * sizeof *n);
+            if (n) *ends = n;
+            long *t = n ? realloc(*threads, cap * sizeof *t) : NULL;
+            if (!t) return PTX_PATCH_NO_MEMORY;
+            *threads = t;
         }
+        (*threads)[*count] = entry_threads(close, brace);
         (*ends)[(*count)++] = (size_t)(close + 1 - ptx);
     }
     return PTX_PATCH_OK;
@@ -105,23 +138,34 @@ ptx_patch_result clgemm__ptx_patch(const char *ptx, int maxnreg, char **out, int
         found++;
     }
     if (found == 0) return PTX_PATCH_NO_MARKERS;
+    /* From the stated threads: only a kernel that moves registers between warpgroups. */
+    const bool from_threads = maxnreg == CLGEMM_PTX_CAP_FROM_THREADS;
+    if (from_threads && !strstr(ptx, CLGEMM_PTX_MARKER "setmaxnreg.")) maxnreg = 0;
     size_t *ends = NULL, n_entries = 0;
-    if (maxnreg > 0 && (r = entry_ends(ptx, &ends, &n_entries)) != PTX_PATCH_OK) {
+    long *threads = NULL;
+    if (maxnreg != 0 && (r = entry_ends(ptx, &ends, &threads, &n_entries)) != PTX_PATCH_OK) {
         free(ends);
+        free(threads);
         return r;
     }
-    char cap[32];
-    int cap_len = maxnreg > 0 ? snprintf(cap, sizeof cap, "\n.maxnreg %d", maxnreg) : 0;
+    for (size_t e = 0; from_threads && maxnreg != 0 && e < n_entries; e++)
+        if (!clgemm__ptx_register_cap(threads[e])) r = PTX_PATCH_ENTRY_SYNTAX; /* none stated */
     size_t len = strlen(ptx);
-    char *o = malloc(len + 2 + n_entries * (size_t)cap_len);
+    char *o = r == PTX_PATCH_OK ? malloc(len + 2 + n_entries * 24) : NULL;
     if (!o) {
         free(ends);
-        return PTX_PATCH_NO_MEMORY;
+        free(threads);
+        return r == PTX_PATCH_OK ? PTX_PATCH_NO_MEMORY : r;
     }
+    char cap[24];
+    int cap_len = 0;
     char *w = o;
     size_t next_entry = 0;
     for (size_t i = 0; i < len;) {
         if (next_entry < n_entries && i == ends[next_entry]) {
+            cap_len =
+                snprintf(cap, sizeof cap, "\n.maxnreg %d",
+                         from_threads ? clgemm__ptx_register_cap(threads[next_entry]) : maxnreg);
             memcpy(w, cap, (size_t)cap_len);
             w += cap_len;
             next_entry++;
@@ -137,11 +181,14 @@ ptx_patch_result clgemm__ptx_patch(const char *ptx, int maxnreg, char **out, int
         }
     }
     if (next_entry < n_entries && len == ends[next_entry]) { /* a list closing the text */
+        cap_len = snprintf(cap, sizeof cap, "\n.maxnreg %d",
+                           from_threads ? clgemm__ptx_register_cap(threads[next_entry]) : maxnreg);
         memcpy(w, cap, (size_t)cap_len);
         w += cap_len;
     }
     *w = 0;
     free(ends);
+    free(threads);
     *out = o;
     *markers = found;
     return PTX_PATCH_OK;

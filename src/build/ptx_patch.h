@@ -3,6 +3,8 @@
 #ifndef CLGEMM_PTX_PATCH_H
 #define CLGEMM_PTX_PATCH_H
 
+#include "families/family.h" /* CLGEMM_PTX_CAP_FROM_THREADS */
+
 #include <stdbool.h>
 
 typedef enum ptx_patch_result {
@@ -16,9 +18,17 @@ typedef enum ptx_patch_result {
 } ptx_patch_result;
 
 /* The patched text of `ptx` (NUL-terminated) in *out (malloc'd; NULL unless OK) and how many
- * markers it removed in *markers. maxnreg > 0 adds `.maxnreg maxnreg` to every entry. */
+ * markers it removed in *markers. maxnreg > 0 adds `.maxnreg maxnreg` to every entry;
+ * CLGEMM_PTX_CAP_FROM_THREADS, where the text moves registers (a setmaxnreg marker), adds to each
+ * entry the cap its `.reqntid` allows (clgemm__ptx_register_cap; an entry stating none is
+ * ENTRY_SYNTAX), and nothing elsewhere. */
 ptx_patch_result clgemm__ptx_patch(const char *ptx, int maxnreg, char **out, int *markers);
 const char *clgemm__ptx_patch_string(ptx_patch_result r);
+/* The registers a thread may have when a work-group of `threads` runs on an SM of compute
+ * capability 9.0: its warps are dealt over four schedulers, each with a file of 16,384, so the
+ * scheduler with the most bounds them (in multiples of 8, at most 255; 288 threads: 168). 0 for
+ * no threads. */
+int clgemm__ptx_register_cap(long threads);
 /* Whether the text after a marker starts with an instruction the patch accepts. */
 bool clgemm__ptx_marker_known(const char *instruction);
 

@@ -50,7 +50,9 @@ typedef struct gemm_dims {
 #define ONE_MATRIX (&(const gemm_dims){0, 0, 0, 1})
 
 /* What a family asks of the program layer's patched-PTX step (src/build/ptx_patch.c): a register
- * cap per entry (0: none). */
+ * cap per entry (0: none; CLGEMM_PTX_CAP_FROM_THREADS: in a kernel that moves registers between
+ * its warpgroups with setmaxnreg, which needs a cap, the one its work-group size allows). */
+#define CLGEMM_PTX_CAP_FROM_THREADS (-1)
 typedef struct ptx_patch_need {
     int maxnreg;
 } ptx_patch_need;

@@ -14,7 +14,7 @@
 
 #include <stdio.h>
 
-enum { MWG, NWG, KWG, STAGES, PERSIST, STAGE_C };
+enum { MWG, NWG, KWG, STAGES, PERSIST, STAGE_C, SETMAXNREG };
 
 static const family_param params[] = {
     {"MWG", MWG, 64, 256, "work-group tile along M (MWG/64 consumer warpgroups)"},
@@ -28,20 +28,24 @@ static const family_param params[] = {
     {"STAGE_C", STAGE_C, 1, 2,
      "2: C leaves through 8 KiB of local memory a consumer warpgroup, in 16-byte pieces (beta 0, "
      "C aligned); 1 (or 0): each thread stores its own values"},
+    {"SETMAXNREG", SETMAXNREG, 1, 2,
+     "2: the producer is a warpgroup that keeps 40 registers a thread and gives the rest to the "
+     "consumers (setmaxnreg: 232 each at 128 rows); 1 (or 0): one producer warp, registers even"},
 };
 
-/* PERSIST and STAGE_C came after configurations were written without them (optional: 0 and 1
- * keep one tile a work-group and the direct stores, with no build option). */
+/* PERSIST, STAGE_C and SETMAXNREG came after configurations were written without them
+ * (optional: 0 and 1 keep one tile a work-group, the direct stores and the producer warp, with
+ * no build option). */
 static const family_param_ext param_ext[] = {
-    {0, 0, false, 0, 0}, {0, 0, false, 0, 0}, {0, 0, false, 0, 0},
-    {0, 0, false, 0, 0}, {0, 0, true, 0, 0},  {0, 0, true, 0, 0},
+    {0, 0, false, 0, 0}, {0, 0, false, 0, 0}, {0, 0, false, 0, 0}, {0, 0, false, 0, 0},
+    {0, 0, true, 0, 0},  {0, 0, true, 0, 0},  {0, 0, true, 0, 0},
 };
 _Static_assert(sizeof param_ext / sizeof param_ext[0] == sizeof params / sizeof params[0],
                "one param_ext entry per parameter");
 
-/* The producer warp beside the consumers. */
+/* The producer beside the consumers: a warp, or a warpgroup (SETMAXNREG 2). */
 static size_t threads_of(const int *v) {
-    return 128 * (size_t)(v[MWG] / 64) + 32;
+    return 128 * (size_t)(v[MWG] / 64) + (v[SETMAXNREG] == 2 ? 128 : 32);
 }
 
 /* INT8, E4M3, E5M2: the one-byte types. */
@@ -71,7 +75,7 @@ static bool rules(const clgemm_config *c, const device_info *info, const type_de
     if (v[NWG] != 64 && v[NWG] != 128 && v[NWG] != 256) return false;
     if ((size_t)v[KWG] * t->size != 128) return false;
     if (v[STAGES] < 2) return false; /* one stage: the producer would wait on its own consumers */
-    if (v[PERSIST] > 2 || v[STAGE_C] > 2) return false;
+    if (v[PERSIST] > 2 || v[STAGE_C] > 2 || v[SETMAXNREG] > 2) return false;
     size_t threads = threads_of(v);
     if (threads > info->max_work_group_size || threads > info->max_work_item_sizes[0]) return false;
     return local_bytes(v) <= clgemm__static_local_limit(info);
@@ -133,11 +137,22 @@ static int call_options(const kernel_call *k, char *buf, size_t size) {
     return snprintf(buf, size, " -DWG_TYPE=%d -DSPLIT3=%d -DSK_TAIL_WAVES=1", type, split3);
 }
 
-/* A configuration one tile a work-group (TMA) or persistent (TMA_P). */
-#define TMA_WITH(mwg_, nwg_, kwg_, stages_, persist_, stage_c_)                                    \
+/* A configuration one tile a work-group (TMA) or persistent (TMA_P, TMA_PS with C staged); all
+ * its parameters (TMA_ALL, the last the producer warpgroup's setmaxnreg) or all but that. */
+#define TMA_ALL(mwg_, nwg_, kwg_, stages_, persist_, stage_c_, setmaxnreg_)                        \
     {                                                                                              \
-        .family = CLGEMM_FAMILY_TMA, .params = { mwg_, nwg_, kwg_, stages_, persist_, stage_c_ }   \
+        .family = CLGEMM_FAMILY_TMA, .params = {                                                   \
+            mwg_,                                                                                  \
+            nwg_,                                                                                  \
+            kwg_,                                                                                  \
+            stages_,                                                                               \
+            persist_,                                                                              \
+            stage_c_,                                                                              \
+            setmaxnreg_                                                                            \
+        }                                                                                          \
     }
+#define TMA_WITH(mwg_, nwg_, kwg_, stages_, persist_, stage_c_)                                    \
+    TMA_ALL(mwg_, nwg_, kwg_, stages_, persist_, stage_c_, 0)
 #define TMA(mwg_, nwg_, kwg_, stages_)    TMA_WITH(mwg_, nwg_, kwg_, stages_, 0, 0)
 #define TMA_P(mwg_, nwg_, kwg_, stages_)  TMA_WITH(mwg_, nwg_, kwg_, stages_, 2, 0)
 #define TMA_PS(mwg_, nwg_, kwg_, stages_) TMA_WITH(mwg_, nwg_, kwg_, stages_, 2, 2) /* C staged */
@@ -239,7 +254,9 @@ static const clgemm_config *defaults(const device_info *info, clgemm_precision t
 
 /* Every tile of the correctness matrix clgemm-tma-check ran on the H200, for each slice depth
  * (the tuner keeps those of the type's depth), then the defaults' tiles persistent, then some
- * with C staged through local memory (STAGE_C 2). */
+ * with C staged through local memory (STAGE_C 2), then some with a producer warpgroup giving its
+ * registers away (SETMAXNREG 2: TF32's A from registers in 128 x 256 tiles fits 232 registers,
+ * where one warp's 168 spilled and serialised the wgmma; not yet run on the device). */
 static const clgemm_config quick[] = {TMA(128, 256, 64, 4),
                                       TMA(256, 128, 64, 4),
                                       TMA(128, 128, 64, 6),
@@ -271,9 +288,13 @@ static const clgemm_config quick[] = {TMA(128, 256, 64, 4),
                                       TMA_WITH(128, 256, 32, 4, 0, 2),
                                       TMA_WITH(128, 128, 32, 6, 0, 2),
                                       TMA_WITH(128, 256, 128, 4, 0, 2),
+                                      TMA_ALL(128, 256, 32, 4, 0, 0, 2),
+                                      TMA_ALL(128, 256, 32, 4, 0, 2, 2),
+                                      TMA_ALL(128, 256, 64, 4, 2, 2, 2),
                                       END_OF_LIST};
 
-static const ptx_patch_need patch = {0};
+/* setmaxnreg (SETMAXNREG 2) needs the entry's register cap. */
+static const ptx_patch_need patch = {CLGEMM_PTX_CAP_FROM_THREADS};
 
 const family_desc clgemm__family_tma = {
     TENSOR_CORE_FAMILY(CLGEMM_FAMILY_TMA, tma), .ptx_patch = &patch, .tensor_maps = true,

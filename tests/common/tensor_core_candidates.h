@@ -8,7 +8,7 @@
 
 static const struct {
     clgemm_family family;
-    int v[6];
+    int v[7];
 } tc_candidates[] = {
     {CLGEMM_FAMILY_TMA, {128, 256, 64, 4}},
     {CLGEMM_FAMILY_TMA, {256, 128, 64, 4}},
@@ -41,6 +41,9 @@ static const struct {
     {CLGEMM_FAMILY_TMA, {128, 256, 32, 4, 0, 2}},
     {CLGEMM_FAMILY_TMA, {128, 128, 32, 6, 0, 2}},
     {CLGEMM_FAMILY_TMA, {128, 256, 128, 4, 0, 2}},
+    {CLGEMM_FAMILY_TMA, {128, 256, 32, 4, 0, 0, 2}},
+    {CLGEMM_FAMILY_TMA, {128, 256, 32, 4, 0, 2, 2}},
+    {CLGEMM_FAMILY_TMA, {128, 256, 64, 4, 2, 2, 2}},
     {CLGEMM_FAMILY_WGMMA, {128, 256, 16, 64, 256, 4}},
     {CLGEMM_FAMILY_WGMMA, {256, 128, 16, 128, 128, 4}},
     {CLGEMM_FAMILY_WGMMA, {128, 128, 16, 64, 128, 6}},
