@@ -32,6 +32,13 @@
 #                 3xTF32 matrices on the tma family with it, then row-major NN squares (the
 #                 call's B is that A) without and with it in alternation, beside cuBLAS TF32
 #                 and FP32
+#   setmaxnreg    the tma family's producer warpgroup (SETMAXNREG=2, registers moved to the
+#                 consumers): its candidates through test_tensor_cores (TF32 also with its A from
+#                 registers), ptxas's report on every tma kernel the run built
+#                 (bench/gpu/ptxas_report.py: registers, spills, serialised wgmma), then TF32 and
+#                 3xTF32 row-major NN (A from registers in 128 x 256 tiles with it, against the
+#                 defaults) and FP16 8192^2 (the persistent staged default with it), alternated,
+#                 beside cuBLAS
 #   wgmma         the wgmma family forced beside mma.sync and cuBLAS, and where its time goes
 #   eight-bit     INT8 and FP8 on their defaults, K-major and with B MN-major, beside cuBLASLt
 #                 (torch._int_mm, torch._scaled_mm with and without fast accumulation), and
@@ -64,7 +71,7 @@ fi
 if [ "$1" != tune ]; then
     for suite in "$@"; do
         case $suite in
-        device-tests | fp32-shapes | fp32-sweep | fp64-shapes | fp64-sweep | batched | types | tensor-cores | tf32-registers | wgmma | mma8 | tma | eight-bit | squares | call-cost | multi-gpu | lapack-factor) ;;
+        device-tests | fp32-shapes | fp32-sweep | fp64-shapes | fp64-sweep | batched | types | tensor-cores | tf32-registers | setmaxnreg | wgmma | mma8 | tma | eight-bit | squares | call-cost | multi-gpu | lapack-factor) ;;
         *)
             echo "run.sh: unknown suite '$suite' (bench/gpu/run.sh alone lists them)" >&2
             exit 2
@@ -257,6 +264,33 @@ tf32_registers() {
     $CUBLAS --tf32 $sq
     # shellcheck disable=SC2086
     $CUBLAS $sq
+}
+
+setmaxnreg() {
+    echo "== test_tensor_cores: tma candidates with SETMAXNREG=2 (TF32 also from registers)"
+    TC_FAMILY=tma TC_MATCH=SETMAXNREG=2 timeout 300 "$B/tests/test_tensor_cores" -j16 2>&1 |
+        grep -E "FAIL|Synthesis|wrong|Assert" | head -20
+    CLGEMM_TMA_A_REGISTERS=1 TC_FAMILY=tma TC_TYPES=s TC_MATCH=SETMAXNREG=2 timeout 300 \
+        "$B/tests/test_tensor_cores" -j16 2>&1 | grep -E "FAIL|Synthesis|wrong|Assert" | head -20
+    echo "== ptxas on the tma kernels this run built"
+    python3 bench/gpu/ptxas_report.py "$CLGEMM_CACHE_DIR"
+    tf="tma:MWG=128,NWG=256,KWG=32,STAGES=4,STAGE_C=2,SETMAXNREG=2"
+    h="tma:MWG=128,NWG=256,KWG=64,STAGES=4,PERSIST=2,STAGE_C=2,SETMAXNREG=2"
+    sq="8192,8192,8192 4096,4096,4096"
+    # shellcheck disable=SC2046
+    for round in 1 2; do
+        echo "== round $round: defaults, then A from registers with SETMAXNREG=2 (TF32, 3xTF32)"
+        "$B/bench/clgemm-types-bench" $(mode_args tf32 $sq) $(mode_args 3xtf32 $sq) \
+            $(mode_args h 8192,8192,8192)
+        CLGEMM_TMA_A_REGISTERS=1 "$B/bench/clgemm-types-bench" --force "$tf" \
+            $(mode_args tf32 $sq) $(mode_args 3xtf32 $sq)
+        "$B/bench/clgemm-types-bench" --force "$h" $(mode_args h 8192,8192,8192)
+    done
+    # shellcheck disable=SC2086
+    $CUBLAS --tf32 $sq
+    # shellcheck disable=SC2086
+    $CUBLAS $sq
+    $CUBLAS --fp16 8192,8192,8192
 }
 
 tensor_cores() {
@@ -520,6 +554,7 @@ for suite in "$@"; do
     types) types ;;
     tensor-cores) tensor_cores ;;
     tf32-registers) tf32_registers ;;
+    setmaxnreg) setmaxnreg ;;
     wgmma) wgmma ;;
     mma8) mma8 ;;
     tma) tma ;;
