@@ -798,8 +798,8 @@ static cl_int enqueue_blocked(struct clgemm_handle_s *h, const gemm_call *c, con
                                 depth,
                                 (cl_int)nt};
         for (int x = 0; x < 2 && err == CL_SUCCESS; x++) {
-            err =
-                clgemm__pack_panels_args(pack, x ? &b : &a, work, x ? b_offset : 0, global, local);
+            err = clgemm__pack_panels_args(pack, x ? &b : &a, clgemm__type(c->precision)->size,
+                                           work, x ? b_offset : 0, global, local);
             if (err == CL_SUCCESS) err = chain_launch(h, queue, pack, global, local, 1, &ch);
         }
         colmajor q = *p;

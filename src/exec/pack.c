@@ -243,12 +243,20 @@ void clgemm__pack_panels_kernel(clgemm_precision type, kernel_key *key, const ch
     copy_kernel_key(type, KEY_PACKED, key, options);
 }
 
-/* The panel kernel's work-group (cl/pack.cl): 64 steps of one panel. */
+/* The panel kernel's work-group (cl/pack.cl): 64 steps of one run of panels. */
 #define PANEL_GROUP 64
+/* Where the source is contiguous along the panels, a work-item copies a run of about this many
+ * bytes of one column (several panels): one panel's 128 bytes, at the leading dimension's stride
+ * from the next work-item's, left the copy waiting on memory (cl/pack.cl). */
+#define PANEL_RUN_BYTES 1024
 
-cl_int clgemm__pack_panels_args(cl_kernel kernel, const panel_source *src, cl_mem work,
-                                size_t offset, size_t global[2], size_t local[2]) {
+cl_int clgemm__pack_panels_args(cl_kernel kernel, const panel_source *src, size_t elem_size,
+                                cl_mem work, size_t offset, size_t global[2], size_t local[2]) {
     const cl_ulong doff = offset;
+    const size_t panel_bytes = (size_t)src->width * elem_size;
+    const cl_int run =
+        src->rs == 1 && panel_bytes < PANEL_RUN_BYTES ? (cl_int)(PANEL_RUN_BYTES / panel_bytes) : 1;
+    const size_t panels = ((size_t)src->rows + (size_t)src->width - 1) / (size_t)src->width;
     cl_int err = CL_SUCCESS;
     err |= clSetKernelArg(kernel, 0, sizeof src->mem, &src->mem);
     err |= clSetKernelArg(kernel, 1, sizeof src->off, &src->off);
@@ -259,9 +267,10 @@ cl_int clgemm__pack_panels_args(cl_kernel kernel, const panel_source *src, cl_me
     err |= clSetKernelArg(kernel, 6, sizeof src->width, &src->width);
     err |= clSetKernelArg(kernel, 7, sizeof work, &work);
     err |= clSetKernelArg(kernel, 8, sizeof doff, &doff);
+    err |= clSetKernelArg(kernel, 9, sizeof run, &run);
     local[0] = PANEL_GROUP;
     local[1] = 1;
     global[0] = clgemm__round_up((size_t)src->depth, PANEL_GROUP);
-    global[1] = ((size_t)src->rows + (size_t)src->width - 1) / (size_t)src->width;
+    global[1] = (panels + (size_t)run - 1) / (size_t)run;
     return err == CL_SUCCESS ? CL_SUCCESS : CL_INVALID_KERNEL_ARGS;
 }
