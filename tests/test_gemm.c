@@ -65,7 +65,7 @@ static bool same_config(const clgemm_config *a, const clgemm_config *b) {
 }
 
 /* Every case for one configuration: layouts x transposes x (shapes x scalars + a padded case
- * with offsets). */
+ * with offsets + one with leading dimensions thousands of elements long). */
 static void run_grid(tc_env *env, clgemm_handle h, clgemm_precision prec, const clgemm_config *cfg,
                      tally *t) {
     char prefix[200], msg[2048];
@@ -107,6 +107,19 @@ static void run_grid(tc_env *env, clgemm_handle h, clgemm_precision prec, const 
                     int rc = tt_run(env, h, &p, seed++, 0, TT_RUN_CLBLAST, msg, sizeof msg);
                     record(t, rc, prefix, msg);
                 }
+                /* Columns of A and B 16 KB and more apart (FP32, 4100 elements of padding): the
+                 * blocked schedule packs them in runs of panels (src/exec/pack.c), several runs
+                 * a K-block with a partial last panel, and 280 columns in runs where the layout
+                 * makes B the operand contiguous along its panels. */
+                tt_gemm f = g;
+                f.m = 300;
+                f.n = 280;
+                f.k = 37;
+                tt_pad_ld(&f, 4100, 4100, 1);
+                f.alpha[0] = scalars[1][0];
+                f.beta[0] = scalars[1][1];
+                record(t, tt_run(env, h, &f, seed++, 0, TT_RUN_CLBLAST, msg, sizeof msg), prefix,
+                       msg);
             }
 }
 

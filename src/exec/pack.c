@@ -245,17 +245,22 @@ void clgemm__pack_panels_kernel(clgemm_precision type, kernel_key *key, const ch
 
 /* The panel kernel's work-group (cl/pack.cl): 64 steps of one run of panels. */
 #define PANEL_GROUP 64
-/* Where the source is contiguous along the panels, a work-item copies a run of about this many
- * bytes of one column (several panels): one panel's 128 bytes, at the leading dimension's stride
- * from the next work-item's, left the copy waiting on memory (cl/pack.cl). */
-#define PANEL_RUN_BYTES 1024
+/* Where the source is contiguous along the panels and its columns lie PANEL_RUN_STRIDE bytes or
+ * more apart, a work-item copies a run of about PANEL_RUN_BYTES of one column (several panels):
+ * one panel's 128 bytes a work-item, each in a page of its own and at the leading dimension's
+ * stride from the next, left the copy waiting on memory (cl/pack.cl). Measured there (64 x 8192 x
+ * 8192, columns 32 KB and 64 KB apart); closer columns keep one panel a work-item. */
+#define PANEL_RUN_BYTES  1024
+#define PANEL_RUN_STRIDE (16 * 1024)
 
 cl_int clgemm__pack_panels_args(cl_kernel kernel, const panel_source *src, size_t elem_size,
                                 cl_mem work, size_t offset, size_t global[2], size_t local[2]) {
     const cl_ulong doff = offset;
     const size_t panel_bytes = (size_t)src->width * elem_size;
     const cl_int run =
-        src->rs == 1 && panel_bytes < PANEL_RUN_BYTES ? (cl_int)(PANEL_RUN_BYTES / panel_bytes) : 1;
+        src->rs == 1 && src->qs * elem_size >= PANEL_RUN_STRIDE && panel_bytes < PANEL_RUN_BYTES
+            ? (cl_int)(PANEL_RUN_BYTES / panel_bytes)
+            : 1;
     const size_t panels = ((size_t)src->rows + (size_t)src->width - 1) / (size_t)src->width;
     cl_int err = CL_SUCCESS;
     err |= clSetKernelArg(kernel, 0, sizeof src->mem, &src->mem);
