@@ -140,15 +140,15 @@ static bool supported(const device_info *info, clgemm_precision type_ab, clgemm_
  * and keep regblock's lists. */
 static const clgemm_config avx512_single[] = {MK(32, 8, 16), MK(16, 4, 16), END_OF_LIST};
 /* FP32 (not FP16, BF16 or INT8: not measured) on the EPYC where a matrix is read in place (below
- * PACK_MIN_MNK, pack_depth): 16 x 12 blocks, one vector of A a step (one cache line at the leading
- * dimension's stride, where 32 rows read two, both in the few L1 sets a power-of-two leading
- * dimension allows) against 12 broadcasts of B. PoCL skylake-avx512 on 2 cores of the AMD EPYC (Zen
- * 4 class), 2026-12-03, x OpenBLAS 0.3.21 (2 threads) in adjacent runs, three rounds each, medians:
- * 256^2 0.94 against 32 x 8's 0.87, 384^2 1.04 / 0.95, 512^2 1.06 / 0.86, 768^2 1.03 / 0.86; 32 x
- * 6 1.00 / 1.03 / 0.94 / 0.89, 16 x 8 0.55-0.93; blocked (1024^2-2048^2) 16 x 12 timed like 32 x 8
- * (1.03-1.07 against 0.99-1.02), which keeps those
- * (bench/results/pocl-avx512-issue-table-vs-openblas.log). FP64 kept 32 x 6 there (16 x 12 and 16 x
- * 8 of 8-wide lost, 8 x 12 lost at 512^2). */
+ * PACK_MIN_MNK, pack_depth): 16 x 12 blocks, one vector of A a step against 12 broadcasts of B
+ * (likely why, not checked with counters: one cache line of A a step at the leading dimension's
+ * stride, where 32 rows read two, both in the few L1 sets a power-of-two leading dimension
+ * allows). PoCL skylake-avx512 on 2 cores of the AMD EPYC (Zen 4 class), 2026-12-03, x OpenBLAS
+ * 0.3.21 (2 threads) in adjacent runs, three rounds each, medians: 256^2 0.94 against 32 x 8's
+ * 0.87, 384^2 1.04 / 0.95, 512^2 1.06 / 0.86, 768^2 1.03 / 0.86; 32 x 6 1.00 / 1.03 / 0.94 /
+ * 0.89, 16 x 8 0.55-0.93; blocked (1024^2-2048^2) 16 x 12 timed like 32 x 8 (1.03-1.07 against
+ * 0.99-1.02), which keeps those (bench/results/pocl-avx512-issue-table-vs-openblas.log). FP64
+ * kept 32 x 6 there (16 x 12 and 16 x 8 of 8-wide lost, 8 x 12 lost at 512^2). */
 static const clgemm_config avx512_single_in_place[] = {MK(16, 12, 16), MK(16, 4, 16), END_OF_LIST};
 /* FP32 on an Intel CPU with AVX-512 (intel_cpu below): 32 x 12 blocks,
  * 24 accumulators. PoCL skylake-avx512 on 2 cores of a Sapphire Rapids Xeon (48 KiB L1d, 2 MiB
