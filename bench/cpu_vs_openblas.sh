@@ -12,13 +12,16 @@
 # commit, adds a third mode "base": the same problem in that build, adjacent too, so that a change
 # of defaults is timed against the library before it; MODES picks among new, off and base
 # (default "new off", and base where BASELINE is set). Each round runs the modes of a problem in
-# the opposite order to the round before.
+# the opposite order to the round before. PROBLEMS narrows the problems: squares as N, other
+# shapes as M,N,K (row-major, as the bench's --shape), default issue 34's list.
 # Usage: bench/cpu_vs_openblas.sh BUILD_DIR [ROUNDS]   (OPENBLAS_NUM_THREADS: default 2;
-#        PRECISIONS: the bench's letters, default "s d c z b"; BASELINE: a build dir; MODES)
+#        PRECISIONS: the bench's letters, default "s d c z b"; BASELINE: a build dir; MODES;
+#        PROBLEMS)
 set -eu
 build=$(readlink -f "$1")
 rounds=${2:-3}
 precisions=${PRECISIONS:-s d c z b}
+problems=${PROBLEMS:-256 512 1024 1536 2048 3000 4096 8192,64,8192 64,8192,8192 256,256,16384}
 baseline=${BASELINE:+$(readlink -f "$BASELINE")}
 all_modes=${MODES:-new off${baseline:+ base}}
 export CLGEMM_TUNING_DB=/nonexistent.json OPENBLAS_NUM_THREADS="${OPENBLAS_NUM_THREADS:-2}"
@@ -26,13 +29,12 @@ echo "# $(date -u '+%Y-%m-%d %H:%M UTC'), commit $(git -C "$(dirname "$0")" rev-
 echo "# CPU: $(lscpu | sed -n 's/^Model name: *//p' | head -1), $(nproc) cores," \
     "AVX-512: $(grep -q avx512f /proc/cpuinfo && echo yes || echo no)"
 echo "# command: bench/cpu_vs_openblas.sh BUILD $rounds, OPENBLAS_NUM_THREADS=$OPENBLAS_NUM_THREADS," \
-    "PRECISIONS=\"$precisions\" MODES=\"$all_modes\"${baseline:+ BASELINE: commit $(git -C "$baseline" \
+    "PRECISIONS=\"$precisions\" MODES=\"$all_modes\" PROBLEMS=\"$problems\"${baseline:+ BASELINE: commit $(git -C "$baseline" \
         rev-parse --short HEAD 2>/dev/null || echo "$baseline")}"
 for r in $(seq "$rounds"); do
     for p in $precisions; do
-        for prob in "--sizes 256" "--sizes 512" "--sizes 1024" "--sizes 1536" "--sizes 2048" \
-            "--sizes 3000" "--sizes 4096" "--shape 8192,64,8192" "--shape 64,8192,8192" \
-            "--shape 256,256,16384"; do
+        for size in $problems; do
+            case "$size" in *,*) prob="--shape $size" ;; *) prob="--sizes $size" ;; esac
             runs=5
             case "$prob" in *3000* | *4096*) runs=3 ;; esac
             modes=""

@@ -65,7 +65,7 @@ static bool same_config(const clgemm_config *a, const clgemm_config *b) {
 }
 
 /* Every case for one configuration: layouts x transposes x (shapes x scalars + a padded case
- * with offsets). */
+ * with offsets + one with leading dimensions thousands of elements long). */
 static void run_grid(tc_env *env, clgemm_handle h, clgemm_precision prec, const clgemm_config *cfg,
                      tally *t) {
     char prefix[200], msg[2048];
@@ -107,6 +107,19 @@ static void run_grid(tc_env *env, clgemm_handle h, clgemm_precision prec, const 
                     int rc = tt_run(env, h, &p, seed++, 0, TT_RUN_CLBLAST, msg, sizeof msg);
                     record(t, rc, prefix, msg);
                 }
+                /* Columns of A and B 16 KB and more apart (FP32, 4100 elements of padding): the
+                 * blocked schedule packs them in runs of panels (src/exec/pack.c), several runs
+                 * a K-block with a partial last panel, and 280 columns in runs where the layout
+                 * makes B the operand contiguous along its panels. */
+                tt_gemm f = g;
+                f.m = 300;
+                f.n = 280;
+                f.k = 37;
+                tt_pad_ld(&f, 4100, 4100, 1);
+                f.alpha[0] = scalars[1][0];
+                f.beta[0] = scalars[1][1];
+                record(t, tt_run(env, h, &f, seed++, 0, TT_RUN_CLBLAST, msg, sizeof msg), prefix,
+                       msg);
             }
 }
 
@@ -273,11 +286,12 @@ static family_case regblock_cpu_cases[] = {
  * tiers' defaults (microkernel.c): the shapes above run its in-place path, its copied panel
  * (transposed A, the M edge) and both ways of storing C; then blocks of A of 2 panels (MC): the
  * suites' shapes are blocked only where CLGEMM_PACK_KC forces it (gemm-microkernel-packed),
- * whose K-blocks then win over KC, and MC over the forced blocks of 3 panels. */
+ * whose K-blocks then win over KC, and MC over the forced blocks of 3 panels; last the EPYC's
+ * FP32 default for matrices read in place (16 x 12). */
 static family_case microkernel_cases[] = {
     MK(SP, 2, 1, 2),         MK(DP, 2, 1, 2),         MK(SP, 8, 3, 4),           MK(DP, 8, 3, 4),
     MK(SP, 32, 8, 16),       MK(DP, 32, 8, 8),        MK(SP, 16, 6, 8),          MK(DP, 8, 8, 4),
-    MKB(SP, 8, 3, 4, 64, 2), MKB(DP, 8, 3, 4, 64, 2), MKB(DP, 32, 6, 8, 512, 0),
+    MKB(SP, 8, 3, 4, 64, 2), MKB(DP, 8, 3, 4, 64, 2), MKB(DP, 32, 6, 8, 512, 0), MK(SP, 16, 12, 16),
 };
 
 static family_case mma_cases[] = {

@@ -223,8 +223,12 @@ static void run_grid(tc_env *env, const clgemm_handle handles[2], clgemm_family 
                                 clgemm_transpose sb = transposes[tb] == CLGEMM_NO_TRANS
                                                           ? CLGEMM_NO_TRANS
                                                           : CLGEMM_TRANS;
-                                g.lda = tc_min_ld(g.layout, sa, g.m, g.k) + 3;
-                                g.ldb = tc_min_ld(g.layout, sb, g.k, g.n) + 5;
+                                /* The largest shape's columns 16 KB and more apart (4 bytes
+                                 * an element and up): packed in runs of panels there
+                                 * (src/exec/pack.c). */
+                                const size_t far = s == COUNT(shapes) - 1 ? 4100 : 0;
+                                g.lda = tc_min_ld(g.layout, sa, g.m, g.k) + 3 + far;
+                                g.ldb = tc_min_ld(g.layout, sb, g.k, g.n) + 5 + far;
                                 g.ldc = tc_min_ld(g.layout, CLGEMM_NO_TRANS, g.m, g.n) + 2;
                                 g.off_a = 3;
                                 g.off_b = 5;

@@ -412,11 +412,16 @@ typedef struct panel_source {
     cl_ulong off, rs, qs;
     cl_int rows, depth, width;
 } panel_source;
-/* The panel kernel's key and build options for elements of `type` (cl/pack.cl,
- * "clgemm_pack_panels"). */
-void clgemm__pack_panels_kernel(clgemm_precision type, kernel_key *key, const char **options);
-/* Sets its arguments for copying `src` to work at `offset` elements, and its launch geometry. */
-cl_int clgemm__pack_panels_args(cl_kernel kernel, const panel_source *src, cl_mem work,
+/* The panel kernels' key and build options for elements of `type` (cl/pack.cl,
+ * "clgemm_pack_panels", or with `runs` "clgemm_pack_panel_runs"). */
+void clgemm__pack_panels_kernel(clgemm_precision type, bool runs, kernel_key *key,
+                                const char **options);
+/* Panels a work-item copies from `src` (elements of elem_size bytes): 1, clgemm_pack_panels';
+ * more, clgemm_pack_panel_runs'. */
+int clgemm__pack_panels_run(const panel_source *src, size_t elem_size);
+/* Sets that kernel's arguments for copying `src` to work at `offset` elements, and its launch
+ * geometry. */
+cl_int clgemm__pack_panels_args(cl_kernel kernel, const panel_source *src, int run, cl_mem work,
                                 size_t offset, size_t global[2], size_t local[2]);
 
 #endif /* CLGEMM_EXEC_H */

@@ -770,14 +770,15 @@ static cl_int enqueue_single(struct clgemm_handle_s *h, const gemm_call *c, cons
 
 /* The blocked schedule (s->pack_kc > 0), BLIS's loop over K-blocks: for each block of pack_kc
  * steps, op(A)'s rows and op(B)'s columns of the block are packed into micro-panels in the
- * workspace (`pack`: cl/pack.cl's clgemm_pack_panels) and the micro-kernel built with PACKED
- * (`kernel`) adds their product to C, beta applied by the first block only. Each launch waits
- * for the one before: the next block's panels overwrite the last's. The grid of micro-kernels is
- * the loops over M and N (in blocks of A, cl/microkernel.cl); a block's panels sit in the caches
- * and stream contiguously whatever C's or the operands' layout. */
+ * workspace (`pack`: cl/pack.cl's clgemm_pack_panels, or clgemm_pack_panel_runs where pack.c
+ * says so) and the micro-kernel built with PACKED (`kernel`) adds their product to C, beta
+ * applied by the first block only. Each launch waits for the one before: the next block's panels
+ * overwrite the last's. The grid of micro-kernels is the loops over M and N (in blocks of A,
+ * cl/microkernel.cl); a block's panels sit in the caches and stream contiguously whatever C's or
+ * the operands' layout. */
 static cl_int enqueue_blocked(struct clgemm_handle_s *h, const gemm_call *c, const colmajor *p,
-                              const gemm_schedule *s, cl_kernel kernel, cl_kernel pack, cl_mem work,
-                              cl_command_queue queue, cl_event *done) {
+                              const gemm_schedule *s, cl_kernel kernel, const cl_kernel pack[2],
+                              cl_mem work, cl_command_queue queue, cl_event *done) {
     size_t mt, nt, kt, b_offset, total, local[2], global[2];
     clgemm__family(s->cfg.family)->tile(&s->cfg, &mt, &nt, &kt);
     clgemm__pack_panels_layout(&s->cfg, c->precision, (size_t)p->m, (size_t)p->n,
@@ -807,9 +808,12 @@ static cl_int enqueue_blocked(struct clgemm_handle_s *h, const gemm_call *c, con
                                 depth,
                                 (cl_int)nt};
         for (int x = 0; x < 2 && err == CL_SUCCESS; x++) {
-            err =
-                clgemm__pack_panels_args(pack, x ? &b : &a, work, x ? b_offset : 0, global, local);
-            if (err == CL_SUCCESS) err = chain_launch(h, queue, pack, global, local, 1, &ch);
+            const panel_source *src = x ? &b : &a;
+            const int run = clgemm__pack_panels_run(src, clgemm__type(c->precision)->size);
+            err = clgemm__pack_panels_args(pack[run > 1], src, run, work, x ? b_offset : 0, global,
+                                           local);
+            if (err == CL_SUCCESS)
+                err = chain_launch(h, queue, pack[run > 1], global, local, 1, &ch);
         }
         colmajor q = *p;
         q.k = depth;
@@ -903,13 +907,13 @@ static clgemm_status enqueue_gemm(struct clgemm_handle_s *h, const gemm_call *c,
     if (st == CLGEMM_SUCCESS && (s.splits > 1 || (s.groups > 0 && !sk_persistent)))
         st = elementwise_kernel(h, s.splits > 1 ? KERNEL_REDUCE : KERNEL_FIXUP, c->precision,
                                 c->type_c, table != NULL, &second);
-    cl_kernel pack = NULL;
-    if (st == CLGEMM_SUCCESS && s.pack_kc > 0) {
+    cl_kernel pack[2] = {NULL, NULL}; /* one panel a work-item; runs of panels (pack.c) */
+    for (int r = 0; r < 2 && st == CLGEMM_SUCCESS && s.pack_kc > 0; r++) {
         kernel_key key;
         const char *options;
-        clgemm__pack_panels_kernel(c->precision, &key, &options);
-        st = kernel_for(h, &key, "clgemm_pack_panels", "pack.cl", text_options_fn,
-                        (const void *)options, &pack);
+        clgemm__pack_panels_kernel(c->precision, r == 1, &key, &options);
+        st = kernel_for(h, &key, r ? "clgemm_pack_panel_runs" : "clgemm_pack_panels", "pack.cl",
+                        text_options_fn, (const void *)options, &pack[r]);
     }
     if (st == CLGEMM_SUCCESS && s.groups > 0) {
         gemm_kernel streamk = gk;

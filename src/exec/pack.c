@@ -239,29 +239,48 @@ cl_int clgemm__enqueue_residual(cl_kernel kernel, cl_command_queue queue, const 
 
 /* ---- Micro-panels of one K-block (the blocked schedule, gemm.c) ------------------------------ */
 
-void clgemm__pack_panels_kernel(clgemm_precision type, kernel_key *key, const char **options) {
-    copy_kernel_key(type, KEY_PACKED, key, options);
+void clgemm__pack_panels_kernel(clgemm_precision type, bool runs, kernel_key *key,
+                                const char **options) {
+    copy_kernel_key(type, runs ? KEY_PACKED | KEY_PANEL_RUNS : KEY_PACKED, key, options);
 }
 
-/* The panel kernel's work-group (cl/pack.cl): 64 steps of one panel. */
+/* The panel kernels' work-group (cl/pack.cl): 64 steps of one panel, or of one run of panels. */
 #define PANEL_GROUP 64
+/* Where the source is contiguous along the panels and its columns lie PANEL_RUN_STRIDE bytes or
+ * more apart, a work-item copies a run of about PANEL_RUN_BYTES of one column (several panels):
+ * one panel's 128 bytes a work-item, each in a page of its own and at the leading dimension's
+ * stride from the next, left the copy waiting on memory (cl/pack.cl). Measured there (64 x 8192 x
+ * 8192, columns 32 KB and 64 KB apart); closer columns keep one panel a work-item. */
+#define PANEL_RUN_BYTES  1024
+#define PANEL_RUN_STRIDE (16 * 1024)
 
-cl_int clgemm__pack_panels_args(cl_kernel kernel, const panel_source *src, cl_mem work,
+int clgemm__pack_panels_run(const panel_source *src, size_t elem_size) {
+    const size_t panel_bytes = (size_t)src->width * elem_size;
+    return src->rs == 1 && src->qs * elem_size >= PANEL_RUN_STRIDE && panel_bytes < PANEL_RUN_BYTES
+               ? (int)(PANEL_RUN_BYTES / panel_bytes)
+               : 1;
+}
+
+cl_int clgemm__pack_panels_args(cl_kernel kernel, const panel_source *src, int run, cl_mem work,
                                 size_t offset, size_t global[2], size_t local[2]) {
     const cl_ulong doff = offset;
+    const cl_int run_arg = run;
+    const size_t panels = ((size_t)src->rows + (size_t)src->width - 1) / (size_t)src->width;
     cl_int err = CL_SUCCESS;
-    err |= clSetKernelArg(kernel, 0, sizeof src->mem, &src->mem);
-    err |= clSetKernelArg(kernel, 1, sizeof src->off, &src->off);
-    err |= clSetKernelArg(kernel, 2, sizeof src->rs, &src->rs);
-    err |= clSetKernelArg(kernel, 3, sizeof src->qs, &src->qs);
-    err |= clSetKernelArg(kernel, 4, sizeof src->rows, &src->rows);
-    err |= clSetKernelArg(kernel, 5, sizeof src->depth, &src->depth);
-    err |= clSetKernelArg(kernel, 6, sizeof src->width, &src->width);
-    err |= clSetKernelArg(kernel, 7, sizeof work, &work);
-    err |= clSetKernelArg(kernel, 8, sizeof doff, &doff);
+    cl_uint i = 0;
+    err |= clSetKernelArg(kernel, i++, sizeof src->mem, &src->mem);
+    err |= clSetKernelArg(kernel, i++, sizeof src->off, &src->off);
+    if (run == 1) err |= clSetKernelArg(kernel, i++, sizeof src->rs, &src->rs);
+    err |= clSetKernelArg(kernel, i++, sizeof src->qs, &src->qs);
+    err |= clSetKernelArg(kernel, i++, sizeof src->rows, &src->rows);
+    err |= clSetKernelArg(kernel, i++, sizeof src->depth, &src->depth);
+    err |= clSetKernelArg(kernel, i++, sizeof src->width, &src->width);
+    err |= clSetKernelArg(kernel, i++, sizeof work, &work);
+    err |= clSetKernelArg(kernel, i++, sizeof doff, &doff);
+    if (run > 1) err |= clSetKernelArg(kernel, i, sizeof run_arg, &run_arg);
     local[0] = PANEL_GROUP;
     local[1] = 1;
     global[0] = clgemm__round_up((size_t)src->depth, PANEL_GROUP);
-    global[1] = ((size_t)src->rows + (size_t)src->width - 1) / (size_t)src->width;
+    global[1] = (panels + (size_t)run - 1) / (size_t)run;
     return err == CL_SUCCESS ? CL_SUCCESS : CL_INVALID_KERNEL_ARGS;
 }

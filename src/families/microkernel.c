@@ -139,6 +139,17 @@ static bool supported(const device_info *info, clgemm_precision type_ab, clgemm_
  * (bench/results/pocl-microkernel-defaults.log). Other CPU tiers were never measured
  * and keep regblock's lists. */
 static const clgemm_config avx512_single[] = {MK(32, 8, 16), MK(16, 4, 16), END_OF_LIST};
+/* FP32 (not FP16, BF16 or INT8: not measured) on the EPYC where a matrix is read in place (below
+ * PACK_MIN_MNK, pack_depth): 16 x 12 blocks, one vector of A a step against 12 broadcasts of B
+ * (likely why, not checked with counters: one cache line of A a step at the leading dimension's
+ * stride, where 32 rows read two, both in the few L1 sets a power-of-two leading dimension
+ * allows). PoCL skylake-avx512 on 2 cores of the AMD EPYC (Zen 4 class), 2026-12-03, x OpenBLAS
+ * 0.3.21 (2 threads) in adjacent runs, three rounds each, medians: 256^2 0.94 against 32 x 8's
+ * 0.87, 384^2 1.04 / 0.95, 512^2 1.06 / 0.86, 768^2 1.03 / 0.86; 32 x 6 1.00 / 1.03 / 0.94 /
+ * 0.89, 16 x 8 0.55-0.93; blocked (1024^2-2048^2) 16 x 12 timed like 32 x 8 (1.03-1.07 against
+ * 0.99-1.02), which keeps those (bench/results/pocl-avx512-issue-table-vs-openblas.log). FP64
+ * kept 32 x 6 there (16 x 12 and 16 x 8 of 8-wide lost, 8 x 12 lost at 512^2). */
+static const clgemm_config avx512_single_in_place[] = {MK(16, 12, 16), MK(16, 4, 16), END_OF_LIST};
 /* FP32 on an Intel CPU with AVX-512 (intel_cpu below): 32 x 12 blocks,
  * 24 accumulators. PoCL skylake-avx512 on 2 cores of a Sapphire Rapids Xeon (48 KiB L1d, 2 MiB
  * L2 per core), 2026-12-02, `clgemm-bench --reference openblas --sizes N --precision s --family
@@ -184,6 +195,15 @@ static const clgemm_config avx512_complex_double[] = {MK(8, 6, 4), MK(4, 4, 4), 
 static const clgemm_config avx2_complex_single[] = {MK(8, 2, 4), MK(4, 2, 4), END_OF_LIST};
 static const clgemm_config avx2_complex_double[] = {MK(4, 2, 2), MK(2, 2, 2), END_OF_LIST};
 
+/* Products below which the blocked schedule is not planned (pack_depth, below). */
+#define PACK_MIN_MNK ((size_t)1024 * 1024 * 1024)
+/* Whether one matrix of d is a product of fewer than `limit` multiply-adds (ONE_MATRIX: no). */
+static bool mnk_below(const gemm_dims *d, size_t limit) {
+    size_t mn, mnk;
+    return d->m > 0 && !__builtin_mul_overflow(d->m, d->n, &mn) &&
+           !__builtin_mul_overflow(mn, d->k, &mnk) && mnk < limit;
+}
+
 /* PoCL reports a CPU's vendor as its CPUID string (GenuineIntel, AuthenticAMD). */
 static bool intel_cpu(const device_info *info) {
     return strstr(info->vendor, "Intel") != NULL;
@@ -191,7 +211,6 @@ static bool intel_cpu(const device_info *info) {
 
 static const clgemm_config *defaults(const device_info *info, clgemm_precision type,
                                      const gemm_dims *dims) {
-    (void)dims;
     static const clgemm_config none[] = {END_OF_LIST};
     bool dbl = type == CLGEMM_DOUBLE || type == CLGEMM_COMPLEX_DOUBLE;
     bool cplx = type == CLGEMM_COMPLEX_SINGLE || type == CLGEMM_COMPLEX_DOUBLE;
@@ -199,7 +218,9 @@ static const clgemm_config *defaults(const device_info *info, clgemm_precision t
     case TIER_CPU_AVX512:
         if (cplx) return dbl ? avx512_complex_double : avx512_complex_single;
         if (intel_cpu(info)) return dbl ? avx512_double_intel : avx512_single_intel;
-        return dbl ? avx512_double : avx512_single;
+        if (dbl) return avx512_double;
+        return type == CLGEMM_SINGLE && mnk_below(dims, PACK_MIN_MNK) ? avx512_single_in_place
+                                                                      : avx512_single;
     case TIER_CPU_AVX2:
         if (cplx) return dbl ? avx2_complex_double : avx2_complex_single;
         return dbl ? avx2_double : avx2_single;
@@ -226,7 +247,6 @@ static const clgemm_config *defaults(const device_info *info, clgemm_precision t
  * 1024 x 32 x 1024 0.82 / 1.19, 1024^2 x 16 0.42 / 0.66; complex FP64 0.46 / 1.08, 0.93 / 1.69,
  * 0.42 / 1.17, 1.18 / 1.71, 0.74 / 0.80; 8^3 alike). */
 #define PACK_BYTES      2048
-#define PACK_MIN_MNK    ((size_t)1024 * 1024 * 1024)
 #define PACK_MIN_PANELS 2
 /* FP64 on an Intel CPU blocks from 512^3: read in place, 512^2's leading dimension of 4 KB puts
  * every step of a panel of A in the same L1 sets. Sapphire Rapids Xeon, 2 cores, PoCL
@@ -246,7 +266,7 @@ static int pack_depth(const clgemm_config *c, const device_info *info, clgemm_pr
     if (clgemm__type(type)->complex) return depth;
     const size_t min_mnk =
         type == CLGEMM_DOUBLE && intel_cpu(info) ? PACK_MIN_MNK_INTEL_FP64 : PACK_MIN_MNK;
-    if (d->m * d->n * d->k < min_mnk || d->m <= PACK_MIN_PANELS * (size_t)c->params[MR]) return 0;
+    if (mnk_below(d, min_mnk) || d->m <= PACK_MIN_PANELS * (size_t)c->params[MR]) return 0;
     return depth;
 }
 

@@ -101,6 +101,11 @@ static void run_one(clgemm_handle h, const rel_problem *p, const char *config) {
     }
 }
 
+/* Every other padded case with columns of A and B 4100 elements longer (16 KB and more apart):
+ * the blocked schedule packs those in runs of panels (clgemm_pack_panel_runs, src/exec/pack.c).
+ * Set for the packed schedule only. */
+static bool far_columns;
+
 /* Every shape in both layouts and all four transposes; every other problem has offsets and
  * padded leading dimensions, and alpha/beta cycle through beta == 0 (C not read), beta == 1 and
  * general values. */
@@ -123,11 +128,12 @@ static void run_shapes(clgemm_handle h, clgemm_precision prec, const char *confi
                                      .alpha = ab[variant % 3][0],
                                      .beta = ab[variant % 3][1]};
                     if (variant % 2) {
+                        const size_t far = far_columns && variant % 4 == 1 ? 4100 : 0;
                         p.off_a = 3;
                         p.off_b = 5;
                         p.off_c = 7;
-                        p.lda = tc_min_ld(p.layout, p.ta, p.m, p.k) + 3;
-                        p.ldb = tc_min_ld(p.layout, p.tb, p.k, p.n) + 2;
+                        p.lda = tc_min_ld(p.layout, p.ta, p.m, p.k) + 3 + far;
+                        p.ldb = tc_min_ld(p.layout, p.tb, p.k, p.n) + 2 + far;
                         p.ldc = tc_min_ld(p.layout, CLGEMM_NO_TRANS, p.m, p.n) + 1;
                     }
                     run_one(h, &p, config);
@@ -261,6 +267,7 @@ int main(int argc, char **argv) {
                              : strcmp(argv[1], "streamk") == 0 ? &streamk_schedule
                              : strcmp(argv[1], "packed") == 0  ? &packed_schedule
                                                                : NULL;
+    far_columns = forced == &packed_schedule;
     unsetenv("CLGEMM_KSPLIT");
     unsetenv("CLGEMM_STREAMK");
     unsetenv("CLGEMM_PACK_KC");
