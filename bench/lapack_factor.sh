@@ -8,8 +8,9 @@
 # or more on the device (CLGEMM_BLAS_RULE=flops: what the device alone does, and how much of that
 # is copies). CLGEMM_BLAS_LAPACK_NB of the caller is dropped. Tables
 # (bench/lapack_factor_report.awk): per routine and size the median seconds and GFLOPS of each run,
-# the speed-up over the host run and whether the factors agree; from the drop-in runs'
-# CLGEMM_BLAS_LOG=2 lines, the share of the time the copies to and from the device took (the copy
+# the speed-up over the host run and whether the factors agree; from one more run of each drop-in
+# kind with CLGEMM_BLAS_LOG=2 (not timed: its line a call costs time), the share of the time the
+# copies to and from the device took (the copy
 # commands' device time; copies overlap the multiplies, so it says how long the bus was busy, not
 # time added) with the bytes moved, and the share of each BLAS routine the log times, with its
 # calls on the device / calls.
@@ -53,17 +54,22 @@ echo "command: ROUNDS=$rounds REPS=$reps WARM=$warm OWN_NB=$own_nb NB=$nb FORCED
 
 now_ms() { echo $(($(date +%s%N) / 1000000)); }
 start=$(now_ms)
-# run KIND N ROUND: one process of the bench at one size.
+# run KIND N ROUND: one process of the bench at one size. ROUND p is the drop-in's profile run:
+# CLGEMM_BLAS_LOG=2 writes a line per BLAS call (a few microseconds each: dpotrf 2048 makes
+# over 4,000 calls), so the timed rounds run without it and only the profile run's log gives
+# the shares of time (its own seconds are not in the tables).
 run() {
     out="$work/$1.$2.$3"
+    log=1
+    [ "$3" = p ] && log=2
     case $1 in
     host) "$bench" -r "$reps" -w 0 "$2" > "$out" 2> /dev/null ;;
-    own_nb) CLGEMM_BLAS_LAPACK_NB=0 CLGEMM_BLAS_LOG=2 LD_PRELOAD="$lib" \
+    own_nb) CLGEMM_BLAS_LAPACK_NB=0 CLGEMM_BLAS_LOG=$log LD_PRELOAD="$lib" \
         "$bench" -r "$reps" -w "$warm" "$2" > "$out" 2> "$out.log" ;;
-    dropin) CLGEMM_BLAS_LOG=2 LD_PRELOAD="$lib" "$bench" -r "$reps" -w "$warm" "$2" > "$out" 2> "$out.log" ;;
-    block) CLGEMM_BLAS_LAPACK_NB=$nb CLGEMM_BLAS_LOG=2 LD_PRELOAD="$lib" \
+    dropin) CLGEMM_BLAS_LOG=$log LD_PRELOAD="$lib" "$bench" -r "$reps" -w "$warm" "$2" > "$out" 2> "$out.log" ;;
+    block) CLGEMM_BLAS_LAPACK_NB=$nb CLGEMM_BLAS_LOG=$log LD_PRELOAD="$lib" \
         "$bench" -r "$reps" -w "$warm" "$2" > "$out" 2> "$out.log" ;;
-    forced) CLGEMM_BLAS_RULE=flops CLGEMM_BLAS_LOG=2 LD_PRELOAD="$lib" \
+    forced) CLGEMM_BLAS_RULE=flops CLGEMM_BLAS_LOG=$log LD_PRELOAD="$lib" \
         "$bench" -r "$reps" -w "$warm" "$2" > "$out" 2> "$out.log" ;;
     esac
 }
@@ -80,7 +86,7 @@ report() {
     echo
     # shellcheck disable=SC2046
     (cd "$work" && awk -v reps="$reps" -f "$here/lapack_factor_report.awk" \
-        $(printf '%s\n' ./* | sed 's|^\./||' | grep -E '^(host|own_nb|dropin|block|forced)\.[0-9]+\.[0-9]+(\.log)?$' |
+        $(printf '%s\n' ./* | sed 's|^\./||' | grep -E '^(host|own_nb|dropin|block|forced)\.[0-9]+\.([0-9]+|p)(\.log)?$' |
             sort -t. -k2,2n -k3,3n -k1,1))
 }
 trap 'echo "stopped after $((($(now_ms) - start) / 1000)) s"; report; exit 143' TERM INT
@@ -111,6 +117,9 @@ for n in "$@"; do
         fi
         r=$((r + 1))
     done
+    # The profile runs (ROUND p), after the timed ones: where the drop-in runs' time went.
+    for kind in $main_kinds; do [ "$kind" = host ] || run "$kind" "$n" p; done
+    [ "$forced" = 1 ] && run forced "$n" p
     prev_n=$n prev_main=$main_ms prev_forced=$forced_ms
 done
 report

@@ -1,8 +1,10 @@
 # lapack_factor_report.awk: the tables of bench/lapack_factor.sh from its run files, given in
 # order of size: KIND.N.ROUND (clgemm-lapack-factor-bench's lines: routine n seconds gflops
-# checksum hash) and, for the drop-in runs, KIND.N.ROUND.log (their stderr: the bench's markers
-# around the timed calls and the drop-in's CLGEMM_BLAS_LOG=2 lines). KIND is host, own_nb,
-# dropin, block or forced. Variable: reps (timed calls a run).
+# checksum hash) and, for the drop-in runs, KIND.N.ROUND.log (their stderr). ROUND p is a drop-in
+# kind's profile run: its log has the bench's markers around the timed calls and the drop-in's
+# CLGEMM_BLAS_LOG=2 lines, whose shares are of that run's own seconds; its times are not in the
+# first table (the log lines cost time). KIND is host, own_nb, dropin, block or forced.
+# Variable: reps (timed calls a run).
 function kind_of(f) { return substr(f, 1, index(f, ".") - 1) }
 function median(list,   v, n, i, j, x) {
     n = split(list, v, " ")
@@ -10,6 +12,8 @@ function median(list,   v, n, i, j, x) {
     return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
 }
 FNR == 1 { key = "" }
+# A profile run's seconds: what its log's shares are of.
+FILENAME ~ /\.p$/ && FNR > 1 { prof[kind_of(FILENAME), $1 " " $2] += $3; next }
 FILENAME !~ /\.log$/ && FNR > 1 {
     k = kind_of(FILENAME); run = $1 " " $2
     secs[k, run] = secs[k, run] " " $3; total[k, run] += $3; runs[k, run]++
@@ -17,9 +21,9 @@ FILENAME !~ /\.log$/ && FNR > 1 {
     if (!(run in seen)) { seen[run] = 1; order[++count] = run }
 }
 # The timed calls of each routine lie between its two markers.
-FILENAME ~ /\.log$/ && /clgemm-lapack-factor-bench: timing/ { k = kind_of(FILENAME); key = $3 " " $4; next }
-FILENAME ~ /\.log$/ && /clgemm-lapack-factor-bench: timed/ { key = ""; next }
-FILENAME ~ /\.log$/ && / in [0-9.]+ s/ && key != "" {
+FILENAME ~ /\.p\.log$/ && /clgemm-lapack-factor-bench: timing/ { k = kind_of(FILENAME); key = $3 " " $4; next }
+FILENAME ~ /\.p\.log$/ && /clgemm-lapack-factor-bench: timed/ { key = ""; next }
+FILENAME ~ /\.p\.log$/ && / in [0-9.]+ s/ && key != "" {
     t = c = b = 0
     for (i = 1; i <= NF; i++) {
         if ($i == "in") t = $(i + 1)
@@ -67,15 +71,15 @@ END {
         print line
     }
     print ""
-    print "Where the drop-in runs spent their time (per factorization, the mean of the runs; copies:"
-    print "the copy commands\x27 device time as a share of it and the bytes moved; then each BLAS"
-    print "routine\x27s share, calls on the device / calls):"
+    print "Where the drop-in runs spent their time (per factorization of each kind\x27s profile run,"
+    print "CLGEMM_BLAS_LOG=2, not timed above; copies: the copy commands\x27 device time as a share"
+    print "of it and the bytes moved; then each BLAS routine\x27s share, calls on the device / calls):"
     for (c = 1; c <= count; c++) {
         key = order[c]
         for (i = 1; i <= nk; i++) {
             k = kinds[i]
-            if (!((k, key) in secs)) continue
-            d = total[k, key] / runs[k, key]; per = runs[k, key] * reps
+            if (!((k, key) in prof) || !(prof[k, key] > 0)) continue
+            d = prof[k, key]; per = reps
             line = sprintf("%-7s %6s %-6s copies %4.1f%% (%.2f GB)", substr(key, 1, 6), substr(key, 8), k,
                            100 * copy_s[k, key] / per / d, copy_b[k, key] / per / 1e9)
             for (name in names) if (calls[k, key, name])
