@@ -989,13 +989,10 @@ static clgemm_status enqueue_gemm(struct clgemm_handle_s *h, const gemm_call *c,
             size_t groups = sk_persistent               ? (size_t)s.groups
                             : family->persistent_groups ? family->persistent_groups(&cfg, &h->info)
                                                         : 0;
-            if (sk_persistent) {
-                global[0] = groups * local[0];
-                global[1] = local[1];
-                depth = 1;
-            } else if (groups > 0) {
+            if (groups > 0) {
+                /* No more work-groups than units, but stream-K's count is its schedule's. */
                 size_t units = global[0] / local[0] * global[1] * layers_total;
-                global[0] = (groups < units ? groups : units) * local[0];
+                global[0] = (sk_persistent || groups < units ? groups : units) * local[0];
                 global[1] = local[1];
                 depth = 1;
             }
@@ -1004,22 +1001,19 @@ static clgemm_status enqueue_gemm(struct clgemm_handle_s *h, const gemm_call *c,
             err = enqueue_layers(h, queue, kernel, global, local, depth, num_wait, wait,
                                  work ? &partial : c->event);
         if (zeroing) clReleaseEvent(zeroing);
-        if (sk_persistent) { /* one launch: its event is the call's */
-            workspace_release(h, slot, work, partial);
-            if (err == CL_SUCCESS && c->event) {
-                *c->event = partial;
-                partial = NULL;
-            }
-            if (partial) clReleaseEvent(partial);
-            return err;
-        }
         if (!work) return err;
-        /* The workspace is used by no call in flight, so only the caller's events gate this one. */
-        launch_chain ch = {1, &partial, NULL};
-        if (err == CL_SUCCESS)
-            err =
-                enqueue_reduce(h, second, c, &p, c->off_c, splits, work, table, batch, queue, &ch);
-        done = ch.last;
+        if (sk_persistent) { /* one launch, which adds its parts itself: its event is the call's */
+            done = partial;
+            partial = NULL;
+        } else {
+            /* The workspace is used by no call in flight, so only the caller's events gate this
+             * one. */
+            launch_chain ch = {1, &partial, NULL};
+            if (err == CL_SUCCESS)
+                err = enqueue_reduce(h, second, c, &p, c->off_c, splits, work, table, batch, queue,
+                                     &ch);
+            done = ch.last;
+        }
     }
     /* Busy until the last launch is done, or (if it failed to enqueue) the first. */
     if (work) workspace_release(h, slot, work, done ? done : partial);
