@@ -383,18 +383,17 @@ DEV void warpgroup_sync(const uint wg) {
 #endif
 #if STAGE_C == 2
 #define C_SIZE   ((int)sizeof(CT))
-#define C_COLS   (128 / C_SIZE)         /* columns of a chunk */
-#define C_PIECES (4 * C_SIZE)           /* 16-byte pieces of a column's 64 rows */
-#define C_ROWS   (16 / C_SIZE)          /* rows of a piece */
+#define C_COLS   (128 / C_SIZE)       /* columns of a chunk */
+#define C_PIECES (4 * C_SIZE)         /* 16-byte pieces of a column's 64 rows */
+#define C_ROWS   (16 / C_SIZE)        /* rows of a piece */
 #define C_STAGE  (64 * C_COLS * C_SIZE) /* 8192 bytes a consumer warpgroup */
 #if TYPE_C == TYPE_I32
-#define C_VALUE(a) as_int(alpha *(uint)(a))
+#define C_VALUE(a) as_int(alpha * (uint)(a))
 #else
-#define C_VALUE(a) c_value(alpha *(a))
+#define C_VALUE(a) c_value(alpha * (a))
 #endif
 /* Byte of row r, column col of a chunk. */
-#define C_AT(r, col)                                                                               \
-    ((col) * (64 * C_SIZE) + ((((r)*C_SIZE / 16) ^ ((col)&7)) << 4) + ((r)*C_SIZE) % 16)
+#define C_AT(r, col) ((col) * (64 * C_SIZE) + ((((r)*C_SIZE / 16) ^ ((col)&7)) << 4) + ((r)*C_SIZE) % 16)
 #define STAGED_STORE()                                                                             \
     do {                                                                                           \
         __local uchar *const cs = c_stage + wg * C_STAGE;                                          \
@@ -402,8 +401,7 @@ DEV void warpgroup_sync(const uint wg) {
         _Pragma("unroll") for (int ch = 0; ch < NWG / C_COLS; ch++) {                              \
             _Pragma("unroll") for (int i = 0; i < C_COLS / 2; i++) {                               \
                 const int x = i / 4, h = (i / 2) & 1, j = i & 1;                                   \
-                const int col = 8 * x + 2 * (lane_c % 4) + j,                                      \
-                          r = 16 * warp_c + lane_c / 4 + 8 * h;                                    \
+                const int col = 8 * x + 2 * (lane_c % 4) + j, r = 16 * warp_c + lane_c / 4 + 8 * h; \
                 *(__local CT *)(cs + C_AT(r, col)) = C_VALUE(acc[ch * (C_COLS / 2) + i]);          \
             }                                                                                      \
             warpgroup_sync(wg);                                                                    \
@@ -512,16 +510,17 @@ DEV bool sk_unit(const __local int *sch, const int u, int *tile, int *kb, int *k
  * parts in work-group order, from the slots, so results are the same run to run, and stores C
  * as any tile; the others go on to their next piece (a block, not a do-while, so that its
  * `continue` reaches the unit loop). Nothing waits on another work-group. */
+/* Work-group g's slot for the tile starting at slice t0, at this thread's place in it: slot 0
+ * where g's range starts in the tile (its first piece), 1 where it started before (its last). */
+#define SK_SLOT(g)                                                                                 \
+    (parts + (ulong)(2 * (g) + (sk_at(sk_sch, g) >= t0 ? 0 : 1)) * (ulong)(CONSUMERS * NACC * 128) + at)
 #define SK_PARTS(tile)                                                                             \
     {                                                                                              \
         const long groups_ = get_num_groups(0), sk_me = get_group_id(0);                           \
         const long t0 = (long)(tile)*sk_sch[0], t1 = t0 + sk_sch[0];                               \
         __global ACC_T *parts = (__global ACC_T *)(sk_work + SK_COUNTERS(groups_));                \
         const uint at = wg * (NACC * 128) + tid % 128;                                             \
-        __global ACC_T *mine = parts +                                                             \
-                               (ulong)(2 * sk_me + (sk_at(sk_sch, sk_me) >= t0 ? 0 : 1)) *         \
-                                   (ulong)(CONSUMERS * NACC * 128) +                               \
-                               at;                                                                 \
+        __global ACC_T *mine = SK_SLOT(sk_me);                                                     \
         _Pragma("unroll") for (int e = 0; e < NACC; e++) mine[e * 128] = acc[e];                   \
         warpgroup_sync(wg); /* the warpgroup's part is stored (and the accumulators free) */       \
         long g0 = (t0 - sk_sch[2]) * groups_ / sk_sch[3]; /* the range holding t0 */               \
@@ -544,16 +543,10 @@ DEV bool sk_unit(const __local int *sch, const int u, int *tile, int *kb, int *k
         /* The sum goes into the first part's slot, element by element (the accumulators are       \
          * dead meanwhile: a second set of them beside in-flight loads would not fit 168           \
          * registers), then comes back into them; reads from L2, as other SMs wrote the parts. */  \
-        __global ACC_T *sum = parts +                                                              \
-                              (ulong)(2 * g0 + (sk_at(sk_sch, g0) >= t0 ? 0 : 1)) *                \
-                                  (ulong)(CONSUMERS * NACC * 128) +                                \
-                              at;                                                                  \
+        __global ACC_T *sum = SK_SLOT(g0);                                                         \
         for (long g = g0 + 1; g < groups_ && sk_at(sk_sch, g) < t1; g++) {                         \
             if (sk_at(sk_sch, g + 1) == sk_at(sk_sch, g)) continue; /* an empty range */           \
-            const __global ACC_T *part = parts +                                                   \
-                                         (ulong)(2 * g + (sk_at(sk_sch, g) >= t0 ? 0 : 1)) *       \
-                                             (ulong)(CONSUMERS * NACC * 128) +                     \
-                                         at;                                                       \
+            const __global ACC_T *part = SK_SLOT(g);                                               \
             _Pragma("unroll 8") for (int e = 0; e < NACC; e++) sum[e * 128] =                      \
                 SK_ADD(sk_load(sum + e * 128), sk_load(part + e * 128));                           \
         }                                                                                          \
