@@ -96,11 +96,16 @@ int clgemm__ptx_register_cap(long threads) {
     return (int)(cap > 255 ? 255 : cap);
 }
 
-/* Offsets just past the closing parenthesis of each .entry's parameter list, in order, and the
- * threads each states (entry_threads). */
-static ptx_patch_result entry_ends(const char *ptx, size_t **ends, long **threads, size_t *count) {
+/* The cap of the entry whose parameter list ends at `end`: maxnreg, or from its stated threads
+ * (0 where it states none). */
+static int entry_cap(const char *ptx, size_t end, int maxnreg) {
+    if (maxnreg != CLGEMM_PTX_CAP_FROM_THREADS) return maxnreg;
+    return clgemm__ptx_register_cap(entry_threads(ptx + end - 1, strchr(ptx + end, '{')));
+}
+
+/* Offsets just past the closing parenthesis of each .entry's parameter list, in order. */
+static ptx_patch_result entry_ends(const char *ptx, size_t **ends, size_t *count) {
     *ends = NULL;
-    *threads = NULL;
     *count = 0;
     size_t cap = 0;
     for (const char *p = ptx; (p = strstr(p, ".entry")); p += 6) {
@@ -113,14 +118,10 @@ static ptx_patch_result entry_ends(const char *ptx, size_t **ends, long **thread
         const char *cap_at = strstr(close, ".maxnreg");
         if (cap_at && (!brace || cap_at < brace)) return PTX_PATCH_ENTRY_SYNTAX;
         if (*count == cap) {
-            cap = cap ? 2 * cap : 4;
-            size_t *n = realloc(*ends, cap * sizeof *n);
-            if (n) *ends = n;
-            long *t = n ? realloc(*threads, cap * sizeof *t) : NULL;
-            if (!t) return PTX_PATCH_NO_MEMORY;
-            *threads = t;
+            size_t *n = realloc(*ends, (cap = cap ? 2 * cap : 4) * sizeof *n);
+            if (!n) return PTX_PATCH_NO_MEMORY;
+            *ends = n;
         }
-        (*threads)[*count] = entry_threads(close, brace);
         (*ends)[(*count)++] = (size_t)(close + 1 - ptx);
     }
     return PTX_PATCH_OK;
@@ -139,37 +140,29 @@ ptx_patch_result clgemm__ptx_patch(const char *ptx, int maxnreg, char **out, int
     }
     if (found == 0) return PTX_PATCH_NO_MARKERS;
     /* From the stated threads: only a kernel that moves registers between warpgroups. */
-    const bool from_threads = maxnreg == CLGEMM_PTX_CAP_FROM_THREADS;
-    if (from_threads && !strstr(ptx, CLGEMM_PTX_MARKER "setmaxnreg.")) maxnreg = 0;
+    if (maxnreg == CLGEMM_PTX_CAP_FROM_THREADS && !strstr(ptx, CLGEMM_PTX_MARKER "setmaxnreg."))
+        maxnreg = 0;
     size_t *ends = NULL, n_entries = 0;
-    long *threads = NULL;
-    if (maxnreg != 0 && (r = entry_ends(ptx, &ends, &threads, &n_entries)) != PTX_PATCH_OK) {
+    if (maxnreg != 0 && (r = entry_ends(ptx, &ends, &n_entries)) != PTX_PATCH_OK) {
         free(ends);
-        free(threads);
         return r;
     }
-    for (size_t e = 0; from_threads && maxnreg != 0 && e < n_entries; e++)
-        if (!clgemm__ptx_register_cap(threads[e])) r = PTX_PATCH_ENTRY_SYNTAX; /* none stated */
+    for (size_t e = 0; e < n_entries; e++)
+        if (!entry_cap(ptx, ends[e], maxnreg)) r = PTX_PATCH_ENTRY_SYNTAX; /* no threads stated */
+    enum { CAP_TEXT = 24 }; /* "\n.maxnreg 255" and its NUL */
     size_t len = strlen(ptx);
-    char *o = r == PTX_PATCH_OK ? malloc(len + 2 + n_entries * 24) : NULL;
+    char *o = r == PTX_PATCH_OK ? malloc(len + 2 + n_entries * CAP_TEXT) : NULL;
     if (!o) {
         free(ends);
-        free(threads);
         return r == PTX_PATCH_OK ? PTX_PATCH_NO_MEMORY : r;
     }
-    char cap[24];
-    int cap_len = 0;
     char *w = o;
     size_t next_entry = 0;
-    for (size_t i = 0; i < len;) {
-        if (next_entry < n_entries && i == ends[next_entry]) {
-            cap_len =
-                snprintf(cap, sizeof cap, "\n.maxnreg %d",
-                         from_threads ? clgemm__ptx_register_cap(threads[next_entry]) : maxnreg);
-            memcpy(w, cap, (size_t)cap_len);
-            w += cap_len;
-            next_entry++;
-        }
+    for (size_t i = 0; i <= len;) {
+        if (next_entry < n_entries && i == ends[next_entry]) /* (a list may close the text) */
+            w +=
+                snprintf(w, CAP_TEXT, "\n.maxnreg %d", entry_cap(ptx, ends[next_entry++], maxnreg));
+        if (i == len) break;
         if (i == target) { /* "sm_90" -> "sm_90a" */
             memcpy(w, "sm_90a", 6);
             w += 6;
@@ -180,15 +173,8 @@ ptx_patch_result clgemm__ptx_patch(const char *ptx, int maxnreg, char **out, int
             *w++ = ptx[i++];
         }
     }
-    if (next_entry < n_entries && len == ends[next_entry]) { /* a list closing the text */
-        cap_len = snprintf(cap, sizeof cap, "\n.maxnreg %d",
-                           from_threads ? clgemm__ptx_register_cap(threads[next_entry]) : maxnreg);
-        memcpy(w, cap, (size_t)cap_len);
-        w += cap_len;
-    }
     *w = 0;
     free(ends);
-    free(threads);
     *out = o;
     *markers = found;
     return PTX_PATCH_OK;
