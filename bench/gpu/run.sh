@@ -13,7 +13,8 @@
 #   device-tests  every device test suite (Criterion's closing line per suite)
 #   fp32-shapes   FP32 squares, irregular, narrow and long-K shapes, small squares
 #   fp64-shapes   FP64 on its default family (tensor cores on sm_90) and on the SIMT family
-#   fp32-sweep    the register-blocked FP32 candidates of bench/gpu/fp32-sweep.list forced at
+#   fp32-sweep    the register-blocked FP32 candidates of bench/gpu/fp32-sweep.list (or of the
+#                 list file FP32_SWEEP_LIST names, in its format) forced at
 #                 4096^2 and 8192^2 (the default first and again last), cuBLAS before and after,
 #                 each candidate's registers and spills as the driver compiled it, then each at
 #                 an odd shape, NN and TT (sampled error; BAD past 1e-5)
@@ -143,7 +144,7 @@ fp32_shapes() {
 # memory allows them). One types-bench process times them all (each kernel built once, in a
 # fresh kernel cache so that the driver's -cl-nv-verbose report of each build reaches the log).
 fp32_sweep() {
-    list=bench/gpu/fp32-sweep.list
+    list=${FP32_SWEEP_LIST:-bench/gpu/fp32-sweep.list}
     forced() { # PROBLEM... -> --force regblock:P PROBLEM... for every candidate, then the first
         grep -v '^#' "$list" | awk 'NF {print $2}' | while read -r p; do
             printf -- '--force regblock:%s %s ' "$p" "$*"
