@@ -56,6 +56,7 @@ static gemm_call square(clgemm_precision t, clgemm_layout layout, clgemm_transpo
 Test(pack, chosen_where_the_copies_let_the_tma_family_run) {
     clgemm_handle h = make_handle();
     model_h200(h);
+    h->tma_a_registers = 0; /* TF32's MN-major A copied too (the default reads it: below) */
     const clgemm_transpose N = CLGEMM_NO_TRANS, T = CLGEMM_TRANS;
     const clgemm_layout R = CLGEMM_ROW_MAJOR, C = CLGEMM_COL_MAJOR;
     const clgemm_compute TF = CLGEMM_COMPUTE_TF32, D = CLGEMM_COMPUTE_DEFAULT;
@@ -236,14 +237,13 @@ Test(pack, tf32_a_read_as_stored_where_the_handle_asks) {
         {CLGEMM_SINGLE, X3, C, T, N, true, false, false, false},
         {CLGEMM_INT8, CLGEMM_COMPUTE_DEFAULT, C, N, N, true, true, false, false},
     };
-    /* -1 (no variable): the size rule, which reads A into registers up to N 2560; these squares
-     * of 8192 and 2576 are copied as without the flag, those of 2048 and 2560 read as with it. */
+    /* -1 (no variable): the default, which reads A into registers at every size. */
     const struct {
         int setting;
         size_t size;
         int flag; /* what the setting means at the size */
-    } settings[] = {{0, 8192, 0}, {1, 8192, 1},  {-1, 8192, 0}, {-1, 2048, 1},
-                    {0, 2048, 0}, {-1, 2560, 1}, {-1, 2576, 0}};
+    } settings[] = {{0, 8192, 0}, {1, 8192, 1},  {-1, 8192, 1}, {-1, 2048, 1},
+                    {0, 2048, 0}, {-1, 2560, 1}, {-1, 2576, 1}};
     for (size_t f = 0; f < sizeof settings / sizeof settings[0]; f++) {
         h->tma_a_registers = settings[f].setting;
         const int flag = settings[f].flag;

@@ -62,20 +62,17 @@ bool clgemm__maps_k_major_only(clgemm_precision type) {
 }
 
 /* The copy of A costs its M x K elements once, the register loads slow each of the M x N x K
- * products: so the loads pay below some N. H200, row-major NN squares, from registers against
- * the copy (bench/results/h200-tf32-registers-one-tile-loop.log, two rounds; 4096^2 from
- * h200-tf32-registers.log): TF32 2048^2 219 and 227 TFLOPS against 185 and 192, 4096^2 305
- * against 330, 8192^2 325 against 370; 3xTF32 2048^2 101 and 98 against 81 and 80 (its kernel as
- * fast: A whole and B's two parts, 48 MB, fit the 50 MB L2 where four parts do not), 2560^2 92
- * against 79, 4096^2 110 against 120, 8192^2 104 against 123. 3072^2 was last measured with a
- * slower build of the register path (h200-tma-persistent.log), so the bound stays at 2560. */
-#define A_REGISTERS_MAX_N 2560
-
-bool clgemm__maps_a_any_major(clgemm_handle h, clgemm_precision type, clgemm_compute compute,
-                              size_t n) {
+ * products. Since TF32's default tiles give the producer's registers to the consumers
+ * (SETMAXNREG 2, src/families/tma.c), the loads pay at every size measured: H200, row-major NN,
+ * from registers against the copy (bench/results/h200-tf32-setmaxnreg.log, two rounds): TF32
+ * 8192^2 388 TFLOPS against 372-374, 4096^2 360-370 against 329-332, 3072^2 257-262 against
+ * 236-237, 2048^2 241-248 against 197-207 (all in the default's 128 x 256 tiles); 3xTF32 8192^2
+ * 130-131 against 128-129, 4096^2 135 against 119-120. (Before, one producer warp's 168
+ * registers made the loads spill in those tiles, and the copy won above N 2560.) */
+bool clgemm__maps_a_any_major(clgemm_handle h, clgemm_precision type, clgemm_compute compute) {
     const bool tf32 = type == CLGEMM_SINGLE &&
                       (compute == CLGEMM_COMPUTE_TF32 || compute == CLGEMM_COMPUTE_FP32_3XTF32);
-    return tf32 && (h->tma_a_registers < 0 ? n <= A_REGISTERS_MAX_N : h->tma_a_registers == 1);
+    return tf32 && h->tma_a_registers != 0;
 }
 
 /* Whether tensor maps can describe the call's operands whatever the configuration: no batch
@@ -93,7 +90,7 @@ static bool call_mappable(clgemm_handle h, const gemm_call *call, const colmajor
     if (call->residual.on && (call->residual.whole[!ia] ||
                               call->residual.whole[ia] != (shape->trans_a == CLGEMM_NO_TRANS)))
         return false;
-    const bool a_any = clgemm__maps_a_any_major(h, call->precision, compute, shape->n);
+    const bool a_any = clgemm__maps_a_any_major(h, call->precision, compute);
     if (clgemm__maps_k_major_only(call->precision) &&
         ((shape->trans_a == CLGEMM_NO_TRANS && !a_any) || shape->trans_b != CLGEMM_NO_TRANS))
         return false;

@@ -211,8 +211,8 @@ struct clgemm_handle_s {
     cl_command_queue queue;
     device_info info;
     bool allow_tf32; /* CLGEMM_ALLOW_TF32=1 when the handle was made */
-    /* TF32's MN-major A read into registers, not copied: CLGEMM_TMA_A_REGISTERS=1 always (1), =0
-     * never (0), else (-1) by the size rule of clgemm__maps_a_any_major. */
+    /* TF32's MN-major A read into registers, not copied: CLGEMM_TMA_A_REGISTERS=1 (1), =0 never
+     * (0), else (-1) the default, which is to read it (clgemm__maps_a_any_major). */
     int tma_a_registers;
     device_state *dev;    /* shared with the other handles of this device and context */
     pthread_mutex_t lock; /* guards everything below */
@@ -333,12 +333,11 @@ colmajor_shape clgemm__colmajor_shape(const gemm_call *call);
 /* Whether the tensor-map families read operands of this type K-major only: FP32 (which reaches
  * them in the TF32 mode alone) and the 8-bit types, which wgmma does not transpose. */
 bool clgemm__maps_k_major_only(clgemm_precision type);
-/* Whether the column-major A of such a call (n: its column-major N) may be MN-major all the same:
- * TF32 and 3xTF32 where the kernel loads it into registers (3xTF32 then splits it there, so it is
- * read whole: residual_operands.whole): where the copy would cost more than the slower loads, or
- * as the handle's CLGEMM_TMA_A_REGISTERS says. */
-bool clgemm__maps_a_any_major(clgemm_handle h, clgemm_precision type, clgemm_compute compute,
-                              size_t n);
+/* Whether the column-major A of such a call may be MN-major all the same: TF32 and 3xTF32, whose
+ * kernel loads it into registers (3xTF32 then splits it there, so it is read whole:
+ * residual_operands.whole) instead of a copy being made first, unless the handle's
+ * CLGEMM_TMA_A_REGISTERS says 0 (call_plan.c says why by default). */
+bool clgemm__maps_a_any_major(clgemm_handle h, clgemm_precision type, clgemm_compute compute);
 /* The kernel's A and B of a call in its column-major shape, as its tensor maps describe them. */
 void clgemm__map_operands(const gemm_call *call, const colmajor_shape *shape, map_operand *a,
                           map_operand *b);

@@ -61,7 +61,7 @@ bool clgemm__pack_choose(struct clgemm_handle_s *h, const gemm_call *c, clgemm_c
         if (c->batched && c->batch > 1 && stride == 0) return false; /* a broadcast stays one */
         const bool column_major_a = second == shape.swapped;
         const bool read_as_is =
-            column_major_a && clgemm__maps_a_any_major(h, c->precision, compute, shape.n);
+            column_major_a && clgemm__maps_a_any_major(h, c->precision, compute);
         /* 3xTF32 reading it as stored: the kernel splits it (no parts made here). */
         const bool on16 = clgemm__operand_on16(c, second);
         out->whole[x] = three && read_as_is && !k_major[x] && on16;

@@ -172,7 +172,14 @@ static int call_options(const kernel_call *k, char *buf, size_t size) {
  * 331 (TF32's 128 x 128 tiles, which narrow shapes take, not yet measured staged). */
 static const clgemm_config half[] = {TMA_PS(128, 256, 64, 4), TMA_WITH(128, 128, 64, 6, 0, 2),
                                      END_OF_LIST};
-static const clgemm_config tf32[] = {TMA_WITH(128, 256, 32, 4, 0, 2), TMA(128, 128, 32, 6),
+/* TF32 and 3xTF32 with a producer warpgroup that gives its registers to the consumers
+ * (SETMAXNREG 2), so that A read into registers (exec/call_plan.c) fits 128 x 256 tiles
+ * (bench/results/h200-tf32-setmaxnreg.log, row-major NN, two rounds against the old default in
+ * the same run): TF32 8192^2 388 against 371-372 (cuBLAS 391), 4096^2 360-370 against 326-329
+ * (cuBLAS 342), 3072^2 257-262 against 246-251, 2048^2 241-248 against 212-222 (128 x 128,
+ * which the planner takes there); 3xTF32 8192^2 130-131 against 123-124, 4096^2 135 against
+ * 118-120. Both operands K-major: 393-395 either way. */
+static const clgemm_config tf32[] = {TMA_ALL(128, 256, 32, 4, 0, 2, 2), TMA(128, 128, 32, 6),
                                      END_OF_LIST};
 /* H200 whole calls, row-major NT (both operands K-major; bench/results/h200-tma-8bit.log): 128 x
  * 256 tiles in 4 stages ran INT8 8192^2 at 1445 TOPS and 4096^2 at 1102 (cuBLASLt 940 and 754),
@@ -256,7 +263,7 @@ static const clgemm_config *defaults(const device_info *info, clgemm_precision t
  * (the tuner keeps those of the type's depth), then the defaults' tiles persistent, then some
  * with C staged through local memory (STAGE_C 2), then some with a producer warpgroup giving its
  * registers away (SETMAXNREG 2: TF32's A from registers in 128 x 256 tiles fits 232 registers,
- * where one warp's 168 spilled and serialised the wgmma; not yet run on the device). */
+ * where one warp's 168 spilled and serialised the wgmma; TF32's default since measured). */
 static const clgemm_config quick[] = {TMA(128, 256, 64, 4),
                                       TMA(256, 128, 64, 4),
                                       TMA(128, 128, 64, 6),
