@@ -209,6 +209,25 @@ static void run_config(const family_case *fc) {
             }                                                                                      \
         }                                                                                          \
     }
+/* ... with 16-byte vector loads where the operands are aligned (VLOAD 2; STAGES as given). */
+#define RBV(prec, mwg_, nwg_, kwg_, mdimc_, ndimc_, kwi_, vwm_, vwn_, stages_)                     \
+    {                                                                                              \
+        prec, {                                                                                    \
+            .family = CLGEMM_FAMILY_REGBLOCK, .params = {                                          \
+                mdimc_,                                                                            \
+                ndimc_,                                                                            \
+                0,                                                                                 \
+                mwg_,                                                                              \
+                nwg_,                                                                              \
+                kwg_,                                                                              \
+                kwi_,                                                                              \
+                vwm_,                                                                              \
+                vwn_,                                                                              \
+                stages_,                                                                           \
+                2                                                                                  \
+            }                                                                                      \
+        }                                                                                          \
+    }
 /* The matrix-unit family (NVIDIA sm_90 here: FP64 through the tensor cores; the FP32 default
  * never uses it). Skipped where the device lacks the instructions (PoCL in CI). */
 #define MMA(prec, mwg_, nwg_, kwg_, wm_, wn_, stages_)                                             \
@@ -261,6 +280,12 @@ static family_case regblock_cases[] = {
     RB2(SP, 1, 1, 1, 1, 1, 1, 1, 1),
     RB2(DP, 32, 16, 8, 4, 4, 2, 8, 1),
     RB2(SP, 64, 64, 64, 8, 8, 8, 4, 4),
+    /* vector loads: one buffer; VWM 8 (A's transposed loads in groups of 4 rows, one vector);
+     * two buffers, each slice in four parts */
+    RBV(SP, 32, 32, 8, 8, 8, 2, 4, 4, 0),
+    RBV(DP, 32, 32, 8, 8, 8, 2, 4, 4, 0),
+    RBV(DP, 32, 16, 8, 4, 4, 2, 8, 1, 0),
+    RBV(SP, 64, 64, 16, 8, 8, 4, 4, 4, 2),
 };
 
 /* The large NVIDIA default of each precision (the configuration most users run): a suite of
@@ -271,6 +296,8 @@ static family_case regblock_large_cases[] = {
     RB(DP, 128, 128, 8, 16, 16, 4, 2, 2),
     /* the H200 sweep's deep slices in two buffers (bench/gpu/fp32-sweep.list) */
     RB2(SP, 256, 128, 32, 16, 16, 8, 4, 4),
+    /* the FP32 default with vector loads (the H200's) */
+    RBV(SP, 256, 128, 8, 16, 16, 8, 4, 4, 0),
 };
 
 /* The CPU tiers' own (regblock_defaults.c): cpu-avx512's FP32 and large FP64 lists' first

@@ -642,7 +642,7 @@ static void gemm_kernel_key(kernel_key *key, const clgemm_config *cfg, const gem
     key->flags = (unsigned short)((p->a.trans ? KEY_TRANSA : 0) | (p->b.trans ? KEY_TRANSB : 0) |
                                   (p->a.conj ? KEY_CONJA : 0) | (p->b.conj ? KEY_CONJB : 0) |
                                   (table ? KEY_TABLE | KEY_TABLE_C : 0));
-    if (family->call_options) {
+    if (family->call_options && (!family->uses_alignment || family->uses_alignment(cfg))) {
         bool swap = p->swapped;
         key->flags |= (unsigned short)((clgemm__operand_on16(c, swap) ? KEY_ALIGNED_A : 0) |
                                        (clgemm__operand_on16(c, !swap) ? KEY_ALIGNED_B : 0));

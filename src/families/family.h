@@ -81,6 +81,9 @@ typedef struct family_desc {
     /* Build options of the call appended to the parameters' (NULL: none); the length written,
      * negative or >= size if it does not fit. */
     int (*call_options)(const kernel_call *k, char *buf, size_t size);
+    /* Whether a configuration's kernel depends on kernel_call's aligned_a and aligned_b (NULL:
+     * every one does, where call_options is set); where not, both are false for its builds. */
+    bool (*uses_alignment)(const clgemm_config *c);
     /* Built-in defaults for a device, type and problem (ONE_MATRIX: one of any size), largest
      * tiles first, ending with family 0; NULL when the family has none. */
     const clgemm_config *(*defaults)(const device_info *info, clgemm_precision type,

@@ -5,11 +5,13 @@
 #include "families/family.h"
 #include "families/regblock_defaults.h"
 
+#include <stdio.h>
+
 /* Registers are finite: a block of more elements than this spills on every device we know
  * (complex elements count twice). */
 #define MAX_REGISTER_BLOCK 256
 
-enum { MDIMC, NDIMC, TS_UNUSED, MWG, NWG, KWG, KWI, VWM, VWN, STAGES };
+enum { MDIMC, NDIMC, TS_UNUSED, MWG, NWG, KWG, KWI, VWM, VWN, STAGES, VLOAD };
 
 static const family_param params[] = {
     {"MWG", MWG, 16, 128, "work-group tile along M"},
@@ -23,6 +25,9 @@ static const family_param params[] = {
     {"STAGES", STAGES, 0, 0,
      "local buffers: 1 (or 0), two barriers a slice; 2, the next slice stored into the other in "
      "KWI-row parts while this one is multiplied, one barrier a slice"},
+    {"VLOAD", VLOAD, 1, 2,
+     "global loads inside the matrices: 1 (or 0), one element each; 2, 16 bytes each where the "
+     "operand is aligned (FP32, FP64)"},
 };
 
 /* Where static __local arrays may take more than OpenCL's 48 KiB (the H200: 227 KiB), the tuner
@@ -30,9 +35,10 @@ static const family_param params[] = {
  * every candidate to the device's limit, so on other devices the space is what it was. STAGES
  * is newer than the others: configurations without it keep their one buffer. */
 static const family_param_ext param_ext[] = {
-    {16, 256, false, 0, 0}, {16, 256, false, 0, 0}, {8, 64, false, 0, 0},
-    {0, 0, false, 0, 0},    {0, 0, false, 0, 0},    {0, 0, false, 0, 0},
-    {0, 0, false, 0, 0},    {0, 0, false, 0, 0},    {1, 2, true, 0, 0},
+    {16, 256, false, 0, 0}, {16, 256, false, 0, 0}, {8, 64, false, 0, 0}, {0, 0, false, 0, 0},
+    {0, 0, false, 0, 0},    {0, 0, false, 0, 0},    {0, 0, false, 0, 0},  {0, 0, false, 0, 0},
+    {1, 2, true, 0, 0},     {0, 0, true, 1, 1}, /* VLOAD: newer still; CPUs keep their element loads
+                                                   (unmeasured there) */
 };
 _Static_assert(sizeof param_ext / sizeof param_ext[0] == sizeof params / sizeof params[0],
                "one param_ext entry per parameter");
@@ -62,12 +68,34 @@ static bool rules(const clgemm_config *c, const device_info *info, const type_de
     /* Two buffers load the next slice in parts of KWI rows, each a whole number of rounds. */
     if (v[STAGES] == 2 && ((v[MWG] * v[KWI]) % threads != 0 || (v[NWG] * v[KWI]) % threads != 0))
         return false;
+    /* Vector loads: FP32 and FP64 (stored as they compute); each part of a work-item's loads
+     * whole vectors of 16 bytes (4 FP32, so 2 FP64 too), along K too (KWG a multiple of 4, which
+     * also makes the kernel's APL and BPL multiples of the vector). */
+    if (v[VLOAD] == 2) {
+        const int parts = v[STAGES] == 2 ? v[KWG] / v[KWI] : 1;
+        const int per_a = v[MWG] * v[KWG] / threads / parts,
+                  per_b = v[NWG] * v[KWG] / threads / parts;
+        if (t->complex || (t->size != 4 && t->size != 8) || t->size != t->compute_size ||
+            v[KWG] % 4 || per_a % 4 || per_b % 4)
+            return false;
+    }
     /* Local rows are padded by one vector (see cl/regblock.cl); static arrays, so the device's
      * real limit, not OpenCL's figure for __local arguments. */
     size_t local = (size_t)(v[MWG] + v[VWM] + v[NWG] + v[VWN]) * (size_t)v[KWG] * t->compute_size *
                    (size_t)stages_of(v);
     return local <= clgemm__static_local_limit(info) && /* static arrays */
            clgemm__fits_work_group((size_t)v[MDIMC], (size_t)v[NDIMC], info);
+}
+
+/* Whether the operands' alignment changes the kernel: only with vector loads, so the other
+ * configurations build once for every offset and leading dimension. */
+static bool uses_alignment(const clgemm_config *c) {
+    return c->params[VLOAD] == 2;
+}
+
+/* The alignment of the call's operands (cl/regblock.cl reads them only with VLOAD 2). */
+static int call_options(const kernel_call *k, char *buf, size_t size) {
+    return snprintf(buf, size, " -DALIGNED_A=%d -DALIGNED_B=%d", k->aligned_a, k->aligned_b);
 }
 
 static void launch(const clgemm_config *c, size_t m, size_t n, size_t local[2], size_t global[2]) {
@@ -106,6 +134,8 @@ const family_desc clgemm__family_regblock = {
     .searched = true,
     .split_k = true,
     .stream_k = true,
+    .call_options = call_options,
+    .uses_alignment = uses_alignment,
     .defaults = defaults,
     .quick = quick,
     .quick_cpu = quick_cpu,
