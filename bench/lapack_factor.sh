@@ -8,12 +8,12 @@
 # or more on the device (CLGEMM_BLAS_RULE=flops: what the device alone does, and how much of that
 # is copies). CLGEMM_BLAS_LAPACK_NB of the caller is dropped. Tables
 # (bench/lapack_factor_report.awk): per routine and size the median seconds and GFLOPS of each run,
-# the speed-up over the host run and whether the factors agree; from one more run of each drop-in
-# kind with CLGEMM_BLAS_LOG=2 (not timed: its line a call costs time), the share of the time the
-# copies to and from the device took (the copy
-# commands' device time; copies overlap the multiplies, so it says how long the bus was busy, not
-# time added) with the bytes moved, and the share of each BLAS routine the log times, with its
-# calls on the device / calls.
+# the speed-up over the host run and whether the factors agree; the speed-ups round by round (the
+# host run's seconds over each kind's of the same round: median, min-max); from one more run of
+# each drop-in kind with CLGEMM_BLAS_LOG=2 (not timed: its line a call costs time), the share of
+# the time the copies to and from the device took (the copy commands' device time; copies
+# overlap the multiplies, so it says how long the bus was busy, not time added) with the bytes
+# moved, and the share of each BLAS routine the log times, with its calls on the device / calls.
 #
 # Usage: bench/lapack_factor.sh BUILD_DIR N...
 # Environment: ROUNDS (2; rounds alternate the runs), REPS (1; timed calls a run), WARM (1: each

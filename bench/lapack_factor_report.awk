@@ -17,6 +17,8 @@ FILENAME ~ /\.p$/ && FNR > 1 { prof[kind_of(FILENAME), $1 " " $2] += $3; next }
 FILENAME !~ /\.log$/ && FNR > 1 {
     k = kind_of(FILENAME); run = $1 " " $2
     secs[k, run] = secs[k, run] " " $3; total[k, run] += $3; runs[k, run]++
+    split(FILENAME, part, "."); round_s[k, run, part[3]] = $3
+    if (!((run, part[3]) in round_seen)) { round_seen[run, part[3]] = 1; rounds[run] = rounds[run] " " part[3] }
     sum[k, run] = $5; bits[k, run] = $6
     if (!(run in seen)) { seen[run] = 1; order[++count] = run }
 }
@@ -37,6 +39,19 @@ FILENAME ~ /\.p\.log$/ && / in [0-9.]+ s/ && key != "" {
 function gflops(key, s,   n, f) {
     n = substr(key, index(key, " ") + 1); f = key ~ /^dgetrf/ ? 2 / 3 : key ~ /^dpotrf/ ? 1 / 3 : 4 / 3
     return s > 0 ? f * n * n * n / s * 1e-9 : 0
+}
+# The speed-ups of one kind round by round (the host run's seconds over this kind's in the same
+# round: adjacent runs, which this machine's swings spare most): "median (min-max)".
+function round_ratios(k, key,   r, n, i, list, lo, hi, x) {
+    n = split(rounds[key], r, " "); list = ""; lo = hi = 0
+    for (i = 1; i <= n; i++) {
+        if (!(("host", key, r[i]) in round_s) || !((k, key, r[i]) in round_s) || !(round_s[k, key, r[i]] > 0)) continue
+        x = round_s["host", key, r[i]] / round_s[k, key, r[i]]
+        list = list " " x
+        if (lo == 0 || x < lo) lo = x
+        if (x > hi) hi = x
+    }
+    return list == "" ? "-" : sprintf("%.2f (%.2f-%.2f)", median(list), lo, hi)
 }
 function time_of(k, key) { return ((k, key) in secs) ? median(secs[k, key]) : 0 }
 # bits: bit-identical factors; yes: the same checksum (sum of |a|) to 11 digits; close: within
@@ -68,6 +83,18 @@ END {
         key = order[c]; split(key, kn, " "); h = time_of("host", key)
         line = sprintf("%-7s %6s", kn[1], kn[2]) run_cols("host", key, h)
         for (i = 1; i <= nk; i++) line = line run_cols(kinds[i], key, h)
+        print line
+    }
+    print ""
+    print "Speed-up round by round (the host run\x27s seconds over the drop-in run\x27s of the same round):"
+    print "median (min-max) over the rounds"
+    line = sprintf("%-7s %6s", "routine", "n")
+    for (i = 1; i <= nk; i++) line = line sprintf(" %-18s", kinds[i])
+    print line
+    for (c = 1; c <= count; c++) {
+        key = order[c]; split(key, kn, " ")
+        line = sprintf("%-7s %6s", kn[1], kn[2])
+        for (i = 1; i <= nk; i++) line = line sprintf(" %-18s", round_ratios(kinds[i], key))
         print line
     }
     print ""
