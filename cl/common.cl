@@ -85,6 +85,15 @@
 #ifndef BATCH_TABLE
 #define BATCH_TABLE 0
 #endif
+/* ALIGNED_A, ALIGNED_B: 1 only where the host checked that the operand's offset, leading
+ * dimension and batch offsets keep 16-byte chunks aligned (families whose kernels copy or load
+ * 16 bytes at a time ask for them: their call_options). */
+#ifndef ALIGNED_A
+#define ALIGNED_A 0
+#endif
+#ifndef ALIGNED_B
+#define ALIGNED_B 0
+#endif
 #ifndef TABLE_C
 #define TABLE_C 0
 #endif

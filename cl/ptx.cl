@@ -7,16 +7,9 @@
  * a kernel that leaves one unused compiles exactly as if it were not here. */
 
 /* C_INPUT: FP16/BF16 types only: 1 = C holds the input type (its bits in ushort), 0 = C is
- * float. ALIGNED_A, ALIGNED_B: 1 only when the host checked that the operand's offset and ld
- * keep 16-byte chunks, so its tiles may be copied by 16-byte cp.async. */
+ * float. ALIGNED_A, ALIGNED_B (common.cl) let tiles be copied by 16-byte cp.async. */
 #ifndef C_INPUT
 #define C_INPUT 0
-#endif
-#ifndef ALIGNED_A
-#define ALIGNED_A 0
-#endif
-#ifndef ALIGNED_B
-#define ALIGNED_B 0
 #endif
 
 /* The GEMM contract's pointer types here (common.cl's GEMM_ARGS): A and B point to each kernel's

@@ -146,12 +146,6 @@ typedef union {
 #ifndef VLOAD
 #define VLOAD 0
 #endif
-#ifndef ALIGNED_A
-#define ALIGNED_A 0
-#endif
-#ifndef ALIGNED_B
-#define ALIGNED_B 0
-#endif
 #if VLOAD == 2 && (TYPE_AB == TYPE_F32 || TYPE_AB == TYPE_F64)
 #define VEC_A ALIGNED_A
 #define VEC_B ALIGNED_B

@@ -190,27 +190,10 @@ static void run_config(const family_case *fc) {
             .mdimc = mdimc_, .ndimc = ndimc_, .kwi = kwi_, .vwm = vwm_, .vwn = vwn_                \
         }                                                                                          \
     }
-/* ... with two local buffers (STAGES 2: the next slice stored in KWI-row parts while this one
- * is multiplied, one barrier a slice). */
-#define RB2(prec, mwg_, nwg_, kwg_, mdimc_, ndimc_, kwi_, vwm_, vwn_)                              \
-    {                                                                                              \
-        prec, {                                                                                    \
-            .family = CLGEMM_FAMILY_REGBLOCK, .params = {                                          \
-                mdimc_,                                                                            \
-                ndimc_,                                                                            \
-                0,                                                                                 \
-                mwg_,                                                                              \
-                nwg_,                                                                              \
-                kwg_,                                                                              \
-                kwi_,                                                                              \
-                vwm_,                                                                              \
-                vwn_,                                                                              \
-                2                                                                                  \
-            }                                                                                      \
-        }                                                                                          \
-    }
-/* ... with 16-byte vector loads where the operands are aligned (VLOAD 2; STAGES as given). */
-#define RBV(prec, mwg_, nwg_, kwg_, mdimc_, ndimc_, kwi_, vwm_, vwn_, stages_)                     \
+/* ... with STAGES (2: two local buffers, the next slice stored in KWI-row parts while this one
+ * is multiplied, one barrier a slice) and VLOAD (2: 16-byte vector loads where the operands are
+ * aligned). */
+#define RBP(prec, mwg_, nwg_, kwg_, mdimc_, ndimc_, kwi_, vwm_, vwn_, stages_, vload_)             \
     {                                                                                              \
         prec, {                                                                                    \
             .family = CLGEMM_FAMILY_REGBLOCK, .params = {                                          \
@@ -224,10 +207,14 @@ static void run_config(const family_case *fc) {
                 vwm_,                                                                              \
                 vwn_,                                                                              \
                 stages_,                                                                           \
-                2                                                                                  \
+                vload_                                                                             \
             }                                                                                      \
         }                                                                                          \
     }
+#define RB2(prec, mwg_, nwg_, kwg_, mdimc_, ndimc_, kwi_, vwm_, vwn_)                              \
+    RBP(prec, mwg_, nwg_, kwg_, mdimc_, ndimc_, kwi_, vwm_, vwn_, 2, 0)
+#define RBV(prec, mwg_, nwg_, kwg_, mdimc_, ndimc_, kwi_, vwm_, vwn_, stages_)                     \
+    RBP(prec, mwg_, nwg_, kwg_, mdimc_, ndimc_, kwi_, vwm_, vwn_, stages_, 2)
 /* The matrix-unit family (NVIDIA sm_90 here: FP64 through the tensor cores; the FP32 default
  * never uses it). Skipped where the device lacks the instructions (PoCL in CI). */
 #define MMA(prec, mwg_, nwg_, kwg_, wm_, wn_, stages_)                                             \
