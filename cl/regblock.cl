@@ -154,13 +154,13 @@ typedef union {
 #define VEC_B 0
 #endif
 #if TYPE_AB == TYPE_F64
-#define VLEN         2
-#define VSTORE_V     vstore2
-#define REALV        VEC2
+#define VLEN     2
+#define VSTORE_V vstore2
+#define REALV    VEC2
 #else
-#define VLEN         4
-#define VSTORE_V     vstore4
-#define REALV        VEC4
+#define VLEN     4
+#define VSTORE_V vstore4
+#define REALV    VEC4
 #endif
 /* The index idx of element r of ra (rb) of this work-item. */
 #define A_IDX(r) (VEC_A ? (tid + (r) / VLEN * WGS) * VLEN + (r) % VLEN : tid + (r)*WGS)
@@ -193,6 +193,25 @@ typedef union {
 #else
 #define B_INSIDE(r, idx, p0) rb[r] = B_AT((p0) + B_P(idx), j0 + B_X(idx));
 #define B_STEP               1
+#endif
+/* The stores of a vector's elements: where the operand is contiguous along the local rows too
+ * (A along M, B along N) and the rows keep vectors aligned, one vector store, since VLEN
+ * scalar stores of neighbouring work-items VLEN elements apart would hit the same banks VLEN
+ * ways (the H200 ran VLOAD 2 with them 5.5 % slower than without; bench/results/
+ * h200-fp64-bands-fp32-vector-loads.log). Along K the scalar stores fall into distinct banks. */
+#if VEC_A && TRANSA == 0 && ASTRIDE % VLEN == 0
+#define A_STORE_STEP   VLEN
+#define A_STORE(at, r) *(__local REALV *)(Als + (at)) = CLGEMM_CAT(vload, VLEN)(0, ra + (r));
+#else
+#define A_STORE_STEP   1
+#define A_STORE(at, r) Als[at] = ra[r];
+#endif
+#if VEC_B && TRANSB == 1 && BSTRIDE % VLEN == 0
+#define B_STORE_STEP   VLEN
+#define B_STORE(at, r) *(__local REALV *)(Bls + (at)) = CLGEMM_CAT(vload, VLEN)(0, rb + (r));
+#else
+#define B_STORE_STEP   1
+#define B_STORE(at, r) Bls[at] = rb[r];
 #endif
 
 #ifndef STREAMK
@@ -286,13 +305,13 @@ clgemm_regblock(GEMM_ARGS STREAMK_ARGS) {
     }
 /* The registers' part `part` into buffer buf. */
 #define STORE_SLICE(buf, part)                                                                     \
-    _Pragma("unroll") for (int r = 0; r < APART; r++) {                                            \
+    _Pragma("unroll") for (int r = 0; r < APART; r += A_STORE_STEP) {                              \
         const int idx = A_IDX(APART * (part) + r);                                                 \
-        Als[(buf) * (KWG * ASTRIDE) + A_P(idx) * ASTRIDE + A_X(idx)] = ra[r];                      \
+        A_STORE((buf) * (KWG * ASTRIDE) + A_P(idx) * ASTRIDE + A_X(idx), r)                        \
     }                                                                                              \
-    _Pragma("unroll") for (int r = 0; r < BPART; r++) {                                            \
+    _Pragma("unroll") for (int r = 0; r < BPART; r += B_STORE_STEP) {                              \
         const int idx = B_IDX(BPART * (part) + r);                                                 \
-        Bls[(buf) * (KWG * BSTRIDE) + B_P(idx) * BSTRIDE + B_X(idx)] = rb[r];                      \
+        B_STORE((buf) * (KWG * BSTRIDE) + B_P(idx) * BSTRIDE + B_X(idx), r)                        \
     }
 /* Rows pbeg .. pend - 1 of buffer buf multiplied into acc. */
 #define MULTIPLY(buf, pbeg, pend)                                                                  \

@@ -37,3 +37,17 @@ long __attribute__((overloadable)) min(long a, long b) {
 int __attribute__((overloadable)) clamp(int x, int lo, int hi) {
     return x < lo ? lo : x > hi ? hi : x;
 }
+/* cl/regblock.cl's vector loads (VLOAD 2) write each vector into the private array of the next
+ * slice and read it back for the local stores. */
+float4 __attribute__((overloadable)) vload4(size_t i, const float *p) {
+    return (float4)(p[4 * i], p[4 * i + 1], p[4 * i + 2], p[4 * i + 3]);
+}
+double2 __attribute__((overloadable)) vload2(size_t i, const double *p) {
+    return (double2)(p[2 * i], p[2 * i + 1]);
+}
+void __attribute__((overloadable)) vstore4(float4 v, size_t i, float *p) {
+    p[4 * i] = v.x, p[4 * i + 1] = v.y, p[4 * i + 2] = v.z, p[4 * i + 3] = v.w;
+}
+void __attribute__((overloadable)) vstore2(double2 v, size_t i, double *p) {
+    p[2 * i] = v.x, p[2 * i + 1] = v.y;
+}
