@@ -62,7 +62,7 @@ EXPECT = {
                    *(f"--force regblock:{p} s:4096,4096,4096 s:8192,8192,8192" for p in (
                        "MWG=256,NWG=128,KWG=32,MDIMC=16,NDIMC=16,KWI=8,VWM=4,VWN=4,STAGES=2",
                        "MWG=256,NWG=128,KWG=64,MDIMC=16,NDIMC=16,KWI=8,VWM=4,VWN=4,STAGES=2")),
-                   "STAGES=2 s:4096,4096,4096 s:8192,8192,8192 --force regblock:MWG=256,NWG=128,"
+                   "VLOAD=2 s:4096,4096,4096 s:8192,8192,8192 --force regblock:MWG=256,NWG=128,"
                    "KWG=8,MDIMC=16,NDIMC=16,KWI=8,VWM=4,VWN=4 s:4096,4096,4096 s:8192,8192,8192 \n",
                    "cublas_reference.py 4096,4096,4096 8192,8192,8192",
                    "--runs 1 --force regblock:MWG=256,NWG=128,KWG=8,MDIMC=16,NDIMC=16,KWI=8,VWM=4,"
