@@ -35,10 +35,18 @@ static const clgemm_config microkernel_tiles = {.family = CLGEMM_FAMILY_MICROKER
 static const clgemm_config mma_tiles = {.family = CLGEMM_FAMILY_MMA,
                                         .params = {64, 64, 16, 32, 32, 2}};
 
+/* The problems of the grids below (M, N, K): the first four by default; the last two, whose
+ * leading dimensions keep 16-byte vectors aligned and whose tiles lie inside the matrices, for
+ * configurations that load vectors there (VLOAD 2). */
+static const size_t shapes[][3] = {{1, 1, 40},    {33, 17, 100}, {16, 16, 7},
+                                   {50, 70, 301}, {64, 48, 300}, {96, 64, 520}};
+#define PLAIN_SHAPES   0, 4
+#define ALIGNED_SHAPES 4, 2
+
 /* Every case below with `variable` (read when a handle is made) set to each of `values`, in
- * configuration cfg. */
-static void run_grid_with(const clgemm_config *cfg, clgemm_precision prec, const char *variable,
-                          const char *const *values, size_t count) {
+ * configuration cfg, over shapes[first .. first + nshapes - 1]. */
+static void run_shapes_with(const clgemm_config *cfg, clgemm_precision prec, const char *variable,
+                            const char *const *values, size_t count, size_t first, size_t nshapes) {
     tc_env env;
     TC_OPEN_OR_SKIP(&env);
     if (prec == CLGEMM_DOUBLE && !env.has_fp64) cr_skip_test("no fp64 on %s", env.device_name);
@@ -46,7 +54,6 @@ static void run_grid_with(const clgemm_config *cfg, clgemm_precision prec, const
     cr_assert_eq(clgemm_create(&h, env.queue), CLGEMM_SUCCESS);
     if (clgemm_check_config(h, prec, cfg) != CLGEMM_SUCCESS)
         cr_skip_test("the configuration is not legal on %s", env.device_name);
-    static const size_t shapes[][3] = {{1, 1, 40}, {33, 17, 100}, {16, 16, 7}, {50, 70, 301}};
     static const double scalars[][2] = {{1.0, 0.0}, {-1.5, 0.5}};
     unsigned cases = 0, failed = 0;
     char msg[1024];
@@ -57,7 +64,7 @@ static void run_grid_with(const clgemm_config *cfg, clgemm_precision prec, const
         cr_assert_eq(clgemm_set_config(h, prec, cfg), CLGEMM_SUCCESS);
         for (int layout = 0; layout < 2; layout++)
             for (int t = 0; t < 4; t++)
-                for (size_t p = 0; p < 4; p++)
+                for (size_t p = first; p < first + nshapes; p++)
                     for (size_t a = 0; a < 2; a++) {
                         tt_gemm g = {TT_PROBLEM(prec, prec,
                                                 layout ? CLGEMM_ROW_MAJOR : CLGEMM_COL_MAJOR,
@@ -80,6 +87,11 @@ static void run_grid_with(const clgemm_config *cfg, clgemm_precision prec, const
     cr_expect_eq(failed, 0u, "%u of %u %s cases failed", failed, cases, variable);
     clgemm_destroy(h);
     tc_close(&env);
+}
+
+static void run_grid_with(const clgemm_config *cfg, clgemm_precision prec, const char *variable,
+                          const char *const *values, size_t count) {
+    run_shapes_with(cfg, prec, variable, values, count, PLAIN_SHAPES);
 }
 
 static void run_grid(clgemm_precision prec, const char *variable, const char *const *values,
@@ -108,6 +120,17 @@ Test(split, sgemm_two_buffers_splits_and_streamk, .timeout = 600) {
     clgemm_config c = two_buffers();
     run_grid_with(&c, CLGEMM_SINGLE, "CLGEMM_KSPLIT", splits, 3);
     run_grid_with(&c, CLGEMM_SINGLE, "CLGEMM_STREAMK", streamk_groups, 7);
+}
+
+/* Vector loads (VLOAD 2) under split K and stream-K, FP32 and FP64: layers and segments whose
+ * K ranges start at any slice, on problems whose operands allow the vectors. */
+Test(split, vector_loads_splits_and_streamk, .timeout = 600) {
+    clgemm_config c = small_tiles;
+    clgemm_config_set(&c, "VLOAD", 2);
+    static const char *const groups[] = {"2", "7", "5000"};
+    run_shapes_with(&c, CLGEMM_SINGLE, "CLGEMM_KSPLIT", splits, 3, ALIGNED_SHAPES);
+    run_shapes_with(&c, CLGEMM_SINGLE, "CLGEMM_STREAMK", groups, 3, ALIGNED_SHAPES);
+    run_shapes_with(&c, CLGEMM_DOUBLE, "CLGEMM_KSPLIT", splits, 2, ALIGNED_SHAPES);
 }
 
 Test(split, sgemm_microkernel_forced_splits, .timeout = 600) {
