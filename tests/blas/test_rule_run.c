@@ -51,6 +51,7 @@ static void setup(void) {
 static int run(rule_kind k, side *s, const char **why, double *seconds) {
     rule_call r = {.kind = k,
                    .type = BLAS_D,
+                   .shape = clgemm__blas_rule_shape('N', 'N', 4096, 4096, 64),
                    .flops = FLOPS,
                    .bytes = FLOPS / 8,
                    .device = device_side,
