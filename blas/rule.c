@@ -17,13 +17,13 @@
  * the slower side loses, so they grow eightfold apart (at every second power of two, they took
  * a third of the time a dgetrf of 3072 spent in ?gemm on PoCL against OpenBLAS), and 64-fold
  * where the slower side took more than LARGE_LOSS times as long at its best (calls 8, 512,
- * 32768 ...). Where the nearest group in size of the same class and of about the same intensity
- * found the host at least twice as fast, a new group starts on the host and tries the device at
- * the call that would have been that group's next recheck (64, or 512): on a discrete GPU every
- * size of a copy-bound update (and dpotrf's, whose depth grows with each block column, spread
- * over many groups) would otherwise pay for a slow device call first; and where larger calls
- * lose on the device, smaller ones, which gain less there, lose too (dgetrf and dgeqrf go from
- * their largest updates down).
+ * 32768 ...). Where the nearest group in size of about the same intensity (of the same class
+ * first) found the host at least twice as fast, a new group starts on the host and tries the
+ * device at the call that would have been that group's next recheck (64, or 512): on a discrete
+ * GPU every size of a copy-bound update (and dpotrf's, whose depth grows with each block column,
+ * spread over many groups) would otherwise pay for a slow device call first. The copies make
+ * such calls lose whatever their shape, and where larger calls lose on the device, smaller
+ * ones, which gain less there, lose too (dgetrf and dgeqrf go from their largest updates down).
  *
  * CLGEMM_BLAS_RULE=flops, or CLGEMM_BLAS_MIN_FLOPS=0 (every call forced onto the device, as the
  * testers use it), turns the rule off: every call at or above the threshold goes to the device. */
@@ -96,22 +96,25 @@ static unsigned recheck_growth(const group *g) {
     return lost_by_far(g) ? RECHECK_GROWTH * RECHECK_GROWTH : RECHECK_GROWTH;
 }
 
-/* The nearest group in size (the smaller first) of the same kind, type and shape class and of
- * about the same intensity (one factor of two either way) that has tried both sides; NULL if
- * none has. */
+/* The nearest group in size (the smaller first) of the same kind and type and of about the same
+ * intensity (one factor of two either way), of its shape class first, that has tried both
+ * sides; NULL if none has. */
 static const group *tried_near(int id) {
     int intensity = id % INTENSITIES, size = id / INTENSITIES % SIZES;
-    int base = id - intensity - size * INTENSITIES;
+    int shape = id / (INTENSITIES * SIZES) % SHAPES;
+    int base = id - intensity - size * INTENSITIES - shape * SIZES * INTENSITIES;
     static const int around[3] = {0, -1, 1};
     for (int d = 0; d < SIZES; d++)
         for (int s = size - d; s <= size + d; s += d > 0 ? 2 * d : 1)
-            for (int a = 0; a < 3; a++) {
-                int i = intensity + around[a];
-                if ((d == 0 && a == 0) || s < 0 || s >= SIZES || i < 0 || i >= INTENSITIES)
-                    continue;
-                const group *g = at(base + s * INTENSITIES + i);
-                if (g->best[0] > 0 && g->best[1] > 0) return g;
-            }
+            for (int c = 0; c < SHAPES; c++)
+                for (int a = 0; a < 3; a++) {
+                    int i = intensity + around[a], sh = (shape + c) % SHAPES;
+                    if ((d == 0 && a == 0 && c == 0) || s < 0 || s >= SIZES || i < 0 ||
+                        i >= INTENSITIES)
+                        continue;
+                    const group *g = at(base + (sh * SIZES + s) * INTENSITIES + i);
+                    if (g->best[0] > 0 && g->best[1] > 0) return g;
+                }
     return NULL;
 }
 
@@ -133,7 +136,7 @@ int clgemm__blas_rule_device(int id, const char **host_why) {
     else if (g->best[0] == 0)
         device = 0, *host_why = "measuring the host";
     else if (g->best[1] == 0)
-        device = 0, *host_why = "faster for smaller calls like it";
+        device = 0, *host_why = "faster for calls near it";
     else {
         device = g->best[1] < g->best[0];
         if (scheduled) device = !device, *host_why = "measuring the host again";

@@ -144,7 +144,7 @@ Test(rule, groups_by_intensity_size_type_and_kind) {
 /* dgetrf's NN updates m x m x 64 and dgeqrf's TN products m x 32 x m (W = C^T V) of the same
  * flops and flops per byte, within a factor of two: the device ran the TN ones 8-14 times as
  * long as OpenBLAS on PoCL, the NN ones 2-3 times. Their shape classes keep their verdicts
- * apart. */
+ * apart; what one found says where a new group of the other starts. */
 Test(rule, shape_classes_keep_separate_verdicts) {
     unsetenv("CLGEMM_BLAS_RULE");
     unsetenv("CLGEMM_BLAS_MIN_FLOPS");
@@ -167,16 +167,20 @@ Test(rule, shape_classes_keep_separate_verdicts) {
     int g_tn = clgemm__blas_rule_group(RULE_GEMM, BLAS_D, tn_shape, tn_flops,
                                        clgemm__blas_gemm_bytes(&tn));
     cr_assert_neq(g_nn, g_tn);
-    cr_assert(device(g_nn));
-    clgemm__blas_rule_record(g_nn, 1, nn_flops, 0.02);
-    cr_assert(device(g_tn), "untried: the device first, whatever the NN group found");
+    /* The device 12 times as slow for TN. */
+    cr_assert(device(g_tn), "TN call 1: the device");
     clgemm__blas_rule_record(g_tn, 1, tn_flops, 0.12);
-    cr_assert_not(device(g_nn));
-    clgemm__blas_rule_record(g_nn, 0, nn_flops, 0.04);
-    cr_assert_not(device(g_tn));
+    cr_assert_not(device(g_tn), "TN call 2: the host");
     clgemm__blas_rule_record(g_tn, 0, tn_flops, 0.01);
-    cr_assert(device(g_nn), "the device faster for NN");
-    cr_assert_not(device(g_tn), "the host for TN");
+    /* The NN group starts on the host and tries the device at its 512th call, where it wins. */
+    for (int call = 1; call < 512; call++) {
+        cr_assert_not(device(g_nn), "NN call %d", call);
+        clgemm__blas_rule_record(g_nn, 0, nn_flops, 0.04);
+    }
+    cr_assert(device(g_nn), "NN call 512");
+    clgemm__blas_rule_record(g_nn, 1, nn_flops, 0.02);
+    cr_assert(device(g_nn), "NN: the device, faster there");
+    cr_assert_not(device(g_tn), "TN: the host, faster there");
 }
 
 /* Each pair of transposes and each smallest dimension (k on a tie, then m) a class of its own. */

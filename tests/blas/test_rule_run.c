@@ -121,15 +121,17 @@ Test(rule_run, the_kind_picks_the_group, .init = setup) {
     cr_assert(run(RULE_GEMM, &s, &why, &seconds), "gemm call 1: the device, untried");
 }
 
-/* So does the call's shape class: a TN product that found the host faster leaves the NN update
- * of the same flops and bytes untried. */
+/* So does the call's shape class: a TN product that found the device faster leaves the NN
+ * update of the same flops and bytes with the host unmeasured. */
 Test(rule_run, the_shape_class_picks_the_group, .init = setup) {
-    side s = {.device_ms = 40, .device_status = 0, .host_ms = 2};
+    side s = {.device_ms = 2, .device_status = 0, .host_ms = 40};
     const char *why;
     double seconds;
     int tn = clgemm__blas_rule_shape('T', 'N', 4096, 32, 4096);
     cr_assert(run_shape(RULE_GEMM, tn, &s, &why, &seconds), "TN call 1: the device");
     cr_assert_not(run_shape(RULE_GEMM, tn, &s, &why, &seconds), "TN call 2: the host");
-    cr_assert_not(run_shape(RULE_GEMM, tn, &s, &why, &seconds), "TN call 3: the host, faster");
+    cr_assert(run_shape(RULE_GEMM, tn, &s, &why, &seconds), "TN call 3: the device, faster");
     cr_assert(run(RULE_GEMM, &s, &why, &seconds), "NN call 1: the device, untried");
+    cr_assert_not(run(RULE_GEMM, &s, &why, &seconds), "NN call 2: the host, unmeasured");
+    cr_assert_str_eq(why, "measuring the host");
 }
