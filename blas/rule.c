@@ -19,7 +19,8 @@
  * where the slower side took more than LARGE_LOSS times as long at its best (calls 8, 512,
  * 32768 ...). Where the nearest group in size of about the same intensity (of the same class
  * first) found the host at least twice as fast, a new group starts on the host and tries the
- * device at the call that would have been that group's next recheck (64, or 512): on a discrete
+ * device at the call that would have been that group's next recheck (64, or 512; 512 where it
+ * is of another class, whose loss says that the host wins, not by how much): on a discrete
  * GPU every size of a copy-bound update (and dpotrf's, whose depth grows with each block column,
  * spread over many groups) would otherwise pay for a slow device call first. The copies make
  * such calls lose whatever their shape, and where larger calls lose on the device, smaller
@@ -46,7 +47,7 @@ typedef struct group {
     double best[2]; /* seconds per flop: [0] the host, [1] the device; 0 until tried */
     unsigned calls;
     unsigned next_recheck;
-    int host_first; /* smaller calls like these were at least twice as fast on the host */
+    int host_first; /* calls near these were at least twice as fast on the host */
 } group;
 
 static group groups[RULE_KIND_COUNT][BLAS_TYPE_COUNT][SHAPES][SIZES][INTENSITIES];
@@ -98,8 +99,8 @@ static unsigned recheck_growth(const group *g) {
 
 /* The nearest group in size (the smaller first) of the same kind and type and of about the same
  * intensity (one factor of two either way), of its shape class first, that has tried both
- * sides; NULL if none has. */
-static const group *tried_near(int id) {
+ * sides, and whether it is of the same class; NULL if none has. */
+static const group *tried_near(int id, int *same_class) {
     int intensity = id % INTENSITIES, size = id / INTENSITIES % SIZES;
     int shape = id / (INTENSITIES * SIZES) % SHAPES;
     int base = id - intensity - size * INTENSITIES - shape * SIZES * INTENSITIES;
@@ -113,7 +114,10 @@ static const group *tried_near(int id) {
                         i >= INTENSITIES)
                         continue;
                     const group *g = at(base + (sh * SIZES + s) * INTENSITIES + i);
-                    if (g->best[0] > 0 && g->best[1] > 0) return g;
+                    if (g->best[0] > 0 && g->best[1] > 0) {
+                        *same_class = c == 0;
+                        return g;
+                    }
                 }
     return NULL;
 }
@@ -123,10 +127,14 @@ int clgemm__blas_rule_device(int id, const char **host_why) {
     pthread_mutex_lock(&lock);
     group *g = at(id);
     if (g->calls == 0) {
-        const group *near = tried_near(id);
+        int same_class = 0;
+        const group *near = tried_near(id, &same_class);
         g->host_first = near && 2 * near->best[0] < near->best[1];
-        /* The device's first call here is the neighbour's next recheck. */
-        g->next_recheck = g->host_first ? FIRST_RECHECK * recheck_growth(near) : FIRST_RECHECK;
+        /* The device's first call here is the neighbour's next recheck; the later one where the
+         * neighbour is of another class, whose loss says that the host wins, not by how much. */
+        g->next_recheck = FIRST_RECHECK;
+        if (g->host_first)
+            g->next_recheck *= same_class ? recheck_growth(near) : RECHECK_GROWTH * RECHECK_GROWTH;
     }
     int scheduled = ++g->calls == g->next_recheck, device;
     if (scheduled) g->next_recheck *= recheck_growth(g);

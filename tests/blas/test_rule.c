@@ -167,12 +167,14 @@ Test(rule, shape_classes_keep_separate_verdicts) {
     int g_tn = clgemm__blas_rule_group(RULE_GEMM, BLAS_D, tn_shape, tn_flops,
                                        clgemm__blas_gemm_bytes(&tn));
     cr_assert_neq(g_nn, g_tn);
-    /* The device 12 times as slow for TN. */
+    /* The device 3 times as slow for TN. */
     cr_assert(device(g_tn), "TN call 1: the device");
-    clgemm__blas_rule_record(g_tn, 1, tn_flops, 0.12);
+    clgemm__blas_rule_record(g_tn, 1, tn_flops, 0.03);
     cr_assert_not(device(g_tn), "TN call 2: the host");
     clgemm__blas_rule_record(g_tn, 0, tn_flops, 0.01);
-    /* The NN group starts on the host and tries the device at its 512th call, where it wins. */
+    /* The NN group starts on the host and tries the device at its 512th call (not the 64th, as
+     * after a loss of 3 times in its own class: another class's says little of it), where it
+     * wins. */
     for (int call = 1; call < 512; call++) {
         cr_assert_not(device(g_nn), "NN call %d", call);
         clgemm__blas_rule_record(g_nn, 0, nn_flops, 0.04);
