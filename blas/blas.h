@@ -126,25 +126,28 @@ typedef struct blas_copy_clock {
 } blas_copy_clock;
 blas_copy_clock clgemm__blas_copy_clock(void);
 
-/* The measured size rule (rule.c): the group of a call at or above CLGEMM_BLAS_MIN_FLOPS by
- * kind, type, flops and the bytes a device call would copy (-1 when the rule is off), whether a
- * call of the group goes to the device (if not, host_why says why, for the log), and what a
- * call of it took where it ran. */
+/* The measured size rule (rule.c): the shape class of a product op(A) op(B) of m x k and k x n
+ * (whether each is transposed, which dimension is smallest), the group of a call at or above
+ * CLGEMM_BLAS_MIN_FLOPS by kind, type, shape class, flops and the bytes a device call would copy
+ * (-1 when the rule is off), whether a call of the group goes to the device (if not, host_why
+ * says why, for the log), and what a call of it took where it ran. */
 typedef enum rule_kind { RULE_GEMM = 0, RULE_SYRK = 1 } rule_kind;
 #define RULE_KIND_COUNT 2
-int clgemm__blas_rule_group(rule_kind kind, blas_type t, double flops, double bytes);
+int clgemm__blas_rule_shape(char ta, char tb, int m, int n, int k);
+int clgemm__blas_rule_group(rule_kind kind, blas_type t, int shape, double flops, double bytes);
 int clgemm__blas_rule_device(int group, const char **host_why);
 void clgemm__blas_rule_record(int group, int on_device, double flops, double seconds);
 /* The bytes a device GEMM copies: A, B, C back, and C there unless beta is 0. */
 double clgemm__blas_gemm_bytes(const blas_call *call);
 
 /* A call at or above CLGEMM_BLAS_MIN_FLOPS for the rule (rule_run.c): its group's kind, type,
- * flops and bytes a device call would copy, and how to compute it on each side, given arg.
- * device returns 0 when it computed the result, otherwise it took none of the call (the output
+ * shape class, flops and bytes a device call would copy, and how to compute it on each side, given
+ * arg. device returns 0 when it computed the result, otherwise it took none of the call (the output
  * untouched). */
 typedef struct rule_call {
     rule_kind kind;
     blas_type type;
+    int shape;
     double flops, bytes;
     int (*device)(const void *arg);
     void (*host)(const void *arg);

@@ -27,6 +27,7 @@ int clgemm__blas_gemm_above(const blas_call *call, double flops, void (*host)(co
     gemm_sides sides = {call, host};
     rule_call r = {.kind = RULE_GEMM,
                    .type = call->type,
+                   .shape = clgemm__blas_rule_shape(call->ta, call->tb, call->m, call->n, call->k),
                    .flops = flops,
                    .bytes = clgemm__blas_gemm_bytes(call),
                    .device = gemm_device,

@@ -6,7 +6,7 @@
 #include "blas.h"
 
 int clgemm__blas_rule_run(const rule_call *r, const char **why, double *seconds) {
-    int group = clgemm__blas_rule_group(r->kind, r->type, r->flops, r->bytes);
+    int group = clgemm__blas_rule_group(r->kind, r->type, r->shape, r->flops, r->bytes);
     int device = clgemm__blas_rule_device(group, why);
     /* Opening the device (the process's first call) is not what calls like this one cost. */
     if (device) clgemm__blas_device_usable(r->type);

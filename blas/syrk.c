@@ -321,8 +321,12 @@ static void run(const syrk_call *s) {
     blas_copy_clock c0 = clgemm__blas_copy_clock();
     if (flops >= st->min_flops) {
         double bytes = (double)clgemm__blas_elem(s->type) * s->n * (2.0 * s->k + s->n);
+        /* As the GEMM of A and its transpose that it is. */
+        int notrans = s->trans == 'N';
         rule_call r = {.kind = RULE_SYRK,
                        .type = s->type,
+                       .shape = clgemm__blas_rule_shape(notrans ? 'N' : 'T', notrans ? 'T' : 'N',
+                                                        s->n, s->n, s->k),
                        .flops = flops,
                        .bytes = bytes,
                        .device = panels_on_device,

@@ -2,10 +2,10 @@
  * ?syrk/?herk run a call for the measured rule, with sides that sleep for known times instead
  * of computing: the time of each side is recorded as that side's (the next calls follow from
  * it), a device that takes none of a call falls back to the host with the host's time alone
- * recorded, and the call's kind picks its group. The library's objects are linked (the names
- * are hidden); no OpenCL platform is loaded (OCL_ICD_VENDORS is an empty folder), so opening
- * the device finds none, which rule_run does not ask about. Each test is its own process, so
- * the rule starts empty in each. */
+ * recorded, and the call's kind and shape class pick its group. The library's objects are linked
+ * (the names are hidden); no OpenCL platform is loaded (OCL_ICD_VENDORS is an empty folder), so
+ * opening the device finds none, which rule_run does not ask about. Each test is its own process,
+ * so the rule starts empty in each. */
 #include "../../blas/blas.h"
 
 #include <criterion/criterion.h>
@@ -47,10 +47,12 @@ static void setup(void) {
     setenv("OCL_ICD_VENDORS", "/nonexistent-icd-folder", 1);
 }
 
-/* One call of kind k: 1 when the device computed it; checks that exactly one side did. */
-static int run(rule_kind k, side *s, const char **why, double *seconds) {
+/* One call of kind k and shape class shape: 1 when the device computed it; checks that exactly
+ * one side did. */
+static int run_shape(rule_kind k, int shape, side *s, const char **why, double *seconds) {
     rule_call r = {.kind = k,
                    .type = BLAS_D,
+                   .shape = shape,
                    .flops = FLOPS,
                    .bytes = FLOPS / 8,
                    .device = device_side,
@@ -63,6 +65,11 @@ static int run(rule_kind k, side *s, const char **why, double *seconds) {
     cr_assert(on || *why, "a host run says why");
     cr_assert_leq(s->device_runs - device_runs, 1);
     return on;
+}
+
+/* The same, of the class of an NN update 4096 x 4096 x 64. */
+static int run(rule_kind k, side *s, const char **why, double *seconds) {
+    return run_shape(k, clgemm__blas_rule_shape('N', 'N', 4096, 4096, 64), s, why, seconds);
 }
 
 /* Device 2 ms, host 40 ms: the device first, the host to measure it, then the device, the
@@ -112,4 +119,19 @@ Test(rule_run, the_kind_picks_the_group, .init = setup) {
     cr_assert_not(run(RULE_SYRK, &s, &why, &seconds), "syrk call 3: the host, faster");
     cr_assert_str_eq(why, "measured faster here");
     cr_assert(run(RULE_GEMM, &s, &why, &seconds), "gemm call 1: the device, untried");
+}
+
+/* So does the call's shape class: a TN product that found the device faster leaves the NN
+ * update of the same flops and bytes with the host unmeasured. */
+Test(rule_run, the_shape_class_picks_the_group, .init = setup) {
+    side s = {.device_ms = 2, .device_status = 0, .host_ms = 40};
+    const char *why;
+    double seconds;
+    int tn = clgemm__blas_rule_shape('T', 'N', 4096, 32, 4096);
+    cr_assert(run_shape(RULE_GEMM, tn, &s, &why, &seconds), "TN call 1: the device");
+    cr_assert_not(run_shape(RULE_GEMM, tn, &s, &why, &seconds), "TN call 2: the host");
+    cr_assert(run_shape(RULE_GEMM, tn, &s, &why, &seconds), "TN call 3: the device, faster");
+    cr_assert(run(RULE_GEMM, &s, &why, &seconds), "NN call 1: the device, untried");
+    cr_assert_not(run(RULE_GEMM, &s, &why, &seconds), "NN call 2: the host, unmeasured");
+    cr_assert_str_eq(why, "measuring the host");
 }
