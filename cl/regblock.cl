@@ -140,9 +140,9 @@ typedef union {
  * such vectors aligned (ALIGNED_A, ALIGNED_B). Element r of ra then is element r % VLEN of the
  * work-item's vector r / VLEN: the tile positions A_X, A_P (B_X, B_P) of consecutive indices
  * idx are consecutive along the contiguous direction (the host's rules make APL and BPL
- * multiples of VLEN), so the stores below are the same for both. On the H200 the FP32 default's
- * scalar loads and their 64-bit address arithmetic were most of the 14 % of its instructions
- * that were not FFMA, and it issued in 80 % of its cycles. */
+ * multiples of VLEN), so the stores below put each element where the element loads would. On the
+ * H200 the FP32 default's scalar loads and their 64-bit address arithmetic were most of the 14 % of
+ * its instructions that were not FFMA, and it issued in 80 % of its cycles. */
 #ifndef VLOAD
 #define VLOAD 0
 #endif
@@ -154,14 +154,14 @@ typedef union {
 #define VEC_B 0
 #endif
 #if TYPE_AB == TYPE_F64
-#define VLEN     2
-#define VSTORE_V vstore2
-#define REALV    VEC2
+#define VLEN  2
+#define REALV VEC2
 #else
-#define VLEN     4
-#define VSTORE_V vstore4
-#define REALV    VEC4
+#define VLEN  4
+#define REALV VEC4
 #endif
+#define VLOAD_VLEN  CLGEMM_CAT(vload, VLEN)
+#define VSTORE_VLEN CLGEMM_CAT(vstore, VLEN)
 /* The index idx of element r of ra (rb) of this work-item. */
 #define A_IDX(r) (VEC_A ? (tid + (r) / VLEN * WGS) * VLEN + (r) % VLEN : tid + (r)*WGS)
 #define B_IDX(r) (VEC_B ? (tid + (r) / VLEN * WGS) * VLEN + (r) % VLEN : tid + (r)*WGS)
@@ -180,7 +180,7 @@ typedef union {
 #endif
 #if VEC_A
 #define A_INSIDE(r, idx, p0)                                                                       \
-    VSTORE_V(*(const __global REALV *)A_ADDR(i0 + A_X(idx), (p0) + A_P(idx)), 0, ra + (r));
+    VSTORE_VLEN(*(const __global REALV *)A_ADDR(i0 + A_X(idx), (p0) + A_P(idx)), 0, ra + (r));
 #define A_STEP VLEN
 #else
 #define A_INSIDE(r, idx, p0) ra[r] = A_AT(i0 + A_X(idx), (p0) + A_P(idx));
@@ -188,7 +188,7 @@ typedef union {
 #endif
 #if VEC_B
 #define B_INSIDE(r, idx, p0)                                                                       \
-    VSTORE_V(*(const __global REALV *)B_ADDR((p0) + B_P(idx), j0 + B_X(idx)), 0, rb + (r));
+    VSTORE_VLEN(*(const __global REALV *)B_ADDR((p0) + B_P(idx), j0 + B_X(idx)), 0, rb + (r));
 #define B_STEP VLEN
 #else
 #define B_INSIDE(r, idx, p0) rb[r] = B_AT((p0) + B_P(idx), j0 + B_X(idx));
@@ -201,14 +201,14 @@ typedef union {
  * h200-fp64-bands-fp32-vector-loads.log). Along K the scalar stores fall into distinct banks. */
 #if VEC_A && TRANSA == 0 && ASTRIDE % VLEN == 0
 #define A_STORE_STEP   VLEN
-#define A_STORE(at, r) *(__local REALV *)(Als + (at)) = CLGEMM_CAT(vload, VLEN)(0, ra + (r));
+#define A_STORE(at, r) *(__local REALV *)(Als + (at)) = VLOAD_VLEN(0, ra + (r));
 #else
 #define A_STORE_STEP   1
 #define A_STORE(at, r) Als[at] = ra[r];
 #endif
 #if VEC_B && TRANSB == 1 && BSTRIDE % VLEN == 0
 #define B_STORE_STEP   VLEN
-#define B_STORE(at, r) *(__local REALV *)(Bls + (at)) = CLGEMM_CAT(vload, VLEN)(0, rb + (r));
+#define B_STORE(at, r) *(__local REALV *)(Bls + (at)) = VLOAD_VLEN(0, rb + (r));
 #else
 #define B_STORE_STEP   1
 #define B_STORE(at, r) Bls[at] = rb[r];

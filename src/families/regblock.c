@@ -93,8 +93,11 @@ static bool uses_alignment(const clgemm_config *c) {
     return c->params[VLOAD] == 2;
 }
 
-/* The alignment of the call's operands (cl/regblock.cl reads them only with VLOAD 2). */
+/* The alignment of the call's operands (cl/regblock.cl reads them only with VLOAD 2), only where
+ * one is aligned: the kernel's default is neither, so the other configurations build with the
+ * options they always had. */
 static int call_options(const kernel_call *k, char *buf, size_t size) {
+    if (!k->aligned_a && !k->aligned_b) return 0;
     return snprintf(buf, size, " -DALIGNED_A=%d -DALIGNED_B=%d", k->aligned_a, k->aligned_b);
 }
 
