@@ -41,20 +41,24 @@
  * 300 ran 1.1-1.5 x faster in them than in 32 x 32 tiles, 384 and 512 slower (0.87-0.90 x), which
  * 32 x 32 tiles still fill the device for (c585671^:docs/perf/session4-final-2026-11-30.log,
  * kept in the history). */
-/* The large squares' entry (H200 FP32 8192^2 46.4 TFLOPS, 4096^2 44.9: 0.92-0.94 x cuBLAS). Issue
- * 32's candidates (two local buffers, slices deeper than 48 KiB allows) are timed against it by
- * `bench/gpu/run.sh fp32-sweep` (bench/gpu/fp32-sweep.list); a winner goes here, e.g.
- * RB_STAGED(256, 128, 32, 16, 16, 8, 4, 4, 2). A device whose static local memory cannot hold
- * it refuses it and takes the next entry. */
+/* The large squares' entry (H200 FP32 8192^2 46.4 TFLOPS, 4096^2 44.9: 0.92-0.94 x cuBLAS) and
+ * the smaller tiles after it. Issue 32's candidates (two local buffers, slices deeper than 48 KiB
+ * allows, 16-byte loads) are timed against it by `bench/gpu/run.sh fp32-sweep`
+ * (bench/gpu/fp32-sweep.list). A device whose static local memory cannot hold an entry refuses
+ * it and takes the next. */
 #define NV_FP32_LARGE RB(256, 128, 8, 16, 16, 8, 4, 4)
-static const clgemm_config nvidia_single[] = {NV_FP32_LARGE,
-                                              RB(128, 128, 8, 16, 16, 8, 4, 4),
-                                              RB(256, 64, 8, 16, 8, 8, 4, 4),
-                                              RB(64, 256, 8, 4, 32, 8, 4, 4),
-                                              RB(64, 64, 32, 16, 8, 8, 2, 2),
-                                              NV_SMALL,
-                                              RB(16, 32, 32, 8, 16, 8, 2, 2),
-                                              END_OF_LIST};
+#define NV_FP32_SMALLER                                                                            \
+    RB(128, 128, 8, 16, 16, 8, 4, 4), RB(256, 64, 8, 16, 8, 8, 4, 4),                              \
+        RB(64, 256, 8, 4, 32, 8, 4, 4), RB(64, 64, 32, 16, 8, 8, 2, 2), NV_SMALL,                  \
+        RB(16, 32, 32, 8, 16, 8, 2, 2), END_OF_LIST
+static const clgemm_config nvidia_single[] = {NV_FP32_LARGE, NV_FP32_SMALLER};
+/* FP32 single matrices on Hopper: the same tile with 16-byte loads inside aligned operands
+ * (VLOAD 2; A's vectors stored whole into local memory): H200 8192^2 46.8 TFLOPS against 46.2,
+ * 4096^2 46.2 against 44.9, two alternated rounds (bench/results/h200-fp32-vector-loads.log);
+ * 4097^2 equal (42.9), its unaligned leading dimension keeps the element loads. FP16 and BF16,
+ * stored narrower than they compute, keep nvidia_single (the kernel loads them element-wise). */
+static const clgemm_config nvidia_hopper_single[] = {RB_FULL(256, 128, 8, 16, 16, 8, 4, 4, 0, 2),
+                                                     NV_FP32_SMALLER};
 /* Batches of 16 or more FP32 matrices (H200, c585671^:docs/perf/async-lab-2026-11-30.log, kept in
  * the history, and bench/results/h200-batched-types-tile-sweep.log): 64 x 64 tiles in
  * 8-deep slices ran 10000 x 64^3 at 23.4-23.8 TFLOPS and 1000 x 128^3 at 28.3-29.1, where the
@@ -365,6 +369,10 @@ const clgemm_config *clgemm__regblock_defaults(const device_info *info, clgemm_p
     case CLGEMM_E4M3:
     case CLGEMM_E5M2:
         if (lists->tier == TIER_INTEL_GEN9) return intel_gen9_fp8;
+        return lists->single == nvidia_single ? nvidia_single_for(dims) : lists->single;
+    case CLGEMM_SINGLE:
+        if (lists->tier == TIER_NV_HOPPER && dims->batch < MANY_MATRICES)
+            return nvidia_hopper_single;
         return lists->single == nvidia_single ? nvidia_single_for(dims) : lists->single;
     default:
         return lists->single == nvidia_single ? nvidia_single_for(dims) : lists->single;

@@ -12,8 +12,9 @@
         .family = CLGEMM_FAMILY_REGBLOCK, .mwg = mwg_, .nwg = nwg_, .kwg = kwg_, .mdimc = mdimc_,  \
         .ndimc = ndimc_, .kwi = kwi_, .vwm = vwm_, .vwn = vwn_                                     \
     }
-/* The same with STAGES (cl/regblock.cl's local buffers: 2 for two); RB leaves it 0, one buffer. */
-#define RB_STAGED(mwg_, nwg_, kwg_, mdimc_, ndimc_, kwi_, vwm_, vwn_, stages_)                     \
+/* The same with STAGES (cl/regblock.cl's local buffers: 2 for two) and VLOAD (2: 16-byte loads
+ * inside aligned operands); RB leaves both 0: one buffer, element loads. */
+#define RB_FULL(mwg_, nwg_, kwg_, mdimc_, ndimc_, kwi_, vwm_, vwn_, stages_, vload_)               \
     {                                                                                              \
         .family = CLGEMM_FAMILY_REGBLOCK, .params = {                                              \
             mdimc_,                                                                                \
@@ -25,7 +26,8 @@
             kwi_,                                                                                  \
             vwm_,                                                                                  \
             vwn_,                                                                                  \
-            stages_                                                                                \
+            stages_,                                                                               \
+            vload_                                                                                 \
         }                                                                                          \
     }
 #define END_OF_LIST                                                                                \

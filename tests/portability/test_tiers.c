@@ -184,8 +184,10 @@ Test(tiers, every_tier_is_recorded_and_its_lists_fit) {
                                             : type == CLGEMM_DOUBLE || type == CLGEMM_COMPLEX_SINGLE
                                                 ? t->dbl
                                                 : t->single;
-                /* (Hopper's complex single keeps a list of its own: regblock_defaults.c.) */
-                if (type != CLGEMM_COMPLEX_SINGLE || t->tier != TIER_NV_HOPPER)
+                /* (Hopper's complex single and FP32 keep lists of their own: regblock_defaults.c.)
+                 */
+                if ((type != CLGEMM_COMPLEX_SINGLE && type != CLGEMM_SINGLE) ||
+                    t->tier != TIER_NV_HOPPER)
                     cr_expect_eq(list, want, "%s %s: not its tier's list", d->key,
                                  clgemm__type(type)->name);
                 /* the batch lists too, where the tier has them */
