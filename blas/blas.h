@@ -101,16 +101,21 @@ void clgemm__blas_scale_c(const blas_call *call);
 int clgemm__blas_device_is_gpu(void);
 
 /* The block size LAPACK's ILAENV answers (lapack_block.c): ispec and own are the call's ISPEC
- * and the answer of the LAPACK behind this library, setting CLGEMM_BLAS_LAPACK_NB (-1: unset);
- * device(type) says what the device for the routine's type is (asked only where the answer
- * depends on it). */
+ * and the answer of the LAPACK behind this library, setting CLGEMM_BLAS_LAPACK_NB (-1: unset),
+ * limit the largest block the routine's panels bear at its size (0: any), which caps the GPU's
+ * default but neither LAPACK's own answer nor a setting; device(type) says what the device for
+ * the routine's type is (asked only where the answer depends on it). */
 typedef enum lapack_device {
     LAPACK_NO_DEVICE = 0, /* none usable for the type, or a forked child */
     LAPACK_CPU_DEVICE = 1,
     LAPACK_GPU_DEVICE = 2, /* CL_DEVICE_TYPE_GPU or ACCELERATOR */
 } lapack_device;
-int clgemm__blas_lapack_block(int ispec, int own, int setting, lapack_device (*device)(int type),
-                              int type);
+int clgemm__blas_lapack_block(int ispec, int own, int setting, int limit,
+                              lapack_device (*device)(int type), int type);
+/* The largest block the panels of LAPACK routine name (len characters, any case) bear at the
+ * sizes n1, n2 of its ILAENV call: a sixteenth of the smaller where its panels are unblocked
+ * (?geqrf and kin), 1 there for sizes unknown or under 16; 0 (any) for the other routines. */
+int clgemm__blas_lapack_panel_limit(const char *name, size_t len, const int *n1, const int *n2);
 
 /* Whether this process was forked after the device was opened: its calls never go there. */
 int clgemm__blas_device_forked(void);

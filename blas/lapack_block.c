@@ -1,7 +1,9 @@
 /* lapack_block.c: LAPACK's ILAENV (ilaenv_), passed through to the LAPACK of the process, except
  * for the block size of a blocked routine (ISPEC 1, where LAPACK's own answer is above 1) while a
  * device is usable for the routine's type: CLGEMM_BLAS_LAPACK_NB where set (0: LAPACK's own);
- * unset, GPU_BLOCK on a GPU or accelerator and LAPACK's own on a CPU device.
+ * unset, GPU_BLOCK on a GPU or accelerator (at most a sixteenth of the matrix's smaller side for
+ * the routines whose panels are unblocked: clgemm__blas_lapack_panel_limit) and LAPACK's own on a
+ * CPU device.
  *
  * Why: reference LAPACK's blocks are 64 columns (32 for ?geqrf), so the updates of its blocked
  * factorizations are rank-64 GEMMs, which do about 8 flops per byte a device call copies. On a
@@ -55,13 +57,43 @@ static int type_of(const char *name, size_t len) {
  * 0.84-1.06 x. */
 #define GPU_BLOCK 512
 
-int clgemm__blas_lapack_block(int ispec, int own, int setting, lapack_device (*device)(int type),
-                              int type) {
+/* The largest block a routine's panels bear, 0 for any (blas.h). ?geqrf,
+ * ?gelqf, ?geqlf, ?gerqf and ?orgqr / ?ungqr and kin factor or form each panel of NB columns
+ * unblocked (?geqr2 and the like: matrix-vector work, on the host), 2 m n NB flops in all, so
+ * their share of the factorization's 4/3 n^3 grows with the block: 3/2 NB / n. A sixteenth of
+ * the smaller side keeps it under a tenth. With 512, the H200's dgeqrf at 2048 and 4096 ran 0.73
+ * and 0.88 x the host, its updates staying there (bench/results/h200-lapack-factor-shape-class-
+ * rule.log); ?getrf and ?potrf factor their panels recursively (level 3) and bear any block. */
+int clgemm__blas_lapack_panel_limit(const char *name, size_t len, const int *n1, const int *n2) {
+    char r[6];
+    if (len < 6) return 0;
+    for (int i = 0; i < 6; i++)
+        r[i] = (char)(name[i] >= 'a' && name[i] <= 'z' ? name[i] - 'a' + 'A' : name[i]);
+    if (r[0] != 'S' && r[0] != 'D' && r[0] != 'C' && r[0] != 'Z') return 0;
+    static const char *const panels[] = {"QR", "LQ", "QL", "RQ"};
+    int unblocked_panels = 0;
+    for (int i = 0; i < 4; i++) {
+        const char *p = panels[i];
+        unblocked_panels |=
+            (r[1] == 'G' && r[2] == 'E' && r[3] == p[0] && r[4] == p[1] && r[5] == 'F') ||
+            (((r[1] == 'O' && r[2] == 'R') || (r[1] == 'U' && r[2] == 'N')) && r[3] == 'G' &&
+             r[4] == p[0] && r[5] == p[1]);
+    }
+    if (!unblocked_panels) return 0;
+    /* Sizes unknown (-1) or under 16: LAPACK's own block (a limit of 1). */
+    int smaller = *n1 < *n2 ? *n1 : *n2;
+    return smaller >= 16 ? smaller / 16 : 1;
+}
+
+int clgemm__blas_lapack_block(int ispec, int own, int setting, int limit,
+                              lapack_device (*device)(int type), int type) {
     if (ispec != 1 || own <= 1 || setting == 0) return own;
     lapack_device d = device(type);
     if (d == LAPACK_NO_DEVICE) return own;
     if (setting > 0) return setting;
-    return d == LAPACK_GPU_DEVICE ? GPU_BLOCK : own;
+    if (d != LAPACK_GPU_DEVICE) return own;
+    int block = limit > 0 && limit < GPU_BLOCK ? limit : GPU_BLOCK;
+    return block > own ? block : own;
 }
 
 /* The device the drop-in's calls of a type go to; opens it on first use. */
@@ -78,6 +110,7 @@ int ilaenv_(const int *ispec, const char *name, const char *opts, const int *n1,
     pthread_once(&once, look_up);
     /* No LAPACK behind this library: 1, the answer every LAPACK routine accepts (unblocked). */
     int own = lapack_ilaenv ? lapack_ilaenv(ispec, name, opts, n1, n2, n3, n4, lname, lopts) : 1;
-    return clgemm__blas_lapack_block(*ispec, own, clgemm__blas_settings()->lapack_nb, device_for,
-                                     type_of(name, lname));
+    return clgemm__blas_lapack_block(*ispec, own, clgemm__blas_settings()->lapack_nb,
+                                     clgemm__blas_lapack_panel_limit(name, lname, n1, n2),
+                                     device_for, type_of(name, lname));
 }

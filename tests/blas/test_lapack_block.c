@@ -41,7 +41,8 @@ static int lapacks_own(int ispec, const char *name) {
 static const char *const BLOCKED[] = {"DGETRF", "DPOTRF", "DGEQRF", "ZGETRF", "SPOTRF"};
 
 /* The block size the drop-in's default gives a routine of the default device: 512 on a GPU or
- * accelerator that computes the routine's type, LAPACK's own otherwise. */
+ * accelerator that computes the routine's type (for ?geqrf a sixteenth of the matrix's side),
+ * LAPACK's own otherwise. */
 static int default_block(const char *name, int own) {
     clgemm_handle h;
     if (clgemm_create_default(&h) != CLGEMM_SUCCESS) return own;
@@ -52,7 +53,9 @@ static int default_block(const char *name, int own) {
     clgemm_destroy(h);
     int double_type = name[0] == 'D' || name[0] == 'Z';
     int gpu = (type & (CL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_ACCELERATOR)) != 0;
-    return gpu && (fp64 || !double_type) ? 512 : own;
+    /* ?geqrf's panels are unblocked: at most a sixteenth of ask's 2000 (125), not below own. */
+    int block = strcmp(name + 1, "GEQRF") == 0 ? 125 : 512;
+    return gpu && (fp64 || !double_type) ? (block > own ? block : own) : own;
 }
 
 Test(lapack_block, the_default_is_512_on_a_gpu_else_lapacks_own, .init = load_lapack,

@@ -3,12 +3,14 @@
  * device (none, a CPU, a GPU), ISPEC and LAPACK's own answer, with a stand-in for the device
  * that counts how often it is asked: where the answer cannot depend on it (another ISPEC, an
  * unblocked routine, the setting 0), it must not be asked, as asking opens the device. LAPACK's
- * own answers are random, so no answer is right by accident. The library's objects are linked
- * (the names are hidden). */
+ * own answers are random, so no answer is right by accident. A routine's panel limit caps the
+ * GPU's default only, never below LAPACK's own; the limit itself is tested per name and size. The
+ * library's objects are linked (the names are hidden). */
 #include "../../blas/blas.h"
 
 #include <criterion/criterion.h>
 #include <stdlib.h>
+#include <string.h>
 
 static lapack_device the_device;
 static int asked, asked_type;
@@ -20,10 +22,15 @@ static lapack_device stand_in(int type) {
 }
 
 /* The answer with the device d; asked says whether the device was asked. */
-static int answer(int ispec, int own, int setting, lapack_device d, int type) {
+static int answer_limited(int ispec, int own, int setting, int limit, lapack_device d, int type) {
     the_device = d;
     asked = 0, asked_type = -2;
-    return clgemm__blas_lapack_block(ispec, own, setting, stand_in, type);
+    return clgemm__blas_lapack_block(ispec, own, setting, limit, stand_in, type);
+}
+
+/* The same for a routine whose panels bear any block. */
+static int answer(int ispec, int own, int setting, lapack_device d, int type) {
+    return answer_limited(ispec, own, setting, 0, d, type);
 }
 
 /* LAPACK's own answer for a blocked routine: 2 ... 511, never the default or a setting. */
@@ -95,4 +102,38 @@ Test(lapack_block_rule, other_ispecs_are_lapacks_own_without_asking) {
                 cr_assert_eq(asked, 0);
             }
     }
+}
+
+Test(lapack_block_rule, a_panel_limit_caps_the_gpu_default_only) {
+    srand(39);
+    for (int i = 0; i < 200; i++) {
+        int own = random_own(), limit = 1 + rand() % 1024, setting = 2 + rand() % 4095;
+        int want = limit < 512 ? limit : 512;
+        cr_assert_eq(answer_limited(1, own, -1, limit, LAPACK_GPU_DEVICE, BLAS_D),
+                     want > own ? want : own, "own %d limit %d", own, limit);
+        cr_assert_eq(answer_limited(1, own, -1, limit, LAPACK_CPU_DEVICE, BLAS_D), own);
+        cr_assert_eq(answer_limited(1, own, -1, limit, LAPACK_NO_DEVICE, BLAS_D), own);
+        cr_assert_eq(answer_limited(1, own, setting, limit, LAPACK_GPU_DEVICE, BLAS_D), setting);
+        cr_assert_eq(answer_limited(1, own, 0, limit, LAPACK_GPU_DEVICE, BLAS_D), own);
+    }
+}
+
+static int limit_of(const char *name, int n1, int n2) {
+    return clgemm__blas_lapack_panel_limit(name, strlen(name), &n1, &n2);
+}
+
+Test(lapack_block_rule, panels_limit_the_qr_family_by_its_smaller_side) {
+    const char *const limited[] = {"DGEQRF", "sgelqf", "CGEQLF", "ZGERQF",  "DORGQR",
+                                   "SORGLQ", "ZUNGQL", "CUNGRQ", "DGEQRF  "};
+    for (size_t i = 0; i < sizeof limited / sizeof limited[0]; i++) {
+        cr_assert_eq(limit_of(limited[i], 2048, 2048), 128, "%s", limited[i]);
+        cr_assert_eq(limit_of(limited[i], 8192, 4096), 256, "%s", limited[i]);
+        cr_assert_eq(limit_of(limited[i], 100, 3000), 6, "%s", limited[i]);
+        cr_assert_eq(limit_of(limited[i], 15, 4096), 1, "%s: too small for a block", limited[i]);
+        cr_assert_eq(limit_of(limited[i], -1, -1), 1, "%s: sizes unknown", limited[i]);
+    }
+    const char *const any[] = {"DGETRF", "DPOTRF", "ZHETRF", "DORMQR", "DGEQRX",
+                               "DGEQR",  "XGEQRF", "DSYTRD", ""};
+    for (size_t i = 0; i < sizeof any / sizeof any[0]; i++)
+        cr_assert_eq(limit_of(any[i], 2048, 2048), 0, "%s", any[i]);
 }
