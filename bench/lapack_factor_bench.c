@@ -4,8 +4,9 @@
  * 1/3 n^3, 4/3 n^3), a checksum of the factor (the sum of its absolute values) and a hash of
  * its bits (FNV-1a of the factor and of ipiv or tau), so that two runs can be compared for the
  * same result, or the bit-identical one, as well as for time. Each size is first factored once
- * untimed (kernels, buffers, the drop-in's measured rule) unless -w 0.
- * Usage: clgemm-lapack-factor-bench [-r REPS] [-w 0|1] N... */
+ * untimed (kernels, buffers, the drop-in's measured rule) unless -w 0; -o ROUTINE times that one
+ * routine alone.
+ * Usage: clgemm-lapack-factor-bench [-r REPS] [-w 0|1] [-o dgetrf|dpotrf|dgeqrf] N... */
 #include "core/clock.h"
 
 #include <math.h>
@@ -48,16 +49,23 @@ static int factor(int routine, int n, const double *a0, double *a, int *ipiv, do
 }
 
 int main(int argc, char **argv) {
-    int reps = 3, warm = 1, first = 1;
-    while (first + 1 < argc && (strcmp(argv[first], "-r") == 0 || strcmp(argv[first], "-w") == 0)) {
-        *(argv[first][1] == 'r' ? &reps : &warm) = atoi(argv[first + 1]);
+    static const char *names[3] = {"dgetrf", "dpotrf", "dgeqrf"};
+    int reps = 3, warm = 1, first = 1, only = -1, bad = 0;
+    while (first + 1 < argc && argv[first][0] == '-' && strchr("rwo", argv[first][1]) &&
+           argv[first][2] == '\0') {
+        const char *v = argv[first + 1];
+        if (argv[first][1] == 'o') {
+            for (int r = 0; r < 3; r++)
+                if (strcmp(v, names[r]) == 0) only = r;
+            bad |= only < 0;
+        } else
+            *(argv[first][1] == 'r' ? &reps : &warm) = atoi(v);
         first += 2;
     }
-    if (first >= argc || reps < 1 || reps > 99) {
-        fprintf(stderr, "usage: %s [-r REPS] [-w 0|1] N...\n", argv[0]);
+    if (bad || first >= argc || reps < 1 || reps > 99) {
+        fprintf(stderr, "usage: %s [-r REPS] [-w 0|1] [-o dgetrf|dpotrf|dgeqrf] N...\n", argv[0]);
         return 2;
     }
-    static const char *names[3] = {"dgetrf", "dpotrf", "dgeqrf"};
     static const double flop_factor[3] = {2.0 / 3, 1.0 / 3, 4.0 / 3};
     printf("routine n seconds gflops checksum hash\n");
     for (int ai = first; ai < argc; ai++) {
@@ -82,6 +90,7 @@ int main(int argc, char **argv) {
         double *work = malloc(sizeof *work * (size_t)(lwork > 1 ? lwork : 1));
         if (!work) return 1;
         for (int r = 0; r < 3; r++) {
+            if (only >= 0 && r != only) continue;
             const double *in = r == 1 ? spd : a0;
             double t[100];
             if (warm) factor(r, n, in, a, ipiv, tau, work, lwork);

@@ -113,8 +113,9 @@ typedef enum lapack_device {
 int clgemm__blas_lapack_block(int ispec, int own, int setting, int limit,
                               lapack_device (*device)(int type), int type);
 /* The largest block the panels of LAPACK routine name (len characters, any case) bear at the
- * sizes n1, n2 of its ILAENV call: a sixteenth of the smaller where its panels are unblocked
- * (?geqrf and kin), 1 there for sizes unknown or under 16; 0 (any) for the other routines. */
+ * sizes n1, n2 of its ILAENV call: a thirty-second of the smaller where its panels are
+ * unblocked (?geqrf and kin), 1 there for sizes unknown or under 32; 0 (any) for the other
+ * routines. */
 int clgemm__blas_lapack_panel_limit(const char *name, size_t len, const int *n1, const int *n2);
 
 /* Whether this process was forked after the device was opened: its calls never go there. */

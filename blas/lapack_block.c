@@ -1,9 +1,9 @@
 /* lapack_block.c: LAPACK's ILAENV (ilaenv_), passed through to the LAPACK of the process, except
  * for the block size of a blocked routine (ISPEC 1, where LAPACK's own answer is above 1) while a
  * device is usable for the routine's type: CLGEMM_BLAS_LAPACK_NB where set (0: LAPACK's own);
- * unset, GPU_BLOCK on a GPU or accelerator (at most a sixteenth of the matrix's smaller side for
- * the routines whose panels are unblocked: clgemm__blas_lapack_panel_limit) and LAPACK's own on a
- * CPU device.
+ * unset, GPU_BLOCK on a GPU or accelerator (at most a thirty-second of the matrix's smaller side
+ * for the routines whose panels are unblocked: clgemm__blas_lapack_panel_limit) and LAPACK's own on
+ * a CPU device.
  *
  * Why: reference LAPACK's blocks are 64 columns (32 for ?geqrf), so the updates of its blocked
  * factorizations are rank-64 GEMMs, which do about 8 flops per byte a device call copies. On a
@@ -57,13 +57,16 @@ static int type_of(const char *name, size_t len) {
  * 0.84-1.06 x. */
 #define GPU_BLOCK 512
 
-/* The largest block a routine's panels bear, 0 for any (blas.h). ?geqrf,
- * ?gelqf, ?geqlf, ?gerqf and ?orgqr / ?ungqr and kin factor or form each panel of NB columns
- * unblocked (?geqr2 and the like: matrix-vector work, on the host), 2 m n NB flops in all, so
- * their share of the factorization's 4/3 n^3 grows with the block: 3/2 NB / n. A sixteenth of
- * the smaller side keeps it under a tenth. With 512, the H200's dgeqrf at 2048 and 4096 ran 0.73
- * and 0.88 x the host, its updates staying there (bench/results/h200-lapack-factor-shape-class-
- * rule.log); ?getrf and ?potrf factor their panels recursively (level 3) and bear any block. */
+/* The largest block a routine's panels bear, 0 for any (blas.h). ?geqrf, ?gelqf, ?geqlf, ?gerqf
+ * and ?orgqr / ?ungqr and kin factor or form each panel of NB columns unblocked (?geqr2 and the
+ * like: matrix-vector work, on the host), 2 m n NB flops in all, so their share of the
+ * factorization's 4/3 n^3 grows with the block, 3/2 NB / n, and runs at the memory's speed. On
+ * the H200's host (16 Xeon cores, OpenBLAS; bench/results/h200-dgeqrf-block-size.log, two
+ * rounds, x the host without the drop-in): dgeqrf at 4096 with NB 64, 128, 256, 512 ran
+ * 1.11, 1.12-1.15, 0.90-1.05, 0.77-0.88; at 8192 1.10-1.26, 1.15-1.30, 1.17-1.25, 1.05-1.06;
+ * so a thirty-second of the smaller side (128 at 4096, 256 at 8192, 512 from 16384, where NB
+ * 512 ran 2.16 x). ?getrf and ?potrf factor their panels recursively (level 3) and bear any
+ * block. */
 int clgemm__blas_lapack_panel_limit(const char *name, size_t len, const int *n1, const int *n2) {
     char r[6];
     if (len < 6) return 0;
@@ -80,9 +83,9 @@ int clgemm__blas_lapack_panel_limit(const char *name, size_t len, const int *n1,
              r[4] == p[0] && r[5] == p[1]);
     }
     if (!unblocked_panels) return 0;
-    /* Sizes unknown (-1) or under 16: LAPACK's own block (a limit of 1). */
+    /* Sizes unknown (-1) or under 32: LAPACK's own block (a limit of 1). */
     int smaller = *n1 < *n2 ? *n1 : *n2;
-    return smaller >= 16 ? smaller / 16 : 1;
+    return smaller >= 32 ? smaller / 32 : 1;
 }
 
 int clgemm__blas_lapack_block(int ispec, int own, int setting, int limit,

@@ -41,7 +41,7 @@ static int lapacks_own(int ispec, const char *name) {
 static const char *const BLOCKED[] = {"DGETRF", "DPOTRF", "DGEQRF", "ZGETRF", "SPOTRF"};
 
 /* The block size the drop-in's default gives a routine of the default device: 512 on a GPU or
- * accelerator that computes the routine's type (for ?geqrf a sixteenth of the matrix's side),
+ * accelerator that computes the routine's type (for ?geqrf a thirty-second of the matrix's side),
  * LAPACK's own otherwise. */
 static int default_block(const char *name, int own) {
     clgemm_handle h;
@@ -53,8 +53,8 @@ static int default_block(const char *name, int own) {
     clgemm_destroy(h);
     int double_type = name[0] == 'D' || name[0] == 'Z';
     int gpu = (type & (CL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_ACCELERATOR)) != 0;
-    /* ?geqrf's panels are unblocked: at most a sixteenth of ask's 2000 (125), not below own. */
-    int block = strcmp(name + 1, "GEQRF") == 0 ? 125 : 512;
+    /* ?geqrf's panels are unblocked: at most a thirty-second of ask's 2000 (62), not below own. */
+    int block = strcmp(name + 1, "GEQRF") == 0 ? 62 : 512;
     return gpu && (fp64 || !double_type) ? (block > own ? block : own) : own;
 }
 

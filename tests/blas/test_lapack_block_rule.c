@@ -126,10 +126,10 @@ Test(lapack_block_rule, panels_limit_the_qr_family_by_its_smaller_side) {
     const char *const limited[] = {"DGEQRF", "sgelqf", "CGEQLF", "ZGERQF",  "DORGQR",
                                    "SORGLQ", "ZUNGQL", "CUNGRQ", "DGEQRF  "};
     for (size_t i = 0; i < sizeof limited / sizeof limited[0]; i++) {
-        cr_assert_eq(limit_of(limited[i], 2048, 2048), 128, "%s", limited[i]);
-        cr_assert_eq(limit_of(limited[i], 8192, 4096), 256, "%s", limited[i]);
-        cr_assert_eq(limit_of(limited[i], 100, 3000), 6, "%s", limited[i]);
-        cr_assert_eq(limit_of(limited[i], 15, 4096), 1, "%s: too small for a block", limited[i]);
+        cr_assert_eq(limit_of(limited[i], 2048, 2048), 64, "%s", limited[i]);
+        cr_assert_eq(limit_of(limited[i], 8192, 4096), 128, "%s", limited[i]);
+        cr_assert_eq(limit_of(limited[i], 100, 3000), 3, "%s", limited[i]);
+        cr_assert_eq(limit_of(limited[i], 31, 4096), 1, "%s: too small for a block", limited[i]);
         cr_assert_eq(limit_of(limited[i], -1, -1), 1, "%s: sizes unknown", limited[i]);
     }
     const char *const any[] = {"DGETRF", "DPOTRF", "ZHETRF", "DORMQR", "DGEQRX",
