@@ -86,6 +86,20 @@ static void tile(const clgemm_config *c, size_t *mt, size_t *nt, size_t *kt) {
 #define PACK_A_BYTES  (2 << 20)
 #define PACK_SMALL_MC 3
 
+/* The blocked schedule's launches (src/exec/gemm.c): op(A) packed and multiplied one block of
+ * about PACK_A_BYTES at a time (the kernel's blocks above: one a launch), so that the panels just
+ * packed are still in the caches when the micro-kernel reads them, rather than a whole K-block
+ * (FP64 64 x 8192 x 8192: 32 MB) written to memory and read back. Forced small (tests),
+ * PACK_SMALL_LAUNCH panels a launch: two of the kernel's blocks of 3 and a partial one, so that
+ * every loop runs more than once and ends on a partial block. */
+#define PACK_SMALL_LAUNCH 7
+
+static size_t pack_rows(const clgemm_config *c, clgemm_precision type, size_t kc, bool small) {
+    const size_t mr = (size_t)c->params[MR], panel = mr * kc * clgemm__type(type)->size;
+    const size_t panels = small ? PACK_SMALL_LAUNCH : PACK_A_BYTES / panel;
+    return (panels ? panels : 1) * mr;
+}
+
 static int call_options(const kernel_call *k, char *buf, size_t size) {
     if (k->pack_small)
         return snprintf(buf, size, " -DKSTEP=%d -DPANEL_DEPTH=%d -DPACK_MC_PANELS=%d", KSTEP,
@@ -292,4 +306,5 @@ const family_desc clgemm__family_microkernel = {
     .quick = quick,
     .quick_cpu = quick_cpu,
     .pack_depth = pack_depth,
+    .pack_rows = pack_rows,
 };
