@@ -269,7 +269,7 @@ gemm_schedule clgemm__plan_schedule(const clgemm_config *cfg, const device_info 
         s.pack_kc = (size_t)kc < k ? kc : (int)k;
         const family_desc *f = clgemm__family(cfg->family);
         s.pack_mc =
-            f->pack_rows ? f->pack_rows(cfg, type, (size_t)s.pack_kc, force->pack_kc > 0) : m;
+            f->pack_rows ? f->pack_rows(cfg, type, n, (size_t)s.pack_kc, force->pack_kc > 0) : m;
         if (s.pack_mc == 0 || s.pack_mc > m) s.pack_mc = m;
         if (!clgemm__pack_panels_layout(cfg, type, s.pack_mc, n, (size_t)s.pack_kc, &b_offset,
                                         &elements) ||
