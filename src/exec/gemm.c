@@ -775,8 +775,9 @@ static cl_int enqueue_single(struct clgemm_handle_s *h, const gemm_call *c, cons
  * packed over the last and at once multiplied by the micro-kernel built with PACKED (`kernel`),
  * which adds its product to its rows of C, beta applied by the first K-block only. Each launch
  * waits for the one before: the next block's panels overwrite the last's. Packing op(A) a block at
- * a time keeps the panels just written in the caches for the multiply (packing a whole K-block of
- * a tall op(A) sent its panels to memory and read them back). The grid of micro-kernels is the
+ * a time (where the family says so: a C a few columns wide) keeps the panels just written in the
+ * caches for the multiply (packing a whole K-block of a tall op(A) sent its panels to memory and
+ * read them back); pack_mc = m packs all of it at once. The grid of micro-kernels is the
  * loops over M and N (in blocks of A, cl/microkernel.cl); a block's panels stream contiguously
  * whatever C's or the operands' layout. */
 static cl_int enqueue_blocked(struct clgemm_handle_s *h, const gemm_call *c, const colmajor *p,
