@@ -90,35 +90,48 @@ clgemm_pack_panels(const __global PACK_T *restrict src, const ulong off, const u
 }
 
 /* clgemm_pack_panel_runs: the same copy where the source is contiguous along the panels (rs 1)
- * and its columns lie far apart (the host's choice, src/exec/pack.c): a work-item writes one step
- * of `run` consecutive panels (dimension 1: runs of panels), reading them from one contiguous
- * stretch of the column, in 64-byte vectors where an element has 4 bytes or more (so that every
- * vector starts on a 4-byte boundary). One panel's 128 bytes a work-item, at the leading
- * dimension's stride from its neighbours, copied about 2.5 GB/s (PoCL, AMD EPYC, an 8192^2 FP64
- * operand), a third of the time of 64 x 8192 x 8192. A kernel of its own: wrapped around the
- * one-panel copy above, the loop over a run slowed that copy (FP64 256 x 256 x 16384: 72 against
- * 79 GFLOPS). */
+ * and its columns lie far apart (the host's choice, src/exec/pack.c): a work-item writes
+ * RUN_STEPS steps of `run` consecutive panels (dimension 0: groups of RUN_STEPS steps, 1: runs of
+ * panels), reading each step from one contiguous stretch of its column, in 64-byte vectors where
+ * an element has 4 bytes or more (so that every vector starts on a 4-byte boundary), the
+ * RUN_STEPS columns a line at a time in turn, as OpenBLAS's copy of A reads four columns. One
+ * panel's 128 bytes a work-item, at the leading dimension's stride from its neighbours, copied
+ * about 2.5 GB/s (PoCL, AMD EPYC, an 8192^2 FP64 operand), a third of the time of 64 x 8192 x
+ * 8192; runs of one step still left that copy at about 5.7 GB/s on one core, where four columns
+ * together, into blocks of A that stay in the caches (src/exec/gemm.c), took a third less time
+ * (docs/perf/NOTES.md). A kernel of its own: wrapped around the one-panel copy above, the loop over
+ * a run slowed that copy (FP64 256 x 256 x 16384: 72 against 79 GFLOPS). */
+#ifndef RUN_STEPS
+#define RUN_STEPS 1
+#endif
 __kernel __attribute__((reqd_work_group_size(64, 1, 1))) void
 clgemm_pack_panel_runs(const __global PACK_T *restrict src, const ulong off, const ulong qs,
                        const int rows, const int depth, const int width,
                        __global PACK_T *restrict dst, const ulong doff, const int run) {
-    const int q = (int)get_global_id(0);
-    if (q >= depth) return;
+    const int q0 = (int)get_global_id(0) * RUN_STEPS;
+    if (q0 >= depth) return;
+    const int steps = min(RUN_STEPS, depth - q0);
     const int first = (int)get_global_id(1) * run;
     const int last = min(first + run, (rows + width - 1) / width);
+    const int row_vectors = width * (int)sizeof(PACK_T) / 64; /* a panel row's 64-byte vectors */
     const bool vectors = sizeof(PACK_T) >= 4 && (width * sizeof(PACK_T)) % 64 == 0;
     for (int panel = first; panel < last; panel++) {
         const int r0 = panel * width, full = min(width, rows - r0);
-        __global PACK_T *to = dst + doff + ((ulong)panel * (ulong)depth + (ulong)q) * (ulong)width;
-        const __global PACK_T *from = src + off + (ulong)r0 + (ulong)q * qs;
-        if (vectors && full == width) {
-            for (int v = 0; v < width * (int)sizeof(PACK_T) / 64; v++)
-                vstore16(vload16(v, (const __global uint *)from), v, (__global uint *)to);
+        __global PACK_T *to = dst + doff + ((ulong)panel * (ulong)depth + (ulong)q0) * (ulong)width;
+        const __global PACK_T *from = src + off + (ulong)r0 + (ulong)q0 * qs;
+        if (vectors && full == width && steps == RUN_STEPS) {
+            for (int v = 0; v < row_vectors; v++)
+#pragma unroll
+                for (int s = 0; s < RUN_STEPS; s++)
+                    vstore16(vload16(v, (const __global uint *)(from + (ulong)s * qs)),
+                             s * row_vectors + v, (__global uint *)to);
             continue;
         }
-        for (int e = 0; e < full; e++)
-            to[e] = from[e];
-        for (int e = full; e < width; e++)
-            to[e] = (PACK_T)0;
+        for (int s = 0; s < steps; s++) {
+            for (int e = 0; e < full; e++)
+                to[s * width + e] = from[(ulong)s * qs + e];
+            for (int e = full; e < width; e++)
+                to[s * width + e] = (PACK_T)0;
+        }
     }
 }

@@ -1291,9 +1291,10 @@ Test(schedule_plan, one_value) {
 
 /* The micro-kernel's blocked schedule (pack_depth, src/families/microkernel.c) on a CPU of the
  * AVX-512 tier: K-blocks of 2 KB per panel row from 1024^3 on (complex: at every size), unless C
- * is at most two panels of A tall, never for a batch, a table, FP16 C or another tier; the
- * workspace holds both blocks' panels, B's from a 64-byte boundary; CLGEMM_PACK_KC forces it or
- * (-1) forbids it. */
+ * is at most two panels of A tall, never for a batch, a table, FP16 C or another tier; op(A)
+ * packed about 2 MB of a K-block at a time where op(B)'s K-block is at most 2 MB (pack_rows), 7
+ * panels when forced; the workspace holds one such block of A and the K-block of B, B's from a
+ * 64-byte boundary; CLGEMM_PACK_KC forces it or (-1) forbids it. */
 Test(schedule_plan, blocked_on_cpus) {
     device_info avx512 = cpu();
     strcpy(avx512.name, "pthread-skylake-avx512");
@@ -1303,10 +1304,25 @@ Test(schedule_plan, blocked_on_cpus) {
     gemm_schedule s = clgemm__plan_schedule(&c, &avx512, &unset, S, S, 2048, 2048, 2048, 1, false);
     cr_expect_eq(s.pack_kc, 512, "FP32 2048^3: %d", s.pack_kc);
     cr_expect(s.splits == 1 && s.groups == 0 && !s.peeled);
-    /* A: 2048 x 512; B: 2048 x 512 from a 64-byte boundary. */
+    /* A: 2048 x 512 (B's K-block, 4 MB, is past 2 MB: all of A at once); B: 2048 x 512 from a
+     * 64-byte boundary. */
+    cr_expect_eq(s.pack_mc, 2048u, "FP32 2048^3: %zu rows of A", s.pack_mc);
     cr_expect_eq(s.workspace, 2u * 2048u * 512u * 4u);
+    /* FP64 64 x 8192 x 8192 row-major (column-major 8192 x 64 x 8192) in the EPYC's default: B's
+     * K-block within 2 MB, so A 16 panels of 32 x 512 x 8 bytes at a time; B's 64 columns
+     * rounded to 66. 512 columns (B's K-block 2 MB) still so, 513 not. */
+    const clgemm_config d = {.family = CLGEMM_FAMILY_MICROKERNEL, .params = {32, 6, 8, 512}};
+    s = clgemm__plan_schedule(&d, &avx512, &unset, D, D, 8192, 64, 8192, 1, false);
+    cr_expect_eq(s.pack_kc, 512);
+    cr_expect_eq(s.pack_mc, 512u, "FP64 8192 x 64 x 8192: %zu rows of A", s.pack_mc);
+    cr_expect_eq(s.workspace, (512u + 66u) * 512u * 8u);
+    s = clgemm__plan_schedule(&d, &avx512, &unset, D, D, 8192, 512, 8192, 1, false);
+    cr_expect_eq(s.pack_mc, 512u, "FP64 8192 x 512 x 8192: %zu rows of A", s.pack_mc);
+    s = clgemm__plan_schedule(&d, &avx512, &unset, D, D, 8192, 513, 8192, 1, false);
+    cr_expect_eq(s.pack_mc, 8192u, "FP64 8192 x 513 x 8192: %zu rows of A", s.pack_mc);
     s = clgemm__plan_schedule(&c, &avx512, &unset, D, D, 1000, 1001, 1100, 1, false);
     cr_expect_eq(s.pack_kc, 256, "FP64 1000 x 1001 x 1100: %d", s.pack_kc);
+    cr_expect_eq(s.pack_mc, 1000u, "all of A's 1000 rows in one block of 2 MB");
     const size_t a = 1024u * 256u, b = 1008u * 256u; /* rows rounded to 32, columns to 8 */
     cr_expect_eq(s.workspace, (a + b) * 8u);
     /* K shorter than a block: one block of all of K. */
@@ -1350,6 +1366,10 @@ Test(schedule_plan, blocked_on_cpus) {
     cr_expect_eq(s.pack_kc, 0);
     s = clgemm__plan_schedule(&c, &avx512, &kc5, S, S, 7, 13, 19, 1, false);
     cr_expect_eq(s.pack_kc, 5);
+    cr_expect_eq(s.pack_mc, 7u);
+    s = clgemm__plan_schedule(&c, &avx512, &kc5, S, S, 300, 13, 19, 1, false);
+    cr_expect_eq(s.pack_mc, 7u * 32u, "forced: blocks of 7 panels of A");
+    cr_expect_eq(s.workspace, (7u * 32u * 5u + 16u * 5u) * 4u);
     device_info h200 = h200_device();
     s = clgemm__plan_schedule(&c, &h200, &unset, S, S, 2048, 2048, 2048, 1, false);
     cr_expect_eq(s.pack_kc, 0, "not on a GPU");
@@ -1403,6 +1423,9 @@ Test(schedule_plan, blocked_block_sizes) {
         cr_expect_eq(s.pack_kc, depth[i].want, "%s KC %d: %d", clgemm__type(depth[i].type)->name,
                      depth[i].kc, s.pack_kc);
         size_t size = clgemm__type(depth[i].type)->size, kc = (size_t)depth[i].want;
+        /* All 4096 rows of op(A) at once (op(B)'s K-block is past 2 MB, or 2 MB of A covers
+         * all of it), and all of op(B). */
+        cr_expect_eq(s.pack_mc, 4096u, "KC %zu: %zu rows of A", kc, s.pack_mc);
         cr_expect_eq(s.workspace, 2u * 4096u * kc * size);
     }
     /* 256 x 256 x 16384 FP64: blocked, in K-blocks of the configuration's depth. */

@@ -768,21 +768,26 @@ static cl_int enqueue_single(struct clgemm_handle_s *h, const gemm_call *c, cons
     return err;
 }
 
-/* The blocked schedule (s->pack_kc > 0), BLIS's loop over K-blocks: for each block of pack_kc
- * steps, op(A)'s rows and op(B)'s columns of the block are packed into micro-panels in the
- * workspace (`pack`: cl/pack.cl's clgemm_pack_panels, or clgemm_pack_panel_runs where pack.c
- * says so) and the micro-kernel built with PACKED (`kernel`) adds their product to C, beta
- * applied by the first block only. Each launch waits for the one before: the next block's panels
- * overwrite the last's. The grid of micro-kernels is the loops over M and N (in blocks of A,
- * cl/microkernel.cl); a block's panels sit in the caches and stream contiguously whatever C's or
- * the operands' layout. */
+/* The blocked schedule (s->pack_kc > 0), BLIS's loops over K-blocks and, within each, over blocks
+ * of op(A): for each block of pack_kc steps, op(B)'s columns of the block are packed into
+ * micro-panels in the workspace (`pack`: cl/pack.cl's clgemm_pack_panels, or
+ * clgemm_pack_panel_runs where pack.c says so), then op(A)'s rows pack_mc at a time, each block
+ * packed over the last and at once multiplied by the micro-kernel built with PACKED (`kernel`),
+ * which adds its product to its rows of C, beta applied by the first K-block only. Each launch
+ * waits for the one before: the next block's panels overwrite the last's. Packing op(A) a block at
+ * a time (where the family says so: a C a few columns wide) keeps the panels just written in the
+ * caches for the multiply (packing a whole K-block of a tall op(A) sent its panels to memory and
+ * read them back); pack_mc = m packs all of it at once. The grid of micro-kernels is the
+ * loops over M and N (in blocks of A, cl/microkernel.cl); a block's panels stream contiguously
+ * whatever C's or the operands' layout. */
 static cl_int enqueue_blocked(struct clgemm_handle_s *h, const gemm_call *c, const colmajor *p,
                               const gemm_schedule *s, cl_kernel kernel, const cl_kernel pack[2],
                               cl_mem work, cl_command_queue queue, cl_event *done) {
     size_t mt, nt, kt, b_offset, total, local[2], global[2];
     clgemm__family(s->cfg.family)->tile(&s->cfg, &mt, &nt, &kt);
-    clgemm__pack_panels_layout(&s->cfg, c->precision, (size_t)p->m, (size_t)p->n,
-                               (size_t)s->pack_kc, &b_offset, &total);
+    clgemm__pack_panels_layout(&s->cfg, c->precision, s->pack_mc, (size_t)p->n, (size_t)s->pack_kc,
+                               &b_offset, &total);
+    const size_t esize = clgemm__type(c->precision)->size, mc = s->pack_mc;
     gemm_call added = *c; /* the blocks after the first add to C */
     added.beta = 1;
     added.beta_im = 0;
@@ -793,13 +798,6 @@ static cl_int enqueue_blocked(struct clgemm_handle_s *h, const gemm_call *c, con
         /* op(A) is m x k: column-major A holds (i, k0 + q) at i + q lda, a transposed one at
          * q + i lda; op(B) is k x n: (k0 + q, j) at q + j ldb, transposed at j + q ldb. */
         const cl_ulong lda = (cl_ulong)p->a.ld, ldb = (cl_ulong)p->b.ld;
-        const panel_source a = {p->a.mem,
-                                p->a.off + (cl_ulong)k0 * (p->a.trans ? 1 : lda),
-                                p->a.trans ? lda : 1,
-                                p->a.trans ? 1 : lda,
-                                p->m,
-                                depth,
-                                (cl_int)mt};
         const panel_source b = {p->b.mem,
                                 p->b.off + (cl_ulong)k0 * (p->b.trans ? ldb : 1),
                                 p->b.trans ? 1 : ldb,
@@ -807,23 +805,34 @@ static cl_int enqueue_blocked(struct clgemm_handle_s *h, const gemm_call *c, con
                                 p->n,
                                 depth,
                                 (cl_int)nt};
-        for (int x = 0; x < 2 && err == CL_SUCCESS; x++) {
-            const panel_source *src = x ? &b : &a;
-            const int run = clgemm__pack_panels_run(src, clgemm__type(c->precision)->size);
-            err = clgemm__pack_panels_args(pack[run > 1], src, run, work, x ? b_offset : 0, global,
-                                           local);
+        int run = clgemm__pack_panels_run(&b, esize);
+        err = clgemm__pack_panels_args(pack[run > 1], &b, run, work, b_offset, global, local);
+        if (err == CL_SUCCESS) err = chain_launch(h, queue, pack[run > 1], global, local, 1, &ch);
+        for (size_t i0 = 0; i0 < (size_t)p->m && err == CL_SUCCESS; i0 += mc) {
+            const cl_int rows = (cl_int)((size_t)p->m - i0 < mc ? (size_t)p->m - i0 : mc);
+            const panel_source a = {p->a.mem,
+                                    p->a.off + (cl_ulong)k0 * (p->a.trans ? 1 : lda) +
+                                        (cl_ulong)i0 * (p->a.trans ? lda : 1),
+                                    p->a.trans ? lda : 1,
+                                    p->a.trans ? 1 : lda,
+                                    rows,
+                                    depth,
+                                    (cl_int)mt};
+            run = clgemm__pack_panels_run(&a, esize);
+            err = clgemm__pack_panels_args(pack[run > 1], &a, run, work, 0, global, local);
             if (err == CL_SUCCESS)
                 err = chain_launch(h, queue, pack[run > 1], global, local, 1, &ch);
+            colmajor q = *p;
+            q.m = rows;
+            q.k = depth;
+            q.a = (colmajor_operand){.mem = work, .ld = depth};
+            q.b = (colmajor_operand){.mem = work, .ld = depth, .off = b_offset};
+            if (err == CL_SUCCESS)
+                err = set_gemm_args(h, kernel, k0 ? &added : c, &q, c->c, c->off_c + i0,
+                                    (cl_int)c->ldc, 0, true, 1, NULL);
+            clgemm__config_launch(&s->cfg, (size_t)rows, (size_t)p->n, local, global);
+            if (err == CL_SUCCESS) err = chain_launch(h, queue, kernel, global, local, 1, &ch);
         }
-        colmajor q = *p;
-        q.k = depth;
-        q.a = (colmajor_operand){.mem = work, .ld = depth};
-        q.b = (colmajor_operand){.mem = work, .ld = depth, .off = b_offset};
-        if (err == CL_SUCCESS)
-            err = set_gemm_args(h, kernel, k0 ? &added : c, &q, c->c, c->off_c, (cl_int)c->ldc, 0,
-                                true, 1, NULL);
-        clgemm__config_launch(&s->cfg, (size_t)p->m, (size_t)p->n, local, global);
-        if (err == CL_SUCCESS) err = chain_launch(h, queue, kernel, global, local, 1, &ch);
     }
     *done = ch.last;
     return err;

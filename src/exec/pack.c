@@ -160,19 +160,31 @@ gemm_call clgemm__packed_call(const gemm_call *c, const pack_choice *p, cl_mem w
     return q;
 }
 
+/* Steps of K a work-item of clgemm_pack_panel_runs copies, its columns read together (below). */
+#define PANEL_RUN_STEPS 4
+#define PACK_STRING_(x) #x
+#define PACK_STRING(x)  PACK_STRING_(x)
+
+/* The build option naming the unsigned integer of `bytes` bytes (elements are moved as bits),
+ * followed by the string literal `more`. */
+#define PACK_T_OPTION(bytes, more)                                                                 \
+    ((bytes) == 1   ? "-DPACK_T=uchar" more                                                        \
+     : (bytes) == 2 ? "-DPACK_T=ushort" more                                                       \
+     : (bytes) == 4 ? "-DPACK_T=uint" more                                                         \
+     : (bytes) == 8 ? "-DPACK_T=ulong" more                                                        \
+                    : "-DPACK_T=ulong2" more) /* complex FP64 */
+
 /* The copy kernels' key: elements moved as bits of their size; `flags` tells the kernels of
- * pack.cl apart (0: the transpose, KEY_PACKED: the panels). */
+ * pack.cl apart (0: the transpose, KEY_PACKED: the panels, with KEY_PANEL_RUNS in runs). */
 static void copy_kernel_key(clgemm_precision type, unsigned short flags, kernel_key *key,
                             const char **options) {
     memset(key, 0, sizeof *key);
     key->family = KERNEL_PACK;
     key->flags = flags;
     key->type_ab = (unsigned char)clgemm__type(type)->size; /* the bits moved */
-    *options = key->type_ab == 1   ? "-DPACK_T=uchar"
-               : key->type_ab == 2 ? "-DPACK_T=ushort"
-               : key->type_ab == 4 ? "-DPACK_T=uint"
-               : key->type_ab == 8 ? "-DPACK_T=ulong"
-                                   : "-DPACK_T=ulong2"; /* complex FP64 */
+    *options = flags & KEY_PANEL_RUNS
+                   ? PACK_T_OPTION(key->type_ab, " -DRUN_STEPS=" PACK_STRING(PANEL_RUN_STEPS))
+                   : PACK_T_OPTION(key->type_ab, "");
 }
 
 void clgemm__pack_kernel(const gemm_call *c, kernel_key *key, const char **options) {
@@ -244,7 +256,8 @@ void clgemm__pack_panels_kernel(clgemm_precision type, bool runs, kernel_key *ke
     copy_kernel_key(type, runs ? KEY_PACKED | KEY_PANEL_RUNS : KEY_PACKED, key, options);
 }
 
-/* The panel kernels' work-group (cl/pack.cl): 64 steps of one panel, or of one run of panels. */
+/* The panel kernels' work-group (cl/pack.cl): 64 steps of one panel, or 64 work-items of
+ * PANEL_RUN_STEPS steps of one run of panels. */
 #define PANEL_GROUP 64
 /* Where the source is contiguous along the panels and its columns lie PANEL_RUN_STRIDE bytes or
  * more apart, a work-item copies a run of about PANEL_RUN_BYTES of one column (several panels):
@@ -280,7 +293,8 @@ cl_int clgemm__pack_panels_args(cl_kernel kernel, const panel_source *src, int r
     if (run > 1) err |= clSetKernelArg(kernel, i, sizeof run_arg, &run_arg);
     local[0] = PANEL_GROUP;
     local[1] = 1;
-    global[0] = clgemm__round_up((size_t)src->depth, PANEL_GROUP);
+    const size_t steps = run > 1 ? PANEL_RUN_STEPS : 1;
+    global[0] = clgemm__round_up(((size_t)src->depth + steps - 1) / steps, PANEL_GROUP);
     global[1] = (panels + (size_t)run - 1) / (size_t)run;
     return err == CL_SUCCESS ? CL_SUCCESS : CL_INVALID_KERNEL_ARGS;
 }

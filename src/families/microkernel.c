@@ -86,6 +86,28 @@ static void tile(const clgemm_config *c, size_t *mt, size_t *nt, size_t *kt) {
 #define PACK_A_BYTES  (2 << 20)
 #define PACK_SMALL_MC 3
 
+/* The blocked schedule's launches (src/exec/gemm.c): where op(B)'s K-block is at most
+ * PACK_A_BYTES (C a few columns wide: 64 x 8192 x 8192 row-major, column-major 8192 x 64), op(A)
+ * is packed and multiplied one block of about PACK_A_BYTES at a time (the kernel's blocks above:
+ * one a launch), so that the panels just packed are still in the caches when the micro-kernel
+ * reads them, rather than a whole K-block (FP64 8192 x 512: 32 MB) written to memory and read
+ * back; there each block's product is short, and reading its panels from memory cost as much.
+ * Wider C reads each panel of A many times (4096^2: 683 blocks of columns) and gains nothing from
+ * it: there it stays one launch a K-block (eight launches a K-block at 4096^2 ran 1-13 % slower on
+ * a busy machine, six rounds). Forced small (tests), PACK_SMALL_LAUNCH panels a launch at any
+ * width: two of the kernel's blocks of 3 and a partial one, so that every loop runs more than
+ * once and ends on a partial block. */
+#define PACK_SMALL_LAUNCH 7
+
+static size_t pack_rows(const clgemm_config *c, clgemm_precision type, size_t n, size_t kc,
+                        bool small) {
+    const size_t mr = (size_t)c->params[MR], size = clgemm__type(type)->size;
+    if (small) return PACK_SMALL_LAUNCH * mr;
+    if (n > PACK_A_BYTES / (kc * size)) return 0; /* all of op(A) at once */
+    const size_t panels = PACK_A_BYTES / (mr * kc * size);
+    return (panels ? panels : 1) * mr;
+}
+
 static int call_options(const kernel_call *k, char *buf, size_t size) {
     if (k->pack_small)
         return snprintf(buf, size, " -DKSTEP=%d -DPANEL_DEPTH=%d -DPACK_MC_PANELS=%d", KSTEP,
@@ -292,4 +314,5 @@ const family_desc clgemm__family_microkernel = {
     .quick = quick,
     .quick_cpu = quick_cpu,
     .pack_depth = pack_depth,
+    .pack_rows = pack_rows,
 };

@@ -267,7 +267,12 @@ gemm_schedule clgemm__plan_schedule(const clgemm_config *cfg, const device_info 
         size_t b_offset, elements;
         s.splits = 1;
         s.pack_kc = (size_t)kc < k ? kc : (int)k;
-        if (!clgemm__pack_panels_layout(cfg, type, m, n, (size_t)s.pack_kc, &b_offset, &elements) ||
+        const family_desc *f = clgemm__family(cfg->family);
+        s.pack_mc =
+            f->pack_rows ? f->pack_rows(cfg, type, n, (size_t)s.pack_kc, force->pack_kc > 0) : m;
+        if (s.pack_mc == 0 || s.pack_mc > m) s.pack_mc = m;
+        if (!clgemm__pack_panels_layout(cfg, type, s.pack_mc, n, (size_t)s.pack_kc, &b_offset,
+                                        &elements) ||
             __builtin_mul_overflow(elements, clgemm__type(type)->size, &s.workspace))
             return clgemm__schedule_without_workspace(&s, m, n);
         return s;

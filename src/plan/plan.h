@@ -160,6 +160,7 @@ typedef struct gemm_schedule {
     size_t workspace;      /* bytes of workspace the launches need (0: none) */
     int pack_kc;           /* > 0: the blocked schedule, K in blocks of pack_kc steps, each
                               block of op(A) and op(B) packed into the workspace first */
+    size_t pack_mc;        /* and of each K-block, op(A)'s rows pack_mc at a time (at most m) */
 } gemm_schedule;
 
 /* The schedule for configuration cfg (clgemm__plan_choose's) of m x n x k, batch matrices of
@@ -172,8 +173,8 @@ gemm_schedule clgemm__plan_schedule(const clgemm_config *cfg, const device_info 
                                     clgemm_precision type_c, size_t m, size_t n, size_t k,
                                     size_t batch, bool table);
 /* Where the blocked schedule keeps its panels in the workspace, in elements of the A/B type:
- * op(A)'s from 0, op(B)'s from the returned offset (64-byte aligned); *total: the elements of
- * both (false: the sizes overflow). */
+ * op(A)'s (m rows: the schedule's pack_mc) from 0, op(B)'s from the returned offset (64-byte
+ * aligned); *total: the elements of both (false: the sizes overflow). */
 bool clgemm__pack_panels_layout(const clgemm_config *cfg, clgemm_precision type, size_t m, size_t n,
                                 size_t kc, size_t *b_offset, size_t *total);
 /* The same problem when no workspace is to be had: one plain launch of cfg, no split, stream-K
