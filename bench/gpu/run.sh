@@ -57,8 +57,9 @@
 #   tune          the tuner: 180 s against 10-minute searches of its default shapes
 #   lapack-factor LAPACK's dgetrf, dpotrf, dgeqrf at 2048 ... 16384 without the BLAS drop-in,
 #                 with it at LAPACK's own block size (CLGEMM_BLAS_LAPACK_NB=0), with it at its
-#                 default (512 on a GPU), with it and the block size at FACTOR_NB (unset: no such
-#                 run), and with it forced onto the device (bench/lapack_factor.sh): times,
+#                 default (512 on a GPU; ?geqrf at most n/32), with it and the block size at
+#                 FACTOR_NB (unset: no such run), and with it forced onto the device unless
+#                 FACTOR_FORCED=0 (bench/lapack_factor.sh; FACTOR_ROUNDS rounds): times,
 #                 GFLOPS, copy share, time per BLAS routine; the LAPACK and host BLAS bundled in
 #                 .gpu/lib (FACTOR_SIZES, e.g. "2048 4096 8192"; FACTOR_BUDGET_S, default 420 s)
 # Environment: BUILD (default build-gpu), CLGEMM_CACHE_DIR (default /tmp/clgemm-kernels),
@@ -435,8 +436,8 @@ multi_gpu() {
     "$B/bench/clgemm-multi-bench" --runs 3 --devices 1,2,4 d:16384 d:32768 s:16384 s:32768
 }
 
-# lapack-factor: issue 35's factorizations, one round, the sizes run while FACTOR_BUDGET_S
-# allows (bench/lapack_factor.sh predicts each from the one before). The LAPACK and BLAS are
+# lapack-factor: issue 35's factorizations, FACTOR_ROUNDS rounds (default one), the forced runs
+# unless FACTOR_FORCED=0, the sizes run while FACTOR_BUDGET_S allows (bench/lapack_factor.sh predicts each from the one before). The LAPACK and BLAS are
 # the ones bundled in .gpu/lib when there (reference LAPACK, which calls the BLAS entry points
 # the drop-in takes; OpenBLAS as the host BLAS: the reference BLAS would take about half an hour
 # for dgetrf at 16384 alone); what they resolve to is printed first.
@@ -445,7 +446,8 @@ lapack_factor() {
     [ -e .gpu/lib/liblapack.so.3 ] && lapack=$PWD/.gpu/lib/liblapack.so.3
     [ -e .gpu/lib/libblas.so.3 ] && blas=$PWD/.gpu/lib/libblas.so.3
     # shellcheck disable=SC2086
-    LAPACK=$lapack BLAS=$blas ROUNDS=1 REPS=1 WARM=1 OWN_NB=1 NB=${FACTOR_NB:-} FORCED=1 \
+    LAPACK=$lapack BLAS=$blas ROUNDS=${FACTOR_ROUNDS:-1} REPS=1 WARM=1 OWN_NB=1 NB=${FACTOR_NB:-} \
+        FORCED=${FACTOR_FORCED:-1} \
         BUDGET_S=${FACTOR_BUDGET_S:-420} sh bench/lapack_factor.sh "$B" ${FACTOR_SIZES:-2048 4096 8192 12288 16384}
 }
 
