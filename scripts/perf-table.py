@@ -248,7 +248,8 @@ def self_test():
     me = os.path.abspath(__file__)
     cases = [
         ("README figure edited", "README.md", r"(\| H200 \| FP32 \| 4096² \| )[0-9.]+", r"\g<1>99.9"),
-        ("results figure edited", RESULTS, r"(4096x4096x4096,)44\.9,", r"\g<1>47.9,"),
+        ("results figure edited", RESULTS, r"(H200,fp32-shapes,FP32,4096x4096x4096,)[0-9.]+,(cuBLAS)",
+         r"\g<1>999.9,\g<2>"),
         ("row added to the results", RESULTS, r"\Z",
          "H200,fp32-shapes,FP32,4100x4100x4100,43.0,cuBLAS,43.0,,TFLOPS,2026-12-01,abcdef0,"
          "bench/gpu/run.sh fp32-shapes,bench/results/figures.csv,1\n"),
@@ -257,8 +258,8 @@ def self_test():
         ("second row for one figure", RESULTS, r"\Z",
          "H200,fp32-shapes,FP32,4096x4096x4096,45.0,cuBLAS,48.0,,TFLOPS,2026-11-30,66af42c,"
          "bench/gpu/run.sh fp32-shapes,bench/results/h200-shapes-and-batches.log,\n"),
-        ("bad commit", RESULTS, r",66af42c,", ",notacommit,"),
-        ("log missing", RESULTS, r"h200-types\.log", "no-such.log"),
+        ("bad commit", RESULTS, r",[0-9a-f]{7},", ",notacommit,"),
+        ("log missing", RESULTS, r"bench/results/[a-z0-9-]+\.log", "bench/results/no-such.log"),
     ]
     failures = 0
     for name, target, pattern, replacement in cases:
