@@ -19,6 +19,7 @@
 
 #include <dlfcn.h>
 #include <pthread.h>
+#include <string.h>
 
 typedef int (*ilaenv_fn)(const int *ispec, const char *name, const char *opts, const int *n1,
                          const int *n2, const int *n3, const int *n4, size_t lname, size_t lopts);
@@ -68,21 +69,18 @@ static int type_of(const char *name, size_t len) {
  * 512 ran 2.16 x). ?getrf and ?potrf factor their panels recursively (level 3) and bear any
  * block. */
 int clgemm__blas_lapack_panel_limit(const char *name, size_t len, const int *n1, const int *n2) {
+    /* The routines after their type letter (S, D, C, Z). */
+    static const char unblocked[][6] = {"GEQRF", "GELQF", "GEQLF", "GERQF", "ORGQR", "ORGLQ",
+                                        "ORGQL", "ORGRQ", "UNGQR", "UNGLQ", "UNGQL", "UNGRQ"};
     char r[6];
     if (len < 6) return 0;
     for (int i = 0; i < 6; i++)
         r[i] = (char)(name[i] >= 'a' && name[i] <= 'z' ? name[i] - 'a' + 'A' : name[i]);
     if (r[0] != 'S' && r[0] != 'D' && r[0] != 'C' && r[0] != 'Z') return 0;
-    static const char *const panels[] = {"QR", "LQ", "QL", "RQ"};
-    int unblocked_panels = 0;
-    for (int i = 0; i < 4; i++) {
-        const char *p = panels[i];
-        unblocked_panels |=
-            (r[1] == 'G' && r[2] == 'E' && r[3] == p[0] && r[4] == p[1] && r[5] == 'F') ||
-            (((r[1] == 'O' && r[2] == 'R') || (r[1] == 'U' && r[2] == 'N')) && r[3] == 'G' &&
-             r[4] == p[0] && r[5] == p[1]);
-    }
-    if (!unblocked_panels) return 0;
+    size_t i = 0;
+    while (i < sizeof unblocked / sizeof unblocked[0] && memcmp(r + 1, unblocked[i], 5) != 0)
+        i++;
+    if (i == sizeof unblocked / sizeof unblocked[0]) return 0;
     /* Sizes unknown (-1) or under 32: LAPACK's own block (a limit of 1). */
     int smaller = *n1 < *n2 ? *n1 : *n2;
     return smaller >= 32 ? smaller / 32 : 1;
