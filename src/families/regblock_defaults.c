@@ -312,9 +312,13 @@ const regblock_tier clgemm__regblock_tiers[] = {
     {TIER_UNKNOWN},
 };
 
-/* Hopper's FP32 list for this problem: the single list, or for many matrices a batch list. */
-static const clgemm_config *nvidia_single_for(const gemm_dims *d) {
-    if (d->batch < MANY_MATRICES) return nvidia_single;
+/* The NVIDIA lists' choice for this problem: the single list (Hopper's own for FP32), or for
+ * many matrices a batch list. */
+static const clgemm_config *nvidia_single_for(device_tier tier, clgemm_precision type,
+                                              const gemm_dims *d) {
+    if (d->batch < MANY_MATRICES)
+        return tier == TIER_NV_HOPPER && type == CLGEMM_SINGLE ? nvidia_hopper_single
+                                                               : nvidia_single;
     bool large = d->m >= LARGE_SIDE && d->n >= LARGE_SIDE && d->k >= LARGE_SIDE;
     return large ? nvidia_single_batched_large : nvidia_single_batched;
 }
@@ -369,12 +373,9 @@ const clgemm_config *clgemm__regblock_defaults(const device_info *info, clgemm_p
     case CLGEMM_E4M3:
     case CLGEMM_E5M2:
         if (lists->tier == TIER_INTEL_GEN9) return intel_gen9_fp8;
-        return lists->single == nvidia_single ? nvidia_single_for(dims) : lists->single;
-    case CLGEMM_SINGLE:
-        if (lists->tier == TIER_NV_HOPPER && dims->batch < MANY_MATRICES)
-            return nvidia_hopper_single;
-        return lists->single == nvidia_single ? nvidia_single_for(dims) : lists->single;
+        /* fall through */
     default:
-        return lists->single == nvidia_single ? nvidia_single_for(dims) : lists->single;
+        return lists->single == nvidia_single ? nvidia_single_for(lists->tier, type, dims)
+                                              : lists->single;
     }
 }
