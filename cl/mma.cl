@@ -32,6 +32,10 @@
  *   WM, WN    warp tile (each warp computes WM x WN of C);  STAGES  slices kept in flight;
  *   SWIZZLE   1 = XOR-swizzled 16-byte chunks in local memory (no bank conflicts), 0 = plain.
  *   F64_K16   type 4: 1 = mma m16n8k16 f64 (half the instructions of m16n8k8).
+ *   LOOP_ADDR 1 = a slice cut by the end of K is multiplied first, so that the K loop copies
+ *             only whole slices, from addresses and bounds computed once (types 0-4, both
+ *             operands by cp.async, each thread's chunks a whole number of rows apart); 0 = the
+ *             slices in order, every copy's address and bounds computed afresh. Unmeasured.
  *   TF32_CVT  types 2/3, how FP32 inputs become TF32 (every way rounds to nearest, ties away),
  *             on every fragment use (once per element in local memory, between the cp.async
  *             wait and the barrier, was tried and is slower: it lengthens every slice's wait):
@@ -94,6 +98,9 @@
 #endif
 #ifndef F64_K16
 #define F64_K16 0
+#endif
+#ifndef LOOP_ADDR
+#define LOOP_ADDR 0
 #endif
 #ifndef TF32_CVT
 #define TF32_CVT 1
@@ -201,6 +208,11 @@
 #define A_ASYNC ALIGNED_A
 #define B_ASYNC ALIGNED_B
 #endif
+/* LOOP_ADDR where it applies: a thread's chunks q = tid + l * NTHREADS then lie in one column
+ * of chunks, NTHREADS / GCPR rows apart. */
+#define FAST_ADDR                                                                                  \
+    (LOOP_ADDR && !EIGHT_BIT && A_ASYNC && B_ASYNC && NTHREADS % A_GCPR == 0 &&                    \
+     NTHREADS % B_GCPR == 0)
 #define A_STAGE (MWG * KWG) /* elements per stage */
 #define B_STAGE (NWG * KWG)
 
@@ -631,6 +643,31 @@ DEV void mma_f64(double *d, const double *a, const double *b) {
     }
 #else
 /* FP64: a_i at (row g [+8], k t [+4, +8, +12]); b_i at (k t [+4, ...], n g). */
+#if FAST_ADDR && A_CPR >= 8 && B_CPR >= 8
+/* Each element's place for A's first m tile and B's first two n tiles; the others lie a fixed
+ * step on (16 rows, or 8 chunks along a row: the swizzle permutes a chunk index's lowest 3 bits
+ * only), which the loads take as an immediate. */
+#define A_TILE_STEP(i) ((i)*16 * (TRANSA == 0 ? 1 : A_CPR * VW))
+#define B_TILE_STEP(j) (((j) >> 1) * 16 * (TRANSB == 0 ? B_CPR * VW : 1))
+#define MMA_SLICE                                                                                  \
+    const uint g = lane >> 2, t = lane & 3;                                                        \
+    _Pragma("unroll") for (int kk = 0; kk < KWG; kk += KSTEP) {                                    \
+        MT av[MTILES][KSTEP / 2], bv[NTILES][KSTEP / 4];                                           \
+        _Pragma("unroll") for (int h = 0; h < KSTEP / 2; h++) {                                    \
+            const uint m = wm * WM + g + (h & 1) * 8, k = kk + t + (h >> 1) * 4;                   \
+            __local const MT *pa = as + (TRANSA == 0 ? A_IDX(k, m) : A_IDX(m, k));                 \
+            _Pragma("unroll") for (int i = 0; i < MTILES; i++) av[i][h] = pa[A_TILE_STEP(i)];      \
+        }                                                                                          \
+        _Pragma("unroll") for (int h = 0; h < KSTEP / 4; h++)                                      \
+            _Pragma("unroll") for (int jp = 0; jp < 2; jp++) {                                     \
+            const uint n = wn * WN + jp * 8 + g, k = kk + t + h * 4;                               \
+            __local const MT *pb = bs + (TRANSB == 0 ? B_IDX(n, k) : B_IDX(k, n));                 \
+            _Pragma("unroll") for (int j = jp; j < NTILES; j += 2) bv[j][h] = pb[B_TILE_STEP(j)];  \
+        }                                                                                          \
+        _Pragma("unroll") for (int i = 0; i < MTILES; i++)                                         \
+            _Pragma("unroll") for (int j = 0; j < NTILES; j++) mma_f64(acc[i][j], av[i], bv[j]);   \
+    }
+#else
 #define MMA_SLICE                                                                                  \
     const uint g = lane >> 2, t = lane & 3;                                                        \
     _Pragma("unroll") for (int kk = 0; kk < KWG; kk += KSTEP) {                                    \
@@ -648,6 +685,7 @@ DEV void mma_f64(double *d, const double *a, const double *b) {
         _Pragma("unroll") for (int i = 0; i < MTILES; i++)                                         \
             _Pragma("unroll") for (int j = 0; j < NTILES; j++) mma_f64(acc[i][j], av[i], bv[j]);   \
     }
+#endif
 #endif
 
 __attribute__((reqd_work_group_size(NTHREADS, 1, 1))) __kernel void clgemm_mma(GEMM_ARGS) {
@@ -794,6 +832,70 @@ __attribute__((reqd_work_group_size(NTHREADS, 1, 1))) __kernel void clgemm_mma(G
     MT dummy_;
     (void)dummy_;
 
+#if FAST_ADDR
+    /* Slice j of the loop is whole slice j - cut of K, after a slice cut by kend (cut = 1) where
+     * there is one, taken first (in the prologue) so that the loop copies whole slices only.
+     * Chunk l of a thread lies at row r0 + l * RS of a slice (RS = NTHREADS / GCPR), chunk c of
+     * it, so its global index is g0 + p * kstep + l * RS * ld for whole slice p, and only the M
+     * or N edge can cut it: for every chunk alike where M (N) runs along the chunk, else by row. */
+    const int cut = (kend - kbeg) % KWG != 0;
+    const uint a_r0 = tid / A_GCPR, a_c = tid % A_GCPR, b_r0 = tid / B_GCPR, b_c = tid % B_GCPR;
+    const ulong a_g0 = TRANSA == 0
+                           ? (ulong)(m0 + (int)a_c * VW) + (ulong)(kbeg + (int)a_r0) * (ulong)lda
+                           : (ulong)(kbeg + (int)a_c * VW) + (ulong)(m0 + (int)a_r0) * (ulong)lda;
+    const ulong b_g0 = TRANSB == 0
+                           ? (ulong)(kbeg + (int)b_c * VW) + (ulong)(n0 + (int)b_r0) * (ulong)ldb
+                           : (ulong)(n0 + (int)b_c * VW) + (ulong)(kbeg + (int)b_r0) * (ulong)ldb;
+#define A_KSTEP (TRANSA == 0 ? (ulong)KWG * (ulong)lda : (ulong)KWG)
+#define B_KSTEP (TRANSB == 0 ? (ulong)KWG : (ulong)KWG * (ulong)ldb)
+#define A_FULL_VALID(l)                                                                            \
+    (TRANSA == 0 ? clamp(M - (m0 + (int)a_c * VW), 0, VW)                                          \
+                 : (m0 + (int)a_r0 + (l) * (NTHREADS / A_GCPR) < M ? VW : 0))
+#define B_FULL_VALID(l)                                                                            \
+    (TRANSB == 1 ? clamp(N - (n0 + (int)b_c * VW), 0, VW)                                          \
+                 : (n0 + (int)b_r0 + (l) * (NTHREADS / B_GCPR) < N ? VW : 0))
+#define LOAD_FULL_ONE(X, xs, PER_T, GCPR, CPR, S, r0, c, g, ld, VALID)                             \
+    _Pragma("unroll") for (int l = 0; l < PER_T; l++) {                                            \
+        const int v_ = VALID(l);                                                                   \
+        const ulong gl_ = g + (ulong)(l * (NTHREADS / GCPR)) * (ulong)ld;                          \
+        cp_async16(xs + swz(r0 + (uint)l * (NTHREADS / GCPR), c, CPR, S) * VW, v_ ? X + gl_ : X,   \
+                   (uint)v_ * ESIZE);                                                              \
+    }
+/* Whole slice p of K into the stage of loop slice j. */
+#define LOAD_FULL_SLICE(j, p)                                                                      \
+    do {                                                                                           \
+        SLICE_STAGE(j)                                                                             \
+        const ulong ga_ = a_g0 + (ulong)(p)*A_KSTEP, gb_ = b_g0 + (ulong)(p)*B_KSTEP;              \
+        LOAD_FULL_ONE(A, as, A_PER_T, A_GCPR, A_CPR, A_S, a_r0, a_c, ga_, lda, A_FULL_VALID)       \
+        LOAD_FULL_ONE(B, bs, B_PER_T, B_GCPR, B_CPR, B_S, b_r0, b_c, gb_, ldb, B_FULL_VALID)       \
+    } while (0)
+/* The cut slice (K's last, nk - 1) into the stage of loop slice 0. */
+#define LOAD_CUT_SLICE()                                                                           \
+    do {                                                                                           \
+        const int k0 = kbeg + (nk - 1) * KWG;                                                      \
+        SLICE_STAGE(0)                                                                             \
+        LOAD_ONE(A, as, A_PER_T, A_CHUNK_COORDS, A_ASYNC, RA_)                                     \
+        LOAD_ONE(B, bs, B_PER_T, B_CHUNK_COORDS, B_ASYNC, RB_)                                     \
+    } while (0)
+    /* Prologue: loop slices 0 .. STAGES-2 in flight. */
+#pragma unroll
+    for (int s = 0; s < STAGES - 1; s++) {
+        if (s < nk) {
+            if (s == 0 && cut)
+                LOAD_CUT_SLICE();
+            else
+                LOAD_FULL_SLICE(s, s - cut);
+        }
+        cp_async_commit();
+    }
+
+    for (int kt = 0; kt < nk; kt++) {
+        CP_ASYNC_WAIT(STAGES - 2);
+        barrier(CLK_LOCAL_MEM_FENCE);
+        const int kn = kt + STAGES - 1;
+        if (kn < nk) LOAD_FULL_SLICE(kn, kn - cut);
+        cp_async_commit();
+#else
     /* Prologue: slices 0 .. STAGES-2 in flight. */
 #pragma unroll
     for (int s = 0; s < STAGES - 1; s++) {
@@ -810,6 +912,7 @@ __attribute__((reqd_work_group_size(NTHREADS, 1, 1))) __kernel void clgemm_mma(G
         const int kn = kt + STAGES - 1;
         if (kn < nk) LOAD_SLICE(kn);
         cp_async_commit();
+#endif
 
         __local const MT *as = As + (kt % STAGES) * A_STAGE;
         __local const MT *bs = Bs + (kt % STAGES) * B_STAGE;
