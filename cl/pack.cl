@@ -31,6 +31,32 @@ clgemm_pack_transpose(const __global PACK_T *restrict src, const ulong off, cons
     }
 }
 
+/* clgemm_pack_lines: one operand copied as it is laid out, onto lines of whole 16-byte rows
+ * (ldd, a multiple of 16 bytes, >= len), for a kernel that reads aligned operands by 16-byte
+ * copies (src/exec/pack.c's alignment copies). The same signature and grid as
+ * clgemm_pack_transpose: the stored matrix's line l at src + off + l * ld goes to dst + doff +
+ * l * ldd, batch b from b * stride to b * dstride; each work-item copies element q of 4 lines,
+ * 32 consecutive elements a line per 32 work-items, so reads and writes are whole rows. The
+ * line's end past len (under 16 bytes) gets zeros: a kernel reading whole 16-byte chunks there
+ * reads values, not whatever the workspace held. */
+__kernel __attribute__((reqd_work_group_size(32, 8, 1))) void
+clgemm_pack_lines(const __global PACK_T *restrict src, const ulong off, const int ld,
+                  const ulong stride, __global PACK_T *restrict dst, const ulong doff,
+                  const int ldd, const ulong dstride, const int len, const int lines) {
+    const int q = (int)get_group_id(0) * 32 + (int)get_local_id(0);
+    const int l0 = (int)get_group_id(1) * 32, ty = (int)get_local_id(1);
+    const ulong b = get_global_id(2);
+    src += off + b * stride;
+    dst += doff + b * dstride;
+    if (q >= ldd) return;
+    for (int j = ty; j < 32; j += 8) {
+        const int l = l0 + j;
+        if (l < lines)
+            dst[(ulong)l * (ulong)ldd + (ulong)q] =
+                q < len ? src[(ulong)l * (ulong)ld + (ulong)q] : (PACK_T)0;
+    }
+}
+
 /* clgemm_pack_split: an FP32 operand split in two for the 3xTF32 mode of the tensor-map family
  * (cl/tma.cl, SPLIT3), in the layout it is stored in: the stored matrix as for
  * clgemm_pack_transpose (PACK_T uint: FP32 bits); element (l, q)'s parts at dst + doff + l * ldd

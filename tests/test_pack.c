@@ -26,6 +26,7 @@ static void model_h200(clgemm_handle h) {
     i->nv_compute_capability = 90;
     i->nv_sm90a = true;
     i->nv_tma = true;
+    i->has_fp64 = true;
     i->local_mem_size = 49152;
     i->local_mem_static = 232448 - 1024;
     i->max_work_group_size = 1024;
@@ -424,124 +425,243 @@ static int parts_wrong(clgemm_handle h, const gemm_call *q) {
     return wrong;
 }
 
+/* A call's host and device operands: A and B random, C poisoned (NaN, INT32 -12345). */
+typedef struct operands {
+    void *A, *B, *C;
+    cl_mem dA, dB, dC;
+    size_t nc; /* C's elements, padding, offsets and batch gaps included */
+} operands;
+
+/* An m x n x k strided batch of `batch` of type t in layout 1 (column-major) or 0, transposes
+ * from tr's bits (1: A, 2: B), every leading dimension, offset and batch stride off 16 bytes;
+ * INT8 into INT32. */
+static gemm_call odd_call(clgemm_precision t, int layout, int tr, size_t m, size_t n, size_t k,
+                          size_t batch) {
+    gemm_call c = square(t, layout ? CLGEMM_COL_MAJOR : CLGEMM_ROW_MAJOR,
+                         tr & 1 ? CLGEMM_TRANS : CLGEMM_NO_TRANS,
+                         tr & 2 ? CLGEMM_TRANS : CLGEMM_NO_TRANS, 0, 0);
+    c.type_c = t == CLGEMM_INT8 ? CLGEMM_INT32 : t;
+    c.m = m, c.n = n, c.k = k;
+    const bool col = layout == 1;
+    const size_t ar = (tr & 1) ? k : m, ac = (tr & 1) ? m : k; /* stored A */
+    const size_t br = (tr & 2) ? n : k, bc = (tr & 2) ? k : n;
+    c.lda = (col ? ar : ac) + 3;
+    c.ldb = (col ? br : bc) + 5;
+    c.ldc = col ? m + 1 : n + 1;
+    c.off_a = 3, c.off_b = 1, c.off_c = 2;
+    c.batched = true, c.batch = batch;
+    c.stride_a = c.lda * (col ? ac : ar) + 7, c.stride_b = c.ldb * (col ? bc : br) + 2;
+    c.stride_c = c.ldc * (col ? n : m) + 1;
+    return c;
+}
+
+static void make_operands(clgemm_handle h, gemm_call *c, uint64_t *seed, operands *o) {
+    const clgemm_precision t = c->precision, tc = c->type_c;
+    const bool i8 = t == CLGEMM_INT8;
+    const size_t e = clgemm__type(t)->size, ec = clgemm__type(tc)->size;
+    const size_t na = c->off_a + c->batch * c->stride_a, nb = c->off_b + c->batch * c->stride_b;
+    o->nc = c->off_c + c->batch * c->stride_c;
+    o->A = malloc(na * e), o->B = malloc(nb * e), o->C = malloc(o->nc * ec);
+    for (size_t i = 0; i < na + nb; i++) {
+        *seed = *seed * 6364136223846793005ull + 1442695040888963407ull;
+        clgemm__element_set(t, i < na ? o->A : o->B, i < na ? i : i - na, 0, value(i8, *seed));
+    }
+    for (size_t i = 0; i < o->nc; i++)
+        clgemm__element_set(tc, o->C, i, 0, i8 ? -12345 : NAN);
+    o->dA = upload(h, o->A, na * e), o->dB = upload(h, o->B, nb * e);
+    o->dC = upload(h, o->C, o->nc * ec);
+    c->a = o->dA, c->b = o->dB, c->c = o->dC;
+}
+
+/* C downloaded against a double product of the host operands (INT8: exact; else within a
+ * K-scaled tolerance), and every element of C's buffer outside the products still poison: the
+ * wrong count. */
+static int product_wrong(clgemm_handle h, const gemm_call *c, operands *o) {
+    const clgemm_precision t = c->precision, tc = c->type_c;
+    const bool i8 = t == CLGEMM_INT8, col = c->layout == CLGEMM_COL_MAJOR;
+    const size_t ec = clgemm__type(tc)->size;
+    cr_assert_eq(clEnqueueReadBuffer(h->queue, o->dC, CL_TRUE, 0, o->nc * ec, o->C, 0, NULL, NULL),
+                 CL_SUCCESS);
+    const double tol = i8 ? 0 : (t == CLGEMM_HALF ? 2e-3 : 2e-6) * (double)c->k;
+    bool *inside = calloc(o->nc, 1);
+    int wrong = 0;
+    for (size_t b = 0; b < c->batch; b++)
+        for (size_t i = 0; i < c->m; i++)
+            for (size_t j = 0; j < c->n; j++) {
+                double want = 0, mag = 0;
+                for (size_t l = 0; l < c->k; l++) {
+                    const double x = op_at(c, o->A, false, b, i, l) * op_at(c, o->B, true, b, l, j);
+                    want += x;
+                    mag += fabs(x);
+                }
+                const size_t at =
+                    c->off_c + b * c->stride_c + (col ? i + j * c->ldc : i * c->ldc + j);
+                inside[at] = true;
+                const double got = clgemm__element_get(tc, o->C, at, 0);
+                if (!(fabs(got - want) <= tol * (mag + 1))) wrong++; /* INT8: exact */
+            }
+    for (size_t at = 0; at < o->nc; at++) {
+        const double v = clgemm__element_get(tc, o->C, at, 0);
+        if (!inside[at] && !(i8 ? v == -12345 : isnan(v))) wrong++;
+    }
+    free(inside);
+    return wrong;
+}
+
+static void free_operands(operands *o) {
+    clReleaseMemObject(o->dA);
+    clReleaseMemObject(o->dB);
+    clReleaseMemObject(o->dC);
+    free(o->A);
+    free(o->B);
+    free(o->C);
+}
+
 /* Copies of both operands and the rewritten call against a double product of the caller's
- * operands, C poisoned first, for FP32, FP16 and INT8, both layouts, all four transposes; FP32
- * with the split of the 3xTF32 mode too (placed beside the copies, computed from them). */
+ * operands, C poisoned first, for FP32, FP16 and INT8, both layouts, all four transposes, the
+ * copies transposed (for a tensor-map family) and in the operands' own layout (the alignment
+ * copies); FP32's transposed ones with the split of the 3xTF32 mode too (placed beside the
+ * copies, computed from them). */
 Test(pack, copies_and_rewritten_call_compute_the_callers_product, .timeout = 300) {
     clgemm_handle h = make_handle();
-    const size_t m = 37, n = 45, k = 29, batch = 3;
     const clgemm_precision types[] = {CLGEMM_SINGLE, CLGEMM_HALF, CLGEMM_INT8};
     uint64_t seed = 12345;
-    for (int ti = 0; ti < 3; ti++)
-        for (int layout = 0; layout < 2; layout++)
-            for (int tr = 0; tr < 4; tr++) {
-                const clgemm_precision t = types[ti];
-                const size_t e = clgemm__type(t)->size;
-                gemm_call c = square(t, layout ? CLGEMM_COL_MAJOR : CLGEMM_ROW_MAJOR,
-                                     tr & 1 ? CLGEMM_TRANS : CLGEMM_NO_TRANS,
-                                     tr & 2 ? CLGEMM_TRANS : CLGEMM_NO_TRANS, 0, 0);
-                /* INT8 into INT32: small integers, an exact product. */
-                const bool i8 = t == CLGEMM_INT8;
-                const clgemm_precision tc = i8 ? CLGEMM_INT32 : t;
-                const size_t ec = clgemm__type(tc)->size;
-                c.type_c = tc;
-                c.m = m, c.n = n, c.k = k;
-                const bool col = layout == 1;
-                const size_t ar = (tr & 1) ? k : m, ac = (tr & 1) ? m : k; /* stored A */
-                const size_t br = (tr & 2) ? n : k, bc = (tr & 2) ? k : n;
-                c.lda = (col ? ar : ac) + 3; /* off 16 bytes */
-                c.ldb = (col ? br : bc) + 5;
-                c.ldc = col ? m + 1 : n + 1;
-                c.off_a = 3, c.off_b = 1, c.off_c = 2;
-                const size_t sa = c.lda * (col ? ac : ar), sb = c.ldb * (col ? bc : br);
-                const size_t sc = c.ldc * (col ? n : m);
-                c.batched = true, c.batch = batch;
-                c.stride_a = sa + 7, c.stride_b = sb + 2, c.stride_c = sc + 1;
-                const size_t na = c.off_a + batch * c.stride_a, nb = c.off_b + batch * c.stride_b;
-                const size_t nc = c.off_c + batch * c.stride_c;
-                void *A = malloc(na * e), *B = malloc(nb * e), *Cout = malloc(nc * ec);
-                for (size_t i = 0; i < na; i++) {
-                    seed = seed * 6364136223846793005ull + 1442695040888963407ull;
-                    clgemm__element_set(t, A, i, 0, value(i8, seed));
-                }
-                for (size_t i = 0; i < nb; i++) {
-                    seed = seed * 6364136223846793005ull + 1442695040888963407ull;
-                    clgemm__element_set(t, B, i, 0, value(i8, seed));
-                }
-                for (size_t i = 0; i < nc; i++)
-                    clgemm__element_set(tc, Cout, i, 0, i8 ? -12345 : NAN); /* poison */
-                cl_mem dA = upload(h, A, na * e), dB = upload(h, B, nb * e);
-                cl_mem dC = upload(h, Cout, nc * ec);
-                c.a = dA, c.b = dB, c.c = dC;
-                pack_choice p = {.pack = {true, true}, .residual = t == CLGEMM_SINGLE};
-                clgemm__pack_layout(&c, &p);
-                /* The workspace poisoned too: only what the copies write may be read. */
-                unsigned char *poison = malloc(p.bytes);
-                memset(poison, 0xff, p.bytes);
-                cl_mem work = upload(h, poison, p.bytes);
-                free(poison);
-                kernel_key key;
-                const char *options;
-                clgemm__pack_kernel(&c, &key, &options);
-                cl_kernel kernel = pack_cl_kernel(h, options, "clgemm_pack_transpose");
-                cl_event ev[2];
-                for (int x = 0; x < 2; x++)
-                    cr_assert_eq(clgemm__enqueue_pack(kernel, h->queue, &c, x == 1, work,
-                                                      p.offset[x], 0, NULL, &ev[x]),
-                                 CL_SUCCESS);
-                clReleaseKernel(kernel);
-                gemm_call q = clgemm__packed_call(&c, &p, work);
-                if (p.residual) { /* the splits after the copies, from them */
-                    clgemm__residual_kernel(&key, &options);
-                    kernel = pack_cl_kernel(h, options, "clgemm_pack_split");
-                    cl_event res[2];
+    for (int keep = 0; keep < 2; keep++)
+        for (int ti = 0; ti < 3; ti++)
+            for (int layout = 0; layout < 2; layout++)
+                for (int tr = 0; tr < 4; tr++) {
+                    const clgemm_precision t = types[ti];
+                    gemm_call c = odd_call(t, layout, tr, 37, 45, 29, 3);
+                    operands o;
+                    make_operands(h, &c, &seed, &o);
+                    pack_choice p = {.pack = {true, true},
+                                     .keep_layout = keep,
+                                     .residual = !keep && t == CLGEMM_SINGLE};
+                    clgemm__pack_layout(&c, &p);
+                    /* The workspace poisoned too: only what the copies write may be read. */
+                    unsigned char *poison = malloc(p.bytes);
+                    memset(poison, 0xff, p.bytes);
+                    cl_mem work = upload(h, poison, p.bytes);
+                    free(poison);
+                    kernel_key key;
+                    const char *options;
+                    const char *name = clgemm__pack_kernel(&c, keep, &key, &options);
+                    cl_kernel kernel = pack_cl_kernel(h, options, name);
+                    cl_event ev[2];
                     for (int x = 0; x < 2; x++)
-                        cr_assert_eq(
-                            clgemm__enqueue_residual(kernel, h->queue, &q, x == 1, 2, ev, &res[x]),
-                            CL_SUCCESS);
+                        cr_assert_eq(clgemm__enqueue_pack(kernel, h->queue, &c, x == 1, keep, work,
+                                                          p.offset[x], 0, NULL, &ev[x]),
+                                     CL_SUCCESS);
                     clReleaseKernel(kernel);
+                    gemm_call q = clgemm__packed_call(&c, &p, work);
+                    cr_expect(!keep || (q.trans_a == c.trans_a && q.trans_b == c.trans_b &&
+                                        clgemm__operand_on16(&q, false) &&
+                                        clgemm__operand_on16(&q, true)),
+                              "own layout, on 16-byte lines");
+                    if (p.residual) { /* the splits after the copies, from them */
+                        clgemm__residual_kernel(&key, &options);
+                        kernel = pack_cl_kernel(h, options, "clgemm_pack_split");
+                        cl_event res[2];
+                        for (int x = 0; x < 2; x++)
+                            cr_assert_eq(clgemm__enqueue_residual(kernel, h->queue, &q, x == 1, 2,
+                                                                  ev, &res[x]),
+                                         CL_SUCCESS);
+                        clReleaseKernel(kernel);
+                        clReleaseEvent(ev[0]);
+                        clReleaseEvent(ev[1]);
+                        ev[0] = res[0], ev[1] = res[1];
+                    }
+                    q.queue = h->queue;
+                    q.num_wait = 2, q.wait = ev;
+                    cr_assert_eq(clgemm__gemm(h, &q), CLGEMM_SUCCESS, "type %d layout %d trans %d",
+                                 t, layout, tr);
                     clReleaseEvent(ev[0]);
                     clReleaseEvent(ev[1]);
-                    ev[0] = res[0], ev[1] = res[1];
+                    const int wrong = product_wrong(h, &c, &o);
+                    cr_expect_eq(wrong, 0, "keep %d type %d layout %d trans %d: %d wrong", keep, t,
+                                 layout, tr, wrong);
+                    if (p.residual)
+                        cr_expect_eq(parts_wrong(h, &q), 0, "layout %d trans %d: split", layout,
+                                     tr);
+                    clReleaseMemObject(work);
+                    free_operands(&o);
                 }
-                q.queue = h->queue;
-                q.num_wait = 2, q.wait = ev;
-                cr_assert_eq(clgemm__gemm(h, &q), CLGEMM_SUCCESS, "type %d layout %d trans %d", t,
-                             layout, tr);
-                clReleaseEvent(ev[0]);
-                clReleaseEvent(ev[1]);
-                cr_assert_eq(
-                    clEnqueueReadBuffer(h->queue, dC, CL_TRUE, 0, nc * ec, Cout, 0, NULL, NULL),
-                    CL_SUCCESS);
-                const double tol = i8 ? 0 : (t == CLGEMM_HALF ? 2e-3 : 2e-6) * (double)k;
-                int wrong = 0;
-                for (size_t b = 0; b < batch; b++)
-                    for (size_t i = 0; i < m; i++)
-                        for (size_t j = 0; j < n; j++) {
-                            double want = 0, mag = 0;
-                            for (size_t l = 0; l < k; l++) {
-                                double x =
-                                    op_at(&c, A, false, b, i, l) * op_at(&c, B, true, b, l, j);
-                                want += x;
-                                mag += fabs(x);
-                            }
-                            const size_t at =
-                                c.off_c + b * c.stride_c + (col ? i + j * c.ldc : i * c.ldc + j);
-                            double got = clgemm__element_get(tc, Cout, at, 0);
-                            if (!(fabs(got - want) <= tol * (mag + 1))) wrong++; /* INT8: exact */
-                        }
-                cr_expect_eq(wrong, 0, "type %d layout %d trans %d: %d wrong", t, layout, tr,
-                             wrong);
-                if (p.residual)
-                    cr_expect_eq(parts_wrong(h, &q), 0, "layout %d trans %d: split", layout, tr);
-                clReleaseMemObject(work);
-                clReleaseMemObject(dA);
-                clReleaseMemObject(dB);
-                clReleaseMemObject(dC);
-                free(A);
-                free(B);
-                free(Cout);
+    clgemm_destroy(h);
+}
+
+/* The alignment copies (CLGEMM_ALIGN_COPIES): on a modelled H200, FP64 4097^2 (the mma family's
+ * scalar-load path) copies both operands in their own layout where the handle asks, neither by
+ * default or with 0; only the operand off 16 bytes is copied; none for aligned operands, a
+ * broadcast operand or a batch table; a TF32 call with B stored MN-major still takes the
+ * tensor-map copies first. */
+Test(pack, alignment_copies_chosen_where_the_handle_asks) {
+    clgemm_handle h = make_handle();
+    model_h200(h);
+    const clgemm_transpose N = CLGEMM_NO_TRANS;
+    gemm_call odd = square(CLGEMM_DOUBLE, CLGEMM_COL_MAJOR, N, N, 4097, 4097);
+    pack_choice p;
+    cr_expect_eq(h->align_copies, -1, "default without CLGEMM_ALIGN_COPIES");
+    cr_expect_not(clgemm__pack_choose(h, &odd, CLGEMM_COMPUTE_DEFAULT, &p), "default: none");
+    h->align_copies = 0;
+    cr_expect_not(clgemm__pack_choose(h, &odd, CLGEMM_COMPUTE_DEFAULT, &p), "0: none");
+    h->align_copies = 1;
+    cr_assert(clgemm__pack_choose(h, &odd, CLGEMM_COMPUTE_DEFAULT, &p), "1: copied (family %d)",
+              (int)p.schedule.cfg.family);
+    cr_expect(p.keep_layout && p.pack[0] && p.pack[1] && !p.residual);
+    cr_expect_eq(p.schedule.cfg.family, CLGEMM_FAMILY_MMA);
+    gemm_call q = clgemm__packed_call(&odd, &p, NULL);
+    cr_expect(q.trans_a == N && q.trans_b == N && q.lda == 4098 && q.ldb == 4098);
+    gemm_call half = odd;
+    half.lda = 4098;
+    cr_assert(clgemm__pack_choose(h, &half, CLGEMM_COMPUTE_DEFAULT, &p));
+    cr_expect(!p.pack[0] && p.pack[1], "only B is off 16 bytes");
+    gemm_call aligned = square(CLGEMM_DOUBLE, CLGEMM_COL_MAJOR, N, N, 4096, 4096);
+    cr_expect_not(clgemm__pack_choose(h, &aligned, CLGEMM_COMPUTE_DEFAULT, &p), "aligned");
+    gemm_call broadcast = odd;
+    broadcast.batched = true, broadcast.batch = 4, broadcast.stride_a = 0;
+    broadcast.stride_b = broadcast.stride_c = 4097 * 4097;
+    cr_expect_not(clgemm__pack_choose(h, &broadcast, CLGEMM_COMPUTE_DEFAULT, &p), "broadcast");
+    const size_t offs[1] = {0};
+    gemm_call table = odd;
+    table.batched = true, table.batch = 1, table.offs_a = offs;
+    cr_expect_not(clgemm__pack_choose(h, &table, CLGEMM_COMPUTE_DEFAULT, &p), "table");
+    gemm_call tf32 = square(CLGEMM_SINGLE, CLGEMM_COL_MAJOR, N, CLGEMM_TRANS, 8192, 8192);
+    cr_assert(clgemm__pack_choose(h, &tf32, CLGEMM_COMPUTE_TF32, &p));
+    cr_expect(!p.keep_layout && p.schedule.cfg.family == CLGEMM_FAMILY_TMA, "maps first");
+    clgemm_destroy(h);
+}
+
+/* The alignment copies end to end on this device (clgemm__gemm as the API calls it), asked
+ * for by the handle: FP32 and FP64 batches with every leading dimension, offset and stride off
+ * 16 bytes, both layouts, all transposes, against the double product, C poisoned; each call
+ * copies where the family planned over the copies builds per alignment. */
+Test(pack, alignment_copies_compute_the_callers_product, .timeout = 300) {
+    clgemm_handle h = make_handle();
+    h->align_copies = 1;
+    cl_uint fp64 = 0;
+    clGetDeviceInfo(h->device, CL_DEVICE_DOUBLE_FP_CONFIG, sizeof fp64, &fp64, NULL);
+    const clgemm_precision types[] = {CLGEMM_SINGLE, CLGEMM_DOUBLE};
+    uint64_t seed = 777;
+    int copies = 0;
+    for (int ti = 0; ti < (fp64 ? 2 : 1); ti++)
+        for (int layout = 0; layout < 2; layout++)
+            for (int tr = 0; tr < 4; tr++) {
+                gemm_call c = odd_call(types[ti], layout, tr, 70, 33, 41, 2);
+                operands o;
+                make_operands(h, &c, &seed, &o);
+                pack_choice p;
+                const bool copied = clgemm__pack_choose(h, &c, CLGEMM_COMPUTE_DEFAULT, &p);
+                cr_expect(!copied || p.keep_layout, "alignment copies");
+                copies += copied;
+                c.queue = h->queue;
+                cr_assert_eq(clgemm__gemm(h, &c), CLGEMM_SUCCESS);
+                const int wrong = product_wrong(h, &c, &o);
+                cr_expect_eq(wrong, 0, "type %d layout %d trans %d: %d wrong", types[ti], layout,
+                             tr, wrong);
+                free_operands(&o);
             }
+    /* The planner's families on a CPU (PoCL in CI) build per alignment: the copies ran. */
+    cr_expect(copies > 0, "no call made the alignment copies on this device");
     clgemm_destroy(h);
 }
 

@@ -129,7 +129,8 @@ enum {
     KEY_PACKED = 1 << 9,      /* the blocked schedule's kernel over packed panels (PACKED) */
     KEY_PACK_SMALL = 1 << 10, /* ... in blocks of a few panels of A (CLGEMM_PACK_KC: tests) */
     KEY_RESIDUAL = 1 << 11,   /* pack.cl's residuals of FP32 operands (the 3xTF32 mode) */
-    KEY_PANEL_RUNS = 1 << 12  /* pack.cl's panels copied in runs (columns far apart) */
+    KEY_PANEL_RUNS = 1 << 12, /* pack.cl's panels copied in runs (columns far apart) */
+    KEY_LINES = 1 << 13       /* pack.cl's copy onto 16-byte lines in the operand's layout */
 };
 
 typedef struct kernel_slot {

@@ -214,6 +214,9 @@ struct clgemm_handle_s {
     /* TF32's MN-major A read into registers, not copied: CLGEMM_TMA_A_REGISTERS=1 (1), =0 never
      * (0), else (-1) the default, which is to read it (clgemm__maps_a_any_major). */
     int tma_a_registers;
+    /* Operands off 16 bytes copied onto 16-byte lines first (pack.c's alignment copies):
+     * CLGEMM_ALIGN_COPIES=1 (1), =0 never (0), else (-1) the default. */
+    int align_copies;
     device_state *dev;    /* shared with the other handles of this device and context */
     pthread_mutex_t lock; /* guards everything below */
     kernel_table kernels;
@@ -366,6 +369,7 @@ bool clgemm__operand_on16(const gemm_call *call, bool second);
  * bytes it needs, and the copied call's schedule. */
 typedef struct pack_choice {
     bool pack[2];
+    bool keep_layout; /* the copies keep the operands' layout on 16-byte lines (not transposed) */
     size_t offset[2];
     bool residual;           /* the 3xTF32 mode: A and B split in two too */
     size_t big[2], small[2]; /* where their parts lie (elements), after the copies */
@@ -376,25 +380,28 @@ typedef struct pack_choice {
 } pack_choice;
 /* Whether copying A and / or B first lets the planner take a tensor-map family for a call it
  * otherwise could not (TF32 stored MN-major, rows off 16 bytes), or, in the 3xTF32 mode, A and B
- * split in two (always both) let it: only on a device with maps, never for a batch table
- * or a broadcast operand (caller holds the handle's lock). */
+ * split in two (always both) let it: only on a device with maps; or, failing that, whether
+ * copies of the operands off 16 bytes onto 16-byte lines in their own layout let the planned
+ * family build its aligned kernel (the handle's align_copies); never for a batch table or a
+ * broadcast operand (caller holds the handle's lock). */
 bool clgemm__pack_choose(struct clgemm_handle_s *h, const gemm_call *c, clgemm_compute compute,
                          pack_choice *out);
 /* The copies' offsets (and the split parts', where p->residual) and the workspace's size for
  * the operands p->pack names. */
 void clgemm__pack_layout(const gemm_call *c, pack_choice *p);
-/* The call over the copies in `work`: each copied operand with the other transpose, its offset,
- * 16-byte leading dimension and batch stride; op(A) and op(B) unchanged; the split parts' places
- * where p->residual. */
+/* The call over the copies in `work`: each copied operand with the other transpose (the same
+ * where p->keep_layout), its offset, 16-byte leading dimension and batch stride; op(A) and op(B)
+ * unchanged; the split parts' places where p->residual. */
 gemm_call clgemm__packed_call(const gemm_call *c, const pack_choice *p, cl_mem work);
-/* The copy kernel's key and build options for the call's type (cl/pack.cl,
- * "clgemm_pack_transpose"). */
-void clgemm__pack_kernel(const gemm_call *c, kernel_key *key, const char **options);
+/* The copy kernel's key, build options and name for the call's type: cl/pack.cl's
+ * "clgemm_pack_transpose", or "clgemm_pack_lines" where the copies keep the layout. */
+const char *clgemm__pack_kernel(const gemm_call *c, bool keep_layout, kernel_key *key,
+                                const char **options);
 /* Enqueues the copy of the call's A (second false) or B into work at `offset` elements, after
- * the wait list, with the kernel of clgemm__pack_kernel's key. */
+ * the wait list, with the kernel of clgemm__pack_kernel's key (the same keep_layout). */
 cl_int clgemm__enqueue_pack(cl_kernel kernel, cl_command_queue queue, const gemm_call *c,
-                            bool second, cl_mem work, size_t offset, cl_uint num_wait,
-                            const cl_event *wait, cl_event *event);
+                            bool second, bool keep_layout, cl_mem work, size_t offset,
+                            cl_uint num_wait, const cl_event *wait, cl_event *event);
 /* The split kernel's key and build options (cl/pack.cl, "clgemm_pack_split"). */
 void clgemm__residual_kernel(kernel_key *key, const char **options);
 /* Enqueues the split of the call's A (second false) or B into q->residual's places, q being a

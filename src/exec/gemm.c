@@ -1049,7 +1049,8 @@ static cl_event copies_done(cl_command_queue queue, cl_uint copies, cl_event *co
 }
 
 /* A call whose operands the planner's tensor-map family can read only as copies (pack.c), or
- * only split in two (the 3xTF32 mode): the copies, then the splits, go to a
+ * only split in two (the 3xTF32 mode), or whose family reads them faster on 16-byte lines (the
+ * alignment copies): the copies, then the splits, go to a
  * workspace, held from its taking until the product that reads them is enqueued and busy until
  * that product is done; the product waits for them, the copies for the caller's wait list. Where
  * the copies cannot be had (the workspace's memory, a build) the call runs as it stands. */
@@ -1063,10 +1064,10 @@ static clgemm_status enqueue_packed(struct clgemm_handle_s *h, const gemm_call *
     cl_uint copies = 0;
     kernel_key key;
     const char *options;
-    clgemm__pack_kernel(c, &key, &options);
+    const char *name = clgemm__pack_kernel(c, pack->keep_layout, &key, &options);
     cl_kernel kernel, residual = NULL;
-    cl_int err = kernel_for(h, &key, "clgemm_pack_transpose", "pack.cl", text_options_fn,
-                            (const void *)options, &kernel);
+    cl_int err =
+        kernel_for(h, &key, name, "pack.cl", text_options_fn, (const void *)options, &kernel);
     if (err == CL_SUCCESS && pack->residual) {
         clgemm__residual_kernel(&key, &options);
         err = kernel_for(h, &key, "clgemm_pack_split", "pack.cl", text_options_fn,
@@ -1074,8 +1075,9 @@ static clgemm_status enqueue_packed(struct clgemm_handle_s *h, const gemm_call *
     }
     for (int x = 0; x < 2 && err == CL_SUCCESS; x++)
         if (pack->pack[x] &&
-            (err = clgemm__enqueue_pack(kernel, queue, c, x == 1, work, pack->offset[x],
-                                        c->num_wait, c->wait, &copied[copies])) == CL_SUCCESS)
+            (err = clgemm__enqueue_pack(kernel, queue, c, x == 1, pack->keep_layout, work,
+                                        pack->offset[x], c->num_wait, c->wait, &copied[copies])) ==
+                CL_SUCCESS)
             copies++;
     gemm_call q = clgemm__packed_call(c, pack, work);
     /* The split of each operand the product reads: of its copy once that is made. */

@@ -30,6 +30,8 @@ static clgemm_status handle_init(clgemm_handle h, cl_command_queue queue) {
      * place of the copy that makes it K-major: 1 always, 0 never, else by the call's size. */
     const char *areg = getenv("CLGEMM_TMA_A_REGISTERS");
     h->tma_a_registers = !areg ? -1 : strcmp(areg, "1") == 0 ? 1 : strcmp(areg, "0") == 0 ? 0 : -1;
+    const char *align = getenv("CLGEMM_ALIGN_COPIES");
+    h->align_copies = !align ? -1 : strcmp(align, "1") == 0 ? 1 : strcmp(align, "0") == 0 ? 0 : -1;
     const char *ksplit = getenv("CLGEMM_KSPLIT");
     if (ksplit && *ksplit) {
         long forced = strtol(ksplit, NULL, 10);

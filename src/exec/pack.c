@@ -9,7 +9,10 @@
  * In the 3xTF32 mode the family reads each (K-major) operand split in two, in its layout: big,
  * each element rounded to TF32, and small, the rest rounded to TF32; the kernel adds small(A)
  * big(B) and big(A) small(B) to big(A) big(B) (cl/tma.cl, SPLIT3). The splits cost a pass over
- * each operand writing two (8192^2: 1.5 GB, about 0.4 ms beside a product of 9 ms). */
+ * each operand writing two (8192^2: 1.5 GB, about 0.4 ms beside a product of 9 ms).
+ * Where no map is needed, an operand off 16 bytes may be copied onto 16-byte lines in its own
+ * layout, so that the planned family builds its aligned kernel (the alignment copies, below).
+ * Then the micro-kernel family's blocked schedule: op(A) and op(B) packed into micro-panels. */
 #include "exec/exec.h"
 
 #include <stdint.h>
@@ -25,23 +28,30 @@ static void stored_lines(const gemm_call *c, bool second, size_t *len, size_t *l
     *lines = col ? cols : rows;
 }
 
-/* The copy's leading dimension: whole 16-byte rows. */
-static size_t packed_ld(const gemm_call *c, size_t lines) {
-    const size_t per16 = 16 / clgemm__type(c->precision)->size;
-    return (lines + per16 - 1) / per16 * per16;
-}
-
-static size_t packed_elements(const gemm_call *c, bool second) {
+/* The copy's leading dimension, whole 16-byte rows: over the stored lines where it transposes,
+ * over each line's elements where it keeps the layout. */
+static size_t packed_ld(const gemm_call *c, bool second, bool keep_layout) {
     size_t len, lines;
     stored_lines(c, second, &len, &lines);
-    return len * packed_ld(c, lines);
+    const size_t per16 = 16 / clgemm__type(c->precision)->size, along = keep_layout ? len : lines;
+    return (along + per16 - 1) / per16 * per16;
 }
 
-bool clgemm__pack_choose(struct clgemm_handle_s *h, const gemm_call *c, clgemm_compute compute,
-                         pack_choice *out) {
-    memset(out, 0, sizeof *out);
-    if (!h->info.nv_tma || c->offs_a || c->m == 0 || c->n == 0 || c->k == 0) return false;
-    if (c->batched && c->batch > 65535) return false; /* one launch's grid depth */
+/* The copy's lines: the stored matrix's elements per line where it transposes, else its lines. */
+static size_t packed_lines(const gemm_call *c, bool second, bool keep_layout) {
+    size_t len, lines;
+    stored_lines(c, second, &len, &lines);
+    return keep_layout ? lines : len;
+}
+
+static size_t packed_elements(const gemm_call *c, bool second, bool keep_layout) {
+    return packed_lines(c, second, keep_layout) * packed_ld(c, second, keep_layout);
+}
+
+/* Copies for a tensor-map family (the file's first comment). */
+static bool map_copies(struct clgemm_handle_s *h, const gemm_call *c, clgemm_compute compute,
+                       pack_choice *out) {
+    if (!h->info.nv_tma) return false;
     /* TF32 and the 8-bit types only K-major, FP16 and BF16 either way; FP32 only as TF32 or
      * 3xTF32 (whose operands are always split). */
     const bool k_major_only = clgemm__maps_k_major_only(c->precision);
@@ -84,6 +94,50 @@ bool clgemm__pack_choose(struct clgemm_handle_s *h, const gemm_call *c, clgemm_c
     return clgemm__family(out->schedule.cfg.family)->tensor_maps;
 }
 
+/* Alignment copies: an operand whose base, leading dimension or batch stride is off 16 bytes
+ * makes every family build its kernel for element-wise reads (the mma family: scalar loads
+ * through registers in place of 16-byte cp.async copies, and none of the loop addressing; H200
+ * FP64 4097^2 35 TFLOPS where 4096^2 runs 52). Copied onto 16-byte lines in its own layout
+ * (transposes, tuning and defaults unchanged), it is read as an aligned one, for two passes
+ * over the operand. With CLGEMM_ALIGN_COPIES=1, wherever the family planned over the copies
+ * builds its kernels per alignment; by default nowhere yet: what the copies cost against what
+ * they save is to be measured on a GPU first (predicted for the H200's FP64 4097^2: 0.2 ms of
+ * copies for 1.1 ms saved). */
+static bool align_copies(struct clgemm_handle_s *h, const gemm_call *c, clgemm_compute compute,
+                         pack_choice *out) {
+    if (h->align_copies != 1) return false;
+    if (compute == CLGEMM_COMPUTE_FP32_3XTF32) return false; /* its splits are copies already */
+    bool any = false;
+    for (int x = 0; x < 2; x++) {
+        const bool second = x == 1;
+        const size_t stride = second ? c->stride_b : c->stride_a;
+        if (c->batched && c->batch > 1 && stride == 0) return false; /* a broadcast stays one */
+        out->pack[x] = !clgemm__operand_on16(c, second);
+        any = any || out->pack[x];
+    }
+    if (!any) return false;
+    out->keep_layout = true;
+    clgemm__pack_layout(c, out);
+    if (out->bytes == SIZE_MAX) return false;
+    const gemm_call packed = clgemm__packed_call(c, out, NULL);
+    const colmajor_shape after = clgemm__colmajor_shape(&packed);
+    const size_t batch = c->batched ? c->batch : 1;
+    out->schedule =
+        clgemm__plan_call(h, &packed, &after, compute, batch, false, true, &out->source);
+    const family_desc *f = clgemm__family(out->schedule.cfg.family);
+    return f->call_options && (!f->uses_alignment || f->uses_alignment(&out->schedule.cfg));
+}
+
+bool clgemm__pack_choose(struct clgemm_handle_s *h, const gemm_call *c, clgemm_compute compute,
+                         pack_choice *out) {
+    memset(out, 0, sizeof *out);
+    if (c->offs_a || c->m == 0 || c->n == 0 || c->k == 0) return false;
+    if (c->batched && c->batch > 65535) return false; /* one launch's grid depth */
+    if (map_copies(h, c, compute, out)) return true;
+    memset(out, 0, sizeof *out);
+    return align_copies(h, c, compute, out);
+}
+
 /* Each part of the call's A (second false) or B as q (the call over the copies) stores the
  * operand: `lines` lines of `len` elements, each line on whole 16-byte rows. */
 static void residual_lines(const gemm_call *q, bool second, size_t *len, size_t *lines,
@@ -104,7 +158,8 @@ void clgemm__pack_layout(const gemm_call *c, pack_choice *p) {
     const size_t e = clgemm__type(c->precision)->size, batch = c->batched ? c->batch : 1;
     p->bytes = 0;
     for (int x = 0; x < 2; x++)
-        if (p->pack[x] && !place(packed_elements(c, x == 1), batch, e, &p->bytes, &p->offset[x]))
+        if (p->pack[x] &&
+            !place(packed_elements(c, x == 1, p->keep_layout), batch, e, &p->bytes, &p->offset[x]))
             goto overflow;
     if (p->residual) {
         const bool residual = p->residual;
@@ -130,12 +185,10 @@ gemm_call clgemm__packed_call(const gemm_call *c, const pack_choice *p, cl_mem w
     for (int x = 0; x < 2; x++) {
         if (!p->pack[x]) continue;
         const bool second = x == 1;
-        size_t len, lines;
-        stored_lines(c, second, &len, &lines);
-        const size_t ld = packed_ld(c, lines);
-        const size_t stride = c->batched ? len * ld : 0;
+        const size_t ld = packed_ld(c, second, p->keep_layout);
+        const size_t stride = c->batched ? packed_lines(c, second, p->keep_layout) * ld : 0;
         clgemm_transpose *t = second ? &q.trans_b : &q.trans_a;
-        *t = *t == CLGEMM_NO_TRANS ? CLGEMM_TRANS : CLGEMM_NO_TRANS;
+        if (!p->keep_layout) *t = *t == CLGEMM_NO_TRANS ? CLGEMM_TRANS : CLGEMM_NO_TRANS;
         if (second) {
             q.b = work, q.off_b = p->offset[x], q.ldb = ld, q.stride_b = stride;
         } else {
@@ -175,7 +228,8 @@ gemm_call clgemm__packed_call(const gemm_call *c, const pack_choice *p, cl_mem w
                     : "-DPACK_T=ulong2" more) /* complex FP64 */
 
 /* The copy kernels' key: elements moved as bits of their size; `flags` tells the kernels of
- * pack.cl apart (0: the transpose, KEY_PACKED: the panels, with KEY_PANEL_RUNS in runs). */
+ * pack.cl apart (0: the transpose, KEY_LINES: the copy onto 16-byte lines, KEY_PACKED: the
+ * panels, with KEY_PANEL_RUNS in runs). */
 static void copy_kernel_key(clgemm_precision type, unsigned short flags, kernel_key *key,
                             const char **options) {
     memset(key, 0, sizeof *key);
@@ -187,12 +241,14 @@ static void copy_kernel_key(clgemm_precision type, unsigned short flags, kernel_
                    : PACK_T_OPTION(key->type_ab, "");
 }
 
-void clgemm__pack_kernel(const gemm_call *c, kernel_key *key, const char **options) {
-    copy_kernel_key(c->precision, 0, key, options);
+const char *clgemm__pack_kernel(const gemm_call *c, bool keep_layout, kernel_key *key,
+                                const char **options) {
+    copy_kernel_key(c->precision, keep_layout ? KEY_LINES : 0, key, options);
+    return keep_layout ? "clgemm_pack_lines" : "clgemm_pack_transpose";
 }
 
 /* One operand of c as stored (lines of len elements, batch b at b * its stride) into dst at
- * doff, line l at l * ldd (the copy transposes it: its line q at q * ldd), matrix b at b *
+ * doff, line l at l * ldd (where the copy transposes it: its line q at q * ldd), matrix b at b *
  * dstride, by a kernel of pack.cl's copy signature. */
 static cl_int enqueue_lines(cl_kernel kernel, cl_command_queue queue, const gemm_call *c,
                             bool second, cl_mem dst, cl_ulong doff, cl_int ldd, cl_ulong dstride,
@@ -223,15 +279,14 @@ static cl_int enqueue_lines(cl_kernel kernel, cl_command_queue queue, const gemm
 }
 
 cl_int clgemm__enqueue_pack(cl_kernel kernel, cl_command_queue queue, const gemm_call *c,
-                            bool second, cl_mem work, size_t offset, cl_uint num_wait,
-                            const cl_event *wait, cl_event *event) {
-    size_t len, lines;
-    stored_lines(c, second, &len, &lines);
-    const size_t ldd = packed_ld(c, lines);
+                            bool second, bool keep_layout, cl_mem work, size_t offset,
+                            cl_uint num_wait, const cl_event *wait, cl_event *event) {
+    const size_t ldd = packed_ld(c, second, keep_layout);
+    const size_t dstride = c->batched ? packed_elements(c, second, keep_layout) : 0;
     /* The copy starts `offset` elements into the workspace (a sub-buffer would need the
      * device's base alignment). */
-    return enqueue_lines(kernel, queue, c, second, work, offset, (cl_int)ldd,
-                         c->batched ? (cl_ulong)(len * ldd) : 0, num_wait, wait, event);
+    return enqueue_lines(kernel, queue, c, second, work, offset, (cl_int)ldd, (cl_ulong)dstride,
+                         num_wait, wait, event);
 }
 
 void clgemm__residual_kernel(kernel_key *key, const char **options) {

@@ -10,9 +10,11 @@
  * streamk is it in the stream-K schedule (CLGEMM_STREAMK=3 or 7 work-groups, cutting tiles at
  * varied points) and the fix-up kernel; packed is the micro-kernel family in the blocked
  * schedule (CLGEMM_PACK_KC=5 or 8: several K-blocks, a partial last one) and the kernel that packs
- * its panels.
+ * its panels; aligncopies is the micro-kernel family over copies of the operands that sit off
+ * 16 bytes (CLGEMM_ALIGN_COPIES=1: pack.cl's copy onto 16-byte lines first).
  *
- * Usage: oclgrind_driver naive|tiled|regblock|microkernel|ksplit|streamk|packed|scale [PRECISIONS
+ * Usage: oclgrind_driver naive|tiled|regblock|microkernel|ksplit|streamk|packed|aligncopies|scale
+ *        [PRECISIONS
  *        [SHAPES]]
  *   PRECISIONS: s, d or sd (default); SHAPES: indices into shapes[] below, e.g. 012 (default: all).
  * Exit status 0 when every result is right. */
@@ -235,14 +237,18 @@ static void run_scale(clgemm_handle h, clgemm_precision prec) {
 
 int main(int argc, char **argv) {
     if (argc < 2 || argc > 4) {
-        fprintf(stderr,
-                "usage: %s naive|tiled|regblock|microkernel|ksplit|streamk|packed|scale [s|d|sd "
-                "[SHAPES]]\n",
-                argv[0]);
+        fprintf(
+            stderr,
+            "usage: %s naive|tiled|regblock|microkernel|ksplit|streamk|packed|aligncopies|scale "
+            "[s|d|sd [SHAPES]]\n",
+            argv[0]);
         return 2;
     }
     const char *precs = argc >= 3 ? argv[2] : "sd";
     if (argc == 4) shape_list = argv[3];
+    /* Read when the handle is made: every call with an operand off 16 bytes copies it first. */
+    const bool align_copies = strcmp(argv[1], "aligncopies") == 0;
+    if (align_copies) setenv("CLGEMM_ALIGN_COPIES", "1", 1);
     clgemm_handle h;
     clgemm_status st = clgemm_create_default(&h);
     if (st != CLGEMM_SUCCESS) {
@@ -271,8 +277,9 @@ int main(int argc, char **argv) {
     unsetenv("CLGEMM_KSPLIT");
     unsetenv("CLGEMM_STREAMK");
     unsetenv("CLGEMM_PACK_KC");
+    const char *family = forced ? forced->family : align_copies ? "microkernel" : argv[1];
     for (size_t i = 0; i < sizeof families / sizeof families[0]; i++)
-        if (strcmp(forced ? forced->family : argv[1], families[i].name) == 0) f = &families[i];
+        if (strcmp(family, families[i].name) == 0) f = &families[i];
     if (!f && strcmp(argv[1], "scale") != 0) {
         fprintf(stderr, "unknown family %s\n", argv[1]);
         clgemm_destroy(h);
