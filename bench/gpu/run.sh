@@ -22,6 +22,9 @@
 #                 larger tiles in the real local memory), each checked in full at 1031x517x263
 #                 (transposes, odd and aligned offsets, split K), then timed at 4096^2, 8192^2
 #                 and 4097^2 beside cuBLAS, the first set (the default) again at the end
+#   align-copies  operands off 16 bytes copied onto 16-byte lines first (CLGEMM_ALIGN_COPIES=1)
+#                 against read where they lie (0): FP64 and FP32 checked with the copies, then odd
+#                 squares 1025 ... 8193 and narrow odd shapes, two alternated rounds, cuBLAS beside
 #   batched       strided batches of FP32, FP64, FP16 and BF16 matrices beside CLBlast and torch.bmm
 #   types         every element type and compute mode, squares at 8192 and below
 #   tensor-cores  FP16, BF16, TF32, 3xTF32 at 8192^2, 4096^2, 2048^2, 4097^2 and an FP16 batch
@@ -73,7 +76,7 @@ fi
 if [ "$1" != tune ]; then
     for suite in "$@"; do
         case $suite in
-        device-tests | fp32-shapes | fp32-sweep | fp64-shapes | fp64-sweep | batched | types | tensor-cores | tf32-registers | setmaxnreg | wgmma | mma8 | tma | eight-bit | squares | call-cost | multi-gpu | lapack-factor) ;;
+        device-tests | fp32-shapes | fp32-sweep | fp64-shapes | fp64-sweep | align-copies | batched | types | tensor-cores | tf32-registers | setmaxnreg | wgmma | mma8 | tma | eight-bit | squares | call-cost | multi-gpu | lapack-factor) ;;
         *)
             echo "run.sh: unknown suite '$suite' (bench/gpu/run.sh alone lists them)" >&2
             exit 2
@@ -219,6 +222,27 @@ fp64_sweep() {
     done)
     echo "== cuBLAS FP64"
     $CUBLAS --fp64 4096,4096,4096 8192,8192,8192 4097,4097,4097
+}
+
+# align-copies: where copying an operand off 16 bytes first pays (src/exec/pack.c's alignment
+# copies, off by default until this suite measures them).
+ALIGN_SHAPES="1025,1025,1025 2049,2049,2049 4097,4097,4097 8193,8193,8193 8193,65,8193 65,8193,8193"
+align_copies() {
+    echo "== checks with the copies (6 cases each: odd and aligned leading dimensions, transposes)"
+    CLGEMM_ALIGN_COPIES=1 timeout 300 "$B/bench/clgemm-types-bench" --check d:1031,517,263 \
+        d:264,260,72 s:1031,517,263 s:264,260,72
+    for round in 1 2; do
+        for a in 0 1; do
+            echo "== CLGEMM_ALIGN_COPIES=$a, round $round"
+            # shellcheck disable=SC2046
+            CLGEMM_ALIGN_COPIES=$a "$B/bench/clgemm-types-bench" --no-clblast --runs 10 \
+                $(for s in $ALIGN_SHAPES; do printf 'd:%s s:%s ' "$s" "$s"; done) | grep median
+        done
+    done
+    # shellcheck disable=SC2086
+    $CUBLAS --fp64 $ALIGN_SHAPES
+    # shellcheck disable=SC2086
+    $CUBLAS $ALIGN_SHAPES
 }
 
 batched() {
@@ -553,6 +577,7 @@ for suite in "$@"; do
     fp32-sweep) fp32_sweep ;;
     fp64-shapes) fp64_shapes ;;
     fp64-sweep) fp64_sweep ;;
+    align-copies) align_copies ;;
     batched) batched ;;
     types) types ;;
     tensor-cores) tensor_cores ;;
