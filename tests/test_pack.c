@@ -519,14 +519,14 @@ static void free_operands(operands *o) {
 
 /* Copies of both operands and the rewritten call against a double product of the caller's
  * operands, C poisoned first, for FP32, FP16 and INT8, both layouts, all four transposes, the
- * copies transposed (for a tensor-map family) and in the operands' own layout (the alignment
- * copies); FP32's transposed ones with the split of the 3xTF32 mode too (placed beside the
- * copies, computed from them). */
+ * copies transposed (for a tensor-map family), both in the operands' own layout (the alignment
+ * copies), and A in its own, B transposed; FP32's with a transposed copy with the split of the
+ * 3xTF32 mode too (placed beside the copies, computed from them). */
 Test(pack, copies_and_rewritten_call_compute_the_callers_product, .timeout = 300) {
     clgemm_handle h = make_handle();
     const clgemm_precision types[] = {CLGEMM_SINGLE, CLGEMM_HALF, CLGEMM_INT8};
     uint64_t seed = 12345;
-    for (int keep = 0; keep < 2; keep++)
+    for (int keep = 0; keep < 3; keep++) /* kept layouts: none, both, A only */
         for (int ti = 0; ti < 3; ti++)
             for (int layout = 0; layout < 2; layout++)
                 for (int tr = 0; tr < 4; tr++) {
@@ -535,8 +535,8 @@ Test(pack, copies_and_rewritten_call_compute_the_callers_product, .timeout = 300
                     operands o;
                     make_operands(h, &c, &seed, &o);
                     pack_choice p = {.pack = {true, true},
-                                     .keep_layout = keep,
-                                     .residual = !keep && t == CLGEMM_SINGLE};
+                                     .keep_layout = {keep >= 1, keep == 1},
+                                     .residual = keep != 1 && t == CLGEMM_SINGLE};
                     clgemm__pack_layout(&c, &p);
                     /* The workspace poisoned too: only what the copies write may be read. */
                     unsigned char *poison = malloc(p.bytes);
@@ -545,22 +545,26 @@ Test(pack, copies_and_rewritten_call_compute_the_callers_product, .timeout = 300
                     free(poison);
                     kernel_key key;
                     const char *options;
-                    const char *name = clgemm__pack_kernel(&c, keep, &key, &options);
-                    cl_kernel kernel = pack_cl_kernel(h, options, name);
                     cl_event ev[2];
-                    for (int x = 0; x < 2; x++)
-                        cr_assert_eq(clgemm__enqueue_pack(kernel, h->queue, &c, x == 1, keep, work,
-                                                          p.offset[x], 0, NULL, &ev[x]),
+                    for (int x = 0; x < 2; x++) {
+                        const char *name =
+                            clgemm__pack_kernel(&c, p.keep_layout[x], &key, &options);
+                        cl_kernel kernel = pack_cl_kernel(h, options, name);
+                        cr_assert_eq(clgemm__enqueue_pack(kernel, h->queue, &c, x == 1,
+                                                          p.keep_layout[x], work, p.offset[x], 0,
+                                                          NULL, &ev[x]),
                                      CL_SUCCESS);
-                    clReleaseKernel(kernel);
+                        clReleaseKernel(kernel);
+                    }
                     gemm_call q = clgemm__packed_call(&c, &p, work);
-                    cr_expect(!keep || (q.trans_a == c.trans_a && q.trans_b == c.trans_b &&
-                                        clgemm__operand_on16(&q, false) &&
-                                        clgemm__operand_on16(&q, true)),
-                              "own layout, on 16-byte lines");
+                    cr_expect(clgemm__operand_on16(&q, false) && clgemm__operand_on16(&q, true),
+                              "on 16-byte lines");
+                    cr_expect((q.trans_a == c.trans_a) == p.keep_layout[0] &&
+                                  (q.trans_b == c.trans_b) == p.keep_layout[1],
+                              "a kept layout keeps the transpose, a transposed copy flips it");
                     if (p.residual) { /* the splits after the copies, from them */
                         clgemm__residual_kernel(&key, &options);
-                        kernel = pack_cl_kernel(h, options, "clgemm_pack_split");
+                        cl_kernel kernel = pack_cl_kernel(h, options, "clgemm_pack_split");
                         cl_event res[2];
                         for (int x = 0; x < 2; x++)
                             cr_assert_eq(clgemm__enqueue_residual(kernel, h->queue, &q, x == 1, 2,
@@ -593,7 +597,8 @@ Test(pack, copies_and_rewritten_call_compute_the_callers_product, .timeout = 300
  * scalar-load path) copies both operands in their own layout where the handle asks, neither by
  * default or with 0; only the operand off 16 bytes is copied; none for aligned operands, a
  * broadcast operand or a batch table; a TF32 call with B stored MN-major still takes the
- * tensor-map copies first. */
+ * tensor-map copies first, and a TF32 or 3xTF32 operand off 16 bytes and K-major reaches the
+ * maps through a copy in its own layout only where the handle asks. */
 Test(pack, alignment_copies_chosen_where_the_handle_asks) {
     clgemm_handle h = make_handle();
     model_h200(h);
@@ -607,7 +612,7 @@ Test(pack, alignment_copies_chosen_where_the_handle_asks) {
     h->align_copies = 1;
     cr_assert(clgemm__pack_choose(h, &odd, CLGEMM_COMPUTE_DEFAULT, &p), "1: copied (family %d)",
               (int)p.schedule.cfg.family);
-    cr_expect(p.keep_layout && p.pack[0] && p.pack[1] && !p.residual);
+    cr_expect(p.keep_layout[0] && p.keep_layout[1] && p.pack[0] && p.pack[1] && !p.residual);
     cr_expect_eq(p.schedule.cfg.family, CLGEMM_FAMILY_MMA);
     gemm_call q = clgemm__packed_call(&odd, &p, NULL);
     cr_expect(q.trans_a == N && q.trans_b == N && q.lda == 4098 && q.ldb == 4098);
@@ -627,7 +632,23 @@ Test(pack, alignment_copies_chosen_where_the_handle_asks) {
     cr_expect_not(clgemm__pack_choose(h, &table, CLGEMM_COMPUTE_DEFAULT, &p), "table");
     gemm_call tf32 = square(CLGEMM_SINGLE, CLGEMM_COL_MAJOR, N, CLGEMM_TRANS, 8192, 8192);
     cr_assert(clgemm__pack_choose(h, &tf32, CLGEMM_COMPUTE_TF32, &p));
-    cr_expect(!p.keep_layout && p.schedule.cfg.family == CLGEMM_FAMILY_TMA, "maps first");
+    cr_expect(!p.keep_layout[0] && !p.keep_layout[1] && p.schedule.cfg.family == CLGEMM_FAMILY_TMA,
+              "maps first");
+    /* TF32 4097^2 row-major NN: the column-major A (the call's B) MN-major, transposed into a
+     * copy; the column-major B (the call's A) K-major but off 16 bytes, which only a copy in its
+     * own layout lets a map read, and only where the handle asks: else no copies, no maps. */
+    gemm_call odd32 = square(CLGEMM_SINGLE, CLGEMM_ROW_MAJOR, N, N, 4097, 4097);
+    const clgemm_compute modes[] = {CLGEMM_COMPUTE_TF32, CLGEMM_COMPUTE_FP32_3XTF32};
+    for (int i = 0; i < 2; i++) {
+        h->align_copies = -1;
+        cr_expect_not(clgemm__pack_choose(h, &odd32, modes[i], &p), "mode %d by default", i);
+        h->align_copies = 1;
+        cr_assert(clgemm__pack_choose(h, &odd32, modes[i], &p), "mode %d asked", i);
+        cr_expect(p.pack[0] && p.pack[1] && p.keep_layout[0] && !p.keep_layout[1],
+                  "the call's A kept, its B transposed");
+        cr_expect_eq(p.residual, i == 1);
+        cr_expect_eq(p.schedule.cfg.family, CLGEMM_FAMILY_TMA);
+    }
     clgemm_destroy(h);
 }
 
@@ -651,7 +672,7 @@ Test(pack, alignment_copies_compute_the_callers_product, .timeout = 300) {
                 make_operands(h, &c, &seed, &o);
                 pack_choice p;
                 const bool copied = clgemm__pack_choose(h, &c, CLGEMM_COMPUTE_DEFAULT, &p);
-                cr_expect(!copied || p.keep_layout, "alignment copies");
+                cr_expect(!copied || (p.keep_layout[0] && p.keep_layout[1]), "alignment copies");
                 copies += copied;
                 c.queue = h->queue;
                 cr_assert_eq(clgemm__gemm(h, &c), CLGEMM_SUCCESS);

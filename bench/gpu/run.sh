@@ -23,8 +23,10 @@
 #                 (transposes, odd and aligned offsets, split K), then timed at 4096^2, 8192^2
 #                 and 4097^2 beside cuBLAS, the first set (the default) again at the end
 #   align-copies  operands off 16 bytes copied onto 16-byte lines first (CLGEMM_ALIGN_COPIES=1)
-#                 against read where they lie (0): FP64 and FP32 checked with the copies, then odd
-#                 squares 1025 ... 8193 and narrow odd shapes, two alternated rounds, cuBLAS beside
+#                 against read where they lie (0): FP64, FP32, TF32, 3xTF32 and INT8 checked with
+#                 the copies, then odd squares 1025 ... 8193 and narrow odd shapes (FP64, FP32;
+#                 TF32, 3xTF32, INT8 at 4097^2 and 8193^2: their K-major operand reaches the tma
+#                 family only so), two alternated rounds, cuBLAS beside
 #   batched       strided batches of FP32, FP64, FP16 and BF16 matrices beside CLBlast and torch.bmm
 #   types         every element type and compute mode, squares at 8192 and below
 #   tensor-cores  FP16, BF16, TF32, 3xTF32 at 8192^2, 4096^2, 2048^2, 4097^2 and an FP16 batch
@@ -230,19 +232,24 @@ ALIGN_SHAPES="1025,1025,1025 2049,2049,2049 4097,4097,4097 8193,8193,8193 8193,6
 align_copies() {
     echo "== checks with the copies (6 cases each: odd and aligned leading dimensions, transposes)"
     CLGEMM_ALIGN_COPIES=1 timeout 300 "$B/bench/clgemm-types-bench" --check d:1031,517,263 \
-        d:264,260,72 s:1031,517,263 s:264,260,72
+        d:264,260,72 s:1031,517,263 s:264,260,72 tf32:1031,517,263 3xtf32:1031,517,263 \
+        i8:1031,517,263
     for round in 1 2; do
         for a in 0 1; do
             echo "== CLGEMM_ALIGN_COPIES=$a, round $round"
             # shellcheck disable=SC2046
             CLGEMM_ALIGN_COPIES=$a "$B/bench/clgemm-types-bench" --no-clblast --runs 10 \
-                $(for s in $ALIGN_SHAPES; do printf 'd:%s s:%s ' "$s" "$s"; done) | grep median
+                $(for s in $ALIGN_SHAPES; do printf 'd:%s s:%s ' "$s" "$s"; done) \
+                $(for m in tf32 3xtf32 i8; do printf '%s:4097,4097,4097 %s:8193,8193,8193 ' $m $m; done) |
+                grep median
         done
     done
     # shellcheck disable=SC2086
     $CUBLAS --fp64 $ALIGN_SHAPES
     # shellcheck disable=SC2086
     $CUBLAS $ALIGN_SHAPES
+    $CUBLAS --tf32 4097,4097,4097 8193,8193,8193
+    $CUBLAS --int8 4097,4097,4097 8193,8193,8193
 }
 
 batched() {

@@ -369,7 +369,7 @@ bool clgemm__operand_on16(const gemm_call *call, bool second);
  * bytes it needs, and the copied call's schedule. */
 typedef struct pack_choice {
     bool pack[2];
-    bool keep_layout; /* the copies keep the operands' layout on 16-byte lines (not transposed) */
+    bool keep_layout[2]; /* the copy keeps the operand's layout on 16-byte lines (not transposed) */
     size_t offset[2];
     bool residual;           /* the 3xTF32 mode: A and B split in two too */
     size_t big[2], small[2]; /* where their parts lie (elements), after the copies */
@@ -390,8 +390,8 @@ bool clgemm__pack_choose(struct clgemm_handle_s *h, const gemm_call *c, clgemm_c
  * the operands p->pack names. */
 void clgemm__pack_layout(const gemm_call *c, pack_choice *p);
 /* The call over the copies in `work`: each copied operand with the other transpose (the same
- * where p->keep_layout), its offset, 16-byte leading dimension and batch stride; op(A) and op(B)
- * unchanged; the split parts' places where p->residual. */
+ * where p->keep_layout[x]), its offset, 16-byte leading dimension and batch stride; op(A) and
+ * op(B) unchanged; the split parts' places where p->residual. */
 gemm_call clgemm__packed_call(const gemm_call *c, const pack_choice *p, cl_mem work);
 /* The copy kernel's key, build options and name for the call's type: cl/pack.cl's
  * "clgemm_pack_transpose", or "clgemm_pack_lines" where the copies keep the layout. */

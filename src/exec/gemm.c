@@ -1064,10 +1064,14 @@ static clgemm_status enqueue_packed(struct clgemm_handle_s *h, const gemm_call *
     cl_uint copies = 0;
     kernel_key key;
     const char *options;
-    const char *name = clgemm__pack_kernel(c, pack->keep_layout, &key, &options);
-    cl_kernel kernel, residual = NULL;
-    cl_int err =
-        kernel_for(h, &key, name, "pack.cl", text_options_fn, (const void *)options, &kernel);
+    cl_kernel kernel[2] = {NULL, NULL}, residual = NULL; /* each operand's copy */
+    cl_int err = CL_SUCCESS;
+    for (int x = 0; x < 2 && err == CL_SUCCESS; x++) {
+        if (!pack->pack[x]) continue;
+        const char *name = clgemm__pack_kernel(c, pack->keep_layout[x], &key, &options);
+        err = kernel_for(h, &key, name, "pack.cl", text_options_fn, (const void *)options,
+                         &kernel[x]);
+    }
     if (err == CL_SUCCESS && pack->residual) {
         clgemm__residual_kernel(&key, &options);
         err = kernel_for(h, &key, "clgemm_pack_split", "pack.cl", text_options_fn,
@@ -1075,7 +1079,7 @@ static clgemm_status enqueue_packed(struct clgemm_handle_s *h, const gemm_call *
     }
     for (int x = 0; x < 2 && err == CL_SUCCESS; x++)
         if (pack->pack[x] &&
-            (err = clgemm__enqueue_pack(kernel, queue, c, x == 1, pack->keep_layout, work,
+            (err = clgemm__enqueue_pack(kernel[x], queue, c, x == 1, pack->keep_layout[x], work,
                                         pack->offset[x], c->num_wait, c->wait, &copied[copies])) ==
                 CL_SUCCESS)
             copies++;

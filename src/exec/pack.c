@@ -10,8 +10,10 @@
  * each element rounded to TF32, and small, the rest rounded to TF32; the kernel adds small(A)
  * big(B) and big(A) small(B) to big(A) big(B) (cl/tma.cl, SPLIT3). The splits cost a pass over
  * each operand writing two (8192^2: 1.5 GB, about 0.4 ms beside a product of 9 ms).
- * Where no map is needed, an operand off 16 bytes may be copied onto 16-byte lines in its own
- * layout, so that the planned family builds its aligned kernel (the alignment copies, below).
+ * An operand off 16 bytes may also be copied onto 16-byte lines in its own layout (the alignment
+ * copies, where the handle asks): a K-major TF32 or 8-bit one, whose transposed copy no map could
+ * read (so TF32 4097^2 reaches the family at all), and, where no map is needed, any operand, so
+ * that the planned family builds its aligned kernel (below).
  * Then the micro-kernel family's blocked schedule: op(A) and op(B) packed into micro-panels. */
 #include "exec/exec.h"
 
@@ -77,7 +79,12 @@ static bool map_copies(struct clgemm_handle_s *h, const gemm_call *c, clgemm_com
         out->whole[x] = three && read_as_is && !k_major[x] && on16;
         const bool need = (k_major_only && !k_major[x] && !read_as_is) || !on16;
         if (!need) continue;
-        if (k_major_only && k_major[x]) return false; /* a transposed copy would be MN-major */
+        /* A transposed copy of a K-major operand would be MN-major: a K-major one off 16 bytes
+         * is copied in its own layout where the handle asks for such copies, else not at all. */
+        if (k_major_only && k_major[x]) {
+            if (h->align_copies != 1) return false;
+            out->keep_layout[x] = true;
+        }
         out->pack[x] = true;
         any = true;
     }
@@ -116,7 +123,7 @@ static bool align_copies(struct clgemm_handle_s *h, const gemm_call *c, clgemm_c
         any = any || out->pack[x];
     }
     if (!any) return false;
-    out->keep_layout = true;
+    out->keep_layout[0] = out->keep_layout[1] = true;
     clgemm__pack_layout(c, out);
     if (out->bytes == SIZE_MAX) return false;
     const gemm_call packed = clgemm__packed_call(c, out, NULL);
@@ -158,8 +165,8 @@ void clgemm__pack_layout(const gemm_call *c, pack_choice *p) {
     const size_t e = clgemm__type(c->precision)->size, batch = c->batched ? c->batch : 1;
     p->bytes = 0;
     for (int x = 0; x < 2; x++)
-        if (p->pack[x] &&
-            !place(packed_elements(c, x == 1, p->keep_layout), batch, e, &p->bytes, &p->offset[x]))
+        if (p->pack[x] && !place(packed_elements(c, x == 1, p->keep_layout[x]), batch, e, &p->bytes,
+                                 &p->offset[x]))
             goto overflow;
     if (p->residual) {
         const bool residual = p->residual;
@@ -185,10 +192,10 @@ gemm_call clgemm__packed_call(const gemm_call *c, const pack_choice *p, cl_mem w
     for (int x = 0; x < 2; x++) {
         if (!p->pack[x]) continue;
         const bool second = x == 1;
-        const size_t ld = packed_ld(c, second, p->keep_layout);
-        const size_t stride = c->batched ? packed_lines(c, second, p->keep_layout) * ld : 0;
+        const size_t ld = packed_ld(c, second, p->keep_layout[x]);
+        const size_t stride = c->batched ? packed_lines(c, second, p->keep_layout[x]) * ld : 0;
         clgemm_transpose *t = second ? &q.trans_b : &q.trans_a;
-        if (!p->keep_layout) *t = *t == CLGEMM_NO_TRANS ? CLGEMM_TRANS : CLGEMM_NO_TRANS;
+        if (!p->keep_layout[x]) *t = *t == CLGEMM_NO_TRANS ? CLGEMM_TRANS : CLGEMM_NO_TRANS;
         if (second) {
             q.b = work, q.off_b = p->offset[x], q.ldb = ld, q.stride_b = stride;
         } else {
