@@ -593,6 +593,69 @@ Test(pack, copies_and_rewritten_call_compute_the_callers_product, .timeout = 300
     clgemm_destroy(h);
 }
 
+/* clgemm_pack_lines bit for bit, for elements of 1, 2, 4, 8 and 16 bytes (INT8 ... complex
+ * FP64): a column-major A of 37 x 29 in a batch of 3, offset, leading dimension and stride off
+ * 16 bytes, random bytes; the copy's lines hold the elements, their ends past the matrix zeros,
+ * and the workspace around the copy keeps its poison. */
+Test(pack, lines_copy_moves_every_element_size_bit_for_bit) {
+    clgemm_handle h = make_handle();
+    const clgemm_precision types[] = {CLGEMM_INT8, CLGEMM_HALF, CLGEMM_SINGLE, CLGEMM_DOUBLE,
+                                      CLGEMM_COMPLEX_DOUBLE};
+    uint64_t seed = 99;
+    for (int ti = 0; ti < 5; ti++) {
+        const clgemm_precision t = types[ti];
+        const size_t e = clgemm__type(t)->size;
+        gemm_call c = odd_call(t, 1, 0, 37, 45, 29, 3);
+        const size_t na = c.off_a + c.batch * c.stride_a;
+        unsigned char *A = malloc(na * e);
+        for (size_t i = 0; i < na * e; i++) {
+            seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+            A[i] = (unsigned char)(seed >> 56);
+        }
+        cl_mem dA = upload(h, A, na * e);
+        c.a = dA;
+        pack_choice p = {.pack = {true, false}, .keep_layout = {true, false}};
+        clgemm__pack_layout(&c, &p);
+        const size_t slack = 4096; /* poison beyond the copy's end */
+        unsigned char *W = malloc(p.bytes + slack);
+        memset(W, 0xA5, p.bytes + slack);
+        cl_mem work = upload(h, W, p.bytes + slack);
+        kernel_key key;
+        const char *options;
+        const char *name = clgemm__pack_kernel(&c, true, &key, &options);
+        cl_kernel kernel = pack_cl_kernel(h, options, name);
+        cr_assert_eq(clgemm__enqueue_pack(kernel, h->queue, &c, false, true, work, p.offset[0], 0,
+                                          NULL, NULL),
+                     CL_SUCCESS);
+        clReleaseKernel(kernel);
+        cr_assert_eq(
+            clEnqueueReadBuffer(h->queue, work, CL_TRUE, 0, p.bytes + slack, W, 0, NULL, NULL),
+            CL_SUCCESS);
+        const gemm_call q = clgemm__packed_call(&c, &p, work);
+        const size_t len = c.m, lines = c.k, ldd = q.lda; /* column-major, A not transposed */
+        cr_assert(ldd >= len && (ldd * e) % 16 == 0 && q.stride_a == lines * ldd);
+        int wrong = 0;
+        const size_t first = p.offset[0] * e, end = first + c.batch * lines * ldd * e;
+        for (size_t at = 0; at < p.bytes + slack; at++) {
+            unsigned char want = 0xA5;
+            if (at >= first && at < end) {
+                const size_t el = (at - first) / e, b = el / (lines * ldd);
+                const size_t l = el % (lines * ldd) / ldd, qq = el % ldd;
+                want = qq < len
+                           ? A[(c.off_a + b * c.stride_a + l * c.lda + qq) * e + (at - first) % e]
+                           : 0;
+            }
+            wrong += W[at] != want;
+        }
+        cr_expect_eq(wrong, 0, "element of %zu bytes: %d bytes wrong", e, wrong);
+        clReleaseMemObject(work);
+        clReleaseMemObject(dA);
+        free(A);
+        free(W);
+    }
+    clgemm_destroy(h);
+}
+
 /* The alignment copies (CLGEMM_ALIGN_COPIES): on a modelled H200, FP64 4097^2 (the mma family's
  * scalar-load path) copies both operands in their own layout where the handle asks, neither by
  * default or with 0; only the operand off 16 bytes is copied; none for aligned operands, a
