@@ -166,18 +166,20 @@ typedef union {
 #define A_IDX(r) (VEC_A ? (tid + (r) / VLEN * WGS) * VLEN + (r) % VLEN : tid + (r)*WGS)
 #define B_IDX(r) (VEC_B ? (tid + (r) / VLEN * WGS) * VLEN + (r) % VLEN : tid + (r)*WGS)
 /* Where element (x, p) of the operand's tile lies in global memory (A and B moved to the
- * matrix), as A_AT and B_AT read it; the inside path's read of element r of ra (rb) at idx, and
- * the step from one read to the next. */
+ * matrix), as A_AT and B_AT read it, in type T (A_OFF, B_OFF: ulong); the inside path's read of
+ * element r of ra (rb) at idx, and the step from one read to the next. */
 #if TRANSA == 0
-#define A_OFF(x, p) ((x) + (ulong)(p)*lda)
+#define A_OFF_T(x, p, T) ((x) + (T)(p)*lda)
 #else
-#define A_OFF(x, p) ((p) + (ulong)(x)*lda)
+#define A_OFF_T(x, p, T) ((p) + (T)(x)*lda)
 #endif
 #if TRANSB == 0
-#define B_OFF(p, x) ((p) + (ulong)(x)*ldb)
+#define B_OFF_T(p, x, T) ((p) + (T)(x)*ldb)
 #else
-#define B_OFF(p, x) ((x) + (ulong)(p)*ldb)
+#define B_OFF_T(p, x, T) ((x) + (T)(p)*ldb)
 #endif
+#define A_OFF(x, p) A_OFF_T(x, p, ulong)
+#define B_OFF(p, x) B_OFF_T(p, x, ulong)
 /* A_LOAD_AT (B_LOAD_AT): element r of ra (rb), or its vector, read at base + off. */
 #if VEC_A
 #define A_LOAD_AT(r, base, off) VSTORE_VLEN(*(const __global REALV *)((base) + (off)), 0, ra + (r));
@@ -318,9 +320,10 @@ clgemm_regblock(GEMM_ARGS STREAMK_ARGS) {
  * the slice's first row) and offsets the same every slice: a whole slice with LOAD_SLICE's
  * inside loads, one cut by K's end (rows rem and on past it) element by element, each element
  * at its vector's address plus its place in the vector, so that the compiler keeps one moving
- * address per vector, not one per element. */
-#define A_FIXED(r)    (pa + A_OFF(A_X(A_IDX(r)), A_P(A_IDX(r))))
-#define B_FIXED(r)    (pb + B_OFF(B_P(B_IDX(r)), B_X(B_IDX(r))))
+ * address per vector, not one per element. The offsets are ints (the host checks that every
+ * index fits in one): one 32-by-64-bit multiply-add an address. */
+#define A_FIXED(r)    (pa + A_OFF_T(A_X(A_IDX(r)), A_P(A_IDX(r)), int))
+#define B_FIXED(r)    (pb + B_OFF_T(B_P(B_IDX(r)), B_X(B_IDX(r)), int))
 #define A_FIXED_EL(r) OPA(LOAD_AB(A_FIXED((r) - (r) % A_STEP), (r) % A_STEP))
 #define B_FIXED_EL(r) OPB(LOAD_AB(B_FIXED((r) - (r) % B_STEP), (r) % B_STEP))
 #define LOAD_FIXED                                                                                 \
