@@ -170,32 +170,36 @@ typedef union {
  * element r of ra (rb) at idx, and the step from one read to the next. */
 #if TRANSA == 0
 #define A_OFF_T(x, p, T) ((x) + (T)(p)*lda)
+#define A_ADDR(x, p)     (A + (x) + (ulong)(p)*lda)
 #else
 #define A_OFF_T(x, p, T) ((p) + (T)(x)*lda)
+#define A_ADDR(x, p)     (A + (p) + (ulong)(x)*lda)
 #endif
 #if TRANSB == 0
 #define B_OFF_T(p, x, T) ((p) + (T)(x)*ldb)
+#define B_ADDR(p, x)     (B + (p) + (ulong)(x)*ldb)
 #else
 #define B_OFF_T(p, x, T) ((x) + (T)(p)*ldb)
+#define B_ADDR(p, x)     (B + (x) + (ulong)(p)*ldb)
 #endif
 #define A_OFF(x, p) A_OFF_T(x, p, ulong)
 #define B_OFF(p, x) B_OFF_T(p, x, ulong)
 /* A_LOAD_AT (B_LOAD_AT): element r of ra (rb), or its vector, read at base + off. */
 #if VEC_A
-#define A_LOAD_AT(r, base, off) VSTORE_VLEN(*(const __global REALV *)((base) + (off)), 0, ra + (r));
-#define A_INSIDE(r, idx, p0)    A_LOAD_AT(r, A, A_OFF(i0 + A_X(idx), (p0) + A_P(idx)))
+#define A_LOAD_AT(r, base, off) VSTORE_VLEN(*(const __global REALV *)((base) + (off)), 0, ra + (r))
+#define A_INSIDE(r, idx, p0)    A_LOAD_AT(r, A_ADDR(i0 + A_X(idx), (p0) + A_P(idx)), 0);
 #define A_STEP                  VLEN
 #else
-#define A_LOAD_AT(r, base, off) ra[r] = OPA(LOAD_AB(base, off));
+#define A_LOAD_AT(r, base, off) ra[r] = OPA(LOAD_AB(base, off))
 #define A_INSIDE(r, idx, p0)    ra[r] = A_AT(i0 + A_X(idx), (p0) + A_P(idx));
 #define A_STEP                  1
 #endif
 #if VEC_B
-#define B_LOAD_AT(r, base, off) VSTORE_VLEN(*(const __global REALV *)((base) + (off)), 0, rb + (r));
-#define B_INSIDE(r, idx, p0)    B_LOAD_AT(r, B, B_OFF((p0) + B_P(idx), j0 + B_X(idx)))
+#define B_LOAD_AT(r, base, off) VSTORE_VLEN(*(const __global REALV *)((base) + (off)), 0, rb + (r))
+#define B_INSIDE(r, idx, p0)    B_LOAD_AT(r, B_ADDR((p0) + B_P(idx), j0 + B_X(idx)), 0);
 #define B_STEP                  VLEN
 #else
-#define B_LOAD_AT(r, base, off) rb[r] = OPB(LOAD_AB(base, off));
+#define B_LOAD_AT(r, base, off) rb[r] = OPB(LOAD_AB(base, off))
 #define B_INSIDE(r, idx, p0)    rb[r] = B_AT((p0) + B_P(idx), j0 + B_X(idx));
 #define B_STEP                  1
 #endif
@@ -327,10 +331,8 @@ clgemm_regblock(GEMM_ARGS STREAMK_ARGS) {
 #define A_FIXED_EL(r) OPA(LOAD_AB(A_FIXED((r) - (r) % A_STEP), (r) % A_STEP))
 #define B_FIXED_EL(r) OPB(LOAD_AB(B_FIXED((r) - (r) % B_STEP), (r) % B_STEP))
 #define LOAD_FIXED                                                                                 \
-    _Pragma("unroll") for (int r = 0; r < ALOADS; r += A_STEP){                                    \
-        A_LOAD_AT(r, A_FIXED(r), 0)} _Pragma("unroll") for (int r = 0; r < BLOADS; r += B_STEP) {  \
-        B_LOAD_AT(r, B_FIXED(r), 0)                                                                \
-    }
+    _Pragma("unroll") for (int r = 0; r < ALOADS; r += A_STEP) A_LOAD_AT(r, A_FIXED(r), 0);        \
+    _Pragma("unroll") for (int r = 0; r < BLOADS; r += B_STEP) B_LOAD_AT(r, B_FIXED(r), 0);
 #define LOAD_FIXED_CUT(rem)                                                                        \
     _Pragma("unroll") for (int r = 0; r < ALOADS; r++) ra[r] =                                     \
         A_P(A_IDX(r)) < (rem) ? A_FIXED_EL(r) : (REAL)0;                                           \
