@@ -166,33 +166,42 @@ typedef union {
 #define A_IDX(r) (VEC_A ? (tid + (r) / VLEN * WGS) * VLEN + (r) % VLEN : tid + (r)*WGS)
 #define B_IDX(r) (VEC_B ? (tid + (r) / VLEN * WGS) * VLEN + (r) % VLEN : tid + (r)*WGS)
 /* Where element (x, p) of the operand's tile lies in global memory (A and B moved to the
- * matrix), as A_AT and B_AT read it; the inside path's read of element r of ra (rb) at idx, and
- * the step from one read to the next. */
+ * matrix), as A_AT and B_AT read it, in type T (A_OFF, B_OFF: ulong); the inside path's read of
+ * element r of ra (rb) at idx, and the step from one read to the next. */
 #if TRANSA == 0
-#define A_ADDR(x, p) (A + (x) + (ulong)(p)*lda)
+#define A_OFF_T(x, p, T) ((x) + (T)(p)*lda)
+#define A_ADDR(x, p)     (A + (x) + (ulong)(p)*lda)
 #else
-#define A_ADDR(x, p) (A + (p) + (ulong)(x)*lda)
+#define A_OFF_T(x, p, T) ((p) + (T)(x)*lda)
+#define A_ADDR(x, p)     (A + (p) + (ulong)(x)*lda)
 #endif
 #if TRANSB == 0
-#define B_ADDR(p, x) (B + (p) + (ulong)(x)*ldb)
+#define B_OFF_T(p, x, T) ((p) + (T)(x)*ldb)
+#define B_ADDR(p, x)     (B + (p) + (ulong)(x)*ldb)
 #else
-#define B_ADDR(p, x) (B + (x) + (ulong)(p)*ldb)
+#define B_OFF_T(p, x, T) ((x) + (T)(p)*ldb)
+#define B_ADDR(p, x)     (B + (x) + (ulong)(p)*ldb)
 #endif
+#define A_OFF(x, p) A_OFF_T(x, p, ulong)
+#define B_OFF(p, x) B_OFF_T(p, x, ulong)
+/* A_LOAD_AT (B_LOAD_AT): element r of ra (rb), or its vector, read at base + off. */
 #if VEC_A
-#define A_INSIDE(r, idx, p0)                                                                       \
-    VSTORE_VLEN(*(const __global REALV *)A_ADDR(i0 + A_X(idx), (p0) + A_P(idx)), 0, ra + (r));
-#define A_STEP VLEN
+#define A_LOAD_AT(r, base, off) VSTORE_VLEN(*(const __global REALV *)((base) + (off)), 0, ra + (r))
+#define A_INSIDE(r, idx, p0)    A_LOAD_AT(r, A_ADDR(i0 + A_X(idx), (p0) + A_P(idx)), 0);
+#define A_STEP                  VLEN
 #else
-#define A_INSIDE(r, idx, p0) ra[r] = A_AT(i0 + A_X(idx), (p0) + A_P(idx));
-#define A_STEP               1
+#define A_LOAD_AT(r, base, off) ra[r] = OPA(LOAD_AB(base, off))
+#define A_INSIDE(r, idx, p0)    ra[r] = A_AT(i0 + A_X(idx), (p0) + A_P(idx));
+#define A_STEP                  1
 #endif
 #if VEC_B
-#define B_INSIDE(r, idx, p0)                                                                       \
-    VSTORE_VLEN(*(const __global REALV *)B_ADDR((p0) + B_P(idx), j0 + B_X(idx)), 0, rb + (r));
-#define B_STEP VLEN
+#define B_LOAD_AT(r, base, off) VSTORE_VLEN(*(const __global REALV *)((base) + (off)), 0, rb + (r))
+#define B_INSIDE(r, idx, p0)    B_LOAD_AT(r, B_ADDR((p0) + B_P(idx), j0 + B_X(idx)), 0);
+#define B_STEP                  VLEN
 #else
-#define B_INSIDE(r, idx, p0) rb[r] = B_AT((p0) + B_P(idx), j0 + B_X(idx));
-#define B_STEP               1
+#define B_LOAD_AT(r, base, off) rb[r] = OPB(LOAD_AB(base, off))
+#define B_INSIDE(r, idx, p0)    rb[r] = B_AT((p0) + B_P(idx), j0 + B_X(idx));
+#define B_STEP                  1
 #endif
 /* The stores of a vector's elements: where the operand is contiguous along the local rows too
  * (A along M, B along N) and the rows keep vectors aligned, one vector store, since VLEN
@@ -212,6 +221,16 @@ typedef union {
 #else
 #define B_STORE_STEP   1
 #define B_STORE(at, r) Bls[at] = rb[r];
+#endif
+
+/* Loop addressing (LOOP_ADDR 1, off by default until a GPU measures it; one local buffer only):
+ * the K loop of an inside work-group without the edge paths' per-element indices and 64-bit
+ * address products, recomputed every slice otherwise. On sm_90 (clang-14 and ptxas) the Hopper
+ * FP32 default's slice, 1,024 FFMA, went from 1,136 instructions (46 integer) to 1,102 (14) with
+ * aligned operands, from 1,162 (54) to 1,128 (21) with element loads: a few per cent of the
+ * issue slots, not the mma family's share (cl/mma.cl), since 1,024 FFMA dominate here. */
+#ifndef LOOP_ADDR
+#define LOOP_ADDR 0
 #endif
 
 #ifndef STREAMK
@@ -303,6 +322,24 @@ clgemm_regblock(GEMM_ARGS STREAMK_ARGS) {
     } else {                                                                                       \
         LOAD_A(p0, APART *(part), true) LOAD_B(p0, BPART *(part), true)                            \
     }
+/* LOOP_ADDR: the next slice inside the matrices, read at bases pa and pb (the tile's corner at
+ * the slice's first row) and offsets the same every slice: a whole slice with LOAD_SLICE's
+ * inside loads, one cut by K's end (rows rem and on past it) element by element, each element
+ * at its vector's address plus its place in the vector, so that the compiler keeps one moving
+ * address per vector, not one per element. The offsets are ints (the host checks that every
+ * index fits in one): one 32-by-64-bit multiply-add an address. */
+#define A_FIXED(r)    (pa + A_OFF_T(A_X(A_IDX(r)), A_P(A_IDX(r)), int))
+#define B_FIXED(r)    (pb + B_OFF_T(B_P(B_IDX(r)), B_X(B_IDX(r)), int))
+#define A_FIXED_EL(r) OPA(LOAD_AB(A_FIXED((r) - (r) % A_STEP), (r) % A_STEP))
+#define B_FIXED_EL(r) OPB(LOAD_AB(B_FIXED((r) - (r) % B_STEP), (r) % B_STEP))
+#define LOAD_FIXED                                                                                 \
+    _Pragma("unroll") for (int r = 0; r < ALOADS; r += A_STEP) A_LOAD_AT(r, A_FIXED(r), 0);        \
+    _Pragma("unroll") for (int r = 0; r < BLOADS; r += B_STEP) B_LOAD_AT(r, B_FIXED(r), 0);
+#define LOAD_FIXED_CUT(rem)                                                                        \
+    _Pragma("unroll") for (int r = 0; r < ALOADS; r++) ra[r] =                                     \
+        A_P(A_IDX(r)) < (rem) ? A_FIXED_EL(r) : (REAL)0;                                           \
+    _Pragma("unroll") for (int r = 0; r < BLOADS; r++) rb[r] =                                     \
+        B_P(B_IDX(r)) < (rem) ? B_FIXED_EL(r) : (REAL)0;
 /* The registers' part `part` into buffer buf. */
 #define STORE_SLICE(buf, part)                                                                     \
     _Pragma("unroll") for (int r = 0; r < APART; r += A_STORE_STEP) {                              \
@@ -351,15 +388,40 @@ clgemm_regblock(GEMM_ARGS STREAMK_ARGS) {
             barrier(CLK_LOCAL_MEM_FENCE);
         }
 #else
+/* A slice: the registers stored, then (between these two) the next slice loaded, in flight
+ * while this one is multiplied. */
+#define SLICE_STORE                                                                                \
+    STORE_SLICE(0, 0)                                                                              \
+    barrier(CLK_LOCAL_MEM_FENCE);
+#define SLICE_MULTIPLY                                                                             \
+    MULTIPLY(0, 0, KWG)                                                                            \
+    barrier(CLK_LOCAL_MEM_FENCE); /* the next slice overwrites the tiles */
         LOAD_SLICE(kbeg, 0)
-        for (int p0 = kbeg; p0 < kend; p0 += KWG) {
-            STORE_SLICE(0, 0)
-            barrier(CLK_LOCAL_MEM_FENCE);
-            if (p0 + KWG < kend) {
-                LOAD_SLICE(p0 + KWG, 0) /* in flight while this slice is multiplied */
+        int p0 = kbeg;
+#if LOOP_ADDR
+        /* An inside work-group's loads: one base per operand, moved a slice a step, and offsets
+         * fixed for the whole loop; K's end tested only in the slice it cuts. The edge
+         * work-groups take the loop below. */
+        if (inside_mn) {
+            const __global AB_T *pa = A + A_OFF(i0, p0 + KWG), *pb = B + B_OFF(p0 + KWG, j0);
+            for (; p0 < kend; p0 += KWG, pa += A_OFF(0, KWG), pb += B_OFF(KWG, 0)) {
+                const int rem = kend - p0 - KWG; /* the next slice's depth */
+                SLICE_STORE
+                if (rem >= KWG) {
+                    LOAD_FIXED
+                } else if (rem > 0) {
+                    LOAD_FIXED_CUT(rem)
+                }
+                SLICE_MULTIPLY
             }
-            MULTIPLY(0, 0, KWG)
-            barrier(CLK_LOCAL_MEM_FENCE); /* the next slice overwrites the tiles */
+        }
+#endif
+        for (; p0 < kend; p0 += KWG) {
+            SLICE_STORE
+            if (p0 + KWG < kend) {
+                LOAD_SLICE(p0 + KWG, 0)
+            }
+            SLICE_MULTIPLY
         }
 #endif
 

@@ -120,6 +120,16 @@ static void run_grid(tc_env *env, clgemm_handle h, clgemm_precision prec, const 
                 f.beta[0] = scalars[1][1];
                 record(t, tt_run(env, h, &f, seed++, 0, TT_RUN_CLBLAST, msg, sizeof msg), prefix,
                        msg);
+                /* Every leading dimension a multiple of 4 (16-byte vectors of FP32) and K not a
+                 * multiple of 8: whole tiles of 256 x 128 read by vectors (VLOAD 2) along M, N
+                 * or K, and a slice cut by K's end, so vectors along K are read in part. */
+                tt_gemm v = g;
+                v.m = 301;
+                v.n = 281;
+                v.k = 37;
+                tt_pad_ld(&v, 3, 3, 3);
+                record(t, tt_run(env, h, &v, seed++, 0, TT_RUN_CLBLAST, msg, sizeof msg), prefix,
+                       msg);
             }
 }
 

@@ -9,6 +9,8 @@ Usage: oclgrind.py [options] DRIVER ARGS...
                        break them on purpose (race, uninit, oob), point CLGEMM_KERNEL_DIR at the
                        copy, and pass only if Oclgrind reports that kind of error
   --kernel-dir DIR     the source cl/ folder (for --break)
+  --define NAME=VALUE  build every kernel with -DNAME=VALUE (a kernel's option that is off by
+                       default); CLGEMM_BUILD_OPTIONS from the caller's environment is dropped
 
 A normal run passes when the driver exits 0 (every result equals the host reference) and
 Oclgrind wrote nothing at all to stderr: any diagnostic, warning or fatal error fails it.
@@ -34,7 +36,7 @@ BREAKS = {
 
 def main():
     args = sys.argv[1:]
-    opt_disable, uninitialized, brk, kernel_dir = False, True, None, None
+    opt_disable, uninitialized, brk, kernel_dir, defines = False, True, None, None, []
     while args and args[0].startswith("--"):
         a = args.pop(0)
         if a == "--opt-disable":
@@ -45,6 +47,8 @@ def main():
             brk = args.pop(0)
         elif a == "--kernel-dir":
             kernel_dir = args.pop(0)
+        elif a == "--define":
+            defines.append("-D" + args.pop(0))
         else:
             sys.exit(f"oclgrind.py: unknown option {a}")
     if not args:
@@ -59,6 +63,8 @@ def main():
     env["CLGEMM_CACHE_DIR"] = "off"  # every program is built from source, under Oclgrind
     env.pop("CLGEMM_LOG", None)  # the library must print nothing: stderr is Oclgrind's alone
     env.pop("CLGEMM_BUILD_OPTIONS", None)
+    if defines:
+        env["CLGEMM_BUILD_OPTIONS"] = " ".join(defines)
     cmd = [oclgrind, "--data-races"]
     if uninitialized:
         cmd.append("--uninitialized")

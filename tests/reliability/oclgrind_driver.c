@@ -30,8 +30,12 @@ typedef struct shape {
 } shape;
 
 /* Edge shapes: one element, non-multiples of every tile size, K shorter and longer than a
- * slice, and one large enough for interior work-groups of the 32 x 32 register-blocked tile. */
-static const shape shapes[] = {{1, 1, 1}, {7, 13, 5}, {33, 17, 19}, {4, 3, 33}, {34, 33, 18}};
+ * slice, and one large enough for interior work-groups of the 32 x 32 register-blocked tile;
+ * last (not in the default list), the same with every leading dimension of its unpadded cases a
+ * multiple of 4 and K cut 4 deep into a slice of 8: 16-byte loads (VLOAD 2), vectors along K read
+ * in part. */
+static const shape shapes[] = {{1, 1, 1},  {7, 13, 5},   {33, 17, 19},
+                               {4, 3, 33}, {34, 33, 18}, {36, 36, 20}};
 #define NSHAPES (sizeof shapes / sizeof shapes[0])
 
 static const clgemm_config naive_configs[] = {
@@ -57,6 +61,8 @@ static const clgemm_config regblock_configs[] = {
     /* two local buffers (STAGES 2), each slice loaded in four 4-row parts: races between the
      * stores into one buffer and the reads of the other would show here */
     {.family = CLGEMM_FAMILY_REGBLOCK, .params = {8, 8, 0, 32, 32, 16, 4, 4, 4, 2}},
+    /* one buffer, 16-byte loads where the operands are aligned */
+    {.family = CLGEMM_FAMILY_REGBLOCK, .params = {8, 8, 0, 32, 32, 8, 2, 4, 4, 0, 2}},
     RB(32, 32, 16, 8, 8, 2, 4, 4), /* large tiles, 8 x 8 work-items, 4-wide vectors */
     RB(8, 16, 2, 4, 2, 1, 2, 1),   /* non-square tile and work-group, KWG < loads per row */
     RB(16, 16, 16, 2, 2, 8, 8, 8), /* 8-wide vectors: fewer work-items along k than KWG */
