@@ -10,6 +10,7 @@
 
 #include <criterion/criterion.h>
 #include <dirent.h>
+#include <fcntl.h>
 #include <jansson.h>
 #include <signal.h>
 #include <stdio.h>
@@ -18,6 +19,7 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 /* ---- Helpers -------------------------------------------------------------------------------- */
@@ -886,16 +888,22 @@ Test(tuning_db, probe_writes_a_byte) {
 }
 
 /* Item 8: temporaries of a killed writer are removed by the next save (writers make them only
- * under the lock, so any found there is stale). */
+ * under the lock, so any found there is stale), whatever their time stamps say: one dated a
+ * minute ahead (a skewed clock) too. */
 Test(tuning_db, stale_temporaries_are_removed) {
     char *path = temp_path("tuning.json");
-    char tmp[512];
+    char tmp[512], ahead[512];
     snprintf(tmp, sizeof tmp, "%s.clgemm-tmp.AbC123", path);
+    snprintf(ahead, sizeof ahead, "%s.clgemm-tmp.XyZ789", path);
     write_file(tmp, "{", 1);
+    write_file(ahead, "{", 1);
+    const struct timespec later[2] = {{time(NULL) + 60, 0}, {time(NULL) + 60, 0}};
+    cr_assert_eq(utimensat(AT_FDCWD, ahead, later, 0), 0);
     device_info info = fake_device();
     tuning_record r = record(CLGEMM_SINGLE, 64, 64, 64, tiled(8));
     cr_assert_eq(clgemm__tuning_save(path, &info, &r, 1), CLGEMM_SUCCESS);
     cr_assert_neq(access(tmp, F_OK), 0, "the stale temporary is still there");
+    cr_assert_neq(access(ahead, F_OK), 0, "the temporary dated ahead is still there");
     free(path);
 }
 

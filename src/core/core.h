@@ -160,8 +160,9 @@ int clgemm__temp_create(const char *path, char *tmp, size_t tmp_size);
  * an errno (logged); on failure path is untouched and no temporary is left. */
 int clgemm__write_atomic(const char *path, const void *data, size_t size);
 /* Removes the temporaries clgemm__temp_create made in dir, <target><infix>XXXXXX exactly, that
- * are at least min_age_s old: the leftovers of a killed writer. target is `name`, or with name
- * NULL any cache name of extension `ext` (clgemm__is_cache_name). Nothing else is touched. */
+ * are at least min_age_s old (0: whatever their time stamps): the leftovers of a killed writer.
+ * target is `name`, or with name NULL any cache name of extension `ext` (clgemm__is_cache_name).
+ * Nothing else is touched. */
 void clgemm__remove_temps(const char *dir, const char *name, const char *ext, double min_age_s);
 
 /* The kernel cache's files are clgemm-<16 hex digits of the entry's hash><ext> (ext ".bin" for
