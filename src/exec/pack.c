@@ -50,6 +50,18 @@ static size_t packed_elements(const gemm_call *c, bool second, bool keep_layout)
     return packed_lines(c, second, keep_layout) * packed_ld(c, second, keep_layout);
 }
 
+/* The call over the copies out names (laid out by clgemm__pack_layout) planned as a problem of
+ * its own (other transposes, leading dimensions and offsets) into out->schedule: its family. */
+static const family_desc *plan_over_copies(struct clgemm_handle_s *h, const gemm_call *c,
+                                           clgemm_compute compute, pack_choice *out) {
+    const gemm_call packed = clgemm__packed_call(c, out, NULL);
+    const colmajor_shape after = clgemm__colmajor_shape(&packed);
+    const size_t batch = c->batched ? c->batch : 1;
+    out->schedule =
+        clgemm__plan_call(h, &packed, &after, compute, batch, false, true, &out->source);
+    return clgemm__family(out->schedule.cfg.family);
+}
+
 /* Copies for a tensor-map family (the file's first comment). */
 static bool map_copies(struct clgemm_handle_s *h, const gemm_call *c, clgemm_compute compute,
                        pack_choice *out) {
@@ -90,15 +102,9 @@ static bool map_copies(struct clgemm_handle_s *h, const gemm_call *c, clgemm_com
     }
     if (!any && !three) return false;
     out->residual = three;
-    /* Only where the planner takes a map-reading family for the call over the copies: a problem
-     * of its own (other transposes, leading dimensions and offsets), planned once here. */
+    /* Only where the planner takes a map-reading family for the call over the copies. */
     clgemm__pack_layout(c, out);
-    const gemm_call packed = clgemm__packed_call(c, out, NULL);
-    const colmajor_shape after = clgemm__colmajor_shape(&packed);
-    const size_t batch = c->batched ? c->batch : 1;
-    out->schedule =
-        clgemm__plan_call(h, &packed, &after, compute, batch, false, true, &out->source);
-    return clgemm__family(out->schedule.cfg.family)->tensor_maps;
+    return plan_over_copies(h, c, compute, out)->tensor_maps;
 }
 
 /* Alignment copies: an operand whose base, leading dimension or batch stride is off 16 bytes
@@ -126,12 +132,7 @@ static bool align_copies(struct clgemm_handle_s *h, const gemm_call *c, clgemm_c
     out->keep_layout[0] = out->keep_layout[1] = true;
     clgemm__pack_layout(c, out);
     if (out->bytes == SIZE_MAX) return false;
-    const gemm_call packed = clgemm__packed_call(c, out, NULL);
-    const colmajor_shape after = clgemm__colmajor_shape(&packed);
-    const size_t batch = c->batched ? c->batch : 1;
-    out->schedule =
-        clgemm__plan_call(h, &packed, &after, compute, batch, false, true, &out->source);
-    const family_desc *f = clgemm__family(out->schedule.cfg.family);
+    const family_desc *f = plan_over_copies(h, c, compute, out);
     return f->call_options && (!f->uses_alignment || f->uses_alignment(&out->schedule.cfg));
 }
 
