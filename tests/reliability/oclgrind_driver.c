@@ -14,8 +14,7 @@
  * 16 bytes (CLGEMM_ALIGN_COPIES=1: pack.cl's copy onto 16-byte lines first).
  *
  * Usage: oclgrind_driver naive|tiled|regblock|microkernel|ksplit|streamk|packed|aligncopies|scale
- *        [PRECISIONS
- *        [SHAPES]]
+ *        [PRECISIONS [SHAPES]]
  *   PRECISIONS: s, d or sd (default); SHAPES: indices into shapes[] below, e.g. 012 (default: all).
  * Exit status 0 when every result is right. */
 #include "rel_common.h"
