@@ -11,7 +11,7 @@
  * big(B) and big(A) small(B) to big(A) big(B) (cl/tma.cl, SPLIT3). The splits cost a pass over
  * each operand writing two (8192^2: 1.5 GB, about 0.4 ms beside a product of 9 ms).
  * An operand off 16 bytes may also be copied onto 16-byte lines in its own layout (the alignment
- * copies, where the handle asks): a K-major TF32 or 8-bit one, whose transposed copy no map could
+ * copies, where they pay): a K-major TF32 or 8-bit one, whose transposed copy no map could
  * read (so TF32 4097^2 reaches the family at all), and, where no map is needed, any operand, so
  * that the planned family builds its aligned kernel (below).
  * Then the micro-kernel family's blocked schedule: op(A) and op(B) packed into micro-panels. */
@@ -62,6 +62,18 @@ static const family_desc *plan_over_copies(struct clgemm_handle_s *h, const gemm
     return clgemm__family(out->schedule.cfg.family);
 }
 
+/* Whether the handle has an operand off 16 bytes copied in its own layout: always with
+ * CLGEMM_ALIGN_COPIES=1, never with 0, and by default where the copy is re-read enough: the
+ * product's other dimension (n for A, m for B) at least ALIGN_COPY_MIN_REUSE. Measured on the
+ * H200 (FP64, mma family): 2049^2 +12 %, 4097^2 +16 %, 8193^2 +13 %, but 1025^2 -3 % and
+ * 8193 x 65 x 8193 -45 %, where the copy of the large operand costs more than its kernel. */
+#define ALIGN_COPY_MIN_REUSE 1536
+static bool own_layout_copy_pays(const struct clgemm_handle_s *h, const gemm_call *c,
+                                 bool second) {
+    if (h->align_copies != -1) return h->align_copies == 1;
+    return (second ? c->m : c->n) >= ALIGN_COPY_MIN_REUSE;
+}
+
 /* Copies for a tensor-map family (the file's first comment). */
 static bool map_copies(struct clgemm_handle_s *h, const gemm_call *c, clgemm_compute compute,
                        pack_choice *out) {
@@ -92,9 +104,9 @@ static bool map_copies(struct clgemm_handle_s *h, const gemm_call *c, clgemm_com
         const bool need = (k_major_only && !k_major[x] && !read_as_is) || !on16;
         if (!need) continue;
         /* A transposed copy of a K-major operand would be MN-major: a K-major one off 16 bytes
-         * is copied in its own layout where the handle asks for such copies, else not at all. */
+         * is copied in its own layout where such a copy pays, else not at all. */
         if (k_major_only && k_major[x]) {
-            if (h->align_copies != 1) return false;
+            if (!own_layout_copy_pays(h, c, second)) return false;
             out->keep_layout[x] = true;
         }
         out->pack[x] = true;
@@ -112,20 +124,18 @@ static bool map_copies(struct clgemm_handle_s *h, const gemm_call *c, clgemm_com
  * through registers in place of 16-byte cp.async copies, and none of the loop addressing; H200
  * FP64 4097^2 35 TFLOPS where 4096^2 runs 52). Copied onto 16-byte lines in its own layout
  * (transposes, tuning and defaults unchanged), it is read as an aligned one, for two passes
- * over the operand. With CLGEMM_ALIGN_COPIES=1, wherever the family planned over the copies
- * builds its kernels per alignment; by default nowhere yet: what the copies cost against what
- * they save is to be measured on a GPU first (predicted for the H200's FP64 4097^2: 0.2 ms of
- * copies for 1.1 ms saved). */
+ * over the operand: by default where the family planned over the copies is one where that pays
+ * (family_desc's aligned_copies_pay) and only the operands re-read enough (above). */
 static bool align_copies(struct clgemm_handle_s *h, const gemm_call *c, clgemm_compute compute,
                          pack_choice *out) {
-    if (h->align_copies != 1) return false;
+    if (h->align_copies == 0) return false;
     if (compute == CLGEMM_COMPUTE_FP32_3XTF32) return false; /* its splits are copies already */
     bool any = false;
     for (int x = 0; x < 2; x++) {
         const bool second = x == 1;
         const size_t stride = second ? c->stride_b : c->stride_a;
         if (c->batched && c->batch > 1 && stride == 0) return false; /* a broadcast stays one */
-        out->pack[x] = !clgemm__operand_on16(c, second);
+        out->pack[x] = !clgemm__operand_on16(c, second) && own_layout_copy_pays(h, c, second);
         any = any || out->pack[x];
     }
     if (!any) return false;
@@ -133,6 +143,7 @@ static bool align_copies(struct clgemm_handle_s *h, const gemm_call *c, clgemm_c
     clgemm__pack_layout(c, out);
     if (out->bytes == SIZE_MAX) return false;
     const family_desc *f = plan_over_copies(h, c, compute, out);
+    if (h->align_copies == -1 && !f->aligned_copies_pay) return false;
     return f->call_options && (!f->uses_alignment || f->uses_alignment(&out->schedule.cfg));
 }
 

@@ -84,6 +84,11 @@ typedef struct family_desc {
     /* Whether a configuration's kernel depends on kernel_call's aligned_a and aligned_b (NULL:
      * every one does, where call_options is set); where not, both are false for its builds. */
     bool (*uses_alignment)(const clgemm_config *c);
+    /* Copying an operand off 16 bytes onto 16-byte lines first, so that this kernel is built
+     * for aligned operands, pays by default where the copy is re-read enough (src/exec/pack.c;
+     * measured per family: the mma family's scalar-load path is slow, the register-blocked
+     * family's vector loads gain nothing). */
+    bool aligned_copies_pay;
     /* Built-in defaults for a device, type and problem (ONE_MATRIX: one of any size), largest
      * tiles first, ending with family 0; NULL when the family has none. */
     const clgemm_config *(*defaults)(const device_info *info, clgemm_precision type,

@@ -141,4 +141,6 @@ static const clgemm_config quick[] = {MMA(128, 128, 32, 64, 64, 3), MMA(128, 128
                                       MMA(64, 64, 16, 32, 32, 2),   MMA(128, 128, 64, 64, 32, 3),
                                       MMA(64, 64, 64, 32, 32, 3),   END_OF_LIST};
 
-const family_desc clgemm__family_mma = {TENSOR_CORE_FAMILY(CLGEMM_FAMILY_MMA, mma)};
+/* H200 FP64, copies against scalar loads: 2049^2 +12 %, 4097^2 +16 %, 8193^2 +13 %. */
+const family_desc clgemm__family_mma = {TENSOR_CORE_FAMILY(CLGEMM_FAMILY_MMA, mma),
+                                        .aligned_copies_pay = true};
