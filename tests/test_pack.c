@@ -58,6 +58,7 @@ Test(pack, chosen_where_the_copies_let_the_tma_family_run) {
     clgemm_handle h = make_handle();
     model_h200(h);
     h->tma_a_registers = 0; /* TF32's MN-major A copied too (the default reads it: below) */
+    h->align_copies = 0;    /* no copies in an operand's own layout (their test is below) */
     const clgemm_transpose N = CLGEMM_NO_TRANS, T = CLGEMM_TRANS;
     const clgemm_layout R = CLGEMM_ROW_MAJOR, C = CLGEMM_COL_MAJOR;
     const clgemm_compute TF = CLGEMM_COMPUTE_TF32, D = CLGEMM_COMPUTE_DEFAULT;
@@ -657,22 +658,35 @@ Test(pack, lines_copy_moves_every_element_size_bit_for_bit) {
 }
 
 /* The alignment copies (CLGEMM_ALIGN_COPIES): on a modelled H200, FP64 4097^2 (the mma family's
- * scalar-load path) copies both operands in their own layout where the handle asks, neither by
- * default or with 0; only the operand off 16 bytes is copied; none for aligned operands, a
- * broadcast operand or a batch table; a TF32 call with B stored MN-major still takes the
- * tensor-map copies first, and a TF32 or 3xTF32 operand off 16 bytes and K-major reaches the
- * maps through a copy in its own layout only where the handle asks. */
-Test(pack, alignment_copies_chosen_where_the_handle_asks) {
+ * scalar-load path) copies both operands in their own layout by default or where the handle
+ * asks, neither with 0; by default only an operand re-read at least 1536 times (8193 x 65 x 8193:
+ * only B) and only for a family where the copies pay (not FP32's register-blocked family);
+ * only the operand off 16 bytes is copied; none for aligned operands, a broadcast operand or a
+ * batch table; a TF32 call with B stored MN-major still takes the tensor-map copies first, and a
+ * TF32 or 3xTF32 operand off 16 bytes and K-major reaches the maps through a copy in its own
+ * layout unless the handle says never. */
+Test(pack, alignment_copies_chosen_where_they_pay) {
     clgemm_handle h = make_handle();
     model_h200(h);
     const clgemm_transpose N = CLGEMM_NO_TRANS;
     gemm_call odd = square(CLGEMM_DOUBLE, CLGEMM_COL_MAJOR, N, N, 4097, 4097);
     pack_choice p;
     cr_expect_eq(h->align_copies, -1, "default without CLGEMM_ALIGN_COPIES");
-    cr_expect_not(clgemm__pack_choose(h, &odd, CLGEMM_COMPUTE_DEFAULT, &p), "default: none");
+    cr_assert(clgemm__pack_choose(h, &odd, CLGEMM_COMPUTE_DEFAULT, &p), "default: copied");
+    cr_expect(p.pack[0] && p.pack[1] && p.schedule.cfg.family == CLGEMM_FAMILY_MMA);
+    gemm_call small = square(CLGEMM_DOUBLE, CLGEMM_COL_MAJOR, N, N, 1025, 1025);
+    cr_expect_not(clgemm__pack_choose(h, &small, CLGEMM_COMPUTE_DEFAULT, &p), "1025^2: none");
+    gemm_call narrow = odd;
+    narrow.n = 65;
+    cr_assert(clgemm__pack_choose(h, &narrow, CLGEMM_COMPUTE_DEFAULT, &p), "narrow: B copied");
+    cr_expect(!p.pack[0] && p.pack[1], "A re-read 65 times stays where it lies");
+    gemm_call fp32 = square(CLGEMM_SINGLE, CLGEMM_COL_MAJOR, N, N, 4097, 4097);
+    cr_expect_not(clgemm__pack_choose(h, &fp32, CLGEMM_COMPUTE_DEFAULT, &p),
+                  "FP32: its family gains nothing from them");
     h->align_copies = 0;
     cr_expect_not(clgemm__pack_choose(h, &odd, CLGEMM_COMPUTE_DEFAULT, &p), "0: none");
     h->align_copies = 1;
+    cr_expect(clgemm__pack_choose(h, &small, CLGEMM_COMPUTE_DEFAULT, &p), "1: 1025^2 too");
     cr_assert(clgemm__pack_choose(h, &odd, CLGEMM_COMPUTE_DEFAULT, &p), "1: copied (family %d)",
               (int)p.schedule.cfg.family);
     cr_expect(p.keep_layout[0] && p.keep_layout[1] && p.pack[0] && p.pack[1] && !p.residual);
@@ -699,14 +713,14 @@ Test(pack, alignment_copies_chosen_where_the_handle_asks) {
               "maps first");
     /* TF32 4097^2 row-major NN: the column-major A (the call's B) MN-major, transposed into a
      * copy; the column-major B (the call's A) K-major but off 16 bytes, which only a copy in its
-     * own layout lets a map read, and only where the handle asks: else no copies, no maps. */
+     * own layout lets a map read, unless the handle says never: then no copies, no maps. */
     gemm_call odd32 = square(CLGEMM_SINGLE, CLGEMM_ROW_MAJOR, N, N, 4097, 4097);
     const clgemm_compute modes[] = {CLGEMM_COMPUTE_TF32, CLGEMM_COMPUTE_FP32_3XTF32};
     for (int i = 0; i < 2; i++) {
+        h->align_copies = 0;
+        cr_expect_not(clgemm__pack_choose(h, &odd32, modes[i], &p), "mode %d with 0", i);
         h->align_copies = -1;
-        cr_expect_not(clgemm__pack_choose(h, &odd32, modes[i], &p), "mode %d by default", i);
-        h->align_copies = 1;
-        cr_assert(clgemm__pack_choose(h, &odd32, modes[i], &p), "mode %d asked", i);
+        cr_assert(clgemm__pack_choose(h, &odd32, modes[i], &p), "mode %d by default", i);
         cr_expect(p.pack[0] && p.pack[1] && p.keep_layout[0] && !p.keep_layout[1],
                   "the call's A kept, its B transposed");
         cr_expect_eq(p.residual, i == 1);

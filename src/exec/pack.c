@@ -62,14 +62,14 @@ static const family_desc *plan_over_copies(struct clgemm_handle_s *h, const gemm
     return clgemm__family(out->schedule.cfg.family);
 }
 
-/* Whether the handle has an operand off 16 bytes copied in its own layout: always with
- * CLGEMM_ALIGN_COPIES=1, never with 0, and by default where the copy is re-read enough: the
- * product's other dimension (n for A, m for B) at least ALIGN_COPY_MIN_REUSE. Measured on the
- * H200 (FP64, mma family): 2049^2 +12 %, 4097^2 +16 %, 8193^2 +13 %, but 1025^2 -3 % and
- * 8193 x 65 x 8193 -45 %, where the copy of the large operand costs more than its kernel. */
+/* Whether the handle has an operand off 16 bytes copied in its own layout so that the family
+ * planned over it builds its aligned kernel: always with CLGEMM_ALIGN_COPIES=1, never with 0,
+ * and by default where the copy is re-read enough: the product's other dimension (n for A, m for
+ * B) at least ALIGN_COPY_MIN_REUSE. Measured on the H200 (FP64, mma family, copies against
+ * none): 1025^2 -5 %, 1537^2 +6 %, 2049^2 +12 %, 4097^2 +16 %, 8193^2 +13 %, 8193 x 1025 x 8193
+ * +11 %, but 8193 x 65 x 8193 -45 %, where copying the large operand costs more than it saves. */
 #define ALIGN_COPY_MIN_REUSE 1536
-static bool own_layout_copy_pays(const struct clgemm_handle_s *h, const gemm_call *c,
-                                 bool second) {
+static bool align_copy_pays(const struct clgemm_handle_s *h, const gemm_call *c, bool second) {
     if (h->align_copies != -1) return h->align_copies == 1;
     return (second ? c->m : c->n) >= ALIGN_COPY_MIN_REUSE;
 }
@@ -104,9 +104,12 @@ static bool map_copies(struct clgemm_handle_s *h, const gemm_call *c, clgemm_com
         const bool need = (k_major_only && !k_major[x] && !read_as_is) || !on16;
         if (!need) continue;
         /* A transposed copy of a K-major operand would be MN-major: a K-major one off 16 bytes
-         * is copied in its own layout where such a copy pays, else not at all. */
+         * is copied in its own layout unless the handle says never (CLGEMM_ALIGN_COPIES=0).
+         * Wherever the planner then takes the maps, that pays on the H200 against the family
+         * that reads it in place: TF32 1025^2 +4 %, 4097^2 2x, 8193 x 65 x 8193 +28 %,
+         * 8193 x 1025 x 8193 +70 %; INT8 1025^2 2.3x, 4097^2 19x, 8193 x 65 x 8193 4.4x. */
         if (k_major_only && k_major[x]) {
-            if (!own_layout_copy_pays(h, c, second)) return false;
+            if (h->align_copies == 0) return false;
             out->keep_layout[x] = true;
         }
         out->pack[x] = true;
@@ -135,7 +138,7 @@ static bool align_copies(struct clgemm_handle_s *h, const gemm_call *c, clgemm_c
         const bool second = x == 1;
         const size_t stride = second ? c->stride_b : c->stride_a;
         if (c->batched && c->batch > 1 && stride == 0) return false; /* a broadcast stays one */
-        out->pack[x] = !clgemm__operand_on16(c, second) && own_layout_copy_pays(h, c, second);
+        out->pack[x] = !clgemm__operand_on16(c, second) && align_copy_pays(h, c, second);
         any = any || out->pack[x];
     }
     if (!any) return false;
