@@ -223,12 +223,15 @@ typedef union {
 #define B_STORE(at, r) Bls[at] = rb[r];
 #endif
 
-/* Loop addressing (LOOP_ADDR 1, off by default until a GPU measures it; one local buffer only):
+/* Loop addressing (LOOP_ADDR 1, off by default: measured slower; one local buffer only):
  * the K loop of an inside work-group without the edge paths' per-element indices and 64-bit
  * address products, recomputed every slice otherwise. On sm_90 (clang-14 and ptxas) the Hopper
  * FP32 default's slice, 1,024 FFMA, went from 1,136 instructions (46 integer) to 1,102 (14) with
  * aligned operands, from 1,162 (54) to 1,128 (21) with element loads: a few per cent of the
- * issue slots, not the mma family's share (cl/mma.cl), since 1,024 FFMA dominate here. */
+ * issue slots, not the mma family's share (cl/mma.cl), since 1,024 FFMA dominate here.
+ * Predicted +1 to +2.5 % on the H200; measured 0.5-2.8 % slower (8192^2, 4096^2, 4097^2, two
+ * alternated rounds, bench/results/h200-fp32-loop-addressing.log), so the loop's issue slots are
+ * not what holds FP32 there. */
 #ifndef LOOP_ADDR
 #define LOOP_ADDR 0
 #endif
