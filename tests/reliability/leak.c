@@ -283,7 +283,15 @@ int main(int argc, char **argv) {
         if (i + 1 == warm) rss_warm = rss_kib();
     }
     long rss_end = rss_kib();
+    /* A command still retiring holds its queue until the driver's own thread lets go (PoCL,
+     * under load, just after a blocking call returned): not a reference the handles kept, which
+     * would never go. So finish the queue and give the counts up to two seconds to come back. */
+    clFinish(queue);
     cl_uint q1 = refcount_queue(queue), c1 = refcount_context(ctx);
+    for (int wait = 0; wait < 100 && (q1 != q0 || c1 != c0); wait++) {
+        usleep(20000);
+        q1 = refcount_queue(queue), c1 = refcount_context(ctx);
+    }
     printf("%d iterations: %d failure(s)%s%s; queue references %u -> %u, context %u -> %u; "
            "resident %ld KiB after %d, %ld KiB at the end\n",
            iterations, failures, failures ? ", first: " : "", first_failure, q0, q1, c0, c1,
