@@ -30,6 +30,10 @@
 #   fp32-loop-addressing  the register-blocked family's loop addressing (cl/regblock.cl
 #                 LOOP_ADDR=1, off by default) checked, then FP32 8192^2, 4096^2, 4097^2 with and
 #                 without it in alternated rounds, cuBLAS beside
+#   narrow-tiles  FP16 and BF16 with one side of 64: 64 x 64 tiles of 8 and 6 stages checked,
+#                 then the defaults (64 x 256 or 128 x 64 tiles, the planner's K split), the
+#                 default tiles split to one wave, and 64 x 64 tiles in one wave, alternated
+#                 rounds, cuBLAS beside
 #   batched       strided batches of FP32, FP64, FP16 and BF16 matrices beside CLBlast and torch.bmm
 #   types         every element type and compute mode, squares at 8192 and below
 #   tensor-cores  FP16, BF16, TF32, 3xTF32 at 8192^2, 4096^2, 2048^2, 4097^2 and an FP16 batch
@@ -81,7 +85,7 @@ fi
 if [ "$1" != tune ]; then
     for suite in "$@"; do
         case $suite in
-        device-tests | fp32-shapes | fp32-sweep | fp64-shapes | fp64-sweep | align-copies | fp32-loop-addressing | batched | types | tensor-cores | tf32-registers | setmaxnreg | wgmma | mma8 | tma | eight-bit | squares | call-cost | multi-gpu | lapack-factor) ;;
+        device-tests | fp32-shapes | fp32-sweep | fp64-shapes | fp64-sweep | align-copies | fp32-loop-addressing | narrow-tiles | batched | types | tensor-cores | tf32-registers | setmaxnreg | wgmma | mma8 | tma | eight-bit | squares | call-cost | multi-gpu | lapack-factor) ;;
         *)
             echo "run.sh: unknown suite '$suite' (bench/gpu/run.sh alone lists them)" >&2
             exit 2
@@ -272,6 +276,45 @@ fp32_loop_addressing() {
         CLGEMM_BUILD_OPTIONS=-DLOOP_ADDR=1 "$TB" --no-clblast --runs 10 $SQ | grep median
     done
     $CUBLAS 8192,8192,8192 4096,4096,4096 4097,4097,4097
+}
+
+# narrow-tiles: whether one wave of work-groups pays for FP16 and BF16 with one side of 64. The
+# defaults split K over 32 or 64 tiles and sum the layers in a second kernel (9 us of the 0.072 ms
+# call at 8192 x 64 x 8192; cuBLAS's whole call takes 0.063). The planner counts the work-groups
+# an SM holds by registers and threads, not local memory: 128 x 64 tiles of 8 stages (197 KiB,
+# one an SM) count as two, so 64 x 8192 x 8192 is split 4 ways into two waves, and 64 x 64 tiles
+# of 8 stages (132 KiB, one an SM) as three. Forced here: the default tiles split to one wave,
+# and 64 x 64 tiles (128 of them at 8192) unsplit in 8 stages or split 2 ways in 6 (99 KiB, two
+# an SM). Predicted: 64 x 64 in one wave 0.048-0.055 ms at 8192 (155-180 TFLOPS: the 128 MB
+# operand at about 3 TB/s, no workspace or reduction); the default tiles in one wave a few
+# per cent over their two.
+NARROW_SHAPES="8192,64,8192 64,8192,8192 16384,64,16384 64,16384,16384"
+narrow_tiles() {
+    TB="$B/bench/clgemm-types-bench"
+    t64="tma:MWG=64,NWG=64,KWG=64"
+    for s in 8 6; do
+        echo "== checks of 64 x 64 tiles in $s stages (6 cases each)"
+        timeout 150 "$TB" --check --force "$t64,STAGES=$s" h:1031,64,520 h:64,1031,520 \
+            b:300,40,777 h:130,64,4100
+    done
+    for round in 1 2; do
+        echo "== round $round: the defaults (the planner's split)"
+        # shellcheck disable=SC2046,SC2086
+        "$TB" --no-clblast --runs 20 $(mode_args h $NARROW_SHAPES) b:8192,64,8192 \
+            b:64,8192,8192 | grep median
+        echo "== round $round: the default tiles in one wave (128 x 64: split 2 at 8192, 1 at 16384)"
+        CLGEMM_KSPLIT=2 "$TB" --no-clblast --runs 20 h:64,8192,8192 b:64,8192,8192 | grep median
+        CLGEMM_KSPLIT=1 "$TB" --no-clblast --runs 20 h:64,16384,16384 | grep median
+        echo "== round $round: 64 x 64 tiles, 8 stages unsplit, then 6 stages split 2 ways (8192)"
+        # shellcheck disable=SC2046,SC2086
+        CLGEMM_KSPLIT=1 "$TB" --no-clblast --runs 20 --force "$t64,STAGES=8" \
+            $(mode_args h $NARROW_SHAPES) b:8192,64,8192 b:64,8192,8192 | grep median
+        CLGEMM_KSPLIT=2 "$TB" --no-clblast --runs 20 --force "$t64,STAGES=6" h:8192,64,8192 \
+            h:64,8192,8192 | grep median
+    done
+    # shellcheck disable=SC2086
+    $CUBLAS --fp16 $NARROW_SHAPES
+    $CUBLAS --bf16 8192,64,8192 64,8192,8192
 }
 
 batched() {
@@ -608,6 +651,7 @@ for suite in "$@"; do
     fp64-sweep) fp64_sweep ;;
     align-copies) align_copies ;;
     fp32-loop-addressing) fp32_loop_addressing ;;
+    narrow-tiles) narrow_tiles ;;
     batched) batched ;;
     types) types ;;
     tensor-cores) tensor_cores ;;
