@@ -660,7 +660,8 @@ Test(pack, lines_copy_moves_every_element_size_bit_for_bit) {
 /* The alignment copies (CLGEMM_ALIGN_COPIES): on a modelled H200, FP64 4097^2 (the mma family's
  * scalar-load path) copies both operands in their own layout by default or where the handle
  * asks, neither with 0; by default only an operand re-read at least 1536 times (8193 x 65 x 8193:
- * only B) and only for a family where the copies pay (not FP32's register-blocked family);
+ * only B), only for a family where the copies pay (not FP32's register-blocked family) and only
+ * on the device where that was measured (compute capability 9.0);
  * only the operand off 16 bytes is copied; none for aligned operands, a broadcast operand or a
  * batch table; a TF32 call with B stored MN-major still takes the tensor-map copies first, and a
  * TF32 or 3xTF32 operand off 16 bytes and K-major reaches the maps through a copy in its own
@@ -683,6 +684,9 @@ Test(pack, alignment_copies_chosen_where_they_pay) {
     gemm_call fp32 = square(CLGEMM_SINGLE, CLGEMM_COL_MAJOR, N, N, 4097, 4097);
     cr_expect_not(clgemm__pack_choose(h, &fp32, CLGEMM_COMPUTE_DEFAULT, &p),
                   "FP32: its family gains nothing from them");
+    h->info.nv_compute_capability = 80; /* not measured there: read in place */
+    cr_expect_not(clgemm__pack_choose(h, &odd, CLGEMM_COMPUTE_DEFAULT, &p), "sm_80: none");
+    h->info.nv_compute_capability = 90;
     h->align_copies = 0;
     cr_expect_not(clgemm__pack_choose(h, &odd, CLGEMM_COMPUTE_DEFAULT, &p), "0: none");
     h->align_copies = 1;

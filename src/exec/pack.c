@@ -128,7 +128,8 @@ static bool map_copies(struct clgemm_handle_s *h, const gemm_call *c, clgemm_com
  * FP64 4097^2 35 TFLOPS where 4096^2 runs 52). Copied onto 16-byte lines in its own layout
  * (transposes, tuning and defaults unchanged), it is read as an aligned one, for two passes
  * over the operand: by default where the family planned over the copies is one where that pays
- * (family_desc's aligned_copies_pay) and only the operands re-read enough (above). */
+ * (family_desc's aligned_copies_pay) on a device where that was measured, and only the operands
+ * re-read enough (above). */
 static bool align_copies(struct clgemm_handle_s *h, const gemm_call *c, clgemm_compute compute,
                          pack_choice *out) {
     if (h->align_copies == 0) return false;
@@ -146,7 +147,9 @@ static bool align_copies(struct clgemm_handle_s *h, const gemm_call *c, clgemm_c
     clgemm__pack_layout(c, out);
     if (out->bytes == SIZE_MAX) return false;
     const family_desc *f = plan_over_copies(h, c, compute, out);
-    if (h->align_copies == -1 && !f->aligned_copies_pay) return false;
+    /* By default only where measured: the H200 (compute capability 9.0). */
+    if (h->align_copies == -1 && (!f->aligned_copies_pay || h->info.nv_compute_capability != 90))
+        return false;
     return f->call_options && (!f->uses_alignment || f->uses_alignment(&out->schedule.cfg));
 }
 
