@@ -681,6 +681,12 @@ Test(pack, alignment_copies_chosen_where_they_pay) {
     narrow.n = 65;
     cr_assert(clgemm__pack_choose(h, &narrow, CLGEMM_COMPUTE_DEFAULT, &p), "narrow: B copied");
     cr_expect(!p.pack[0] && p.pack[1], "A re-read 65 times stays where it lies");
+    narrow.n = 1535;
+    cr_assert(clgemm__pack_choose(h, &narrow, CLGEMM_COMPUTE_DEFAULT, &p));
+    cr_expect(!p.pack[0] && p.pack[1], "A re-read 1535 times stays");
+    narrow.n = 1536;
+    cr_assert(clgemm__pack_choose(h, &narrow, CLGEMM_COMPUTE_DEFAULT, &p));
+    cr_expect(p.pack[0] && p.pack[1], "A re-read 1536 times is copied");
     gemm_call fp32 = square(CLGEMM_SINGLE, CLGEMM_COL_MAJOR, N, N, 4097, 4097);
     cr_expect_not(clgemm__pack_choose(h, &fp32, CLGEMM_COMPUTE_DEFAULT, &p),
                   "FP32: its family gains nothing from them");
