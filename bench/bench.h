@@ -146,6 +146,8 @@ typedef struct bench_ctx {
     cl_device_id device;
 } bench_ctx;
 
+/* The leading dimensions of the problem's tightly packed A, B and C (buffers_create's). */
+void problem_leading(const problem *p, size_t *lda, size_t *ldb, size_t *ldc);
 int buffers_create(const bench_ctx *bc, const problem *p, buffers *bufs, unsigned long long seed);
 void buffers_free(buffers *bufs);
 measurement run_clgemm(const bench_ctx *bc, const problem *p, const buffers *bufs, int runs,

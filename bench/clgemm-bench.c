@@ -69,12 +69,16 @@ static bool bench_problem(const bench_ctx *bc, const options *opt, const problem
     clgemm_config cfg;
     r.config_source = "?";
     int set_status = force->status;
+    size_t lda, ldb, ldc;
+    problem_leading(p, &lda, &ldb, &ldc);
     if (set_status) {
         config_string(&force->config, r.config, sizeof r.config);
         r.config_source = "refused";
-    } else if (clgemm_get_config_ex(bc->handle, p->layout, p->trans_a, p->trans_b, p->m, p->n, p->k,
-                                    p->precision, p->precision, CLGEMM_COMPUTE_DEFAULT, &cfg,
-                                    &r.config_source)) /* this call's, row-major swap included */
+    } else if (clgemm_get_config_operands(bc->handle, p->layout, p->trans_a, p->trans_b, p->m, p->n,
+                                          p->k, p->precision, p->precision, CLGEMM_COMPUTE_DEFAULT,
+                                          0, lda ? lda : 1, 0, ldb ? ldb : 1, &cfg,
+                                          &r.config_source))
+        /* this call's: row-major swap, operands as they lie (BLAS's least ld for empty ones) */
         snprintf(r.config, sizeof r.config, "?");
     else
         config_string(&cfg, r.config, sizeof r.config);

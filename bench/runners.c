@@ -69,12 +69,16 @@ static int upload(const bench_ctx *bc, size_t size, void *host, size_t count, cl
     return clEnqueueWriteBuffer(bc->queue, *buf, CL_TRUE, 0, count * size, host, 0, NULL, NULL);
 }
 
+void problem_leading(const problem *p, size_t *lda, size_t *ldb, size_t *ldc) {
+    bool na = p->trans_a == CLGEMM_NO_TRANS, nb = p->trans_b == CLGEMM_NO_TRANS;
+    *lda = na ? leading(p, p->m, p->k) : leading(p, p->k, p->m);
+    *ldb = nb ? leading(p, p->k, p->n) : leading(p, p->n, p->k);
+    *ldc = leading(p, p->m, p->n);
+}
+
 int buffers_create(const bench_ctx *bc, const problem *p, buffers *b, unsigned long long seed) {
     memset(b, 0, sizeof *b);
-    bool na = p->trans_a == CLGEMM_NO_TRANS, nb = p->trans_b == CLGEMM_NO_TRANS;
-    b->lda = na ? leading(p, p->m, p->k) : leading(p, p->k, p->m);
-    b->ldb = nb ? leading(p, p->k, p->n) : leading(p, p->n, p->k);
-    b->ldc = leading(p, p->m, p->n);
+    problem_leading(p, &b->lda, &b->ldb, &b->ldc);
     b->a_elems = p->m * p->k;
     b->b_elems = p->k * p->n;
     b->c_elems = p->m * p->n;

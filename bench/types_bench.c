@@ -256,16 +256,12 @@ static int run(clgemm_handle h, const mode *md, transposes tr, size_t m, size_t 
     double flops = 2.0 * m * n * k * (tt_ncomp(md->ab) > 1 ? 4 : 1);
     clgemm_config cfg;
     char kernel[200] = "?";
-    /* The configuration of the call just timed: its layout, types and compute mode (a TF32 mode
-     * may run a family an FP32 call would not). clgemm_get_config_ex answers for operands on
-     * 16-byte rows; where these are not (4097^2), the call may have run another family (TF32:
-     * mma.sync where the label says tma), and the label says so. */
-    if (clgemm_get_config_ex(h, CLGEMM_ROW_MAJOR, tr.a, tr.b, m, n, k, md->ab, md->c, md->compute,
-                             &cfg, NULL) == CLGEMM_SUCCESS)
+    /* The configuration of the call just timed: its layout, types, compute mode (a TF32 mode
+     * may run a family an FP32 call would not) and operands as they lie (off 16 bytes, as at
+     * 4097^2, they may be copied first or make another family run). */
+    if (clgemm_get_config_operands(h, CLGEMM_ROW_MAJOR, tr.a, tr.b, m, n, k, md->ab, md->c,
+                                   md->compute, 0, lda, 0, ldb, &cfg, NULL) == CLGEMM_SUCCESS)
         clgemm_config_string(&cfg, kernel, sizeof kernel);
-    if ((lda * sab) % 16 || (ldb * sab) % 16)
-        snprintf(kernel + strlen(kernel), sizeof kernel - strlen(kernel),
-                 "; the plan for 16-byte rows, which these are not");
     char name[16];
     snprintf(name, sizeof name, "%s%s", md->name,
              tr.a == CLGEMM_NO_TRANS && tr.b == CLGEMM_NO_TRANS ? ""

@@ -293,6 +293,18 @@ CLGEMM_API clgemm_status clgemm_get_config_ex(clgemm_handle handle, clgemm_layou
                                               clgemm_compute compute, clgemm_config *config,
                                               const char **source);
 
+/* The same for the operands as they lie: A and B at element offsets off_a and off_b with leading
+ * dimensions lda and ldb, as clgemm_gemm_ex would take them. An operand whose base or leading
+ * dimension is off 16 bytes may be copied first or read element by element, and some families
+ * then give way to others (on Hopper, TF32 4097^2 stored row-major runs on the tensor-map family
+ * only over copies): the answer is the configuration that such a call runs. Status as
+ * clgemm_gemm_ex for bad types, arguments and leading dimensions. */
+CLGEMM_API clgemm_status clgemm_get_config_operands(
+    clgemm_handle handle, clgemm_layout layout, clgemm_transpose trans_a, clgemm_transpose trans_b,
+    size_t m, size_t n, size_t k, clgemm_precision type_ab, clgemm_precision type_c,
+    clgemm_compute compute, size_t off_a, size_t lda, size_t off_b, size_t ldb,
+    clgemm_config *config, const char **source);
+
 /* Checks a configuration against its family's rules and this handle's device limits, without
  * building anything. CLGEMM_SUCCESS or CLGEMM_ERR_INVALID_PARAMS / CLGEMM_ERR_INVALID_FAMILY. */
 CLGEMM_API clgemm_status clgemm_check_config(clgemm_handle handle, clgemm_precision precision,

@@ -791,6 +791,46 @@ Test(pack, get_config_names_the_configuration_of_the_copies) {
     clgemm_destroy(h);
 }
 
+/* clgemm_get_config_operands answers for the operands as they lie: TF32 4097^2 row-major NN on a
+ * modelled H200 reaches the tma family only over the copies in the operands' own layout, so with
+ * CLGEMM_ALIGN_COPIES=0 it names another family; on 16-byte rows it agrees with
+ * clgemm_get_config_ex; a leading dimension too small gets clgemm_gemm_ex's status. */
+Test(pack, get_config_operands_follows_the_operands_alignment) {
+    clgemm_handle h = make_handle();
+    model_h200(h);
+    const clgemm_transpose N = CLGEMM_NO_TRANS;
+    const clgemm_layout R = CLGEMM_ROW_MAJOR;
+    const clgemm_precision S = CLGEMM_SINGLE;
+    clgemm_config cfg, ex;
+    cr_assert_eq(clgemm_get_config_operands(h, R, N, N, 4097, 4097, 4097, S, S, CLGEMM_COMPUTE_TF32,
+                                            0, 4097, 0, 4097, &cfg, NULL),
+                 CLGEMM_SUCCESS);
+    cr_expect_eq(cfg.family, CLGEMM_FAMILY_TMA, "over the copies");
+    h->align_copies = 0;
+    cr_assert_eq(clgemm_get_config_operands(h, R, N, N, 4097, 4097, 4097, S, S, CLGEMM_COMPUTE_TF32,
+                                            0, 4097, 0, 4097, &cfg, NULL),
+                 CLGEMM_SUCCESS);
+    cr_expect_neq(cfg.family, CLGEMM_FAMILY_TMA, "no copies in their own layout: no maps");
+    cr_assert_eq(
+        clgemm_get_config_ex(h, R, N, N, 4097, 4097, 4097, S, S, CLGEMM_COMPUTE_TF32, &ex, NULL),
+        CLGEMM_SUCCESS);
+    cr_expect_eq(ex.family, CLGEMM_FAMILY_TMA, "get_config_ex: 16-byte rows");
+    cr_assert_eq(clgemm_get_config_operands(h, R, N, N, 4097, 4097, 4097, S, S, CLGEMM_COMPUTE_TF32,
+                                            4, 4100, 8, 4100, &cfg, NULL),
+                 CLGEMM_SUCCESS);
+    cr_expect(memcmp(&cfg, &ex, sizeof cfg) == 0, "on 16-byte rows: the same answer");
+    cr_expect_eq(clgemm_get_config_operands(h, R, N, N, 4097, 4097, 4097, S, S, CLGEMM_COMPUTE_TF32,
+                                            0, 4096, 0, 4097, &cfg, NULL),
+                 CLGEMM_ERR_INVALID_LD_A);
+    cr_expect_eq(clgemm_get_config_operands(h, R, N, N, 4097, 4097, 4097, S, S, CLGEMM_COMPUTE_TF32,
+                                            0, 4097, 0, 10, &cfg, NULL),
+                 CLGEMM_ERR_INVALID_LD_B);
+    cr_expect_eq(clgemm_get_config_operands(h, R, N, N, 4097, 4097, 4097, S, S, CLGEMM_COMPUTE_TF32,
+                                            0, 4097, 0, 4097, NULL, NULL),
+                 CLGEMM_ERR_NULL_ARGUMENT);
+    clgemm_destroy(h);
+}
+
 /* 8-bit operands reach the tma family only K-major and only where it is forced or tuned (no
  * defaults until measured): a forced INT8 configuration (KWG 128: one 128-byte row) is legal on the
  * H200, one of 64 is not; row-major NN then copies B (the column-major A), column-major TN

@@ -293,6 +293,30 @@ static bool trans_ok(clgemm_transpose t) {
     return t == CLGEMM_NO_TRANS || t == CLGEMM_TRANS || t == CLGEMM_CONJ_TRANS;
 }
 
+/* The configuration call `c` runs (its types checked), as clgemm__gemm plans it. */
+static clgemm_status config_of_call(clgemm_handle h, gemm_call *c, clgemm_config *config,
+                                    const char **source) {
+    clgemm_status st = clgemm__check_types(h, c);
+    if (st != CLGEMM_SUCCESS) return st;
+    clgemm_compute compute = c->compute;
+    /* As a call does: CLGEMM_ALLOW_TF32 turns the FP32 default into TF32. */
+    if (compute == CLGEMM_COMPUTE_DEFAULT && c->precision == CLGEMM_SINGLE && h->allow_tf32)
+        compute = CLGEMM_COMPUTE_TF32;
+    pthread_mutex_lock(&h->lock);
+    /* A call that copies an operand first (pack.c) runs the copies' plan, which the copy
+     * decision made. */
+    pack_choice pack;
+    if (clgemm__pack_choose(h, c, compute, &pack)) {
+        *config = pack.schedule.cfg;
+        if (source) *source = pack.source;
+    } else {
+        colmajor_shape shape = clgemm__colmajor_shape(c);
+        *config = clgemm__plan_call(h, c, &shape, compute, 1, false, true, source).cfg;
+    }
+    pthread_mutex_unlock(&h->lock);
+    return CLGEMM_SUCCESS;
+}
+
 clgemm_status clgemm_get_config_ex(clgemm_handle h, clgemm_layout layout, clgemm_transpose trans_a,
                                    clgemm_transpose trans_b, size_t m, size_t n, size_t k,
                                    clgemm_precision type_ab, clgemm_precision type_c,
@@ -303,25 +327,26 @@ clgemm_status clgemm_get_config_ex(clgemm_handle h, clgemm_layout layout, clgemm
     if ((layout != CLGEMM_ROW_MAJOR && layout != CLGEMM_COL_MAJOR) || !trans_ok(trans_a) ||
         !trans_ok(trans_b))
         return CLGEMM_ERR_INVALID_ARGUMENT;
-    gemm_call call = {CALL_SHAPE(type_ab, type_c, compute)};
-    clgemm_status st = clgemm__check_types(h, &call);
+    gemm_call call = {CALL_SHAPE(type_ab, type_c, compute)}; /* leading dimensions 0: aligned */
+    return config_of_call(h, &call, config, source);
+}
+
+clgemm_status clgemm_get_config_operands(clgemm_handle h, clgemm_layout layout,
+                                         clgemm_transpose trans_a, clgemm_transpose trans_b,
+                                         size_t m, size_t n, size_t k, clgemm_precision type_ab,
+                                         clgemm_precision type_c, clgemm_compute compute,
+                                         size_t off_a, size_t lda, size_t off_b, size_t ldb,
+                                         clgemm_config *config, const char **source) {
+    if (!h || !config) return CLGEMM_ERR_NULL_ARGUMENT;
+    if (clgemm__forked()) return CLGEMM_ERR_FORKED;
+    gemm_call call = {CALL_SHAPE(type_ab, type_c, compute), .off_a = off_a, .lda = lda,
+                      .off_b = off_b, .ldb = ldb};
+    call.ldc = layout == CLGEMM_ROW_MAJOR ? n : m; /* the least C may have: C is not asked about */
+    if (call.ldc == 0) call.ldc = 1;
+    size_t extent[3];
+    clgemm_status st = clgemm__check_shape(&call, extent);
     if (st != CLGEMM_SUCCESS) return st;
-    /* As a call does: CLGEMM_ALLOW_TF32 turns the FP32 default into TF32. */
-    if (compute == CLGEMM_COMPUTE_DEFAULT && type_ab == CLGEMM_SINGLE && h->allow_tf32)
-        compute = CLGEMM_COMPUTE_TF32;
-    pthread_mutex_lock(&h->lock);
-    /* A call that copies an operand first (pack.c: TF32 stored MN-major) runs the copies' plan,
-     * which the copy decision made. */
-    pack_choice pack;
-    if (clgemm__pack_choose(h, &call, compute, &pack)) {
-        *config = pack.schedule.cfg;
-        if (source) *source = pack.source;
-    } else {
-        colmajor_shape shape = clgemm__colmajor_shape(&call);
-        *config = clgemm__plan_call(h, &call, &shape, compute, 1, false, true, source).cfg;
-    }
-    pthread_mutex_unlock(&h->lock);
-    return CLGEMM_SUCCESS;
+    return config_of_call(h, &call, config, source);
 }
 
 clgemm_status clgemm_load_tuning(clgemm_handle h, const char *path) {
