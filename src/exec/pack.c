@@ -132,7 +132,9 @@ static bool map_copies(struct clgemm_handle_s *h, const gemm_call *c, clgemm_com
  * re-read enough (above). */
 static bool align_copies(struct clgemm_handle_s *h, const gemm_call *c, clgemm_compute compute,
                          pack_choice *out) {
-    if (h->align_copies == 0) return false;
+    const bool asked = h->align_copies == 1;
+    /* By default only where measured: the H200 (compute capability 9.0). */
+    if (h->align_copies == 0 || (!asked && h->info.nv_compute_capability != 90)) return false;
     if (compute == CLGEMM_COMPUTE_FP32_3XTF32) return false; /* its splits are copies already */
     bool any = false;
     for (int x = 0; x < 2; x++) {
@@ -147,9 +149,7 @@ static bool align_copies(struct clgemm_handle_s *h, const gemm_call *c, clgemm_c
     clgemm__pack_layout(c, out);
     if (out->bytes == SIZE_MAX) return false;
     const family_desc *f = plan_over_copies(h, c, compute, out);
-    /* By default only where measured: the H200 (compute capability 9.0). */
-    if (h->align_copies == -1 && (!f->aligned_copies_pay || h->info.nv_compute_capability != 90))
-        return false;
+    if (!asked && !f->aligned_copies_pay) return false;
     return f->call_options && (!f->uses_alignment || f->uses_alignment(&out->schedule.cfg));
 }
 
