@@ -271,7 +271,7 @@ void clgemm__remove_temps(const char *dir, const char *name, const char *ext, do
         struct stat st;
         if (fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode))
             continue;
-        /* No age asked for, no clock read: a temporary whose time stamp lies a second ahead of
+        /* No age asked for, no stamp compared: a temporary whose time stamp lies ahead of
          * time() (a coarse clock, a skewed file server) is as stale as any. */
         if (min_age_s > 0 && difftime(now, st.st_mtime) < min_age_s) continue;
         if (unlinkat(dirfd(d), e->d_name, 0) == 0)
