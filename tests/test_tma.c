@@ -639,8 +639,7 @@ Test(tma_family, planned_for_its_types_where_it_pays) {
         }
         cr_expect_eq(big.family, CLGEMM_FAMILY_TMA, "case %zu", i);
         cr_expect_eq(narrow.family, CLGEMM_FAMILY_TMA, "case %zu: 8192 x 64 x 8192", i);
-        /* 16-bit: a side of 64 in tiles 64 deep on it (128 x 64, 64 x 256); the others in 128 x
-         * 128. */
+        /* 16-bit: a side of 64 in 64 x 64 tiles either way; the others in 128 x 128. */
         clgemm_config short_m = clgemm__config_default_for(&h200, t, m, 64, 8192, 8192, 1);
         const bool half16 = cases[i].kwg == 64;
         int nm = 0, nn = 0, sm = 0, sn = 0;
@@ -649,8 +648,9 @@ Test(tma_family, planned_for_its_types_where_it_pays) {
         clgemm_config_get(&short_m, "MWG", &sm);
         clgemm_config_get(&short_m, "NWG", &sn);
         cr_expect_eq(short_m.family, CLGEMM_FAMILY_TMA, "case %zu: 64 x 8192 x 8192", i);
-        cr_expect(nm == 128 && nn == (half16 ? 64 : 128), "case %zu: %d x %d", i, nm, nn);
-        cr_expect(sm == (half16 ? 64 : 128) && sn == (half16 ? 256 : 128), "case %zu: %d x %d", i,
+        cr_expect(nm == (half16 ? 64 : 128) && nn == (half16 ? 64 : 128), "case %zu: %d x %d", i,
+                  nm, nn);
+        cr_expect(sm == (half16 ? 64 : 128) && sn == (half16 ? 64 : 128), "case %zu: %d x %d", i,
                   sm, sn);
         int v[4];
         const char *names[] = {"MWG", "NWG", "KWG", "STAGES"};
@@ -713,6 +713,32 @@ Test(tma_family, persistent_work_groups_fill_the_device_once) {
     cr_expect_neq(clgemm__config_check(&c, &h200, CLGEMM_HALF), CLGEMM_SUCCESS, "PERSIST 3");
     clgemm_config s3 = {.family = CLGEMM_FAMILY_TMA, .params = {128, 128, 64, 3, 2, 3}};
     cr_expect_neq(clgemm__config_check(&s3, &h200, CLGEMM_HALF), CLGEMM_SUCCESS, "STAGE_C 3");
+}
+
+/* Split K fills one wave of the work-groups an SM holds by local memory as well as registers:
+ * 64 x 64 tiles of 8 stages (129 KiB, one an SM) at 8192 x 64 x 8192 are 128 tiles, so no split;
+ * at 4096 long, 64 tiles split 2 ways; 128 x 64 of 8 stages (193 KiB, one an SM, though their
+ * registers allow two) at 64 x 8192 x 8192 split 2 ways, not 4 (two waves); at 64 x 16384^2
+ * none. Persistent 128 x 128 tiles of 3 stages (98 KiB) are held two an SM. */
+Test(tma_family, split_k_fills_one_wave_of_what_local_memory_holds) {
+    device_info h200 = h200_with_maps();
+    const clgemm_precision H = CLGEMM_HALF;
+    const clgemm_config narrow = {.family = CLGEMM_FAMILY_TMA, .params = {64, 64, 64, 8}};
+    const clgemm_config tall = {.family = CLGEMM_FAMILY_TMA, .params = {128, 64, 64, 8}};
+    const clgemm_config small = {.family = CLGEMM_FAMILY_TMA, .params = {64, 64, 64, 2}};
+    cr_assert_eq(clgemm__config_check(&narrow, &h200, H), CLGEMM_SUCCESS);
+    cr_assert_eq(clgemm__config_check(&tall, &h200, H), CLGEMM_SUCCESS);
+    cr_expect_eq(clgemm__plan_splits(&narrow, &h200, 0, H, 8192, 64, 8192, 1), 1);
+    cr_expect_eq(clgemm__plan_splits(&narrow, &h200, 0, H, 64, 8192, 8192, 1), 1);
+    cr_expect_eq(clgemm__plan_splits(&narrow, &h200, 0, H, 4096, 64, 8192, 1), 2);
+    cr_expect_eq(clgemm__plan_splits(&tall, &h200, 0, H, 8192, 64, 8192, 1), 2);
+    cr_expect_eq(clgemm__plan_splits(&tall, &h200, 0, H, 16384, 64, 16384, 1), 1);
+    /* 34 KiB: registers, not local memory, bound it (three an SM), so 128 tiles take 3 layers. */
+    cr_expect_eq(clgemm__plan_splits(&small, &h200, 0, H, 8192, 64, 8192, 1), 3);
+    /* The defaults as planned: 64 x 8192 x 8192 in one wave, unsplit. */
+    clgemm_config d =
+        clgemm__config_default_for(&h200, H, CLGEMM_COMPUTE_DEFAULT, 64, 8192, 8192, 1);
+    cr_expect_eq(clgemm__plan_splits(&d, &h200, 0, H, 64, 8192, 8192, 1), 1);
 }
 
 /* C's local memory counts against the limit: 256 x 128 tiles in 4 stages fit with their four

@@ -109,6 +109,15 @@ static inline cl_ulong clgemm__static_local_limit(const device_info *info) {
                                                          : info->local_mem_size;
 }
 
+/* How many work-groups whose static __local arrays take `bytes` (the 1 KiB each reserves
+ * included) an NVIDIA compute unit of this device holds at once by local memory: an SM of compute
+ * capability 9.0 holds 1 KiB more than one work-group may take, and the limit (exec's probe) is
+ * a work-group's maximum less 1 KiB, so the SM's share is the limit and 2 KiB. At least one. */
+static inline size_t clgemm__groups_by_local(const device_info *info, size_t bytes) {
+    size_t n = bytes ? (size_t)((clgemm__static_local_limit(info) + 2048) / bytes) : 1;
+    return n ? n : 1;
+}
+
 /* ---- fork.c: handles do not survive fork() ------------------------------------------------ */
 
 /* Called before the library's first OpenCL call in a process (device enumeration, a handle's

@@ -126,6 +126,11 @@ typedef struct family_desc {
      * tile a work-group, its third dimension the matrices and layers. Only a tensor-map
      * family's kernel is launched this way (exec/gemm.c): the unit count follows its maps. */
     size_t (*persistent_groups)(const clgemm_config *c, const device_info *info);
+    /* The bytes of local memory one work-group of a configuration takes (its static arrays and
+     * barriers, the 1 KiB each reserves included), so the planner counts the work-groups a
+     * compute unit holds by local memory as well as by registers (NULL: by registers only; the
+     * other families' defaults are bound by registers). */
+    size_t (*local_bytes)(const clgemm_config *c);
 } family_desc;
 
 /* The registered families, in order of preference for defaults; NULL-terminated. */

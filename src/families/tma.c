@@ -68,6 +68,10 @@ static size_t local_bytes(const int *v) {
     return (size_t)v[STAGES] * ((size_t)(v[MWG] + v[NWG]) * 128 + 16) + 1024 + c_stage;
 }
 
+static size_t config_local_bytes(const clgemm_config *c) {
+    return local_bytes(c->params);
+}
+
 static bool rules(const clgemm_config *c, const device_info *info, const type_desc *t) {
     const int *v = c->params;
     if (t->complex || (t->size != 1 && t->size != 2 && t->size != 4)) return false;
@@ -82,17 +86,15 @@ static bool rules(const clgemm_config *c, const device_info *info, const type_de
 }
 
 /* Persistent (PERSIST 2): the work-groups an SM holds at once, by local memory (at most two:
- * the registers of two 128 x 128 tiles' consumers fill an SM), times the SMs; 0 otherwise. An
- * SM of compute capability 9.0 holds 1 KiB more than one work-group may take, and each work-group
- * reserves 1 KiB of it (the 1 KiB local_bytes keeps for alignment stands for that); the limit
- * (exec's probe) is a work-group's maximum less 1 KiB. So 128 x 128 tiles in 3 stages with C
- * staged (112 KiB used) run two an SM. */
+ * the registers of two 128 x 128 tiles' consumers fill an SM), times the SMs; 0 otherwise. The
+ * 1 KiB local_bytes keeps for alignment stands for the 1 KiB each work-group reserves, so 128 x
+ * 128 tiles in 3 stages with C staged (112 KiB used) run two an SM. */
 static size_t persistent_groups(const clgemm_config *c, const device_info *info) {
     const int *v = c->params;
     if (v[PERSIST] != 2) return 0;
-    size_t per_sm = (size_t)((clgemm__static_local_limit(info) + 2048) / local_bytes(v));
+    size_t per_sm = clgemm__groups_by_local(info, local_bytes(v));
     if (per_sm > 2) per_sm = 2;
-    return (per_sm ? per_sm : 1) * (info->compute_units ? info->compute_units : 1);
+    return per_sm * (info->compute_units ? info->compute_units : 1);
 }
 
 static void launch(const clgemm_config *c, size_t m, size_t n, size_t local[2], size_t global[2]) {
@@ -190,15 +192,16 @@ static const clgemm_config tf32[] = {TMA_ALL(128, 256, 32, 4, 0, 2, 2), TMA(128,
 static const clgemm_config eight[] = {TMA_WITH(128, 256, 128, 4, 0, 2), TMA(128, 128, 128, 6),
                                       END_OF_LIST};
 static const clgemm_config none[] = {END_OF_LIST};
-/* One side of 64 or less (of the column-major problem): tiles 64 deep on that side, so no half of
- * each product is padding. H200, two rounds against 128 x 128 in 6 stages (bench/results/
- * h200-tma-narrow-tiles.log; row-major, so the call's M is the column-major N): FP16 8192 x 64 x
- * 8192 117 and 120 TFLOPS against 116 and 116, 64 x 8192 x 8192 122 and 124 against 116 and 111,
- * 64 x 16384 x 16384 206 against 192 and 189, 16384 x 64 x 16384 201 against 197 and 198; BF16
- * alike. Less than the padding's half of the products: the split-K layers' sum takes 9 us of
- * 70. */
-static const clgemm_config half_short_m[] = {TMA(64, 256, 64, 5), END_OF_LIST};
-static const clgemm_config half_short_n[] = {TMA(128, 64, 64, 8), END_OF_LIST};
+/* One side of 64 or less (of the column-major problem): 64 x 64 tiles in 8 stages (129 KiB, one
+ * an SM), which at 8192 long fill one wave without splitting K, so no layers to sum (9 us of a
+ * 70 us call). H200, whole calls, row-major, two rounds alternated (bench/results/
+ * h200-narrow-tiles-one-wave.log): FP16 8192 x 64 x 8192 0.057-0.061 ms against 0.076-0.078 in
+ * the 64 x 256 tiles of 5 stages split 4 ways (cuBLAS 0.081 ms), 64 x 8192 x 8192 0.055-0.059
+ * against 0.072-0.076 in 128 x 64 tiles of 8 stages split 4 ways (two waves: the planner counted
+ * residency by registers then) and 0.067-0.072 split 2 ways (one wave); 16384 x 64 x 16384
+ * 0.152-0.157 against 0.173-0.180, 64 x 16384 x 16384 0.150-0.156 against 0.167-0.173 (128 x 64
+ * unsplit, one wave: 0.149-0.150); BF16 alike. 6 stages split 2 ways lost (0.067-0.072). */
+static const clgemm_config half_narrow[] = {TMA(64, 64, 64, 8), END_OF_LIST};
 /* Strided batches of 16-bit matrices, H200 (bench/results/h200-tma-batches.log): 128 x 128 tiles
  * in 3 stages (98 KiB: two work-groups an SM, one's copies behind the other's products) ran 1000 x
  * 256^3 at 208 TFLOPS where 4 stages (one an SM) ran 174 and mma.sync 157; 1000 x 128^3 82 / 72,
@@ -253,8 +256,7 @@ static const clgemm_config *defaults(const device_info *info, clgemm_precision t
      * 256^3 INT8 1.4 against 1.2 TOPS, 512^3 10.4 against 6.4, h200-tma-8bit.log). */
     if (!eight_bit(type) && !pays(dims)) return none;
     const bool wide = dims->m == 0 || wide_tiles_fill(info, dims);
-    if (sixteen_bit && !wide && dims->m <= 64) return half_short_m;
-    if (sixteen_bit && !wide && dims->n <= 64) return half_short_n;
+    if (sixteen_bit && !wide && (dims->m <= 64 || dims->n <= 64)) return half_narrow;
     const clgemm_config *list = eight_bit(type) ? eight : type == CLGEMM_SINGLE ? tf32 : half;
     return wide ? list : list + 1; /* without the 128 x 256 tiles */
 }
@@ -269,6 +271,7 @@ static const clgemm_config quick[] = {TMA(128, 256, 64, 4),
                                       TMA(128, 128, 64, 6),
                                       TMA(64, 256, 64, 5),
                                       TMA(128, 64, 64, 8),
+                                      TMA(64, 64, 64, 8),
                                       TMA(128, 256, 32, 4),
                                       TMA(256, 128, 32, 4),
                                       TMA(128, 128, 32, 6),
@@ -303,6 +306,9 @@ static const clgemm_config quick[] = {TMA(128, 256, 64, 4),
 /* setmaxnreg (SETMAXNREG 2) needs the entry's register cap. */
 static const ptx_patch_need patch = {CLGEMM_PTX_CAP_FROM_THREADS};
 
-const family_desc clgemm__family_tma = {
-    TENSOR_CORE_FAMILY(CLGEMM_FAMILY_TMA, tma), .ptx_patch = &patch, .tensor_maps = true,
-    .param_ext = param_ext, .persistent_groups = persistent_groups};
+const family_desc clgemm__family_tma = {TENSOR_CORE_FAMILY(CLGEMM_FAMILY_TMA, tma),
+                                        .ptx_patch = &patch,
+                                        .tensor_maps = true,
+                                        .param_ext = param_ext,
+                                        .persistent_groups = persistent_groups,
+                                        .local_bytes = config_local_bytes};

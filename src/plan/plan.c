@@ -83,8 +83,10 @@ static int nonempty_layers(long splits, size_t k, size_t kwg) {
  * count is an estimate (a work-item's accumulators, one row and one column of its block taken as
  * square, the staged loads and about 16 for addresses: any family), enough to tell one resident
  * work-group from two or four (H200, ptxas: regblock 256 x 128 FP32 239 registers, estimated
- * 184; mma FP64 128 x 64 255, estimated 224, two resident). Elsewhere the register files differ
- * and nothing was measured: one. */
+ * 184; mma FP64 128 x 64 255, estimated 224, two resident), and where the family says what
+ * local memory a work-group takes, by that too (tma 128 x 64 tiles of 8 stages: two by
+ * registers, one by local memory; counted by registers, the planner split 64 x 8192 x 8192 into
+ * two waves). Elsewhere the register files differ and nothing was measured: one. */
 static size_t resident_groups(const clgemm_config *c, const device_info *info,
                               clgemm_precision type) {
     if (info->cls != DEVICE_NVIDIA_GPU) return 1;
@@ -100,6 +102,11 @@ static size_t resident_groups(const clgemm_config *c, const device_info *info,
     regs = (regs + 7) / 8 * 8;
     size_t by_regs = 65536 / (threads * regs), by_threads = 2048 / threads;
     size_t n = by_regs < by_threads ? by_regs : by_threads;
+    const family_desc *f = clgemm__family(c->family);
+    if (f->local_bytes) {
+        size_t by_local = clgemm__groups_by_local(info, f->local_bytes(c));
+        if (by_local < n) n = by_local;
+    }
     return n < 1 ? 1 : n;
 }
 

@@ -15,6 +15,7 @@ static const struct {
     {CLGEMM_FAMILY_TMA, {128, 128, 64, 6}},
     {CLGEMM_FAMILY_TMA, {64, 256, 64, 5}},
     {CLGEMM_FAMILY_TMA, {128, 64, 64, 8}},
+    {CLGEMM_FAMILY_TMA, {64, 64, 64, 8}},
     {CLGEMM_FAMILY_TMA, {128, 256, 32, 4}},
     {CLGEMM_FAMILY_TMA, {256, 128, 32, 4}},
     {CLGEMM_FAMILY_TMA, {128, 128, 32, 6}},
