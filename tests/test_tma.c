@@ -603,9 +603,9 @@ Test(tma_family, planned_for_its_types_where_it_pays) {
             cr_expect_eq(small.family, CLGEMM_FAMILY_TMA, "case %zu: 512^3", i);
         else
             cr_expect_neq(small.family, CLGEMM_FAMILY_TMA, "case %zu: 512^3", i);
-        /* Batches: FP16 and BF16 in 128 x 128 tiles of 3 stages (two work-groups an SM) from
-         * 128^2 matrices, the 8-bit types in the same tiles from 128 rows (the CUDA cores are
-         * the only other route for them; at 64 rows they kept up); the other types and 64^2
+        /* Batches: FP16 and BF16 in 128 x 128 tiles from 128^2 matrices (4 stages from 256^2, 3
+         * below), the 8-bit types in 128 x 128 tiles of 3 stages from 128 rows (the CUDA cores
+         * are the only other route for them; at 64 rows they kept up); the other types and 64^2
          * matrices elsewhere. */
         const bool eight = clgemm_type_size(t) == 1;
         clgemm_config tiny = clgemm__config_default_for(&h200, t, m, 64, 64, 64, 10000);
@@ -616,19 +616,20 @@ Test(tma_family, planned_for_its_types_where_it_pays) {
             cr_expect_eq(batch.family, CLGEMM_FAMILY_TMA, "case %zu: a batch", i);
             for (int p = 0; p < 4; p++)
                 cr_assert_eq(clgemm_config_get(&batch, names[p], &v[p]), CLGEMM_SUCCESS);
-            cr_expect(v[0] == 128 && v[1] == 128 && v[2] == cases[i].kwg && v[3] == 3,
+            cr_expect(v[0] == 128 && v[1] == 128 && v[2] == cases[i].kwg && v[3] == (eight ? 3 : 4),
                       "case %zu: %d %d %d %d", i, v[0], v[1], v[2], v[3]);
-            /* 16-bit batches of 256^2 matrices and more persistent, of 128^2 one tile a
-             * work-group; 8-bit ones one tile each. */
+            /* 16-bit batches of 256^2 matrices and more persistent with C staged, of 128^2 one
+             * tile a work-group in 3 stages; 8-bit ones one tile each. */
             clgemm_config b128 = clgemm__config_default_for(&h200, t, m, 128, 128, 128, 1000);
             cr_expect_eq(b128.family, CLGEMM_FAMILY_TMA, "case %zu: a batch of 128^3", i);
+            cr_assert_eq(clgemm_config_get(&b128, "STAGES", &v[3]), CLGEMM_SUCCESS);
+            cr_expect_eq(v[3], 3, "case %zu: a batch of 128^3", i);
             cr_expect_eq(persist(&batch), eight ? 0 : 2, "case %zu: a batch of 256^3", i);
             cr_expect_eq(persist(&b128), 0, "case %zu: a batch of 128^3", i);
-            /* 16-bit C staged from 256^2 below 512^2: persistent, not staged, from 512^2. */
             clgemm_config b512 = clgemm__config_default_for(&h200, t, m, 512, 512, 512, 100);
             cr_expect_eq(stage_c(&batch), eight ? 0 : 2, "case %zu: a batch of 256^3", i);
             cr_expect_eq(stage_c(&b128), 0, "case %zu: a batch of 128^3", i);
-            cr_expect_eq(stage_c(&b512), 0, "case %zu: a batch of 512^3", i);
+            cr_expect_eq(stage_c(&b512), eight ? 0 : 2, "case %zu: a batch of 512^3", i);
             cr_expect_eq(persist(&b512), eight ? 0 : 2, "case %zu: a batch of 512^3", i);
         } else {
             cr_expect_neq(batch.family, CLGEMM_FAMILY_TMA, "case %zu: a batch", i);
@@ -719,7 +720,7 @@ Test(tma_family, persistent_work_groups_fill_the_device_once) {
  * 64 x 64 tiles of 8 stages (129 KiB, one an SM) at 8192 x 64 x 8192 are 128 tiles, so no split;
  * at 4096 long, 64 tiles split 2 ways; 128 x 64 of 8 stages (193 KiB, one an SM, though their
  * registers allow two) at 64 x 8192 x 8192 split 2 ways, not 4 (two waves); at 64 x 16384^2
- * none. Persistent 128 x 128 tiles of 3 stages (98 KiB) are held two an SM. */
+ * none. */
 Test(tma_family, split_k_fills_one_wave_of_what_local_memory_holds) {
     device_info h200 = h200_with_maps();
     const clgemm_precision H = CLGEMM_HALF;

@@ -212,9 +212,15 @@ static const clgemm_config half_narrow[] = {TMA(64, 64, 64, 8), END_OF_LIST};
  * With C staged through local memory (bench/results/h200-tma-staged-c-defaults.log, two rounds
  * alternated): FP16 1000 x 256^3 253-255 against 217, 300 x 384^3 289-295 against 270-280, but
  * 100 x 512^3 298-299 against 308-316; one tile a work-group, staged, lost everywhere (512^3
- * 251-256). So matrices below 512^2 staged, from 512^2 not. */
-static const clgemm_config half_batch[] = {TMA_PS(128, 128, 64, 3), TMA_P(128, 128, 64, 3),
-                                           TMA(128, 128, 64, 3), END_OF_LIST};
+ * 251-256). Then 4 stages, staged (145 KiB, one an SM; a 256-deep tile's whole K in flight), won
+ * at every size measured (bench/results/h200-batch-stages.log, two rounds, torch.bmm beside):
+ * FP16 1000 x 256^3 114-115 us against 133-137 (torch 124), BF16 124-125 against 147-151 (114),
+ * 300 x 384^3 97-100 against 116 (93), 500 x 320^3 126-131 against 164-169 (112), 100 x 512^3
+ * 74-78 against the unstaged 3 stages' 86-88 (74); not staged 4 stages lost (150 at 256^3). So
+ * from 256^2 (larger matrices than 512^2 not measured in batches), below it one tile a
+ * work-group. */
+static const clgemm_config half_batch[] = {TMA_PS(128, 128, 64, 4), TMA(128, 128, 64, 3),
+                                           END_OF_LIST};
 /* Strided batches of 8-bit matrices, row-major NN (B copied K-major first), H200
  * (bench/results/h200-tma-8bit-batches.log): 128 x 128 tiles of 3 stages, as FP16's, ran INT8 1000
  * x 256^3 at 128 TOPS and 100 x 512^3 at 205 where the CUDA cores (the only other route for 8-bit
@@ -249,8 +255,7 @@ static const clgemm_config *defaults(const device_info *info, clgemm_precision t
     if (dims->batch > 1) {
         if (eight_bit(type)) return dims->m > 64 ? eight_batch : none;
         if (!sixteen_bit || dims->m < 128 || dims->n < 128) return none;
-        if (dims->m < 256 || dims->n < 256) return half_batch + 2;
-        return dims->m >= 512 && dims->n >= 512 ? half_batch + 1 : half_batch;
+        return dims->m < 256 || dims->n < 256 ? half_batch + 1 : half_batch;
     }
     /* 8-bit: every single matrix (the other families multiply 8-bit types on the CUDA cores:
      * 256^3 INT8 1.4 against 1.2 TOPS, 512^3 10.4 against 6.4, h200-tma-8bit.log). */
@@ -290,6 +295,7 @@ static const clgemm_config quick[] = {TMA(128, 256, 64, 4),
                                       TMA_P(128, 128, 128, 3),
                                       TMA_PS(128, 256, 64, 4),
                                       TMA_PS(128, 128, 64, 3),
+                                      TMA_PS(128, 128, 64, 4),
                                       TMA_PS(128, 256, 32, 4),
                                       TMA_PS(128, 128, 128, 3),
                                       TMA_WITH(128, 64, 64, 8, 0, 2),

@@ -34,6 +34,7 @@ static const struct {
     {CLGEMM_FAMILY_TMA, {128, 128, 128, 3, 2}},
     {CLGEMM_FAMILY_TMA, {128, 256, 64, 4, 2, 2}},
     {CLGEMM_FAMILY_TMA, {128, 128, 64, 3, 2, 2}},
+    {CLGEMM_FAMILY_TMA, {128, 128, 64, 4, 2, 2}},
     {CLGEMM_FAMILY_TMA, {128, 256, 32, 4, 2, 2}},
     {CLGEMM_FAMILY_TMA, {128, 128, 128, 3, 2, 2}},
     {CLGEMM_FAMILY_TMA, {128, 64, 64, 8, 0, 2}},
