@@ -36,9 +36,11 @@
 #                 rounds, cuBLAS beside
 #   batched       strided batches of FP32, FP64, FP16 and BF16 matrices beside CLBlast and torch.bmm
 #   types         every element type and compute mode, squares at 8192 and below
-#   tensor-cores  FP16, BF16, TF32, 3xTF32 at 8192^2, 4096^2, 2048^2, 4097^2 and an FP16 batch
-#                 of 1000 x 256^3 (TC_ENV: environment words for the clgemm side, e.g. a
-#                 family's variables, so that a new kernel family runs the same problems)
+#   tensor-cores  FP16, BF16, TF32, 3xTF32 at 8192^2, 4096^2, 2048^2, 4097^2, FP16 and BF16
+#                 with a side of 64 (8192 x 64 x 8192 and 64 x 8192 x 8192) and strided batches
+#                 of 1000 x 256^3: every figure of issue 30's table from one run (TC_ENV:
+#                 environment words for the clgemm side, e.g. a family's variables, so that a
+#                 new kernel family runs the same problems)
 #   tf32-registers TF32 and 3xTF32 with CLGEMM_TMA_A_REGISTERS=1 (cl/tma.cl's AREG: a
 #                 column-major A stored MN-major loaded into registers, and split there for
 #                 3xTF32, instead of copied and split beforehand): test_tensor_cores's TF32 and
@@ -394,20 +396,22 @@ setmaxnreg() {
 tensor_cores() {
     # The clgemm side runs under TC_ENV (empty: the built-in choice of family).
     sq="8192,8192,8192 4096,4096,4096 2048,2048,2048 4097,4097,4097"
+    narrow="8192,64,8192 64,8192,8192"
     # shellcheck disable=SC2046,SC2086
     {
         echo "== FP16, BF16, TF32, 3xTF32 (types bench; TC_ENV='${TC_ENV:-}')"
-        env ${TC_ENV:-} "$B/bench/clgemm-types-bench" $(mode_args h $sq) $(mode_args b $sq) \
-            $(mode_args tf32 $sq) $(mode_args 3xtf32 $sq)
-        echo "== FP16 strided batch 1000 x 256^3"
-        env ${TC_ENV:-} "$B/bench/clgemm-batched-bench" --runs 20 h:1000,256 2>&1 |
+        env ${TC_ENV:-} "$B/bench/clgemm-types-bench" $(mode_args h $sq $narrow) \
+            $(mode_args b $sq $narrow) $(mode_args tf32 $sq) $(mode_args 3xtf32 $sq)
+        echo "== FP16 and BF16 strided batches of 1000 x 256^3"
+        env ${TC_ENV:-} "$B/bench/clgemm-batched-bench" --runs 20 h:1000,256 b:1000,256 2>&1 |
             grep -vE "^#|^$|^-"
         echo "== cuBLAS (3xTF32's reference: FP32), torch.bmm"
-        $CUBLAS --fp16 $sq
-        $CUBLAS --bf16 $sq
+        $CUBLAS --fp16 $sq $narrow
+        $CUBLAS --bf16 $sq $narrow
         $CUBLAS --tf32 $sq
         $CUBLAS $sq
         $BMM --fp16 1000,256
+        $BMM --bf16 1000,256
     }
 }
 
