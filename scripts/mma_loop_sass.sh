@@ -30,7 +30,7 @@ KERNEL=mma.cl
 # shellcheck source=scripts/nvptx/setup.sh
 . "$self/nvptx/setup.sh"
 # Each NAME=VALUE once, the last one given winning.
-defines=$(echo "$opts" | tr ' ' '\n' | grep = | awk -F= '{ v[$1] = $2; if (!($1 in o)) o[$1] = n++ }
+defines=$(echo "$opts" | tr ' ' '\n' | grep '=' | awk -F= '{ v[$1] = $2; if (!($1 in o)) o[$1] = n++ }
     END { for (k in v) print o[k], "-D" k "=" v[k] }' | sort -n | cut -d' ' -f2)
 # shellcheck disable=SC2086 # one word per option
 if ! to_ptx $defines; then
@@ -53,7 +53,7 @@ fi
 echo "$(echo "$defines" | tr '\n' ' ')"
 echo "registers $regs, spill stores / loads ${spills:-0 / 0} bytes"
 # Instructions as (address, text); labels (nvdisasm) or hexadecimal addresses (cuobjdump) as
-# branch targets. The loop: the backward branch with the most mma between its target and itself.
+# branch targets.
 awk '
 function hex(h,    v, i) {
     v = 0
@@ -83,7 +83,7 @@ match($0, /\/\*[0-9a-f]+\*\/ +[^;]*;/) {
     if (s ~ /^@!PT /) k[n] = "nop" # never executed: ptxas'"'"'s filler
 }
 END {
-    best = 0
+    best = 0; nl = 0
     for (i = 1; i <= n; i++) {
         if (opn[i] != "BRA") continue
         t = txt[i]; tgt = -1
@@ -92,18 +92,25 @@ END {
         if (tgt < 0 || tgt > a[i]) continue
         m = 0
         for (j = 1; j <= i; j++) if (a[j] >= tgt && k[j] == "mma") m++
-        if (m > best) { best = m; lo = tgt; hi = i }
+        if (!m) continue
+        nl++; lmma[nl] = m; llo[nl] = tgt; lhi[nl] = i
+        if (m > best) best = m
     }
     if (!best) { print "no loop with mma instructions found"; exit 1 }
     split("mma lds ldgsts nop sync int uniform spill branch other", kinds, " ")
-    total = 0
-    for (j = 1; j <= hi; j++) if (a[j] >= lo) { c[k[j]]++; total++ }
-    slices = 0
-    for (j = 1; j <= hi; j++) if (a[j] >= lo && opn[j] == "BAR") slices++
-    if (!slices) slices = 1
-    printf "loop %x-%x: %d instructions, %d slice(s); per slice: %.1f\n", lo, a[hi], total, slices,
-        total / slices
-    line = ""
-    for (q = 1; q <= 10; q++) line = line sprintf(" %s %.1f", kinds[q], c[kinds[q]] / slices)
-    print "per slice:" line
+    for (q = 1; q <= nl; q++) {
+        if (lmma[q] < best) continue
+        lo = llo[q]; hi = lhi[q]; total = 0; slices = 0
+        for (x in c) delete c[x]
+        for (j = 1; j <= hi; j++) if (a[j] >= lo) {
+            c[k[j]]++; total++
+            if (opn[j] == "BAR") slices++
+        }
+        if (!slices) slices = 1
+        printf "loop %x-%x: %d instructions, %d slice(s); per slice: %.1f\n", lo, a[hi], total,
+            slices, total / slices
+        line = ""
+        for (r = 1; r <= 10; r++) line = line sprintf(" %s %.1f", kinds[r], c[kinds[r]] / slices)
+        print "  per slice:" line
+    }
 }' "$work/k.sass"
