@@ -40,12 +40,15 @@
  *             51.6 / 51.8 against 45.3 / 44.7 (ptxas: the loop 444 -> about 300 instructions a
  *             slice; bench/results/h200-fp64-loop-addressing.log).
  *   F64_LOOP  type 4 with F64_K16 and LOOP_ADDR (both operands by cp.async, >= 8 chunks a local
- *             row): 1 = the K loop unrolled by STAGES, so that each slice's stage is a constant;
- *             each copy from a global pointer of its own advanced by a step a slice, each
- *             fragment from a local pointer computed once (one for every set of elements whose
- *             places differ by an immediate) plus immediate offsets; 0 = addresses from indices
- *             each slice. Offline (ptxas 13.0, scripts/mma_loop_sass.sh) the loop of the FP64
- *             default drops from 309 to about 200 instructions a slice; unmeasured on a device.
+ *             row): 1 = the K loop unrolled by STAGES, so that each slice's stage is a constant,
+ *             each fragment loaded from a local pointer computed once (one for each set of
+ *             elements whose places differ by constants) plus an immediate, and in tiles inside
+ *             M and N each operand's copies from one pointer stepped each slice (edge tiles: a
+ *             pointer a copy, in a loop of their own); 0 = addresses from indices each slice.
+ *             Offline (clang-14, ptxas 13.0, scripts/mma_loop_sass.sh) the FP64 default's loop
+ *             takes 174-176 instructions a slice instead of 291-313 (every transpose; edge tiles
+ *             188-211), 238-240 registers and no spill instead of 255 and 48-76 bytes; 32 x 64
+ *             warp tiles spill 20-140 bytes (0-20 with 0). Unmeasured on a device.
  *   TF32_CVT  types 2/3, how FP32 inputs become TF32 (every way rounds to nearest, ties away),
  *             on every fragment use (once per element in local memory, between the cp.async
  *             wait and the barrier, was tried and is slower: it lengthens every slice's wait):
@@ -712,7 +715,7 @@ DEV void mma_f64(double *d, const double *a, const double *b) {
     (!SWIZZLE || ((CPR) >= 8 ? (d) % (8 / (S)) == 0 : (d) * (CPR) % (64 / (S)) == 0))
 #if TRANSA == 0 /* [k][m] */
 #define A_KEY(h)      (ROWS_APART(4, A_CPR, A_S) ? (h)&1 : (h))
-#define A_STEP(h, kk) ((A_KEY(h) == (h) ? 0 : ((h) >> 1) * 4) + (kk)) * A_CPR *VW
+#define A_STEP(h, kk) (((A_KEY(h) == (h) ? 0 : ((h) >> 1) * 4) + (kk)) * A_CPR * VW)
 #else /* [m][k] */
 #define A_KEY(h)      (ROWS_APART(8, A_CPR, A_S) ? (h) & ~1 : (h))
 #define A_STEP(h, kk) ((A_KEY(h) == (h) ? 0 : ((h)&1) * 8 * A_CPR * VW) + (kk))
@@ -722,7 +725,7 @@ DEV void mma_f64(double *d, const double *a, const double *b) {
 #define B_STEP(h, jp, kk) ((B_KEY(h, jp) == (h)*2 + (jp) ? 0 : (jp)*8 * B_CPR * VW) + (kk))
 #else /* [k][n] */
 #define B_KEY(h, jp)      (ROWS_APART(4, B_CPR, B_S) ? (jp) : (h)*2 + (jp))
-#define B_STEP(h, jp, kk) ((B_KEY(h, jp) == (h)*2 + (jp) ? 0 : (h)*4) + (kk)) * B_CPR *VW
+#define B_STEP(h, jp, kk) (((B_KEY(h, jp) == (h)*2 + (jp) ? 0 : (h)*4) + (kk)) * B_CPR * VW)
 #endif
 /* p moved on by l * step bytes. */
 DEV const __global MT *bytes_on(const __global MT *p, const ulong step, const uint l) {

@@ -1,13 +1,14 @@
 #!/bin/sh
 # mma_loop_sass.sh: the machine code of cl/mma.cl's K loop for one option set, counted offline:
 # the kernel through clang-14 to PTX and ptxas for sm_90a (as check_mma_ptx.sh builds it), then
-# disassembled; the loop is the backward branch whose body holds the most matrix instructions
-# (DMMA, HMMA, IMMA). Prints ptxas's registers and spills, the loop's instructions and their mix
+# disassembled. A loop is a backward branch whose body holds the most matrix instructions (DMMA,
+# HMMA, IMMA); each such loop is printed (F64_LOOP builds two: tiles inside M and N first, then
+# edge tiles). Prints ptxas's registers and spills, and each loop's instructions and their mix
 # per slice (a body unrolled over several slices, one barrier each, is divided by its barriers):
-# mma, local loads (LDS, LDSM), copies (LDGSTS), NOP (and never-executed @!PT fillers), barriers and cp.async waits, integer
-# (IMAD, IADD3, LEA, LOP3, SHF, ISETP, SEL, MOV, ...), uniform-register (U*), spill loads and
-# stores (LDL, STL), branches, and the rest. The figures of the aligned FP64 default, its
-# transposes and its scalar-load build are in docs/perf/NOTES.md ("SASS count").
+# mma, local loads (LDS, LDSM), copies (LDGSTS), NOP (and never-executed @!PT fillers), barriers
+# and cp.async waits, integer (IMAD, IADD3, LEA, LOP3, SHF, ISETP, SEL, MOV, ...),
+# uniform-register (U*), spill loads and stores (LDL, STL), branches, and the rest. The figures
+# of the FP64 default and F64_LOOP are in docs/perf/NOTES.md ("K loop in machine code").
 # Usage: mma_loop_sass.sh [NAME=VALUE ...]: build options over the FP64 default (MMA_TYPE=4
 # F64_K16=1, 128 x 64 x 16 tiles of 64 x 32 warps, 2 stages, NN, aligned), e.g. TRANSA=1 or
 # ALIGNED_A=0 ALIGNED_B=0. Environment: SOURCE_ROOT (the checkout), KERNEL_PARTS (the build's
@@ -26,7 +27,7 @@ if ! usable "$nvdisasm" && ! usable "$cuobjdump"; then
 fi
 self=$(dirname "$0")
 set -- "${SOURCE_ROOT:-$self/..}" "${KERNEL_PARTS:-}"
-KERNEL=mma.cl
+KERNEL=mma.cl # read by setup.sh
 # shellcheck source=scripts/nvptx/setup.sh
 . "$self/nvptx/setup.sh"
 # Each NAME=VALUE once, the last one given winning.
@@ -50,7 +51,7 @@ else
     "$cuobjdump" -sass "$work/k.cubin" > "$work/k.sass"
 fi
 [ -z "${SASS:-}" ] || cp "$work/k.sass" "$SASS"
-echo "$(echo "$defines" | tr '\n' ' ')"
+echo "$defines" | tr "\n" " "; echo
 echo "registers $regs, spill stores / loads ${spills:-0 / 0} bytes"
 # Instructions as (address, text); labels (nvdisasm) or hexadecimal addresses (cuobjdump) as
 # branch targets.
