@@ -43,12 +43,14 @@
  *             row): 1 = the K loop unrolled by STAGES, so that each slice's stage is a constant,
  *             each fragment loaded from a local pointer computed once (one for each set of
  *             elements whose places differ by constants) plus an immediate, and in tiles inside
- *             M and N each operand's copies from one pointer stepped each slice (edge tiles: a
- *             pointer a copy, in a loop of their own); 0 = addresses from indices each slice.
- *             Offline (clang-14, ptxas 13.0, scripts/mma_loop_sass.sh) the FP64 default's loop
- *             takes 174-176 instructions a slice instead of 291-313 (every transpose; edge tiles
- *             188-211), 238-240 registers and no spill instead of 255 and 48-76 bytes; 32 x 64
- *             warp tiles spill 20-140 bytes (0-20 with 0). Unmeasured on a device.
+ *             M and N each operand's copies from one pointer stepped each slice, with no test
+ *             while every slice of a round has a slice to copy (edge tiles: a pointer a copy, in
+ *             a loop of their own); 0 = addresses from indices each slice. Offline (clang-14,
+ *             ptxas 13.0, scripts/mma_loop_sass.sh) the FP64 default's loop takes 155-164
+ *             instructions a slice instead of 291-313 (every transpose; the last rounds 172,
+ *             edge tiles 187-211), 235-242 registers and no spill instead of 255 and 48-76
+ *             bytes; 32 x 64 warp tiles spill 20-172 bytes (0-20 with 0). Unmeasured on a
+ *             device: bench/gpu/run.sh fp64-loop.
  *   TF32_CVT  types 2/3, how FP32 inputs become TF32 (every way rounds to nearest, ties away),
  *             on every fragment use (once per element in local memory, between the cp.async
  *             wait and the barrier, was tried and is slower: it lengthens every slice's wait):
@@ -974,17 +976,25 @@ __attribute__((reqd_work_group_size(NTHREADS, 1, 1))) __kernel void clgemm_mma(G
      (s) * (STAGE))
 #define A_DST(s, l) F64_DST(As, A_STAGE, s, a_r0, a_c, l, NTHREADS / A_GCPR, A_CPR, A_S)
 #define B_DST(s, l) F64_DST(Bs, B_STAGE, s, b_r0, b_c, l, NTHREADS / B_GCPR, B_CPR, B_S)
-/* The K loop: loop slice kt0 + s in stage s, the next whole slice copied by COPY(stage). */
+/* The K loop from loop slice kt0 (a multiple of STAGES) on: loop slice kt0 + s in stage s, the
+ * next whole slice copied by COPY(stage). F64_STEADY: while every slice of a round exists and
+ * every copy has a slice to copy (no test, and no branch around the copies, a slice). */
+#define F64_ROUND(COPY, CHECKED)                                                                   \
+    _Pragma("unroll") for (int s = 0; s < STAGES; s++) {                                           \
+        if (CHECKED && kt0 + s >= nk) break;                                                       \
+        CP_ASYNC_WAIT(STAGES - 2);                                                                 \
+        barrier(CLK_LOCAL_MEM_FENCE);                                                              \
+        if (!CHECKED || kt0 + s + STAGES - 1 < nk) COPY((s + STAGES - 1) % STAGES);                \
+        cp_async_commit();                                                                         \
+        F64_SLICE(s);                                                                              \
+    }
+#define F64_STEADY(COPY)                                                                           \
+    for (; kt0 + 2 * STAGES - 1 <= nk; kt0 += STAGES) {                                            \
+        F64_ROUND(COPY, 0)                                                                         \
+    }
 #define F64_K_LOOP(COPY)                                                                           \
-    for (int kt0 = 0; kt0 < nk; kt0 += STAGES) {                                                   \
-        _Pragma("unroll") for (int s = 0; s < STAGES; s++) {                                       \
-            if (kt0 + s >= nk) break;                                                              \
-            CP_ASYNC_WAIT(STAGES - 2);                                                             \
-            barrier(CLK_LOCAL_MEM_FENCE);                                                          \
-            if (kt0 + s + STAGES - 1 < nk) COPY((s + STAGES - 1) % STAGES);                        \
-            cp_async_commit();                                                                     \
-            F64_SLICE(s);                                                                          \
-        }                                                                                          \
+    for (; kt0 < nk; kt0 += STAGES) {                                                              \
+        F64_ROUND(COPY, 1)                                                                         \
     }
     /* The copies from loop slice STAGES - 1 (whole slice p0 = STAGES - 1 - cut) on. A tile inside
      * M and N copies whole chunks only: each operand from one pointer, a step a slice, chunk l at
@@ -992,6 +1002,7 @@ __attribute__((reqd_work_group_size(NTHREADS, 1, 1))) __kernel void clgemm_mma(G
      * last; pointers of each chunk's own, stepped each slice, took an add and two register moves
      * a chunk). */
     const ulong p0 = (ulong)(STAGES - 1 - cut);
+    int kt0 = 0;
     const ulong a_rstep = (ulong)(NTHREADS / A_GCPR) * (ulong)lda * ESIZE;
     const ulong b_rstep = (ulong)(NTHREADS / B_GCPR) * (ulong)ldb * ESIZE;
     if (m0 + MWG <= M && n0 + NWG <= N) {
@@ -1005,6 +1016,7 @@ __attribute__((reqd_work_group_size(NTHREADS, 1, 1))) __kernel void clgemm_mma(G
         a_src += A_KSTEP;                                                                          \
         b_src += B_KSTEP;                                                                          \
     } while (0)
+        F64_STEADY(F64_COPY_INNER)
         F64_K_LOOP(F64_COPY_INNER)
     } else {
         /* Edge tiles: chunk l from a pointer of its own, a step a slice; outside op(A) (op(B))

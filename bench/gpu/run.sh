@@ -30,6 +30,10 @@
 #   fp32-loop-addressing  the register-blocked family's loop addressing (cl/regblock.cl
 #                 LOOP_ADDR=1, off by default) checked, then FP32 8192^2, 4096^2, 4097^2 with and
 #                 without it in alternated rounds, cuBLAS beside
+#   fp64-loop     the mma family's FP64 K loop unrolled by its stages with addresses computed once
+#                 (cl/mma.cl F64_LOOP=1, off by default) checked at small shapes (transposes, odd
+#                 and aligned offsets, split K), then FP64 8192^2, 4096^2, 4097^2 with and without
+#                 it in alternated rounds, cuBLAS beside
 #   narrow-tiles  FP16 and BF16 with one side of 64: 64 x 64 tiles of 8 and 6 stages checked,
 #                 then the defaults (64 x 256 or 128 x 64 tiles, the planner's K split), the
 #                 default tiles split to one wave, and 64 x 64 tiles in one wave, alternated
@@ -87,7 +91,7 @@ fi
 if [ "$1" != tune ]; then
     for suite in "$@"; do
         case $suite in
-        device-tests | fp32-shapes | fp32-sweep | fp64-shapes | fp64-sweep | align-copies | fp32-loop-addressing | narrow-tiles | batched | types | tensor-cores | tf32-registers | setmaxnreg | wgmma | mma8 | tma | eight-bit | squares | call-cost | multi-gpu | lapack-factor) ;;
+        device-tests | fp32-shapes | fp32-sweep | fp64-shapes | fp64-sweep | align-copies | fp32-loop-addressing | fp64-loop | narrow-tiles | batched | types | tensor-cores | tf32-registers | setmaxnreg | wgmma | mma8 | tma | eight-bit | squares | call-cost | multi-gpu | lapack-factor) ;;
         *)
             echo "run.sh: unknown suite '$suite' (bench/gpu/run.sh alone lists them)" >&2
             exit 2
@@ -278,6 +282,25 @@ fp32_loop_addressing() {
         CLGEMM_BUILD_OPTIONS=-DLOOP_ADDR=1 "$TB" --no-clblast --runs 10 $SQ | grep median
     done
     $CUBLAS 8192,8192,8192 4096,4096,4096 4097,4097,4097
+}
+
+# fp64-loop: whether cl/mma.cl's F64_LOOP pays. Offline its loop takes 174 instructions a slice
+# against the default's 309 (non-NOP 118 against 255; cuBLAS's 203), no spill. Predicted 8192^2
+# 46 -> 49-53 TFLOPS (the last such cut, 444 -> 300, gave +13 %; the DMMA pipe and the power
+# limit bound the rest). 1031 x 517 x 263 holds edge tiles (their own loop) and inner ones.
+fp64_loop() {
+    TB="$B/bench/clgemm-types-bench"
+    SQ="d:8192,8192,8192 d:4096,4096,4096 d:4097,4097,4097"
+    CLGEMM_BUILD_OPTIONS=-DF64_LOOP=1 timeout 300 "$TB" --check d:1031,517,263 d:520,300,76 \
+        d:1024,512,256
+    for round in 1 2; do
+        echo "== round $round: default, then F64_LOOP=1"
+        # shellcheck disable=SC2086
+        "$TB" --no-clblast --runs 10 $SQ | grep median
+        # shellcheck disable=SC2086
+        CLGEMM_BUILD_OPTIONS=-DF64_LOOP=1 "$TB" --no-clblast --runs 10 $SQ | grep median
+    done
+    $CUBLAS --fp64 8192,8192,8192 4096,4096,4096 4097,4097,4097
 }
 
 # narrow-tiles: whether one wave of work-groups pays for FP16 and BF16 with one side of 64. The
@@ -655,6 +678,7 @@ for suite in "$@"; do
     fp64-sweep) fp64_sweep ;;
     align-copies) align_copies ;;
     fp32-loop-addressing) fp32_loop_addressing ;;
+    fp64-loop) fp64_loop ;;
     narrow-tiles) narrow_tiles ;;
     batched) batched ;;
     types) types ;;
