@@ -1027,30 +1027,23 @@ __attribute__((reqd_work_group_size(NTHREADS, 1, 1))) __kernel void clgemm_mma(G
                                        : (ulong)kbeg + (ulong)m0 * (ulong)lda;
         const ulong b_t0 = TRANSB == 0 ? (ulong)kbeg + (ulong)n0 * (ulong)ldb
                                        : (ulong)n0 + (ulong)kbeg * (ulong)ldb;
-#pragma unroll
-        for (int l = 0; l < A_PER_T; l++) {
-            const int v = A_FULL_VALID(l);
-            a_src[l] = A + p0 * A_KSTEP +
-                       (v ? a_g0 + (ulong)(l * (NTHREADS / A_GCPR)) * (ulong)lda : a_t0);
-            a_bytes[l] = (uint)v * ESIZE;
-        }
-#pragma unroll
-        for (int l = 0; l < B_PER_T; l++) {
-            const int v = B_FULL_VALID(l);
-            b_src[l] = B + p0 * B_KSTEP +
-                       (v ? b_g0 + (ulong)(l * (NTHREADS / B_GCPR)) * (ulong)ldb : b_t0);
-            b_bytes[l] = (uint)v * ESIZE;
-        }
+#define F64_PTRS(X, PER_T, GCPR, VALID, g0, t0, KSTEP_, ld, src, bytes)                            \
+    _Pragma("unroll") for (int l = 0; l < PER_T; l++) {                                            \
+        const int v = VALID(l);                                                                    \
+        src[l] = X + p0 * KSTEP_ + (v ? g0 + (ulong)(l * (NTHREADS / GCPR)) * (ulong)ld : t0);     \
+        bytes[l] = (uint)v * ESIZE;                                                                \
+    }
+        F64_PTRS(A, A_PER_T, A_GCPR, A_FULL_VALID, a_g0, a_t0, A_KSTEP, lda, a_src, a_bytes)
+        F64_PTRS(B, B_PER_T, B_GCPR, B_FULL_VALID, b_g0, b_t0, B_KSTEP, ldb, b_src, b_bytes)
+#define F64_COPY_PTRS(PER_T, DST, s, src, bytes, KSTEP_)                                           \
+    _Pragma("unroll") for (int l = 0; l < PER_T; l++) {                                            \
+        cp_async16(DST(s, l), src[l], bytes[l]);                                                   \
+        src[l] += KSTEP_;                                                                          \
+    }
 #define F64_COPY_EDGE(s)                                                                           \
     do {                                                                                           \
-        _Pragma("unroll") for (int l = 0; l < A_PER_T; l++) {                                      \
-            cp_async16(A_DST(s, l), a_src[l], a_bytes[l]);                                         \
-            a_src[l] += A_KSTEP;                                                                   \
-        }                                                                                          \
-        _Pragma("unroll") for (int l = 0; l < B_PER_T; l++) {                                      \
-            cp_async16(B_DST(s, l), b_src[l], b_bytes[l]);                                         \
-            b_src[l] += B_KSTEP;                                                                   \
-        }                                                                                          \
+        F64_COPY_PTRS(A_PER_T, A_DST, s, a_src, a_bytes, A_KSTEP)                                  \
+        F64_COPY_PTRS(B_PER_T, B_DST, s, b_src, b_bytes, B_KSTEP)                                  \
     } while (0)
         F64_K_LOOP(F64_COPY_EDGE)
     }

@@ -265,41 +265,39 @@ align_copies() {
     $CUBLAS --int8 4097,4097,4097 8193,8193,8193
 }
 
-# fp32-loop-addressing: whether cl/regblock.cl's LOOP_ADDR pays (predicted +1 to +2.5 %: the
-# loop is 90 % FFMA, the option removes 3 % of its instructions).
-fp32_loop_addressing() {
+# option_rounds OPTIONS CHECKS SQUARES: the problems CHECKS checked in full with
+# CLGEMM_BUILD_OPTIONS=OPTIONS, then SQUARES timed without and with them in two alternated rounds.
+option_rounds() {
     TB="$B/bench/clgemm-types-bench"
-    SQ="s:8192,8192,8192 s:4096,4096,4096 s:4097,4097,4097"
-    # Small enough for the host's long-double reference (6 cases each), large enough for
-    # inside work-groups of the 256 x 128 tiles; K cut inside a slice.
-    CLGEMM_BUILD_OPTIONS=-DLOOP_ADDR=1 timeout 300 "$TB" --check s:520,300,76 s:513,257,37 \
-        s:1024,512,100
+    # shellcheck disable=SC2086 # the problems as words
+    CLGEMM_BUILD_OPTIONS="$1" timeout 300 "$TB" --check $2
     for round in 1 2; do
-        echo "== round $round: default, then LOOP_ADDR=1"
+        echo "== round $round: default, then $1"
         # shellcheck disable=SC2086
-        "$TB" --no-clblast --runs 10 $SQ | grep median
+        "$TB" --no-clblast --runs 10 $3 | grep median
         # shellcheck disable=SC2086
-        CLGEMM_BUILD_OPTIONS=-DLOOP_ADDR=1 "$TB" --no-clblast --runs 10 $SQ | grep median
+        CLGEMM_BUILD_OPTIONS="$1" "$TB" --no-clblast --runs 10 $3 | grep median
     done
+}
+
+# fp32-loop-addressing: whether cl/regblock.cl's LOOP_ADDR pays (predicted +1 to +2.5 %: the
+# loop is 90 % FFMA, the option removes 3 % of its instructions). The checks: small enough for
+# the host's long-double reference (6 cases each), large enough for inside work-groups of the
+# 256 x 128 tiles; K cut inside a slice.
+fp32_loop_addressing() {
+    option_rounds -DLOOP_ADDR=1 "s:520,300,76 s:513,257,37 s:1024,512,100" \
+        "s:8192,8192,8192 s:4096,4096,4096 s:4097,4097,4097"
     $CUBLAS 8192,8192,8192 4096,4096,4096 4097,4097,4097
 }
 
-# fp64-loop: whether cl/mma.cl's F64_LOOP pays. Offline its loop takes 174 instructions a slice
-# against the default's 309 (non-NOP 118 against 255; cuBLAS's 203), no spill. Predicted 8192^2
-# 46 -> 49-53 TFLOPS (the last such cut, 444 -> 300, gave +13 %; the DMMA pipe and the power
-# limit bound the rest). 1031 x 517 x 263 holds edge tiles (their own loop) and inner ones.
+# fp64-loop: whether cl/mma.cl's F64_LOOP pays. Offline its loop takes 161.5 instructions a
+# slice against the default's 309 (without NOPs 108 against 255; cuBLAS's 203), no spill.
+# Predicted 8192^2 46 -> 49-53 TFLOPS (the last such cut, 444 -> 300, gave +13 %; the DMMA pipe
+# and the power limit bound the rest). 1031 x 517 x 263 holds edge tiles (their own loop) and
+# inner ones; 520 x 300 x 76 a K cut inside a slice.
 fp64_loop() {
-    TB="$B/bench/clgemm-types-bench"
-    SQ="d:8192,8192,8192 d:4096,4096,4096 d:4097,4097,4097"
-    CLGEMM_BUILD_OPTIONS=-DF64_LOOP=1 timeout 300 "$TB" --check d:1031,517,263 d:520,300,76 \
-        d:1024,512,256
-    for round in 1 2; do
-        echo "== round $round: default, then F64_LOOP=1"
-        # shellcheck disable=SC2086
-        "$TB" --no-clblast --runs 10 $SQ | grep median
-        # shellcheck disable=SC2086
-        CLGEMM_BUILD_OPTIONS=-DF64_LOOP=1 "$TB" --no-clblast --runs 10 $SQ | grep median
-    done
+    option_rounds -DF64_LOOP=1 "d:1031,517,263 d:520,300,76 d:1024,512,256" \
+        "d:8192,8192,8192 d:4096,4096,4096 d:4097,4097,4097"
     $CUBLAS --fp64 8192,8192,8192 4096,4096,4096 4097,4097,4097
 }
 
