@@ -39,6 +39,18 @@
  *             128 x 64 x 16 S2: 8192^2 53.6 / 52.9 TFLOPS against 47.0 / 47.0 with 0, 4096^2
  *             51.6 / 51.8 against 45.3 / 44.7 (ptxas: the loop 444 -> about 300 instructions a
  *             slice; bench/results/h200-fp64-loop-addressing.log).
+ *   F64_LOOP  type 4 with F64_K16 and LOOP_ADDR (both operands by cp.async, >= 8 chunks a local
+ *             row): 1 = the K loop unrolled by STAGES, so that each slice's stage is a constant,
+ *             each fragment loaded from a local pointer computed once (one for each set of
+ *             elements whose places differ by constants) plus an immediate, and in tiles inside
+ *             M and N each operand's copies from one pointer stepped each slice, with no test
+ *             while every slice of a round has a slice to copy (edge tiles: a pointer a copy, in
+ *             a loop of their own); 0 = addresses from indices each slice. Offline (clang-14,
+ *             ptxas 13.0, scripts/mma_loop_sass.sh) the FP64 default's loop takes 155-164
+ *             instructions a slice instead of 291-313 (every transpose; the last rounds 172,
+ *             edge tiles 187-211), 235-242 registers and no spill instead of 255 and 48-76
+ *             bytes; 32 x 64 warp tiles spill 20-172 bytes (0-20 with 0). Unmeasured on a
+ *             device: bench/gpu/run.sh fp64-loop.
  *   TF32_CVT  types 2/3, how FP32 inputs become TF32 (every way rounds to nearest, ties away),
  *             on every fragment use (once per element in local memory, between the cp.async
  *             wait and the barrier, was tried and is slower: it lengthens every slice's wait):
@@ -104,6 +116,9 @@
 #endif
 #ifndef LOOP_ADDR
 #define LOOP_ADDR 1
+#endif
+#ifndef F64_LOOP
+#define F64_LOOP 0
 #endif
 #ifndef TF32_CVT
 #define TF32_CVT 1
@@ -216,8 +231,10 @@
 #define FAST_ADDR                                                                                  \
     (LOOP_ADDR && !EIGHT_BIT && A_ASYNC && B_ASYNC && NTHREADS % A_GCPR == 0 &&                    \
      NTHREADS % B_GCPR == 0)
-#define A_STAGE (MWG * KWG) /* elements per stage */
-#define B_STAGE (NWG * KWG)
+/* F64_LOOP where it applies (see the header). */
+#define F64_FAST (FAST_ADDR && F64_LOOP && MMA_TYPE == 4 && F64_K16 && A_CPR >= 8 && B_CPR >= 8)
+#define A_STAGE  (MWG * KWG) /* elements per stage */
+#define B_STAGE  (NWG * KWG)
 
 /* Swizzle: a fragment read touches R consecutive local rows at the same S adjacent chunks
  * (ldmatrix: 8 rows x 1 chunk; scalar 32/64-bit reads: 8 rows x 1 or 2 chunks along k, 4 rows
@@ -689,6 +706,47 @@ DEV void mma_f64(double *d, const double *a, const double *b) {
             _Pragma("unroll") for (int j = 0; j < NTILES; j++) mma_f64(acc[i][j], av[i], bv[j]);   \
     }
 #endif
+#if F64_FAST
+/* F64_LOOP's fragments. Rows r and r + d of a layout of CPR chunks a row lie d * CPR chunks apart
+ * in every column where the swizzle's row term is the same for both; along a row, chunks 8 apart
+ * stay 8 apart (the swizzle permutes the lowest 3 bits). So of the k16 step's 8 elements of A
+ * (h: k + 4 (h >> 1), m + 8 (h & 1)) and of B (h, jp: k + 4 h, n + 8 jp) those that differ only
+ * along such rows share one place (KEY) plus an immediate (STEP), as do the k16 steps kk (8
+ * chunks, or 16 rows, on). */
+#define ROWS_APART(d, CPR, S)                                                                      \
+    (!SWIZZLE || ((CPR) >= 8 ? (d) % (8 / (S)) == 0 : (d) * (CPR) % (64 / (S)) == 0))
+#if TRANSA == 0 /* [k][m] */
+#define A_KEY(h)      (ROWS_APART(4, A_CPR, A_S) ? (h)&1 : (h))
+#define A_STEP(h, kk) (((A_KEY(h) == (h) ? 0 : ((h) >> 1) * 4) + (kk)) * A_CPR * VW)
+#else /* [m][k] */
+#define A_KEY(h)      (ROWS_APART(8, A_CPR, A_S) ? (h) & ~1 : (h))
+#define A_STEP(h, kk) ((A_KEY(h) == (h) ? 0 : ((h)&1) * 8 * A_CPR * VW) + (kk))
+#endif
+#if TRANSB == 0 /* [n][k] */
+#define B_KEY(h, jp)      (ROWS_APART(8, B_CPR, B_S) ? (h)*2 : (h)*2 + (jp))
+#define B_STEP(h, jp, kk) ((B_KEY(h, jp) == (h)*2 + (jp) ? 0 : (jp)*8 * B_CPR * VW) + (kk))
+#else /* [k][n] */
+#define B_KEY(h, jp)      (ROWS_APART(4, B_CPR, B_S) ? (jp) : (h)*2 + (jp))
+#define B_STEP(h, jp, kk) (((B_KEY(h, jp) == (h)*2 + (jp) ? 0 : (h)*4) + (kk)) * B_CPR * VW)
+#endif
+/* p moved on by l * step bytes. */
+DEV const __global MT *bytes_on(const __global MT *p, const ulong step, const uint l) {
+    return (const __global MT *)((const __global char *)p + (ulong)l * step);
+}
+/* The slice in stage s (a constant) from the local pointers a_fp, b_fp of stage 0. */
+#define F64_SLICE(s)                                                                               \
+    _Pragma("unroll") for (int kk = 0; kk < KWG; kk += KSTEP) {                                    \
+        MT av[MTILES][KSTEP / 2], bv[NTILES][KSTEP / 4];                                           \
+        _Pragma("unroll") for (int h = 0; h < KSTEP / 2; h++)                                      \
+            _Pragma("unroll") for (int i = 0; i < MTILES; i++) av[i][h] =                          \
+                a_fp[A_KEY(h)][(s)*A_STAGE + A_STEP(h, kk) + A_TILE_STEP(i)];                      \
+        _Pragma("unroll") for (int h = 0; h < KSTEP / 4; h++)                                      \
+            _Pragma("unroll") for (int j = 0; j < NTILES; j++) bv[j][h] =                          \
+                b_fp[B_KEY(h, j & 1)][(s)*B_STAGE + B_STEP(h, j & 1, kk) + B_TILE_STEP(j)];        \
+        _Pragma("unroll") for (int i = 0; i < MTILES; i++)                                         \
+            _Pragma("unroll") for (int j = 0; j < NTILES; j++) mma_f64(acc[i][j], av[i], bv[j]);   \
+    }
+#endif
 #endif
 
 __attribute__((reqd_work_group_size(NTHREADS, 1, 1))) __kernel void clgemm_mma(GEMM_ARGS) {
@@ -892,12 +950,111 @@ __attribute__((reqd_work_group_size(NTHREADS, 1, 1))) __kernel void clgemm_mma(G
         cp_async_commit();
     }
 
+#if F64_FAST
+    /* The fragments' local pointers in stage 0 (those no KEY names go unused). */
+    __local const MT *a_fp[KSTEP / 2], *b_fp[KSTEP / 2];
+    {
+        const uint g = lane >> 2, t = lane & 3;
+#pragma unroll
+        for (int h = 0; h < KSTEP / 2; h++) {
+            const uint m = wm * WM + g + (h & 1) * 8, k = t + (h >> 1) * 4;
+            a_fp[h] = As + (TRANSA == 0 ? A_IDX(k, m) : A_IDX(m, k));
+        }
+#pragma unroll
+        for (int h = 0; h < KSTEP / 4; h++)
+#pragma unroll
+            for (int jp = 0; jp < 2; jp++) {
+                const uint n = wn * WN + jp * 8 + g, k = t + h * 4;
+                b_fp[h * 2 + jp] = Bs + (TRANSB == 0 ? B_IDX(n, k) : B_IDX(k, n));
+            }
+    }
+/* Chunk l's place in stage s (a constant): a local pointer plus an immediate where its rows lie
+ * apart as ROWS_APART says, else its own. */
+#define F64_DST(xs, STAGE, s, r0, c, l, RS, CPR, S)                                                \
+    ((ROWS_APART(RS, CPR, S) ? xs + swz(r0, c, CPR, S) * VW + (l) * (RS)*CPR * VW                  \
+                             : xs + swz(r0 + (uint)(l) * (RS), c, CPR, S) * VW) +                  \
+     (s) * (STAGE))
+#define A_DST(s, l) F64_DST(As, A_STAGE, s, a_r0, a_c, l, NTHREADS / A_GCPR, A_CPR, A_S)
+#define B_DST(s, l) F64_DST(Bs, B_STAGE, s, b_r0, b_c, l, NTHREADS / B_GCPR, B_CPR, B_S)
+/* The K loop from loop slice kt0 (a multiple of STAGES) on: loop slice kt0 + s in stage s, the
+ * next whole slice copied by COPY(stage). F64_STEADY: while every slice of a round exists and
+ * every copy has a slice to copy (no test, and no branch around the copies, a slice). */
+#define F64_ROUND(COPY, CHECKED)                                                                   \
+    _Pragma("unroll") for (int s = 0; s < STAGES; s++) {                                           \
+        if (CHECKED && kt0 + s >= nk) break;                                                       \
+        CP_ASYNC_WAIT(STAGES - 2);                                                                 \
+        barrier(CLK_LOCAL_MEM_FENCE);                                                              \
+        if (!CHECKED || kt0 + s + STAGES - 1 < nk) COPY((s + STAGES - 1) % STAGES);                \
+        cp_async_commit();                                                                         \
+        F64_SLICE(s);                                                                              \
+    }
+#define F64_STEADY(COPY)                                                                           \
+    for (; kt0 + 2 * STAGES - 1 <= nk; kt0 += STAGES) {                                            \
+        F64_ROUND(COPY, 0)                                                                         \
+    }
+#define F64_K_LOOP(COPY)                                                                           \
+    for (; kt0 < nk; kt0 += STAGES) {                                                              \
+        F64_ROUND(COPY, 1)                                                                         \
+    }
+    /* The copies from loop slice STAGES - 1 (whole slice p0 = STAGES - 1 - cut) on. A tile inside
+     * M and N copies whole chunks only: each operand from one pointer, a step a slice, chunk l at
+     * l row steps of the thread's chunks on (ptxas: each chunk's address one 64-bit add from the
+     * last; pointers of each chunk's own, stepped each slice, took an add and two register moves
+     * a chunk). */
+    const ulong p0 = (ulong)(STAGES - 1 - cut);
+    int kt0 = 0;
+    const ulong a_rstep = (ulong)(NTHREADS / A_GCPR) * (ulong)lda * ESIZE;
+    const ulong b_rstep = (ulong)(NTHREADS / B_GCPR) * (ulong)ldb * ESIZE;
+    if (m0 + MWG <= M && n0 + NWG <= N) {
+        __global const MT *a_src = A + a_g0 + p0 * A_KSTEP, *b_src = B + b_g0 + p0 * B_KSTEP;
+#define F64_COPY_INNER(s)                                                                          \
+    do {                                                                                           \
+        _Pragma("unroll") for (int l = 0; l < A_PER_T; l++)                                        \
+            cp_async16(A_DST(s, l), bytes_on(a_src, a_rstep, l), 16u);                             \
+        _Pragma("unroll") for (int l = 0; l < B_PER_T; l++)                                        \
+            cp_async16(B_DST(s, l), bytes_on(b_src, b_rstep, l), 16u);                             \
+        a_src += A_KSTEP;                                                                          \
+        b_src += B_KSTEP;                                                                          \
+    } while (0)
+        F64_STEADY(F64_COPY_INNER)
+        F64_K_LOOP(F64_COPY_INNER)
+    } else {
+        /* Edge tiles: chunk l from a pointer of its own, a step a slice; outside op(A) (op(B))
+         * the tile's first chunk's, which stays inside as it steps, read for none of its bytes. */
+        __global const MT *a_src[A_PER_T], *b_src[B_PER_T];
+        uint a_bytes[A_PER_T], b_bytes[B_PER_T];
+        const ulong a_t0 = TRANSA == 0 ? (ulong)m0 + (ulong)kbeg * (ulong)lda
+                                       : (ulong)kbeg + (ulong)m0 * (ulong)lda;
+        const ulong b_t0 = TRANSB == 0 ? (ulong)kbeg + (ulong)n0 * (ulong)ldb
+                                       : (ulong)n0 + (ulong)kbeg * (ulong)ldb;
+#define F64_PTRS(X, PER_T, GCPR, VALID, g0, t0, KSTEP_, ld, src, bytes)                            \
+    _Pragma("unroll") for (int l = 0; l < PER_T; l++) {                                            \
+        const int v = VALID(l);                                                                    \
+        src[l] = X + p0 * KSTEP_ + (v ? g0 + (ulong)(l * (NTHREADS / GCPR)) * (ulong)ld : t0);     \
+        bytes[l] = (uint)v * ESIZE;                                                                \
+    }
+        F64_PTRS(A, A_PER_T, A_GCPR, A_FULL_VALID, a_g0, a_t0, A_KSTEP, lda, a_src, a_bytes)
+        F64_PTRS(B, B_PER_T, B_GCPR, B_FULL_VALID, b_g0, b_t0, B_KSTEP, ldb, b_src, b_bytes)
+#define F64_COPY_PTRS(PER_T, DST, s, src, bytes, KSTEP_)                                           \
+    _Pragma("unroll") for (int l = 0; l < PER_T; l++) {                                            \
+        cp_async16(DST(s, l), src[l], bytes[l]);                                                   \
+        src[l] += KSTEP_;                                                                          \
+    }
+#define F64_COPY_EDGE(s)                                                                           \
+    do {                                                                                           \
+        F64_COPY_PTRS(A_PER_T, A_DST, s, a_src, a_bytes, A_KSTEP)                                  \
+        F64_COPY_PTRS(B_PER_T, B_DST, s, b_src, b_bytes, B_KSTEP)                                  \
+    } while (0)
+        F64_K_LOOP(F64_COPY_EDGE)
+    }
+#else
     for (int kt = 0; kt < nk; kt++) {
         CP_ASYNC_WAIT(STAGES - 2);
         barrier(CLK_LOCAL_MEM_FENCE);
         const int kn = kt + STAGES - 1;
         if (kn < nk) LOAD_FULL_SLICE(kn, kn - cut);
         cp_async_commit();
+#endif
 #else
     /* Prologue: slices 0 .. STAGES-2 in flight. */
 #pragma unroll
@@ -917,28 +1074,30 @@ __attribute__((reqd_work_group_size(NTHREADS, 1, 1))) __kernel void clgemm_mma(G
         cp_async_commit();
 #endif
 
-        __local const MT *as = As + (kt % STAGES) * A_STAGE;
-        __local const MT *bs = Bs + (kt % STAGES) * B_STAGE;
+#if !F64_FAST
+    __local const MT *as = As + (kt % STAGES) * A_STAGE;
+    __local const MT *bs = Bs + (kt % STAGES) * B_STAGE;
 
-        MMA_SLICE;
+    MMA_SLICE;
 
 #if !A_ASYNC || !B_ASYNC
-        if (kn < nk) STORE_SLICE(kn);
+    if (kn < nk) STORE_SLICE(kn);
 #endif
-    }
-    CP_ASYNC_WAIT(0);
+}
+#endif
+CP_ASYNC_WAIT(0);
 
-    /* Epilogue: accumulator e of tile (i, j) at (ACC_ROW, ACC_COL) of the work-group tile. */
-    const uint g = lane >> 2, t = lane & 3;
+/* Epilogue: accumulator e of tile (i, j) at (ACC_ROW, ACC_COL) of the work-group tile. */
+const uint g = lane >> 2, t = lane & 3;
 #pragma unroll
-    for (int i = 0; i < MTILES; i++)
+for (int i = 0; i < MTILES; i++)
 #pragma unroll
-        for (int j = 0; j < NTILES; j++)
+    for (int j = 0; j < NTILES; j++)
 #pragma unroll
-            for (int e = 0; e < 4; e++) {
-                const int m = m0 + (int)ACC_ROW(i, e);
-                const int n = n0 + (int)ACC_COL(j, e);
-                C_UPDATE(m, n, acc[i][j][e])
-            }
-    DIAG_RESIDENCY_END(m0, n0)
+        for (int e = 0; e < 4; e++) {
+            const int m = m0 + (int)ACC_ROW(i, e);
+            const int n = n0 + (int)ACC_COL(j, e);
+            C_UPDATE(m, n, acc[i][j][e])
+        }
+DIAG_RESIDENCY_END(m0, n0)
 }

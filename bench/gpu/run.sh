@@ -30,6 +30,10 @@
 #   fp32-loop-addressing  the register-blocked family's loop addressing (cl/regblock.cl
 #                 LOOP_ADDR=1, off by default) checked, then FP32 8192^2, 4096^2, 4097^2 with and
 #                 without it in alternated rounds, cuBLAS beside
+#   fp64-loop     the mma family's FP64 K loop unrolled by its stages with addresses computed once
+#                 (cl/mma.cl F64_LOOP=1, off by default) checked at small shapes (transposes, odd
+#                 and aligned offsets, split K), then FP64 8192^2, 4096^2, 4097^2 with and without
+#                 it in alternated rounds, cuBLAS beside
 #   narrow-tiles  FP16 and BF16 with one side of 64: 64 x 64 tiles of 8 and 6 stages checked,
 #                 then the defaults (64 x 256 or 128 x 64 tiles, the planner's K split), the
 #                 default tiles split to one wave, and 64 x 64 tiles in one wave, alternated
@@ -87,7 +91,7 @@ fi
 if [ "$1" != tune ]; then
     for suite in "$@"; do
         case $suite in
-        device-tests | fp32-shapes | fp32-sweep | fp64-shapes | fp64-sweep | align-copies | fp32-loop-addressing | narrow-tiles | batched | types | tensor-cores | tf32-registers | setmaxnreg | wgmma | mma8 | tma | eight-bit | squares | call-cost | multi-gpu | lapack-factor) ;;
+        device-tests | fp32-shapes | fp32-sweep | fp64-shapes | fp64-sweep | align-copies | fp32-loop-addressing | fp64-loop | narrow-tiles | batched | types | tensor-cores | tf32-registers | setmaxnreg | wgmma | mma8 | tma | eight-bit | squares | call-cost | multi-gpu | lapack-factor) ;;
         *)
             echo "run.sh: unknown suite '$suite' (bench/gpu/run.sh alone lists them)" >&2
             exit 2
@@ -261,23 +265,40 @@ align_copies() {
     $CUBLAS --int8 4097,4097,4097 8193,8193,8193
 }
 
-# fp32-loop-addressing: whether cl/regblock.cl's LOOP_ADDR pays (predicted +1 to +2.5 %: the
-# loop is 90 % FFMA, the option removes 3 % of its instructions).
-fp32_loop_addressing() {
+# option_rounds OPTIONS CHECKS SQUARES: the problems CHECKS checked in full with
+# CLGEMM_BUILD_OPTIONS=OPTIONS, then SQUARES timed without and with them in two alternated rounds.
+option_rounds() {
     TB="$B/bench/clgemm-types-bench"
-    SQ="s:8192,8192,8192 s:4096,4096,4096 s:4097,4097,4097"
-    # Small enough for the host's long-double reference (6 cases each), large enough for
-    # inside work-groups of the 256 x 128 tiles; K cut inside a slice.
-    CLGEMM_BUILD_OPTIONS=-DLOOP_ADDR=1 timeout 300 "$TB" --check s:520,300,76 s:513,257,37 \
-        s:1024,512,100
+    # shellcheck disable=SC2086 # the problems as words
+    CLGEMM_BUILD_OPTIONS="$1" timeout 300 "$TB" --check $2
     for round in 1 2; do
-        echo "== round $round: default, then LOOP_ADDR=1"
+        echo "== round $round: default, then $1"
         # shellcheck disable=SC2086
-        "$TB" --no-clblast --runs 10 $SQ | grep median
+        "$TB" --no-clblast --runs 10 $3 | grep median
         # shellcheck disable=SC2086
-        CLGEMM_BUILD_OPTIONS=-DLOOP_ADDR=1 "$TB" --no-clblast --runs 10 $SQ | grep median
+        CLGEMM_BUILD_OPTIONS="$1" "$TB" --no-clblast --runs 10 $3 | grep median
     done
+}
+
+# fp32-loop-addressing: whether cl/regblock.cl's LOOP_ADDR pays (predicted +1 to +2.5 %: the
+# loop is 90 % FFMA, the option removes 3 % of its instructions). The checks: small enough for
+# the host's long-double reference (6 cases each), large enough for inside work-groups of the
+# 256 x 128 tiles; K cut inside a slice.
+fp32_loop_addressing() {
+    option_rounds -DLOOP_ADDR=1 "s:520,300,76 s:513,257,37 s:1024,512,100" \
+        "s:8192,8192,8192 s:4096,4096,4096 s:4097,4097,4097"
     $CUBLAS 8192,8192,8192 4096,4096,4096 4097,4097,4097
+}
+
+# fp64-loop: whether cl/mma.cl's F64_LOOP pays. Offline its loop takes 161.5 instructions a
+# slice against the default's 309 (without NOPs 108 against 255; cuBLAS's 203), no spill.
+# Predicted 8192^2 46 -> 49-53 TFLOPS (the last such cut, 444 -> 300, gave +13 %; the DMMA pipe
+# and the power limit bound the rest). 1031 x 517 x 263 holds edge tiles (their own loop) and
+# inner ones; 520 x 300 x 76 a K cut inside a slice.
+fp64_loop() {
+    option_rounds -DF64_LOOP=1 "d:1031,517,263 d:520,300,76 d:1024,512,256" \
+        "d:8192,8192,8192 d:4096,4096,4096 d:4097,4097,4097"
+    $CUBLAS --fp64 8192,8192,8192 4096,4096,4096 4097,4097,4097
 }
 
 # narrow-tiles: whether one wave of work-groups pays for FP16 and BF16 with one side of 64. The
@@ -655,6 +676,7 @@ for suite in "$@"; do
     fp64-sweep) fp64_sweep ;;
     align-copies) align_copies ;;
     fp32-loop-addressing) fp32_loop_addressing ;;
+    fp64-loop) fp64_loop ;;
     narrow-tiles) narrow_tiles ;;
     batched) batched ;;
     types) types ;;
