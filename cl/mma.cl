@@ -951,23 +951,24 @@ __attribute__((reqd_work_group_size(NTHREADS, 1, 1))) __kernel void clgemm_mma(G
     }
 
 #if F64_FAST
-    /* The fragments' local pointers in stage 0 (those no KEY names go unused). */
-    __local const MT *a_fp[KSTEP / 2], *b_fp[KSTEP / 2];
-    {
-        const uint g = lane >> 2, t = lane & 3;
+    { /* closed with the other paths' K loops, below */
+        /* The fragments' local pointers in stage 0 (those no KEY names go unused). */
+        __local const MT *a_fp[KSTEP / 2], *b_fp[KSTEP / 2];
+        {
+            const uint g = lane >> 2, t = lane & 3;
 #pragma unroll
-        for (int h = 0; h < KSTEP / 2; h++) {
-            const uint m = wm * WM + g + (h & 1) * 8, k = t + (h >> 1) * 4;
-            a_fp[h] = As + (TRANSA == 0 ? A_IDX(k, m) : A_IDX(m, k));
-        }
-#pragma unroll
-        for (int h = 0; h < KSTEP / 4; h++)
-#pragma unroll
-            for (int jp = 0; jp < 2; jp++) {
-                const uint n = wn * WN + jp * 8 + g, k = t + h * 4;
-                b_fp[h * 2 + jp] = Bs + (TRANSB == 0 ? B_IDX(n, k) : B_IDX(k, n));
+            for (int h = 0; h < KSTEP / 2; h++) {
+                const uint m = wm * WM + g + (h & 1) * 8, k = t + (h >> 1) * 4;
+                a_fp[h] = As + (TRANSA == 0 ? A_IDX(k, m) : A_IDX(m, k));
             }
-    }
+#pragma unroll
+            for (int h = 0; h < KSTEP / 4; h++)
+#pragma unroll
+                for (int jp = 0; jp < 2; jp++) {
+                    const uint n = wn * WN + jp * 8 + g, k = t + h * 4;
+                    b_fp[h * 2 + jp] = Bs + (TRANSB == 0 ? B_IDX(n, k) : B_IDX(k, n));
+                }
+        }
 /* Chunk l's place in stage s (a constant): a local pointer plus an immediate where its rows lie
  * apart as ROWS_APART says, else its own. */
 #define F64_DST(xs, STAGE, s, r0, c, l, RS, CPR, S)                                                \
@@ -996,17 +997,17 @@ __attribute__((reqd_work_group_size(NTHREADS, 1, 1))) __kernel void clgemm_mma(G
     for (; kt0 < nk; kt0 += STAGES) {                                                              \
         F64_ROUND(COPY, 1)                                                                         \
     }
-    /* The copies from loop slice STAGES - 1 (whole slice p0 = STAGES - 1 - cut) on. A tile inside
-     * M and N copies whole chunks only: each operand from one pointer, a step a slice, chunk l at
-     * l row steps of the thread's chunks on (ptxas: each chunk's address one 64-bit add from the
-     * last; pointers of each chunk's own, stepped each slice, took an add and two register moves
-     * a chunk). */
-    const ulong p0 = (ulong)(STAGES - 1 - cut);
-    int kt0 = 0;
-    const ulong a_rstep = (ulong)(NTHREADS / A_GCPR) * (ulong)lda * ESIZE;
-    const ulong b_rstep = (ulong)(NTHREADS / B_GCPR) * (ulong)ldb * ESIZE;
-    if (m0 + MWG <= M && n0 + NWG <= N) {
-        __global const MT *a_src = A + a_g0 + p0 * A_KSTEP, *b_src = B + b_g0 + p0 * B_KSTEP;
+        /* The copies from loop slice STAGES - 1 (whole slice p0 = STAGES - 1 - cut) on. A tile
+         * inside M and N copies whole chunks only: each operand from one pointer, a step a slice,
+         * chunk l at l row steps of the thread's chunks on (ptxas: each chunk's address one 64-bit
+         * add from the last; pointers of each chunk's own, stepped each slice, took an add and two
+         * register moves a chunk). */
+        const ulong p0 = (ulong)(STAGES - 1 - cut);
+        int kt0 = 0;
+        const ulong a_rstep = (ulong)(NTHREADS / A_GCPR) * (ulong)lda * ESIZE;
+        const ulong b_rstep = (ulong)(NTHREADS / B_GCPR) * (ulong)ldb * ESIZE;
+        if (m0 + MWG <= M && n0 + NWG <= N) {
+            __global const MT *a_src = A + a_g0 + p0 * A_KSTEP, *b_src = B + b_g0 + p0 * B_KSTEP;
 #define F64_COPY_INNER(s)                                                                          \
     do {                                                                                           \
         _Pragma("unroll") for (int l = 0; l < A_PER_T; l++)                                        \
@@ -1016,25 +1017,26 @@ __attribute__((reqd_work_group_size(NTHREADS, 1, 1))) __kernel void clgemm_mma(G
         a_src += A_KSTEP;                                                                          \
         b_src += B_KSTEP;                                                                          \
     } while (0)
-        F64_STEADY(F64_COPY_INNER)
-        F64_K_LOOP(F64_COPY_INNER)
-    } else {
-        /* Edge tiles: chunk l from a pointer of its own, a step a slice; outside op(A) (op(B))
-         * the tile's first chunk's, which stays inside as it steps, read for none of its bytes. */
-        __global const MT *a_src[A_PER_T], *b_src[B_PER_T];
-        uint a_bytes[A_PER_T], b_bytes[B_PER_T];
-        const ulong a_t0 = TRANSA == 0 ? (ulong)m0 + (ulong)kbeg * (ulong)lda
-                                       : (ulong)kbeg + (ulong)m0 * (ulong)lda;
-        const ulong b_t0 = TRANSB == 0 ? (ulong)kbeg + (ulong)n0 * (ulong)ldb
-                                       : (ulong)n0 + (ulong)kbeg * (ulong)ldb;
+            F64_STEADY(F64_COPY_INNER)
+            F64_K_LOOP(F64_COPY_INNER)
+        } else {
+            /* Edge tiles: chunk l from a pointer of its own, a step a slice; outside op(A) (op(B))
+             * the tile's first chunk's, which stays inside as it steps, read for none of its bytes.
+             */
+            __global const MT *a_src[A_PER_T], *b_src[B_PER_T];
+            uint a_bytes[A_PER_T], b_bytes[B_PER_T];
+            const ulong a_t0 = TRANSA == 0 ? (ulong)m0 + (ulong)kbeg * (ulong)lda
+                                           : (ulong)kbeg + (ulong)m0 * (ulong)lda;
+            const ulong b_t0 = TRANSB == 0 ? (ulong)kbeg + (ulong)n0 * (ulong)ldb
+                                           : (ulong)n0 + (ulong)kbeg * (ulong)ldb;
 #define F64_PTRS(X, PER_T, GCPR, VALID, g0, t0, KSTEP_, ld, src, bytes)                            \
     _Pragma("unroll") for (int l = 0; l < PER_T; l++) {                                            \
         const int v = VALID(l);                                                                    \
         src[l] = X + p0 * KSTEP_ + (v ? g0 + (ulong)(l * (NTHREADS / GCPR)) * (ulong)ld : t0);     \
         bytes[l] = (uint)v * ESIZE;                                                                \
     }
-        F64_PTRS(A, A_PER_T, A_GCPR, A_FULL_VALID, a_g0, a_t0, A_KSTEP, lda, a_src, a_bytes)
-        F64_PTRS(B, B_PER_T, B_GCPR, B_FULL_VALID, b_g0, b_t0, B_KSTEP, ldb, b_src, b_bytes)
+            F64_PTRS(A, A_PER_T, A_GCPR, A_FULL_VALID, a_g0, a_t0, A_KSTEP, lda, a_src, a_bytes)
+            F64_PTRS(B, B_PER_T, B_GCPR, B_FULL_VALID, b_g0, b_t0, B_KSTEP, ldb, b_src, b_bytes)
 #define F64_COPY_PTRS(PER_T, DST, s, src, bytes, KSTEP_)                                           \
     _Pragma("unroll") for (int l = 0; l < PER_T; l++) {                                            \
         cp_async16(DST(s, l), src[l], bytes[l]);                                                   \
@@ -1045,8 +1047,8 @@ __attribute__((reqd_work_group_size(NTHREADS, 1, 1))) __kernel void clgemm_mma(G
         F64_COPY_PTRS(A_PER_T, A_DST, s, a_src, a_bytes, A_KSTEP)                                  \
         F64_COPY_PTRS(B_PER_T, B_DST, s, b_src, b_bytes, B_KSTEP)                                  \
     } while (0)
-        F64_K_LOOP(F64_COPY_EDGE)
-    }
+            F64_K_LOOP(F64_COPY_EDGE)
+        }
 #else
     for (int kt = 0; kt < nk; kt++) {
         CP_ASYNC_WAIT(STAGES - 2);
@@ -1075,29 +1077,29 @@ __attribute__((reqd_work_group_size(NTHREADS, 1, 1))) __kernel void clgemm_mma(G
 #endif
 
 #if !F64_FAST
-    __local const MT *as = As + (kt % STAGES) * A_STAGE;
-    __local const MT *bs = Bs + (kt % STAGES) * B_STAGE;
+        __local const MT *as = As + (kt % STAGES) * A_STAGE;
+        __local const MT *bs = Bs + (kt % STAGES) * B_STAGE;
 
-    MMA_SLICE;
+        MMA_SLICE;
 
 #if !A_ASYNC || !B_ASYNC
-    if (kn < nk) STORE_SLICE(kn);
+        if (kn < nk) STORE_SLICE(kn);
 #endif
-}
 #endif
-CP_ASYNC_WAIT(0);
+    }
+    CP_ASYNC_WAIT(0);
 
-/* Epilogue: accumulator e of tile (i, j) at (ACC_ROW, ACC_COL) of the work-group tile. */
-const uint g = lane >> 2, t = lane & 3;
+    /* Epilogue: accumulator e of tile (i, j) at (ACC_ROW, ACC_COL) of the work-group tile. */
+    const uint g = lane >> 2, t = lane & 3;
 #pragma unroll
-for (int i = 0; i < MTILES; i++)
+    for (int i = 0; i < MTILES; i++)
 #pragma unroll
-    for (int j = 0; j < NTILES; j++)
+        for (int j = 0; j < NTILES; j++)
 #pragma unroll
-        for (int e = 0; e < 4; e++) {
-            const int m = m0 + (int)ACC_ROW(i, e);
-            const int n = n0 + (int)ACC_COL(j, e);
-            C_UPDATE(m, n, acc[i][j][e])
-        }
-DIAG_RESIDENCY_END(m0, n0)
+            for (int e = 0; e < 4; e++) {
+                const int m = m0 + (int)ACC_ROW(i, e);
+                const int n = n0 + (int)ACC_COL(j, e);
+                C_UPDATE(m, n, acc[i][j][e])
+            }
+    DIAG_RESIDENCY_END(m0, n0)
 }
