@@ -2,11 +2,11 @@
 """test_driver.py: checks bench/gpu/run.sh without a GPU. Every binary and python3 are stand-ins
 that print their arguments, so each suite's output shows the commands it would run; the test
 asserts the problems each suite promises (in particular the tensor-cores suite: FP16, BF16,
-TF32 and 3xTF32 at 8192^2, 4096^2, 2048^2 and 4097^2, the FP16 batch of 1000 x 256^3, and
-cuBLAS / torch.bmm for all of them in the same run; the eight-bit suite's cuBLASLt references
-beside its problems), that TC_ENV reaches the clgemm side, that FACTOR_SIZES and FACTOR_NB reach
-the lapack-factor suite, and
-that an unknown suite or no suite is refused. Prints "N passed, N failed"; exit 1 on failure."""
+TF32 and 3xTF32 at 8192^2, 4096^2, 2048^2 and 4097^2, FP16 and BF16 with a side of 64, the FP16
+and BF16 batches of 1000 x 256^3, and cuBLAS / torch.bmm for all of them in the same run; the
+eight-bit suite's cuBLASLt references beside its problems), that TC_ENV reaches the clgemm side,
+that FACTOR_SIZES and FACTOR_NB reach the lapack-factor suite, and that an unknown suite or no
+suite is refused. Prints "N passed, N failed"; exit 1 on failure."""
 import os
 import stat
 import subprocess
@@ -29,15 +29,19 @@ def squares(*sizes):
 
 
 TC = squares(8192, 4096, 2048, 4097)
+# The narrow FP16/BF16 shapes (one side of 64) the suite also times.
+NARROW = ["8192,64,8192", "64,8192,8192"]
 # The FP64 sets the fp64-sweep suite checks and times, from the list it reads.
 with open(os.path.join(ROOT, "bench/gpu/fp64_sets.txt")) as f:
     FP64_SETS = ["mma:MWG={},NWG={},KWG={},WM={},WN={},STAGES={}".format(*line.split())
                  for line in f if line.strip() and not line.startswith("#")]
 EXPECT = {
-    "tensor-cores": [f"clgemm-types-bench {' '.join(f'{m}:{s}' for m in ('h', 'b', 'tf32', '3xtf32') for s in TC)}",
-                     "clgemm-batched-bench --runs 20 h:1000,256",
-                     *(f"cublas_reference.py {p}{' '.join(TC)}" for p in ("--fp16 ", "--bf16 ", "--tf32 ", "")),
-                     "bmm_reference.py --fp16 1000,256"],
+    "tensor-cores": [f"clgemm-types-bench {' '.join(f'{m}:{s}' for m in ('h', 'b') for s in TC + NARROW)} "
+                     f"{' '.join(f'{m}:{s}' for m in ('tf32', '3xtf32') for s in TC)}",
+                     "clgemm-batched-bench --runs 20 h:1000,256 b:1000,256",
+                     *(f"cublas_reference.py {p}{' '.join(TC + NARROW)}" for p in ("--fp16 ", "--bf16 ")),
+                     *(f"cublas_reference.py {p}{' '.join(TC)}" for p in ("--tf32 ", "")),
+                     "bmm_reference.py --fp16 1000,256", "bmm_reference.py --bf16 1000,256"],
     "tf32-registers": ["clgemm-types-bench tf32:8192,8192,8192 tf32:4096,4096,4096 tf32:2048,2048,2048 "
                        "3xtf32:8192,8192,8192 3xtf32:4096,4096,4096 3xtf32:2048,2048,2048",
                        "cublas_reference.py --tf32 8192,8192,8192 4096,4096,4096 2048,2048,2048",
