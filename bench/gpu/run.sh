@@ -34,6 +34,10 @@
 #                 (cl/mma.cl F64_LOOP=1, off by default) checked at small shapes (transposes, odd
 #                 and aligned offsets, split K), then FP64 8192^2, 4096^2, 4097^2 with and without
 #                 it in alternated rounds, cuBLAS beside
+#   stream-k      the tma family's stream-K kernel (CLGEMM_STREAMK=STREAMK_GROUPS, default 132)
+#                 checked at shapes with a partial wave, ptxas's report on its kernels (C7514:
+#                 serialised wgmma), then FP16 and TF32 8192^2, 10240^2 (FP16 also 4097^2) with
+#                 and without it in alternated rounds, cuBLAS beside
 #   narrow-tiles  FP16 and BF16 with one side of 64: 64 x 64 tiles of 8 and 6 stages checked,
 #                 then the defaults (64 x 256 or 128 x 64 tiles, the planner's K split), the
 #                 default tiles split to one wave, and 64 x 64 tiles in one wave, alternated
@@ -91,7 +95,7 @@ fi
 if [ "$1" != tune ]; then
     for suite in "$@"; do
         case $suite in
-        device-tests | fp32-shapes | fp32-sweep | fp64-shapes | fp64-sweep | align-copies | fp32-loop-addressing | fp64-loop | narrow-tiles | batched | types | tensor-cores | tf32-registers | setmaxnreg | wgmma | mma8 | tma | eight-bit | squares | call-cost | multi-gpu | lapack-factor) ;;
+        device-tests | fp32-shapes | fp32-sweep | fp64-shapes | fp64-sweep | align-copies | fp32-loop-addressing | fp64-loop | stream-k | narrow-tiles | batched | types | tensor-cores | tf32-registers | setmaxnreg | wgmma | mma8 | tma | eight-bit | squares | call-cost | multi-gpu | lapack-factor) ;;
         *)
             echo "run.sh: unknown suite '$suite' (bench/gpu/run.sh alone lists them)" >&2
             exit 2
@@ -299,6 +303,39 @@ fp64_loop() {
     option_rounds -DF64_LOOP=1 "d:1031,517,263 d:520,300,76 d:1024,512,256" \
         "d:8192,8192,8192 d:4096,4096,4096 d:4097,4097,4097"
     $CUBLAS --fp64 8192,8192,8192 4096,4096,4096 4097,4097,4097
+}
+
+# stream-k: whether the tma family's stream-K kernel still has ptxas serialise its wgmma (C7514)
+# now that its accumulators are fenced after the K loop's last wait (cl/tma.cl), and if not,
+# whether it pays. Stream-K there shares out the last, partial wave: FP16 8192^2 in 128 x 256
+# tiles is 2048 tiles on 132 SMs (15.5 waves), 10240^2 3200 (24.2 waves), 4097^2 561 (4.25).
+# Its earlier form lost 15-25 % everywhere (h200-tma-stream-k-*.log). Predicted without the
+# serialisation: 8192^2 and 10240^2 +1 to +3 % (the half-empty or quarter-full last wave
+# shared, less the parts' sums), 4097^2 +3 to +10 %. Checked first (the host's long-double
+# reference at shapes with a partial wave), then ptxas's report on the kernels the run built,
+# then alternated rounds against the default, cuBLAS beside.
+STREAMK_GROUPS=${STREAMK_GROUPS:-132}
+stream_k() {
+    TB="$B/bench/clgemm-types-bench"
+    sk_cache=$(mktemp -d)
+    echo "== checks with CLGEMM_STREAMK=$STREAMK_GROUPS"
+    CLGEMM_STREAMK=$STREAMK_GROUPS CLGEMM_CACHE_DIR="$sk_cache" timeout 300 "$TB" --check \
+        h:1031,517,263 h:2000,1500,1000 b:1031,517,263 tf32:1031,517,263 tf32:2000,1500,1000
+    sq="h:8192,8192,8192 h:10240,10240,10240 h:4097,4097,4097 tf32:8192,8192,8192 tf32:10240,10240,10240"
+    CLGEMM_STREAMK=$STREAMK_GROUPS CLGEMM_CACHE_DIR="$sk_cache" timeout 300 "$TB" --no-clblast \
+        --runs 3 $sq | grep median
+    echo "== ptxas on the tma kernels this run built (STREAMK=1 ones: is C7514 gone?)"
+    python3 bench/gpu/ptxas_report.py "$sk_cache"
+    for round in 1 2; do
+        echo "== round $round: default, then CLGEMM_STREAMK=$STREAMK_GROUPS"
+        # shellcheck disable=SC2086 # the problems as words
+        "$TB" --no-clblast --runs 10 $sq | grep median
+        # shellcheck disable=SC2086
+        CLGEMM_STREAMK=$STREAMK_GROUPS "$TB" --no-clblast --runs 10 $sq | grep median
+    done
+    $CUBLAS --fp16 8192,8192,8192 10240,10240,10240 4097,4097,4097
+    $CUBLAS --tf32 8192,8192,8192 10240,10240,10240
+    rm -rf "$sk_cache"
 }
 
 # narrow-tiles: whether one wave of work-groups pays for FP16 and BF16 with one side of 64. The
@@ -677,6 +714,7 @@ for suite in "$@"; do
     align-copies) align_copies ;;
     fp32-loop-addressing) fp32_loop_addressing ;;
     fp64-loop) fp64_loop ;;
+    stream-k) stream_k ;;
     narrow-tiles) narrow_tiles ;;
     batched) batched ;;
     types) types ;;

@@ -42,6 +42,9 @@ EXPECT = {
                      *(f"cublas_reference.py {p}{' '.join(TC + NARROW)}" for p in ("--fp16 ", "--bf16 ")),
                      *(f"cublas_reference.py {p}{' '.join(TC)}" for p in ("--tf32 ", "")),
                      "bmm_reference.py --fp16 1000,256", "bmm_reference.py --bf16 1000,256"],
+    "stream-k": ["clgemm-types-bench --check h:1031,517,263 h:2000,1500,1000", "ptxas_report.py",
+                 "cublas_reference.py --fp16 8192,8192,8192 10240,10240,10240 4097,4097,4097",
+                 "cublas_reference.py --tf32 8192,8192,8192 10240,10240,10240"],
     "tf32-registers": ["clgemm-types-bench tf32:8192,8192,8192 tf32:4096,4096,4096 tf32:2048,2048,2048 "
                        "3xtf32:8192,8192,8192 3xtf32:4096,4096,4096 3xtf32:2048,2048,2048",
                        "cublas_reference.py --tf32 8192,8192,8192 4096,4096,4096 2048,2048,2048",
