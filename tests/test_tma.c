@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include <criterion/criterion.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -478,6 +479,57 @@ Test(device_address, asked_under_the_handles_lock_behind_a_blocked_queue, .timeo
     clReleaseEvent(gate);
     clReleaseMemObject(a);
     clgemm_destroy(h);
+}
+
+/* A buffer the caller has released goes when only the cache holds it: at the next GEMM call of
+ * any kind, or, released after its handle was destroyed, at once (its memory and its context
+ * would otherwise stay allocated for the process's life). The destructor callback says when
+ * the buffer is really freed. */
+static void CL_CALLBACK buffer_freed(cl_mem mem, void *flag) {
+    (void)mem;
+    *(volatile int *)flag = 1;
+}
+
+static cl_mem watched_buffer(clgemm_handle h, volatile int *freed) {
+    cl_int err;
+    cl_mem a = clCreateBuffer(h->context, CL_MEM_READ_WRITE, 1 << 16, NULL, &err);
+    cr_assert_eq(err, CL_SUCCESS);
+    cr_assert_eq(clSetMemObjectDestructorCallback(a, buffer_freed, (void *)freed), CL_SUCCESS);
+    cl_ulong x = 0;
+    cr_assert_eq(clgemm__device_address(h, a, &x), CLGEMM_SUCCESS);
+    return a;
+}
+
+Test(device_address, a_released_buffer_goes_at_the_next_call) {
+    clgemm_handle h;
+    if (clgemm_create_default(&h) != CLGEMM_SUCCESS) cr_skip_test("no OpenCL device");
+    volatile int freed = 0;
+    cl_mem a = watched_buffer(h, &freed);
+    clReleaseMemObject(a);
+    /* Any call: an FP32 product of other buffers, checked. */
+    float host_a[6] = {1, 2, 3, 4, 5, 6}, host_b[6] = {-1, 2, 0.5f, 3, -2, 1}, c[4];
+    for (int i = 0; i < 4; i++)
+        c[i] = NAN;
+    cr_assert_eq(clgemm_sgemm_host(h, CLGEMM_ROW_MAJOR, CLGEMM_NO_TRANS, CLGEMM_NO_TRANS, 2, 2, 3,
+                                   1.0f, host_a, 3, host_b, 2, 0.0f, c, 2),
+                 CLGEMM_SUCCESS);
+    const float want[4] = {1 * -1 + 2 * 0.5f + 3 * -2, 1 * 2 + 2 * 3 + 3 * 1,
+                           4 * -1 + 5 * 0.5f + 6 * -2, 4 * 2 + 5 * 3 + 6 * 1};
+    for (int i = 0; i < 4; i++)
+        cr_expect_float_eq(c[i], want[i], 1e-5f);
+    cr_expect_eq(freed, 1, "the cache still held the released buffer after a call");
+    clgemm_destroy(h);
+}
+
+Test(device_address, a_buffer_released_after_its_handle_goes_at_once) {
+    clgemm_handle h;
+    if (clgemm_create_default(&h) != CLGEMM_SUCCESS) cr_skip_test("no OpenCL device");
+    volatile int freed = 0;
+    cl_mem a = watched_buffer(h, &freed);
+    clgemm_destroy(h);
+    cr_expect_eq(freed, 0, "the caller still holds it");
+    clReleaseMemObject(a);
+    cr_expect_eq(freed, 1, "the destroyed handle's cache still held the buffer");
 }
 
 /* ---- The handle's map buffers ----------------------------------------------------------------

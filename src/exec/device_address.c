@@ -3,27 +3,36 @@
  * answer stays cached while the buffer lives. The cache holds a reference to each buffer it
  * knows: a released buffer's handle value comes back as another buffer, and a destructor
  * callback (which NVIDIA's driver may run after the value is reused: an H200 run read a freed
- * buffer's address for a new one) cannot be trusted to drop the entry in time. An entry whose
- * buffer nobody else holds (reference count 1) is released at the next lookup. */
+ * buffer's address for a new one) cannot be trusted to drop the entry in time. So that a buffer
+ * the caller has released is not kept (its memory, and its context, would stay allocated), an
+ * entry whose buffer nobody else holds (reference count 1) is released at the start of the next
+ * GEMM call of any handle, and a handle's destroy drops every entry of its context. */
 #include "exec/exec.h"
 
+#include <stdatomic.h>
 #include <stdlib.h>
 
 typedef struct address_entry {
     cl_mem mem; /* retained */
     cl_device_id device;
+    cl_context context;
     cl_ulong address;
     struct address_entry *next;
 } address_entry;
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static address_entry *entries;
+/* How many entries there are, read without the lock: a call on a device that never uses the
+ * cache (every one but NVIDIA's compute capability 9.0) then costs one load. */
+static atomic_size_t cached;
 
-/* Releases the entries whose buffer only the cache still holds (lock held). */
-static void sweep(void) {
+/* Releases the entries whose buffer only the cache still holds, or (context not NULL) every
+ * entry of that context (lock held). */
+static void sweep(cl_context context) {
     for (address_entry **p = &entries; *p;) {
         cl_uint refs = 0;
-        if (clGetMemObjectInfo((*p)->mem, CL_MEM_REFERENCE_COUNT, sizeof refs, &refs, NULL) ==
+        if ((!context || (*p)->context != context) &&
+            clGetMemObjectInfo((*p)->mem, CL_MEM_REFERENCE_COUNT, sizeof refs, &refs, NULL) ==
                 CL_SUCCESS &&
             refs > 1) {
             p = &(*p)->next;
@@ -33,7 +42,22 @@ static void sweep(void) {
         *p = gone->next;
         clReleaseMemObject(gone->mem);
         free(gone);
+        atomic_fetch_sub(&cached, 1);
     }
+}
+
+void clgemm__device_address_sweep(void) {
+    /* A call never waits for another's sweep: the next call does what this one skips. */
+    if (atomic_load(&cached) == 0 || pthread_mutex_trylock(&lock) != 0) return;
+    sweep(NULL);
+    pthread_mutex_unlock(&lock);
+}
+
+void clgemm__device_address_forget(cl_context context) {
+    if (atomic_load(&cached) == 0) return;
+    pthread_mutex_lock(&lock);
+    sweep(context);
+    pthread_mutex_unlock(&lock);
 }
 
 static bool find(cl_mem mem, cl_device_id device, cl_ulong *address) {
@@ -79,7 +103,7 @@ static clgemm_status read_address(struct clgemm_handle_s *h, cl_mem mem, cl_ulon
 
 clgemm_status clgemm__device_address(struct clgemm_handle_s *h, cl_mem mem, cl_ulong *address) {
     pthread_mutex_lock(&lock);
-    sweep();
+    sweep(NULL);
     bool hit = find(mem, h->device, address);
     pthread_mutex_unlock(&lock);
     if (hit) return CLGEMM_SUCCESS;
@@ -87,7 +111,7 @@ clgemm_status clgemm__device_address(struct clgemm_handle_s *h, cl_mem mem, cl_u
     if (st != CLGEMM_SUCCESS) return st;
     address_entry *e = malloc(sizeof *e);
     if (!e) return CLGEMM_SUCCESS; /* answered, only not cached */
-    *e = (address_entry){mem, h->device, *address, NULL};
+    *e = (address_entry){mem, h->device, h->context, *address, NULL};
     pthread_mutex_lock(&lock);
     cl_ulong other;
     if (find(mem, h->device, &other)) { /* another thread read it meanwhile */
@@ -95,6 +119,7 @@ clgemm_status clgemm__device_address(struct clgemm_handle_s *h, cl_mem mem, cl_u
     } else if (clRetainMemObject(mem) == CL_SUCCESS) {
         e->next = entries;
         entries = e;
+        atomic_fetch_add(&cached, 1);
     } else {
         free(e);
     }
@@ -105,7 +130,7 @@ clgemm_status clgemm__device_address(struct clgemm_handle_s *h, cl_mem mem, cl_u
 size_t clgemm__device_address_cached(void) {
     size_t n = 0;
     pthread_mutex_lock(&lock);
-    sweep();
+    sweep(NULL);
     for (const address_entry *e = entries; e; e = e->next)
         n++;
     pthread_mutex_unlock(&lock);

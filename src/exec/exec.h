@@ -98,9 +98,14 @@ bool clgemm__pci_matches(const device_info *info, const char *cuda_bus_id);
 struct clgemm_handle_s;
 /* The device address of the buffer's first byte on the handle's device, read by a one-line
  * kernel on a queue of its own at the first ask and cached, with a reference to the buffer, until
- * a lookup finds the caller's references gone. Takes no handle lock: the call path asks with
+ * a sweep finds the caller's references gone. Takes no handle lock: the call path asks with
  * the handle's lock held. */
 clgemm_status clgemm__device_address(struct clgemm_handle_s *h, cl_mem buffer, cl_ulong *address);
+/* Releases the cached buffers nobody else holds (every GEMM call starts with it; unless another
+ * thread is sweeping, then it returns at once). */
+void clgemm__device_address_sweep(void);
+/* Releases every cached buffer of the context (a handle's destroy). */
+void clgemm__device_address_forget(cl_context context);
 /* How many buffers' addresses are cached now (tests). */
 size_t clgemm__device_address_cached(void);
 

@@ -1126,6 +1126,7 @@ static clgemm_status enqueue_packed(struct clgemm_handle_s *h, const gemm_call *
 clgemm_status clgemm__gemm(struct clgemm_handle_s *h, const gemm_call *c) {
     if (!h) return CLGEMM_ERR_NULL_ARGUMENT;
     if (clgemm__forked()) return CLGEMM_ERR_FORKED;
+    clgemm__device_address_sweep(); /* buffers the caller has released since the last call */
     size_t extent[3];
     clgemm_status st = clgemm__check_call(h, c, extent);
     if (st != CLGEMM_SUCCESS) return st;

@@ -191,6 +191,10 @@ void clgemm_destroy(clgemm_handle h) {
     }
     clgemm__kernel_table_free(&h->kernels);
     clgemm__maps_buffers_free(h);
+    /* The user's buffers this handle's calls cached may be all that keeps them (and the
+     * context) allocated once the user releases them; another handle of the context reads an
+     * address again at its next use. */
+    clgemm__device_address_forget(h->context);
     free(h->last_tune);
     clgemm__tuning_unshare(h->tuning_ref);
     clgemm__device_release(h->dev);
