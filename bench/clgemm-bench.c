@@ -141,20 +141,13 @@ static bool bench_problem(const bench_ctx *bc, const options *opt, const problem
  * physical memory. Says why not on stderr. */
 static bool fits(const bench_ctx *bc, const problem *p) {
     size_t b[3];
-    cl_ulong max_alloc = 0, global = 0;
-    clGetDeviceInfo(bc->device, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof max_alloc, &max_alloc, NULL);
-    clGetDeviceInfo(bc->device, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof global, &global, NULL);
-    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
-    double host = pages > 0 && page > 0 ? (double)pages * (double)page : INFINITY;
     const char *why = NULL;
-    if (!problem_bytes(p->precision, p->m, p->n, p->k, b))
+    if (!problem_bytes(p->precision, p->m, p->n, p->k, b)) {
         why = "its byte counts overflow";
-    else if (b[0] > max_alloc || b[1] > max_alloc || b[2] > max_alloc)
-        why = "a matrix is larger than the device's CL_DEVICE_MAX_MEM_ALLOC_SIZE";
-    else if ((double)b[0] + (double)b[1] + (double)b[2] > (double)global)
-        why = "the matrices together exceed the device's global memory";
-    else if ((double)b[0] + (double)b[1] + 2.0 * (double)b[2] > host)
-        why = "its host copies exceed the host's physical memory";
+    } else {
+        const double bytes[3] = {(double)b[0], (double)b[1], (double)b[2]};
+        why = tool_buffers_unfit(bc->device, bytes, bytes[0] + bytes[1] + 2.0 * bytes[2]);
+    }
     if (why)
         fprintf(stderr, "clgemm-bench: %c %zux%zux%zu cannot be allocated: %s\n",
                 precision_char(p->precision), p->m, p->n, p->k, why);

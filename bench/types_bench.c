@@ -22,6 +22,7 @@
  * FAIL" and the first wrong case each, exit status 1 on any failure. */
 #include "core/clock.h"
 #include "core/xorshift.h"
+#include "devices.h"
 #include "force_config.h"
 #include "test_common.h"
 #include "typed.h"
@@ -164,8 +165,26 @@ static int run(clgemm_handle h, const mode *md, transposes tr, size_t m, size_t 
         clCreateCommandQueue(ctx, clgemm_device(h), CL_QUEUE_PROFILING_ENABLE, &err);
     if (err != CL_SUCCESS) return 1;
     size_t sab = clgemm_type_size(md->ab), sc = clgemm_type_size(md->c);
+    const double bytes[3] = {(double)m * (double)k * (double)sab,
+                             (double)k * (double)n * (double)sab,
+                             (double)m * (double)n * (double)sc};
+    const char *why = tool_buffers_unfit(clgemm_device(h), bytes, bytes[0] + bytes[1] + bytes[2]);
+    if (why) {
+        clReleaseCommandQueue(q);
+        fprintf(stderr, "clgemm-types-bench: %s:%zu,%zu,%zu cannot be allocated: %s\n", md->name, m,
+                n, k, why);
+        return 1;
+    }
     void *a = malloc(m * k * sab), *b = malloc(k * n * sab), *c = malloc(m * n * sc);
-    if (!a || !b || !c) return 1;
+    if (!a || !b || !c) {
+        free(a);
+        free(b);
+        free(c);
+        clReleaseCommandQueue(q);
+        fprintf(stderr, "clgemm-types-bench: %s:%zu,%zu,%zu: out of host memory\n", md->name, m, n,
+                k);
+        return 1;
+    }
     uint64_t state = 88172645463325252ull;
     fill(md->ab, a, m * k, &state);
     fill(md->ab, b, k * n, &state);

@@ -464,12 +464,6 @@ static int dry_run(clgemm_handle h, const cli *c, const char *path) {
  * together below its global memory) and one matrix of each on the host (below the physical
  * memory). Says why not; checked before anything is tuned or written. */
 static bool shapes_fit(clgemm_handle h, const cli *c) {
-    cl_ulong max_alloc = 0, global = 0;
-    cl_device_id dev = clgemm_device(h);
-    clGetDeviceInfo(dev, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof max_alloc, &max_alloc, NULL);
-    clGetDeviceInfo(dev, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof global, &global, NULL);
-    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
-    double host = pages > 0 && page > 0 ? (double)pages * (double)page : 1e300;
     double batch = c->batch > 1 ? (double)c->batch : 1;
     double ab = (double)clgemm_type_size(c->precision);
     double cs = (double)clgemm_type_size(tune_c[c->precision][c->wide_c ? 1 : 0]);
@@ -477,14 +471,8 @@ static bool shapes_fit(clgemm_handle h, const cli *c) {
         const clgemm_tune_shape *s = &c->shapes[i];
         double m = (double)s->m, n = (double)s->n, k = (double)s->k;
         double one[3] = {m * k * ab, k * n * ab, m * n * cs};
-        const char *why = NULL;
-        if (one[0] * batch > (double)max_alloc || one[1] * batch > (double)max_alloc ||
-            one[2] * batch > (double)max_alloc)
-            why = "an operand is larger than the device's CL_DEVICE_MAX_MEM_ALLOC_SIZE";
-        else if ((one[0] + one[1] + one[2]) * batch > (double)global)
-            why = "the operands together exceed the device's global memory";
-        else if (one[0] + one[1] + 2 * one[2] > host)
-            why = "its host copies exceed the host's physical memory";
+        const double all[3] = {one[0] * batch, one[1] * batch, one[2] * batch};
+        const char *why = tool_buffers_unfit(clgemm_device(h), all, one[0] + one[1] + 2 * one[2]);
         if (why) {
             fprintf(stderr, "clgemm-tune: shape %zux%zux%zu%s cannot be allocated: %s\n", s->m,
                     s->n, s->k, c->batch > 1 ? " in the batch" : "", why);

@@ -1,5 +1,6 @@
-/* devices.c: the OpenCL device listing and the --device option of clgemm-tune and
- * clgemm-bench, so both tools name devices alike (only the public API and OpenCL). */
+/* devices.c: the OpenCL device listing, the --device option and the rule for what a device can
+ * hold, shared by clgemm-tune and the benchmarks, so they name devices and refuse sizes alike
+ * (only the public API and OpenCL). */
 #include "devices.h"
 
 #include "clgemm.h"
@@ -7,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static void print_device(cl_device_id d, cl_uint p, cl_uint i, const char *platform,
                          const char *platform_version) {
@@ -63,4 +65,20 @@ void tool_no_device(const char *tool, const char *status) {
             "  run '%s --list' to see the devices, and check that an OpenCL driver (ICD) "
             "is installed\n",
             tool);
+}
+
+const char *tool_buffers_unfit(cl_device_id device, const double device_bytes[3],
+                               double host_bytes) {
+    cl_ulong max_alloc = 0, global = 0;
+    clGetDeviceInfo(device, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof max_alloc, &max_alloc, NULL);
+    clGetDeviceInfo(device, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof global, &global, NULL);
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    double host = pages > 0 && page > 0 ? (double)pages * (double)page : 1e300;
+    for (int i = 0; i < 3; i++)
+        if (device_bytes[i] > (double)max_alloc)
+            return "a matrix is larger than the device's CL_DEVICE_MAX_MEM_ALLOC_SIZE";
+    if (device_bytes[0] + device_bytes[1] + device_bytes[2] > (double)global)
+        return "the matrices together exceed the device's global memory";
+    if (host_bytes > host) return "its host copies exceed the host's physical memory";
+    return NULL;
 }

@@ -1,11 +1,12 @@
 #!/bin/sh
 # cli.sh: the command-line tools against hostile arguments, files and signals (issue 14, items 3, 8, 9;
 # issue 20, item 4: Ctrl-C while the tuner waits to save).
-# Usage: cli.sh CLGEMM_BENCH|none CLGEMM_TUNE (none: clgemm-bench was not built, no CLBlast). Every case checks the exit status and the message;
+# Usage: cli.sh CLGEMM_BENCH|none CLGEMM_TUNE CLGEMM_TYPES_BENCH (none: clgemm-bench was not built, no CLBlast). Every case checks the exit status and the message;
 # none may crash, wrap a number around, or tune before finding that nothing can be saved.
 set -u
 bench=$1
 tune=$2
+types_bench=$3
 dir=$(mktemp -d /tmp/clgemm-cli-XXXXXX)
 trap 'rm -rf "$dir"' EXIT
 export POCL_CACHE_DIR="$dir/pocl"
@@ -59,6 +60,18 @@ if [ "$bench" != none ]; then
     fi
 else
     echo "skip bench cases: clgemm-bench was not built (no CLBlast)"
+fi
+# clgemm-types-bench refuses what the device or the host cannot hold before allocating it (it
+# used to malloc and fill host copies of any size: a silent exit, or the out-of-memory killer),
+# and still runs the problems around it.
+expect types-bench-huge 1 "z:65536,65536,65536 cannot be allocated" "$types_bench" --no-clblast \
+    s:8,8,8 z:65536,65536,65536 s:9,9,9
+if [ "$(grep -c "^s " "$dir/out")" -eq 2 ]; then
+    echo "ok   types-bench-around-huge: the problems before and after it ran"
+else
+    echo "FAIL types-bench-around-huge:"
+    sed 's/^/    /' "$dir/out" | head -n 8
+    failed=1
 fi
 expect tune-output-empty 1 "--output needs a path" "$tune" --dry-run --output ""
 expect tune-budget-inf 1 "--budget takes" "$tune" --dry-run --budget inf
