@@ -1,80 +1,20 @@
-/* cblas_reference.c: a CBLAS library (OpenBLAS by default) as clgemm-bench's reference, loaded
- * with dlopen by path so that the bench needs no link-time BLAS and the system's libblas.so.3
- * alternative stays whatever it is. It times cblas_sgemm/cblas_dgemm on the host copies of the
- * same A and B, in the same process, right after clgemm's call on that problem; cblas_cgemm and
+/* cblas_reference.c: a CBLAS library (OpenBLAS by default, opened by cblas_loader.c) as
+ * clgemm-bench's reference. It times cblas_sgemm/cblas_dgemm on the host copies of the same A
+ * and B, in the same process, right after clgemm's call on that problem; cblas_cgemm and
  * cblas_zgemm (alpha and beta by pointer) for the complex types, cblas_sbgemm (BF16 A and B,
  * FP32 C: OpenBLAS 0.3.10 and later) for BF16. */
 #include "bench.h"
+#include "cblas_loader.h"
 
-#include <dlfcn.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* CBLAS's enum values (cblas.h): the same numbers clgemm's enums use. */
-typedef void (*sgemm_fn)(int, int, int, int, int, int, float, const float *, int, const float *,
-                         int, float, float *, int);
-typedef void (*dgemm_fn)(int, int, int, int, int, int, double, const double *, int, const double *,
-                         int, double, double *, int);
-/* cgemm and zgemm: alpha, beta, A, B and C by pointer (CBLAS's complex calls). */
-typedef void (*xgemm_fn)(int, int, int, int, int, int, const void *, const void *, int,
-                         const void *, int, const void *, void *, int);
-/* sbgemm: A and B of BF16 (OpenBLAS's bfloat16, the 16 bits), alpha, beta and C of FP32. */
-typedef void (*sbgemm_fn)(int, int, int, int, int, int, float, const uint16_t *, int,
-                          const uint16_t *, int, float, float *, int);
-typedef int (*threads_fn)(void);
-
-static const char *const default_paths[] = {
-    "/usr/lib/x86_64-linux-gnu/openblas-pthread/libopenblas.so.0",
-    "/usr/lib/x86_64-linux-gnu/openblas-pthread/libblas.so.3",
-    "/usr/lib/x86_64-linux-gnu/libopenblas.so.0",
-};
-
-static struct {
-    void *lib;
-    sgemm_fn sgemm;
-    dgemm_fn dgemm;
-    xgemm_fn cgemm, zgemm; /* NULL where the library has none: complex problems fail */
-    sbgemm_fn sbgemm;      /* ... and BF16 ones */
-    const char *path;
-    threads_fn threads;
-} cblas;
+static cblas_lib cblas;
 
 bool cblas_reference_open(const char *path, char *describe, size_t size) {
-    size_t count = path ? 1 : sizeof default_paths / sizeof default_paths[0];
-    const char *tried = NULL;
-    for (size_t i = 0; i < count && !cblas.lib; i++) {
-        tried = path ? path : default_paths[i];
-        cblas.lib = dlopen(tried, RTLD_NOW | RTLD_LOCAL);
-    }
-    if (!cblas.lib) {
-        fprintf(stderr,
-                "clgemm-bench: no CBLAS reference: %s (give one with --reference-lib PATH)\n",
-                path ? dlerror()
-                     : "OpenBLAS is not installed at "
-                       "/usr/lib/x86_64-linux-gnu/openblas-pthread/ (Debian: "
-                       "libopenblas0-pthread)");
-        return false;
-    }
-    cblas.sgemm = (sgemm_fn)(uintptr_t)dlsym(cblas.lib, "cblas_sgemm");
-    cblas.dgemm = (dgemm_fn)(uintptr_t)dlsym(cblas.lib, "cblas_dgemm");
-    cblas.cgemm = (xgemm_fn)(uintptr_t)dlsym(cblas.lib, "cblas_cgemm");
-    cblas.zgemm = (xgemm_fn)(uintptr_t)dlsym(cblas.lib, "cblas_zgemm");
-    cblas.sbgemm = (sbgemm_fn)(uintptr_t)dlsym(cblas.lib, "cblas_sbgemm");
-    cblas.path = tried;
-    cblas.threads = (threads_fn)(uintptr_t)dlsym(cblas.lib, "openblas_get_num_threads");
-    if (!cblas.sgemm || !cblas.dgemm) {
-        fprintf(stderr, "clgemm-bench: %s has no cblas_sgemm/cblas_dgemm\n", tried);
-        dlclose(cblas.lib);
-        cblas.lib = NULL;
-        return false;
-    }
-    if (cblas.threads)
-        snprintf(describe, size, "%s, %d threads", tried, cblas.threads());
-    else
-        snprintf(describe, size, "%s", tried);
-    return true;
+    return cblas_lib_open(&cblas, path, "clgemm-bench", describe, size);
 }
 
 typedef struct cblas_ctx {

@@ -1,8 +1,8 @@
 /* types_bench.c: clgemm-types-bench, whole-call speed of every element type and compute mode
  * through the public API (clgemm_gemm_ex), with a sampled accuracy check against a
  * double-precision host product of the same (stored) inputs.
- * Usage: clgemm-types-bench [--runs N] [--no-clblast] [--check] [--force FAMILY[:P=V,...]]
- *                           [--trans XY] MODE:M,N,K ...
+ * Usage: clgemm-types-bench [--runs N] [--no-clblast] [--reference openblas] [--reference-lib
+ *                           PATH] [--check] [--force FAMILY[:P=V,...]] [--trans XY] MODE:M,N,K ...
  * MODE: s d c z h hs b bs tf32 3xtf32 i8 e4m3 e4m3b e4m3h e5m2 e5m2b. --force makes the
  * problems after it run one family's configuration wherever the device takes it for their type
  * ("--force auto": the library's choice again), so two families compare in one run. --trans XY
@@ -17,10 +17,16 @@
  * relative to sum |a||b|;
  * for s, d, c and z also CLBlast's same call on the same buffers, median of N (built with
  * CLBlast; --no-clblast: not).
+ * --reference openblas (or --reference-lib PATH, a CBLAS library): also the GEMM a CPU user would
+ * run instead, on host copies of the same inputs, median of N: cblas_sgemm, _dgemm, _cgemm,
+ * _zgemm for s (tf32, 3xtf32), d, c, z; cblas_sbgemm for b and bs where the library has it; for
+ * the types CBLAS has no GEMM of (h, hs, i8, FP8, and BF16 without sbgemm) cblas_sgemm on FP32
+ * copies of the inputs, widened once before timing.
  * --check: the problems after it are checked in full instead of timed (check_problem below), a
  * configuration's correctness before its speed counts: one line "check ... ok" or "check ...
  * FAIL" and the first wrong case each, exit status 1 on any failure. */
 #include "core/clock.h"
+#include "cblas_loader.h"
 #include "core/xorshift.h"
 #include "devices.h"
 #include "force_config.h"
@@ -75,6 +81,103 @@ static void fill(clgemm_precision t, void *p, size_t count, uint64_t *state) {
             double v = (double)(clgemm_xorshift64s(state) >> 11) * 0x1p-53 - 0.5;
             tt_set(t, p, i, j, t == CLGEMM_INT8 ? floor(v * 256.0) : v);
         }
+}
+
+/* --reference openblas: the CBLAS library, when opened. */
+static cblas_lib reference;
+static bool reference_on;
+
+typedef struct reference_call {
+    const mode *md;
+    int trans_a, trans_b, m, n, k, lda, ldb;
+    const void *a, *b; /* the stored inputs, or their FP32 copies (wide) */
+    bool wide;
+    void *c;
+} reference_call;
+
+static void reference_gemm(const reference_call *r) {
+    static const double one[2] = {1, 0}, zero[2] = {0, 0};
+    static const float onef[2] = {1, 0}, zerof[2] = {0, 0};
+    const int row = 101; /* CblasRowMajor, as clgemm's CLGEMM_ROW_MAJOR */
+    if (r->wide || r->md->ab == CLGEMM_SINGLE)
+        reference.sgemm(row, r->trans_a, r->trans_b, r->m, r->n, r->k, 1.0f, r->a, r->lda, r->b,
+                        r->ldb, 0.0f, r->c, r->n);
+    else if (r->md->ab == CLGEMM_DOUBLE)
+        reference.dgemm(row, r->trans_a, r->trans_b, r->m, r->n, r->k, 1.0, r->a, r->lda, r->b,
+                        r->ldb, 0.0, r->c, r->n);
+    else if (r->md->ab == CLGEMM_COMPLEX_SINGLE)
+        reference.cgemm(row, r->trans_a, r->trans_b, r->m, r->n, r->k, onef, r->a, r->lda, r->b,
+                        r->ldb, zerof, r->c, r->n);
+    else if (r->md->ab == CLGEMM_COMPLEX_DOUBLE)
+        reference.zgemm(row, r->trans_a, r->trans_b, r->m, r->n, r->k, one, r->a, r->lda, r->b,
+                        r->ldb, zero, r->c, r->n);
+    else /* BF16 through sbgemm */
+        reference.sbgemm(row, r->trans_a, r->trans_b, r->m, r->n, r->k, 1.0f, r->a, r->lda, r->b,
+                         r->ldb, 0.0f, r->c, r->n);
+}
+
+/* The reference's median over `runs` warm calls on the host inputs a and b (row-major, the
+ * problem's transposes), 0 when it cannot run this mode; `what` names the routine. The C it
+ * writes is poisoned first and sampled after, so a routine that writes nothing is noticed. */
+static double time_reference(const mode *md, int trans_a, int trans_b, size_t m, size_t n, size_t k,
+                             size_t lda, size_t ldb, const void *a, const void *b, int runs,
+                             double *times, const char **what) {
+    const bool native = md->ab == CLGEMM_SINGLE || md->ab == CLGEMM_DOUBLE ||
+                        (md->ab == CLGEMM_COMPLEX_SINGLE && reference.cgemm) ||
+                        (md->ab == CLGEMM_COMPLEX_DOUBLE && reference.zgemm) ||
+                        (md->ab == CLGEMM_BFLOAT16 && reference.sbgemm);
+    if (!native && tt_ncomp(md->ab) > 1) return 0;
+    reference_call r = {md,
+                        trans_a == CLGEMM_TRANS ? 112 : 111,
+                        trans_b == CLGEMM_TRANS ? 112 : 111,
+                        (int)m,
+                        (int)n,
+                        (int)k,
+                        (int)lda,
+                        (int)ldb,
+                        a,
+                        b,
+                        !native,
+                        NULL};
+    *what = md->ab == CLGEMM_SINGLE           ? "sgemm"
+            : md->ab == CLGEMM_DOUBLE         ? "dgemm"
+            : md->ab == CLGEMM_COMPLEX_SINGLE ? "cgemm"
+            : md->ab == CLGEMM_COMPLEX_DOUBLE ? "zgemm"
+            : native                          ? "sbgemm"
+                                              : "sgemm of FP32 copies";
+    float *wa = NULL, *wb = NULL;
+    if (!native) {
+        wa = malloc(m * k * sizeof *wa);
+        wb = malloc(k * n * sizeof *wb);
+        for (size_t i = 0; wa && wb && i < m * k; i++)
+            wa[i] = (float)tt_get(md->ab, a, i, 0);
+        for (size_t i = 0; wa && wb && i < k * n; i++)
+            wb[i] = (float)tt_get(md->ab, b, i, 0);
+        r.a = wa, r.b = wb;
+    }
+    const size_t c_bytes = m * n *
+                           (md->ab == CLGEMM_DOUBLE || md->ab == CLGEMM_COMPLEX_SINGLE ? 8
+                            : md->ab == CLGEMM_COMPLEX_DOUBLE                          ? 16
+                                                                                       : 4);
+    r.c = malloc(c_bytes);
+    double med = 0;
+    if (r.c && (native || (wa && wb))) {
+        memset(r.c, 0xff, c_bytes); /* NaN in every float and double */
+        for (int i = -2; i < runs; i++) {
+            double t0 = clgemm_now_seconds();
+            reference_gemm(&r);
+            if (i >= 0) times[i] = clgemm_now_seconds() - t0;
+        }
+        qsort(times, (size_t)runs, sizeof *times, clgemm_compare_doubles);
+        med = times[runs / 2];
+        const unsigned char *c = r.c;
+        for (size_t s = 0; s < 16; s++) /* sampled words of C: none left NaN-poisoned */
+            if (memcmp(c + (s * 7919 % (c_bytes / 4)) * 4, "\xff\xff\xff\xff", 4) == 0) med = 0;
+    }
+    free(wa);
+    free(wb);
+    free(r.c);
+    return med;
 }
 
 /* The problems' transposes (--trans) and where element (i, p) of op(A) and (p, j) of op(B) lie
@@ -168,7 +271,13 @@ static int run(clgemm_handle h, const mode *md, transposes tr, size_t m, size_t 
     const double bytes[3] = {(double)m * (double)k * (double)sab,
                              (double)k * (double)n * (double)sab,
                              (double)m * (double)n * (double)sc};
-    const char *why = tool_buffers_unfit(clgemm_device(h), bytes, bytes[0] + bytes[1] + bytes[2]);
+    /* The reference adds FP32 copies of A and B and a C of at most 16 bytes an element. */
+    const double reference_bytes =
+        reference_on
+            ? 4.0 * ((double)m * (double)k + (double)k * (double)n) + 16.0 * (double)m * (double)n
+            : 0;
+    const char *why = tool_buffers_unfit(clgemm_device(h), bytes,
+                                         bytes[0] + bytes[1] + bytes[2] + reference_bytes);
     if (why) {
         clReleaseCommandQueue(q);
         fprintf(stderr, "clgemm-types-bench: %s:%zu,%zu,%zu cannot be allocated: %s\n", md->name, m,
@@ -276,6 +385,10 @@ static int run(clgemm_handle h, const mode *md, transposes tr, size_t m, size_t 
         }
     }
 #endif
+    const char *reference_what = NULL;
+    double reference_median = reference_on ? time_reference(md, tr.a, tr.b, m, n, k, lda, ldb, a, b,
+                                                            runs, times, &reference_what)
+                                           : 0;
     double flops = 2.0 * m * n * k * (tt_ncomp(md->ab) > 1 ? 4 : 1);
     clgemm_config cfg;
     char kernel[200] = "?";
@@ -297,6 +410,13 @@ static int run(clgemm_handle h, const mode *md, transposes tr, size_t m, size_t 
     if (clblast > 0)
         printf("%-7s %6zu %6zu %6zu  CLBlast %8.3f ms  %8.2f TFLOPS  (clgemm / CLBlast %.2f)\n",
                md->name, m, n, k, clblast * 1e3, flops / clblast * 1e-12, clblast / med);
+    if (reference_on && reference_median > 0)
+        printf("%-7s %6zu %6zu %6zu  CBLAS    %8.3f ms  %8.2f TFLOPS  (clgemm / CBLAS %.2f; "
+               "%s)\n",
+               name, m, n, k, reference_median * 1e3, flops / reference_median * 1e-12,
+               reference_median / med, reference_what);
+    else if (reference_on)
+        printf("%-7s %6zu %6zu %6zu  CBLAS: no such routine\n", name, m, n, k);
     fflush(stdout);
     clReleaseMemObject(da);
     clReleaseMemObject(db);
@@ -329,6 +449,22 @@ int main(int argc, char **argv) {
         }
         if (strcmp(argv[i], "--no-clblast") == 0) {
             clblast_too = false;
+            continue;
+        }
+        if ((strcmp(argv[i], "--reference") == 0 || strcmp(argv[i], "--reference-lib") == 0) &&
+            i + 1 < argc) {
+            const bool lib = strcmp(argv[i], "--reference-lib") == 0;
+            const char *arg = argv[++i];
+            if (!lib && strcmp(arg, "openblas") != 0) {
+                fprintf(stderr, "clgemm-types-bench: --reference takes openblas, not %s\n", arg);
+                return 2;
+            }
+            char describe[512];
+            if (!reference_on && !cblas_lib_open(&reference, lib ? arg : NULL, "clgemm-types-bench",
+                                                 describe, sizeof describe))
+                return 2;
+            if (!reference_on) printf("# reference: %s\n", describe);
+            reference_on = true;
             continue;
         }
         if (strcmp(argv[i], "--check") == 0) {

@@ -73,6 +73,28 @@ else
     sed 's/^/    /' "$dir/out" | head -n 8
     failed=1
 fi
+# --reference: a library that does not open, or a name it does not know, is refused with the
+# reason; a CBLAS library (Debian's reference BLAS, which has cblas_sgemm/_dgemm and no sbgemm)
+# times each mode, FP16 storage and INT8 through cblas_sgemm of FP32 copies.
+expect types-bench-reference-lib-missing 2 "no CBLAS reference" "$types_bench" --no-clblast \
+    --reference-lib "$dir/no-such-lib.so" s:8,8,8
+expect types-bench-reference-unknown 2 "takes openblas" "$types_bench" --no-clblast \
+    --reference mkl s:8,8,8
+ref_blas=/usr/lib/x86_64-linux-gnu/blas/libblas.so.3
+if [ -f "$ref_blas" ]; then
+    "$types_bench" --no-clblast --runs 2 --reference-lib "$ref_blas" s:33,17,9 d:33,17,9 \
+        hs:33,17,9 i8:33,17,9 >"$dir/out" 2>"$dir/err"
+    got=$(grep -c "CBLAS .* (clgemm / CBLAS [0-9.]*; s*[sd]gemm" "$dir/out")
+    if [ "$got" -eq 4 ] && grep -q "^hs .*sgemm of FP32 copies" "$dir/out"; then
+        echo "ok   types-bench-reference: four modes timed beside the CBLAS library"
+    else
+        echo "FAIL types-bench-reference: $got CBLAS lines"
+        sed 's/^/    /' "$dir/out" "$dir/err" | head -n 12
+        failed=1
+    fi
+else
+    echo "skip types-bench-reference: no $ref_blas"
+fi
 expect tune-output-empty 1 "--output needs a path" "$tune" --dry-run --output ""
 expect tune-budget-inf 1 "--budget takes" "$tune" --dry-run --budget inf
 expect tune-max-evals-wrap 1 "--max-evals takes" "$tune" --dry-run --max-evals 18446744073709551617
