@@ -31,7 +31,9 @@
  * i0 .. i0 + MR - 1 of op(A) at A + i0 * K as K steps of MR contiguous elements, that of columns
  * j0 .. j0 + NR - 1 of op(B) at B + j0 * K as K steps of NR, both padded with zeros past M and N:
  * the loop streams two contiguous blocks whatever the caller's layout, leading dimension or
- * transposes, with no edge case. The host runs it once per K-block, beta 1 after the first. */
+ * transposes, with no edge case. The host runs it once per K-block, beta 1 after the first.
+ * FP16 and BF16 panels hold FP32 (PANEL_WIDE: widened as they were packed), so the loop is
+ * FP32's; the host passes their offsets in 16-bit elements, twice the FP32 ones. */
 #ifndef MR
 #define MR 16
 #endif
@@ -58,6 +60,9 @@
 #endif
 #ifndef PACKED
 #define PACKED 0
+#endif
+#ifndef PANEL_WIDE
+#define PANEL_WIDE 0
 #endif
 
 /* VSW: components in a vector (VW, or 2 VW for complex: a literal, since it is pasted). */
@@ -196,7 +201,7 @@ __kernel __attribute__((reqd_work_group_size(1, 1, 1))) void clgemm_microkernel(
 #elif defined(PACK_MC_PANELS)
     const int mc = PACK_MC_PANELS;
 #else
-    const int mc = max(1, PACK_A_BYTES / (MR * K * (int)sizeof(AB_T)));
+    const int mc = max(1, PACK_A_BYTES / (MR * K * (PANEL_WIDE ? 4 : (int)sizeof(AB_T))));
 #endif
     const int gm = get_global_size(0), gn = get_global_size(1);
     const int id = get_global_id(0) + get_global_id(1) * gm, block = id / (mc * gn);
@@ -225,7 +230,16 @@ __kernel __attribute__((reqd_work_group_size(1, 1, 1))) void clgemm_microkernel(
         }
 
 #define B_IN_PLACE(j) B_RAW(p, col[j])
-#if PACKED
+#if PACKED && PANEL_WIDE
+    {
+        const __global float *a = (const __global float *)A + (ulong)i0 * (ulong)K;
+        const __global float *b = (const __global float *)B + (ulong)j0 * (ulong)K;
+#define A_PACKED(v) VLOADW(0, a + (v)*VW)
+#define B_PACKED(j) b[j]
+        for (int p = 0; p < K; p++, a += MR, b += NR)
+            MICRO_STEP(A_PACKED, B_PACKED);
+    }
+#elif PACKED
     {
         const __global AB_T *a = A + (ulong)i0 * (ulong)K, *b = B + (ulong)j0 * (ulong)K;
 #define A_PACKED(v) VLOAD_AB(a + (v)*VW)

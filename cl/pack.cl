@@ -9,6 +9,29 @@
 #ifndef PACK_T
 #define PACK_T uint
 #endif
+/* The panel kernels below read elements of PACK_SRC_T and write PACK_T: the same bits (PACK_FROM
+ * 0), or FP16 (1) or BF16 (2) codes widened to FP32 bits (PACK_T uint), exactly, every code
+ * (signed zeros, subnormals, infinities and NaN payloads included): the micro-kernel then runs
+ * its FP32 loop on the panels instead of widening each element at each use. */
+#ifndef PACK_FROM
+#define PACK_FROM 0
+#endif
+#if PACK_FROM == 1
+#define PACK_SRC_T ushort
+static inline uint pack_widen(const ushort code) {
+    const uint h = code, em = h & 0x7fffu;
+    const uint bits = em < 0x400u     ? as_uint((float)em * 0x1p-24f)
+                      : em >= 0x7c00u ? (em << 13) | 0x7f800000u
+                                      : (em << 13) + 0x38000000u;
+    return bits | (h & 0x8000u) << 16;
+}
+#elif PACK_FROM == 2
+#define PACK_SRC_T ushort
+#define pack_widen(code) ((uint)(code) << 16)
+#else
+#define PACK_SRC_T PACK_T
+#define pack_widen(x) (x)
+#endif
 
 __kernel __attribute__((reqd_work_group_size(32, 8, 1))) void
 clgemm_pack_transpose(const __global PACK_T *restrict src, const ulong off, const int ld,
@@ -101,16 +124,16 @@ clgemm_pack_split(const __global uint *restrict src, const ulong off, const int 
  * 1: panels): neighbours along q read neighbouring elements where the source is contiguous
  * along K, and each reads `width` of them where it is contiguous along the panel. */
 __kernel __attribute__((reqd_work_group_size(64, 1, 1))) void
-clgemm_pack_panels(const __global PACK_T *restrict src, const ulong off, const ulong rs,
+clgemm_pack_panels(const __global PACK_SRC_T *restrict src, const ulong off, const ulong rs,
                    const ulong qs, const int rows, const int depth, const int width,
                    __global PACK_T *restrict dst, const ulong doff) {
     const int q = (int)get_global_id(0), panel = (int)get_global_id(1);
     if (q >= depth) return;
     const int r0 = panel * width, full = min(width, rows - r0);
     __global PACK_T *to = dst + doff + ((ulong)panel * (ulong)depth + (ulong)q) * (ulong)width;
-    const __global PACK_T *from = src + off + (ulong)r0 * rs + (ulong)q * qs;
+    const __global PACK_SRC_T *from = src + off + (ulong)r0 * rs + (ulong)q * qs;
     for (int e = 0; e < full; e++)
-        to[e] = from[(ulong)e * rs];
+        to[e] = pack_widen(from[(ulong)e * rs]);
     for (int e = full; e < width; e++)
         to[e] = (PACK_T)0;
 }
@@ -131,7 +154,7 @@ clgemm_pack_panels(const __global PACK_T *restrict src, const ulong off, const u
 #define RUN_STEPS 1
 #endif
 __kernel __attribute__((reqd_work_group_size(64, 1, 1))) void
-clgemm_pack_panel_runs(const __global PACK_T *restrict src, const ulong off, const ulong qs,
+clgemm_pack_panel_runs(const __global PACK_SRC_T *restrict src, const ulong off, const ulong qs,
                        const int rows, const int depth, const int width,
                        __global PACK_T *restrict dst, const ulong doff, const int run) {
     const int q0 = (int)get_global_id(0) * RUN_STEPS;
@@ -140,11 +163,11 @@ clgemm_pack_panel_runs(const __global PACK_T *restrict src, const ulong off, con
     const int first = (int)get_global_id(1) * run;
     const int last = min(first + run, (rows + width - 1) / width);
     const int row_vectors = width * (int)sizeof(PACK_T) / 64; /* a panel row's 64-byte vectors */
-    const bool vectors = sizeof(PACK_T) >= 4 && (width * sizeof(PACK_T)) % 64 == 0;
+    const bool vectors = PACK_FROM == 0 && sizeof(PACK_T) >= 4 && (width * sizeof(PACK_T)) % 64 == 0;
     for (int panel = first; panel < last; panel++) {
         const int r0 = panel * width, full = min(width, rows - r0);
         __global PACK_T *to = dst + doff + ((ulong)panel * (ulong)depth + (ulong)q0) * (ulong)width;
-        const __global PACK_T *from = src + off + (ulong)r0 + (ulong)q0 * qs;
+        const __global PACK_SRC_T *from = src + off + (ulong)r0 + (ulong)q0 * qs;
         if (vectors && full == width && steps == RUN_STEPS) {
             for (int v = 0; v < row_vectors; v++)
 #pragma unroll
@@ -155,7 +178,7 @@ clgemm_pack_panel_runs(const __global PACK_T *restrict src, const ulong off, con
         }
         for (int s = 0; s < steps; s++) {
             for (int e = 0; e < full; e++)
-                to[s * width + e] = from[(ulong)s * qs + e];
+                to[s * width + e] = pack_widen(from[(ulong)s * qs + e]);
             for (int e = full; e < width; e++)
                 to[s * width + e] = (PACK_T)0;
         }

@@ -8,6 +8,7 @@
 #include <criterion/criterion.h>
 #include <float.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -654,6 +655,84 @@ Test(pack, lines_copy_moves_every_element_size_bit_for_bit) {
         free(A);
         free(W);
     }
+    clgemm_destroy(h);
+}
+
+/* The FP32 bits an FP16 or BF16 code widens to: the value exactly, and a NaN's payload kept
+ * (its quiet bit and the code's other mantissa bits, shifted up as a float's). */
+static uint32_t widened_bits(clgemm_precision t, uint16_t code) {
+    if (t == CLGEMM_BFLOAT16) return (uint32_t)code << 16;
+    if ((code & 0x7c00u) == 0x7c00u && (code & 0x3ffu))
+        return (uint32_t)(code & 0x8000u) << 16 | 0x7f800000u | (uint32_t)(code & 0x3ffu) << 13;
+    const float f = (float)clgemm__half_to_double(code);
+    uint32_t bits;
+    memcpy(&bits, &f, sizeof bits);
+    return bits;
+}
+
+/* The blocked schedule's panels of FP16 and BF16 hold FP32 (cl/pack.cl's PACK_FROM): every one of
+ * the 65,536 codes, as a 256 x 256 K-block (each code once), through both panel kernels (one
+ * panel a work-item, and runs of panels where the source's columns lie far apart), widened
+ * exactly into panels of 16 rows; the workspace past the panels keeps its poison. */
+Test(pack, panels_widen_every_fp16_and_bf16_code_exactly) {
+    clgemm_handle h = make_handle();
+    const clgemm_precision types[] = {CLGEMM_HALF, CLGEMM_BFLOAT16};
+    uint16_t codes[256 * 256];
+    for (size_t i = 0; i < 256 * 256; i++)
+        codes[i] = (uint16_t)(i * 40503u); /* odd: every code once, neighbours far apart */
+    for (int ti = 0; ti < 2; ti++)
+        for (int runs = 0; runs < 2; runs++) {
+            const clgemm_precision t = types[ti];
+            cr_assert_eq(clgemm__panel_size(t), 4);
+            /* runs: 256 rows, each column 16 KB further on (qs 8192 codes), so pack.c takes
+             * runs of panels; else columns next to each other. */
+            const cl_ulong qs = runs ? 8192 : 256;
+            uint16_t *src = calloc((size_t)qs * 256, sizeof *src);
+            for (size_t q = 0; q < 256; q++)
+                memcpy(src + q * qs, codes + q * 256, 256 * sizeof *src);
+            cl_mem dsrc = upload(h, src, (size_t)qs * 256 * sizeof *src);
+            const size_t out = 256 * 256, slack = 1024;
+            uint32_t *dst = malloc((out + slack) * sizeof *dst);
+            for (size_t i = 0; i < out + slack; i++)
+                dst[i] = 0xA5A5A5A5u;
+            cl_mem work = upload(h, dst, (out + slack) * sizeof *dst);
+            const panel_source ps = {dsrc, 0, 1, qs, 256, 256, 16};
+            const int run = clgemm__pack_panels_run(&ps, clgemm__type(t)->size);
+            cr_assert_eq(run > 1, runs == 1, "%s: run %d", clgemm__type(t)->name, run);
+            kernel_key key;
+            const char *options;
+            clgemm__pack_panels_kernel(t, run > 1, &key, &options);
+            cl_kernel kernel = pack_cl_kernel(
+                h, options, run > 1 ? "clgemm_pack_panel_runs" : "clgemm_pack_panels");
+            size_t global[2], local[2];
+            cr_assert_eq(clgemm__pack_panels_args(kernel, &ps, run, work, 0, global, local),
+                         CL_SUCCESS);
+            cr_assert_eq(
+                clEnqueueNDRangeKernel(h->queue, kernel, 2, NULL, global, local, 0, NULL, NULL),
+                CL_SUCCESS);
+            cr_assert_eq(clEnqueueReadBuffer(h->queue, work, CL_TRUE, 0,
+                                             (out + slack) * sizeof *dst, dst, 0, NULL, NULL),
+                         CL_SUCCESS);
+            int wrong = 0;
+            for (size_t panel = 0; panel < 16; panel++)
+                for (size_t q = 0; q < 256; q++)
+                    for (size_t e = 0; e < 16; e++) {
+                        const uint16_t code = codes[q * 256 + panel * 16 + e];
+                        const uint32_t got = dst[(panel * 256 + q) * 16 + e];
+                        if (got != widened_bits(t, code) && wrong++ < 3)
+                            cr_log_error("%s code %04x: %08x, want %08x", clgemm__type(t)->name,
+                                         code, got, widened_bits(t, code));
+                    }
+            for (size_t i = out; i < out + slack; i++)
+                wrong += dst[i] != 0xA5A5A5A5u;
+            cr_expect_eq(wrong, 0, "%s, %s: %d wrong", clgemm__type(t)->name,
+                         run > 1 ? "runs" : "one panel a work-item", wrong);
+            clReleaseKernel(kernel);
+            clReleaseMemObject(work);
+            clReleaseMemObject(dsrc);
+            free(src);
+            free(dst);
+        }
     clgemm_destroy(h);
 }
 

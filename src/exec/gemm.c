@@ -528,8 +528,13 @@ static int gemm_options_fn(const void *arg, char *buf, size_t size) {
                      !!(k->flags & KEY_TRANSB), !!(k->flags & KEY_CONJA), !!(k->flags & KEY_CONJB));
     if (w < 0 || (size_t)(used += w) >= size) return -1;
     if (k->flags & (KEY_STREAMK | KEY_PACKED)) {
-        w = snprintf(buf + used, size - (size_t)used,
-                     k->flags & KEY_STREAMK ? " -DSTREAMK=1" : " -DPACKED=1");
+        /* Panels of another size than the stored elements hold them widened (pack.c). */
+        const clgemm_precision t = (clgemm_precision)k->type_ab;
+        const bool wide = (k->flags & KEY_PACKED) && clgemm__panel_size(t) != clgemm__type(t)->size;
+        w = snprintf(buf + used, size - (size_t)used, "%s",
+                     k->flags & KEY_STREAMK ? " -DSTREAMK=1"
+                     : wide                 ? " -DPACKED=1 -DPANEL_WIDE=1"
+                                            : " -DPACKED=1");
         if (w < 0 || (size_t)(used += w) >= size) return -1;
     }
     if ((w = clgemm__config_options(g->cfg, buf + used, size - (size_t)used)) < 0) return -1;
@@ -788,6 +793,7 @@ static cl_int enqueue_blocked(struct clgemm_handle_s *h, const gemm_call *c, con
     clgemm__pack_panels_layout(&s->cfg, c->precision, s->pack_mc, (size_t)p->n, (size_t)s->pack_kc,
                                &b_offset, &total);
     const size_t esize = clgemm__type(c->precision)->size, mc = s->pack_mc;
+    const cl_ulong widen = clgemm__panel_size(c->precision) / esize;
     gemm_call added = *c; /* the blocks after the first add to C */
     added.beta = 1;
     added.beta_im = 0;
@@ -826,7 +832,8 @@ static cl_int enqueue_blocked(struct clgemm_handle_s *h, const gemm_call *c, con
             q.m = rows;
             q.k = depth;
             q.a = (colmajor_operand){.mem = work, .ld = depth};
-            q.b = (colmajor_operand){.mem = work, .ld = depth, .off = b_offset};
+            /* (in stored elements: widened panels' offsets scale by the sizes' ratio) */
+            q.b = (colmajor_operand){.mem = work, .ld = depth, .off = b_offset * widen};
             if (err == CL_SUCCESS)
                 err = set_gemm_args(h, kernel, k0 ? &added : c, &q, c->c, c->off_c + i0,
                                     (cl_int)c->ldc, 0, true, 1, NULL);

@@ -334,6 +334,16 @@ cl_int clgemm__enqueue_residual(cl_kernel kernel, cl_command_queue queue, const 
 void clgemm__pack_panels_kernel(clgemm_precision type, bool runs, kernel_key *key,
                                 const char **options) {
     copy_kernel_key(type, runs ? KEY_PACKED | KEY_PANEL_RUNS : KEY_PACKED, key, options);
+    if (clgemm__panel_size(type) == clgemm__type(type)->size) return;
+    /* FP16 and BF16 widened to FP32 as they are packed: 16-bit elements in, FP32 bits out (the
+     * key's type_c tells these kernels from FP32's own). */
+    key->type_ab = (unsigned char)clgemm__panel_size(type);
+    key->type_c = (unsigned char)type;
+    const bool half = type == CLGEMM_HALF;
+    *options =
+        runs ? (half ? "-DPACK_T=uint -DPACK_FROM=1 -DRUN_STEPS=" PACK_STRING(PANEL_RUN_STEPS)
+                     : "-DPACK_T=uint -DPACK_FROM=2 -DRUN_STEPS=" PACK_STRING(PANEL_RUN_STEPS))
+             : (half ? "-DPACK_T=uint -DPACK_FROM=1" : "-DPACK_T=uint -DPACK_FROM=2");
 }
 
 /* The panel kernels' work-group (cl/pack.cl): 64 steps of one panel, or 64 work-items of

@@ -101,7 +101,7 @@ static void tile(const clgemm_config *c, size_t *mt, size_t *nt, size_t *kt) {
 
 static size_t pack_rows(const clgemm_config *c, clgemm_precision type, size_t n, size_t kc,
                         bool small) {
-    const size_t mr = (size_t)c->params[MR], size = clgemm__type(type)->size;
+    const size_t mr = (size_t)c->params[MR], size = clgemm__panel_size(type);
     if (small) return PACK_SMALL_LAUNCH * mr;
     if (n > PACK_A_BYTES / (kc * size)) return 0; /* all of op(A) at once */
     const size_t panels = PACK_A_BYTES / (mr * kc * size);

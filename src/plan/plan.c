@@ -239,7 +239,7 @@ bool clgemm__pack_panels_layout(const clgemm_config *cfg, clgemm_precision type,
                                 size_t kc, size_t *b_offset, size_t *total) {
     size_t mt, nt, kt, a, b;
     clgemm__family(cfg->family)->tile(cfg, &mt, &nt, &kt);
-    const size_t align = 64 / clgemm__type(type)->size;
+    const size_t align = 64 / clgemm__panel_size(type);
     if (__builtin_mul_overflow(clgemm__round_up(m, mt), kc, &a) ||
         __builtin_mul_overflow(clgemm__round_up(n, nt), kc, &b))
         return false;
@@ -280,7 +280,7 @@ gemm_schedule clgemm__plan_schedule(const clgemm_config *cfg, const device_info 
         if (s.pack_mc == 0 || s.pack_mc > m) s.pack_mc = m;
         if (!clgemm__pack_panels_layout(cfg, type, s.pack_mc, n, (size_t)s.pack_kc, &b_offset,
                                         &elements) ||
-            __builtin_mul_overflow(elements, clgemm__type(type)->size, &s.workspace))
+            __builtin_mul_overflow(elements, clgemm__panel_size(type), &s.workspace))
             return clgemm__schedule_without_workspace(&s, m, n);
         return s;
     }

@@ -172,7 +172,8 @@ gemm_schedule clgemm__plan_schedule(const clgemm_config *cfg, const device_info 
                                     const schedule_force *force, clgemm_precision type,
                                     clgemm_precision type_c, size_t m, size_t n, size_t k,
                                     size_t batch, bool table);
-/* Where the blocked schedule keeps its panels in the workspace, in elements of the A/B type:
+/* Where the blocked schedule keeps its panels in the workspace, in panel elements
+ * (clgemm__panel_size: FP16 and BF16 widened to FP32):
  * op(A)'s (m rows: the schedule's pack_mc) from 0, op(B)'s from the returned offset (64-byte
  * aligned); *total: the elements of both (false: the sizes overflow). */
 bool clgemm__pack_panels_layout(const clgemm_config *cfg, clgemm_precision type, size_t m, size_t n,

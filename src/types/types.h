@@ -30,6 +30,11 @@ const type_desc *clgemm__type_by_name(const char *name, clgemm_precision *type);
  * a type_ab). */
 bool clgemm__types_ok(clgemm_precision type_ab, clgemm_precision type_c);
 
+/* Bytes of one element of the blocked schedule's micro-panels (cl/pack.cl, cl/microkernel.cl):
+ * FP16 and BF16 are widened to FP32 as they are packed, so that the micro-kernel runs its FP32
+ * loop on them instead of widening every element at every use; other types keep their size. */
+size_t clgemm__panel_size(clgemm_precision type);
+
 /* Reads a scalar of the arithmetic type of `type` from p (alpha, beta of clgemm_gemm_ex). */
 void clgemm__read_scalar(clgemm_precision type, const void *p, double *re, double *im);
 /* Bytes of one scalar of the arithmetic type of `type` (the elements of alphas / betas). */
