@@ -1,4 +1,4 @@
-/* test_xerbla.c: CBLAS argument errors (and those of the Fortran Level-3 entry points) reach the
+/* test_xerbla.c: CBLAS argument errors, and those of the Fortran Level-3 entry points, reach the
  * program's own handlers exactly as with reference CBLAS (issue 20, item 3). The program defines
  * xerbla_ and cblas_xerbla that record their arguments and return, as R, LAPACK's testers and many
  * Fortran codes do. Reference CBLAS calls cblas_xerbla only for the order and the transposes; every
