@@ -176,9 +176,10 @@ const void *clgemm__blas_l3_at(blas_type t, const void *p, int ld, int i, int j)
 }
 
 int clgemm__blas_l3_split(int dim) {
-    int nb = clgemm__blas_settings()->block;
-    int half = (dim / 2 + nb - 1) / nb * nb;
-    return half > 0 && half < dim ? half : dim / 2;
+    /* In long long: dim / 2 + nb - 1 exceeds int for a block above INT_MAX / 2. */
+    long long nb = clgemm__blas_settings()->block;
+    long long half = (dim / 2 + nb - 1) / nb * nb;
+    return half > 0 && half < dim ? (int)half : dim / 2;
 }
 
 int clgemm__blas_l3_cblas_letters(l3_routine r, blas_type t, int layout, int count,
