@@ -69,7 +69,12 @@ static void builtin(const syr2k_call *s) {
             }
             size_t at = i + (size_t)j * s->ldc;
             double complex old = beta == 0 ? 0 : clgemm__blas_l3_get(s->type, s->c, at);
-            double complex v = alpha * ab + alpha2 * ba + beta * old;
+            /* her2k as reference: the diagonal's imaginary part is not read (it need not be set:
+             * NaN there must not reach the real part), and the real beta scales each part on its
+             * own (a complex product's 0 * Inf would make NaN of an infinite other part). */
+            if (s->herm && i == j) old = creal(old);
+            double complex scaled = s->herm ? s->beta[0] * old : beta * old;
+            double complex v = alpha * ab + alpha2 * ba + scaled;
             clgemm__blas_l3_put(s->type, s->c, at, s->herm && i == j ? creal(v) : v);
         }
 }
