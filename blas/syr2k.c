@@ -212,8 +212,12 @@ static void fortran(blas_type type, int herm, const char *uplo, const char *tran
         clgemm__blas_xerbla_named(name, info);
         return;
     }
-    clgemm__blas_l3_unpack(type, alpha, 0, s.alpha);
-    clgemm__blas_l3_unpack(type, beta, herm, s.beta);
+    /* Read past the quick return only, as reference BLAS (and ?gemm here) does: a call with
+     * nothing to compute may pass no scalars. */
+    if (s.n != 0) {
+        clgemm__blas_l3_unpack(type, alpha, 0, s.alpha);
+        clgemm__blas_l3_unpack(type, beta, herm, s.beta);
+    }
     run(&s);
 }
 
@@ -272,8 +276,12 @@ static void cblas(blas_type type, int herm, int layout, int uplo, int trans, int
         clgemm__blas_l3_cblas_fortran_error(r, type, info, row_major);
         return;
     }
-    clgemm__blas_l3_unpack(type, alpha, 0, s.alpha);
-    clgemm__blas_l3_unpack(type, beta, herm, s.beta);
+    /* Read past the quick return only, as reference BLAS (and ?gemm here) does: a call with
+     * nothing to compute may pass no scalars. */
+    if (s.n != 0) {
+        clgemm__blas_l3_unpack(type, alpha, 0, s.alpha);
+        clgemm__blas_l3_unpack(type, beta, herm, s.beta);
+    }
     if (herm && row_major) s.alpha[1] = -s.alpha[1];
     run(&s);
 }

@@ -146,6 +146,8 @@ static void pack(blas_type t, const double v[2], void *out) {
                 T old = beta_zero ? 0 : *out;                                                      \
                 if (s->herm && i == j) {                                                           \
                     *out = (R)creal(add) + (beta_zero ? 0 : (R)bv[0] * (R)creal(old));             \
+                } else if (s->herm) { /* a real beta on each part: no 0 * Inf from its 0i */       \
+                    *out = beta_zero ? add : add + (R)bv[0] * old;                                 \
                 } else {                                                                           \
                     *out = beta_zero ? add : add + beta * old;                                     \
                 }                                                                                  \
@@ -301,8 +303,13 @@ static void whole_on_host(const void *s) {
 
 static void run(const syrk_call *s) {
     const blas_settings *st = clgemm__blas_settings();
+    /* n == 0 first: reference BLAS returns before it reads alpha or beta (which may be NULL). */
+    if (s->n == 0) {
+        count(s, ROUTE_TRIVIAL);
+        return;
+    }
     int alpha_zero = is_value(s, s->alpha, 0);
-    if (s->n == 0 || ((alpha_zero || s->k == 0) && is_value(s, s->beta, 1))) {
+    if ((alpha_zero || s->k == 0) && is_value(s, s->beta, 1)) {
         count(s, ROUTE_TRIVIAL); /* reference BLAS's quick return */
         return;
     }

@@ -306,6 +306,9 @@ static void check_tr_trivial(int t, int solve, char side, char uplo, char trans,
     f(&side, &uplo, &trans, &diag, &zero_n, &n, alpha, NULL, &lda, b, &ldb, 1, 1, 1, 1);
     f(&side, &uplo, &trans, &diag, &m, &zero_n, alpha, NULL, &lda, b, &ldb, 1, 1, 1, 1);
     f(&side, &uplo, &trans, &diag, &zero_n, &zero_n, alpha, NULL, &one, NULL, &one, 1, 1, 1, 1);
+    /* Nor alpha (reference BLAS returns before it reads it; so does the drop-in's ?gemm). */
+    f(&side, &uplo, &trans, &diag, &zero_n, &n, NULL, NULL, &lda, b, &ldb, 1, 1, 1, 1);
+    f(&side, &uplo, &trans, &diag, &m, &zero_n, NULL, NULL, &lda, b, &ldb, 1, 1, 1, 1);
     CHECK(memcmp(b, b0, bsize * ELEM[t]) == 0, "%s t=%d: m or n 0 wrote B", solve ? "trsm" : "trmm",
           t);
     free(a), free(b), free(b0);
@@ -417,6 +420,8 @@ static void check_symm(int t, int herm, char side, char uplo, int m, int n, doub
         scalar(t, 0.5, 0, alpha);
         f(&side, &uplo, &zero_n, &n, alpha, NULL, &lda, NULL, &ldb, beta, c, &ldc, 1, 1);
         f(&side, &uplo, &m, &zero_n, alpha, NULL, &lda, NULL, &ldb, beta, c, &ldc, 1, 1);
+        f(&side, &uplo, &zero_n, &n, NULL, NULL, &lda, NULL, &ldb, NULL, c, &ldc, 1, 1);
+        f(&side, &uplo, &m, &zero_n, NULL, NULL, &lda, NULL, &ldb, NULL, c, &ldc, 1, 1);
         CHECK(memcmp(c, c0, csize * ELEM[t]) == 0, "%s t=%d: a quick return wrote C", name, t);
     }
     free(a), free(b), free(c), free(c0);
@@ -473,6 +478,10 @@ static void check_rank(int t, int herm, int rank1, char uplo, char trans, int n,
             else
                 put_rnd(t, c, at, &s, 0);
         }
+    /* her2k / herk scale C by a real beta, each part on its own as reference BLAS does: an
+     * infinite imaginary part stays that, its real part finite. */
+    size_t inf_at = uplo == 'U' ? (size_t)(n - 1) * ldc : (size_t)(n - 1);
+    if (herm && beta_re != 0 && kind != FULL) put(t, c, inf_at, rnd(&s), INFINITY);
     void *c0 = copy(t, c, csize);
     double complex alpha_v = kind == ALPHA_ZERO ? 0 : rank1 ? 0.75 : t >= 2 ? 0.5 + 0.75 * I : 0.5;
     double complex beta_v = herm || t < 2 || beta_re == 0 ? beta_re : beta_re - 0.25 * I;
@@ -504,7 +513,7 @@ static void check_rank(int t, int herm, int rank1, char uplo, char trans, int n,
                       "%s t=%d %c%c beta %g: C(%d,%d) imaginary part %Lg, not +0", name, t, uplo,
                       trans, beta_re, i, i, cimagl(got));
             if (kind != FULL) {
-                lc want = beta_v * old;
+                lc want = herm ? (long double)beta_re * old : beta_v * old;
                 CHECK(exactly(t, c, at, (double)creall(want), (double)cimagl(want)),
                       "%s t=%d %c%c %s, beta %g: C(%d,%d) %Lg%+Lgi, want %Lg%+Lgi", name, t, uplo,
                       trans, kind == K_ZERO ? "k 0" : "alpha 0", beta_re, i, j, creall(got),
@@ -542,12 +551,15 @@ static void check_rank(int t, int herm, int rank1, char uplo, char trans, int n,
             ((rk_fn)herk[t - 2])(&uplo, &trans, &n, &k, alpha, a, &lda, one_s, c, &ldc, 1, 1);
             ((rk_fn)herk[t - 2])(&uplo, &trans, &zero_n, &k, alpha, NULL, &lda, beta, NULL, &one, 1,
                                  1);
+            ((rk_fn)herk[t - 2])(&uplo, &trans, &zero_n, &k, NULL, NULL, &lda, NULL, NULL, &one, 1,
+                                 1);
         } else {
             mm_fn f = (mm_fn)(herm ? her2k[t - 2] : syr2k[t]);
             f(&uplo, &trans, &n, &k, alpha, a, &lda, b, &ldb, one_s, c, &ldc, 1, 1);
             scalar(t, 0.5, 0, alpha);
             f(&uplo, &trans, &n, &zero_n, alpha, NULL, &lda, NULL, &ldb, one_s, c, &ldc, 1, 1);
             f(&uplo, &trans, &zero_n, &k, alpha, NULL, &lda, NULL, &ldb, beta, NULL, &one, 1, 1);
+            f(&uplo, &trans, &zero_n, &k, NULL, NULL, &lda, NULL, &ldb, NULL, NULL, &one, 1, 1);
         }
         CHECK(memcmp(c, c0, csize * ELEM[t]) == 0, "%s t=%d: a quick return wrote C", name, t);
     }
@@ -560,7 +572,7 @@ static void every_rank(void) {
     for (int t = 0; t < 4; t++)
         for (int herm = 0; herm <= (t >= 2); herm++)
             for (int u = 0; u < 2; u++)
-                for (int tr = 0; tr < 2; tr++, calls += 8) {
+                for (int tr = 0; tr < 2; tr++, calls += 10) {
                     char trans = tr == 0 ? 'N' : herm ? 'C' : 'T';
                     uint64_t s = (uint64_t)calls;
                     check_rank(t, herm, 0, uplos[u], trans, 19, 7, 1.25, FULL, s);
@@ -568,10 +580,12 @@ static void every_rank(void) {
                     check_rank(t, herm, 0, uplos[u], trans, 19, 7, 0.75, ALPHA_ZERO, s + 2);
                     check_rank(t, herm, 0, uplos[u], trans, 17, 9, 0, ALPHA_ZERO, s + 3);
                     check_rank(t, herm, 0, uplos[u], trans, 19, 0, 0.5, K_ZERO, s + 4);
+                    check_rank(t, herm, 0, uplos[u], trans, 17, 9, 1, FULL, s + 8);
                     if (herm) {
                         check_rank(t, 1, 1, uplos[u], trans, 19, 7, 1.25, FULL, s + 5);
                         check_rank(t, 1, 1, uplos[u], trans, 19, 7, 0.75, ALPHA_ZERO, s + 6);
                         check_rank(t, 1, 1, uplos[u], trans, 19, 0, 0.5, K_ZERO, s + 7);
+                        check_rank(t, 1, 1, uplos[u], trans, 17, 9, 1, FULL, s + 9);
                     }
                 }
 }
