@@ -41,6 +41,13 @@ void clgemm__blas_l3_count(l3_routine r, blas_type t, blas_route route) {
     atomic_fetch_add(&counts[r][t][route], 1);
 }
 
+void clgemm__blas_l3_counts_reset(void) {
+    for (int r = 0; r < L3_ROUTINE_COUNT; r++)
+        for (int t = 0; t < BLAS_TYPE_COUNT; t++)
+            for (int k = 0; k < BLAS_ROUTE_COUNT; k++)
+                atomic_store(&counts[r][t][k], 0);
+}
+
 void clgemm__blas_l3_fortran_name(l3_routine r, blas_type t, char out[7]) {
     snprintf(out, 7, "%c%-5s", clgemm__blas_letter(t) - 'a' + 'A', names[r]);
     for (int i = 1; i < 6; i++)

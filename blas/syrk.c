@@ -67,6 +67,13 @@ static void count(const syrk_call *s, blas_route r) {
     atomic_fetch_add(&counts[s->herm][s->type][r], 1);
 }
 
+void clgemm__blas_syrk_counts_reset(void) {
+    for (int h = 0; h < 2; h++)
+        for (int t = 0; t < BLAS_TYPE_COUNT; t++)
+            for (int r = 0; r < BLAS_ROUTE_COUNT; r++)
+                atomic_store(&counts[h][t][r], 0);
+}
+
 /* ---- Checks ---------------------------------------------------------------------------------- */
 
 static char upper_case(char c) {

@@ -678,13 +678,19 @@ Test(level3_edges, calls_in_a_forked_child, .init = device_route, .timeout = 600
         in_worker = 1;
         some_of_type(1, 50);
         some_of_type(3, 60);
-        _exit(atomic_load(&worker_failures) == 0 ? 0 : 1);
+        /* exit, not _exit: the exit summary of CLGEMM_BLAS_LOG counts the child's calls. */
+        exit(atomic_load(&worker_failures) == 0 ? 0 : 1);
     }
     int status = wait_child(pid, 120);
     cr_assert_neq(status, -1, "the child hung (killed after 120 s)");
     cr_assert_eq(status, 0, "the child's results were wrong (exit status %d)", status);
     cr_assert_eq(count_lines("updates on the device"), before, "the child blocked a call");
     cr_assert_eq(count_lines(": host\n"), 2 * 8 * 3, "the child's calls not whole on the host");
+    /* Its own: four dtrsm calls on the system BLAS, not the parent's one on the device too. */
+    cr_assert_eq(count_lines("dtrsm calls: device=0 system=4 builtin=0 trivial=0 error=0\n"), 1,
+                 "the child's summary");
+    cr_assert_eq(count_lines("zher2k calls: device=0 system=4 builtin=0 trivial=0 error=0\n"), 1,
+                 "the child's summary");
     check_symm(3, 1, 'R', 'L', 19, 13, 0.5, 0, 2);
     cr_assert_eq(count_lines("updates on the device"), before + 1, "the parent's device");
 }
