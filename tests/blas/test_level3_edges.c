@@ -1,17 +1,20 @@
 /* test_level3_edges.c: reference BLAS's semantics at the edges for the drop-in's ?trsm, ?trmm,
- * ?symm, ?hemm, ?syr2k, ?her2k (and ?herk's diagonal), linked directly, in every route a call can
- * take: blocked with its GEMM updates on the device (CLGEMM_BLAS_MIN_FLOPS=0, CLGEMM_BLAS_BLOCK=8),
- * whole on the system BLAS, whole on the built-in loops (CLGEMM_BLAS_FALLBACK=none), and blocked
- * with the built-in loops under the device's updates. Each route is its own test (the settings are
- * read once a process) and checks, for all four types:
- *   - m = 0 / n = 0 and (alpha = 0 or k = 0) with beta = 1: nothing written, no array read (NULL);
+ * ?symm, ?hemm, ?syr2k, ?her2k (and ?herk, which shares her2k's diagonal), linked directly, in
+ * every route a call can take: blocked with its GEMM updates on the device
+ * (CLGEMM_BLAS_MIN_FLOPS=0, CLGEMM_BLAS_BLOCK=8), whole on the system BLAS, whole on the built-in
+ * loops (CLGEMM_BLAS_FALLBACK=none), and blocked with the built-in loops under the device's
+ * updates. Each route is its own test (the settings are read once a process) and checks, for all
+ * four types:
+ *   - m = 0 / n = 0 and (alpha = 0 or k = 0) with beta = 1: nothing written, and with m or n 0
+ *     no array or scalar read (NULL);
  *   - alpha = 0: ?trsm/?trmm set B to +0 without reading A or B (both NaN); ?symm/?hemm scale C by
  *     beta, ?syr2k/?her2k the triangle only (her2k's diagonal: beta Re(C), imaginary part +0),
  *     beta = 0 without reading C (NaN there);
  *   - values against a long-double reference with a bound scaled by the inner dimension, with
  *     NaN everywhere the routine must not read: the strictly other triangle of A, A's diagonal
  *     with diag 'U', the imaginary parts of hemm's A diagonal and of her2k's / herk's C diagonal,
- *     C with beta = 0, and the gaps of leading dimensions larger than needed;
+ *     C with beta = 0, and the gaps of leading dimensions larger than needed; an infinite
+ *     imaginary part that her2k's / herk's real beta scales;
  *   - every element the routine must not write (gaps, the other triangle of C) bit for bit.
  * Besides: several threads calling the routines at once, calls in a child forked after the parent
  * used the device, and garbage in the drop-in's environment variables. */
@@ -149,7 +152,7 @@ static int exactly(int t, const void *p, size_t i, double re, double im) {
     return memcmp((const char *)p + i * ELEM[t], want, ELEM[t]) == 0;
 }
 
-/* A scalar of the type; a real one (herk, her2k's beta) with rt = the real type. */
+/* A scalar in the layout of type t (herk's scalars and her2k's beta: t = real_type(the type)). */
 static void scalar(int t, double re, double im, void *out) {
     put(t, out, 0, re, im);
 }
