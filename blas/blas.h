@@ -68,6 +68,10 @@ typedef enum blas_route {
 #define BLAS_ROUTE_COUNT 5
 void clgemm__blas_count(blas_type t, blas_route r);
 void clgemm__blas_counts_reset(void);
+/* The same for ?syrk/?herk (syrk.c) and the other Level-3 routines (level3.c): a forked child's
+ * exit summary counts its own calls only. */
+void clgemm__blas_syrk_counts_reset(void);
+void clgemm__blas_l3_counts_reset(void);
 
 /* Whether alpha or beta is the real value v (0, 1), its imaginary part 0 for c/z (host.c). */
 int clgemm__blas_scalar_is(blas_type t, const void *x, double v);

@@ -98,7 +98,10 @@ static void before_fork(void) {
 static void in_child(void) {
     if (atomic_load(&dev_started)) {
         atomic_store(&dev_forked, true);
-        clgemm__blas_counts_reset(); /* the exit summary counts the child's own calls */
+        /* The exit summary counts the child's own calls, of every routine. */
+        clgemm__blas_counts_reset();
+        clgemm__blas_syrk_counts_reset();
+        clgemm__blas_l3_counts_reset();
     }
 }
 

@@ -41,6 +41,13 @@ void clgemm__blas_l3_count(l3_routine r, blas_type t, blas_route route) {
     atomic_fetch_add(&counts[r][t][route], 1);
 }
 
+void clgemm__blas_l3_counts_reset(void) {
+    for (int r = 0; r < L3_ROUTINE_COUNT; r++)
+        for (int t = 0; t < BLAS_TYPE_COUNT; t++)
+            for (int k = 0; k < BLAS_ROUTE_COUNT; k++)
+                atomic_store(&counts[r][t][k], 0);
+}
+
 void clgemm__blas_l3_fortran_name(l3_routine r, blas_type t, char out[7]) {
     snprintf(out, 7, "%c%-5s", clgemm__blas_letter(t) - 'a' + 'A', names[r]);
     for (int i = 1; i < 6; i++)
@@ -176,9 +183,10 @@ const void *clgemm__blas_l3_at(blas_type t, const void *p, int ld, int i, int j)
 }
 
 int clgemm__blas_l3_split(int dim) {
-    int nb = clgemm__blas_settings()->block;
-    int half = (dim / 2 + nb - 1) / nb * nb;
-    return half > 0 && half < dim ? half : dim / 2;
+    /* In long long: dim / 2 + nb - 1 exceeds int for a block above INT_MAX / 2. */
+    long long nb = clgemm__blas_settings()->block;
+    long long half = (dim / 2 + nb - 1) / nb * nb;
+    return half > 0 && half < dim ? (int)half : dim / 2;
 }
 
 int clgemm__blas_l3_cblas_letters(l3_routine r, blas_type t, int layout, int count,

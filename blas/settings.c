@@ -22,6 +22,7 @@
 #include "blas.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdatomic.h>
@@ -106,7 +107,12 @@ static void read_settings(void) {
         double d = env_double("CLGEMM_BLAS_DEVICES", 1, 1);
         settings.devices = d > 64 ? 64 : (int)d;
     }
-    settings.block = (int)env_double("CLGEMM_BLAS_BLOCK", 256, 1);
+    /* Clamped before the conversion: a double beyond int (1e10, inf) converted to int is
+     * undefined, and x86 gives INT_MIN, a block no dimension is within, so the recursion never
+     * reached a diagonal block and overflowed the stack. Any block of INT_MAX leaves every call
+     * whole to the system BLAS, which is what so large a setting asks for. */
+    double block = env_double("CLGEMM_BLAS_BLOCK", 256, 1);
+    settings.block = block >= INT_MAX ? INT_MAX : (int)block;
     /* 0 is a setting (off), 1 is not (ignored like any bad value): -1 stands for unset. */
     double nb = env_double("CLGEMM_BLAS_LAPACK_NB", -1, 0);
     if (nb > 0 && nb < 2) {

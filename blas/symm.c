@@ -200,8 +200,12 @@ static void fortran(blas_type type, int herm, const char *side, const char *uplo
         clgemm__blas_xerbla_named(name, info);
         return;
     }
-    clgemm__blas_l3_unpack(type, alpha, 0, s.alpha);
-    clgemm__blas_l3_unpack(type, beta, 0, s.beta);
+    /* Read past the quick return only, as reference BLAS (and ?gemm here) does: a call with
+     * nothing to compute may pass no scalars. */
+    if (s.m != 0 && s.n != 0) {
+        clgemm__blas_l3_unpack(type, alpha, 0, s.alpha);
+        clgemm__blas_l3_unpack(type, beta, 0, s.beta);
+    }
     run(&s);
 }
 
@@ -249,8 +253,12 @@ static void cblas(blas_type type, int herm, int layout, int side, int uplo, int 
         clgemm__blas_l3_cblas_fortran_error(r, type, info, row_major);
         return;
     }
-    clgemm__blas_l3_unpack(type, alpha, 0, s.alpha);
-    clgemm__blas_l3_unpack(type, beta, 0, s.beta);
+    /* Read past the quick return only, as reference BLAS (and ?gemm here) does: a call with
+     * nothing to compute may pass no scalars. */
+    if (s.m != 0 && s.n != 0) {
+        clgemm__blas_l3_unpack(type, alpha, 0, s.alpha);
+        clgemm__blas_l3_unpack(type, beta, 0, s.beta);
+    }
     run(&s);
 }
 

@@ -69,7 +69,12 @@ static void builtin(const syr2k_call *s) {
             }
             size_t at = i + (size_t)j * s->ldc;
             double complex old = beta == 0 ? 0 : clgemm__blas_l3_get(s->type, s->c, at);
-            double complex v = alpha * ab + alpha2 * ba + beta * old;
+            /* her2k as reference: the diagonal's imaginary part is not read (it need not be set:
+             * NaN there must not reach the real part), and the real beta scales each part on its
+             * own (a complex product's 0 * Inf would make NaN of an infinite other part). */
+            if (s->herm && i == j) old = creal(old);
+            double complex scaled = s->herm ? s->beta[0] * old : beta * old;
+            double complex v = alpha * ab + alpha2 * ba + scaled;
             clgemm__blas_l3_put(s->type, s->c, at, s->herm && i == j ? creal(v) : v);
         }
 }
@@ -207,8 +212,12 @@ static void fortran(blas_type type, int herm, const char *uplo, const char *tran
         clgemm__blas_xerbla_named(name, info);
         return;
     }
-    clgemm__blas_l3_unpack(type, alpha, 0, s.alpha);
-    clgemm__blas_l3_unpack(type, beta, herm, s.beta);
+    /* Read past the quick return only, as reference BLAS (and ?gemm here) does: a call with
+     * nothing to compute may pass no scalars. */
+    if (s.n != 0) {
+        clgemm__blas_l3_unpack(type, alpha, 0, s.alpha);
+        clgemm__blas_l3_unpack(type, beta, herm, s.beta);
+    }
     run(&s);
 }
 
@@ -267,8 +276,12 @@ static void cblas(blas_type type, int herm, int layout, int uplo, int trans, int
         clgemm__blas_l3_cblas_fortran_error(r, type, info, row_major);
         return;
     }
-    clgemm__blas_l3_unpack(type, alpha, 0, s.alpha);
-    clgemm__blas_l3_unpack(type, beta, herm, s.beta);
+    /* Read past the quick return only, as reference BLAS (and ?gemm here) does: a call with
+     * nothing to compute may pass no scalars. */
+    if (s.n != 0) {
+        clgemm__blas_l3_unpack(type, alpha, 0, s.alpha);
+        clgemm__blas_l3_unpack(type, beta, herm, s.beta);
+    }
     if (herm && row_major) s.alpha[1] = -s.alpha[1];
     run(&s);
 }

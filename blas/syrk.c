@@ -67,6 +67,13 @@ static void count(const syrk_call *s, blas_route r) {
     atomic_fetch_add(&counts[s->herm][s->type][r], 1);
 }
 
+void clgemm__blas_syrk_counts_reset(void) {
+    for (int h = 0; h < 2; h++)
+        for (int t = 0; t < BLAS_TYPE_COUNT; t++)
+            for (int r = 0; r < BLAS_ROUTE_COUNT; r++)
+                atomic_store(&counts[h][t][r], 0);
+}
+
 /* ---- Checks ---------------------------------------------------------------------------------- */
 
 static char upper_case(char c) {
@@ -146,6 +153,8 @@ static void pack(blas_type t, const double v[2], void *out) {
                 T old = beta_zero ? 0 : *out;                                                      \
                 if (s->herm && i == j) {                                                           \
                     *out = (R)creal(add) + (beta_zero ? 0 : (R)bv[0] * (R)creal(old));             \
+                } else if (s->herm) { /* a real beta on each part: no 0 * Inf from its 0i */       \
+                    *out = beta_zero ? add : add + (R)bv[0] * old;                                 \
                 } else {                                                                           \
                     *out = beta_zero ? add : add + beta * old;                                     \
                 }                                                                                  \
@@ -301,8 +310,13 @@ static void whole_on_host(const void *s) {
 
 static void run(const syrk_call *s) {
     const blas_settings *st = clgemm__blas_settings();
+    /* n == 0 first: reference BLAS returns before it reads alpha or beta (which may be NULL). */
+    if (s->n == 0) {
+        count(s, ROUTE_TRIVIAL);
+        return;
+    }
     int alpha_zero = is_value(s, s->alpha, 0);
-    if (s->n == 0 || ((alpha_zero || s->k == 0) && is_value(s, s->beta, 1))) {
+    if ((alpha_zero || s->k == 0) && is_value(s, s->beta, 1)) {
         count(s, ROUTE_TRIVIAL); /* reference BLAS's quick return */
         return;
     }

@@ -223,7 +223,11 @@ static void fortran(blas_type type, l3_routine routine, const char *side, const 
         clgemm__blas_xerbla_named(name, info);
         return;
     }
-    clgemm__blas_l3_unpack(type, alpha, 0, s.alpha);
+    /* Read past the quick return only, as reference BLAS (and ?gemm here) does: a call with
+     * nothing to compute may pass no scalars. */
+    if (s.m != 0 && s.n != 0) {
+        clgemm__blas_l3_unpack(type, alpha, 0, s.alpha);
+    }
     run(&s);
 }
 
@@ -274,7 +278,11 @@ static void cblas(blas_type type, l3_routine routine, int layout, int side, int 
         clgemm__blas_l3_cblas_fortran_error(routine, type, info, row_major);
         return;
     }
-    clgemm__blas_l3_unpack(type, alpha, 0, s.alpha);
+    /* Read past the quick return only, as reference BLAS (and ?gemm here) does: a call with
+     * nothing to compute may pass no scalars. */
+    if (s.m != 0 && s.n != 0) {
+        clgemm__blas_l3_unpack(type, alpha, 0, s.alpha);
+    }
     run(&s);
 }
 

@@ -1,17 +1,18 @@
-/* test_xerbla.c: CBLAS argument errors reach the program's own handlers exactly as with
- * reference CBLAS (issue 20, item 3). The program defines xerbla_ and cblas_xerbla that record
- * their arguments and return, as R, LAPACK's testers and many Fortran codes do. Reference CBLAS
- * calls cblas_xerbla only for the order and the transposes; every other bad argument goes to
- * xerbla_ of its Fortran ?gemm_, with the Fortran routine name and the parameter number of the
- * Fortran call (for row-major, the transposed one: a bad lda is the Fortran LDB, 10). Before the
- * fix the drop-in sent those to cblas_xerbla with CBLAS numbers, and a program without its own
- * cblas_xerbla was stopped by the system's ("Parameter 9 to routine cblas_dgemm", exit 255).
- * The numbers below are reference CBLAS's as Debian 12 ships it (libblas3 3.11), checked against
- * it; after each call C must be bit for bit as before and the program must go on. */
+/* test_xerbla.c: CBLAS argument errors, and those of the Fortran Level-3 entry points, reach the
+ * program's own handlers exactly as with reference CBLAS (issue 20, item 3). The program defines
+ * xerbla_ and cblas_xerbla that record their arguments and return, as R, LAPACK's testers and many
+ * Fortran codes do. Reference CBLAS calls cblas_xerbla only for the order and the transposes; every
+ * other bad argument goes to xerbla_ of its Fortran ?gemm_, with the Fortran routine name and the
+ * parameter number of the Fortran call (for row-major, the transposed one: a bad lda is the Fortran
+ * LDB, 10). Before the fix the drop-in sent those to cblas_xerbla with CBLAS numbers, and a program
+ * without its own cblas_xerbla was stopped by the system's ("Parameter 9 to routine cblas_dgemm",
+ * exit 255). The numbers below are reference CBLAS's as Debian 12 ships it (libblas3 3.11), checked
+ * against it; after each call C must be bit for bit as before and the program must go on. */
 #include <complex.h>
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 
 enum { ROW = 101, COL = 102, NT = 111, TR = 112, BAD = 999 };
@@ -158,4 +159,209 @@ Test(xerbla, fortran_dgemm_reports_through_xerbla) {
     reset();
     dgemm_("N", "N", &m, &n, &k, &alpha, a, &lda, b, &ldb, &beta, c, &ldc, 1, 1);
     expect_report(1, "DGEMM ", 8, "dgemm_ lda");
+}
+
+/* ---- The other Level-3 routines' Fortran entry points -------------------------------------- */
+
+/* Every array and scalar as void pointers: one table of each kind for all four types. */
+typedef void (*tr_fn)(const char *, const char *, const char *, const char *, const int *,
+                      const int *, const void *, const void *, const int *, void *, const int *,
+                      size_t, size_t, size_t, size_t);
+typedef void (*mm_fn)(const char *, const char *, const int *, const int *, const void *,
+                      const void *, const int *, const void *, const int *, const void *, void *,
+                      const int *, size_t, size_t);
+void strsm_(void), dtrsm_(void), ctrsm_(void), ztrsm_(void);
+void strmm_(void), dtrmm_(void), ctrmm_(void), ztrmm_(void);
+void ssymm_(void), dsymm_(void), csymm_(void), zsymm_(void), chemm_(void), zhemm_(void);
+void ssyr2k_(void), dsyr2k_(void), csyr2k_(void), zsyr2k_(void), cher2k_(void), zher2k_(void);
+
+typedef struct l3_routine {
+    const char *name; /* the Fortran name xerbla_ gets, six characters */
+    void (*fn)(void);
+    char trans; /* ?syr2k / ?her2k: the transpose the routine takes besides 'N' */
+} l3_routine;
+
+static const l3_routine tr_routines[] = {
+    {"STRSM ", strsm_, 0}, {"DTRSM ", dtrsm_, 0}, {"CTRSM ", ctrsm_, 0}, {"ZTRSM ", ztrsm_, 0},
+    {"STRMM ", strmm_, 0}, {"DTRMM ", dtrmm_, 0}, {"CTRMM ", ctrmm_, 0}, {"ZTRMM ", ztrmm_, 0}};
+static const l3_routine mm_routines[] = {{"SSYMM ", ssymm_, 0}, {"DSYMM ", dsymm_, 0},
+                                         {"CSYMM ", csymm_, 0}, {"ZSYMM ", zsymm_, 0},
+                                         {"CHEMM ", chemm_, 0}, {"ZHEMM ", zhemm_, 0}};
+static const l3_routine r2k_routines[] = {{"SSYR2K", ssyr2k_, 'T'}, {"DSYR2K", dsyr2k_, 'T'},
+                                          {"CSYR2K", csyr2k_, 'T'}, {"ZSYR2K", zsyr2k_, 'T'},
+                                          {"CHER2K", cher2k_, 'C'}, {"ZHER2K", zher2k_, 'C'}};
+
+/* One bad call: its letters (side, uplo, trans, diag for ?trsm; side, uplo for ?symm; uplo,
+ * trans for ?syr2k, '*' standing for the routine's own transpose), its sizes (m, n; n, k for
+ * ?syr2k), leading dimensions and the INFO reference BLAS reports. */
+typedef struct l3_case {
+    const char *what;
+    char letters[5];
+    int m, n, lda, ldb, ldc;
+    int info;
+} l3_case;
+
+/* m = 4, n = 3 unless changed. */
+static const l3_case tr_cases[] = {
+    {"side", "XUNN", 4, 3, 4, 4, 0, 1},           {"side blank", " UNN", 4, 3, 4, 4, 0, 1},
+    {"uplo", "LXNN", 4, 3, 4, 4, 0, 2},           {"transa", "LUXN", 4, 3, 4, 4, 0, 3},
+    {"diag", "LUNX", 4, 3, 4, 4, 0, 4},           {"m < 0", "LUNN", -1, 3, 4, 4, 0, 5},
+    {"n < 0", "LUNN", 4, -1, 4, 4, 0, 6},         {"lda, side L", "LUNN", 4, 3, 3, 4, 0, 9},
+    {"lda, side R", "RUNN", 4, 3, 2, 4, 0, 9},    {"lda, side r", "rlcu", 4, 3, 2, 4, 0, 9},
+    {"ldb", "RUNN", 4, 3, 3, 3, 0, 11},           {"lda 0, m 0", "LUNN", 0, 3, 0, 1, 0, 9},
+    {"ldb 0, m 0", "LUNN", 0, 3, 1, 0, 0, 11},    {"side before m", "xUNN", -1, 3, 4, 4, 0, 1},
+    {"diag before n", "LUTx", 4, -1, 4, 4, 0, 4}, {"m before lda", "LUNN", -1, 3, 0, 0, 0, 5},
+};
+static const l3_case mm_cases[] = {
+    {"side", "XU", 4, 3, 4, 4, 4, 1},           {"uplo", "LX", 4, 3, 4, 4, 4, 2},
+    {"m < 0", "LU", -1, 3, 4, 4, 4, 3},         {"n < 0", "LU", 4, -1, 4, 4, 4, 4},
+    {"lda, side L", "LU", 4, 3, 3, 4, 4, 7},    {"lda, side R", "RU", 4, 3, 2, 4, 4, 7},
+    {"lda, side r", "rl", 4, 3, 2, 4, 4, 7},    {"ldb", "RU", 4, 3, 3, 3, 4, 9},
+    {"ldc", "LU", 4, 3, 4, 4, 3, 12},           {"ldc 0, m 0", "LU", 0, 3, 1, 1, 0, 12},
+    {"uplo before n", "L?", 4, -1, 4, 4, 4, 2},
+};
+static const l3_case r2k_cases[] = {
+    {"uplo", "XN", 4, 3, 4, 4, 4, 1},           {"trans", "UX", 4, 3, 4, 4, 4, 2},
+    {"n < 0", "UN", -1, 3, 4, 4, 4, 3},         {"k < 0", "UN", 4, -1, 4, 4, 4, 4},
+    {"lda, trans N", "UN", 4, 3, 3, 4, 4, 7},   {"lda, transposed", "U*", 4, 3, 2, 3, 4, 7},
+    {"ldb, trans n", "ln", 4, 3, 4, 3, 4, 9},   {"ldb, transposed", "L*", 4, 3, 3, 2, 4, 9},
+    {"ldc", "UN", 4, 3, 4, 4, 3, 12},           {"ldc 0, n 0", "UN", 0, 3, 1, 1, 0, 12},
+    {"uplo before k", "?N", 4, -1, 4, 4, 4, 1},
+};
+
+/* alpha and beta (her2k's beta: the first part) in the precision of a routine's name. */
+static const double scalars_d[2][2] = {{1.5, -0.5}, {0.5, 0.25}};
+static const float scalars_s[2][2] = {{1.5f, -0.5f}, {0.5f, 0.25f}};
+
+static const void *scalar(const l3_routine *r, int which) {
+    return r->name[0] == 'S' || r->name[0] == 'C' ? (const void *)scalars_s[which]
+                                                  : (const void *)scalars_d[which];
+}
+
+/* Every case of every routine: one report through xerbla_ with the routine's name and the
+ * number, B (C) bit for bit as before, and no cblas_xerbla. */
+Test(xerbla, fortran_level3_reports_through_xerbla) {
+    char what[96];
+    for (size_t r = 0; r < sizeof tr_routines / sizeof tr_routines[0]; r++)
+        for (size_t i = 0; i < sizeof tr_cases / sizeof tr_cases[0]; i++) {
+            const l3_case *t = &tr_cases[i];
+            fill();
+            reset();
+            ((tr_fn)tr_routines[r].fn)(&t->letters[0], &t->letters[1], &t->letters[2],
+                                       &t->letters[3], &t->m, &t->n, scalar(&tr_routines[r], 0), za,
+                                       &t->lda, zc, &t->ldb, 1, 1, 1, 1);
+            snprintf(what, sizeof what, "%s %s", tr_routines[r].name, t->what);
+            expect_report(1, tr_routines[r].name, t->info, what);
+        }
+    for (size_t r = 0; r < sizeof mm_routines / sizeof mm_routines[0]; r++)
+        for (size_t i = 0; i < sizeof mm_cases / sizeof mm_cases[0]; i++) {
+            const l3_case *t = &mm_cases[i];
+            fill();
+            reset();
+            ((mm_fn)mm_routines[r].fn)(&t->letters[0], &t->letters[1], &t->m, &t->n,
+                                       scalar(&mm_routines[r], 0), za, &t->lda, zb, &t->ldb,
+                                       scalar(&mm_routines[r], 1), zc, &t->ldc, 1, 1);
+            snprintf(what, sizeof what, "%s %s", mm_routines[r].name, t->what);
+            expect_report(1, mm_routines[r].name, t->info, what);
+        }
+    for (size_t r = 0; r < sizeof r2k_routines / sizeof r2k_routines[0]; r++)
+        for (size_t i = 0; i < sizeof r2k_cases / sizeof r2k_cases[0]; i++) {
+            const l3_case *t = &r2k_cases[i];
+            char trans = t->letters[1] == '*' ? r2k_routines[r].trans : t->letters[1];
+            fill();
+            reset();
+            ((mm_fn)r2k_routines[r].fn)(&t->letters[0], &trans, &t->m, &t->n,
+                                        scalar(&r2k_routines[r], 0), za, &t->lda, zb, &t->ldb,
+                                        scalar(&r2k_routines[r], 1), zc, &t->ldc, 1, 1);
+            snprintf(what, sizeof what, "%s %s", r2k_routines[r].name, t->what);
+            expect_report(1, r2k_routines[r].name, t->info, what);
+        }
+}
+
+/* The transposes each ?syr2k / ?her2k refuses (reference: 'C' only for the real ?syr2k, 'T'
+ * never for ?her2k), in either case, and the ones it takes. */
+Test(xerbla, fortran_syr2k_her2k_transposes) {
+    static const struct {
+        int routine;
+        char trans;
+        int info; /* 0: taken */
+    } cases[] = {{0, 'C', 0}, {1, 'c', 0}, {2, 'C', 2}, {3, 'c', 2}, {4, 'T', 2},
+                 {5, 't', 2}, {4, 'c', 0}, {5, 'C', 0}, {2, 't', 0}, {3, 'T', 0}};
+    int n = 4, k = 3, ld = 4;
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const l3_routine *r = &r2k_routines[cases[i].routine];
+        fill();
+        reset();
+        ((mm_fn)r->fn)("U", &cases[i].trans, &n, &k, scalar(r, 0), za, &ld, zb, &ld, scalar(r, 1),
+                       zc, &ld, 1, 1);
+        char what[64];
+        snprintf(what, sizeof what, "%s trans %c", r->name, cases[i].trans);
+        if (cases[i].info) {
+            expect_report(1, r->name, cases[i].info, what);
+        } else {
+            cr_expect_eq(xerbla_calls + cblas_xerbla_calls, 0, "%s: refused", what);
+            cr_expect(memcmp(zc, zc0, sizeof zc) != 0, "%s: C not computed", what);
+        }
+    }
+}
+
+/* Option letters in lower case compute exactly what the upper-case ones do (LSAME). */
+Test(xerbla, fortran_level3_lower_case_letters) {
+    double complex x[64], y[64];
+    int m = 5, n = 4, ld = 6;
+    for (int i = 0; i < 64; i++) /* a dominant diagonal for the solves */
+        za[i] = CMPLX(0.25 * (i % 7) - 0.6 + (i % (ld + 1) == 0 ? 4 : 0), 0.125 * (i % 3));
+    static const char *tr_letters[] = {"LUNN", "RLTU", "LLCN", "RUCU"};
+    for (size_t r = 0; r < sizeof tr_routines / sizeof tr_routines[0]; r++)
+        for (int l = 0; l < 4; l++) {
+            char lower[4];
+            for (int i = 0; i < 4; i++)
+                lower[i] = (char)(tr_letters[l][i] - 'A' + 'a');
+            for (int i = 0; i < 64; i++)
+                x[i] = y[i] = CMPLX(0.5 * (i % 5) - 1, 0.25 * (i % 4));
+            reset();
+            const char *u = tr_letters[l];
+            ((tr_fn)tr_routines[r].fn)(&u[0], &u[1], &u[2], &u[3], &m, &n,
+                                       scalar(&tr_routines[r], 0), za, &ld, x, &ld, 1, 1, 1, 1);
+            ((tr_fn)tr_routines[r].fn)(&lower[0], &lower[1], &lower[2], &lower[3], &m, &n,
+                                       scalar(&tr_routines[r], 0), za, &ld, y, &ld, 1, 1, 1, 1);
+            cr_expect_eq(xerbla_calls + cblas_xerbla_calls, 0, "%s %s: refused",
+                         tr_routines[r].name, u);
+            cr_expect(memcmp(x, y, sizeof x) == 0, "%s %.4s: lower case differs",
+                      tr_routines[r].name, u);
+        }
+    for (size_t r = 0; r < sizeof mm_routines / sizeof mm_routines[0]; r++) {
+        static const char *letters[] = {"LU", "RL"};
+        for (int l = 0; l < 2; l++) {
+            char lower[2] = {(char)(letters[l][0] + 32), (char)(letters[l][1] + 32)};
+            for (int i = 0; i < 64; i++)
+                x[i] = y[i] = CMPLX(0.5 * (i % 5) - 1, 0.25 * (i % 4));
+            reset();
+            ((mm_fn)mm_routines[r].fn)(&letters[l][0], &letters[l][1], &m, &n,
+                                       scalar(&mm_routines[r], 0), za, &ld, zb, &ld,
+                                       scalar(&mm_routines[r], 1), x, &ld, 1, 1);
+            ((mm_fn)mm_routines[r].fn)(&lower[0], &lower[1], &m, &n, scalar(&mm_routines[r], 0), za,
+                                       &ld, zb, &ld, scalar(&mm_routines[r], 1), y, &ld, 1, 1);
+            cr_expect_eq(xerbla_calls + cblas_xerbla_calls, 0, "%s: refused", mm_routines[r].name);
+            cr_expect(memcmp(x, y, sizeof x) == 0, "%s %s: lower case differs", mm_routines[r].name,
+                      letters[l]);
+        }
+    }
+    for (size_t r = 0; r < sizeof r2k_routines / sizeof r2k_routines[0]; r++)
+        for (int l = 0; l < 2; l++) {
+            char upper[2] = {l ? 'L' : 'U', l ? r2k_routines[r].trans : 'N'};
+            char lower[2] = {(char)(upper[0] + 32), (char)(upper[1] + 32)};
+            for (int i = 0; i < 64; i++)
+                x[i] = y[i] = CMPLX(0.5 * (i % 5) - 1, 0.25 * (i % 4));
+            reset();
+            ((mm_fn)r2k_routines[r].fn)(&upper[0], &upper[1], &m, &n, scalar(&r2k_routines[r], 0),
+                                        za, &ld, zb, &ld, scalar(&r2k_routines[r], 1), x, &ld, 1,
+                                        1);
+            ((mm_fn)r2k_routines[r].fn)(&lower[0], &lower[1], &m, &n, scalar(&r2k_routines[r], 0),
+                                        za, &ld, zb, &ld, scalar(&r2k_routines[r], 1), y, &ld, 1,
+                                        1);
+            cr_expect_eq(xerbla_calls + cblas_xerbla_calls, 0, "%s: refused", r2k_routines[r].name);
+            cr_expect(memcmp(x, y, sizeof x) == 0, "%s %.2s: lower case differs",
+                      r2k_routines[r].name, upper);
+        }
 }
