@@ -82,7 +82,10 @@ static double env_double(const char *name, double fallback, double min) {
     errno = 0;
     double v = strtod(s, &end);
     if (errno || *end || !(v >= min)) {
-        clgemm__blas_log("ignoring %s=%s (not a number >= %g)", name, s, min);
+        /* Said only where logging was asked for: the drop-in runs inside others' programs,
+         * whose output it must not add to. */
+        if (settings.log >= 1)
+            clgemm__blas_log("ignoring %s=%s (not a number >= %g)", name, s, min);
         return fallback;
     }
     return v;
@@ -94,7 +97,8 @@ static void read_settings(void) {
     settings.min_flops = env_double("CLGEMM_BLAS_MIN_FLOPS", 1e8, 0);
     const char *rule = getenv("CLGEMM_BLAS_RULE");
     settings.measured = !(rule && strcmp(rule, "flops") == 0) && settings.min_flops > 0;
-    if (rule && *rule && strcmp(rule, "flops") != 0 && strcmp(rule, "measured") != 0)
+    if (settings.log >= 1 && rule && *rule && strcmp(rule, "flops") != 0 &&
+        strcmp(rule, "measured") != 0)
         clgemm__blas_log("ignoring CLGEMM_BLAS_RULE=%s (flops or measured)", rule);
     double mb = env_double("CLGEMM_BLAS_POOL_MB", 1024, 1);
     if (mb > 1e9) mb = 1e9; /* a petabyte is no bound, and keeps the product below */
@@ -116,7 +120,8 @@ static void read_settings(void) {
     /* 0 is a setting (off), 1 is not (ignored like any bad value): -1 stands for unset. */
     double nb = env_double("CLGEMM_BLAS_LAPACK_NB", -1, 0);
     if (nb > 0 && nb < 2) {
-        clgemm__blas_log("ignoring CLGEMM_BLAS_LAPACK_NB=%g (0, or 2 ... 4096)", nb);
+        if (settings.log >= 1)
+            clgemm__blas_log("ignoring CLGEMM_BLAS_LAPACK_NB=%g (0, or 2 ... 4096)", nb);
         nb = -1;
     }
     settings.lapack_nb = nb > 4096 ? 4096 : (int)nb;

@@ -751,3 +751,27 @@ ParameterizedTest(env_case *c, level3_env, garbage, .timeout = 600) {
         some_of_type(t, 300 + (uint64_t)t);
     check_rank(3, 1, 1, 'L', 'C', 19, 7, 0.5, FULL, 7);
 }
+
+/* The drop-in runs inside others' programs: a bad setting is ignored without a word on their
+ * stderr, and named only where CLGEMM_BLAS_LOG asks (it printed unasked before). */
+static int bad_settings_lines(const char *log) {
+    log_file = tmpfile();
+    cr_assert(log_file && dup2(fileno(log_file), 2) == 2);
+    if (log) setenv("CLGEMM_BLAS_LOG", log, 1);
+    setenv("CLGEMM_BLAS_BLOCK", "abc", 1);
+    setenv("CLGEMM_BLAS_RULE", "fastest", 1);
+    setenv("CLGEMM_BLAS_LAPACK_NB", "1.5", 1);
+    check_rank(1, 0, 0, 'U', 'N', 19, 7, 0.5, FULL, 11);
+    return count_lines("ignoring");
+}
+
+Test(level3_env, bad_settings_are_quiet_unless_logged, .timeout = 300) {
+    cr_expect_eq(bad_settings_lines(NULL), 0);
+    fflush(stderr);
+    rewind(log_file);
+    cr_expect_eq(fgetc(log_file), EOF, "the drop-in wrote to the program's stderr");
+}
+
+Test(level3_env, bad_settings_named_when_logged, .timeout = 300) {
+    cr_expect_eq(bad_settings_lines("1"), 3);
+}
