@@ -1291,7 +1291,8 @@ Test(schedule_plan, one_value) {
 
 /* The micro-kernel's blocked schedule (pack_depth, src/families/microkernel.c) on a CPU of the
  * AVX-512 tier: K-blocks of 2 KB per panel row from 1024^3 on (complex: at every size), unless C
- * is at most two panels of A tall, never for a batch, a table, FP16 C or another tier; op(A)
+ * is at most two panels of A tall, never for a batch, a table or another tier (FP16 and BF16 C
+ * through a staged FP32 copy); op(A)
  * packed about 2 MB of a K-block at a time where op(B)'s K-block is at most 2 MB (pack_rows), 7
  * panels when forced; the workspace holds one such block of A and the K-block of B, B's from a
  * 64-byte boundary; CLGEMM_PACK_KC forces it or (-1) forbids it. */
@@ -1338,18 +1339,34 @@ Test(schedule_plan, blocked_on_cpus) {
         {S, 64, 8192, 8192, 1, false, "two panels of A"},
         {S, 2048, 2048, 2048, 2, false, "a batch"},
         {S, 2048, 2048, 2048, 1, true, "a table"},
-        {CLGEMM_HALF, 2048, 2048, 2048, 1, false, "FP16 C"},
     };
     for (size_t i = 0; i < sizeof plain / sizeof plain[0]; i++) {
-        clgemm_precision type = plain[i].type_c == CLGEMM_HALF ? CLGEMM_HALF : S;
-        s = clgemm__plan_schedule(&c, &avx512, &unset, type, plain[i].type_c, plain[i].m,
-                                  plain[i].n, plain[i].k, plain[i].batch, plain[i].table);
+        s = clgemm__plan_schedule(&c, &avx512, &unset, S, plain[i].type_c, plain[i].m, plain[i].n,
+                                  plain[i].k, plain[i].batch, plain[i].table);
         cr_expect_eq(s.pack_kc, 0, "%s", plain[i].why);
     }
-    /* FP16 A and B with FP32 C: blocked (C holds the arithmetic type). */
+    /* FP16 A and B with FP32 C: blocked, the panels widened to FP32 (4 bytes an element), no
+     * staged C (C holds the arithmetic type). */
     s = clgemm__plan_schedule(&c, &avx512, &unset, CLGEMM_HALF, S, 2048, 2048, 2048, 1, false);
     cr_expect_eq(s.pack_kc, 512);
-    cr_expect_eq(s.workspace, 2u * 2048u * 512u * 2u);
+    cr_expect_eq(s.pack_stage, 0u);
+    cr_expect_eq(s.workspace, 2u * 2048u * 512u * 4u);
+    /* FP16 and BF16 C: blocked too, into an FP32 copy of C at the workspace's start (rounded
+     * into C once), the panels after it from a 64-byte boundary. 1000 x 999 x 1100: C's copy
+     * of 999,000 floats ends off 64 bytes. */
+    const clgemm_precision sixteen[] = {CLGEMM_HALF, CLGEMM_BFLOAT16};
+    for (int t = 0; t < 2; t++) {
+        s = clgemm__plan_schedule(&c, &avx512, &unset, sixteen[t], sixteen[t], 2048, 2048, 2048, 1,
+                                  false);
+        cr_expect_eq(s.pack_kc, 512);
+        cr_expect_eq(s.pack_stage, 2048u * 2048u);
+        cr_expect_eq(clgemm__pack_panels_base(&s, sixteen[t]), 2048u * 2048u * 4u);
+        cr_expect_eq(s.workspace, 2048u * 2048u * 4u + 2u * 2048u * 512u * 4u);
+        s = clgemm__plan_schedule(&c, &avx512, &unset, sixteen[t], sixteen[t], 1000, 999, 1100, 1,
+                                  false);
+        cr_expect_eq(s.pack_stage, 999000u);
+        cr_expect_eq(clgemm__pack_panels_base(&s, sixteen[t]), 3996032u, "999,000 x 4 rounded");
+    }
     /* Complex: blocked at every size and shape (2 KB per panel row: 256 steps of complex FP32,
      * 128 of complex FP64), still never for a batch. */
     const clgemm_config cc = microkernel(16, 6, 8);

@@ -784,16 +784,25 @@ static cl_int enqueue_single(struct clgemm_handle_s *h, const gemm_call *c, cons
  * caches for the multiply (packing a whole K-block of a tall op(A) sent its panels to memory and
  * read them back); pack_mc = m packs all of it at once. The grid of micro-kernels is the
  * loops over M and N (in blocks of A, cl/microkernel.cl); a block's panels stream contiguously
- * whatever C's or the operands' layout. */
+ * whatever C's or the operands' layout. C of another type than the arithmetic one (FP16, BF16)
+ * is staged: the blocks add into a column-major copy in the arithmetic type at the workspace's
+ * start (the first with beta 0), and the reduction (`reduce`, cl/reduce.cl) rounds it into C
+ * once, applying beta. */
 static cl_int enqueue_blocked(struct clgemm_handle_s *h, const gemm_call *c, const colmajor *p,
                               const gemm_schedule *s, cl_kernel kernel, const cl_kernel pack[2],
-                              cl_mem work, cl_command_queue queue, cl_event *done) {
+                              cl_kernel reduce, cl_mem work, cl_command_queue queue,
+                              cl_event *done) {
     size_t mt, nt, kt, b_offset, total, local[2], global[2];
     clgemm__family(s->cfg.family)->tile(&s->cfg, &mt, &nt, &kt);
     clgemm__pack_panels_layout(&s->cfg, c->precision, s->pack_mc, (size_t)p->n, (size_t)s->pack_kc,
                                &b_offset, &total);
     const size_t esize = clgemm__type(c->precision)->size, mc = s->pack_mc;
-    const cl_ulong widen = clgemm__panel_size(c->precision) / esize;
+    const size_t psize = clgemm__panel_size(c->precision);
+    const cl_ulong widen = psize / esize;
+    /* The panels after the staged C, in panel elements: A's block first, then B's K-block. */
+    const size_t a_offset = clgemm__pack_panels_base(s, c->precision) / psize;
+    b_offset += a_offset;
+    const bool staged = s->pack_stage > 0;
     gemm_call added = *c; /* the blocks after the first add to C */
     added.beta = 1;
     added.beta_im = 0;
@@ -825,22 +834,26 @@ static cl_int enqueue_blocked(struct clgemm_handle_s *h, const gemm_call *c, con
                                     depth,
                                     (cl_int)mt};
             run = clgemm__pack_panels_run(&a, esize);
-            err = clgemm__pack_panels_args(pack[run > 1], &a, run, work, 0, global, local);
+            err = clgemm__pack_panels_args(pack[run > 1], &a, run, work, a_offset, global, local);
             if (err == CL_SUCCESS)
                 err = chain_launch(h, queue, pack[run > 1], global, local, 1, &ch);
             colmajor q = *p;
             q.m = rows;
             q.k = depth;
-            q.a = (colmajor_operand){.mem = work, .ld = depth};
             /* (in stored elements: widened panels' offsets scale by the sizes' ratio) */
+            q.a = (colmajor_operand){.mem = work, .ld = depth, .off = a_offset * widen};
             q.b = (colmajor_operand){.mem = work, .ld = depth, .off = b_offset * widen};
-            if (err == CL_SUCCESS)
+            if (err == CL_SUCCESS && staged)
+                err = set_gemm_args(h, kernel, &added, &q, work, i0, p->m, 0, k0 > 0, 1, NULL);
+            else if (err == CL_SUCCESS)
                 err = set_gemm_args(h, kernel, k0 ? &added : c, &q, c->c, c->off_c + i0,
                                     (cl_int)c->ldc, 0, true, 1, NULL);
             clgemm__config_launch(&s->cfg, (size_t)rows, (size_t)p->n, local, global);
             if (err == CL_SUCCESS) err = chain_launch(h, queue, kernel, global, local, 1, &ch);
         }
     }
+    if (staged && err == CL_SUCCESS)
+        err = enqueue_reduce(h, reduce, c, p, c->off_c, 1, work, NULL, 1, queue, &ch);
     *done = ch.last;
     return err;
 }
@@ -908,8 +921,9 @@ static clgemm_status enqueue_gemm(struct clgemm_handle_s *h, const gemm_call *c,
     gemm_kernel gk = {.family = family, .cfg = &cfg};
     gemm_kernel_key(&gk.key, &cfg, c, &p, compute, table);
     if (s.pack_kc > 0) gk.key.flags |= KEY_PACKED | (h->pack_kc > 0 ? KEY_PACK_SMALL : 0);
-    /* A split's workspace is strided: C's table offsets and beta then serve the reduction. */
-    if (s.splits > 1) {
+    /* A split's workspace is strided: C's table offsets and beta then serve the reduction. A
+     * blocked schedule's staged C is the arithmetic type. */
+    if (s.splits > 1 || s.pack_stage > 0) {
         gk.key.type_c = (unsigned char)clgemm__type(c->precision)->compute;
         gk.key.flags &= (unsigned short)~KEY_TABLE_C;
     }
@@ -920,9 +934,10 @@ static clgemm_status enqueue_gemm(struct clgemm_handle_s *h, const gemm_call *c,
      * products running. */
     /* (A persistent stream-K kernel adds its cut tiles' parts itself.) */
     bool sk_persistent = s.groups > 0 && mapped;
-    if (st == CLGEMM_SUCCESS && (s.splits > 1 || (s.groups > 0 && !sk_persistent)))
-        st = elementwise_kernel(h, s.splits > 1 ? KERNEL_REDUCE : KERNEL_FIXUP, c->precision,
-                                c->type_c, table != NULL, &second);
+    if (st == CLGEMM_SUCCESS &&
+        (s.splits > 1 || s.pack_stage > 0 || (s.groups > 0 && !sk_persistent)))
+        st = elementwise_kernel(h, s.splits > 1 || s.pack_stage > 0 ? KERNEL_REDUCE : KERNEL_FIXUP,
+                                c->precision, c->type_c, table != NULL, &second);
     cl_kernel pack[2] = {NULL, NULL}; /* one panel a work-item; runs of panels (pack.c) */
     for (int r = 0; r < 2 && st == CLGEMM_SUCCESS && s.pack_kc > 0; r++) {
         kernel_key key;
@@ -972,7 +987,7 @@ static clgemm_status enqueue_gemm(struct clgemm_handle_s *h, const gemm_call *c,
     cl_event partial = NULL, done = NULL;
     cl_int err;
     if (s.pack_kc > 0) {
-        err = enqueue_blocked(h, c, &p, &s, kernel, pack, work, queue, &done);
+        err = enqueue_blocked(h, c, &p, &s, kernel, pack, second, work, queue, &done);
     } else if ((s.groups > 0 && !sk_persistent) || s.peeled) {
         single_plan one = {&s, kernel, sk, second, strips, reduce, work};
         err = enqueue_single(h, c, &p, &one, queue, &done);

@@ -210,6 +210,10 @@ void clgemm__plan_peel(const clgemm_config *config, const device_info *info, int
     *main_n = keep_n;
 }
 
+size_t clgemm__pack_panels_base(const gemm_schedule *s, clgemm_precision type) {
+    return clgemm__round_up(s->pack_stage * clgemm__type(type)->compute_size, 64);
+}
+
 gemm_schedule clgemm__schedule_without_workspace(const gemm_schedule *s, size_t m, size_t n) {
     gemm_schedule plain = {
         .cfg = s->cfg, .splits = 1, .main_m = m, .main_n = n, .small = s->cfg, .strip_splits = 1};
@@ -248,16 +252,16 @@ bool clgemm__pack_panels_layout(const clgemm_config *cfg, clgemm_precision type,
 }
 
 /* The depth of the blocked schedule's K-blocks for this problem (0: not blocked): one matrix,
- * no table, a family that packs, and C of the arithmetic type, since each block after the first
- * adds its product to C (FP16 or BF16 C would be rounded once per block). CLGEMM_PACK_KC forces
- * it wherever it is possible; a forced split K without it keeps the split. */
+ * no table, a family that packs. Each block after the first adds its product to C, so C of
+ * another type than the arithmetic one (FP16, BF16) is staged in the arithmetic type and
+ * rounded once (pack_stage), never once per block. CLGEMM_PACK_KC forces it wherever it is
+ * possible; a forced split K without it keeps the split. */
 static int plan_pack(const clgemm_config *cfg, const device_info *info, const schedule_force *force,
                      clgemm_precision type, clgemm_precision type_c, size_t m, size_t n, size_t k,
                      size_t batch, bool table) {
     const family_desc *f = clgemm__family(cfg->family);
-    if (!f || !f->pack_depth || table || batch != 1 || force->pack_kc < 0 ||
-        type_c != clgemm__type(type)->compute)
-        return 0;
+    (void)type_c;
+    if (!f || !f->pack_depth || table || batch != 1 || force->pack_kc < 0) return 0;
     if (force->pack_kc > 0) return force->pack_kc;
     if (force->ksplit > 0) return 0;
     const gemm_dims dims = {m, n, k, batch};
@@ -278,9 +282,13 @@ gemm_schedule clgemm__plan_schedule(const clgemm_config *cfg, const device_info 
         s.pack_mc =
             f->pack_rows ? f->pack_rows(cfg, type, n, (size_t)s.pack_kc, force->pack_kc > 0) : m;
         if (s.pack_mc == 0 || s.pack_mc > m) s.pack_mc = m;
+        size_t panel_bytes;
+        /* (C's m * n elements fit a buffer, so four bytes each fit a size_t) */
+        if (type_c != clgemm__type(type)->compute) s.pack_stage = m * n;
         if (!clgemm__pack_panels_layout(cfg, type, s.pack_mc, n, (size_t)s.pack_kc, &b_offset,
                                         &elements) ||
-            __builtin_mul_overflow(elements, clgemm__panel_size(type), &s.workspace))
+            __builtin_mul_overflow(elements, clgemm__panel_size(type), &panel_bytes) ||
+            __builtin_add_overflow(clgemm__pack_panels_base(&s, type), panel_bytes, &s.workspace))
             return clgemm__schedule_without_workspace(&s, m, n);
         return s;
     }

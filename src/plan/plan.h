@@ -161,6 +161,9 @@ typedef struct gemm_schedule {
     int pack_kc;           /* > 0: the blocked schedule, K in blocks of pack_kc steps, each
                               block of op(A) and op(B) packed into the workspace first */
     size_t pack_mc;        /* and of each K-block, op(A)'s rows pack_mc at a time (at most m) */
+    size_t pack_stage;     /* C of another type than the arithmetic (FP16, BF16): elements of a
+                              copy of C in the arithmetic type at the workspace's start, which the
+                              K-blocks add into, rounded into C once at the end (0: none) */
 } gemm_schedule;
 
 /* The schedule for configuration cfg (clgemm__plan_choose's) of m x n x k, batch matrices of
@@ -178,6 +181,9 @@ gemm_schedule clgemm__plan_schedule(const clgemm_config *cfg, const device_info 
  * aligned); *total: the elements of both (false: the sizes overflow). */
 bool clgemm__pack_panels_layout(const clgemm_config *cfg, clgemm_precision type, size_t m, size_t n,
                                 size_t kc, size_t *b_offset, size_t *total);
+/* Bytes from the workspace's start to the blocked schedule's panels: its staged C (pack_stage
+ * elements of the arithmetic type of `type`), rounded up to 64. */
+size_t clgemm__pack_panels_base(const gemm_schedule *s, clgemm_precision type);
 /* The same problem when no workspace is to be had: one plain launch of cfg, no split, stream-K
  * or peeling (the plain kernel computes every problem). */
 gemm_schedule clgemm__schedule_without_workspace(const gemm_schedule *s, size_t m, size_t n);
