@@ -277,6 +277,15 @@ static const clgemm_config *defaults(const device_info *info, clgemm_precision t
  * (0.90-1.26 against 0.75-0.96, noise), FP32 512^2 too (0.76-1.14 against 0.87-1.13), so only
  * FP64 moves (bench/results/pocl-xeon-avx512-vs-openblas.log). The EPYC was not measured so. */
 #define PACK_MIN_MNK_INTEL_FP64 ((size_t)512 * 512 * 512)
+/* FP16 blocks from 256^3: its panels hold FP32 (cl/pack.cl), where read in place every element
+ * is widened at every use. AMD EPYC, 2 cores, PoCL skylake-avx512, 2026-12-04, row-major, two
+ * rounds forced (CLGEMM_PACK_KC=512) against in place: FP16 A and B with FP32 C 0.34 / 0.36 ms
+ * against 0.51 / 0.51 at 256^3, 1.75 / 3.38 against 3.76 / 5.53 at 512^3, 5.2 / 6.1 against
+ * 12.5 / 9.1 at 768^3; with FP16 C 0.50 / 0.50 against 0.51 / 0.74, 1.9 / 5.1 against 3.6 /
+ * 5.2, 6.0 / 7.6 against 11.7 / 11.1. BF16, whose codes widen by one shift, ran slower blocked
+ * below 1024^3 (512^3: 2.7 / 2.8 against 1.8 / 1.6 ms) and keeps the rule above
+ * (bench/results/pocl-fp16-bf16-int8-vs-openblas.log). */
+#define PACK_MIN_MNK_F16 ((size_t)256 * 256 * 256)
 /* A configuration's KC (more than 1) is the K-blocks' depth instead; whether a call is blocked
  * stays the rule above. */
 static int pack_depth(const clgemm_config *c, const device_info *info, clgemm_precision type,
@@ -286,8 +295,9 @@ static int pack_depth(const clgemm_config *c, const device_info *info, clgemm_pr
     const int depth =
         c->params[KC] > 1 ? c->params[KC] : PACK_BYTES / (int)clgemm__type(type)->compute_size;
     if (clgemm__type(type)->complex) return depth;
-    const size_t min_mnk =
-        type == CLGEMM_DOUBLE && intel_cpu(info) ? PACK_MIN_MNK_INTEL_FP64 : PACK_MIN_MNK;
+    const size_t min_mnk = type == CLGEMM_DOUBLE && intel_cpu(info) ? PACK_MIN_MNK_INTEL_FP64
+                           : type == CLGEMM_HALF                    ? PACK_MIN_MNK_F16
+                                                                    : PACK_MIN_MNK;
     if (mnk_below(d, min_mnk) || d->m <= PACK_MIN_PANELS * (size_t)c->params[MR]) return 0;
     return depth;
 }
