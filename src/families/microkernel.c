@@ -278,13 +278,12 @@ static const clgemm_config *defaults(const device_info *info, clgemm_precision t
  * FP64 moves (bench/results/pocl-xeon-avx512-vs-openblas.log). The EPYC was not measured so. */
 #define PACK_MIN_MNK_INTEL_FP64 ((size_t)512 * 512 * 512)
 /* FP16 blocks from 256^3: its panels hold FP32 (cl/pack.cl), where read in place every element
- * is widened at every use. AMD EPYC, 2 cores, PoCL skylake-avx512, 2026-12-04, row-major, two
- * rounds forced (CLGEMM_PACK_KC=512) against in place: FP16 A and B with FP32 C 0.34 / 0.36 ms
- * against 0.51 / 0.51 at 256^3, 1.75 / 3.38 against 3.76 / 5.53 at 512^3, 5.2 / 6.1 against
- * 12.5 / 9.1 at 768^3; with FP16 C 0.50 / 0.50 against 0.51 / 0.74, 1.9 / 5.1 against 3.6 /
- * 5.2, 6.0 / 7.6 against 11.7 / 11.1. BF16, whose codes widen by one shift, ran slower blocked
- * below 1024^3 (512^3: 2.7 / 2.8 against 1.8 / 1.6 ms) and keeps the rule above
- * (bench/results/pocl-fp16-bf16-int8-vs-openblas.log). */
+ * is widened at every use. AMD EPYC, 2 cores, PoCL skylake-avx512, 2026-12-04, row-major, three
+ * rounds alternated with read in place: FP16 A and B with FP32 C 1.55-1.67 x faster at 256^3,
+ * 1.9-5.8 x at 384^3, 1.8-4.0 x at 512^3, 1.8-3.2 x at 768^3, 2.1-2.7 x at 1000^3; with FP16 C
+ * (staged in FP32) 1.0-3.2, 1.3-4.0, 1.3-2.6, 0.9-1.9, 1.7-3.1 x. BF16, whose codes widen by one
+ * shift, ran no faster blocked at 512^3 and 768^3 (BF16 C slower: 3.0-3.6 against 1.6-3.2 ms)
+ * and keeps the rule above (bench/results/pocl-fp16-blocked-from-256.log). */
 #define PACK_MIN_MNK_F16 ((size_t)256 * 256 * 256)
 /* A configuration's KC (more than 1) is the K-blocks' depth instead; whether a call is blocked
  * stays the rule above. */
