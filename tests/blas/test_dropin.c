@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "../common/wait_child.h"
+#include "log_capture.h"
 
 void dgemm_(const char *ta, const char *tb, const int *m, const int *n, const int *k,
             const double *alpha, const double *a, const int *lda, const double *b, const int *ldb,
@@ -90,21 +91,12 @@ static void run_one(char ta, char tb, int m, int n, int k, double alpha, double 
 
 /* stderr goes to a temporary file, from which count_routes counts the lines of
  * CLGEMM_BLAS_LOG=2 that name a route. */
-static FILE *log_file;
-
 static void capture_stderr(void) {
-    log_file = tmpfile();
-    cr_assert(log_file && dup2(fileno(log_file), 2) == 2);
+    capture_log();
 }
 
 static int count_routes(const char *route) {
-    fflush(stderr);
-    rewind(log_file);
-    char line[512];
-    int count = 0;
-    while (fgets(line, sizeof line, log_file))
-        if (strstr(line, route)) count++;
-    return count;
+    return count_log_lines(route);
 }
 
 static void env_for(const char *pool_mb, const char *min_flops) {

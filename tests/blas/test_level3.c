@@ -14,19 +14,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "level3_fortran.h"
+#include "log_capture.h"
+
 typedef long double complex lc;
 
-/* The entry points, with void pointers for every array and scalar (one table per routine). */
-typedef void (*tr_fn)(const char *, const char *, const char *, const char *, const int *,
-                      const int *, const void *, const void *, const int *, void *, const int *,
-                      size_t, size_t, size_t, size_t);
-typedef void (*mm_fn)(const char *, const char *, const int *, const int *, const void *,
-                      const void *, const int *, const void *, const int *, const void *, void *,
-                      const int *, size_t, size_t);
-void strsm_(void), dtrsm_(void), ctrsm_(void), ztrsm_(void);
-void strmm_(void), dtrmm_(void), ctrmm_(void), ztrmm_(void);
-void ssymm_(void), dsymm_(void), csymm_(void), zsymm_(void), chemm_(void), zhemm_(void);
-void ssyr2k_(void), dsyr2k_(void), csyr2k_(void), zsyr2k_(void), cher2k_(void), zher2k_(void);
 void cblas_dtrsm(int, int, int, int, int, int, int, double, const double *, int, double *, int);
 void cblas_zhemm(int, int, int, int, int, const void *, const void *, int, const void *, int,
                  const void *, void *, int);
@@ -91,24 +83,11 @@ static void *alloc(int t, size_t n) {
     return p;
 }
 
-static FILE *log_file;
-
 static void setup(void) {
-    log_file = tmpfile();
-    cr_assert(log_file && dup2(fileno(log_file), 2) == 2);
+    capture_log();
     setenv("CLGEMM_BLAS_MIN_FLOPS", "0", 1);
     setenv("CLGEMM_BLAS_BLOCK", "8", 1);
     setenv("CLGEMM_BLAS_LOG", "2", 1);
-}
-
-static int count_lines(const char *what) {
-    fflush(stderr);
-    rewind(log_file);
-    char line[512];
-    int count = 0;
-    while (fgets(line, sizeof line, log_file))
-        if (strstr(line, what)) count++;
-    return count;
 }
 
 /* A scalar in the type's layout. */
@@ -200,8 +179,9 @@ static void every_tr(int solve) {
                                  (uint64_t)calls);
     char what[64];
     snprintf(what, sizeof what, "%s ", solve ? "trsm" : "trmm");
-    cr_assert_eq(count_lines("updates on the device"), calls, "every call blocked on the device");
-    cr_assert(count_lines(" 0 updates on the device") == 0, "updates ran on the host");
+    cr_assert_eq(count_log_lines("updates on the device"), calls,
+                 "every call blocked on the device");
+    cr_assert(count_log_lines(" 0 updates on the device") == 0, "updates ran on the host");
 }
 
 Test(level3, trsm_every_variant, .init = setup, .timeout = 600) {
@@ -285,8 +265,9 @@ Test(level3, symm_hemm_every_variant, .init = setup, .timeout = 600) {
                     check_symm(t, herm, sides[si], uplos[u], 35, 27, 1.5, (uint64_t)calls);
                     check_symm(t, herm, sides[si], uplos[u], 27, 35, 0, (uint64_t)calls + 1);
                 }
-    cr_assert_eq(count_lines("updates on the device"), calls, "every call blocked on the device");
-    cr_assert(count_lines(" 0 updates on the device") == 0, "updates ran on the host");
+    cr_assert_eq(count_log_lines("updates on the device"), calls,
+                 "every call blocked on the device");
+    cr_assert(count_log_lines(" 0 updates on the device") == 0, "updates ran on the host");
 }
 
 /* ---- ?syr2k and ?her2k ----------------------------------------------------------------------- */
@@ -372,8 +353,9 @@ Test(level3, syr2k_her2k_every_variant, .init = setup, .timeout = 600) {
                     check_syr2k(t, herm, uplos[u], trans, 37, 13, 1.25, (uint64_t)calls);
                     check_syr2k(t, herm, uplos[u], trans, 30, 21, 0, (uint64_t)calls + 1);
                 }
-    cr_assert_eq(count_lines("updates on the device"), calls, "every call blocked on the device");
-    cr_assert(count_lines(" 0 updates on the device") == 0, "updates ran on the host");
+    cr_assert_eq(count_log_lines("updates on the device"), calls,
+                 "every call blocked on the device");
+    cr_assert(count_log_lines(" 0 updates on the device") == 0, "updates ran on the host");
 }
 
 /* ---- CBLAS row-major: the same result as the column-major call on the transposes ----------- */

@@ -32,22 +32,10 @@
 #include <unistd.h>
 
 #include "../common/wait_child.h"
+#include "level3_fortran.h"
+#include "log_capture.h"
 
 typedef long double complex lc;
-
-typedef void (*tr_fn)(const char *, const char *, const char *, const char *, const int *,
-                      const int *, const void *, const void *, const int *, void *, const int *,
-                      size_t, size_t, size_t, size_t);
-typedef void (*mm_fn)(const char *, const char *, const int *, const int *, const void *,
-                      const void *, const int *, const void *, const int *, const void *, void *,
-                      const int *, size_t, size_t);
-typedef void (*rk_fn)(const char *, const char *, const int *, const int *, const void *,
-                      const void *, const int *, const void *, void *, const int *, size_t, size_t);
-void strsm_(void), dtrsm_(void), ctrsm_(void), ztrsm_(void);
-void strmm_(void), dtrmm_(void), ctrmm_(void), ztrmm_(void);
-void ssymm_(void), dsymm_(void), csymm_(void), zsymm_(void), chemm_(void), zhemm_(void);
-void ssyr2k_(void), dsyr2k_(void), csyr2k_(void), zsyr2k_(void), cher2k_(void), zher2k_(void);
-void cherk_(void), zherk_(void);
 
 static void (*const trsm[4])(void) = {strsm_, dtrsm_, ctrsm_, ztrsm_};
 static void (*const trmm[4])(void) = {strmm_, dtrmm_, ctrmm_, ztrmm_};
@@ -163,22 +151,9 @@ static int real_type(int t) {
 
 /* ---- Routes ---------------------------------------------------------------------------------- */
 
-static FILE *log_file;
-
 static void capture(void) {
-    log_file = tmpfile();
-    cr_assert(log_file && dup2(fileno(log_file), 2) == 2);
+    capture_log();
     setenv("CLGEMM_BLAS_LOG", "2", 1);
-}
-
-static int count_lines(const char *what) {
-    fflush(stderr);
-    rewind(log_file);
-    char line[512];
-    int count = 0;
-    while (fgets(line, sizeof line, log_file))
-        if (strstr(line, what)) count++;
-    return count;
 }
 
 static void device_route(void) {
@@ -600,9 +575,9 @@ static void every_routine(int blocked) {
     every_symm();
     every_rank();
     /* The route each took: blocked calls log their updates, whole host calls "host". */
-    int on_device = count_lines("updates on the device");
+    int on_device = count_log_lines("updates on the device");
     if (blocked)
-        cr_assert(on_device > 0 && count_lines(" 0 updates on the device") == 0,
+        cr_assert(on_device > 0 && count_log_lines(" 0 updates on the device") == 0,
                   "not every blocked call had its updates on the device");
     else
         cr_assert(on_device == 0, "%d calls blocked, not on the host", on_device);
@@ -661,8 +636,8 @@ Test(level3_edges, threads_at_once, .init = device_route, .timeout = 900) {
         pthread_join(tid[t], NULL);
     cr_assert_eq(atomic_load(&worker_failures), 0, "%d failed checks, the first: %s",
                  atomic_load(&worker_failures), first_failure);
-    cr_assert_eq(count_lines("updates on the device"), 4 * 2 * 8 * 3);
-    cr_assert_eq(count_lines(" 0 updates on the device"), 0);
+    cr_assert_eq(count_log_lines("updates on the device"), 4 * 2 * 8 * 3);
+    cr_assert_eq(count_log_lines(" 0 updates on the device"), 0);
 }
 
 /* ---- fork() ---------------------------------------------------------------------------------- */
@@ -672,7 +647,7 @@ Test(level3_edges, threads_at_once, .init = device_route, .timeout = 900) {
  * the parent's device keeps working. */
 Test(level3_edges, calls_in_a_forked_child, .init = device_route, .timeout = 600) {
     check_tr(1, 1, 'L', 'U', 'N', 'N', 19, 13, 1);
-    int before = count_lines("updates on the device");
+    int before = count_log_lines("updates on the device");
     cr_assert_eq(before, 1);
     fflush(stderr);
     pid_t pid = fork();
@@ -687,15 +662,15 @@ Test(level3_edges, calls_in_a_forked_child, .init = device_route, .timeout = 600
     int status = wait_child(pid, 120);
     cr_assert_neq(status, -1, "the child hung (killed after 120 s)");
     cr_assert_eq(status, 0, "the child's results were wrong (exit status %d)", status);
-    cr_assert_eq(count_lines("updates on the device"), before, "the child blocked a call");
-    cr_assert_eq(count_lines(": host\n"), 2 * 8 * 3, "the child's calls not whole on the host");
+    cr_assert_eq(count_log_lines("updates on the device"), before, "the child blocked a call");
+    cr_assert_eq(count_log_lines(": host\n"), 2 * 8 * 3, "the child's calls not whole on the host");
     /* Its own: four dtrsm calls on the system BLAS, not the parent's one on the device too. */
-    cr_assert_eq(count_lines("dtrsm calls: device=0 system=4 builtin=0 trivial=0 error=0\n"), 1,
+    cr_assert_eq(count_log_lines("dtrsm calls: device=0 system=4 builtin=0 trivial=0 error=0\n"), 1,
                  "the child's summary");
-    cr_assert_eq(count_lines("zher2k calls: device=0 system=4 builtin=0 trivial=0 error=0\n"), 1,
-                 "the child's summary");
+    cr_assert_eq(count_log_lines("zher2k calls: device=0 system=4 builtin=0 trivial=0 error=0\n"),
+                 1, "the child's summary");
     check_symm(3, 1, 'R', 'L', 19, 13, 0.5, 0, 2);
-    cr_assert_eq(count_lines("updates on the device"), before + 1, "the parent's device");
+    cr_assert_eq(count_log_lines("updates on the device"), before + 1, "the parent's device");
 }
 
 /* ---- Garbage in the environment -------------------------------------------------------------- */
@@ -739,8 +714,7 @@ ParameterizedTestParameters(level3_env, garbage) {
 
 /* No crash, and every result still right (whatever route the settings leave the calls). */
 ParameterizedTest(env_case *c, level3_env, garbage, .timeout = 600) {
-    log_file = tmpfile();
-    cr_assert(log_file && dup2(fileno(log_file), 2) == 2);
+    capture_log();
     for (int i = 0; i < 8 && c->vars[i][0]; i++) {
         char *eq = strchr(c->vars[i], '=');
         cr_assert(eq);
@@ -755,14 +729,13 @@ ParameterizedTest(env_case *c, level3_env, garbage, .timeout = 600) {
 /* The drop-in runs inside others' programs: a bad setting is ignored without a word on their
  * stderr, and named only where CLGEMM_BLAS_LOG asks (it printed unasked before). */
 static int bad_settings_lines(const char *log) {
-    log_file = tmpfile();
-    cr_assert(log_file && dup2(fileno(log_file), 2) == 2);
+    capture_log();
     if (log) setenv("CLGEMM_BLAS_LOG", log, 1);
     setenv("CLGEMM_BLAS_BLOCK", "abc", 1);
     setenv("CLGEMM_BLAS_RULE", "fastest", 1);
     setenv("CLGEMM_BLAS_LAPACK_NB", "1.5", 1);
     check_rank(1, 0, 0, 'U', 'N', 19, 7, 0.5, FULL, 11);
-    return count_lines("ignoring");
+    return count_log_lines("ignoring");
 }
 
 Test(level3_env, bad_settings_are_quiet_unless_logged, .timeout = 300) {

@@ -12,6 +12,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "log_capture.h"
+
 void dsyrk_(const char *uplo, const char *trans, const int *n, const int *k, const double *alpha,
             const double *a, const int *lda, const double *beta, double *c, const int *ldc,
             size_t lu, size_t lt);
@@ -32,23 +34,10 @@ static int in_triangle(char uplo, int i, int j) {
     return uplo == 'U' || uplo == 'u' ? i <= j : i >= j;
 }
 
-static FILE *log_file;
-
 static void capture_stderr(void) {
-    log_file = tmpfile();
-    cr_assert(log_file && dup2(fileno(log_file), 2) == 2);
+    capture_log();
     setenv("CLGEMM_BLAS_MIN_FLOPS", "0", 1);
     setenv("CLGEMM_BLAS_LOG", "2", 1);
-}
-
-static int count_lines(const char *what) {
-    fflush(stderr);
-    rewind(log_file);
-    char line[512];
-    int count = 0;
-    while (fgets(line, sizeof line, log_file))
-        if (strstr(line, what)) count++;
-    return count;
 }
 
 /* One dsyrk_ call: A random (padded lda), C's triangle random (NaN when beta == 0), the rest of
@@ -100,7 +89,7 @@ Test(syrk, dsyrk_panels_every_triangle_and_transpose, .init = capture_stderr, .t
             run_d(uplo[u], trans[t], 600, 37, 0.75, 1.25, 10 + 2 * u + t);
     run_d('L', 'N', 600, 37, -1.0, 0.0, 99); /* beta 0: the NaN in C is never read */
     run_d('u', 'c', 7, 5, 0.5, 2.0, 98);     /* lower case; 'C' means 'T' for real types */
-    cr_assert_eq(count_lines(": device\n"), 6, "every call on the device");
+    cr_assert_eq(count_log_lines(": device\n"), 6, "every call on the device");
 }
 
 /* zherk_ 'C' (C = alpha A^H A + beta C) in panels: the diagonal must come out exactly real
@@ -138,8 +127,8 @@ Test(syrk, zherk_panels_real_diagonal, .init = capture_stderr, .timeout = 600) {
                       "C(%d,%d) = %g%+gi, want %Lg%+Lgi", i, j, creal(got), cimag(got),
                       creall(want), cimagl(want));
         }
-    cr_assert_eq(count_lines("zherk LC 520 19 in "), 1);
-    cr_assert_eq(count_lines(": device\n"), 1, "the call ran on the device");
+    cr_assert_eq(count_log_lines("zherk LC 520 19 in "), 1);
+    cr_assert_eq(count_log_lines(": device\n"), 1, "the call ran on the device");
     free(a);
     free(c);
     free(c0);
@@ -170,6 +159,6 @@ Test(syrk, cblas_row_major, .init = capture_stderr, .timeout = 600) {
             cr_assert(fabs(got - want) <= 4.0 * K * 1.2e-7 * (1 + fabs(want)),
                       "C[%d][%d] = %g, want %g", i, j, got, want);
         }
-    cr_assert_eq(count_lines("ssyrk LT 40 23 in "), 1);
-    cr_assert_eq(count_lines(": device\n"), 1, "the call ran on the device");
+    cr_assert_eq(count_log_lines("ssyrk LT 40 23 in "), 1);
+    cr_assert_eq(count_log_lines(": device\n"), 1, "the call ran on the device");
 }

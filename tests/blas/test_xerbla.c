@@ -15,6 +15,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "level3_fortran.h"
+
 enum { ROW = 101, COL = 102, NT = 111, TR = 112, BAD = 999 };
 
 void cblas_sgemm(int layout, int ta, int tb, int m, int n, int k, float alpha, const float *a,
@@ -162,18 +164,6 @@ Test(xerbla, fortran_dgemm_reports_through_xerbla) {
 }
 
 /* ---- The other Level-3 routines' Fortran entry points -------------------------------------- */
-
-/* Every array and scalar as void pointers: one table of each kind for all four types. */
-typedef void (*tr_fn)(const char *, const char *, const char *, const char *, const int *,
-                      const int *, const void *, const void *, const int *, void *, const int *,
-                      size_t, size_t, size_t, size_t);
-typedef void (*mm_fn)(const char *, const char *, const int *, const int *, const void *,
-                      const void *, const int *, const void *, const int *, const void *, void *,
-                      const int *, size_t, size_t);
-void strsm_(void), dtrsm_(void), ctrsm_(void), ztrsm_(void);
-void strmm_(void), dtrmm_(void), ctrmm_(void), ztrmm_(void);
-void ssymm_(void), dsymm_(void), csymm_(void), zsymm_(void), chemm_(void), zhemm_(void);
-void ssyr2k_(void), dsyr2k_(void), csyr2k_(void), zsyr2k_(void), cher2k_(void), zher2k_(void);
 
 typedef struct l3_routine {
     const char *name; /* the Fortran name xerbla_ gets, six characters */
