@@ -32,8 +32,10 @@
  * j0 .. j0 + NR - 1 of op(B) at B + j0 * K as K steps of NR, both padded with zeros past M and N:
  * the loop streams two contiguous blocks whatever the caller's layout, leading dimension or
  * transposes, with no edge case. The host runs it once per K-block, beta 1 after the first.
- * FP16 and BF16 panels hold FP32 (PANEL_WIDE: widened as they were packed), so the loop is
- * FP32's; the host passes their offsets in 16-bit elements, twice the FP32 ones. */
+ * FP16, BF16 and INT8 panels hold FP32 (PANEL_WIDE: widened as they were packed), so the loop is
+ * FP32's; the host passes their offsets in stored elements (twice, or four times, the FP32
+ * ones). INT8's sums are exact there (K-blocks of at most 1024 steps: types.h) and become its
+ * 32-bit integers at the end. */
 #ifndef MR
 #define MR 16
 #endif
@@ -230,7 +232,36 @@ __kernel __attribute__((reqd_work_group_size(1, 1, 1))) void clgemm_microkernel(
         }
 
 #define B_IN_PLACE(j) B_RAW(p, col[j])
-#if PACKED && PANEL_WIDE
+#if PACKED && PANEL_WIDE && TYPE_AB == TYPE_I8
+    {
+        const __global float *a = (const __global float *)A + (ulong)i0 * (ulong)K;
+        const __global float *b = (const __global float *)B + (ulong)j0 * (ulong)K;
+        MK_CAT(float, VW) facc[MV][NR];
+#pragma unroll
+        for (int v = 0; v < MV; v++)
+#pragma unroll
+            for (int j = 0; j < NR; j++)
+                facc[v][j] = 0;
+        for (int p = 0; p < K; p++, a += MR, b += NR) {
+            MK_CAT(float, VW) fa[MV];
+#pragma unroll
+            for (int v = 0; v < MV; v++)
+                fa[v] = VLOADW(0, a + v * VW);
+#pragma unroll
+            for (int j = 0; j < NR; j++) {
+                const float fb = b[j];
+#pragma unroll
+                for (int v = 0; v < MV; v++)
+                    facc[v][j] = fma(fa[v], (MK_CAT(float, VW))fb, facc[v][j]);
+            }
+        }
+#pragma unroll
+        for (int v = 0; v < MV; v++)
+#pragma unroll
+            for (int j = 0; j < NR; j++)
+                acc[v][j] = MK_CAT(as_uint, VW)(MK_CAT(convert_int, VW)(facc[v][j]));
+    }
+#elif PACKED && PANEL_WIDE
     {
         const __global float *a = (const __global float *)A + (ulong)i0 * (ulong)K;
         const __global float *b = (const __global float *)B + (ulong)j0 * (ulong)K;

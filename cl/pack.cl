@@ -10,9 +10,10 @@
 #define PACK_T uint
 #endif
 /* The panel kernels below read elements of PACK_SRC_T and write PACK_T: the same bits (PACK_FROM
- * 0), or FP16 (1) or BF16 (2) codes widened to FP32 bits (PACK_T uint), exactly, every code
- * (signed zeros, subnormals, infinities and NaN payloads included): the micro-kernel then runs
- * its FP32 loop on the panels instead of widening each element at each use. */
+ * 0), or FP16 (1) or BF16 (2) codes or INT8 values (3) widened to FP32 bits (PACK_T uint),
+ * exactly, every code (signed zeros, subnormals, infinities and NaN payloads included): the
+ * micro-kernel then runs its FP32 loop on the panels instead of widening each element at each
+ * use. */
 #ifndef PACK_FROM
 #define PACK_FROM 0
 #endif
@@ -28,6 +29,9 @@ static inline uint pack_widen(const ushort code) {
 #elif PACK_FROM == 2
 #define PACK_SRC_T ushort
 #define pack_widen(code) ((uint)(code) << 16)
+#elif PACK_FROM == 3
+#define PACK_SRC_T char
+#define pack_widen(x) as_uint((float)(x))
 #else
 #define PACK_SRC_T PACK_T
 #define pack_widen(x) (x)

@@ -658,10 +658,17 @@ Test(pack, lines_copy_moves_every_element_size_bit_for_bit) {
     clgemm_destroy(h);
 }
 
-/* The FP32 bits an FP16 or BF16 code widens to: the value exactly, and a NaN's payload kept
- * (its quiet bit and the code's other mantissa bits, shifted up as a float's). */
+/* The FP32 bits an FP16 or BF16 code (an INT8 value: its low byte) widens to: the value
+ * exactly, and a NaN's payload kept (its quiet bit and the code's other mantissa bits, shifted
+ * up as a float's). */
 static uint32_t widened_bits(clgemm_precision t, uint16_t code) {
     if (t == CLGEMM_BFLOAT16) return (uint32_t)code << 16;
+    if (t == CLGEMM_INT8) {
+        const float f = (float)(int8_t)(uint8_t)code;
+        uint32_t bits;
+        memcpy(&bits, &f, sizeof bits);
+        return bits;
+    }
     if ((code & 0x7c00u) == 0x7c00u && (code & 0x3ffu))
         return (uint32_t)(code & 0x8000u) << 16 | 0x7f800000u | (uint32_t)(code & 0x3ffu) << 13;
     const float f = (float)clgemm__half_to_double(code);
@@ -670,27 +677,32 @@ static uint32_t widened_bits(clgemm_precision t, uint16_t code) {
     return bits;
 }
 
-/* The blocked schedule's panels of FP16 and BF16 hold FP32 (cl/pack.cl's PACK_FROM): every one of
- * the 65,536 codes, as a 256 x 256 K-block (each code once), through both panel kernels (one
- * panel a work-item, and runs of panels where the source's columns lie far apart), widened
- * exactly into panels of 16 rows; the workspace past the panels keeps its poison. */
-Test(pack, panels_widen_every_fp16_and_bf16_code_exactly) {
+/* The blocked schedule's panels of FP16, BF16 and INT8 hold FP32 (cl/pack.cl's PACK_FROM): every
+ * one of the 65,536 codes (INT8: each of its 256 values 256 times), as a 256 x 256 K-block,
+ * through both panel kernels (one panel a work-item, and runs of panels where the source's
+ * columns lie far apart), widened exactly into panels of 16 rows; the workspace past the panels
+ * keeps its poison. */
+Test(pack, panels_widen_every_fp16_bf16_and_int8_code_exactly) {
     clgemm_handle h = make_handle();
-    const clgemm_precision types[] = {CLGEMM_HALF, CLGEMM_BFLOAT16};
+    const clgemm_precision types[] = {CLGEMM_HALF, CLGEMM_BFLOAT16, CLGEMM_INT8};
     uint16_t codes[256 * 256];
     for (size_t i = 0; i < 256 * 256; i++)
         codes[i] = (uint16_t)(i * 40503u); /* odd: every code once, neighbours far apart */
-    for (int ti = 0; ti < 2; ti++)
+    for (int ti = 0; ti < 3; ti++)
         for (int runs = 0; runs < 2; runs++) {
             const clgemm_precision t = types[ti];
+            const size_t e = clgemm__type(t)->size;
             cr_assert_eq(clgemm__panel_size(t), 4);
-            /* runs: 256 rows, each column 16 KB further on (qs 8192 codes), so pack.c takes
-             * runs of panels; else columns next to each other. */
-            const cl_ulong qs = runs ? 8192 : 256;
-            uint16_t *src = calloc((size_t)qs * 256, sizeof *src);
+            /* runs: 256 rows, each column 16 KB further on (qs 16 KB of elements), so pack.c
+             * takes runs of panels; else columns next to each other. */
+            const cl_ulong qs = runs ? 16384 / e : 256;
+            unsigned char *src = calloc((size_t)qs * 256, e);
             for (size_t q = 0; q < 256; q++)
-                memcpy(src + q * qs, codes + q * 256, 256 * sizeof *src);
-            cl_mem dsrc = upload(h, src, (size_t)qs * 256 * sizeof *src);
+                for (size_t r = 0; r < 256; r++) {
+                    const uint16_t code = codes[q * 256 + r];
+                    memcpy(src + (q * qs + r) * e, &code, e); /* INT8: the low byte */
+                }
+            cl_mem dsrc = upload(h, src, (size_t)qs * 256 * e);
             const size_t out = 256 * 256, slack = 1024;
             uint32_t *dst = malloc((out + slack) * sizeof *dst);
             for (size_t i = 0; i < out + slack; i++)
@@ -716,9 +728,10 @@ Test(pack, panels_widen_every_fp16_and_bf16_code_exactly) {
             int wrong = 0;
             for (size_t panel = 0; panel < 16; panel++)
                 for (size_t q = 0; q < 256; q++)
-                    for (size_t e = 0; e < 16; e++) {
-                        const uint16_t code = codes[q * 256 + panel * 16 + e];
-                        const uint32_t got = dst[(panel * 256 + q) * 16 + e];
+                    for (size_t row = 0; row < 16; row++) {
+                        const uint16_t code = codes[q * 256 + panel * 16 + row] &
+                                              (t == CLGEMM_INT8 ? 0xffu : 0xffffu);
+                        const uint32_t got = dst[(panel * 256 + q) * 16 + row];
                         if (got != widened_bits(t, code) && wrong++ < 3)
                             cr_log_error("%s code %04x: %08x, want %08x", clgemm__type(t)->name,
                                          code, got, widened_bits(t, code));
@@ -733,6 +746,60 @@ Test(pack, panels_widen_every_fp16_and_bf16_code_exactly) {
             free(src);
             free(dst);
         }
+    clgemm_destroy(h);
+}
+
+/* INT8's panels sum in FP32, exact while a K-block's sums stay within 2^24: the planner caps the
+ * K-blocks at 1024 steps whatever CLGEMM_PACK_KC asks. With 127 everywhere each product is
+ * 16,129 (odd), so one FP32 sum over all of K = 3000 (48,387,000 in the end) would lose its low
+ * bits past 2^24; random values against an exact integer product besides. */
+Test(pack, int8_blocked_sums_are_exact_at_the_deepest_k_block, .timeout = 300) {
+    setenv("CLGEMM_PACK_KC", "65536", 1);
+    clgemm_handle h = make_handle();
+    const size_t m = 97, n = 40, k = 3000;
+    int8_t *a = malloc(m * k), *b = malloc(k * n);
+    int32_t *out = malloc(m * n * sizeof *out);
+    const cl_int one = 1, zero = 0;
+    uint64_t seed = 7;
+    for (int fill = 0; fill < 2; fill++) {
+        for (size_t i = 0; i < m * k; i++) {
+            seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+            a[i] = fill ? (int8_t)(seed >> 56) : 127;
+        }
+        for (size_t i = 0; i < k * n; i++) {
+            seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+            b[i] = fill ? (int8_t)(seed >> 56) : 127;
+        }
+        for (size_t i = 0; i < m * n; i++)
+            out[i] = INT32_MIN; /* poison */
+        cr_assert_eq(clgemm_gemm_ex_host(h, CLGEMM_ROW_MAJOR, CLGEMM_NO_TRANS, CLGEMM_NO_TRANS, m,
+                                         n, k, &one, a, k, b, n, &zero, out, n, CLGEMM_INT8,
+                                         CLGEMM_INT32, CLGEMM_COMPUTE_DEFAULT),
+                     CLGEMM_SUCCESS);
+        int wrong = 0;
+        for (size_t i = 0; i < m; i++)
+            for (size_t j = 0; j < n; j++) {
+                int64_t want = 0;
+                for (size_t p = 0; p < k; p++)
+                    want += (int64_t)a[i * k + p] * b[p * n + j];
+                if (out[i * n + j] != (int32_t)want && wrong++ < 3)
+                    cr_log_error("%s: C(%zu, %zu) %d, want %lld", fill ? "random" : "127", i, j,
+                                 out[i * n + j], (long long)want);
+            }
+        cr_expect_eq(wrong, 0, "%s values: %d of C wrong", fill ? "random" : "127", wrong);
+    }
+    clgemm_config cfg;
+    cr_assert_eq(clgemm_get_config_ex(h, CLGEMM_ROW_MAJOR, CLGEMM_NO_TRANS, CLGEMM_NO_TRANS, m, n,
+                                      k, CLGEMM_INT8, CLGEMM_INT32, CLGEMM_COMPUTE_DEFAULT, &cfg,
+                                      NULL),
+                 CLGEMM_SUCCESS);
+    const schedule_force forced = {0, -1, -1, 65536};
+    const gemm_schedule s = clgemm__plan_schedule(&cfg, &h->info, &forced, CLGEMM_INT8,
+                                                  CLGEMM_INT32, n, m, k, 1, false);
+    cr_expect_eq(s.pack_kc, CLGEMM__INT8_PANEL_MAX_DEPTH, "K-blocks of %d steps", s.pack_kc);
+    free(a);
+    free(b);
+    free(out);
     clgemm_destroy(h);
 }
 

@@ -335,15 +335,17 @@ void clgemm__pack_panels_kernel(clgemm_precision type, bool runs, kernel_key *ke
                                 const char **options) {
     copy_kernel_key(type, runs ? KEY_PACKED | KEY_PANEL_RUNS : KEY_PACKED, key, options);
     if (clgemm__panel_size(type) == clgemm__type(type)->size) return;
-    /* FP16 and BF16 widened to FP32 as they are packed: 16-bit elements in, FP32 bits out (the
-     * key's type_c tells these kernels from FP32's own). */
+    /* FP16, BF16 and INT8 widened to FP32 as they are packed: their elements in, FP32 bits out
+     * (the key's type_c tells these kernels from FP32's own). */
     key->type_ab = (unsigned char)clgemm__panel_size(type);
     key->type_c = (unsigned char)type;
-    const bool half = type == CLGEMM_HALF;
-    *options =
-        runs ? (half ? "-DPACK_T=uint -DPACK_FROM=1 -DRUN_STEPS=" PACK_STRING(PANEL_RUN_STEPS)
-                     : "-DPACK_T=uint -DPACK_FROM=2 -DRUN_STEPS=" PACK_STRING(PANEL_RUN_STEPS))
-             : (half ? "-DPACK_T=uint -DPACK_FROM=1" : "-DPACK_T=uint -DPACK_FROM=2");
+#define WIDEN_OPTIONS(from)                                                                        \
+    (runs ? "-DPACK_T=uint -DPACK_FROM=" #from " -DRUN_STEPS=" PACK_STRING(PANEL_RUN_STEPS)        \
+          : "-DPACK_T=uint -DPACK_FROM=" #from)
+    *options = type == CLGEMM_HALF       ? WIDEN_OPTIONS(1)
+               : type == CLGEMM_BFLOAT16 ? WIDEN_OPTIONS(2)
+                                         : WIDEN_OPTIONS(3);
+#undef WIDEN_OPTIONS
 }
 
 /* The panel kernels' work-group (cl/pack.cl): 64 steps of one panel, or 64 work-items of

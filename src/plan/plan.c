@@ -278,6 +278,8 @@ gemm_schedule clgemm__plan_schedule(const clgemm_config *cfg, const device_info 
         size_t b_offset, elements;
         s.splits = 1;
         s.pack_kc = (size_t)kc < k ? kc : (int)k;
+        if (type == CLGEMM_INT8 && s.pack_kc > CLGEMM__INT8_PANEL_MAX_DEPTH)
+            s.pack_kc = CLGEMM__INT8_PANEL_MAX_DEPTH; /* (its FP32 sums stay exact) */
         const family_desc *f = clgemm__family(cfg->family);
         s.pack_mc =
             f->pack_rows ? f->pack_rows(cfg, type, n, (size_t)s.pack_kc, force->pack_kc > 0) : m;

@@ -50,7 +50,7 @@ const type_desc *clgemm__type_by_name(const char *name, clgemm_precision *type) 
 size_t clgemm__panel_size(clgemm_precision type) {
     const type_desc *t = clgemm__type(type);
     if (!t) return 0;
-    return type == CLGEMM_HALF || type == CLGEMM_BFLOAT16 ? t->compute_size : t->size;
+    return type == CLGEMM_HALF || type == CLGEMM_BFLOAT16 || type == CLGEMM_INT8 ? 4 : t->size;
 }
 
 size_t clgemm_type_size(clgemm_precision type) {

@@ -31,9 +31,15 @@ const type_desc *clgemm__type_by_name(const char *name, clgemm_precision *type);
 bool clgemm__types_ok(clgemm_precision type_ab, clgemm_precision type_c);
 
 /* Bytes of one element of the blocked schedule's micro-panels (cl/pack.cl, cl/microkernel.cl):
- * FP16 and BF16 are widened to FP32 as they are packed, so that the micro-kernel runs its FP32
- * loop on them instead of widening every element at every use; other types keep their size. */
+ * FP16, BF16 and INT8 are widened to FP32 as they are packed, so that the micro-kernel runs its
+ * FP32 loop on them instead of widening every element at every use (INT8: instead of 32-bit
+ * integer multiplies, which a CPU issues at a fraction of its FMA rate); other types keep their
+ * size. */
 size_t clgemm__panel_size(clgemm_precision type);
+/* The deepest K-block of INT8 panels in FP32: every product is an integer of at most 2^14 in
+ * magnitude, so the sums of up to 1024 of them are integers of at most 2^24, all exact in FP32;
+ * the blocks' sums add up in 32-bit integers, modulo 2^32 as every INT8 product here. */
+#define CLGEMM__INT8_PANEL_MAX_DEPTH 1024
 
 /* Reads a scalar of the arithmetic type of `type` from p (alpha, beta of clgemm_gemm_ex). */
 void clgemm__read_scalar(clgemm_precision type, const void *p, double *re, double *im);
