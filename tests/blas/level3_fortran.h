@@ -1,10 +1,16 @@
 /* level3_fortran.h: the Fortran Level-3 entry points beyond ?gemm as the drop-in's tests call
  * them: every array and scalar a void pointer, so one table of each kind serves all four types
- * (the trailing size_t arguments are the character lengths gfortran passes). */
+ * (the trailing size_t arguments are the character lengths gfortran passes); and, for the tests
+ * that check their results (test_level3.c, test_level3_edges.c), the routines by type (0 s,
+ * 1 d, 2 c, 3 z), the elements of each type read as long double complex, random values exact
+ * in every type, and arrays. Header-only. */
 #ifndef CLGEMM_TESTS_BLAS_LEVEL3_FORTRAN_H
 #define CLGEMM_TESTS_BLAS_LEVEL3_FORTRAN_H
 
+#include <complex.h>
 #include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
 
 /* ?trsm / ?trmm: side, uplo, transa, diag, m, n, alpha, A, lda, B, ldb. */
 typedef void (*tr_fn)(const char *, const char *, const char *, const char *, const int *,
@@ -24,5 +30,48 @@ void strmm_(void), dtrmm_(void), ctrmm_(void), ztrmm_(void);
 void ssymm_(void), dsymm_(void), csymm_(void), zsymm_(void), chemm_(void), zhemm_(void);
 void ssyr2k_(void), dsyr2k_(void), csyr2k_(void), zsyr2k_(void), cher2k_(void), zher2k_(void);
 void cherk_(void), zherk_(void);
+
+#ifdef LEVEL3_RESULTS
+#include <criterion/criterion.h>
+
+typedef long double complex lc;
+
+static void (*const trsm[4])(void) = {strsm_, dtrsm_, ctrsm_, ztrsm_};
+static void (*const trmm[4])(void) = {strmm_, dtrmm_, ctrmm_, ztrmm_};
+static void (*const symm[4])(void) = {ssymm_, dsymm_, csymm_, zsymm_};
+static void (*const syr2k[4])(void) = {ssyr2k_, dsyr2k_, csyr2k_, zsyr2k_};
+static void (*const hemm[2])(void) = {chemm_, zhemm_};
+static void (*const her2k[2])(void) = {cher2k_, zher2k_};
+
+static const size_t ELEM[4] = {4, 8, 8, 16};
+static const double EPS[4] = {6e-8, 1.1e-16, 6e-8, 1.1e-16};
+
+/* Element i of an array of type t. */
+static lc get(int t, const void *p, size_t i) {
+    switch (t) {
+    case 0:
+        return ((const float *)p)[i];
+    case 1:
+        return ((const double *)p)[i];
+    case 2:
+        return ((const float complex *)p)[i];
+    default:
+        return ((const double complex *)p)[i];
+    }
+}
+
+/* A value in [-1, 1) of 16 bits: exact in every type. */
+static double rnd(uint64_t *s) {
+    *s = *s * 6364136223846793005ull + 1442695040888963407ull;
+    return (double)(int)((*s >> 40) & 0xffff) / 32768.0 - 1.0;
+}
+
+/* n elements of type t (at least one, so that an empty array is a pointer too). */
+static void *alloc(int t, size_t n) {
+    void *p = malloc((n ? n : 1) * ELEM[t]);
+    cr_assert(p);
+    return p;
+}
+#endif
 
 #endif /* CLGEMM_TESTS_BLAS_LEVEL3_FORTRAN_H */

@@ -14,10 +14,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#define LEVEL3_RESULTS
 #include "level3_fortran.h"
 #include "log_capture.h"
-
-typedef long double complex lc;
 
 void cblas_dtrsm(int, int, int, int, int, int, int, double, const double *, int, double *, int);
 void cblas_zhemm(int, int, int, int, int, const void *, const void *, int, const void *, int,
@@ -25,31 +24,9 @@ void cblas_zhemm(int, int, int, int, int, const void *, const void *, int, const
 void cblas_zher2k(int, int, int, int, int, const void *, const void *, int, const void *, int,
                   double, void *, int);
 
-static void (*const trsm[4])(void) = {strsm_, dtrsm_, ctrsm_, ztrsm_};
-static void (*const trmm[4])(void) = {strmm_, dtrmm_, ctrmm_, ztrmm_};
-static void (*const symm[4])(void) = {ssymm_, dsymm_, csymm_, zsymm_};
-static void (*const syr2k[4])(void) = {ssyr2k_, dsyr2k_, csyr2k_, zsyr2k_};
-static void (*const hemm[2])(void) = {chemm_, zhemm_};
-static void (*const her2k[2])(void) = {cher2k_, zher2k_};
-
-static const size_t ELEM[4] = {4, 8, 8, 16};
-static const double EPS[4] = {6e-8, 1.1e-16, 6e-8, 1.1e-16};
 static const double SENTINEL = -12345.0;
 
 /* ---- Elements of any type -------------------------------------------------------------------- */
-
-static lc get(int t, const void *p, size_t i) {
-    switch (t) {
-    case 0:
-        return ((const float *)p)[i];
-    case 1:
-        return ((const double *)p)[i];
-    case 2:
-        return ((const float complex *)p)[i];
-    default:
-        return ((const double complex *)p)[i];
-    }
-}
 
 static void put(int t, void *p, size_t i, double complex v) {
     switch (t) {
@@ -67,20 +44,9 @@ static void put(int t, void *p, size_t i, double complex v) {
     }
 }
 
-static double rnd(uint64_t *s) {
-    *s = *s * 6364136223846793005ull + 1442695040888963407ull;
-    return (double)(int)((*s >> 40) & 0xffff) / 32768.0 - 1.0; /* exact in float */
-}
-
 static double complex rnd_elem(int t, uint64_t *s) {
     double re = rnd(s);
     return t >= 2 ? re + rnd(s) * I : re;
-}
-
-static void *alloc(int t, size_t n) {
-    void *p = malloc(n * ELEM[t]);
-    cr_assert(p);
-    return p;
 }
 
 static void setup(void) {

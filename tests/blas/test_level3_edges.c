@@ -32,21 +32,11 @@
 #include <unistd.h>
 
 #include "../common/wait_child.h"
+#define LEVEL3_RESULTS
 #include "level3_fortran.h"
 #include "log_capture.h"
 
-typedef long double complex lc;
-
-static void (*const trsm[4])(void) = {strsm_, dtrsm_, ctrsm_, ztrsm_};
-static void (*const trmm[4])(void) = {strmm_, dtrmm_, ctrmm_, ztrmm_};
-static void (*const symm[4])(void) = {ssymm_, dsymm_, csymm_, zsymm_};
-static void (*const syr2k[4])(void) = {ssyr2k_, dsyr2k_, csyr2k_, zsyr2k_};
-static void (*const hemm[2])(void) = {chemm_, zhemm_};
-static void (*const her2k[2])(void) = {cher2k_, zher2k_};
 static void (*const herk[2])(void) = {cherk_, zherk_};
-
-static const size_t ELEM[4] = {4, 8, 8, 16};
-static const double EPS[4] = {6e-8, 1.1e-16, 6e-8, 1.1e-16};
 
 /* A failed check: cr_assert on the test's own thread; elsewhere (worker threads, a forked child)
  * counted, the first message kept, for the test's thread to report. */
@@ -76,19 +66,6 @@ static void note_failure(const char *fmt, ...) {
 
 /* ---- Elements of any type -------------------------------------------------------------------- */
 
-static lc get(int t, const void *p, size_t i) {
-    switch (t) {
-    case 0:
-        return ((const float *)p)[i];
-    case 1:
-        return ((const double *)p)[i];
-    case 2:
-        return ((const float complex *)p)[i];
-    default:
-        return ((const double complex *)p)[i];
-    }
-}
-
 /* Parts set one by one: a NaN imaginary part must not spill into the real one. */
 static void put(int t, void *p, size_t i, double re, double im) {
     switch (t) {
@@ -106,20 +83,9 @@ static void put(int t, void *p, size_t i, double re, double im) {
     }
 }
 
-static double rnd(uint64_t *s) {
-    *s = *s * 6364136223846793005ull + 1442695040888963407ull;
-    return (double)(int)((*s >> 40) & 0xffff) / 32768.0 - 1.0; /* exact in float */
-}
-
 static void put_rnd(int t, void *p, size_t i, uint64_t *s, double shift) {
     double re = rnd(s) / 2 + shift;
     put(t, p, i, re, t >= 2 ? rnd(s) / 2 : 0);
-}
-
-static void *alloc(int t, size_t n) {
-    void *p = malloc((n ? n : 1) * ELEM[t]);
-    cr_assert(p);
-    return p;
 }
 
 static void *copy(int t, const void *p, size_t n) {
