@@ -5,6 +5,7 @@
 #ifndef CLGEMM_BLAS_INTERNAL_H
 #define CLGEMM_BLAS_INTERNAL_H
 
+#include <stdatomic.h>
 #include <stddef.h>
 
 #ifndef CL_TARGET_OPENCL_VERSION
@@ -67,11 +68,12 @@ typedef enum blas_route {
 } blas_route;
 #define BLAS_ROUTE_COUNT 5
 void clgemm__blas_count(blas_type t, blas_route r);
-void clgemm__blas_counts_reset(void);
-/* The same for ?syrk/?herk (syrk.c) and the other Level-3 routines (level3.c): a forked child's
- * exit summary counts its own calls only. */
-void clgemm__blas_syrk_counts_reset(void);
-void clgemm__blas_l3_counts_reset(void);
+/* For the counters of ?syrk/?herk (syrk.c) and the other Level-3 routines (level3.c): under
+ * CLGEMM_BLAS_LOG, summary runs at exit and reset in a forked child (whose summary counts its
+ * own calls only); log_routes writes one summary line, nothing where no call came. */
+void clgemm__blas_summary_at_exit(void (*summary)(void), void (*reset)(void));
+void clgemm__blas_log_routes(blas_type t, const char *routine,
+                             atomic_ulong counts[BLAS_ROUTE_COUNT]);
 
 /* Whether alpha or beta is the real value v (0, 1), its imaginary part 0 for c/z (host.c). */
 int clgemm__blas_scalar_is(blas_type t, const void *x, double v);

@@ -96,13 +96,7 @@ static void before_fork(void) {
 }
 
 static void in_child(void) {
-    if (atomic_load(&dev_started)) {
-        atomic_store(&dev_forked, true);
-        /* The exit summary counts the child's own calls, of every routine. */
-        clgemm__blas_counts_reset();
-        clgemm__blas_syrk_counts_reset();
-        clgemm__blas_l3_counts_reset();
-    }
+    if (atomic_load(&dev_started)) atomic_store(&dev_forked, true);
 }
 
 int clgemm__blas_device_forked(void) {

@@ -15,37 +15,25 @@ static atomic_ulong counts[L3_ROUTINE_COUNT][BLAS_TYPE_COUNT][BLAS_ROUTE_COUNT];
 static pthread_once_t summary_once = PTHREAD_ONCE_INIT;
 
 static void summary(void) {
-    static const char *routes[BLAS_ROUTE_COUNT] = {"device", "system", "builtin", "trivial",
-                                                   "error"};
     for (int r = 0; r < L3_ROUTINE_COUNT; r++)
-        for (int t = 0; t < BLAS_TYPE_COUNT; t++) {
-            char line[256];
-            int len = 0, any = 0;
-            for (int k = 0; k < BLAS_ROUTE_COUNT; k++) {
-                unsigned long n = atomic_load(&counts[r][t][k]);
-                any |= n != 0;
-                len += snprintf(line + len, sizeof line - (size_t)len, " %s=%lu", routes[k], n);
-            }
-            if (any)
-                clgemm__blas_log("%c%s calls:%s", clgemm__blas_letter((blas_type)t), names[r],
-                                 line);
-        }
+        for (int t = 0; t < BLAS_TYPE_COUNT; t++)
+            clgemm__blas_log_routes((blas_type)t, names[r], counts[r][t]);
+}
+
+static void counts_reset(void) {
+    for (int r = 0; r < L3_ROUTINE_COUNT; r++)
+        for (int t = 0; t < BLAS_TYPE_COUNT; t++)
+            for (int k = 0; k < BLAS_ROUTE_COUNT; k++)
+                atomic_store(&counts[r][t][k], 0);
 }
 
 static void register_summary(void) {
-    if (clgemm__blas_settings()->log >= 1) atexit(summary);
+    clgemm__blas_summary_at_exit(summary, counts_reset);
 }
 
 void clgemm__blas_l3_count(l3_routine r, blas_type t, blas_route route) {
     pthread_once(&summary_once, register_summary);
     atomic_fetch_add(&counts[r][t][route], 1);
-}
-
-void clgemm__blas_l3_counts_reset(void) {
-    for (int r = 0; r < L3_ROUTINE_COUNT; r++)
-        for (int t = 0; t < BLAS_TYPE_COUNT; t++)
-            for (int k = 0; k < BLAS_ROUTE_COUNT; k++)
-                atomic_store(&counts[r][t][k], 0);
 }
 
 void clgemm__blas_l3_fortran_name(l3_routine r, blas_type t, char out[7]) {

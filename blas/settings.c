@@ -54,19 +54,35 @@ void clgemm__blas_log(const char *fmt, ...) {
     fprintf(stderr, "clgemm_blas: %s\n", line);
 }
 
-static void summary(void) {
+void clgemm__blas_log_routes(blas_type t, const char *routine,
+                             atomic_ulong counts[BLAS_ROUTE_COUNT]) {
     static const char *names[BLAS_ROUTE_COUNT] = {"device", "system", "builtin", "trivial",
                                                   "error"};
-    for (int t = 0; t < BLAS_TYPE_COUNT; t++) {
-        char line[256];
-        int len = 0, any = 0;
-        for (int r = 0; r < BLAS_ROUTE_COUNT; r++) {
-            unsigned long n = atomic_load(&counters[t][r]);
-            any |= n != 0;
-            len += snprintf(line + len, sizeof line - (size_t)len, " %s=%lu", names[r], n);
-        }
-        if (any) clgemm__blas_log("%cgemm calls:%s", clgemm__blas_letter((blas_type)t), line);
+    char line[256];
+    int len = 0, any = 0;
+    for (int r = 0; r < BLAS_ROUTE_COUNT; r++) {
+        unsigned long n = atomic_load(&counts[r]);
+        any |= n != 0;
+        len += snprintf(line + len, sizeof line - (size_t)len, " %s=%lu", names[r], n);
     }
+    if (any) clgemm__blas_log("%c%s calls:%s", clgemm__blas_letter(t), routine, line);
+}
+
+void clgemm__blas_summary_at_exit(void (*summary)(void), void (*reset)(void)) {
+    if (clgemm__blas_settings()->log < 1) return;
+    atexit(summary);
+    pthread_atfork(NULL, NULL, reset);
+}
+
+static void summary(void) {
+    for (int t = 0; t < BLAS_TYPE_COUNT; t++)
+        clgemm__blas_log_routes((blas_type)t, "gemm", counters[t]);
+}
+
+static void counts_reset(void) {
+    for (int t = 0; t < BLAS_TYPE_COUNT; t++)
+        for (int r = 0; r < BLAS_ROUTE_COUNT; r++)
+            atomic_store(&counters[t][r], 0);
 }
 
 double clgemm__blas_seconds(void) {
@@ -128,7 +144,10 @@ static void read_settings(void) {
     const char *fb = getenv("CLGEMM_BLAS_FALLBACK");
     if (!fb || !*fb) fb = "libblas.so.3";
     settings.fallback = strcmp(fb, "none") == 0 ? NULL : fb;
-    if (settings.log >= 1) atexit(summary);
+    if (settings.log >= 1) {
+        atexit(summary);
+        pthread_atfork(NULL, NULL, counts_reset);
+    }
 }
 
 const blas_settings *clgemm__blas_settings(void) {
@@ -138,10 +157,4 @@ const blas_settings *clgemm__blas_settings(void) {
 
 void clgemm__blas_count(blas_type t, blas_route r) {
     atomic_fetch_add(&counters[t][r], 1);
-}
-
-void clgemm__blas_counts_reset(void) {
-    for (int t = 0; t < BLAS_TYPE_COUNT; t++)
-        for (int r = 0; r < BLAS_ROUTE_COUNT; r++)
-            atomic_store(&counters[t][r], 0);
 }

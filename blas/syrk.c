@@ -41,37 +41,25 @@ static const char *routine(int herm) {
 }
 
 static void summary(void) {
-    static const char *names[BLAS_ROUTE_COUNT] = {"device", "system", "builtin", "trivial",
-                                                  "error"};
     for (int h = 0; h < 2; h++)
-        for (int t = 0; t < BLAS_TYPE_COUNT; t++) {
-            char line[256];
-            int len = 0, any = 0;
-            for (int r = 0; r < BLAS_ROUTE_COUNT; r++) {
-                unsigned long n = atomic_load(&counts[h][t][r]);
-                any |= n != 0;
-                len += snprintf(line + len, sizeof line - (size_t)len, " %s=%lu", names[r], n);
-            }
-            if (any)
-                clgemm__blas_log("%c%s calls:%s", clgemm__blas_letter((blas_type)t), routine(h),
-                                 line);
-        }
+        for (int t = 0; t < BLAS_TYPE_COUNT; t++)
+            clgemm__blas_log_routes((blas_type)t, routine(h), counts[h][t]);
+}
+
+static void counts_reset(void) {
+    for (int h = 0; h < 2; h++)
+        for (int t = 0; t < BLAS_TYPE_COUNT; t++)
+            for (int r = 0; r < BLAS_ROUTE_COUNT; r++)
+                atomic_store(&counts[h][t][r], 0);
 }
 
 static void register_summary(void) {
-    if (clgemm__blas_settings()->log >= 1) atexit(summary);
+    clgemm__blas_summary_at_exit(summary, counts_reset);
 }
 
 static void count(const syrk_call *s, blas_route r) {
     pthread_once(&summary_once, register_summary);
     atomic_fetch_add(&counts[s->herm][s->type][r], 1);
-}
-
-void clgemm__blas_syrk_counts_reset(void) {
-    for (int h = 0; h < 2; h++)
-        for (int t = 0; t < BLAS_TYPE_COUNT; t++)
-            for (int r = 0; r < BLAS_ROUTE_COUNT; r++)
-                atomic_store(&counts[h][t][r], 0);
 }
 
 /* ---- Checks ---------------------------------------------------------------------------------- */

@@ -167,7 +167,11 @@ clgemm_pack_panel_runs(const __global PACK_SRC_T *restrict src, const ulong off,
     const int first = (int)get_global_id(1) * run;
     const int last = min(first + run, (rows + width - 1) / width);
     const int row_vectors = width * (int)sizeof(PACK_T) / 64; /* a panel row's 64-byte vectors */
-    const bool vectors = PACK_FROM == 0 && sizeof(PACK_T) >= 4 && (width * sizeof(PACK_T)) % 64 == 0;
+#if PACK_FROM == 0 /* a widening pack converts element by element */
+    const bool vectors = sizeof(PACK_T) >= 4 && (width * sizeof(PACK_T)) % 64 == 0;
+#else
+    const bool vectors = false;
+#endif
     for (int panel = first; panel < last; panel++) {
         const int r0 = panel * width, full = min(width, rows - r0);
         __global PACK_T *to = dst + doff + ((ulong)panel * (ulong)depth + (ulong)q0) * (ulong)width;
