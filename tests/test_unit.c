@@ -1424,21 +1424,23 @@ Test(schedule_plan, blocked_fp64_from_512_on_intel) {
 /* FP16 (its panels widened to FP32, where read in place every element is widened at every use)
  * is blocked from 256^3, with FP16 or FP32 C; BF16 and FP32 from 1024^3; a C at most two panels
  * of A tall still reads in place. */
-Test(schedule_plan, blocked_fp16_from_256) {
+Test(schedule_plan, blocked_fp16_and_int8_from_256) {
     device_info amd = cpu();
     strcpy(amd.name, "pthread-skylake-avx512-AMD EPYC");
     strcpy(amd.vendor, "AuthenticAMD");
     const schedule_force unset = {0, -1, -1, 0};
     const clgemm_config c = microkernel(32, 8, 16);
-    const clgemm_precision H = CLGEMM_HALF, B = CLGEMM_BFLOAT16;
+    const clgemm_precision H = CLGEMM_HALF, B = CLGEMM_BFLOAT16, I8 = CLGEMM_INT8,
+                           I32 = CLGEMM_INT32;
     const struct {
         clgemm_precision type, type_c;
         size_t m, n, k;
         int want; /* K-blocks' depth: all of a K under 512 steps */
-    } cases[] = {{H, H, 256, 256, 256, 256},    {H, S, 256, 256, 256, 256},
-                 {H, H, 255, 256, 256, 0},      {H, H, 64, 4096, 256, 0},
-                 {H, H, 512, 512, 512, 512},    {B, B, 512, 512, 512, 0},
-                 {B, S, 1024, 1024, 1024, 512}, {S, S, 512, 512, 512, 0}};
+    } cases[] = {
+        {H, H, 256, 256, 256, 256},    {H, S, 256, 256, 256, 256},   {H, H, 255, 256, 256, 0},
+        {H, H, 64, 4096, 256, 0},      {H, H, 512, 512, 512, 512},   {B, B, 512, 512, 512, 0},
+        {B, S, 1024, 1024, 1024, 512}, {S, S, 512, 512, 512, 0},     {I8, I32, 256, 256, 256, 256},
+        {I8, I32, 255, 256, 256, 0},   {I8, I32, 512, 512, 512, 512}};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         gemm_schedule s = clgemm__plan_schedule(&c, &amd, &unset, cases[i].type, cases[i].type_c,
                                                 cases[i].m, cases[i].n, cases[i].k, 1, false);

@@ -283,8 +283,12 @@ static const clgemm_config *defaults(const device_info *info, clgemm_precision t
  * 1.9-5.8 x at 384^3, 1.8-4.0 x at 512^3, 1.8-3.2 x at 768^3, 2.1-2.7 x at 1000^3; with FP16 C
  * (staged in FP32) 1.0-3.2, 1.3-4.0, 1.3-2.6, 0.9-1.9, 1.7-3.1 x. BF16, whose codes widen by one
  * shift, ran no faster blocked at 512^3 and 768^3 (BF16 C slower: 3.0-3.6 against 1.6-3.2 ms)
- * and keeps the rule above (bench/results/pocl-fp16-blocked-from-256.log). */
-#define PACK_MIN_MNK_F16 ((size_t)256 * 256 * 256)
+ * and keeps the rule above (bench/results/pocl-fp16-blocked-from-256.log). INT8 blocks from
+ * 256^3 too: its panels hold FP32 as well, where read in place it multiplies 32-bit integers.
+ * Same machine, 2026-12-04, three rounds alternated with read in place: 1.3-3.6 x faster at
+ * 256^3, 1.6-1.7 x at 512^3, 1.7 x at 1000^3; at 640^3 and 768^3 four rounds 1.5-2.6 x and
+ * 1.6 x (bench/results/pocl-int8-panels-fp32.log). */
+#define PACK_MIN_MNK_WIDENED ((size_t)256 * 256 * 256)
 /* A configuration's KC (more than 1) is the K-blocks' depth instead; whether a call is blocked
  * stays the rule above. */
 static int pack_depth(const clgemm_config *c, const device_info *info, clgemm_precision type,
@@ -294,9 +298,9 @@ static int pack_depth(const clgemm_config *c, const device_info *info, clgemm_pr
     const int depth =
         c->params[KC] > 1 ? c->params[KC] : PACK_BYTES / (int)clgemm__type(type)->compute_size;
     if (clgemm__type(type)->complex) return depth;
-    const size_t min_mnk = type == CLGEMM_DOUBLE && intel_cpu(info) ? PACK_MIN_MNK_INTEL_FP64
-                           : type == CLGEMM_HALF                    ? PACK_MIN_MNK_F16
-                                                                    : PACK_MIN_MNK;
+    const size_t min_mnk = type == CLGEMM_DOUBLE && intel_cpu(info)     ? PACK_MIN_MNK_INTEL_FP64
+                           : type == CLGEMM_HALF || type == CLGEMM_INT8 ? PACK_MIN_MNK_WIDENED
+                                                                        : PACK_MIN_MNK;
     if (mnk_below(d, min_mnk) || d->m <= PACK_MIN_PANELS * (size_t)c->params[MR]) return 0;
     return depth;
 }
