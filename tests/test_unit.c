@@ -1366,6 +1366,12 @@ Test(schedule_plan, blocked_on_cpus) {
                                   false);
         cr_expect_eq(s.pack_stage, 999000u);
         cr_expect_eq(clgemm__pack_panels_base(&s, sixteen[t]), 3996032u, "999,000 x 4 rounded");
+        /* One K-block (K no deeper than its 512 steps): the block writes C itself, no copy. */
+        s = clgemm__plan_schedule(&c, &avx512, &unset, sixteen[t], sixteen[t], 2048, 2048, 512, 1,
+                                  false);
+        cr_expect_eq(s.pack_kc, 512);
+        cr_expect_eq(s.pack_stage, 0u);
+        cr_expect_eq(s.workspace, 2u * 2048u * 512u * 4u);
     }
     /* Complex: blocked at every size and shape (2 KB per panel row: 256 steps of complex FP32,
      * 128 of complex FP64), still never for a batch. */

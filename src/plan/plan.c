@@ -254,8 +254,9 @@ bool clgemm__pack_panels_layout(const clgemm_config *cfg, clgemm_precision type,
 /* The depth of the blocked schedule's K-blocks for this problem (0: not blocked): one matrix,
  * no table, a family that packs. Each block after the first adds its product to C, so C of
  * another type than the arithmetic one (FP16, BF16) is staged in the arithmetic type and
- * rounded once (pack_stage), never once per block. CLGEMM_PACK_KC forces it wherever it is
- * possible; a forced split K without it keeps the split. */
+ * rounded once (pack_stage), never once per block; with one block (K of at most a block's
+ * depth: FP16 from 256^3) the block writes C itself, without the copy and its reduction.
+ * CLGEMM_PACK_KC forces it wherever it is possible; a forced split K without it keeps the split. */
 static int plan_pack(const clgemm_config *cfg, const device_info *info, const schedule_force *force,
                      clgemm_precision type, clgemm_precision type_c, size_t m, size_t n, size_t k,
                      size_t batch, bool table) {
@@ -286,7 +287,7 @@ gemm_schedule clgemm__plan_schedule(const clgemm_config *cfg, const device_info 
         if (s.pack_mc == 0 || s.pack_mc > m) s.pack_mc = m;
         size_t panel_bytes;
         /* (C's m * n elements fit a buffer, so four bytes each fit a size_t) */
-        if (type_c != clgemm__type(type)->compute) s.pack_stage = m * n;
+        if (type_c != clgemm__type(type)->compute && (size_t)s.pack_kc < k) s.pack_stage = m * n;
         if (!clgemm__pack_panels_layout(cfg, type, s.pack_mc, n, (size_t)s.pack_kc, &b_offset,
                                         &elements) ||
             __builtin_mul_overflow(elements, clgemm__panel_size(type), &panel_bytes) ||

@@ -161,9 +161,10 @@ typedef struct gemm_schedule {
     int pack_kc;           /* > 0: the blocked schedule, K in blocks of pack_kc steps, each
                               block of op(A) and op(B) packed into the workspace first */
     size_t pack_mc;        /* and of each K-block, op(A)'s rows pack_mc at a time (at most m) */
-    size_t pack_stage;     /* C of another type than the arithmetic (FP16, BF16): elements of a
-                              copy of C in the arithmetic type at the workspace's start, which the
-                              K-blocks add into, rounded into C once at the end (0: none) */
+    size_t pack_stage;     /* C of another type than the arithmetic (FP16, BF16) and more than
+                              one K-block: elements of a copy of C in the arithmetic type at the
+                              workspace's start, which the K-blocks add into, rounded into C once
+                              at the end (0: none; one block writes C itself, rounding once) */
 } gemm_schedule;
 
 /* The schedule for configuration cfg (clgemm__plan_choose's) of m x n x k, batch matrices of
