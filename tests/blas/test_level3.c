@@ -76,15 +76,6 @@ static void *triangle(int t, char uplo, int n, int lda, uint64_t *s) {
     return a;
 }
 
-/* op(A)(i, k) as the routine must see it (diag 'U': ones on the diagonal, never read). */
-static lc op_a(int t, const void *a, int lda, char uplo, char trans, char diag, int i, int k) {
-    int r = trans == 'N' ? i : k, c = trans == 'N' ? k : i;
-    if (r == c && diag == 'U') return 1;
-    if (uplo == 'U' ? r > c : r < c) return 0;
-    lc v = get(t, a, r + (size_t)c * lda);
-    return trans == 'C' ? conjl(v) : v;
-}
-
 static void check_tr(int t, int solve, char side, char uplo, char trans, char diag, int m, int n,
                      uint64_t seed) {
     uint64_t s = seed;
@@ -111,16 +102,8 @@ static void check_tr(int t, int solve, char side, char uplo, char trans, char di
                           side, uplo, trans, diag, i, j);
                 continue;
             }
-            lc sum = 0;
-            long double mag = 0;
-            for (int k = 0; k < na; k++) {
-                lc p =
-                    side == 'L'
-                        ? op_a(t, a, lda, uplo, trans, diag, i, k) * get(t, x, k + (size_t)j * ldb)
-                        : get(t, x, i + (size_t)k * ldb) * op_a(t, a, lda, uplo, trans, diag, k, j);
-                sum += p;
-                mag += cabsl(p);
-            }
+            long double mag;
+            lc sum = tr_product(t, a, lda, side, uplo, trans, diag, na, x, ldb, i, j, &mag);
             lc want = solve ? alpha_v * get(t, b0, i + (size_t)j * ldb) : alpha_v * sum;
             lc have = solve ? sum : got;
             cr_assert(cabsl(have - want) <= tol * (1 + mag),
@@ -160,13 +143,6 @@ Test(level3, trmm_every_variant, .init = setup, .timeout = 600) {
 
 /* ---- ?symm and ?hemm ------------------------------------------------------------------------- */
 
-static lc sym_at(int t, int herm, const void *a, int lda, char uplo, int i, int k) {
-    int stored = uplo == 'U' ? i <= k : i >= k;
-    lc v = stored ? get(t, a, i + (size_t)k * lda) : get(t, a, k + (size_t)i * lda);
-    if (herm && i == k) return creall(v);
-    return herm && !stored ? conjl(v) : v;
-}
-
 static void check_symm(int t, int herm, char side, char uplo, int m, int n, double complex beta_v,
                        uint64_t seed) {
     uint64_t s = seed;
@@ -199,15 +175,8 @@ static void check_symm(int t, int herm, char side, char uplo, int m, int n, doub
                 cr_assert(creall(got) == SENTINEL, "symm: C(%d,%d) in the gap written", i, j);
                 continue;
             }
-            lc sum = 0;
-            long double mag = 0;
-            for (int k = 0; k < na; k++) {
-                lc p = side == 'L'
-                           ? sym_at(t, herm, a, lda, uplo, i, k) * get(t, b, k + (size_t)j * ldb)
-                           : get(t, b, i + (size_t)k * ldb) * sym_at(t, herm, a, lda, uplo, k, j);
-                sum += p;
-                mag += cabsl(p);
-            }
+            long double mag;
+            lc sum = sym_product(t, herm, a, lda, side, uplo, na, b, ldb, i, j, &mag);
             lc old = beta_v == 0 ? 0 : get(t, c0, i + (size_t)j * ldc);
             lc want = alpha_v * sum + beta_v * old;
             cr_assert(cabsl(got - want) <= tol * (1 + mag + cabsl(old)),
@@ -275,21 +244,9 @@ static void check_syr2k(int t, int herm, char uplo, char trans, int n, int k, do
                 cr_assert(creall(got) == SENTINEL, "syr2k: C(%d,%d) outside the triangle", i, j);
                 continue;
             }
-            lc ab = 0, ba = 0;
-            long double mag = 0;
-            for (int l = 0; l < k; l++) {
-                /* op(X)(i, l): X(i, l), or X(l, i) (conjugated for her2k) */
-                lc ai = notrans ? get(t, a, i + (size_t)l * lda) : get(t, a, l + (size_t)i * lda);
-                lc aj = notrans ? get(t, a, j + (size_t)l * lda) : get(t, a, l + (size_t)j * lda);
-                lc bi = notrans ? get(t, b, i + (size_t)l * ldb) : get(t, b, l + (size_t)i * ldb);
-                lc bj = notrans ? get(t, b, j + (size_t)l * ldb) : get(t, b, l + (size_t)j * ldb);
-                if (herm && !notrans)
-                    ai = conjl(ai), aj = conjl(aj), bi = conjl(bi), bj = conjl(bj);
-                if (herm) aj = conjl(aj), bj = conjl(bj);
-                ab += ai * bj;
-                ba += bi * aj;
-                mag += cabsl(ai * bj) + cabsl(bi * aj);
-            }
+            lc ab, ba;
+            long double mag;
+            rank_products(t, herm, 0, trans, k, a, lda, b, ldb, i, j, &ab, &ba, &mag);
             lc old = beta_r == 0 ? 0 : get(t, c0, i + (size_t)j * ldc);
             if (herm && i == j) old = creall(old);
             lc want = alpha_v * ab + alpha2 * ba + beta_v * old;

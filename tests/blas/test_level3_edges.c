@@ -145,15 +145,6 @@ static void builtin_device_route(void) {
 
 /* ---- ?trsm and ?trmm ------------------------------------------------------------------------ */
 
-/* op(A)(i, k) as the routine must see it. */
-static lc op_a(int t, const void *a, int lda, char uplo, char trans, char diag, int i, int k) {
-    int r = trans == 'N' ? i : k, c = trans == 'N' ? k : i;
-    if (r == c && diag == 'U') return 1;
-    if (uplo == 'U' ? r > c : r < c) return 0;
-    lc v = get(t, a, r + (size_t)c * lda);
-    return trans == 'C' ? conjl(v) : v;
-}
-
 /* A na x na triangular, dominant diagonal; NaN in the other triangle, the gap rows and, for
  * diag 'U', on the diagonal. */
 static void *triangle(int t, char uplo, char diag, int na, int lda, uint64_t *s) {
@@ -199,16 +190,8 @@ static void check_tr(int t, int solve, char side, char uplo, char trans, char di
                       solve ? "trsm" : "trmm", t, side, uplo, trans, diag, i, j);
                 continue;
             }
-            lc sum = 0;
-            long double mag = 0;
-            for (int k = 0; k < na; k++) {
-                lc p =
-                    side == 'L'
-                        ? op_a(t, a, lda, uplo, trans, diag, i, k) * get(t, x, k + (size_t)j * ldb)
-                        : get(t, x, i + (size_t)k * ldb) * op_a(t, a, lda, uplo, trans, diag, k, j);
-                sum += p;
-                mag += cabsl(p);
-            }
+            long double mag;
+            lc sum = tr_product(t, a, lda, side, uplo, trans, diag, na, x, ldb, i, j, &mag);
             lc want = solve ? alpha_v * get(t, b0, at) : alpha_v * sum;
             lc have = solve ? sum : get(t, b, at);
             CHECK(cabsl(have - want) <= tol * (1 + mag),
@@ -275,13 +258,6 @@ static void every_tr(void) {
 
 /* ---- ?symm and ?hemm ------------------------------------------------------------------------- */
 
-static lc sym_at(int t, int herm, const void *a, int lda, char uplo, int i, int k) {
-    int stored = uplo == 'U' ? i <= k : i >= k;
-    lc v = stored ? get(t, a, i + (size_t)k * lda) : get(t, a, k + (size_t)i * lda);
-    if (herm && i == k) return creall(v);
-    return herm && !stored ? conjl(v) : v;
-}
-
 /* A symmetric / Hermitian with NaN in the other triangle, the gaps and (hemm) the imaginary
  * parts of its diagonal; C NaN where beta == 0. alpha_zero: A and B all NaN, C = beta C
  * exactly (the data are exact in float, beta a sum of powers of two). */
@@ -340,15 +316,8 @@ static void check_symm(int t, int herm, char side, char uplo, int m, int n, doub
                       cimagl(want));
                 continue;
             }
-            lc sum = 0;
-            long double mag = 0;
-            for (int k = 0; k < na; k++) {
-                lc p = side == 'L'
-                           ? sym_at(t, herm, a, lda, uplo, i, k) * get(t, b, k + (size_t)j * ldb)
-                           : get(t, b, i + (size_t)k * ldb) * sym_at(t, herm, a, lda, uplo, k, j);
-                sum += p;
-                mag += cabsl(p);
-            }
+            long double mag;
+            lc sum = sym_product(t, herm, a, lda, side, uplo, na, b, ldb, i, j, &mag);
             lc want = alpha_v * sum + beta_v * old;
             CHECK(cabsl(got - want) <= tol * (1 + mag + cabsl(old)),
                   "%s t=%d %c%c m=%d n=%d beta %g: C(%d,%d) %Lg%+Lgi, want %Lg%+Lgi", name, t, side,
@@ -464,21 +433,9 @@ static void check_rank(int t, int herm, int rank1, char uplo, char trans, int n,
                       cimagl(got), creall(want), cimagl(want));
                 continue;
             }
-            lc ab = 0, ba = 0;
-            long double mag = 0;
-            for (int l = 0; l < k; l++) {
-                lc ai = notrans ? get(t, a, i + (size_t)l * lda) : get(t, a, l + (size_t)i * lda);
-                lc aj = notrans ? get(t, a, j + (size_t)l * lda) : get(t, a, l + (size_t)j * lda);
-                lc bi = notrans ? get(t, b, i + (size_t)l * ldb) : get(t, b, l + (size_t)i * ldb);
-                lc bj = notrans ? get(t, b, j + (size_t)l * ldb) : get(t, b, l + (size_t)j * ldb);
-                if (rank1) bi = ai, bj = aj;
-                if (herm && !notrans)
-                    ai = conjl(ai), aj = conjl(aj), bi = conjl(bi), bj = conjl(bj);
-                if (herm) aj = conjl(aj), bj = conjl(bj);
-                ab += ai * bj;
-                ba += bi * aj;
-                mag += cabsl(ai * bj) + cabsl(bi * aj);
-            }
+            lc ab, ba;
+            long double mag;
+            rank_products(t, herm, rank1, trans, k, a, lda, b, ldb, i, j, &ab, &ba, &mag);
             lc want =
                 rank1 ? alpha_v * ab + beta_v * old : alpha_v * ab + alpha2 * ba + beta_v * old;
             if (herm && i == j) want = creall(want);
