@@ -68,10 +68,15 @@ void clgemm__blas_log_routes(blas_type t, const char *routine,
     if (any) clgemm__blas_log("%c%s calls:%s", clgemm__blas_letter(t), routine, line);
 }
 
-void clgemm__blas_summary_at_exit(void (*summary)(void), void (*reset)(void)) {
-    if (clgemm__blas_settings()->log < 1) return;
+/* (read_settings calls it directly: the settings are not read yet) */
+static void register_summary(int log, void (*summary)(void), void (*reset)(void)) {
+    if (log < 1) return;
     atexit(summary);
     pthread_atfork(NULL, NULL, reset);
+}
+
+void clgemm__blas_summary_at_exit(void (*summary)(void), void (*reset)(void)) {
+    register_summary(clgemm__blas_settings()->log, summary, reset);
 }
 
 static void summary(void) {
@@ -144,10 +149,7 @@ static void read_settings(void) {
     const char *fb = getenv("CLGEMM_BLAS_FALLBACK");
     if (!fb || !*fb) fb = "libblas.so.3";
     settings.fallback = strcmp(fb, "none") == 0 ? NULL : fb;
-    if (settings.log >= 1) {
-        atexit(summary);
-        pthread_atfork(NULL, NULL, counts_reset);
-    }
+    register_summary(settings.log, summary, counts_reset);
 }
 
 const blas_settings *clgemm__blas_settings(void) {

@@ -1428,8 +1428,9 @@ Test(schedule_plan, blocked_fp64_from_512_on_intel) {
 }
 
 /* FP16 (its panels widened to FP32, where read in place every element is widened at every use)
- * is blocked from 256^3, with FP16 or FP32 C; BF16 and FP32 from 1024^3; a C at most two panels
- * of A tall still reads in place. */
+ * and INT8 (FP32 panels against 32-bit integer multiplies in place) are blocked from 256^3, FP16
+ * with FP16 or FP32 C; BF16 and FP32 from 1024^3; a C at most two panels of A tall still reads
+ * in place. */
 Test(schedule_plan, blocked_fp16_and_int8_from_256) {
     device_info amd = cpu();
     strcpy(amd.name, "pthread-skylake-avx512-AMD EPYC");
