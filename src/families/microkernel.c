@@ -285,9 +285,10 @@ static const clgemm_config *defaults(const device_info *info, clgemm_precision t
  * shift, ran no faster blocked at 512^3 and 768^3 (BF16 C slower: 3.0-3.6 against 1.6-3.2 ms)
  * and keeps the rule above (bench/results/pocl-fp16-blocked-from-256.log). INT8 blocks from
  * 256^3 too: its panels hold FP32 as well, where read in place it multiplies 32-bit integers.
- * Same machine, 2026-12-04, three rounds alternated with read in place: 1.3-3.6 x faster at
- * 256^3, 1.6-1.7 x at 512^3, 1.7 x at 1000^3; at 640^3 and 768^3 four rounds 1.5-2.6 x and
- * 1.6 x (bench/results/pocl-int8-panels-fp32.log). */
+ * Same machine, 2026-12-04, three rounds alternated with read in place: 1.2-2.4 x faster at
+ * 256^3, 0.85-1.65 x at 512^3 (one round's in-place calls ran twice as fast as the others'),
+ * 1.7 x at 1000^3; at 640^3 and 768^3 four rounds 1.5-2.7 x and 1.6 x
+ * (bench/results/pocl-int8-panels-fp32.log). */
 #define PACK_MIN_MNK_WIDENED ((size_t)256 * 256 * 256)
 /* A configuration's KC (more than 1) is the K-blocks' depth instead; whether a call is blocked
  * stays the rule above. */
