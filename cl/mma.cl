@@ -49,8 +49,10 @@
  *             ptxas 13.0, scripts/mma_loop_sass.sh) the FP64 default's loop takes 155-164
  *             instructions a slice instead of 291-313 (every transpose; the last rounds 172,
  *             edge tiles 187-211), 235-242 registers and no spill instead of 255 and 48-76
- *             bytes; 32 x 64 warp tiles spill 20-172 bytes (0-20 with 0). Unmeasured on a
- *             device: bench/gpu/run.sh fp64-loop.
+ *             bytes; 32 x 64 warp tiles spill 20-172 bytes (0-20 with 0). The default: on the
+ *             H200 (bench/gpu/run.sh fp64-loop, two alternated rounds) 8192^2 48.0-48.2 ->
+ *             50.1-50.2 TFLOPS, 4096^2 51.5-51.7 -> 52.5-53.0, 4097^2 40.9 -> 41.6-42.0
+ *             (bench/results/h200-fp64-loop.log).
  *   TF32_CVT  types 2/3, how FP32 inputs become TF32 (every way rounds to nearest, ties away),
  *             on every fragment use (once per element in local memory, between the cp.async
  *             wait and the barrier, was tried and is slower: it lengthens every slice's wait):
@@ -118,7 +120,7 @@
 #define LOOP_ADDR 1
 #endif
 #ifndef F64_LOOP
-#define F64_LOOP 0
+#define F64_LOOP 1
 #endif
 #ifndef TF32_CVT
 #define TF32_CVT 1
