@@ -108,11 +108,14 @@ static const clgemm_config tf32[] = {MMA(128, 128, 16, 64, 64, 3), MMA(64, 64, 1
     MMA(128, 64, 16, 64, 32, 2), MMA(64, 128, 16, 32, 64, 2), MMA(64, 64, 16, 32, 32, 2)
 static const clgemm_config fp64[] = {FP64_48K, END_OF_LIST};
 /* FP64 where static local arrays may take more (compute capability 9.0 whose probe passed:
- * 227 KiB). The place of the sets bench/gpu/run.sh fp64-sweep measures on the H200 (deeper
- * pipelines, 128 x 128 tiles of 8 warps): the sweep's winner, once measured, goes first, before
- * the 48 KiB sets, which the smaller and narrower problems keep. Until then the same list as
- * fp64. */
-static const clgemm_config fp64_large_local[] = {FP64_48K, END_OF_LIST};
+ * 227 KiB): 128 x 128 tiles of 8 warps in 5 stages (160 KiB, one work-group an SM) first. H200
+ * with the K loop unrolled by its stages (bench/gpu/run.sh fp64-sweep, one run): 8192^2 51.8
+ * TFLOPS against the 48 KiB set's 49.1-49.4, 4096^2 53.8 against 52.2-52.3, but 4097^2 40.1
+ * against 41.5-41.7 (3 to 6 stages of 128 x 128 within 1 %; 256 x 64, 64 x 256 and 32 x 64 warp
+ * tiles slower; bench/results/h200-fp64-sweep-loop.log). The 48 KiB sets follow for the
+ * problems these tiles leave idle or pad. */
+static const clgemm_config fp64_large_local[] = {MMA(128, 128, 16, 64, 32, 5), FP64_48K,
+                                                 END_OF_LIST};
 
 /* 8-bit: slices of 64 bytes a row, as FP16's fastest set (two k32 steps a barrier), in 48 KiB;
  * 64 x 32 warp tiles, because an operand stored MN-major is transposed through registers and
