@@ -1222,6 +1222,24 @@ Test(schedule_plan, h200_shapes) {
     }
     c = clgemm__config_default_for(&h200, CLGEMM_DOUBLE, DEF, 4096, 4096, 4096, 1);
     cr_expect_eq(c.family, CLGEMM_FAMILY_MMA, "FP64 4096^2: %s", describe(&c));
+    /* With the static local memory probed: FP64 squares in 128 x 128 tiles of 5 stages (160 KiB),
+     * the narrow and long-K shapes still in the 48 KiB sets. */
+    const device_info big = h200_static();
+    for (size_t n = 2048; n <= 8192; n *= 2) {
+        c = clgemm__config_default_for(&big, CLGEMM_DOUBLE, DEF, n, n, n, 1);
+        cr_expect(c.family == CLGEMM_FAMILY_MMA && c.params[0] == 128 && c.params[1] == 128 &&
+                      c.params[5] == 5,
+                  "FP64 %zu^2 in the real local memory: %s", n, describe(&c));
+        cr_expect_eq(clgemm__config_check(&c, &big, CLGEMM_DOUBLE), OK);
+        cr_expect_neq(clgemm__config_check(&c, &h200, CLGEMM_DOUBLE), OK, "160 KiB > 48 KiB");
+    }
+    c = clgemm__config_default_for(&big, CLGEMM_DOUBLE, DEF, 8192, 64, 8192, 1);
+    cr_expect(c.params[0] == 128 && c.params[1] == 64 && c.params[5] == 2, "FP64 8192 x 64: %s",
+              describe(&c));
+    c = clgemm__config_default_for(&big, CLGEMM_DOUBLE, DEF, 64, 8192, 8192, 1);
+    cr_expect(c.params[0] == 64 && c.params[1] == 128, "FP64 64 x 8192: %s", describe(&c));
+    c = clgemm__config_default_for(&big, CLGEMM_DOUBLE, DEF, 256, 256, 16384, 1);
+    cr_expect(c.params[0] == 128 && c.params[1] == 64, "FP64 long K: %s", describe(&c));
     /* Not on a CPU unless forced. */
     device_info cpu = fake_device(4096, 4096, 4096, 1 << 21, true);
     cpu.cls = DEVICE_CPU;

@@ -112,7 +112,7 @@ static const clgemm_config fp64[] = {FP64_48K, END_OF_LIST};
  * with the K loop unrolled by its stages (bench/gpu/run.sh fp64-sweep, one run): 8192^2 51.8
  * TFLOPS against the 48 KiB set's 49.1-49.4, 4096^2 53.8 against 52.2-52.3, but 4097^2 40.1
  * against 41.5-41.7 (3 to 6 stages of 128 x 128 within 1 %; 256 x 64, 64 x 256 and 32 x 64 warp
- * tiles slower; bench/results/h200-fp64-sweep-loop.log). The 48 KiB sets follow for the
+ * tiles slower; bench/results/h200-fp64-sweep-unrolled-loop.log). The 48 KiB sets follow for the
  * problems these tiles leave idle or pad. */
 static const clgemm_config fp64_large_local[] = {MMA(128, 128, 16, 64, 32, 5), FP64_48K,
                                                  END_OF_LIST};
