@@ -109,15 +109,15 @@
 /* The entry's cap (the PTX patch's `.maxnreg`, from `.reqntid` as here): an SM's four register
  * files of 16,384 over the warps dealt to each scheduler; the consumers get what the producer
  * frees, in multiples of 8, at most 256. */
-#define LAUNCH_REGS_  (16384 / ((NTHREADS / 32 + 3) / 4 * 32) / 8 * 8)
-#define LAUNCH_REGS   (LAUNCH_REGS_ > 255 ? 255 : LAUNCH_REGS_)
-#define PRODUCER_REGS 40
+#define LAUNCH_REGS_   (16384 / ((NTHREADS / 32 + 3) / 4 * 32) / 8 * 8)
+#define LAUNCH_REGS    (LAUNCH_REGS_ > 255 ? 255 : LAUNCH_REGS_)
+#define PRODUCER_REGS  40
 #define CONSUMER_REGS_ ((LAUNCH_REGS * NTHREADS - 128 * PRODUCER_REGS) / (128 * CONSUMERS) / 8 * 8)
 #define CONSUMER_REGS  (CONSUMER_REGS_ > 256 ? 256 : CONSUMER_REGS_)
 #endif
-#define A_BYTES   (MWG * 128) /* one slice of A: MWG rows (or KWG k rows of MWG) x 128 bytes */
-#define B_BYTES   (NWG * 128)
-#define STAGE     (A_BYTES + B_BYTES)
+#define A_BYTES (MWG * 128) /* one slice of A: MWG rows (or KWG k rows of MWG) x 128 bytes */
+#define B_BYTES (NWG * 128)
+#define STAGE   (A_BYTES + B_BYTES)
 /* One pipeline slot: paired, the big parts, then the small ones; AREG3, A and B's two parts.
  * AREG3's larger slots share the bytes of STAGES stages (what the family's rules allow). */
 #define SLOT     (AREG3 ? A_BYTES + 2 * B_BYTES : PAIRED ? 2 * STAGE : STAGE)
@@ -383,17 +383,18 @@ DEV void warpgroup_sync(const uint wg) {
 #endif
 #if STAGE_C == 2
 #define C_SIZE   ((int)sizeof(CT))
-#define C_COLS   (128 / C_SIZE)       /* columns of a chunk */
-#define C_PIECES (4 * C_SIZE)         /* 16-byte pieces of a column's 64 rows */
-#define C_ROWS   (16 / C_SIZE)        /* rows of a piece */
+#define C_COLS   (128 / C_SIZE)         /* columns of a chunk */
+#define C_PIECES (4 * C_SIZE)           /* 16-byte pieces of a column's 64 rows */
+#define C_ROWS   (16 / C_SIZE)          /* rows of a piece */
 #define C_STAGE  (64 * C_COLS * C_SIZE) /* 8192 bytes a consumer warpgroup */
 #if TYPE_C == TYPE_I32
-#define C_VALUE(a) as_int(alpha * (uint)(a))
+#define C_VALUE(a) as_int(alpha *(uint)(a))
 #else
-#define C_VALUE(a) c_value(alpha * (a))
+#define C_VALUE(a) c_value(alpha *(a))
 #endif
 /* Byte of row r, column col of a chunk. */
-#define C_AT(r, col) ((col) * (64 * C_SIZE) + ((((r)*C_SIZE / 16) ^ ((col)&7)) << 4) + ((r)*C_SIZE) % 16)
+#define C_AT(r, col)                                                                               \
+    ((col) * (64 * C_SIZE) + ((((r)*C_SIZE / 16) ^ ((col)&7)) << 4) + ((r)*C_SIZE) % 16)
 #define STAGED_STORE()                                                                             \
     do {                                                                                           \
         __local uchar *const cs = c_stage + wg * C_STAGE;                                          \
@@ -401,7 +402,8 @@ DEV void warpgroup_sync(const uint wg) {
         _Pragma("unroll") for (int ch = 0; ch < NWG / C_COLS; ch++) {                              \
             _Pragma("unroll") for (int i = 0; i < C_COLS / 2; i++) {                               \
                 const int x = i / 4, h = (i / 2) & 1, j = i & 1;                                   \
-                const int col = 8 * x + 2 * (lane_c % 4) + j, r = 16 * warp_c + lane_c / 4 + 8 * h; \
+                const int col = 8 * x + 2 * (lane_c % 4) + j,                                      \
+                          r = 16 * warp_c + lane_c / 4 + 8 * h;                                    \
                 *(__local CT *)(cs + C_AT(r, col)) = C_VALUE(acc[ch * (C_COLS / 2) + i]);          \
             }                                                                                      \
             warpgroup_sync(wg);                                                                    \
@@ -513,7 +515,8 @@ DEV bool sk_unit(const __local int *sch, const int u, int *tile, int *kb, int *k
 /* Work-group g's slot for the tile starting at slice t0, at this thread's place in it: slot 0
  * where g's range starts in the tile (its first piece), 1 where it started before (its last). */
 #define SK_SLOT(g)                                                                                 \
-    (parts + (ulong)(2 * (g) + (sk_at(sk_sch, g) >= t0 ? 0 : 1)) * (ulong)(CONSUMERS * NACC * 128) + at)
+    (parts +                                                                                       \
+     (ulong)(2 * (g) + (sk_at(sk_sch, g) >= t0 ? 0 : 1)) * (ulong)(CONSUMERS * NACC * 128) + at)
 #define SK_PARTS(tile)                                                                             \
     {                                                                                              \
         const long groups_ = get_num_groups(0), sk_me = get_group_id(0);                           \
@@ -726,7 +729,8 @@ clgemm_tma(GEMM_ARGS, const __global uchar *restrict maps, const ulong depth STR
 #if STREAMK
         /* The accumulators defined anew here, after the last wait: a copy the compiler makes of
          * them (the stream-K paths join before the stores) then cannot come before it, where
-         * ptxas serialised every wgmma for it (C7514; docs/TENSOR_CORES.md). Not yet run. */
+         * ptxas serialised every wgmma for it (C7514; docs/TENSOR_CORES.md). On the H200 the note
+         * is gone with it (bench/results/h200-tma-stream-k-fenced.log). */
         asm volatile("" : WG_ACC(NWG, ACC_C, acc));
 #endif
         g += nk * STEPS;
