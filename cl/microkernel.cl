@@ -102,16 +102,8 @@ inline VREAL widen_half(const VUINT h) {
     return MK_CAT(as_float, VW)(bits | sign);
 }
 #define VLOAD_AB(p) widen_half(MK_CAT(convert_uint, VW)(VLOADW(0, (const __global ushort *)(p))))
-/* The same for one element (op(B), and A's copied panel), in place of types.cl's vload_half. */
-inline float widen_half1(const uint h) {
-    const uint em = h & 0x7fffu;
-    const uint bits = em < 0x400u     ? as_uint((float)em * 0x1p-24f)
-                      : em >= 0x7c00u ? (em << 13) | 0x7f800000u
-                                      : (em << 13) + 0x38000000u;
-    return as_float(bits | (h & 0x8000u) << 16);
-}
 #undef LOAD_AB
-#define LOAD_AB(p, i) widen_half1(((const __global ushort *)(p))[i])
+#define LOAD_AB(p, i) clgemm_from_half(((const __global ushort *)(p))[i])
 #elif TYPE_AB == TYPE_BF16
 #define VLOAD_AB(p) MK_CAT(as_, VREAL)(MK_CAT(convert_uint, VW)(VLOADW(0, (p))) << 16)
 #elif TYPE_AB == TYPE_I8

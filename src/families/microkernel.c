@@ -110,10 +110,12 @@ static size_t pack_rows(const clgemm_config *c, clgemm_precision type, size_t n,
 
 static int call_options(const kernel_call *k, char *buf, size_t size) {
     if (k->pack_small)
-        return snprintf(buf, size, " -DKSTEP=%d -DPANEL_DEPTH=%d -DPACK_MC_PANELS=%d", KSTEP,
-                        PANEL_DEPTH, PACK_SMALL_MC);
-    return snprintf(buf, size, " -DKSTEP=%d -DPANEL_DEPTH=%d -DPACK_A_BYTES=%d", KSTEP, PANEL_DEPTH,
-                    PACK_A_BYTES);
+        return snprintf(buf, size,
+                        " -DKSTEP=%d -DPANEL_DEPTH=%d -DPACK_MC_PANELS=%d -DHALF_BY_INTEGERS=1",
+                        KSTEP, PANEL_DEPTH, PACK_SMALL_MC);
+    return snprintf(buf, size,
+                    " -DKSTEP=%d -DPANEL_DEPTH=%d -DPACK_A_BYTES=%d -DHALF_BY_INTEGERS=1", KSTEP,
+                    PANEL_DEPTH, PACK_A_BYTES);
 }
 
 /* CPUs, and devices of no known GPU vendor (simulators such as Oclgrind, where the tests check
