@@ -66,6 +66,28 @@
 #ifndef PANEL_WIDE
 #define PANEL_WIDE 0
 #endif
+/* STAGED_LAST (with PACKED, for C of FP16 or BF16 over several K-blocks): the earlier blocks added
+ * their products into a copy of C in the arithmetic type at the workspace's start; this, the last
+ * block, adds that copy's element (offS + i + j lds of `staged`) to its own product and writes C
+ * itself, beta applied, so no reduction pass follows (the same sums in the same order as the pass
+ * made them). */
+#ifndef STAGED_LAST
+#define STAGED_LAST 0
+#endif
+#if STAGED_LAST
+#define MICROKERNEL_ARGS                                                                           \
+    GEMM_ARGS, const __global REAL *restrict staged, const ulong offS, const int lds
+#define STORE_OUT(i, j, acc)                                                                       \
+    do {                                                                                           \
+        const int at_ = C_INDEX(i, j);                                                             \
+        REAL r_ = ALPHA_TIMES(acc) + staged[offS + (ulong)(i) + (ulong)(j) * (ulong)lds];          \
+        if (!IS_ZERO(beta)) r_ += MUL(beta, LOAD_C(C, at_));                                       \
+        STORE_ELEM(C, at_, r_);                                                                    \
+    } while (0)
+#else
+#define MICROKERNEL_ARGS     GEMM_ARGS
+#define STORE_OUT(i, j, acc) STORE_C(i, j, acc)
+#endif
 
 /* VSW: components in a vector (VW, or 2 VW for complex: a literal, since it is pasted). */
 #if NCOMP == 2
@@ -177,7 +199,7 @@ typedef union {
 #define B_RAW(p, j) B_AT(p, j)
 #endif
 
-__kernel __attribute__((reqd_work_group_size(1, 1, 1))) void clgemm_microkernel(GEMM_ARGS) {
+__kernel __attribute__((reqd_work_group_size(1, 1, 1))) void clgemm_microkernel(MICROKERNEL_ARGS) {
     GEMM_BEGIN
     /* Split K as regblock does: layer kz of the batch's matrix sums depths [kbeg, kend) into its
      * own M x N block of C (the host's workspace). */
@@ -335,11 +357,11 @@ __kernel __attribute__((reqd_work_group_size(1, 1, 1))) void clgemm_microkernel(
                 for (int e = 0; e < VW && i0 + v * VW + e < M; e++) {
                     const SCALAR re = u.s[2 * e] - (SIGN_A * SIGN_B) * w.s[2 * e + 1];
                     const SCALAR im = SIGN_A * u.s[2 * e + 1] + SIGN_B * w.s[2 * e];
-                    STORE_C(i0 + v * VW + e, j0 + j, ((REAL)(re, im)));
+                    STORE_OUT(i0 + v * VW + e, j0 + j, ((REAL)(re, im)));
                 }
 #else
                 for (int e = 0; e < VW && i0 + v * VW + e < M; e++)
-                    STORE_C(i0 + v * VW + e, j0 + j, u.s[e]);
+                    STORE_OUT(i0 + v * VW + e, j0 + j, u.s[e]);
 #endif
             }
     }

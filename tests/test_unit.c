@@ -660,10 +660,10 @@ Test(rules, microkernel_block_sizes_optional) {
     const family_desc *f = clgemm__family(CLGEMM_FAMILY_MICROKERNEL);
     kernel_call call = {.type_ab = S, .type_c = S};
     cr_assert_gt(f->call_options(&call, a, sizeof a), 0);
-    cr_expect_str_eq(a, " -DKSTEP=8 -DPANEL_DEPTH=32 -DPACK_A_BYTES=2097152");
+    cr_expect_str_eq(a, " -DKSTEP=8 -DPANEL_DEPTH=32 -DPACK_A_BYTES=2097152 -DHALF_BY_INTEGERS=1");
     call.pack_small = true;
     cr_assert_gt(f->call_options(&call, a, sizeof a), 0);
-    cr_expect_str_eq(a, " -DKSTEP=8 -DPANEL_DEPTH=32 -DPACK_MC_PANELS=3");
+    cr_expect_str_eq(a, " -DKSTEP=8 -DPANEL_DEPTH=32 -DPACK_MC_PANELS=3 -DHALF_BY_INTEGERS=1");
 }
 
 /* The tuner searches KC and MC on CPUs (K-blocks of 128 to 512 steps, 16 or 32 panels), nowhere

@@ -130,7 +130,9 @@ enum {
     KEY_PACK_SMALL = 1 << 10, /* ... in blocks of a few panels of A (CLGEMM_PACK_KC: tests) */
     KEY_RESIDUAL = 1 << 11,   /* pack.cl's residuals of FP32 operands (the 3xTF32 mode) */
     KEY_PANEL_RUNS = 1 << 12, /* pack.cl's panels copied in runs (columns far apart) */
-    KEY_LINES = 1 << 13       /* pack.cl's copy onto 16-byte lines in the operand's layout */
+    KEY_LINES = 1 << 13,      /* pack.cl's copy onto 16-byte lines in the operand's layout */
+    KEY_STAGED_LAST =
+        1 << 14 /* the blocked schedule's last K-block over a staged C (STAGED_LAST) */
 };
 
 typedef struct kernel_slot {

@@ -536,10 +536,11 @@ static int gemm_options_fn(const void *arg, char *buf, size_t size) {
         /* Panels of another size than the stored elements hold them widened (pack.c). */
         const clgemm_precision t = (clgemm_precision)k->type_ab;
         const bool wide = (k->flags & KEY_PACKED) && clgemm__panel_size(t) != clgemm__type(t)->size;
-        w = snprintf(buf + used, size - (size_t)used, "%s",
+        w = snprintf(buf + used, size - (size_t)used, "%s%s",
                      k->flags & KEY_STREAMK ? " -DSTREAMK=1"
                      : wide                 ? " -DPACKED=1 -DPANEL_WIDE=1"
-                                            : " -DPACKED=1");
+                                            : " -DPACKED=1",
+                     k->flags & KEY_STAGED_LAST ? " -DSTAGED_LAST=1" : "");
         if (w < 0 || (size_t)(used += w) >= size) return -1;
     }
     if ((w = clgemm__config_options(g->cfg, buf + used, size - (size_t)used)) < 0) return -1;
@@ -573,6 +574,11 @@ _Static_assert(GEMM_ARG_COUNT <= CLGEMM__CACHED_ARGS, "the GEMM arguments outgro
 #define GEMM_ARG_TMA_MAPS     GEMM_ARG_COUNT
 #define GEMM_ARG_TMA_DEPTH    (GEMM_ARG_COUNT + 1)
 #define GEMM_ARG_TMA_SK_WORK  (GEMM_ARG_COUNT + 2) /* built with STREAMK */
+/* The micro-kernel's last K-block over a staged C (STAGED_LAST, cl/microkernel.cl): the staged
+ * copy, its offset and its leading dimension. */
+#define GEMM_ARG_STAGED     GEMM_ARG_COUNT
+#define GEMM_ARG_STAGED_OFF (GEMM_ARG_COUNT + 1)
+#define GEMM_ARG_STAGED_LD  (GEMM_ARG_COUNT + 2)
 
 /* The value of each argument, a field per argument named as in the list, in the host type of
  * its kind; SCALAR (alpha, beta) is a complex pair, set in the call's arithmetic type. */
@@ -790,13 +796,12 @@ static cl_int enqueue_single(struct clgemm_handle_s *h, const gemm_call *c, cons
  * read them back); pack_mc = m packs all of it at once. The grid of micro-kernels is the
  * loops over M and N (in blocks of A, cl/microkernel.cl); a block's panels stream contiguously
  * whatever C's or the operands' layout. C of another type than the arithmetic one (FP16, BF16)
- * is staged: the blocks add into a column-major copy in the arithmetic type at the workspace's
- * start (the first with beta 0), and the reduction (`reduce`, cl/reduce.cl) rounds it into C
- * once, applying beta. */
+ * is staged: the blocks but the last add into a column-major copy in the arithmetic type at the
+ * workspace's start (the first with beta 0), and the last block's kernel (`last`, built with
+ * STAGED_LAST) adds that copy to its product and rounds the sum into C once, applying beta. */
 static cl_int enqueue_blocked(struct clgemm_handle_s *h, const gemm_call *c, const colmajor *p,
                               const gemm_schedule *s, cl_kernel kernel, const cl_kernel pack[2],
-                              cl_kernel reduce, cl_mem work, cl_command_queue queue,
-                              cl_event *done) {
+                              cl_kernel last, cl_mem work, cl_command_queue queue, cl_event *done) {
     size_t mt, nt, kt, b_offset, total, local[2], global[2];
     clgemm__family(s->cfg.family)->tile(&s->cfg, &mt, &nt, &kt);
     clgemm__pack_panels_layout(&s->cfg, c->precision, s->pack_mc, (size_t)p->n, (size_t)s->pack_kc,
@@ -848,17 +853,25 @@ static cl_int enqueue_blocked(struct clgemm_handle_s *h, const gemm_call *c, con
             /* (in stored elements: widened panels' offsets scale by the sizes' ratio) */
             q.a = (colmajor_operand){.mem = work, .ld = depth, .off = a_offset * widen};
             q.b = (colmajor_operand){.mem = work, .ld = depth, .off = b_offset * widen};
-            if (err == CL_SUCCESS && staged)
+            const bool to_c = staged && k0 + depth >= p->k; /* the last block, into C */
+            const cl_kernel run_kernel = to_c ? last : kernel;
+            if (err == CL_SUCCESS && to_c) {
+                err = set_gemm_args(h, last, c, &q, c->c, c->off_c + i0, (cl_int)c->ldc, 0, true, 1,
+                                    NULL);
+                const cl_ulong staged_off = i0;
+                SET_ARG(last, GEMM_ARG_STAGED, work, err);
+                SET_ARG(last, GEMM_ARG_STAGED_OFF, staged_off, err);
+                SET_ARG(last, GEMM_ARG_STAGED_LD, p->m, err);
+            } else if (err == CL_SUCCESS && staged) {
                 err = set_gemm_args(h, kernel, &added, &q, work, i0, p->m, 0, k0 > 0, 1, NULL);
-            else if (err == CL_SUCCESS)
+            } else if (err == CL_SUCCESS) {
                 err = set_gemm_args(h, kernel, k0 ? &added : c, &q, c->c, c->off_c + i0,
                                     (cl_int)c->ldc, 0, true, 1, NULL);
+            }
             clgemm__config_launch(&s->cfg, (size_t)rows, (size_t)p->n, local, global);
-            if (err == CL_SUCCESS) err = chain_launch(h, queue, kernel, global, local, 1, &ch);
+            if (err == CL_SUCCESS) err = chain_launch(h, queue, run_kernel, global, local, 1, &ch);
         }
     }
-    if (staged && err == CL_SUCCESS)
-        err = enqueue_reduce(h, reduce, c, p, c->off_c, 1, work, NULL, 1, queue, &ch);
     *done = ch.last;
     return err;
 }
@@ -939,10 +952,17 @@ static clgemm_status enqueue_gemm(struct clgemm_handle_s *h, const gemm_call *c,
      * products running. */
     /* (A persistent stream-K kernel adds its cut tiles' parts itself.) */
     bool sk_persistent = s.groups > 0 && mapped;
-    if (st == CLGEMM_SUCCESS &&
-        (s.splits > 1 || s.pack_stage > 0 || (s.groups > 0 && !sk_persistent)))
-        st = elementwise_kernel(h, s.splits > 1 || s.pack_stage > 0 ? KERNEL_REDUCE : KERNEL_FIXUP,
-                                c->precision, c->type_c, table != NULL, &second);
+    if (st == CLGEMM_SUCCESS && s.pack_stage > 0) {
+        /* (a staged C's last K-block: into C's own type, the staged copy added) */
+        gemm_kernel into_c = gk;
+        into_c.key.type_c = (unsigned char)c->type_c;
+        into_c.key.flags |= KEY_STAGED_LAST;
+        st = kernel_for(h, &into_c.key, family->kernel, family->file, gemm_options_fn, &into_c,
+                        &second);
+    } else if (st == CLGEMM_SUCCESS && (s.splits > 1 || (s.groups > 0 && !sk_persistent))) {
+        st = elementwise_kernel(h, s.splits > 1 ? KERNEL_REDUCE : KERNEL_FIXUP, c->precision,
+                                c->type_c, table != NULL, &second);
+    }
     cl_kernel pack[2] = {NULL, NULL}; /* one panel a work-item; runs of panels (pack.c) */
     for (int r = 0; r < 2 && st == CLGEMM_SUCCESS && s.pack_kc > 0; r++) {
         kernel_key key;
