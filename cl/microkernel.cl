@@ -110,12 +110,14 @@
 #define VLOADW        CLGEMM_CAT(vload, VSW)
 #define VSTOREW       CLGEMM_CAT(vstore, VSW)
 
+#define VUINT   MK_CAT(uint, VW)
+#define VUSHORT MK_CAT(ushort, VW)
+
 /* VW elements of A from p on, as a vector of the arithmetic type. */
 #if TYPE_AB == TYPE_F16
 /* FP16 widened by integer operations on the whole vector (with PoCL's vload_halfN and vload_half
  * this kernel ran FP16 3 x slower than BF16; now 1.6 x): exact for every code, signed zeros,
  * subnormals, infinities and NaN payloads included. */
-#define VUINT MK_CAT(uint, VW)
 inline VREAL widen_half(const VUINT h) {
     const VUINT sign = (h & 0x8000u) << 16, em = h & 0x7fffu;
     VUINT bits = em >= 0x7c00u ? (em << 13) | 0x7f800000u : (em << 13) + 0x38000000u;
@@ -139,6 +141,31 @@ inline VREAL widen_half(const VUINT h) {
 /* Whether C holds the arithmetic type (FP32 C of FP16 / BF16 A and B included) and is stored
  * as whole vectors (complex C: element by element, once the two sets are combined). */
 #define C_VECTORS (TYPE_C == TYPE_F32 || TYPE_C == TYPE_F64)
+/* FP16 and BF16 C as whole vectors too: VW elements' bits widened as A's are, and rounded back by
+ * integer operations, to nearest even, exactly as types.cl's clgemm_to_half and clgemm_to_bf16
+ * round one element (test conversions checks every value). */
+#define C16_VECTORS (NCOMP == 1 && (TYPE_C == TYPE_F16 || TYPE_C == TYPE_BF16))
+#if C16_VECTORS && TYPE_C == TYPE_F16
+#define WIDEN_C(h) widen_half(MK_CAT(convert_uint, VW)(h))
+inline VUSHORT narrow_c(const VREAL v) {
+    const VUINT u = MK_CAT(as_uint, VW)(v), a = u & 0x7fffffffu;
+    /* (the subnormal results' values kept in range for the conversion where they are unused) */
+    const VREAL small = fmin(MK_CAT(as_float, VW)(a), (VREAL)0x1p-14f) * 0x1p24f;
+    VUINT h = (a - 0x38000000u + 0xfffu + ((a >> 13) & 1u)) >> 13;
+    h = a < 0x38800000u ? MK_CAT(convert_uint, VW)(rint(small)) : h;
+    h = a >= 0x477ff000u ? (VUINT)0x7c00u : h;
+    h = a > 0x7f800000u ? 0x7e00u | ((a >> 13) & 0x3ffu) : h;
+    return MK_CAT(convert_ushort, VW)(((u >> 16) & 0x8000u) | h);
+}
+#elif C16_VECTORS
+#define WIDEN_C(h) MK_CAT(as_, VREAL)(MK_CAT(convert_uint, VW)(h) << 16)
+inline VUSHORT narrow_c(const VREAL v) {
+    const VUINT u = MK_CAT(as_uint, VW)(v);
+    const VUINT r = (u & 0x7fffffffu) > 0x7f800000u ? (u >> 16) | 0x40u
+                                                    : (u + 0x7fffu + ((u >> 16) & 1u)) >> 16;
+    return MK_CAT(convert_ushort, VW)(r);
+}
+#endif
 
 /* acc + a * b with the device's fused multiply-add where it is fast, a product and a sum
  * elsewhere (a software fma would cost far more than its rounding saves). */
@@ -329,17 +356,26 @@ __kernel __attribute__((reqd_work_group_size(1, 1, 1))) void clgemm_microkernel(
     /* C = alpha * acc + beta * C: whole vectors inside a C of the arithmetic type, element by
      * element at its edges and into FP16 / BF16. In a table batch alpha may be 0, and then A and
      * B must not reach C (NaN included); C is not read when beta is 0. */
-#if C_VECTORS
+#if C_VECTORS || C16_VECTORS
     const bool zero_alpha = BATCH_TABLE && IS_ZERO(alpha);
     if (i0 + MR <= M && j0 + NR <= N) {
 #pragma unroll
         for (int j = 0; j < NR; j++)
 #pragma unroll
             for (int v = 0; v < MV; v++) {
-                __global REAL *c = C + C_INDEX(i0 + v * VW, j0 + j);
                 VREAL r = zero_alpha ? (VREAL)0 : alpha * acc[v][j];
+#if C16_VECTORS
+                __global ushort *c = (__global ushort *)C + C_INDEX(i0 + v * VW, j0 + j);
+#if STAGED_LAST
+                r += VLOADW(0, staged + offS + (ulong)(i0 + v * VW) + (ulong)(j0 + j) * (ulong)lds);
+#endif
+                if (!IS_ZERO(beta)) r += beta * WIDEN_C(VLOADW(0, c));
+                VSTOREW(narrow_c(r), 0, c);
+#else
+                __global REAL *c = C + C_INDEX(i0 + v * VW, j0 + j);
                 if (!IS_ZERO(beta)) r += beta * VLOADW(0, c);
                 VSTOREW(r, 0, c);
+#endif
             }
     } else
 #endif

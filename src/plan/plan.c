@@ -254,8 +254,8 @@ bool clgemm__pack_panels_layout(const clgemm_config *cfg, clgemm_precision type,
 /* The depth of the blocked schedule's K-blocks for this problem (0: not blocked): one matrix,
  * no table, a family that packs. Each block after the first adds its product to C, so C of
  * another type than the arithmetic one (FP16, BF16) is staged in the arithmetic type and
- * rounded once (pack_stage), never once per block; with one block (K of at most a block's
- * depth: FP16 from 256^3) the block writes C itself, without the copy and its reduction.
+ * rounded once, by the last block (pack_stage), never once per block; with one block (K of at
+ * most a block's depth: FP16 from 256^3) the block writes C itself, without the copy.
  * CLGEMM_PACK_KC forces it wherever it is possible; a forced split K without it keeps the split. */
 static int plan_pack(const clgemm_config *cfg, const device_info *info, const schedule_force *force,
                      clgemm_precision type, clgemm_precision type_c, size_t m, size_t n, size_t k,

@@ -163,8 +163,9 @@ typedef struct gemm_schedule {
     size_t pack_mc;        /* and of each K-block, op(A)'s rows pack_mc at a time (at most m) */
     size_t pack_stage;     /* C of another type than the arithmetic (FP16, BF16) and more than
                               one K-block: elements of a copy of C in the arithmetic type at the
-                              workspace's start, which the K-blocks add into, rounded into C once
-                              at the end (0: none; one block writes C itself, rounding once) */
+                              workspace's start, which the K-blocks but the last add into; the
+                              last adds it to its product and rounds the sum into C once (0:
+                              none; one block writes C itself, rounding once) */
 } gemm_schedule;
 
 /* The schedule for configuration cfg (clgemm__plan_choose's) of m x n x k, batch matrices of
