@@ -108,9 +108,9 @@ Test(static_local, warp_tile_families_use_it) {
 /* mma's FP64 sets in the real local memory (bench/gpu/fp64_sets.txt, issue 32): 128 x 128 x 16
  * tiles of 8 warps in 3 to 7 stages (96 to 224 KiB) and the deeper 128 x 64 ones are legal on an
  * H200 whose probe passed (what the probe found there: 1 KiB under the table's figure), refused
- * where the probe failed (48 KiB), and 8 stages only where they still fit; FP64's default is the 48
- * KiB set on both until the sweep's winner is registered, and the list a 48 KiB device gets holds
- * nothing it refuses. */
+ * where the probe failed (48 KiB), and 8 stages only where they still fit; FP64's default is the
+ * sweep's winner (128 x 128 in 5 stages) where the probe passed and the 48 KiB set where it
+ * failed, and the list a 48 KiB device gets holds nothing it refuses. */
 Test(static_local, mma_fp64_sets_use_it) {
     device_info h200 = nvidia(90, 49152);
     h200.has_fp64 = true;
@@ -130,11 +130,13 @@ Test(static_local, mma_fp64_sets_use_it) {
         const bool fits = 8 * (deep[i][0] + deep[i][1]) * deep[i][2] * 8 <= 232448 - 1024;
         cr_expect_eq(clgemm__config_check(&c, &h200, D) == CLGEMM_SUCCESS, fits, "set %zu, S8", i);
     }
+    /* The default: 128 x 128 tiles in 5 stages (160 KiB) where the probe passed, the 48 KiB set
+     * where it failed. */
     const device_info *devs[] = {&h200, &failed};
     for (int d = 0; d < 2; d++) {
         clgemm_config def = clgemm__config_default(devs[d], D);
         const clgemm_config want = {.family = CLGEMM_FAMILY_MMA,
-                                    .params = {128, 64, 16, 64, 32, 2}};
+                                    .params = {128, d ? 64 : 128, 16, 64, 32, d ? 2 : 5}};
         cr_expect(clgemm__config_equal(&def, &want), "device %d", d);
         cr_expect_eq(clgemm__config_check(&def, devs[d], D), CLGEMM_SUCCESS, "device %d", d);
         def = clgemm__config_default_for(devs[d], D, CLGEMM_COMPUTE_DEFAULT, 8192, 8192, 8192, 1);
