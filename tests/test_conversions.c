@@ -8,7 +8,6 @@
  *   CLGEMM_FROM_BF16.
  * A NaN only has to stay a NaN. */
 #include "build/build.h"
-#include "build/embedded_kernels.h"
 #include "exec/exec.h"
 
 #include <criterion/criterion.h>
@@ -65,32 +64,18 @@ static const char VECTOR_DEFS[] =
     "#define GOT_NARROW(x, s, e) s[e]\n"
     "#define WIDE(x, s, e) WIDEN_C((ushort16)(ushort)(x)).s0\n";
 
-static const char *embedded(const char *name) {
-    for (const struct embedded_kernel *k = clgemm__embedded_kernels; k->name; k++)
-        if (strcmp(k->name, name) == 0) return k->text;
-    return NULL;
-}
-
-/* Builds `defs` and CHECK after the parts of kernel file `file` (NULL: types.cl alone) with
- * `options`, runs it over every FP32 bit pattern and returns the mismatches (first in *first). */
+/* Builds `defs` and CHECK after the library's source of kernel file `file` (NULL: the common
+ * parts alone) with `options`, runs it over every FP32 bit pattern and returns the mismatches
+ * (the first in *first_wrong). */
 static cl_uint run_check(clgemm_handle h, const char *file, const char *defs, const char *options,
                          cl_uint *first_wrong) {
-    const char *parts[KERNEL_PARTS_MAX] = {"types.cl"};
-    const int n = file ? clgemm__kernel_source_parts(file, parts) : 1;
-    cr_assert_gt(n, 0);
-    size_t size = strlen(defs) + sizeof CHECK + 1;
-    for (int i = 0; i < n; i++) {
-        cr_assert_not_null(embedded(parts[i]), "%s", parts[i]);
-        size += strlen(embedded(parts[i])) + 1;
-    }
-    char *source = calloc(size, 1);
+    char *kernels = clgemm__kernel_source(file);
+    cr_assert_not_null(kernels, "%s", file ? file : "the common parts");
+    const size_t size = strlen(kernels) + strlen(defs) + sizeof CHECK;
+    char *source = malloc(size);
     cr_assert_not_null(source);
-    for (int i = 0; i < n; i++) {
-        strcat(source, embedded(parts[i]));
-        strcat(source, "\n");
-    }
-    strcat(source, defs);
-    strcat(source, CHECK);
+    snprintf(source, size, "%s%s%s", kernels, defs, CHECK);
+    free(kernels);
     cl_int err;
     const char *text = source;
     cl_program program = clCreateProgramWithSource(h->context, 1, &text, NULL, &err);

@@ -108,14 +108,11 @@ static size_t pack_rows(const clgemm_config *c, clgemm_precision type, size_t n,
     return (panels ? panels : 1) * mr;
 }
 
+/* (FP16 C by integer operations: types.cl's HALF_BY_INTEGERS) */
 static int call_options(const kernel_call *k, char *buf, size_t size) {
-    if (k->pack_small)
-        return snprintf(buf, size,
-                        " -DKSTEP=%d -DPANEL_DEPTH=%d -DPACK_MC_PANELS=%d -DHALF_BY_INTEGERS=1",
-                        KSTEP, PANEL_DEPTH, PACK_SMALL_MC);
-    return snprintf(buf, size,
-                    " -DKSTEP=%d -DPANEL_DEPTH=%d -DPACK_A_BYTES=%d -DHALF_BY_INTEGERS=1", KSTEP,
-                    PANEL_DEPTH, PACK_A_BYTES);
+    return snprintf(buf, size, " -DKSTEP=%d -DPANEL_DEPTH=%d -D%s=%d -DHALF_BY_INTEGERS=1", KSTEP,
+                    PANEL_DEPTH, k->pack_small ? "PACK_MC_PANELS" : "PACK_A_BYTES",
+                    k->pack_small ? PACK_SMALL_MC : PACK_A_BYTES);
 }
 
 /* CPUs, and devices of no known GPU vendor (simulators such as Oclgrind, where the tests check
