@@ -596,25 +596,31 @@ Test(batched, split_and_chunks, .timeout = 600) {
     tc_close(&env);
 }
 
-/* The tensor-core family split over a batch, strided and table, FP64 and FP16 (NVIDIA sm_90
- * only: skipped elsewhere, PoCL in CI included). */
+/* The tensor-core family split over a batch, strided and table, FP64 and FP16, and FP64 in the
+ * 32 x 32 tiles of four warps that small batches take (NVIDIA sm_90 only: skipped elsewhere,
+ * PoCL in CI included). */
 Test(batched, mma_split, .timeout = 600) {
     setenv("CLGEMM_KSPLIT", "3", 1);
     SETUP(env, h);
     unsetenv("CLGEMM_KSPLIT");
-    const clgemm_config mma = {.family = CLGEMM_FAMILY_MMA, .params = {64, 64, 16, 32, 32, 2}};
-    static const clgemm_precision types[] = {CLGEMM_DOUBLE, CLGEMM_HALF};
+    static const struct {
+        clgemm_precision t;
+        clgemm_config c;
+    } runs[] = {{CLGEMM_DOUBLE, {.family = CLGEMM_FAMILY_MMA, .params = {64, 64, 16, 32, 32, 2}}},
+                {CLGEMM_HALF, {.family = CLGEMM_FAMILY_MMA, .params = {64, 64, 16, 32, 32, 2}}},
+                {CLGEMM_DOUBLE, {.family = CLGEMM_FAMILY_MMA, .params = {32, 32, 16, 16, 16, 2}}}};
     int ran = 0;
-    for (int i = 0; i < 2; i++) {
-        if (clgemm_check_config(h, types[i], &mma) != CLGEMM_SUCCESS) continue;
-        cr_assert_eq(clgemm_set_config(h, types[i], &mma), CLGEMM_SUCCESS);
+    for (int i = 0; i < 3; i++) {
+        if (clgemm_check_config(h, runs[i].t, &runs[i].c) != CLGEMM_SUCCESS) continue;
+        cr_assert_eq(clgemm_set_config(h, runs[i].t, &runs[i].c), CLGEMM_SUCCESS);
         bcase g = base;
-        g.t = types[i];
+        g.t = runs[i].t;
         g.k = 100;
-        EXPECT_CASE(env, h, g, 60 + 2 * i, i == 0); /* CLBlast: no FP16 on the H200 */
+        const bool clblast = runs[i].t == CLGEMM_DOUBLE; /* CLBlast: no FP16 on the H200 */
+        EXPECT_CASE(env, h, g, 60 + 2 * (uint64_t)i, clblast);
         g.table = true;
         g.layout = CLGEMM_ROW_MAJOR;
-        EXPECT_CASE(env, h, g, 61 + 2 * i, i == 0);
+        EXPECT_CASE(env, h, g, 61 + 2 * (uint64_t)i, clblast);
         ran++;
     }
     clgemm_destroy(h);

@@ -1233,6 +1233,36 @@ Test(schedule_plan, h200_shapes) {
         cr_expect_eq(clgemm__config_check(&c, &big, CLGEMM_DOUBLE), OK);
         cr_expect_neq(clgemm__config_check(&c, &h200, CLGEMM_DOUBLE), OK, "160 KiB > 48 KiB");
     }
+    /* Where the last, partial wave of 128 x 128 tiles costs more than they gain (132 SMs, one
+     * work-group each: rounded-up waves above 1.06 times the waves), the 48 KiB sets. */
+    static const struct {
+        size_t n, batch;
+        bool large;
+    } waves[] = {{2047, 1, true},  {4096, 1, true},  {6000, 1, true},   {7000, 1, true},
+                 {10000, 1, true}, {12288, 1, true}, {2049, 1, false},  {2560, 1, false},
+                 {3000, 1, false}, {3072, 1, false}, {4097, 1, false},  {4160, 1, false},
+                 {5000, 1, false}, {5120, 1, false}, {128, 1000, true}, {256, 1000, true},
+                 {512, 100, false}};
+    for (size_t i = 0; i < sizeof waves / sizeof waves[0]; i++) {
+        size_t n = waves[i].n;
+        c = clgemm__config_default_for(&big, CLGEMM_DOUBLE, DEF, n, n, n, waves[i].batch);
+        cr_expect(c.family == CLGEMM_FAMILY_MMA &&
+                      (waves[i].large ? c.params[1] == 128 && c.params[5] == 5
+                                      : c.params[1] == 64 && c.params[5] == 2),
+                  "FP64 %zu x %zu^2: %s", waves[i].batch, n, describe(&c));
+    }
+    /* Batches of 32^3 FP64 matrices in 32 x 32 tiles on either device; 64^3 and one matrix of
+     * 32^3 as before. */
+    for (int probed = 0; probed < 2; probed++) {
+        const device_info *d = probed ? &big : &h200;
+        c = clgemm__config_default_for(d, CLGEMM_DOUBLE, DEF, 32, 32, 32, 10000);
+        cr_expect(c.family == CLGEMM_FAMILY_MMA && c.params[0] == 32 && c.params[1] == 32,
+                  "FP64 10000 x 32^3: %s", describe(&c));
+        c = clgemm__config_default_for(d, CLGEMM_DOUBLE, DEF, 64, 64, 64, 10000);
+        cr_expect(c.params[0] == 64 && c.params[1] == 64, "FP64 10000 x 64^3: %s", describe(&c));
+        c = clgemm__config_default_for(d, CLGEMM_DOUBLE, DEF, 32, 32, 32, 1);
+        cr_expect(c.params[0] == 64 && c.params[1] == 64, "FP64 32^3: %s", describe(&c));
+    }
     c = clgemm__config_default_for(&big, CLGEMM_DOUBLE, DEF, 8192, 64, 8192, 1);
     cr_expect(c.params[0] == 128 && c.params[1] == 64 && c.params[5] == 2, "FP64 8192 x 64: %s",
               describe(&c));

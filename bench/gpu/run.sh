@@ -46,7 +46,8 @@
 #   types         every element type and compute mode, squares at 8192 and below
 #   tensor-cores  FP16, BF16, TF32, 3xTF32 at 8192^2, 4096^2, 2048^2, 4097^2, FP16 and BF16
 #                 with a side of 64 (8192 x 64 x 8192 and 64 x 8192 x 8192) and strided batches
-#                 of 1000 x 256^3: every figure of issue 30's table from one run (TC_ENV:
+#                 of 1000 x 256^3: every figure of issue 30's table from one run, then the
+#                 8192^2 FP16, BF16 and TF32 problems alternated with cuBLAS in three rounds (TC_ENV:
 #                 environment words for the clgemm side, e.g. a family's variables, so that a
 #                 new kernel family runs the same problems)
 #   tf32-registers TF32 and 3xTF32 with CLGEMM_TMA_A_REGISTERS=1 (cl/tma.cl's AREG: a
@@ -470,6 +471,17 @@ tensor_cores() {
         $CUBLAS $sq
         $BMM --fp16 1000,256
         $BMM --bf16 1000,256
+        # cuBLAS's own 8192^2 figures move by 3-8 % from call to call (TF32 385-416 in one
+        # session), more than the ratios in question: the headline squares alternate with it.
+        echo "== 8192^2 FP16, BF16, TF32 alternated with cuBLAS, three rounds (median round)"
+        for round in 1 2 3; do
+            echo "-- round $round"
+            env ${TC_ENV:-} "$B/bench/clgemm-types-bench" $(mode_args h 8192,8192,8192) \
+                $(mode_args b 8192,8192,8192) $(mode_args tf32 8192,8192,8192)
+            $CUBLAS --fp16 8192,8192,8192
+            $CUBLAS --bf16 8192,8192,8192
+            $CUBLAS --tf32 8192,8192,8192
+        done
     }
 }
 

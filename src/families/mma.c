@@ -10,6 +10,7 @@
  * kernel's (its first comment). */
 #include "families/family.h"
 
+#include <math.h>
 #include <stdio.h>
 
 enum { MWG, NWG, KWG, WM, WN, STAGES };
@@ -106,16 +107,44 @@ static const clgemm_config tf32[] = {MMA(128, 128, 16, 64, 64, 3), MMA(64, 64, 1
  * (bench/results/h200-shapes-call-cost.log). */
 #define FP64_48K                                                                                   \
     MMA(128, 64, 16, 64, 32, 2), MMA(64, 128, 16, 32, 64, 2), MMA(64, 64, 16, 32, 32, 2)
+/* Batches of matrices of 32 or less a side: 32 x 32 tiles of four 16 x 16 warp tiles, where 64 x 64
+ * ones would be three quarters padding. H200, strided batches of 10000 x 32^3 (two rounds, same
+ * call): 71-74 us against 64 x 64 tiles' 127-130 and torch.bmm's 87; one warp of 32 x 32 74-75,
+ * SIMT 32 x 32 tiles 98-99 (bench/results/h200-fp64-small-batches.log). */
+#define FP64_BATCH_SMALL MMA(32, 32, 16, 16, 16, 2)
 static const clgemm_config fp64[] = {FP64_48K, END_OF_LIST};
+static const clgemm_config fp64_small_batch[] = {FP64_48K, FP64_BATCH_SMALL, END_OF_LIST};
 /* FP64 where static local arrays may take more (compute capability 9.0 whose probe passed:
  * 227 KiB): 128 x 128 tiles of 8 warps in 5 stages (160 KiB, one work-group an SM) first. H200
  * with the K loop unrolled by its stages (bench/gpu/run.sh fp64-sweep, one run): 8192^2 51.8
- * TFLOPS against the 48 KiB set's 49.1-49.4, 4096^2 53.8 against 52.2-52.3, but 4097^2 40.1
- * against 41.5-41.7 (3 to 6 stages of 128 x 128 within 1 %; 256 x 64, 64 x 256 and 32 x 64 warp
- * tiles slower; bench/results/h200-fp64-sweep-unrolled-loop.log). The 48 KiB sets follow for the
- * problems these tiles leave idle or pad. */
+ * TFLOPS against the 48 KiB set's 49.1-49.4, 4096^2 53.8 against 52.2-52.3 (3 to 6 stages of
+ * 128 x 128 within 1 %; 256 x 64, 64 x 256 and 32 x 64 warp tiles slower;
+ * bench/results/h200-fp64-sweep-unrolled-loop.log). The 48 KiB sets follow for the problems
+ * these tiles leave idle. */
 static const clgemm_config fp64_large_local[] = {MMA(128, 128, 16, 64, 32, 5), FP64_48K,
                                                  END_OF_LIST};
+static const clgemm_config fp64_large_local_small_batch[] = {MMA(128, 128, 16, 64, 32, 5), FP64_48K,
+                                                             FP64_BATCH_SMALL, END_OF_LIST};
+
+/* Whether the last, partial wave of 128 x 128 tiles (one work-group an SM) costs more than those
+ * tiles gain over the 48 KiB sets' 128 x 64 (two an SM, and a last wave's lone work-groups run
+ * faster): about 6 % a wave at large sizes, so they lead where the waves rounded up are at most
+ * 1.06 times the waves. H200, both tilings forced, two rounds each, the rule's choice first
+ * (bench/results/h200-fp64-last-wave-rule.log): 128 x 128 at 2047^2 (1.94 waves) equal,
+ * 4096^2 (7.76) +4.5 %, 6000^2 (16.7) +2-4 %, 7000^2 (22.9) +5-7 %, 8192^2 +6 %, 10000^2 (47.3)
+ * +11 %, 12288^2 +8-10 %; 128 x 64 at 2049^2 (2.19) +15 %, 2560^2 (3.03) +9 %, 3000^2 and
+ * 3072^2 (4.36) +9 % and +4-7 %, 4097^2 and 4160^2 (8.25) +2-3 %, 5000^2 (12.1) +2-5 %, 5120^2
+ * (12.1) equal. Padding alone does not sort them: 2560^2 and 7000^2 go against it. Then at
+ * problems outside the derivation, the rule's pick predicted first: 2304^2 128 x 64 +8-14 %,
+ * 4608^2, 6500^2, 9000^2 128 x 128 +2-4 %, +4-7 %, +4.5 %, 3500^2 equal, 5500^2 128 x 64 1-2 %
+ * slower (the one miss), the batch 100 x 512^3 equal. */
+static bool last_wave_costs(const device_info *info, const gemm_dims *d) {
+    if (d->m == 0 || d->n == 0 || info->compute_units == 0) return false; /* any size */
+    double waves = (double)(clgemm__round_up(d->m, 128) / 128) *
+                   (double)(clgemm__round_up(d->n, 128) / 128) * (double)d->batch /
+                   (double)info->compute_units;
+    return ceil(waves) > 1.06 * waves;
+}
 
 /* 8-bit: slices of 64 bytes a row, as FP16's fastest set (two k32 steps a barrier), in 48 KiB;
  * 64 x 32 warp tiles, because an operand stored MN-major is transposed through registers and
@@ -130,12 +159,15 @@ static const clgemm_config none[] = {END_OF_LIST};
  * were planned before these kernels, on the CUDA cores, until a device run measures them. */
 static const clgemm_config *defaults(const device_info *info, clgemm_precision type,
                                      const gemm_dims *dims) {
-    (void)dims;
     if (clgemm__type(type)->size == 1) return info->nv_compute_capability < 90 ? eight : none;
-    if (type == CLGEMM_DOUBLE)
-        return clgemm__config_check(&fp64_large_local[0], info, type) == CLGEMM_SUCCESS
-                   ? fp64_large_local
-                   : fp64;
+    if (type == CLGEMM_DOUBLE) {
+        const bool small_batch =
+            dims->batch > 1 && dims->m > 0 && dims->m <= 32 && dims->n > 0 && dims->n <= 32;
+        if (clgemm__config_check(&fp64_large_local[0], info, type) != CLGEMM_SUCCESS ||
+            last_wave_costs(info, dims))
+            return small_batch ? fp64_small_batch : fp64;
+        return small_batch ? fp64_large_local_small_batch : fp64_large_local;
+    }
     return type == CLGEMM_SINGLE ? tf32 : half;
 }
 
