@@ -1185,21 +1185,35 @@ Test(schedule_plan, h200_shapes) {
     cr_expect_eq(c.family, CLGEMM_FAMILY_MMA, "FP64 long K: %s", describe(&c));
     cr_expect_eq(clgemm__plan_splits(&c, &h200, 0, CLGEMM_DOUBLE, 256, 256, 16384, 1), 32,
                  "8 tiles of 128 x 64, two per SM: 33 layers wanted, 32 non-empty");
-    /* Batches of FP32 matrices: 64 x 64 tiles in 8-deep slices up to 128^3, 128 x 64 from 256^3,
-     * 32 x 32 where 64 x 64 would pad a 32^3 matrix four times over. */
+    /* Batches of FP32 matrices: 64 x 64 tiles in 8-deep slices up to 128^3, from 256^3 128 x 128
+     * with 16-byte loads (Hopper's list), 32 x 32 where 64 x 64 would pad a 32^3 matrix four
+     * times over. */
     static const struct {
         size_t batch, n, area, kwg;
-    } batches[] = {{10000, 32, 32 * 32, 16},
-                   {10000, 64, 64 * 64, 8},
-                   {1000, 128, 64 * 64, 8},
-                   {1000, 256, 128 * 64, 8},
-                   {100, 512, 128 * 64, 8}};
+        int vload;
+    } batches[] = {{10000, 32, 32 * 32, 16, 0},
+                   {10000, 64, 64 * 64, 8, 0},
+                   {1000, 128, 64 * 64, 8, 0},
+                   {1000, 256, 128 * 128, 8, 2},
+                   {100, 512, 128 * 128, 8, 2}};
     for (size_t i = 0; i < sizeof batches / sizeof batches[0]; i++) {
         size_t b = batches[i].batch, n = batches[i].n;
-        c = clgemm__config_default_for(&h200, S, DEF, n, n, n, b);
-        cr_expect(tile_area(&c) == batches[i].area && (size_t)c.kwg == batches[i].kwg,
+        c = clgemm__config_default_for_dims(&h200, S, DEF, &(const gemm_dims){n, n, n, b, true});
+        cr_expect(tile_area(&c) == batches[i].area && (size_t)c.kwg == batches[i].kwg &&
+                      c.params[10] == batches[i].vload,
                   "%zu x %zu^3: %s", b, n, describe(&c));
     }
+    /* Operands off 16 bytes (or not known to be on them) keep the tiles that load element by
+     * element faster: 128 x 64 for those batches, 256 x 128 for one matrix. */
+    c = clgemm__config_default_for(&h200, S, DEF, 256, 256, 256, 1000);
+    cr_expect(tile_area(&c) == 128u * 64u && c.params[10] == 0,
+              "1000 x 256^3, alignment not known: %s", describe(&c));
+    c = clgemm__config_default_for_dims(&h200, S, DEF,
+                                        &(const gemm_dims){4096, 4096, 4096, 1, true});
+    cr_expect(tile_area(&c) == 128u * 128u && c.params[10] == 2, "4096^2 aligned: %s",
+              describe(&c));
+    c = clgemm__config_default_for(&h200, S, DEF, 4097, 4097, 4097, 1);
+    cr_expect(tile_area(&c) == 256u * 128u, "4097^2: %s", describe(&c));
     /* The single-matrix list is unchanged by it. */
     c = clgemm__config_default_for(&h200, S, DEF, 1024, 1024, 1024, 1);
     cr_expect(tile_area(&c) == 64u * 64u && c.kwg == 32, "1024^3: %s", describe(&c));

@@ -6,15 +6,17 @@
 
 static clgemm_config plan_on(clgemm_handle h, const device_info *info, const tuning_key *key,
                              clgemm_compute compute, size_t m, size_t n, size_t k, size_t batch,
-                             const char **source) {
+                             bool aligned, const char **source) {
     clgemm_precision p = key->type_ab;
     return clgemm__plan_choose(info, h->has_override[p] ? &h->override[p] : NULL, h->tuning, key,
-                               compute, m, n, k, batch, source);
+                               compute, m, n, k, batch, aligned, source);
 }
 
 clgemm_config clgemm__plan(clgemm_handle h, const tuning_key *key, clgemm_compute compute, size_t m,
                            size_t n, size_t k, size_t batch, const char **source) {
-    return plan_on(h, &h->info, key, compute, m, n, k, batch, source);
+    /* Operands as a call without offsets and with leading dimensions of whole 16-byte chunks
+     * has them. */
+    return plan_on(h, &h->info, key, compute, m, n, k, batch, true, source);
 }
 
 colmajor_shape clgemm__colmajor_shape(const gemm_call *call) {
@@ -113,8 +115,9 @@ gemm_schedule clgemm__plan_call(clgemm_handle h, const gemm_call *call, const co
         unmapped.nv_tma = false;
         info = &unmapped;
     }
+    const bool aligned = clgemm__operand_on16(call, false) && clgemm__operand_on16(call, true);
     clgemm_config cfg =
-        plan_on(h, info, &key, compute, shape->m, shape->n, shape->k, batch, source);
+        plan_on(h, info, &key, compute, shape->m, shape->n, shape->k, batch, aligned, source);
     schedule_force force = {h->ksplit, h->peel, h->streamk, h->pack_kc};
     return clgemm__plan_schedule(&cfg, info, &force, call->precision, call->type_c, shape->m,
                                  shape->n, shape->k, batch, table);

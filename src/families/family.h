@@ -42,12 +42,15 @@ typedef struct kernel_call {
     bool pack_small;           /* the blocked schedule forced: blocks of A of a few panels */
 } kernel_call;
 
-/* The problem a list of defaults is for (column-major sizes, matrices in the call). */
+/* The problem a list of defaults is for (column-major sizes, matrices in the call, and whether
+ * both operands' offsets, leading dimensions and batch strides keep 16-byte chunks: false where
+ * that is not known, so that a list chosen for it serves every call). */
 typedef struct gemm_dims {
     size_t m, n, k, batch;
+    bool aligned;
 } gemm_dims;
 /* One matrix of any size: the lists' first choice (the library's default configuration). */
-#define ONE_MATRIX (&(const gemm_dims){0, 0, 0, 1})
+#define ONE_MATRIX (&(const gemm_dims){0, 0, 0, 1, false})
 
 /* What a family asks of the program layer's patched-PTX step (src/build/ptx_patch.c): a register
  * cap per entry (0: none; CLGEMM_PTX_CAP_FROM_THREADS: in a kernel that moves registers between
@@ -160,6 +163,9 @@ clgemm_config clgemm__config_default(const device_info *info, clgemm_precision p
 clgemm_config clgemm__config_default_for(const device_info *info, clgemm_precision precision,
                                          clgemm_compute compute, size_t m, size_t n, size_t k,
                                          size_t batch);
+/* The same for a problem whose operands' alignment is known (dims->aligned). */
+clgemm_config clgemm__config_default_for_dims(const device_info *info, clgemm_precision precision,
+                                              clgemm_compute compute, const gemm_dims *dims);
 /* Whether the configuration's family computes this type in this compute mode on the device. */
 bool clgemm__config_supports(const clgemm_config *config, const device_info *info,
                              clgemm_precision precision, clgemm_compute compute);

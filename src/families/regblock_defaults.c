@@ -73,6 +73,21 @@ static const clgemm_config nvidia_single_batched[] = {RB(256, 128, 8, 16, 16, 8,
  * (bench/results/h200-batched-types-tile-sweep.log, batched sweep). */
 static const clgemm_config nvidia_single_batched_large[] = {RB(128, 64, 8, 16, 8, 8, 4, 4),
                                                             NV_BATCH_SMALL, END_OF_LIST};
+/* FP32 on Hopper where both operands keep 16-byte chunks: 128 x 128 tiles with 16-byte loads
+ * (VLOAD 2) first, single matrices and batches of matrices of 256 and more alike. H200, two
+ * alternated rounds each (bench/results/h200-fp32-128x128-vector-loads.log): 8192^2 48.4-48.6
+ * TFLOPS against 256 x 128's 46.6, 6144^2 48.0-48.2 against 46.4, 4096^2 47.1-47.4 against
+ * 45.4-46.1, 2048^2 42.9-43.3 against 41.7-42.3; batches 1000 x 256^3 41.6-41.8 against 128 x
+ * 64's 37.2-38.0, 100 x 512^3 41.5-42.8 against 38.8-38.9, 300 x 384^3 43.0 against 39.0, 50 x
+ * 1024^3 46.3-46.9 against 41.5 (torch.bmm 43.1-44.1, 42.1-42.8, 44.6, 47.6). 128 x 64 and
+ * 256 x 128 with the vector loads, and 128 x 128 in 16-deep slices, were slower on the batches
+ * (35.5-37.9, 31-33). Off 16 bytes the same tiles load element by element and lose 20-32 %
+ * (4097^2 34.0 against 256 x 128's 42.7, 1000 x 257^3 13.9 against 128 x 64's 20.5), so such
+ * calls keep the lists above. */
+#define NV_HOPPER_ALIGNED RB_FULL(128, 128, 8, 16, 16, 8, 4, 4, 0, 2)
+static const clgemm_config nvidia_hopper_single_aligned[] = {NV_HOPPER_ALIGNED, NV_FP32_SMALLER};
+static const clgemm_config nvidia_hopper_single_batched_large[] = {
+    NV_HOPPER_ALIGNED, RB(128, 64, 8, 16, 8, 8, 4, 4), NV_BATCH_SMALL, END_OF_LIST};
 #define MANY_MATRICES 16
 #define LARGE_SIDE    256
 /* FP64 on the SIMT cores, for NVIDIA devices of no known tier without FP64 tensor cores (the
@@ -316,11 +331,14 @@ const regblock_tier clgemm__regblock_tiers[] = {
  * many matrices a batch list. */
 static const clgemm_config *nvidia_single_for(device_tier tier, clgemm_precision type,
                                               const gemm_dims *d) {
-    if (d->batch < MANY_MATRICES)
-        return tier == TIER_NV_HOPPER && type == CLGEMM_SINGLE ? nvidia_hopper_single
-                                                               : nvidia_single;
+    const bool hopper = tier == TIER_NV_HOPPER && type == CLGEMM_SINGLE;
+    if (d->batch < MANY_MATRICES) {
+        if (!hopper) return nvidia_single;
+        return d->aligned ? nvidia_hopper_single_aligned : nvidia_hopper_single;
+    }
     bool large = d->m >= LARGE_SIDE && d->n >= LARGE_SIDE && d->k >= LARGE_SIDE;
-    return large ? nvidia_single_batched_large : nvidia_single_batched;
+    if (!large) return nvidia_single_batched;
+    return hopper && d->aligned ? nvidia_hopper_single_batched_large : nvidia_single_batched_large;
 }
 
 /* The device's tier's lists, else its class's. */

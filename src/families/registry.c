@@ -291,15 +291,20 @@ static bool tile_suits(const family_desc *f, const clgemm_config *c, const devic
 clgemm_config clgemm__config_default_for(const device_info *info, clgemm_precision precision,
                                          clgemm_compute compute, size_t m, size_t n, size_t k,
                                          size_t batch) {
-    const gemm_dims dims = {m, n, k, batch};
+    const gemm_dims dims = {m, n, k, batch, false};
+    return clgemm__config_default_for_dims(info, precision, compute, &dims);
+}
+
+clgemm_config clgemm__config_default_for_dims(const device_info *info, clgemm_precision precision,
+                                              clgemm_compute compute, const gemm_dims *dims) {
     for (const family_desc *const *f = clgemm__families; *f; f++) {
         if (!(*f)->defaults) continue;
         if ((*f)->supported && !(*f)->supported(info, precision, compute)) continue;
         const clgemm_config *pick = NULL;
-        for (const clgemm_config *c = (*f)->defaults(info, precision, &dims); c->family; c++) {
+        for (const clgemm_config *c = (*f)->defaults(info, precision, dims); c->family; c++) {
             if (clgemm__config_check(c, info, precision) != CLGEMM_SUCCESS) continue;
             pick = c; /* the smallest legal one, unless a larger one suits the problem */
-            if (tile_suits(*f, c, info, precision, &dims)) break;
+            if (tile_suits(*f, c, info, precision, dims)) break;
         }
         if (pick) return *pick;
     }

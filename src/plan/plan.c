@@ -39,7 +39,7 @@ static bool tuned(const device_info *info, const tuning_table *tuning, const tun
 clgemm_config clgemm__plan_choose(const device_info *info, const clgemm_config *forced,
                                   const tuning_table *tuning, const tuning_key *key,
                                   clgemm_compute compute, size_t m, size_t n, size_t k,
-                                  size_t batch, const char **source) {
+                                  size_t batch, bool aligned, const char **source) {
     const char *from;
     clgemm_config c;
     clgemm_precision precision = key->type_ab;
@@ -50,7 +50,8 @@ clgemm_config clgemm__plan_choose(const device_info *info, const clgemm_config *
         from = "override";
     } else if (tuning && tuned(info, tuning, key, compute, m, n, k, batch, &c)) {
         from = "tuned";
-    } else if (c = clgemm__config_default_for(info, precision, compute, m, n, k, batch),
+    } else if (c = clgemm__config_default_for_dims(info, precision, compute,
+                                                   &(const gemm_dims){m, n, k, batch, aligned}),
                clgemm__config_check(&c, info, precision) == CLGEMM_SUCCESS) {
         from = "default";
     } else {
@@ -265,7 +266,7 @@ static int plan_pack(const clgemm_config *cfg, const device_info *info, const sc
     if (!f || !f->pack_depth || table || batch != 1 || force->pack_kc < 0) return 0;
     if (force->pack_kc > 0) return force->pack_kc;
     if (force->ksplit > 0) return 0;
-    const gemm_dims dims = {m, n, k, batch};
+    const gemm_dims dims = {m, n, k, batch, false}; /* the blocked schedule reads no alignment */
     return f->pack_depth(cfg, info, type, &dims);
 }
 

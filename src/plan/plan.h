@@ -108,7 +108,7 @@ clgemm_status clgemm__tuning_save(const char *path, const device_info *info,
 clgemm_config clgemm__plan_choose(const device_info *info, const clgemm_config *forced,
                                   const tuning_table *tuning, const tuning_key *key,
                                   clgemm_compute compute, size_t m, size_t n, size_t k,
-                                  size_t batch, const char **source);
+                                  size_t batch, bool aligned, const char **source);
 
 /* How many layers to split K into for this problem (1: none). Split-K gives a small or narrow
  * M x N with a long K enough work-groups to fill the device; forced > 0 (CLGEMM_KSPLIT=<n> when the

@@ -658,8 +658,13 @@ static void first_estimate(search *x) {
  * loses to it, and its speed tells what tuning gained. */
 static clgemm_config baseline(const struct clgemm_handle_s *h, clgemm_precision precision, size_t m,
                               size_t n, size_t k, size_t batch) {
+    /* The tuner's operands are packed (leading dimensions m, n or k): 16-byte chunks where each
+     * side is a whole number of them. */
+    const size_t e = clgemm__type(precision)->size;
+    const gemm_dims dims = {m, n, k, batch,
+                            (m * e) % 16 == 0 && (n * e) % 16 == 0 && (k * e) % 16 == 0};
     clgemm_config c =
-        clgemm__config_default_for(&h->info, precision, CLGEMM_COMPUTE_DEFAULT, m, n, k, batch);
+        clgemm__config_default_for_dims(&h->info, precision, CLGEMM_COMPUTE_DEFAULT, &dims);
     return clgemm__config_check(&c, &h->info, precision) == CLGEMM_SUCCESS
                ? c
                : clgemm__config_fallback();

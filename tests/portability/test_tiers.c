@@ -191,7 +191,8 @@ Test(tiers, every_tier_is_recorded_and_its_lists_fit) {
                     cr_expect_eq(list, want, "%s %s: not its tier's list", d->key,
                                  clgemm__type(type)->name);
                 /* the batch lists too, where the tier has them */
-                const gemm_dims small = {128, 128, 128, 100}, large = {512, 512, 512, 100};
+                const gemm_dims small = {128, 128, 128, 100, true},
+                                large = {512, 512, 512, 100, true};
                 const clgemm_config *lists[] = {list,
                                                 clgemm__regblock_defaults(&d->info, type, &small),
                                                 clgemm__regblock_defaults(&d->info, type, &large)};
