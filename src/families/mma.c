@@ -112,19 +112,18 @@ static const clgemm_config tf32[] = {MMA(128, 128, 16, 64, 64, 3), MMA(64, 64, 1
  * call): 71-74 us against 64 x 64 tiles' 127-130 and torch.bmm's 87; one warp of 32 x 32 74-75,
  * SIMT 32 x 32 tiles 98-99 (bench/results/h200-fp64-small-batches.log). */
 #define FP64_BATCH_SMALL MMA(32, 32, 16, 16, 16, 2)
-static const clgemm_config fp64[] = {FP64_48K, END_OF_LIST};
-static const clgemm_config fp64_small_batch[] = {FP64_48K, FP64_BATCH_SMALL, END_OF_LIST};
 /* FP64 where static local arrays may take more (compute capability 9.0 whose probe passed:
  * 227 KiB): 128 x 128 tiles of 8 warps in 5 stages (160 KiB, one work-group an SM) first. H200
  * with the K loop unrolled by its stages (bench/gpu/run.sh fp64-sweep, one run): 8192^2 51.8
  * TFLOPS against the 48 KiB set's 49.1-49.4, 4096^2 53.8 against 52.2-52.3 (3 to 6 stages of
  * 128 x 128 within 1 %; 256 x 64, 64 x 256 and 32 x 64 warp tiles slower;
  * bench/results/h200-fp64-sweep-unrolled-loop.log). The 48 KiB sets follow for the problems
- * these tiles leave idle. */
-static const clgemm_config fp64_large_local[] = {MMA(128, 128, 16, 64, 32, 5), FP64_48K,
-                                                 END_OF_LIST};
-static const clgemm_config fp64_large_local_small_batch[] = {MMA(128, 128, 16, 64, 32, 5), FP64_48K,
-                                                             FP64_BATCH_SMALL, END_OF_LIST};
+ * these tiles leave idle; a device without that memory, or a problem whose last wave the
+ * 128 x 128 tiles lose, starts the list after them. */
+#define FP64_LARGE_LOCAL MMA(128, 128, 16, 64, 32, 5), FP64_48K
+static const clgemm_config fp64_large_local[] = {FP64_LARGE_LOCAL, END_OF_LIST};
+static const clgemm_config fp64_large_local_small_batch[] = {FP64_LARGE_LOCAL, FP64_BATCH_SMALL,
+                                                             END_OF_LIST};
 
 /* Whether the last, partial wave of 128 x 128 tiles (one work-group an SM) costs more than those
  * tiles gain over the 48 KiB sets' 128 x 64 (two an SM, and a last wave's lone work-groups run
@@ -163,10 +162,10 @@ static const clgemm_config *defaults(const device_info *info, clgemm_precision t
     if (type == CLGEMM_DOUBLE) {
         const bool small_batch =
             dims->batch > 1 && dims->m > 0 && dims->m <= 32 && dims->n > 0 && dims->n <= 32;
-        if (clgemm__config_check(&fp64_large_local[0], info, type) != CLGEMM_SUCCESS ||
-            last_wave_costs(info, dims))
-            return small_batch ? fp64_small_batch : fp64;
-        return small_batch ? fp64_large_local_small_batch : fp64_large_local;
+        const clgemm_config *list = small_batch ? fp64_large_local_small_batch : fp64_large_local;
+        const bool large = clgemm__config_check(&list[0], info, type) == CLGEMM_SUCCESS &&
+                           !last_wave_costs(info, dims);
+        return large ? list : list + 1;
     }
     return type == CLGEMM_SINGLE ? tf32 : half;
 }
