@@ -1214,6 +1214,29 @@ Test(schedule_plan, h200_shapes) {
               describe(&c));
     c = clgemm__config_default_for(&h200, S, DEF, 4097, 4097, 4097, 1);
     cr_expect(tile_area(&c) == 256u * 128u, "4097^2: %s", describe(&c));
+    /* Aligned FP32 squares: 128 x 64 tiles where 128 x 128 ones would leave the SMs two rounds
+     * against their 1.5, else 128 x 128; stream-K only past two whole waves of 264 work-groups
+     * (3072^2: 576 tiles), never over tiles of which four fit an SM. */
+    static const struct {
+        size_t n, nwg;
+        int groups;
+    } mid[] = {{1536, 64, 0},  {1664, 64, 0},  {1792, 64, 0},  {1920, 128, 0},   {2048, 128, 0},
+               {2176, 128, 0}, {2304, 128, 0}, {2560, 128, 0}, {3072, 128, 264}, {8192, 128, 0}};
+    for (size_t i = 0; i < sizeof mid / sizeof mid[0]; i++) {
+        size_t n = mid[i].n;
+        c = clgemm__config_default_for_dims(&h200, S, DEF, &(const gemm_dims){n, n, n, 1, true});
+        cr_expect(c.mwg == 128 && (size_t)c.nwg == mid[i].nwg && c.params[10] == 2,
+                  "%zu^2 aligned: %s", n, describe(&c));
+        cr_expect_eq(clgemm__plan_streamk(&c, &h200, -1, S, n, n, n, 1), mid[i].groups, "%zu^2", n);
+    }
+    c = clgemm__config_default_for_dims(&h200, S, DEF,
+                                        &(const gemm_dims){2176, 4352, 2176, 1, true});
+    cr_expect_eq(clgemm__plan_streamk(&c, &h200, -1, S, 2176, 4352, 2176, 1), 264,
+                 "578 tiles of 128 x 128: %s", describe(&c));
+    c = clgemm__config_default_for_dims(&h200, S, DEF,
+                                        &(const gemm_dims){1536, 1536, 1536, 1, true});
+    cr_expect_eq(clgemm__plan_streamk(&c, &h200, -1, S, 2176, 2176, 2176, 1), 0,
+                 "578 tiles of 128 x 64, four an SM: %s", describe(&c));
     /* The single-matrix list is unchanged by it. */
     c = clgemm__config_default_for(&h200, S, DEF, 1024, 1024, 1024, 1);
     cr_expect(tile_area(&c) == 64u * 64u && c.kwg == 32, "1024^3: %s", describe(&c));
@@ -1236,34 +1259,38 @@ Test(schedule_plan, h200_shapes) {
     }
     c = clgemm__config_default_for(&h200, CLGEMM_DOUBLE, DEF, 4096, 4096, 4096, 1);
     cr_expect_eq(c.family, CLGEMM_FAMILY_MMA, "FP64 4096^2: %s", describe(&c));
-    /* With the static local memory probed: FP64 squares in 128 x 128 tiles of 5 stages (160 KiB),
-     * the narrow and long-K shapes still in the 48 KiB sets. */
+    /* With the static local memory probed: FP64 squares of K >= 6000 in 128 x 128 tiles of 5
+     * stages (160 KiB) unless their last, partial wave costs (132 SMs, one work-group each:
+     * rounded-up waves above 1.06 times the waves); shorter K, and such waves, in 128 x 64 (or
+     * 64 x 128, 64 x 64) tiles of 4 stages (98 KiB, two an SM). */
     const device_info big = h200_static();
-    for (size_t n = 2048; n <= 8192; n *= 2) {
-        c = clgemm__config_default_for(&big, CLGEMM_DOUBLE, DEF, n, n, n, 1);
-        cr_expect(c.family == CLGEMM_FAMILY_MMA && c.params[0] == 128 && c.params[1] == 128 &&
-                      c.params[5] == 5,
-                  "FP64 %zu^2 in the real local memory: %s", n, describe(&c));
-        cr_expect_eq(clgemm__config_check(&c, &big, CLGEMM_DOUBLE), OK);
-        cr_expect_neq(clgemm__config_check(&c, &h200, CLGEMM_DOUBLE), OK, "160 KiB > 48 KiB");
-    }
-    /* Where the last, partial wave of 128 x 128 tiles costs more than they gain (132 SMs, one
-     * work-group each: rounded-up waves above 1.06 times the waves), the 48 KiB sets. */
     static const struct {
-        size_t n, batch;
+        size_t n, k, batch;
         bool large;
-    } waves[] = {{2047, 1, true},  {4096, 1, true},  {6000, 1, true},   {7000, 1, true},
-                 {10000, 1, true}, {12288, 1, true}, {2049, 1, false},  {2560, 1, false},
-                 {3000, 1, false}, {3072, 1, false}, {4097, 1, false},  {4160, 1, false},
-                 {5000, 1, false}, {5120, 1, false}, {128, 1000, true}, {256, 1000, true},
-                 {512, 100, false}};
+    } waves[] = {{6000, 6000, 1, true},   {7000, 7000, 1, true},   {8192, 8192, 1, true},
+                 {10000, 10000, 1, true}, {12288, 12288, 1, true}, {2560, 8192, 1, false},
+                 {2047, 2047, 1, false},  {4096, 4096, 1, false},  {4096, 5999, 1, false},
+                 {2049, 2049, 1, false},  {3000, 3000, 1, false},  {4097, 4097, 1, false},
+                 {5000, 5000, 1, false},  {128, 128, 1000, false}, {256, 256, 1000, false},
+                 {512, 512, 100, false},  {2048, 2048, 30, false}, {8193, 8193, 1, true}};
     for (size_t i = 0; i < sizeof waves / sizeof waves[0]; i++) {
         size_t n = waves[i].n;
-        c = clgemm__config_default_for(&big, CLGEMM_DOUBLE, DEF, n, n, n, waves[i].batch);
+        c = clgemm__config_default_for(&big, CLGEMM_DOUBLE, DEF, n, n, waves[i].k, waves[i].batch);
         cr_expect(c.family == CLGEMM_FAMILY_MMA &&
-                      (waves[i].large ? c.params[1] == 128 && c.params[5] == 5
-                                      : c.params[1] == 64 && c.params[5] == 2),
-                  "FP64 %zu x %zu^2: %s", waves[i].batch, n, describe(&c));
+                      (waves[i].large
+                           ? c.params[1] == 128 && c.params[5] == 5
+                           : c.params[0] == 128 && c.params[1] == 64 && c.params[5] == 4),
+                  "FP64 %zu x %zu^2 x %zu: %s", waves[i].batch, n, waves[i].k, describe(&c));
+        if (waves[i].large) {
+            cr_expect_eq(clgemm__config_check(&c, &big, CLGEMM_DOUBLE), OK);
+            cr_expect_neq(clgemm__config_check(&c, &h200, CLGEMM_DOUBLE), OK, "160 KiB > 48 KiB");
+        }
+    }
+    /* Without the probe (48 KiB): 128 x 64 tiles of 2 stages, at any size. */
+    for (size_t n = 2048; n <= 8192; n *= 2) {
+        c = clgemm__config_default_for(&h200, CLGEMM_DOUBLE, DEF, n, n, n, 1);
+        cr_expect(c.params[0] == 128 && c.params[1] == 64 && c.params[5] == 2,
+                  "FP64 %zu^2 in 48 KiB: %s", n, describe(&c));
     }
     /* Batches of 32^3 FP64 matrices in 32 x 32 tiles on either device; 64^3 and one matrix of
      * 32^3 as before. */
@@ -1278,7 +1305,7 @@ Test(schedule_plan, h200_shapes) {
         cr_expect(c.params[0] == 64 && c.params[1] == 64, "FP64 32^3: %s", describe(&c));
     }
     c = clgemm__config_default_for(&big, CLGEMM_DOUBLE, DEF, 8192, 64, 8192, 1);
-    cr_expect(c.params[0] == 128 && c.params[1] == 64 && c.params[5] == 2, "FP64 8192 x 64: %s",
+    cr_expect(c.params[0] == 128 && c.params[1] == 64 && c.params[5] == 4, "FP64 8192 x 64: %s",
               describe(&c));
     c = clgemm__config_default_for(&big, CLGEMM_DOUBLE, DEF, 64, 8192, 8192, 1);
     cr_expect(c.params[0] == 64 && c.params[1] == 128, "FP64 64 x 8192: %s", describe(&c));

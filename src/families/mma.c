@@ -112,15 +112,25 @@ static const clgemm_config tf32[] = {MMA(128, 128, 16, 64, 64, 3), MMA(64, 64, 1
  * call): 71-74 us against 64 x 64 tiles' 127-130 and torch.bmm's 87; one warp of 32 x 32 74-75,
  * SIMT 32 x 32 tiles 98-99 (bench/results/h200-fp64-small-batches.log). */
 #define FP64_BATCH_SMALL MMA(32, 32, 16, 16, 16, 2)
+/* The 48 KiB sets' tiles in 4 stages (98, 98 and 64 KiB: two, two and three work-groups an SM),
+ * where static local arrays may take that: strided batches on the H200, forced, one run
+ * (bench/results/h200-wave-and-depth-rules.log, with torch.bmm): 10000 x 64^3 64 x 64 S4
+ * 21.1 TFLOPS against S2's 19.4, 1000 x 128^3 128 x 64 S4 32.0 against S2's 29.1 and 128 x 128
+ * S5's 29.3, 1000 x 256^3 45.8 against 43.2 and 43.6, 100 x 512^3 49.6 against 47.3 and 45.6
+ * (torch.bmm 18.0, 26.5, 45.8, 47.2). */
+#define FP64_DEEP                                                                                  \
+    MMA(128, 64, 16, 64, 32, 4), MMA(64, 128, 16, 32, 64, 4), MMA(64, 64, 16, 32, 32, 4)
+#define FP64_DEEP_SETS 3
 /* FP64 where static local arrays may take more (compute capability 9.0 whose probe passed:
  * 227 KiB): 128 x 128 tiles of 8 warps in 5 stages (160 KiB, one work-group an SM) first. H200
  * with the K loop unrolled by its stages (bench/gpu/run.sh fp64-sweep, one run): 8192^2 51.8
  * TFLOPS against the 48 KiB set's 49.1-49.4, 4096^2 53.8 against 52.2-52.3 (3 to 6 stages of
  * 128 x 128 within 1 %; 256 x 64, 64 x 256 and 32 x 64 warp tiles slower;
- * bench/results/h200-fp64-sweep-unrolled-loop.log). The 48 KiB sets follow for the problems
- * these tiles leave idle; a device without that memory, or a problem whose last wave the
- * 128 x 128 tiles lose, starts the list after them. */
-#define FP64_LARGE_LOCAL MMA(128, 128, 16, 64, 32, 5), FP64_48K
+ * bench/results/h200-fp64-sweep-unrolled-loop.log). The deep sets follow for the problems
+ * these tiles leave idle, then the 48 KiB sets (on the H200 only 64 x 64 S2 is ever reached there,
+ * for problems nothing else suits); a problem whose last wave or short K the 128 x 128 tiles
+ * lose starts the list after them, a device without the memory after the deep sets too. */
+#define FP64_LARGE_LOCAL MMA(128, 128, 16, 64, 32, 5), FP64_DEEP, FP64_48K
 static const clgemm_config fp64_large_local[] = {FP64_LARGE_LOCAL, END_OF_LIST};
 static const clgemm_config fp64_large_local_small_batch[] = {FP64_LARGE_LOCAL, FP64_BATCH_SMALL,
                                                              END_OF_LIST};
@@ -145,6 +155,18 @@ static bool last_wave_costs(const device_info *info, const gemm_dims *d) {
     return ceil(waves) > 1.06 * waves;
 }
 
+/* Whether K is too short for 128 x 128 tiles' five stages against 128 x 64 tiles' four (two
+ * work-groups an SM, one's start and end hidden behind the other's loop). H200, both forced, two
+ * rounds (bench/results/h200-wave-and-depth-rules.log): squares 2047^2 39.6-40.3 TFLOPS
+ * against 41.1-41.4, 3500^2 48.1-48.2 against 49.8-50.2, 4096^2 54.8-54.9 against 55.2-55.8;
+ * 6000^2 52.6-54.6 against 47.4-48.7, 8192^2 52.5-52.7 against 49.6-49.9, 10000^2 50.0-50.2
+ * against 46.1-46.2; batches 8 x 2048^3 54.2 against 55.9, 30 x 2048^3 55.4 against 57.6, 16 and
+ * 50 x 1024^3 51.7-53.0 against 52.9-55.1, 1000 x 256^3 43.6 against 45.8. */
+#define FP64_LARGE_TILE_MIN_K 6000
+static bool too_short(const gemm_dims *d) {
+    return d->k > 0 && d->k < FP64_LARGE_TILE_MIN_K;
+}
+
 /* 8-bit: slices of 64 bytes a row, as FP16's fastest set (two k32 steps a barrier), in 48 KiB;
  * 64 x 32 warp tiles, because an operand stored MN-major is transposed through registers and
  * 64 x 64 ones then spill (ptxas: 184-388 bytes; scripts/check_mma8_ptx.sh). Not measured on a
@@ -163,8 +185,12 @@ static const clgemm_config *defaults(const device_info *info, clgemm_precision t
         const bool small_batch =
             dims->batch > 1 && dims->m > 0 && dims->m <= 32 && dims->n > 0 && dims->n <= 32;
         const clgemm_config *list = small_batch ? fp64_large_local_small_batch : fp64_large_local;
+        /* Past the 128 x 128 tiles where they do not serve or fit, past the deep sets too
+         * where those do not fit (the 48 KiB sets then). */
+        if (clgemm__config_check(&list[1], info, type) != CLGEMM_SUCCESS)
+            return list + 1 + FP64_DEEP_SETS;
         const bool large = clgemm__config_check(&list[0], info, type) == CLGEMM_SUCCESS &&
-                           !last_wave_costs(info, dims);
+                           !last_wave_costs(info, dims) && !too_short(dims);
         return large ? list : list + 1;
     }
     return type == CLGEMM_SINGLE ? tf32 : half;

@@ -86,6 +86,18 @@ static const clgemm_config nvidia_single_batched_large[] = {RB(128, 64, 8, 16, 8
  * calls keep the lists above. */
 #define NV_HOPPER_ALIGNED RB_FULL(128, 128, 8, 16, 16, 8, 4, 4, 0, 2)
 static const clgemm_config nvidia_hopper_single_aligned[] = {NV_HOPPER_ALIGNED, NV_FP32_SMALLER};
+/* The same with 128 x 64 tiles first (four an SM), where 128 x 128 ones (two an SM) load the SMs
+ * unevenly: every SM runs its share of whole tiles, so a call lasts ceil(tiles / SMs) of them;
+ * 128 x 64 tiles do half the work and run about 10 % slower a flop, so they lead where their rounds
+ * take at most 0.8 of 128 x 128's. H200, forced, stream-K off (bench/results/
+ * h200-wave-and-depth-rules.log): 1536^2 (2 rounds against 1.5) 28.2 TFLOPS against 23.7-24.1,
+ * 1664^2 (2 against 1.5) 34.3 against 28.5, 1792^2 (2 against 1.5) 38.9 against 32.4-32.6; 2176^2
+ * and 2304^2 (3 against 2.5) 31.3 and 35.2 against 33.1 and 37.2, 2432^2 (3 against 3) 39.2
+ * against 40.9, 2560^2 (4 against 3.5) 29.6 against 35.8-35.9, 2816^2 (4 against 4) 36.0 against
+ * 43.7. */
+#define NV_HOPPER_ALIGNED_HALF RB_FULL(128, 64, 8, 16, 8, 8, 4, 4, 0, 2)
+static const clgemm_config nvidia_hopper_single_aligned_half[] = {NV_HOPPER_ALIGNED_HALF,
+                                                                  NV_FP32_SMALLER};
 static const clgemm_config nvidia_hopper_single_batched_large[] = {
     NV_HOPPER_ALIGNED, RB(128, 64, 8, 16, 8, 8, 4, 4), NV_BATCH_SMALL, END_OF_LIST};
 #define MANY_MATRICES 16
@@ -327,14 +339,35 @@ const regblock_tier clgemm__regblock_tiers[] = {
     {TIER_UNKNOWN},
 };
 
+/* Whether 128 x 64 tiles' rounds (a 128 x 64 tile counting half) take at most 0.85 of 128 x 128
+ * tiles' over an m x n x batch problem (see nvidia_hopper_single_aligned_half). */
+#define HALF_TILE_ROUNDS 0.8
+static bool half_tiles_even_out(const device_info *info, const gemm_dims *d) {
+    const size_t units = info->compute_units;
+    if (d->m == 0 || d->n == 0 || units == 0) return false; /* any size */
+    const size_t rows = clgemm__round_up(d->m, 128) / 128, cols = clgemm__round_up(d->n, 128) / 128,
+                 half_cols = clgemm__round_up(d->n, 64) / 64;
+    size_t tiles, half_tiles;
+    if (__builtin_mul_overflow(rows * cols, d->batch, &tiles) ||
+        __builtin_mul_overflow(rows * half_cols, d->batch, &half_tiles))
+        return false;
+    /* Too few 128 x 128 tiles to fill the device: the list's smaller tiles serve it already. */
+    if (10 * tiles < 9 * units) return false;
+    const double rounds = (double)((tiles + units - 1) / units),
+                 half_rounds = (double)((half_tiles + units - 1) / units) / 2;
+    return half_rounds <= HALF_TILE_ROUNDS * rounds;
+}
+
 /* The NVIDIA lists' choice for this problem: the single list (Hopper's own for FP32), or for
  * many matrices a batch list. */
-static const clgemm_config *nvidia_single_for(device_tier tier, clgemm_precision type,
-                                              const gemm_dims *d) {
+static const clgemm_config *nvidia_single_for(const device_info *info, device_tier tier,
+                                              clgemm_precision type, const gemm_dims *d) {
     const bool hopper = tier == TIER_NV_HOPPER && type == CLGEMM_SINGLE;
     if (d->batch < MANY_MATRICES) {
         if (!hopper) return nvidia_single;
-        return d->aligned ? nvidia_hopper_single_aligned : nvidia_hopper_single;
+        if (!d->aligned) return nvidia_hopper_single;
+        return half_tiles_even_out(info, d) ? nvidia_hopper_single_aligned_half
+                                            : nvidia_hopper_single_aligned;
     }
     bool large = d->m >= LARGE_SIDE && d->n >= LARGE_SIDE && d->k >= LARGE_SIDE;
     if (!large) return nvidia_single_batched;
@@ -393,7 +426,7 @@ const clgemm_config *clgemm__regblock_defaults(const device_info *info, clgemm_p
         if (lists->tier == TIER_INTEL_GEN9) return intel_gen9_fp8;
         /* fall through */
     default:
-        return lists->single == nvidia_single ? nvidia_single_for(lists->tier, type, dims)
+        return lists->single == nvidia_single ? nvidia_single_for(info, lists->tier, type, dims)
                                               : lists->single;
     }
 }
