@@ -1166,9 +1166,14 @@ Test(schedule_plan, h200_shapes) {
         cr_expect_eq(clgemm__plan_splits(&c, &h200, 0, S, m, n, 8192, 1), 8,
                      "32 tiles x 8 layers: one wave of two per SM");
     }
-    /* A short K stays unsplit (stream-K may take it). */
+    /* K from a quarter of the long side on splits as well; a shorter K stays unsplit (stream-K
+     * may take it), and on other devices K below the long side. */
     c = clgemm__config_default_for(&h200, S, DEF, 8192, 64, 2048, 1);
-    cr_expect_eq(clgemm__plan_splits(&c, &h200, 0, S, 8192, 64, 2048, 1), 1);
+    cr_expect_eq(clgemm__plan_splits(&c, &h200, 0, S, 8192, 64, 2048, 1), 8);
+    cr_expect_eq(clgemm__plan_splits(&c, &h200, 0, S, 8192, 64, 2047, 1), 1);
+    device_info other = h200;
+    other.cls = DEVICE_AMD_GPU;
+    cr_expect_eq(clgemm__plan_splits(&c, &other, 0, S, 8192, 64, 4096, 1), 1);
     c = clgemm__config_default_for(&h200, S, DEF, 256, 256, 16384, 1);
     cr_expect_eq(tile_area(&c), 64u * 64u, "256 x 256 x 16384: %s", describe(&c));
     cr_expect_eq(clgemm__plan_splits(&c, &h200, 0, S, 256, 256, 16384, 1), 17);

@@ -127,9 +127,13 @@ int clgemm__plan_splits(const clgemm_config *config, const device_info *info, in
     /* Only a long K pays for the workspace and the reduction (H200: 512^3 lost 3x, 256 x 256 x
      * 16384 gained 4x; docs/perf/NOTES.md), or a K as long as a narrow matrix (a side <= 256):
      * H200 FP32 8192 x 64 x 8192 in 256 x 64 tiles split 8 ways ran 34.9 TFLOPS, where stream-K
-     * (the schedule it had otherwise) ran 64 x 64 tiles at 28.6 and 256 x 64 ones at 26.9. */
+     * (the schedule it had otherwise) ran 64 x 64 tiles at 28.6 and 256 x 64 ones at 26.9. On
+     * NVIDIA a quarter of it is enough: 64 x 8192 x 4096 split 8 ways 27.2, 8192 x 64 x 4096
+     * 25.1, 64 x 8192 x 2048 20.3, where stream-K ran 18.8, 17.8 and 12.4
+     * (bench/results/h200-wave-and-depth-rules.log). */
     size_t longer = m > n ? m : n, shorter = m < n ? m : n;
-    if (k < 4 * longer && !(shorter <= 256 && k >= longer)) return 1;
+    size_t narrow_k = info->cls == DEVICE_NVIDIA_GPU ? longer / 4 : longer;
+    if (k < 4 * longer && !(shorter <= 256 && k >= narrow_k)) return 1;
     /* Two work-groups per compute unit: one's pipeline start hides behind the other's work
      * (H200, 256 x 256 x 16384 in FP32 64 x 64 tiles, 5 resident: 8 layers 21.4 TFLOPS, 16 24.7,
      * 32 23.3). On NVIDIA, no more than one wave of what the compute units hold: a second,
@@ -153,15 +157,17 @@ int clgemm__plan_splits(const clgemm_config *config, const device_info *info, in
 /* Data-parallel grids that keep at least this share of the device's work-group slots busy over
  * their waves stay data-parallel (4096^2 on the H200: 512 tiles of 256 x 128 on 132 slots, 97%). */
 #define DP_ENOUGH 0.9
-/* At least a tile a compute unit but fewer than two whole waves stay data-parallel: sharing
- * them out cuts nearly every tile,
+/* More tiles than half the compute units but fewer than two whole waves stay data-parallel:
+ * sharing them out cuts nearly every tile,
  * and the stream-K kernel and its fix-up cost more than the partial wave (H200 FP32, 128 x 128
  * tiles two an SM, 264 groups, stream-K against the plain grid: 1536^2 (0.55 waves) 20.9 against
  * 23.7-24.1 TFLOPS, 1792^2 (0.74) 24.2 against 32.4-32.6, 2304^2 (1.23) 34.3-34.5 against
  * 36.9-37.0, 2560^2 (1.52) 35.4-35.5 against 35.8-35.9; 3072^2 (2.18) 42.1-42.6 against
  * 41.0-41.2; bench/results/h200-wave-and-depth-rules.log). Nor do tiles of which more than
  * two fit an SM: the stream-K grid, two an SM, runs them with fewer warps than the plain one
- * (2176^2 in 128 x 64 tiles, four an SM, 578 tiles: 26.6 against 31.3). */
+ * (2176^2 in 128 x 64 tiles, four an SM, 578 tiles: 26.6 against 31.3). Where the tiles were
+ * nearly a wave, stream-K ran 1408^2 (121 tiles of 128 x 128) at 19.0-19.2 and 1024^2 (128 of
+ * 128 x 64) at 14.5-14.7 (64 x 64 tiles 32 deep: 27.6-28.3 and 24.1-25.1). */
 #define MIN_WAVES 2
 
 /* A persistent configuration (the tma family's PERSIST 2) shares out only its last, partial
@@ -195,8 +201,9 @@ int clgemm__plan_streamk(const clgemm_config *config, const device_info *info, i
     size_t groups = info->compute_units * (per_unit < 2 ? per_unit : 2);
     size_t waves = (tiles + groups - 1) / groups;
     if ((double)tiles >= DP_ENOUGH * (double)(waves * groups)) return 0;
-    /* Fewer tiles than compute units (narrow shapes) still share out K: most units idle else. */
-    if (tiles >= info->compute_units && (tiles < MIN_WAVES * groups || per_unit > 2)) return 0;
+    /* Far fewer tiles than compute units (narrow shapes) still share out K: most units idle
+     * else. */
+    if (2 * tiles > info->compute_units && (tiles < MIN_WAVES * groups || per_unit > 2)) return 0;
     if (slices / groups < MIN_SLICES_PER_GROUP) return 0;
     return (int)groups;
 }
