@@ -120,7 +120,7 @@ static const clgemm_config tf32[] = {MMA(128, 128, 16, 64, 64, 3), MMA(64, 64, 1
  * (torch.bmm 18.0, 26.5, 45.8, 47.2). */
 #define FP64_DEEP                                                                                  \
     MMA(128, 64, 16, 64, 32, 4), MMA(64, 128, 16, 32, 64, 4), MMA(64, 64, 16, 32, 32, 4)
-#define FP64_DEEP_SETS 3
+#define FP64_DEEP_SETS (sizeof((const clgemm_config[]){FP64_DEEP}) / sizeof(clgemm_config))
 /* FP64 where static local arrays may take more (compute capability 9.0 whose probe passed:
  * 227 KiB): 128 x 128 tiles of 8 warps in 5 stages (160 KiB, one work-group an SM) first. H200
  * with the K loop unrolled by its stages (bench/gpu/run.sh fp64-sweep, one run): 8192^2 51.8
