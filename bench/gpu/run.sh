@@ -38,6 +38,9 @@
 #                 checked at shapes with a partial wave, ptxas's report on its kernels (C7514:
 #                 serialised wgmma), then FP16 and TF32 8192^2, 10240^2 (FP16 also 4097^2) with
 #                 and without it in alternated rounds, cuBLAS beside
+#   streamk-fixup the CUDA-core families' stream-K fix-up timed (the call's last command) and
+#                 checked, FP32 squares 1536^2 ... 3072^2 and narrow shapes by default, with
+#                 stream-K forced and with it off, in alternated rounds, cuBLAS beside
 #   narrow-tiles  FP16 and BF16 with one side of 64: 64 x 64 tiles of 8 and 6 stages checked,
 #                 then the defaults (64 x 256 or 128 x 64 tiles, the planner's K split), the
 #                 default tiles split to one wave, and 64 x 64 tiles in one wave, alternated
@@ -96,7 +99,7 @@ fi
 if [ "$1" != tune ]; then
     for suite in "$@"; do
         case $suite in
-        device-tests | fp32-shapes | fp32-sweep | fp64-shapes | fp64-sweep | align-copies | fp32-loop-addressing | fp64-loop | stream-k | narrow-tiles | batched | types | tensor-cores | tf32-registers | setmaxnreg | wgmma | mma8 | tma | eight-bit | squares | call-cost | multi-gpu | lapack-factor) ;;
+        device-tests | fp32-shapes | fp32-sweep | fp64-shapes | fp64-sweep | align-copies | fp32-loop-addressing | fp64-loop | stream-k | streamk-fixup | narrow-tiles | batched | types | tensor-cores | tf32-registers | setmaxnreg | wgmma | mma8 | tma | eight-bit | squares | call-cost | multi-gpu | lapack-factor) ;;
         *)
             echo "run.sh: unknown suite '$suite' (bench/gpu/run.sh alone lists them)" >&2
             exit 2
@@ -337,6 +340,38 @@ stream_k() {
     $CUBLAS --fp16 8192,8192,8192 10240,10240,10240 4097,4097,4097
     $CUBLAS --tf32 8192,8192,8192 10240,10240,10240
     rm -rf "$sk_cache"
+}
+
+# streamk-fixup: the CUDA-core families' stream-K fix-up (cl/streamk.cl), which now works out a
+# boundary's tile and its parts' slots once a work-group (it took 67-80 us a call when every
+# work-item did: h200-wave-and-depth-rules.log). In a stream-K schedule the fix-up is the call's
+# last command, so the bench's "last command" column times it. Predicted: under 10 us; FP32
+# 3072^2 (stream-K by default) +4 %; narrow shapes that keep stream-K (K below a quarter of the
+# long side) 20-30 % faster. Checked first (FP32 and FP64, tiles of more than 32 parts), then
+# default, CLGEMM_STREAMK=264 and CLGEMM_STREAMK=0 in two alternated rounds (the planner's
+# stream-K thresholds were measured with the slow fix-up: 1536^2 ... 2560^2 lost it then),
+# the narrow shapes that split K by default, cuBLAS beside.
+streamk_fixup() {
+    TB="$B/bench/clgemm-types-bench"
+    sq="s:1536,1536,1536 s:2176,2176,2176 s:2304,2304,2304 s:2560,2560,2560 s:3072,3072,3072"
+    narrow="s:64,8192,1024 s:8192,64,1024 d:64,8192,1024 d:3072,3072,3072"
+    echo "== checks with CLGEMM_STREAMK=264 and 5000 (a tile of more than 32 parts)"
+    CLGEMM_STREAMK=264 timeout 300 "$TB" --no-clblast --check --runs 1 s:1031,517,263 d:1031,517,263 \
+        s:1536,1536,1536 d:2000,1500,1000 s:64,8192,1024
+    CLGEMM_STREAMK=5000 timeout 300 "$TB" --no-clblast --check --runs 1 s:200,200,8192 d:200,200,8192
+    for round in 1 2; do
+        for sk in "" 264 0; do
+            echo "== round $round: CLGEMM_STREAMK=${sk:-(default)}"
+            # shellcheck disable=SC2086 # the problems as words
+            CLGEMM_STREAMK=$sk timeout 300 "$TB" --no-clblast --runs 20 $sq $narrow | grep median
+        done
+    done
+    echo "== narrow shapes that split K by default (K from a quarter of the long side)"
+    timeout 300 "$TB" --no-clblast --runs 20 s:64,8192,4096 s:8192,64,4096 s:64,8192,2048 \
+        d:64,8192,4096 d:8192,64,2048 | grep median
+    $CUBLAS 1536,1536,1536 2176,2176,2176 2304,2304,2304 2560,2560,2560 3072,3072,3072 \
+        64,8192,1024 8192,64,1024 64,8192,4096 8192,64,4096 64,8192,2048
+    $CUBLAS --fp64 64,8192,1024 3072,3072,3072 64,8192,4096 8192,64,2048
 }
 
 # narrow-tiles: whether one wave of work-groups pays for FP16 and BF16 with one side of 64. The
@@ -727,6 +762,7 @@ for suite in "$@"; do
     fp32-loop-addressing) fp32_loop_addressing ;;
     fp64-loop) fp64_loop ;;
     stream-k) stream_k ;;
+    streamk-fixup) streamk_fixup ;;
     narrow-tiles) narrow_tiles ;;
     batched) batched ;;
     types) types ;;
