@@ -186,6 +186,13 @@ int clgemm__blas_l3_cblas_letters(l3_routine r, blas_type t, int layout, int cou
     return info;
 }
 
+void clgemm__blas_l3_fortran_error(l3_routine r, blas_type t, int info) {
+    char name[7];
+    clgemm__blas_l3_count(r, t, ROUTE_ERROR);
+    clgemm__blas_l3_fortran_name(r, t, name);
+    clgemm__blas_xerbla_named(name, info);
+}
+
 void clgemm__blas_l3_cblas_fortran_error(l3_routine r, blas_type t, int info, int row_major) {
     char name[7];
     clgemm__blas_l3_count(r, t, ROUTE_ERROR);

@@ -64,6 +64,9 @@ int clgemm__blas_l3_cblas_letters(l3_routine r, blas_type t, int layout, int cou
 /* An INFO of the Fortran call a CBLAS call maps to, counted and reported through xerbla_ with
  * the Fortran routine's name and number, as reference CBLAS's call of that routine does. */
 void clgemm__blas_l3_cblas_fortran_error(l3_routine r, blas_type t, int info, int row_major);
+/* A Fortran entry point's refusal: counted, then reported through xerbla_ under the routine's
+ * Fortran name, as reference BLAS does. */
+void clgemm__blas_l3_fortran_error(l3_routine r, blas_type t, int info);
 
 /* 'U' or 'L' etc.: LSAME's case-insensitive letter. */
 char clgemm__blas_l3_upper(char c);

@@ -206,10 +206,7 @@ static void fortran(blas_type type, int herm, const char *uplo, const char *tran
     syr2k_call s = {type, herm, *uplo, *trans, *n, *k, {0, 0}, {0, 0}, a, *lda, b, *ldb, c, *ldc};
     int info = check(&s);
     if (info) {
-        char name[7];
-        clgemm__blas_l3_count(routine(&s), type, ROUTE_ERROR);
-        clgemm__blas_l3_fortran_name(routine(&s), type, name);
-        clgemm__blas_xerbla_named(name, info);
+        clgemm__blas_l3_fortran_error(routine(&s), type, info);
         return;
     }
     /* Read past the quick return only, as reference BLAS (and ?gemm here) does: a call with

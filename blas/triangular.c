@@ -217,10 +217,7 @@ static void fortran(blas_type type, l3_routine routine, const char *side, const 
     tri_call s = {type, routine, *side, *uplo, *trans, *diag, *m, *n, {0, 0}, a, *lda, b, *ldb};
     int info = check(&s);
     if (info) {
-        char name[7];
-        clgemm__blas_l3_count(routine, type, ROUTE_ERROR);
-        clgemm__blas_l3_fortran_name(routine, type, name);
-        clgemm__blas_xerbla_named(name, info);
+        clgemm__blas_l3_fortran_error(routine, type, info);
         return;
     }
     /* Read past the quick return only, as reference BLAS (and ?gemm here) does: a call with
