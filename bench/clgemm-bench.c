@@ -4,6 +4,7 @@
 #include "bench.h"
 #include "devices.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -178,6 +179,24 @@ static FILE *open_output(const char *path) {
     return f;
 }
 
+/* Flushes (and, unless it is stdout, closes) an output; false, with the reason, when any of
+ * its writes failed. stdio keeps a write error to itself until asked, so without this a full
+ * disk left an empty or cut CSV/JSON file (or a lost table) behind an exit status of 0. */
+static bool finish_output(FILE *f, const char *name) {
+    if (!f) return true;
+    errno = 0;
+    bool ok = fflush(f) == 0 && !ferror(f);
+    int err = errno;
+    if (f != stdout && fclose(f) != 0 && ok) {
+        ok = false;
+        err = errno;
+    }
+    if (!ok)
+        fprintf(stderr, "clgemm-bench: writing %s failed: %s\n", name,
+                err ? strerror(err) : "write error");
+    return ok;
+}
+
 int main(int argc, char **argv) {
     options opt;
     int rc = options_parse(argc, argv, &opt);
@@ -253,10 +272,12 @@ int main(int argc, char **argv) {
         free(preset_list[pr].items);
 
     if (out.json) json_end(out.json);
-    if (out.csv) fclose(out.csv);
-    if (out.json) fclose(out.json);
+    bool written = finish_output(out.csv, opt.csv);
+    written &= finish_output(out.json, opt.json);
+    written &= finish_output(out.table, "the table (stdout)");
     free(opt.shapes.items);
     clgemm_destroy(bc.handle);
     if (!all_fit || batched_status) return 2;
+    if (!written) return 1; /* as when an output cannot be opened */
     return all_ok ? 0 : 3;
 }

@@ -22,6 +22,7 @@ the per-tensor scales (folded into alpha). to_fp8 / from_fp8 convert host data (
 runs the autotuner on the default device and stores the results in the tuning database."""
 import atexit
 import ctypes
+import operator
 import threading
 
 import numpy as np
@@ -426,6 +427,18 @@ _TUNE_TYPES = {"s": 0, "d": 1, "c": 2, "z": 3, "h": 4, "bf16": 5, "i8": 6, "e4m3
 _TRANS = {"N": _lib.NO_TRANS, "T": _lib.TRANS, "C": _lib.CONJ_TRANS}
 
 
+def _size_arg(x, name):
+    """x as an integer that size_t holds: ctypes would silently keep only its low 64 bits, so
+    2**64 + 8 would tune (and save) 8, and -1 would become the largest size."""
+    try:
+        v = operator.index(x)
+    except TypeError:
+        raise TypeError("%s must be an integer, not %s" % (name, type(x).__name__)) from None
+    if not 0 <= v < 2 ** (8 * ctypes.sizeof(_lib.c_size)):
+        raise ValueError("%s must be a non-negative integer that size_t holds, not %d" % (name, v))
+    return v
+
+
 def tune(precision="s", shapes=None, budget_s=60.0, quick=False, max_evals=0, seed=0,
          save=True, path=None, trans="NN", wide_c=False, batch=1):
     """Tunes `shapes` ((m, n, k) tuples; None: the device's defaults) on the default device
@@ -442,15 +455,17 @@ def tune(precision="s", shapes=None, budget_s=60.0, quick=False, max_evals=0, se
         arr = (_lib.TuneShape * count)()
         _lib.tune_default_shapes(h, int(quick), arr, count)
     else:
+        shapes = [tuple(_size_arg(v, "a shape's m, n and k") for v in s) for s in shapes]
         arr = (_lib.TuneShape * len(shapes))(*[_lib.TuneShape(*s) for s in shapes])
     opts = _lib.TuneOptions()
     _lib.tune_options_init(ctypes.byref(opts))
     opts.precision, opts.shapes, opts.num_shapes = prec, arr, len(arr)
-    opts.budget_s, opts.max_evals, opts.quick, opts.seed = budget_s, max_evals, int(quick), seed
+    opts.budget_s, opts.quick, opts.seed = budget_s, int(quick), seed
+    opts.max_evals = _size_arg(max_evals, "max_evals")
     if len(trans) != 2 or any(t not in _TRANS for t in trans):
         raise ValueError("trans takes two of N, T, C, not %r" % (trans,))
     opts.trans_a, opts.trans_b, opts.wide_c = _TRANS[trans[0]], _TRANS[trans[1]], int(wide_c)
-    opts.batch = int(batch)
+    opts.batch = _size_arg(batch, "batch")
     results = (_lib.TuneResult * len(arr))()
     _check(_lib.tune(h, ctypes.byref(opts), results), "clgemm_tune")
     if save:

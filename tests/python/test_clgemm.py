@@ -242,6 +242,17 @@ def test_tune_small(tmp_path):
     assert db.exists() and "64" in db.read_text()
 
 
+@pytest.mark.parametrize("kw", [{"shapes": [(2 ** 64 + 8, 8, 8)]}, {"shapes": [(8, -1, 8)]},
+                                {"shapes": [(8, 8, 8)], "batch": 2 ** 64 + 2},
+                                {"shapes": [(8, 8, 8)], "max_evals": -1}])
+def test_tune_refuses_sizes_that_size_t_cannot_hold(tmp_path, kw):
+    """ctypes keeps only the low 64 bits of an int: 2**64 + 8 was tuned, and saved, as 8."""
+    db = tmp_path / "tuning.json"
+    with pytest.raises(ValueError, match="size_t"):
+        clgemm.tune("s", budget_s=5, path=str(db), **kw)
+    assert not db.exists()
+
+
 # ---- pyopencl arrays ---------------------------------------------------------------------------
 
 cl = pytest.importorskip("pyopencl")

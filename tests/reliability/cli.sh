@@ -58,6 +58,13 @@ if [ "$bench" != none ]; then
         echo "FAIL bench-list: no device list"
         failed=1
     fi
+    # Results that cannot be written (a full disk) are an error, not an exit status of 0 over
+    # an empty file: the CSV, the JSON and the table on stdout.
+    expect bench-csv-full-disk 1 "writing /dev/full failed" "$bench" $fast --sizes 8 --csv /dev/full
+    expect bench-json-full-disk 1 "writing /dev/full failed" "$bench" $fast --sizes 8 \
+        --json /dev/full
+    expect bench-table-full-disk 1 "writing the table (stdout) failed" sh -c \
+        "exec \"\$0\" $fast --sizes 8 >/dev/full" "$bench"
 else
     echo "skip bench cases: clgemm-bench was not built (no CLBlast)"
 fi
