@@ -585,6 +585,12 @@ clgemm_status clgemm__program_device_init(program_device *d, cl_context context,
     d->info.local_mem_static = clgemm__static_local_usable(context, device, &d->info);
     /* Read once: the warm call path reads no environment. */
     const char *extra = getenv("CLGEMM_BUILD_OPTIONS");
+    /* Whole or not at all: options cut at the buffer's end could build a different kernel. */
+    if (extra && strlen(extra) >= sizeof d->extra_options) {
+        clgemm__log("CLGEMM_BUILD_OPTIONS ignored: longer than %zu bytes",
+                    sizeof d->extra_options - 1);
+        extra = NULL;
+    }
     snprintf(d->extra_options, sizeof d->extra_options, "%s", extra ? extra : "");
     return CLGEMM_SUCCESS;
 }
