@@ -818,8 +818,10 @@ static cl_int enqueue_blocked(struct clgemm_handle_s *h, const gemm_call *c, con
     added.beta_im = 0;
     launch_chain ch = {c->num_wait, c->wait, NULL};
     cl_int err = CL_SUCCESS;
-    for (cl_int k0 = 0; k0 < p->k && err == CL_SUCCESS; k0 += s->pack_kc) {
-        const cl_int depth = p->k - k0 < s->pack_kc ? p->k - k0 : s->pack_kc;
+    /* (k0 advances by the block just done, so it never passes k: k0 + pack_kc would overflow
+     * an int for K within a block of INT_MAX) */
+    for (cl_int k0 = 0, depth = 0; k0 < p->k && err == CL_SUCCESS; k0 += depth) {
+        depth = p->k - k0 < s->pack_kc ? p->k - k0 : s->pack_kc;
         /* op(A) is m x k: column-major A holds (i, k0 + q) at i + q lda, a transposed one at
          * q + i lda; op(B) is k x n: (k0 + q, j) at q + j ldb, transposed at j + q ldb. */
         const cl_ulong lda = (cl_ulong)p->a.ld, ldb = (cl_ulong)p->b.ld;
