@@ -170,6 +170,44 @@ Test(status, unknown_codes_still_get_a_message) {
 
 /* clgemm_type_size against the OpenCL host types clgemm.h documents for each type; 0 outside the
  * enum. */
+/* The forcing variables take whole numbers (CLGEMM_STREAMK also "G,T"); anything else counts as
+ * unset, so a typo leaves the planner's choice rather than forcing one ("abc" was a K split of
+ * 1, which also turned the CPUs' blocked schedule off; "7abc" a split of 7). */
+Test(handle_settings, forcing_variables_that_are_not_numbers_count_as_unset) {
+    static const char *const vars[] = {"CLGEMM_KSPLIT", "CLGEMM_STREAMK", "CLGEMM_PACK_KC",
+                                       "CLGEMM_BATCH_CHUNK"};
+    static const char *const garbage[] = {"abc", "7abc", "1.5", "0x10", "-", " ", ""};
+    for (size_t g = 0; g < sizeof garbage / sizeof garbage[0]; g++) {
+        for (size_t v = 0; v < sizeof vars / sizeof vars[0]; v++)
+            setenv(vars[v], garbage[g], 1);
+        struct clgemm_handle_s h = {0};
+        clgemm__handle_read_environment(&h);
+        cr_expect_eq(h.ksplit, 0, "CLGEMM_KSPLIT='%s'", garbage[g]);
+        cr_expect_eq(h.streamk, -1, "CLGEMM_STREAMK='%s'", garbage[g]);
+        cr_expect_eq(h.pack_kc, 0, "CLGEMM_PACK_KC='%s'", garbage[g]);
+        cr_expect_eq(h.batch_chunk, 0, "CLGEMM_BATCH_CHUNK='%s'", garbage[g]);
+    }
+    /* Numbers are clamped to what each takes. */
+    setenv("CLGEMM_KSPLIT", "-5", 1);
+    setenv("CLGEMM_STREAMK", "37,1", 1);
+    setenv("CLGEMM_PACK_KC", "0", 1);
+    setenv("CLGEMM_BATCH_CHUNK", "5", 1);
+    struct clgemm_handle_s h = {0};
+    clgemm__handle_read_environment(&h);
+    cr_expect_eq(h.ksplit, 1);
+    cr_expect_eq(h.streamk, 37);
+    cr_expect_eq(h.streamk_tail, 1);
+    cr_expect_eq(h.pack_kc, -1);
+    cr_expect_eq(h.batch_chunk, 5);
+    setenv("CLGEMM_KSPLIT", "1000", 1);
+    setenv("CLGEMM_STREAMK", "99999999999999999999", 1);
+    setenv("CLGEMM_PACK_KC", "17", 1);
+    clgemm__handle_read_environment(&h);
+    cr_expect_eq(h.ksplit, 64);
+    cr_expect_eq(h.streamk, 65535);
+    cr_expect_eq(h.pack_kc, 17);
+}
+
 Test(types, public_element_sizes) {
     static const size_t expected[CLGEMM_PRECISION_COUNT] = {
         [CLGEMM_SINGLE] = sizeof(cl_float),

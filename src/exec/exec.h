@@ -353,6 +353,9 @@ void clgemm__map_operands(const gemm_call *call, const colmajor_shape *shape, ma
  * (call->residual: their memory, offsets, leading dimension and batch strides). */
 void clgemm__map_parts(const gemm_call *call, const colmajor_shape *shape, bool small,
                        map_operand *a, map_operand *b);
+/* A handle's forcing settings (CLGEMM_KSPLIT, CLGEMM_STREAMK, CLGEMM_PACK_KC, ...) from the
+ * environment; a value that is not what the variable takes counts as unset (handle.c). */
+void clgemm__handle_read_environment(struct clgemm_handle_s *h);
 /* The plan of a call in its column-major shape: the configuration (clgemm__plan) and the
  * schedule (clgemm__plan_schedule, with the handle's forcing settings; table: a batch by table)
  * in one value. Planned without the families that read their operands through tensor maps

@@ -6,6 +6,48 @@
 #include <string.h>
 #include <strings.h>
 
+/* A forcing variable's number: true only for a whole decimal number (a sign, digits, then for
+ * CLGEMM_STREAMK its ",T"), so that a garbage value is as if unset rather than a forced choice
+ * ("abc" was a K split of 1, "7abc" 7). `rest` (or NULL) receives what follows the number. */
+static bool env_number(const char *name, long *value, const char **rest) {
+    const char *s = getenv(name);
+    if (!s || !*s) return false;
+    char *end;
+    *value = strtol(s, &end, 10);
+    if (end == s) return false;
+    if (rest) *rest = end;
+    return rest ? (*end == '\0' || *end == ',') : *end == '\0';
+}
+
+/* The handle's settings from the environment: read when it is made, never on the warm call
+ * path. */
+void clgemm__handle_read_environment(struct clgemm_handle_s *h) {
+    const char *tf32 = getenv("CLGEMM_ALLOW_TF32");
+    h->allow_tf32 = tf32 && strcmp(tf32, "1") == 0;
+    /* The tma family's TF32 kernel loading an MN-major A into registers (cl/tma.cl's AREG) in
+     * place of the copy that makes it K-major: 1 always, 0 never, else by the call's size. */
+    const char *areg = getenv("CLGEMM_TMA_A_REGISTERS");
+    h->tma_a_registers = !areg ? -1 : strcmp(areg, "1") == 0 ? 1 : strcmp(areg, "0") == 0 ? 0 : -1;
+    const char *align = getenv("CLGEMM_ALIGN_COPIES");
+    h->align_copies = !align ? -1 : strcmp(align, "1") == 0 ? 1 : strcmp(align, "0") == 0 ? 0 : -1;
+    long forced;
+    const char *rest;
+    if (env_number("CLGEMM_KSPLIT", &forced, NULL))
+        h->ksplit = forced < 1 ? 1 : forced > 64 ? 64 : (int)forced;
+    h->streamk = -1;
+    if (env_number("CLGEMM_STREAMK", &forced, &rest)) {
+        h->streamk = forced < 0 ? 0 : forced > 65535 ? 65535 : (int)forced;
+        if (*rest == ',') h->streamk_tail = strtol(rest + 1, NULL, 10) == 1 ? 1 : 2;
+    }
+    const char *peel = getenv("CLGEMM_PEEL");
+    h->peel = peel && *peel ? (strcmp(peel, "0") == 0 ? 0 : 1) : -1;
+    /* The blocked schedule's K-block depth (tests force small ones so that every loop runs
+     * several times); 0 turns it off. */
+    if (env_number("CLGEMM_PACK_KC", &forced, NULL))
+        h->pack_kc = forced < 1 ? -1 : forced > 65536 ? 65536 : (int)forced;
+    if (env_number("CLGEMM_BATCH_CHUNK", &forced, NULL)) h->batch_chunk = forced;
+}
+
 static clgemm_status handle_init(clgemm_handle h, cl_command_queue queue) {
     cl_int err =
         clGetCommandQueueInfo(queue, CL_QUEUE_CONTEXT, sizeof h->context, &h->context, NULL);
@@ -23,39 +65,7 @@ static clgemm_status handle_init(clgemm_handle h, cl_command_queue queue) {
     }
     h->info = h->dev->build.info;
     h->tuning = h->tuning_ref ? h->tuning_ref->table : NULL;
-    /* The environment is read here, never on the warm call path. */
-    const char *tf32 = getenv("CLGEMM_ALLOW_TF32");
-    h->allow_tf32 = tf32 && strcmp(tf32, "1") == 0;
-    /* The tma family's TF32 kernel loading an MN-major A into registers (cl/tma.cl's AREG) in
-     * place of the copy that makes it K-major: 1 always, 0 never, else by the call's size. */
-    const char *areg = getenv("CLGEMM_TMA_A_REGISTERS");
-    h->tma_a_registers = !areg ? -1 : strcmp(areg, "1") == 0 ? 1 : strcmp(areg, "0") == 0 ? 0 : -1;
-    const char *align = getenv("CLGEMM_ALIGN_COPIES");
-    h->align_copies = !align ? -1 : strcmp(align, "1") == 0 ? 1 : strcmp(align, "0") == 0 ? 0 : -1;
-    const char *ksplit = getenv("CLGEMM_KSPLIT");
-    if (ksplit && *ksplit) {
-        long forced = strtol(ksplit, NULL, 10);
-        h->ksplit = forced < 1 ? 1 : forced > 64 ? 64 : (int)forced;
-    }
-    const char *streamk = getenv("CLGEMM_STREAMK");
-    h->streamk = -1;
-    if (streamk && *streamk) {
-        char *rest;
-        long forced = strtol(streamk, &rest, 10);
-        h->streamk = forced < 0 ? 0 : forced > 65535 ? 65535 : (int)forced;
-        if (*rest == ',') h->streamk_tail = strtol(rest + 1, NULL, 10) == 1 ? 1 : 2;
-    }
-    const char *peel = getenv("CLGEMM_PEEL");
-    h->peel = peel && *peel ? (strcmp(peel, "0") == 0 ? 0 : 1) : -1;
-    /* The blocked schedule's K-block depth (tests force small ones so that every loop runs
-     * several times); 0 turns it off. */
-    const char *pack_kc = getenv("CLGEMM_PACK_KC");
-    if (pack_kc && *pack_kc) {
-        long forced = strtol(pack_kc, NULL, 10);
-        h->pack_kc = forced < 1 ? -1 : forced > 65536 ? 65536 : (int)forced;
-    }
-    const char *chunk = getenv("CLGEMM_BATCH_CHUNK");
-    if (chunk && *chunk) h->batch_chunk = strtol(chunk, NULL, 10);
+    clgemm__handle_read_environment(h); /* (never on the warm call path) */
     h->queue = queue;
     clRetainCommandQueue(queue);
     clRetainContext(h->context);
