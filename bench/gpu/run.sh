@@ -40,7 +40,9 @@
 #                 and without it in alternated rounds, cuBLAS beside
 #   streamk-fixup the CUDA-core families' stream-K fix-up timed (the call's last command) and
 #                 checked, FP32 squares 1536^2 ... 3072^2 and narrow shapes by default, with
-#                 stream-K forced and with it off, in alternated rounds, cuBLAS beside
+#                 stream-K forced and with it off, in alternated rounds; FP32 8192^2 and 4096^2
+#                 with stream-K over their partial last wave; whole-wave shapes beside 8192^2
+#                 (FP32, FP64), cuBLAS beside
 #   narrow-tiles  FP16 and BF16 with one side of 64: 64 x 64 tiles of 8 and 6 stages checked,
 #                 then the defaults (64 x 256 or 128 x 64 tiles, the planner's K split), the
 #                 default tiles split to one wave, and 64 x 64 tiles in one wave, alternated
@@ -380,6 +382,17 @@ streamk_fixup() {
         done
     done
     $CUBLAS 8192,8192,8192 4096,4096,4096
+    # Whether the partial last round is the gap: shapes of whole waves beside 8192^2 (FP32:
+    # 7680 x 8448 is 60 x 66 tiles, 15 waves of 264; FP64's 128 x 128 tiles one an SM: 7936 x
+    # 8448 is 62 x 66, 31 waves of 132, where 8192^2 is 31.03). Predicted if it is: TFLOPS 2-3 %
+    # above 8192^2's on both sides, and cuBLAS's not.
+    echo "== whole waves against 8192^2, two rounds, cuBLAS beside"
+    for round in 1 2; do
+        timeout 300 "$TB" --no-clblast --runs 20 s:8192,8192,8192 s:7680,8448,8192 \
+            d:8192,8192,8192 d:7936,8448,8192 | grep median
+    done
+    $CUBLAS 8192,8192,8192 7680,8448,8192
+    $CUBLAS --fp64 8192,8192,8192 7936,8448,8192
     echo "== narrow shapes that split K by default (K from a quarter of the long side)"
     timeout 300 "$TB" --no-clblast --runs 20 s:64,8192,4096 s:8192,64,4096 s:64,8192,2048 \
         d:64,8192,4096 d:8192,64,2048 | grep median
