@@ -161,6 +161,22 @@
     const int layer = (int)(z_ - batch_ * (ulong)layers);                                          \
     BATCH_C_(batch_)
 
+/* The work-group's tile of C, MT x NT from (i0, j0): by its 2-D group ids, or, built with
+ * LINEAR_TILES (a launch over the first tiles of the grid, in the order a 2-D grid is dispatched:
+ * down each column of tiles, then the next column), by its number along a 1-D grid, so that such
+ * a launch can end after whole waves of work-groups where no rectangle of tiles would. */
+#ifndef LINEAR_TILES
+#define LINEAR_TILES 0
+#endif
+#if LINEAR_TILES
+#define GEMM_TILE_ORIGIN(MT, NT, i0, j0)                                                           \
+    const int tiles_m_ = (M + (MT)-1) / (MT), tile_ = (int)get_group_id(0);                        \
+    const int i0 = tile_ % tiles_m_ * (MT), j0 = tile_ / tiles_m_ * (NT);
+#else
+#define GEMM_TILE_ORIGIN(MT, NT, i0, j0)                                                           \
+    const int i0 = (int)get_group_id(0) * (MT), j0 = (int)get_group_id(1) * (NT);
+#endif
+
 /* The elementwise kernels' (scale.cl, reduce.cl) start: C moved to matrix `batch` (the third
  * grid dimension), its beta, and (i, j); work-items outside the M x N block return. */
 #if BATCH_TABLE

@@ -758,7 +758,7 @@ __attribute__((reqd_work_group_size(NTHREADS, 1, 1))) __kernel void clgemm_mma(G
     const uint tid = get_local_id(0);
     const uint lane = tid & 31u, warp = tid >> 5;
     const uint wm = warp % WARPS_M, wn = warp / WARPS_M;
-    const int m0 = (int)get_group_id(0) * MWG, n0 = (int)get_group_id(1) * NWG;
+    GEMM_TILE_ORIGIN(MWG, NWG, m0, n0)
     /* The batch and split-K layer (common.cl: z = batch * layers + layer): A, B, C moved to this
      * work-group's matrix, alpha, beta (REAL: float, double for type 4, uint for type 5), `layer`
      * and its K slices kbeg .. kend, nk of them (ptx.cl) defined. */

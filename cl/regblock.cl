@@ -275,7 +275,7 @@ clgemm_regblock(GEMM_ARGS STREAMK_ARGS) {
         const long kchunk = ((long)K + nz * KWG - 1) / (nz * KWG) * KWG;
         const int kbeg = (int)min((long)K, kz * kchunk), kend = (int)min((long)K, kbeg + kchunk);
         C += (ulong)kz * (ulong)ldc * (ulong)N; /* with layers, C is the REAL workspace */
-        const int i0 = get_group_id(0) * MWG, j0 = get_group_id(1) * NWG;
+        GEMM_TILE_ORIGIN(MWG, NWG, i0, j0)
 #endif
 
         REAL acc[MWI][NWI];

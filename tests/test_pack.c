@@ -793,7 +793,7 @@ Test(pack, int8_blocked_sums_are_exact_at_the_deepest_k_block, .timeout = 300) {
                                       k, CLGEMM_INT8, CLGEMM_INT32, CLGEMM_COMPUTE_DEFAULT, &cfg,
                                       NULL),
                  CLGEMM_SUCCESS);
-    const schedule_force forced = {0, -1, -1, 65536};
+    const schedule_force forced = {0, -1, -1, 65536, 0};
     const gemm_schedule s = clgemm__plan_schedule(&cfg, &h->info, &forced, CLGEMM_INT8,
                                                   CLGEMM_INT32, n, m, k, 1, false);
     cr_expect_eq(s.pack_kc, CLGEMM__INT8_PANEL_MAX_DEPTH, "K-blocks of %d steps", s.pack_kc);

@@ -38,10 +38,13 @@ static const clgemm_config mma_tiles = {.family = CLGEMM_FAMILY_MMA,
 /* The problems of the grids below (M, N, K): the first four by default; the last two, whose
  * leading dimensions keep 16-byte vectors aligned and whose tiles lie inside the matrices, for
  * configurations that load vectors there (VLOAD 2). */
-static const size_t shapes[][3] = {{1, 1, 40},    {33, 17, 100}, {16, 16, 7},
-                                   {50, 70, 301}, {64, 48, 300}, {96, 64, 520}};
+static const size_t shapes[][3] = {{1, 1, 40},    {33, 17, 100}, {16, 16, 7},    {50, 70, 301},
+                                   {64, 48, 300}, {96, 64, 520}, {200, 130, 520}};
 #define PLAIN_SHAPES   0, 4
 #define ALIGNED_SHAPES 4, 2
+/* Grids of many tiles and K long enough to split: 20, 12, 24 and 117 tiles of 16 x 16 (12 of
+ * 64 x 64 for the last). */
+#define TAIL_SHAPES 3, 4
 
 /* Every case below with `variable` (read when a handle is made) set to each of `values`, in
  * configuration cfg, over shapes[first .. first + nshapes - 1]. */
@@ -105,6 +108,26 @@ static const char *const splits[] = {"2", "3", "64"};
  * plain kernel; 5000: most ranges hold one slice or none, and several boundaries fall in one
  * tile; ",1": only the last partial wave's tiles are shared out. */
 static const char *const streamk_groups[] = {"1", "2", "3", "7", "5000", "3,1", "7,1"};
+
+/* CLGEMM_TAIL=n: waves of n work-groups, the last partial one's tiles K split. 50 x 70 x 301 in
+ * 16 x 16 tiles is 20 tiles: with 7 a head of 14 (a column and a half), the bottom 2 tiles of
+ * column 3 in 3 layers and column 4 unsplit; 13 the bottom 3 of column 3 and column 4 in 4 and 3
+ * layers; 16 whole columns, the last in 4 layers; 1 the device's own work-group slots. */
+static const char *const tail_waves[] = {"7", "13", "16", "1"};
+
+Test(split, sgemm_forced_tail, .timeout = 600) {
+    run_shapes_with(&small_tiles, CLGEMM_SINGLE, "CLGEMM_TAIL", tail_waves, 4, TAIL_SHAPES);
+}
+
+Test(split, dgemm_forced_tail, .timeout = 600) {
+    run_shapes_with(&small_tiles, CLGEMM_DOUBLE, "CLGEMM_TAIL", tail_waves, 4, TAIL_SHAPES);
+}
+
+/* The tensor-core family's head along a 1-D grid (LINEAR_TILES in cl/mma.cl) and its tail
+ * (NVIDIA sm_90 only). */
+Test(split, dgemm_mma_forced_tail, .timeout = 600) {
+    run_shapes_with(&mma_tiles, CLGEMM_DOUBLE, "CLGEMM_TAIL", tail_waves, 4, TAIL_SHAPES);
+}
 
 Test(split, sgemm_forced_splits, .timeout = 600) {
     run_grid(CLGEMM_SINGLE, "CLGEMM_KSPLIT", splits, 3);

@@ -833,7 +833,7 @@ Test(tma_family, stream_k_on_persistent_tiles_only_when_asked) {
     cr_expect_eq(clgemm__plan_streamk(&wide, &h200, 132, H, 8192, 8192, 8192, 2), 0, "a batch");
     cr_expect_eq(clgemm__plan_streamk(&wide, &h200, 132, H, 8192, 8192, 0, 1), 0, "K 0");
     cr_expect_eq(clgemm__plan_streamk(&wide, &h200, 0, H, 8192, 8192, 8192, 1), 0, "forced off");
-    const schedule_force unset = {0, -1, -1, 0}, on = {0, -1, 132, 0};
+    const schedule_force unset = {0, -1, -1, 0, 0}, on = {0, -1, 132, 0, 0};
     gemm_schedule d = clgemm__plan_schedule(&wide, &h200, &unset, H, H, 8192, 8192, 8192, 1, false);
     cr_expect_eq(d.groups, 0);
     cr_expect_eq(d.workspace, 0);

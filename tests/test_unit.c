@@ -175,7 +175,7 @@ Test(status, unknown_codes_still_get_a_message) {
  * 1, which also turned the CPUs' blocked schedule off; "7abc" a split of 7). */
 Test(handle_settings, forcing_variables_that_are_not_numbers_count_as_unset) {
     static const char *const vars[] = {"CLGEMM_KSPLIT", "CLGEMM_STREAMK", "CLGEMM_PACK_KC",
-                                       "CLGEMM_BATCH_CHUNK"};
+                                       "CLGEMM_BATCH_CHUNK", "CLGEMM_TAIL"};
     static const char *const garbage[] = {"abc", "7abc", "1.5", "0x10", "-", " ", ""};
     for (size_t g = 0; g < sizeof garbage / sizeof garbage[0]; g++) {
         for (size_t v = 0; v < sizeof vars / sizeof vars[0]; v++)
@@ -186,12 +186,14 @@ Test(handle_settings, forcing_variables_that_are_not_numbers_count_as_unset) {
         cr_expect_eq(h.streamk, -1, "CLGEMM_STREAMK='%s'", garbage[g]);
         cr_expect_eq(h.pack_kc, 0, "CLGEMM_PACK_KC='%s'", garbage[g]);
         cr_expect_eq(h.batch_chunk, 0, "CLGEMM_BATCH_CHUNK='%s'", garbage[g]);
+        cr_expect_eq(h.tail, 0, "CLGEMM_TAIL='%s'", garbage[g]);
     }
     /* Numbers are clamped to what each takes. */
     setenv("CLGEMM_KSPLIT", "-5", 1);
     setenv("CLGEMM_STREAMK", "37,1", 1);
     setenv("CLGEMM_PACK_KC", "0", 1);
     setenv("CLGEMM_BATCH_CHUNK", "5", 1);
+    setenv("CLGEMM_TAIL", "0", 1);
     struct clgemm_handle_s h = {0};
     clgemm__handle_read_environment(&h);
     cr_expect_eq(h.ksplit, 1);
@@ -199,13 +201,16 @@ Test(handle_settings, forcing_variables_that_are_not_numbers_count_as_unset) {
     cr_expect_eq(h.streamk_tail, 1);
     cr_expect_eq(h.pack_kc, -1);
     cr_expect_eq(h.batch_chunk, 5);
+    cr_expect_eq(h.tail, -1);
     setenv("CLGEMM_KSPLIT", "1000", 1);
+    setenv("CLGEMM_TAIL", "264", 1);
     setenv("CLGEMM_STREAMK", "99999999999999999999", 1);
     setenv("CLGEMM_PACK_KC", "17", 1);
     clgemm__handle_read_environment(&h);
     cr_expect_eq(h.ksplit, 64);
     cr_expect_eq(h.streamk, 65535);
     cr_expect_eq(h.pack_kc, 17);
+    cr_expect_eq(h.tail, 264);
 }
 
 Test(types, public_element_sizes) {
@@ -1367,13 +1372,70 @@ Test(schedule_plan, h200_shapes) {
     cr_expect(main_m < 4097 && main_n < 4097, "CLGEMM_PEEL=1 peels");
 }
 
+/* A partial last wave shared out by a K split (clgemm__plan_tail), forced: whole waves in the
+ * head, the rest's rectangles split so that each makes about one wave. Never unless forced. */
+Test(schedule_plan, partial_last_wave_split_only_where_forced) {
+    const device_info h200 = h200_static();
+    size_t head;
+    int splits[2];
+    tile_rect rest[2];
+    /* FP64 8192^2 in 128 x 128 tiles, one an SM: 4096 tiles, 31 waves of 132 and 4 tiles, the
+     * bottom of the last column, in 32 layers of K / 32 (132 / 4 = 33 asked; 512 slices of 16
+     * make 32 layers of 16, none empty). */
+    const clgemm_config d = {.family = CLGEMM_FAMILY_MMA, .params = {128, 128, 16, 64, 32, 5}};
+    clgemm__plan_tail(&d, &h200, 0, D, 8192, 8192, 8192, 1, &head, splits);
+    cr_expect_eq(head, 0, "unset: never");
+    clgemm__plan_tail(&d, &h200, -1, D, 8192, 8192, 8192, 1, &head, splits);
+    cr_expect_eq(head, 0, "CLGEMM_TAIL=0: never");
+    clgemm__plan_tail(&d, &h200, 1, D, 8192, 8192, 8192, 1, &head, splits);
+    cr_expect_eq(head, 31u * 132u);
+    cr_expect(splits[0] == 32 && splits[1] == 1, "splits %d, %d", splits[0], splits[1]);
+    clgemm__tail_rects(8192, 8192, 128, 128, head, rest);
+    cr_expect(rest[0].i0 == 7680 && rest[0].j0 == 8064 && rest[0].m == 512 && rest[0].n == 128);
+    cr_expect(rest[1].m == 0 || rest[1].n == 0, "nothing after the last column");
+    const schedule_force tail = {0, -1, -1, 0, 1};
+    gemm_schedule s = clgemm__plan_schedule(&d, &h200, &tail, D, D, 8192, 8192, 8192, 1, false);
+    cr_expect(s.head_tiles == head && s.splits == 1 && s.groups == 0 && !s.peeled);
+    cr_expect_eq(s.workspace, 32u * 512u * 128u * 8u, "the tail's layers in FP64");
+    s = clgemm__plan_schedule(&d, &h200, &tail, D, D, 8192, 8192, 8192, 1, true);
+    cr_expect_eq(s.head_tiles, 0, "a batch table keeps the plain grid");
+    /* Whole waves (7936 x 8448: 62 x 66 tiles, 31 of 132) and batches: nothing to share. */
+    clgemm__plan_tail(&d, &h200, 1, D, 7936, 8448, 8192, 1, &head, splits);
+    cr_expect_eq(head, 0, "whole waves");
+    clgemm__plan_tail(&d, &h200, 1, D, 8192, 8192, 8192, 2, &head, splits);
+    cr_expect_eq(head, 0, "a batch");
+    /* Waves of 264 (FP32's two an SM, forced): 4096 tiles leave 136, the bottom 8 tiles of
+     * column 61 (32 layers) and columns 62-63 (128 tiles, 2 layers); a K too short for more
+     * than 4 layers of 8 slices caps both. */
+    clgemm__plan_tail(&d, &h200, 264, D, 8192, 8192, 8192, 1, &head, splits);
+    cr_expect_eq(head, 15u * 264u);
+    cr_expect(splits[0] == 32 && splits[1] == 2, "splits %d, %d", splits[0], splits[1]);
+    clgemm__tail_rects(8192, 8192, 128, 128, head, rest);
+    cr_expect(rest[0].i0 == 56 * 128 && rest[0].j0 == 61 * 128 && rest[0].m == 8 * 128 &&
+              rest[0].n == 128);
+    cr_expect(rest[1].i0 == 0 && rest[1].j0 == 62 * 128 && rest[1].m == 8192 && rest[1].n == 256);
+    clgemm__plan_tail(&d, &h200, 264, D, 8192, 8192, 512, 1, &head, splits);
+    cr_expect(splits[0] == 4 && splits[1] == 2, "short K: splits %d, %d", splits[0], splits[1]);
+    /* Ragged edges: the last rectangle keeps C's own edge (8000 x 8000: 63 x 63 tiles). */
+    clgemm__plan_tail(&d, &h200, 1, D, 8000, 8000, 8192, 1, &head, splits);
+    cr_expect_eq(head, 30u * 132u);
+    clgemm__tail_rects(8000, 8000, 128, 128, head, rest);
+    cr_expect(rest[0].i0 == 54 * 128 && rest[0].j0 == 62 * 128 && rest[0].m == 8000 - 54 * 128 &&
+              rest[0].n == 8000 - 62 * 128);
+    cr_expect(rest[1].m == 0 || rest[1].n == 0);
+    /* Families that cannot run it (the micro-kernel) never do. */
+    const clgemm_config mk = {.family = CLGEMM_FAMILY_MICROKERNEL, .params = {32, 6, 8}};
+    clgemm__plan_tail(&mk, &h200, 1, D, 8192, 8192, 8192, 1, &head, splits);
+    cr_expect_eq(head, 0);
+}
+
 /* The schedule as one value (clgemm__plan_schedule): each decision as the single planners make
  * it, the workspace it needs in bytes (counted here from the launches), and the plain fallback
  * when a workspace cannot be had or sized. H200, FP32, column-major m x n x k. */
 Test(schedule_plan, one_value) {
     device_info h200 = h200_device();
     const clgemm_compute DEF = CLGEMM_COMPUTE_DEFAULT;
-    const schedule_force unset = {0, -1, -1, 0}, no_peel = {0, 0, -1, 0};
+    const schedule_force unset = {0, -1, -1, 0, 0}, no_peel = {0, 0, -1, 0, 0};
     /* 4096^2: the plain grid, no workspace. */
     clgemm_config c = clgemm__config_default_for(&h200, S, DEF, 4096, 4096, 4096, 1);
     gemm_schedule s = clgemm__plan_schedule(&c, &h200, &unset, S, S, 4096, 4096, 4096, 1, false);
@@ -1413,7 +1475,7 @@ Test(schedule_plan, one_value) {
     cr_expect(plain.splits == 1 && plain.groups == 0 && !plain.peeled && plain.workspace == 0 &&
               plain.main_m == 256 && plain.main_n == 256 && plain.cfg.family == s.cfg.family);
     /* A workspace whose size overflows size_t gives the fallback, never a short buffer. */
-    const schedule_force split8 = {8, -1, -1, 0};
+    const schedule_force split8 = {8, -1, -1, 0, 0};
     size_t huge = (size_t)1 << 50;
     c = clgemm__config_default_for(&h200, S, DEF, 256, 256, 16384, 1);
     s = clgemm__plan_schedule(&c, &h200, &split8, S, S, 256, 256, 16384, huge, false);
@@ -1432,7 +1494,8 @@ Test(schedule_plan, blocked_on_cpus) {
     device_info avx512 = cpu();
     strcpy(avx512.name, "pthread-skylake-avx512");
     cr_assert_eq(clgemm__device_tier(&avx512), TIER_CPU_AVX512);
-    const schedule_force unset = {0, -1, -1, 0}, never = {0, -1, -1, -1}, kc5 = {0, -1, -1, 5};
+    const schedule_force unset = {0, -1, -1, 0, 0}, never = {0, -1, -1, -1, 0},
+                         kc5 = {0, -1, -1, 5, 0};
     const clgemm_config c = microkernel(32, 8, 16);
     gemm_schedule s = clgemm__plan_schedule(&c, &avx512, &unset, S, S, 2048, 2048, 2048, 1, false);
     cr_expect_eq(s.pack_kc, 512, "FP32 2048^3: %d", s.pack_kc);
@@ -1539,7 +1602,7 @@ Test(schedule_plan, blocked_fp64_from_512_on_intel) {
     strcpy(intel.vendor, "GenuineIntel");
     strcpy(amd.name, "pthread-skylake-avx512-AMD EPYC");
     strcpy(amd.vendor, "AuthenticAMD");
-    const schedule_force unset = {0, -1, -1, 0};
+    const schedule_force unset = {0, -1, -1, 0, 0};
     const clgemm_config d = microkernel(32, 8, 8), s32 = microkernel(32, 12, 16);
     const struct {
         const device_info *info;
@@ -1567,7 +1630,7 @@ Test(schedule_plan, blocked_fp16_and_int8_from_256) {
     device_info amd = cpu();
     strcpy(amd.name, "pthread-skylake-avx512-AMD EPYC");
     strcpy(amd.vendor, "AuthenticAMD");
-    const schedule_force unset = {0, -1, -1, 0};
+    const schedule_force unset = {0, -1, -1, 0, 0};
     const clgemm_config c = microkernel(32, 8, 16);
     const clgemm_precision H = CLGEMM_HALF, B = CLGEMM_BFLOAT16, I8 = CLGEMM_INT8,
                            I32 = CLGEMM_INT32;
@@ -1594,7 +1657,7 @@ Test(schedule_plan, blocked_fp16_and_int8_from_256) {
 Test(schedule_plan, blocked_block_sizes) {
     device_info avx512 = cpu();
     strcpy(avx512.name, "pthread-skylake-avx512");
-    const schedule_force unset = {0, -1, -1, 0}, kc5 = {0, -1, -1, 5};
+    const schedule_force unset = {0, -1, -1, 0, 0}, kc5 = {0, -1, -1, 5, 0};
     const clgemm_config c = microkernel(32, 8, 8);
     const struct {
         clgemm_precision type;

@@ -42,7 +42,8 @@
 #                 checked, FP32 squares 1536^2 ... 3072^2 and narrow shapes by default, with
 #                 stream-K forced and with it off, in alternated rounds; FP32 8192^2 and 4096^2
 #                 with stream-K over their partial last wave; whole-wave shapes beside 8192^2
-#                 (FP32, FP64), cuBLAS beside
+#                 (FP32, FP64); the partial wave's tiles K split (CLGEMM_TAIL) checked and
+#                 timed at FP64 and FP32 8192^2, cuBLAS beside
 #   narrow-tiles  FP16 and BF16 with one side of 64: 64 x 64 tiles of 8 and 6 stages checked,
 #                 then the defaults (64 x 256 or 128 x 64 tiles, the planner's K split), the
 #                 default tiles split to one wave, and 64 x 64 tiles in one wave, alternated
@@ -393,6 +394,23 @@ streamk_fixup() {
     done
     $CUBLAS 8192,8192,8192 7680,8448,8192
     $CUBLAS --fp64 8192,8192,8192 7936,8448,8192
+    # The partial wave's tiles K split (CLGEMM_TAIL, src/plan/plan.c clgemm__plan_tail): the
+    # whole waves along a 1-D grid, then the rest split to about a wave. Checked with waves of 7
+    # and of the device, then FP64 8192^2 (4 tiles left, 32 layers) and FP32 8192^2 (136 left:
+    # 8 tiles in 32 layers, 128 in 2), default against it, two rounds. Predicted: FP64 +2.5-3 %
+    # (51.9 -> 53.3 TFLOPS), FP32 +1.5-2.5 %.
+    echo "== the partial wave split: checks (CLGEMM_TAIL=7, 1)"
+    for t in 7 1; do
+        CLGEMM_TAIL=$t timeout 300 "$TB" --no-clblast --check --runs 1 d:1031,517,263 \
+            s:1031,517,263 d:2000,1500,1000 s:2000,1500,1000
+    done
+    for round in 1 2; do
+        for t in "" 1; do
+            echo "== round $round: CLGEMM_TAIL=${t:-(default)}"
+            CLGEMM_TAIL=$t timeout 300 "$TB" --no-clblast --runs 20 d:8192,8192,8192 \
+                s:8192,8192,8192 | grep median
+        done
+    done
     echo "== narrow shapes that split K by default (K from a quarter of the long side)"
     timeout 300 "$TB" --no-clblast --runs 20 s:64,8192,4096 s:8192,64,4096 s:64,8192,2048 \
         d:64,8192,4096 d:8192,64,2048 | grep median

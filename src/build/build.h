@@ -132,7 +132,8 @@ enum {
     KEY_PANEL_RUNS = 1 << 12, /* pack.cl's panels copied in runs (columns far apart) */
     KEY_LINES = 1 << 13,      /* pack.cl's copy onto 16-byte lines in the operand's layout */
     KEY_STAGED_LAST =
-        1 << 14 /* the blocked schedule's last K-block over a staged C (STAGED_LAST) */
+        1 << 14, /* the blocked schedule's last K-block over a staged C (STAGED_LAST) */
+    KEY_LINEAR_TILES = 1 << 15 /* the first tiles of a grid along a 1-D one (LINEAR_TILES) */
 };
 
 typedef struct kernel_slot {

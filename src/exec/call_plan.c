@@ -118,7 +118,7 @@ gemm_schedule clgemm__plan_call(clgemm_handle h, const gemm_call *call, const co
     const bool aligned = clgemm__operand_on16(call, false) && clgemm__operand_on16(call, true);
     clgemm_config cfg =
         plan_on(h, info, &key, compute, shape->m, shape->n, shape->k, batch, aligned, source);
-    schedule_force force = {h->ksplit, h->peel, h->streamk, h->pack_kc};
+    schedule_force force = {h->ksplit, h->peel, h->streamk, h->pack_kc, h->tail};
     return clgemm__plan_schedule(&cfg, info, &force, call->precision, call->type_c, shape->m,
                                  shape->n, shape->k, batch, table);
 }

@@ -231,6 +231,8 @@ struct clgemm_handle_s {
     int streamk_tail; /* its ",1" or ",2": waves' worth of tiles stream-K shares (0: default) */
     int peel;         /* CLGEMM_PEEL when the handle was made (-1: unset, 0: never, 1: always) */
     int pack_kc;      /* CLGEMM_PACK_KC when the handle was made (0: unset, -1: never, n: depth) */
+    int tail;         /* CLGEMM_TAIL when the handle was made (0: unset, -1: never, 1: always, n:
+                         waves of n work-groups) */
     char *build_log;
     struct tune_memo *last_tune; /* what the last clgemm_tune searched (tuner.c) */
     bool has_override[CLGEMM_PRECISION_COUNT];

@@ -543,6 +543,10 @@ static int gemm_options_fn(const void *arg, char *buf, size_t size) {
                      k->flags & KEY_STAGED_LAST ? " -DSTAGED_LAST=1" : "");
         if (w < 0 || (size_t)(used += w) >= size) return -1;
     }
+    if (k->flags & KEY_LINEAR_TILES) {
+        w = snprintf(buf + used, size - (size_t)used, " -DLINEAR_TILES=1");
+        if (w < 0 || (size_t)(used += w) >= size) return -1;
+    }
     if ((w = clgemm__config_options(g->cfg, buf + used, size - (size_t)used)) < 0) return -1;
     used += w;
     if (g->family->call_options) {
@@ -696,6 +700,7 @@ typedef struct single_plan {
     const gemm_schedule *sched;
     cl_kernel plain, sk, fixup, strips, reduce;
     cl_mem work;
+    cl_kernel linear, tail; /* the head along a 1-D grid; the tail's split (arithmetic-type C) */
 } single_plan;
 
 /* Waves' worth of tiles stream-K shares out unless CLGEMM_STREAMK says otherwise: one (H200
@@ -742,20 +747,54 @@ static cl_int launch_streamk(struct clgemm_handle_s *h, const gemm_call *c, cons
  * work-group layers into the workspace (each strip after the one before, so they share it) and
  * reduced into C; without the split its work-groups walk K one slice at a time (H200 4097^2:
  * two such strips took 0.4 ms beside 3.06 ms for the 4096^2 rest). */
+static cl_int launch_split_part(struct clgemm_handle_s *h, const gemm_call *c, const colmajor *q,
+                                cl_ulong off, const clgemm_config *cfg, cl_kernel kernel,
+                                cl_int splits, const single_plan *one, cl_command_queue queue,
+                                launch_chain *ch) {
+    size_t local[2], global[2];
+    cl_int err =
+        set_gemm_args(h, kernel, c, q, one->work, 0, q->m,
+                      (cl_ulong)splits * (cl_ulong)q->m * (cl_ulong)q->n, false, splits, NULL);
+    clgemm__config_launch(cfg, (size_t)q->m, (size_t)q->n, local, global);
+    if (err == CL_SUCCESS) err = chain_launch(h, queue, kernel, global, local, (size_t)splits, ch);
+    if (err == CL_SUCCESS)
+        err = enqueue_reduce(h, one->reduce, c, q, off, splits, one->work, NULL, 1, queue, ch);
+    return err;
+}
+
 static cl_int launch_strip(struct clgemm_handle_s *h, const gemm_call *c, const colmajor *q,
                            cl_ulong off, const single_plan *one, cl_command_queue queue,
                            launch_chain *ch) {
+    return launch_split_part(h, c, q, off, &one->sched->small, one->strips,
+                             one->sched->strip_splits, one, queue, ch);
+}
+
+/* A partial last wave shared out (head_tiles > 0, clgemm__plan_tail): the first head_tiles tiles
+ * of the main part, whole waves, in one launch along a 1-D grid (LINEAR_TILES: the tiles in the
+ * order the 2-D grid would run them), then what is left of the last column of tiles they reach
+ * and the columns after it, each K split into the workspace and reduced, one after the other. */
+static cl_int launch_head_and_tail(struct clgemm_handle_s *h, const gemm_call *c, const colmajor *p,
+                                   const single_plan *one, cl_command_queue queue,
+                                   launch_chain *ch) {
     const gemm_schedule *s = one->sched;
-    size_t local[2], global[2];
-    cl_int splits = s->strip_splits;
+    size_t mt, nt, kt, local[2], global[2];
+    clgemm__family(s->cfg.family)->tile(&s->cfg, &mt, &nt, &kt);
+    cl_ulong off;
+    colmajor whole = sub_problem(p, c, 0, 0, s->main_m, s->main_n, &off);
     cl_int err =
-        set_gemm_args(h, one->strips, c, q, one->work, 0, q->m,
-                      (cl_ulong)splits * (cl_ulong)q->m * (cl_ulong)q->n, false, splits, NULL);
-    clgemm__config_launch(&s->small, (size_t)q->m, (size_t)q->n, local, global);
-    if (err == CL_SUCCESS)
-        err = chain_launch(h, queue, one->strips, global, local, (size_t)splits, ch);
-    if (err == CL_SUCCESS)
-        err = enqueue_reduce(h, one->reduce, c, q, off, splits, one->work, NULL, 1, queue, ch);
+        set_gemm_args(h, one->linear, c, &whole, c->c, off, (cl_int)c->ldc, 0, true, 1, NULL);
+    clgemm__config_launch(&s->cfg, mt, nt, local, global); /* (one tile: its work-group's size) */
+    global[0] = s->head_tiles * local[0];
+    global[1] = local[1];
+    if (err == CL_SUCCESS) err = chain_launch(h, queue, one->linear, global, local, 1, ch);
+    tile_rect rest[2];
+    clgemm__tail_rects(s->main_m, s->main_n, mt, nt, s->head_tiles, rest);
+    for (int r = 0; r < 2 && err == CL_SUCCESS; r++) {
+        if (rest[r].m == 0 || rest[r].n == 0) continue;
+        colmajor q = sub_problem(p, c, rest[r].i0, rest[r].j0, rest[r].m, rest[r].n, &off);
+        err =
+            launch_split_part(h, c, &q, off, &s->cfg, one->tail, s->tail_splits[r], one, queue, ch);
+    }
     return err;
 }
 
@@ -768,6 +807,8 @@ static cl_int enqueue_single(struct clgemm_handle_s *h, const gemm_call *c, cons
     cl_int err;
     if (s->groups > 0) {
         err = launch_streamk(h, c, p, one, queue, &ch);
+    } else if (s->head_tiles > 0) {
+        err = launch_head_and_tail(h, c, p, one, queue, &ch);
     } else {
         colmajor whole = sub_problem(p, c, 0, 0, s->main_m, s->main_n, &off);
         err = launch_plain(h, c, &whole, off, &s->cfg, one->plain, queue, &ch);
@@ -991,6 +1032,22 @@ static clgemm_status enqueue_gemm(struct clgemm_handle_s *h, const gemm_call *c,
         if (st == CLGEMM_SUCCESS)
             st = elementwise_kernel(h, KERNEL_REDUCE, c->precision, c->type_c, false, &reduce);
     }
+    /* A partial last wave shared out: the head along a 1-D grid, the tail's K split (partial
+     * products in the arithmetic type), the reduction. */
+    cl_kernel linear = NULL, tail = NULL;
+    if (st == CLGEMM_SUCCESS && s.head_tiles > 0) {
+        gemm_kernel head = gk;
+        head.key.flags |= KEY_LINEAR_TILES;
+        st =
+            kernel_for(h, &head.key, family->kernel, family->file, gemm_options_fn, &head, &linear);
+        gemm_kernel split = gk;
+        split.key.type_c = (unsigned char)clgemm__type(c->precision)->compute;
+        if (st == CLGEMM_SUCCESS)
+            st = kernel_for(h, &split.key, family->kernel, family->file, gemm_options_fn, &split,
+                            &tail);
+        if (st == CLGEMM_SUCCESS && !reduce)
+            st = elementwise_kernel(h, KERNEL_REDUCE, c->precision, c->type_c, false, &reduce);
+    }
     if (st != CLGEMM_SUCCESS) return st;
     cl_mem work = NULL;
     int slot = -1;
@@ -1015,8 +1072,8 @@ static clgemm_status enqueue_gemm(struct clgemm_handle_s *h, const gemm_call *c,
     cl_int err;
     if (s.pack_kc > 0) {
         err = enqueue_blocked(h, c, &p, &s, kernel, pack, second, work, queue, &done);
-    } else if ((s.groups > 0 && !sk_persistent) || s.peeled) {
-        single_plan one = {&s, kernel, sk, second, strips, reduce, work};
+    } else if ((s.groups > 0 && !sk_persistent) || s.peeled || s.head_tiles > 0) {
+        single_plan one = {&s, kernel, sk, second, strips, reduce, work, linear, tail};
         err = enqueue_single(h, c, &p, &one, queue, &done);
     } else {
         /* With a split, the partial products go to the workspace (ldc = m, beta = 0; matrix b's

@@ -46,6 +46,10 @@ void clgemm__handle_read_environment(struct clgemm_handle_s *h) {
     if (env_number("CLGEMM_PACK_KC", &forced, NULL))
         h->pack_kc = forced < 1 ? -1 : forced > 65536 ? 65536 : (int)forced;
     if (env_number("CLGEMM_BATCH_CHUNK", &forced, NULL)) h->batch_chunk = forced;
+    /* A partial last wave shared out by a K split (clgemm__plan_tail): 0 never, 1 always, n waves
+     * of n work-groups. */
+    if (env_number("CLGEMM_TAIL", &forced, NULL))
+        h->tail = forced < 1 ? -1 : forced > 65535 ? 65535 : (int)forced;
 }
 
 static clgemm_status handle_init(clgemm_handle h, cl_command_queue queue) {

@@ -68,9 +68,11 @@ typedef struct family_desc {
     const family_param *params;
     int num_params;
     const family_param_ext *param_ext; /* NULL, or one per entry of params */
-    bool searched; /* the tuner searches it (naive never wins, so it only costs time) */
-    bool split_k;  /* the kernel sums the K range of its z layer (work-group layers) */
-    bool stream_k; /* built with STREAMK, it runs the stream-K schedule (cl/common.cl) */
+    bool searched;     /* the tuner searches it (naive never wins, so it only costs time) */
+    bool split_k;      /* the kernel sums the K range of its z layer (work-group layers) */
+    bool stream_k;     /* built with STREAMK, it runs the stream-K schedule (cl/common.cl) */
+    bool linear_tiles; /* built with LINEAR_TILES, it runs the first tiles of a grid along a 1-D
+                          one (common.cl's GEMM_TILE_ORIGIN) */
     /* The family's own rules for a configuration on this device and arithmetic type (the
      * registry has checked the family, the type and that every parameter is in 1..1024). */
     bool (*rules)(const clgemm_config *c, const device_info *info, const type_desc *t);

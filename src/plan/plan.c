@@ -229,6 +229,56 @@ void clgemm__plan_peel(const clgemm_config *config, const device_info *info, int
     *main_n = keep_n;
 }
 
+void clgemm__tail_rects(size_t m, size_t n, size_t mt, size_t nt, size_t head_tiles,
+                        tile_rect rest[2]) {
+    const size_t tiles_m = (m + mt - 1) / mt, col = head_tiles / tiles_m,
+                 row = head_tiles % tiles_m;
+    const size_t after = row > 0 ? col + 1 : col; /* the first column of tiles left whole */
+    rest[0] = (tile_rect){0, 0, 0, 0};
+    rest[1] = (tile_rect){0, 0, 0, 0};
+    if (row > 0 && col * nt < n)
+        rest[0] =
+            (tile_rect){row * mt, col * nt, m - row * mt, n - col * nt < nt ? n - col * nt : nt};
+    if (after * nt < n) rest[1] = (tile_rect){0, after * nt, m, n - after * nt};
+}
+
+/* Not planned unless forced: not yet measured. The case it is for: 8192^2 in 128 x 128 tiles on
+ * the H200's 132 SMs is 4096 tiles, 31.03 waves of FP64's one work-group an SM (15.52 of FP32's
+ * two), so the last round runs 4 tiles (136) on an otherwise idle device, about 3 % of the
+ * call (docs/perf/NOTES.md, "partial last waves"). Each rectangle of the rest is split so that
+ * its tiles' layers make about one wave: those 4 tiles into 32 layers of K / 32. */
+void clgemm__plan_tail(const clgemm_config *config, const device_info *info, int forced,
+                       clgemm_precision type, size_t m, size_t n, size_t k, size_t batch,
+                       size_t *head_tiles, int splits[2]) {
+    const family_desc *f = clgemm__family(config->family);
+    *head_tiles = 0;
+    splits[0] = splits[1] = 1;
+    if (!f || !f->linear_tiles || !f->split_k || batch != 1 || k == 0 || forced <= 0) return;
+    size_t mt, nt, kt;
+    f->tile(config, &mt, &nt, &kt);
+    const size_t tiles = ((m + mt - 1) / mt) * ((n + nt - 1) / nt);
+    const size_t slots =
+        forced >= 2 ? (size_t)forced : resident_groups(config, info, type) * info->compute_units;
+    /* (the kernels number tiles in an int) */
+    if (tiles > INT_MAX || slots == 0 || tiles <= slots || tiles % slots == 0) return;
+    const size_t head = tiles - tiles % slots;
+    tile_rect rest[2];
+    clgemm__tail_rects(m, n, mt, nt, head, rest);
+    size_t most = k / (kt * MIN_SLICES_PER_SPLIT);
+    if (most > MAX_SPLITS) most = MAX_SPLITS;
+    for (int q = 0; q < 2; q++) {
+        if (rest[q].m == 0 || rest[q].n == 0) continue;
+        size_t want = slots / (((rest[q].m + mt - 1) / mt) * ((rest[q].n + nt - 1) / nt));
+        if (want > most) want = most;
+        splits[q] = nonempty_layers((long)want, k, kt);
+    }
+    if (splits[0] < 2 && splits[1] < 2) { /* nothing shared: the plain grid */
+        splits[0] = splits[1] = 1;
+        return;
+    }
+    *head_tiles = head;
+}
+
 size_t clgemm__pack_panels_base(const gemm_schedule *s, clgemm_precision type) {
     return clgemm__round_up(s->pack_stage * clgemm__type(type)->compute_size, 64);
 }
@@ -255,6 +305,13 @@ static size_t workspace_elements(const gemm_schedule *s, size_t m, size_t n, siz
             (clgemm__family(s->cfg.family)->persistent_groups ? CLGEMM__SK_COUNTERS(s->groups) : 0);
     size_t right = m * (n - s->main_n), below = (m - s->main_m) * s->main_n;
     size_t strip = (right > below ? right : below) * (size_t)s->strip_splits;
+    if (s->head_tiles > 0) { /* the tail's rectangles, one after the other */
+        tile_rect rest[2];
+        clgemm__tail_rects(m, n, mt, nt, s->head_tiles, rest);
+        for (int q = 0; q < 2; q++)
+            if (rest[q].m * rest[q].n * (size_t)s->tail_splits[q] > strip)
+                strip = rest[q].m * rest[q].n * (size_t)s->tail_splits[q];
+    }
     return need > strip ? need : strip;
 }
 
@@ -323,12 +380,15 @@ gemm_schedule clgemm__plan_schedule(const clgemm_config *cfg, const device_info 
             clgemm__plan_streamk(cfg, info, force->streamk, type, s.main_m, s.main_n, k, batch);
     }
     s.peeled = s.main_m < m || s.main_n < n;
+    if (s.splits == 1 && !table && s.groups == 0 && !s.peeled)
+        clgemm__plan_tail(cfg, info, force->tail, type, m, n, k, batch, &s.head_tiles,
+                          s.tail_splits);
     if (s.peeled) { /* the family's smallest tiles, K split */
         s.small = clgemm__config_smallest(cfg, info, type);
         s.strip_splits =
             clgemm__plan_splits(&s.small, info, CLGEMM__STRIP_SPLITS, type, 1, 1, k, 1);
     }
-    if (s.splits == 1 && s.groups == 0 && !s.peeled) return s;
+    if (s.splits == 1 && s.groups == 0 && !s.peeled && s.head_tiles == 0) return s;
     size_t elements = workspace_elements(&s, m, n, batch);
     if (!elements ||
         __builtin_mul_overflow(elements, clgemm__type(type)->compute_size, &s.workspace))

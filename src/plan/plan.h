@@ -129,12 +129,34 @@ int clgemm__plan_streamk(const clgemm_config *config, const device_info *info, i
 void clgemm__plan_peel(const clgemm_config *config, const device_info *info, int forced, size_t m,
                        size_t n, size_t batch, size_t *main_m, size_t *main_n);
 
+/* A partial last wave's tiles shared out by splitting their K: how many of the m x n matrix's
+ * tiles (in the order a 2-D grid dispatches them, down each column of tiles) make whole waves
+ * (*head_tiles; 0: none, the plain grid), and the K split of the rest, which is at most two
+ * rectangles (splits[0]: the bottom of the column the head ends in, splits[1]: the columns
+ * after it; each about a wave of work-groups with its split). One matrix, no split K, families
+ * with linear_tiles. forced: 0 unset, -1 never, 1 wherever a wave is partial, n >= 2 the same
+ * with waves of n work-groups (tests). */
+void clgemm__plan_tail(const clgemm_config *config, const device_info *info, int forced,
+                       clgemm_precision type, size_t m, size_t n, size_t k, size_t batch,
+                       size_t *head_tiles, int splits[2]);
+
+/* A rectangle of C: rows i0 .. i0 + m - 1, columns j0 .. j0 + n - 1 (m or n 0: none). */
+typedef struct tile_rect {
+    size_t i0, j0, m, n;
+} tile_rect;
+/* What an m x n matrix in mt x nt tiles leaves after its first head_tiles tiles in dispatch
+ * order: rest[0] the bottom of the column of tiles the head ends in, rest[1] the columns after
+ * it. */
+void clgemm__tail_rects(size_t m, size_t n, size_t mt, size_t nt, size_t head_tiles,
+                        tile_rect rest[2]);
+
 /* The settings that force a schedule (the handle's, read when it was made; see above). */
 typedef struct schedule_force {
     int ksplit;  /* CLGEMM_KSPLIT: 0 unset, n > 0 that many layers */
     int peel;    /* CLGEMM_PEEL: -1 unset, 0 never, 1 always */
     int streamk; /* CLGEMM_STREAMK: -1 unset, 0 never, n work-groups */
     int pack_kc; /* CLGEMM_PACK_KC: 0 unset, -1 never, n > 0 packed K-blocks of n steps */
+    int tail; /* CLGEMM_TAIL: 0 unset, -1 never, 1 always, n >= 2 waves of n (clgemm__plan_tail) */
 } schedule_force;
 
 /* Elements (4 bytes or more) a persistent stream-K launch keeps before its parts in the
@@ -161,6 +183,10 @@ typedef struct gemm_schedule {
     int pack_kc;           /* > 0: the blocked schedule, K in blocks of pack_kc steps, each
                               block of op(A) and op(B) packed into the workspace first */
     size_t pack_mc;        /* and of each K-block, op(A)'s rows pack_mc at a time (at most m) */
+    size_t head_tiles;     /* > 0: the main part's first head_tiles tiles, whole waves, in one
+                              launch along a 1-D grid (LINEAR_TILES); the rest in at most two
+                              rectangles, K split tail_splits ways into the workspace and reduced */
+    int tail_splits[2];    /* (clgemm__plan_tail) */
     size_t pack_stage;     /* C of another type than the arithmetic (FP16, BF16) and more than
                               one K-block: elements of a copy of C in the arithmetic type at the
                               workspace's start, which the K-blocks but the last add into; the
