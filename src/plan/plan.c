@@ -244,9 +244,9 @@ void clgemm__tail_rects(size_t m, size_t n, size_t mt, size_t nt, size_t head_ti
 
 /* Not planned unless forced: not yet measured. The case it is for: 8192^2 in 128 x 128 tiles on
  * the H200's 132 SMs is 4096 tiles, 31.03 waves of FP64's one work-group an SM (15.52 of FP32's
- * two), so the last round runs 4 tiles (136) on an otherwise idle device, about 3 % of the
- * call (docs/perf/NOTES.md, "partial last waves"). Each rectangle of the rest is split so that
- * its tiles' layers make about one wave: those 4 tiles into 32 layers of K / 32. */
+ * two), so the last round runs 4 tiles (FP32: 136 of 264) on an otherwise idle device, about 3 %
+ * of the call (docs/perf/NOTES.md, "partial last waves"). Each rectangle of the rest is split so
+ * that its tiles' layers make about one wave: those 4 tiles into 32 layers of K / 32. */
 void clgemm__plan_tail(const clgemm_config *config, const device_info *info, int forced,
                        clgemm_precision type, size_t m, size_t n, size_t k, size_t batch,
                        size_t *head_tiles, int splits[2]) {
