@@ -7,6 +7,7 @@
 #include "tune/tune_data.h"
 
 #include <criterion/criterion.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -1366,6 +1367,8 @@ Test(schedule_plan, h200_shapes) {
     c = clgemm__config_default_for(&cpu, S, DEF, 4097, 4097, 4097, 1);
     cr_expect_eq(clgemm__plan_streamk(&c, &cpu, -1, S, 4097, 4097, 4097, 1), 0);
     cr_expect_eq(clgemm__plan_streamk(&c, &cpu, 7, S, 4097, 4097, 4097, 1), 7);
+    cr_expect_eq(clgemm__plan_streamk(&c, &cpu, INT_MAX, S, 4097, 4097, 4097, 1), 65535,
+                 "a forced count beyond what the kernels' range arithmetic holds is clamped");
     clgemm__plan_peel(&c, &cpu, -1, 4097, 4097, 1, &main_m, &main_n);
     cr_expect(main_m == 4097 && main_n == 4097, "no peeling on a CPU unless forced");
     clgemm__plan_peel(&c, &cpu, 1, 4097, 4097, 1, &main_m, &main_n);

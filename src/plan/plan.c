@@ -193,7 +193,9 @@ int clgemm__plan_streamk(const clgemm_config *config, const device_info *info, i
         slices > LONG_MAX / 65536)
         return 0;
     if (persistent) return persistent_streamk(forced, slices);
-    if (forced > 0) return forced;
+    /* (at most 65,535 groups, as the handle clamps CLGEMM_STREAMK: the slice guard above and the
+     * kernels' 64-bit range arithmetic count on it) */
+    if (forced > 0) return forced < 65535 ? forced : 65535;
     /* At most two per compute unit: more only add fix-up work (H200, 64 x 8192 x 8192 in
      * 64 x 64 tiles of which five fit an SM: 132 groups 23.8 TFLOPS, 264 28.7, 528 26.9). */
     size_t per_unit = resident_groups(config, info, type);
