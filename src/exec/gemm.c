@@ -1021,7 +1021,7 @@ static clgemm_status enqueue_gemm(struct clgemm_handle_s *h, const gemm_call *c,
                         &sk);
     }
     /* Peeled strips: the family's smallest tiles, K split (their partial products in the
-     * arithmetic type), and the reduction. */
+     * arithmetic type). */
     cl_kernel reduce = NULL;
     if (st == CLGEMM_SUCCESS && s.peeled) {
         gemm_kernel edge = {.family = clgemm__family(s.small.family), .cfg = &s.small};
@@ -1029,8 +1029,6 @@ static clgemm_status enqueue_gemm(struct clgemm_handle_s *h, const gemm_call *c,
         edge.key.type_c = (unsigned char)clgemm__type(c->precision)->compute;
         st = kernel_for(h, &edge.key, edge.family->kernel, edge.family->file, gemm_options_fn,
                         &edge, &strips);
-        if (st == CLGEMM_SUCCESS)
-            st = elementwise_kernel(h, KERNEL_REDUCE, c->precision, c->type_c, false, &reduce);
     }
     /* A partial last wave shared out: the head along a 1-D grid, the tail's K split (partial
      * products in the arithmetic type), the reduction. */
@@ -1045,9 +1043,10 @@ static clgemm_status enqueue_gemm(struct clgemm_handle_s *h, const gemm_call *c,
         if (st == CLGEMM_SUCCESS)
             st = kernel_for(h, &split.key, family->kernel, family->file, gemm_options_fn, &split,
                             &tail);
-        if (st == CLGEMM_SUCCESS && !reduce)
-            st = elementwise_kernel(h, KERNEL_REDUCE, c->precision, c->type_c, false, &reduce);
     }
+    /* (the strips' and the tail's split layers, added up into C) */
+    if (st == CLGEMM_SUCCESS && (s.peeled || s.head_tiles > 0))
+        st = elementwise_kernel(h, KERNEL_REDUCE, c->precision, c->type_c, false, &reduce);
     if (st != CLGEMM_SUCCESS) return st;
     cl_mem work = NULL;
     int slot = -1;
