@@ -1375,9 +1375,10 @@ Test(schedule_plan, h200_shapes) {
     cr_expect(main_m < 4097 && main_n < 4097, "CLGEMM_PEEL=1 peels");
 }
 
-/* A partial last wave shared out by a K split (clgemm__plan_tail), forced: whole waves in the
- * head, the rest's rectangles split so that each makes about one wave. Never unless forced. */
-Test(schedule_plan, partial_last_wave_split_only_where_forced) {
+/* A partial last wave shared out by a K split (clgemm__plan_tail): whole waves in the head, the
+ * rest's rectangles split so that each makes about one wave. Unset, only where measured to pay:
+ * the mma family on compute capability 9.0 with at most half a wave left. */
+Test(schedule_plan, partial_last_wave_split_where_measured_or_forced) {
     const device_info h200 = h200_static();
     size_t head;
     int splits[2];
@@ -1386,10 +1387,36 @@ Test(schedule_plan, partial_last_wave_split_only_where_forced) {
      * bottom of the last column, in 32 layers of K / 32 (132 / 4 = 33 asked; 512 slices of 16
      * make 32 layers of 16, none empty). */
     const clgemm_config d = {.family = CLGEMM_FAMILY_MMA, .params = {128, 128, 16, 64, 32, 5}};
-    clgemm__plan_tail(&d, &h200, 0, D, 8192, 8192, 8192, 1, &head, splits);
-    cr_expect_eq(head, 0, "unset: never");
     clgemm__plan_tail(&d, &h200, -1, D, 8192, 8192, 8192, 1, &head, splits);
     cr_expect_eq(head, 0, "CLGEMM_TAIL=0: never");
+    clgemm__plan_tail(&d, &h200, 0, D, 8192, 8192, 8192, 1, &head, splits);
+    cr_expect_eq(head, 31u * 132u, "unset: 4 tiles left of 132");
+    cr_expect(splits[0] == 32 && splits[1] == 1, "splits %d, %d", splits[0], splits[1]);
+    /* Unset: 6144^2 leaves 60 tiles of 132 (split); 7 x 66 tiles leave 66, half a wave (split),
+     * 7 x 85 leave 67 (plain); 128 x 64 tiles two an SM: 4097^2 leaves 33 of 264 (split),
+     * 4096^2 200 of 264 (plain). */
+    clgemm__plan_tail(&d, &h200, 0, D, 6144, 6144, 6144, 1, &head, splits);
+    cr_expect_eq(head, 17u * 132u);
+    clgemm__plan_tail(&d, &h200, 0, D, 128 * 7, 128 * 66, 4096, 1, &head, splits);
+    cr_expect_eq(head, 3u * 132u, "462 tiles: 66 left of 132");
+    clgemm__plan_tail(&d, &h200, 0, D, 128 * 7, 128 * 85, 4096, 1, &head, splits);
+    cr_expect_eq(head, 0, "595 tiles: 67 left of 132");
+    const clgemm_config d64 = {.family = CLGEMM_FAMILY_MMA, .params = {128, 64, 16, 64, 32, 4}};
+    clgemm__plan_tail(&d64, &h200, 0, D, 4097, 4097, 4097, 1, &head, splits);
+    cr_expect_eq(head, 8u * 264u, "33 x 65 tiles, 33 left of 264");
+    clgemm__plan_tail(&d64, &h200, 0, D, 4096, 4096, 4096, 1, &head, splits);
+    cr_expect_eq(head, 0, "200 left of 264");
+    /* Unset elsewhere: not on another device, not for the register-blocked family (its build
+     * for it took 130 registers on the H200, one work-group an SM in place of two). */
+    device_info other = h200;
+    other.nv_compute_capability = 80;
+    clgemm__plan_tail(&d, &other, 0, D, 8192, 8192, 8192, 1, &head, splits);
+    cr_expect_eq(head, 0, "compute capability 8.0: unmeasured");
+    const clgemm_config s32 = regblock(128, 128, 8, 16, 16, 8, 4, 4);
+    clgemm__plan_tail(&s32, &h200, 0, S, 8192, 8192, 8192, 1, &head, splits);
+    cr_expect_eq(head, 0, "register-blocked: only when asked");
+    clgemm__plan_tail(&s32, &h200, 1, S, 8192, 8192, 8192, 1, &head, splits);
+    cr_expect_neq(head, 0, "register-blocked, asked");
     clgemm__plan_tail(&d, &h200, 1, D, 8192, 8192, 8192, 1, &head, splits);
     cr_expect_eq(head, 31u * 132u);
     cr_expect(splits[0] == 32 && splits[1] == 1, "splits %d, %d", splits[0], splits[1]);

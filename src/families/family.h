@@ -73,6 +73,11 @@ typedef struct family_desc {
     bool stream_k;     /* built with STREAMK, it runs the stream-K schedule (cl/common.cl) */
     bool linear_tiles; /* built with LINEAR_TILES, it runs the first tiles of a grid along a 1-D
                           one (common.cl's GEMM_TILE_ORIGIN) */
+    /* Sharing a partial last wave out by a K split (clgemm__plan_tail) pays by default, where
+     * measured: on compute capability 9.0, with at most half a wave left. The register-blocked
+     * family's LINEAR_TILES build takes 130 registers on the H200 where its 2-D build takes 127:
+     * one work-group an SM in place of two, FP32 8192^2 48.5 -> 38.3 TFLOPS; so only when asked. */
+    bool tail_pays;
     /* The family's own rules for a configuration on this device and arithmetic type (the
      * registry has checked the family, the type and that every parameter is in 1..1024). */
     bool (*rules)(const clgemm_config *c, const device_info *info, const type_desc *t);

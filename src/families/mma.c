@@ -203,4 +203,5 @@ static const clgemm_config quick[] = {MMA(128, 128, 32, 64, 64, 3), MMA(128, 128
 
 /* H200 FP64, copies against scalar loads: 2049^2 +12 %, 4097^2 +16 %, 8193^2 +13 %. */
 const family_desc clgemm__family_mma = {TENSOR_CORE_FAMILY(CLGEMM_FAMILY_MMA, mma),
-                                        .aligned_copies_pay = true, .linear_tiles = true};
+                                        .aligned_copies_pay = true, .linear_tiles = true,
+                                        .tail_pays = true};

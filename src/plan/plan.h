@@ -134,8 +134,9 @@ void clgemm__plan_peel(const clgemm_config *config, const device_info *info, int
  * (*head_tiles; 0: none, the plain grid), and the K split of the rest, which is at most two
  * rectangles (splits[0]: the bottom of the column the head ends in, splits[1]: the columns
  * after it; each about a wave of work-groups with its split). One matrix, no split K, families
- * with linear_tiles. forced: 0 unset, -1 never, 1 wherever a wave is partial, n >= 2 the same
- * with waves of n work-groups (tests). */
+ * with linear_tiles. forced: 0 unset (where the family's tail_pays, on compute capability 9.0,
+ * with at most half a wave left), -1 never, 1 wherever a wave is partial, n >= 2 the same with
+ * waves of n work-groups (tests). */
 void clgemm__plan_tail(const clgemm_config *config, const device_info *info, int forced,
                        clgemm_precision type, size_t m, size_t n, size_t k, size_t batch,
                        size_t *head_tiles, int splits[2]);
