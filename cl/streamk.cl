@@ -2,19 +2,22 @@
  * kernel wrote the parts of every tile that a range boundary cut into its work-groups' workspace
  * slots (mt x nt each, column-major, raw sums); this adds the parts of each such tile in
  * work-group order and stores C = alpha * sum + beta * C (C not read when beta is 0). One
- * work-group layer per range boundary b (between work-groups b - 1 and b): the first boundary
- * inside a tile does that tile; the others return at once.
+ * work-group per range boundary b (between work-groups b - 1 and b), the third grid dimension:
+ * the first boundary inside a tile does that whole tile; the others return at once.
  *
- * Where a boundary falls and which slots hold a tile's parts is the same for every work-item of a
- * work-group, and it takes 64-bit divisions (sk_beg), which GPUs emulate in tens of instructions:
- * the first work-item works it out and hands it on through local memory, FIXUP_PARTS slots at a
- * time, instead of every work-item of every layer repeating it (on the H200 the fix-up took
- * 67-80 us for 1536^2's 144 tiles when each did). */
+ * Where a boundary falls and which slots hold a tile's parts takes 64-bit divisions (sk_beg),
+ * which GPUs emulate in tens of dependent instructions: the first work-item works it out and
+ * hands it on through local memory, FIXUP_PARTS slots a round. One work-group a boundary, not
+ * one per 8 x 8 block of the tile: on the H200 the fix-up took 39-108 us as the call's last
+ * command when every block of every boundary's tile (up to 67,000 work-groups at 8192^2) went
+ * through that chain before returning. A tile of more than FIXUP_PARTS parts takes several
+ * rounds: each round's sum is left in its last part's slot, which the next round reads first,
+ * so the parts are still added in work-group order. */
 #define FIXUP_PARTS 32
 
 __kernel void clgemm_streamk_fixup(const int M, const int N, const int K, const int mt,
                                    const int nt, const int kt, const int groups, const REAL alpha,
-                                   const REAL beta, const __global REAL *restrict work,
+                                   const REAL beta, __global REAL *restrict work,
                                    __global C_T *restrict C, const ulong offC, const int ldc) {
     __local long tile;                /* the tile this layer adds up, or -1: none */
     __local long next;                /* the next work-group whose range may hold a part */
@@ -38,15 +41,16 @@ __kernel void clgemm_streamk_fixup(const int M, const int N, const int K, const 
     const long t = tile;
     if (t < 0) return; /* the whole work-group alike */
     const int tiles_m = (M + mt - 1) / mt;
-    const int ii = get_global_id(0), jj = get_global_id(1);
-    const int i = (int)(t % tiles_m) * mt + ii, j = (int)(t / tiles_m) * nt + jj;
-    const bool inside = ii < mt && jj < nt && i < M && j < N;
-    const ulong slot_size = (ulong)mt * (ulong)nt, at = (ulong)ii + (ulong)jj * (ulong)mt;
-    REAL sum = (REAL)0;
+    const int i0 = (int)(t % tiles_m) * mt, j0 = (int)(t / tiles_m) * nt;
+    const int rows = min(mt, M - i0), cols = min(nt, N - j0); /* the tile inside C */
+    const int li = get_local_id(0), lj = get_local_id(1);
+    const int si = get_local_size(0), sj = get_local_size(1);
+    const ulong slot_size = (ulong)mt * (ulong)nt;
+    C += offC;
     for (;;) {
         if (lead) {
             int n = 0;
-            long g = next;
+            long g = next, last_g = next;
             done = 1;
             for (; g < groups; g++) {
                 const long gb = sk_beg(&s, g);
@@ -57,22 +61,33 @@ __kernel void clgemm_streamk_fixup(const int M, const int N, const int K, const 
                     break;
                 }
                 parts[n++] = ((ulong)g * 2 + (gb >= t0 ? 0 : 1)) * slot_size;
+                last_g = g;
             }
-            next = g;
+            /* Another round starts again at this round's last part, which will hold its sum. */
+            next = done ? g : last_g;
             count = n;
         }
         barrier(CLK_LOCAL_MEM_FENCE);
-        if (inside)
-            for (int p = 0; p < count; p++)
-                sum += work[parts[p] + at];
+        const int n = count;
         const bool last = done;
+        for (int jj = lj; jj < cols; jj += sj)
+            for (int ii = li; ii < rows; ii += si) {
+                const ulong at = (ulong)ii + (ulong)jj * (ulong)mt;
+                REAL sum = (REAL)0;
+                for (int p = 0; p < n; p++)
+                    sum += work[parts[p] + at];
+                if (!last) {
+                    /* (only this work-item reads this element of the slot again; work is not
+                     * const, so that no read-only cache holds the old value) */
+                    work[parts[n - 1] + at] = sum;
+                    continue;
+                }
+                const int c_at = C_INDEX(i0 + ii, j0 + jj);
+                REAL r = MUL(alpha, sum);
+                if (!IS_ZERO(beta)) r += MUL(beta, LOAD_C(C, c_at));
+                STORE_ELEM(C, c_at, r);
+            }
         barrier(CLK_LOCAL_MEM_FENCE); /* before the next round's slots replace these */
         if (last) break;
     }
-    if (!inside) return;
-    C += offC;
-    const int c_at = C_INDEX(i, j);
-    REAL r = MUL(alpha, sum);
-    if (!IS_ZERO(beta)) r += MUL(beta, LOAD_C(C, c_at));
-    STORE_ELEM(C, c_at, r);
 }

@@ -359,8 +359,10 @@ streamk_fixup() {
     sq="s:1536,1536,1536 s:2176,2176,2176 s:2304,2304,2304 s:2560,2560,2560 s:3072,3072,3072"
     narrow="s:64,8192,1024 s:8192,64,1024 d:64,8192,1024 d:3072,3072,3072"
     echo "== checks with CLGEMM_STREAMK=264 and 5000 (a tile of more than 32 parts)"
+    # (--check's host reference takes minutes past about 1e9 multiply-adds: 2000 x 1500 x 1000 ran
+    # out of time, so the shapes stay small)
     CLGEMM_STREAMK=264 timeout 300 "$TB" --no-clblast --check --runs 1 s:1031,517,263 d:1031,517,263 \
-        s:1536,1536,1536 d:2000,1500,1000 s:64,8192,1024
+        s:1536,1536,1536 d:1100,1100,130 s:64,8192,256
     CLGEMM_STREAMK=5000 timeout 300 "$TB" --no-clblast --check --runs 1 s:200,200,8192 d:200,200,8192
     for round in 1 2; do
         for sk in "" 264 0; do
@@ -395,17 +397,18 @@ streamk_fixup() {
     $CUBLAS 8192,8192,8192 7680,8448,8192
     $CUBLAS --fp64 8192,8192,8192 7936,8448,8192
     # The partial wave's tiles K split (CLGEMM_TAIL, src/plan/plan.c clgemm__plan_tail): the
-    # whole waves along a 1-D grid, then the rest split to about a wave. Checked with waves of 7
-    # and of the device, then FP64 8192^2 (4 tiles left, 32 layers) and FP32 8192^2 (136 left:
-    # 8 tiles in 32 layers, 128 in 2), default against it, two rounds. Predicted: FP64 +2.5-3 %
-    # (51.9 -> 53.3 TFLOPS), FP32 +1.5-2.5 %.
+    # whole waves along a 1-D grid, then the rest split to about a wave; by default the mma
+    # family's with at most half a wave left (FP64 8192^2: 4 tiles left, 32 layers). Checked
+    # with waves of 7 and of the device, then FP64 and FP32 8192^2 (136 left: 8 tiles in 32
+    # layers, 128 in 2) with it forced and off, two rounds (measured: FP64 +2.1-2.6 %; FP32
+    # -21 %, its LINEAR_TILES build at 130 registers: h200-partial-wave-split.log).
     echo "== the partial wave split: checks (CLGEMM_TAIL=7, 1)"
     for t in 7 1; do
         CLGEMM_TAIL=$t timeout 300 "$TB" --no-clblast --check --runs 1 d:1031,517,263 \
-            s:1031,517,263 d:2000,1500,1000 s:2000,1500,1000
+            s:1031,517,263 d:1100,1100,130 s:1100,1100,130
     done
     for round in 1 2; do
-        for t in "" 1; do
+        for t in 0 1; do
             echo "== round $round: CLGEMM_TAIL=${t:-(default)}"
             CLGEMM_TAIL=$t timeout 300 "$TB" --no-clblast --runs 20 d:8192,8192,8192 \
                 s:8192,8192,8192 | grep median

@@ -486,7 +486,7 @@ static cl_int enqueue_reduce(struct clgemm_handle_s *h, cl_kernel kernel, const 
 }
 
 /* Second step of a stream-K launch over the sub-problem p (C at off): the tiles that range
- * boundaries cut are summed from the workspace and stored (cl/streamk.cl), one layer per
+ * boundaries cut are summed from the workspace and stored (cl/streamk.cl), one work-group per
  * boundary. */
 static cl_int enqueue_fixup(struct clgemm_handle_s *h, cl_kernel kernel, const gemm_call *c,
                             const colmajor *p, cl_ulong off, const clgemm_config *cfg,
@@ -495,6 +495,7 @@ static cl_int enqueue_fixup(struct clgemm_handle_s *h, cl_kernel kernel, const g
     clgemm__family(cfg->family)->tile(cfg, &mt, &nt, &kt);
     cl_int tile_m = (cl_int)mt, tile_n = (cl_int)nt, tile_k = (cl_int)kt, ldc = (cl_int)c->ldc;
     cl_int err = CL_SUCCESS;
+    size_t local[2], global[2];
     SET_ARG(kernel, 0, p->m, err);
     SET_ARG(kernel, 1, p->n, err);
     SET_ARG(kernel, 2, p->k, err);
@@ -508,10 +509,14 @@ static cl_int enqueue_fixup(struct clgemm_handle_s *h, cl_kernel kernel, const g
     SET_ARG(kernel, 10, c->c, err);
     SET_ARG(kernel, 11, off, err);
     SET_ARG(kernel, 12, ldc, err);
-    size_t local[2], global[2];
-    elementwise_launch(h, tile_m, tile_n, local, global);
+    /* One work-group per boundary (the kernel strides over the tile): 16 x 16 where the device
+     * allows it, else the elementwise kernels' 8 x 8 or 1 x 1. */
+    elementwise_launch(h, 1, 1, local, global);
+    const size_t *items = h->info.max_work_item_sizes;
+    if (h->info.max_work_group_size >= 256 && items[0] >= 16 && items[1] >= 16)
+        local[0] = local[1] = 16;
     if (err == CL_SUCCESS)
-        err = chain_launch(h, queue, kernel, global, local, (size_t)groups - 1, ch);
+        err = chain_launch(h, queue, kernel, local, local, (size_t)groups - 1, ch);
     return err;
 }
 

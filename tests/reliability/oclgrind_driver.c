@@ -8,13 +8,15 @@
  * ksplit is the register-blocked family with K split across work-group layers (CLGEMM_KSPLIT=2
  * or 3, so some layers are empty for small K) and the reduction kernel that sums the layers;
  * streamk is it in the stream-K schedule (CLGEMM_STREAMK=3 or 7 work-groups, cutting tiles at
- * varied points) and the fix-up kernel; packed is the micro-kernel family in the blocked
- * schedule (CLGEMM_PACK_KC=5 or 8: several K-blocks, a partial last one) and the kernel that packs
- * its panels; aligncopies is the micro-kernel family over copies of the operands that sit off
- * 16 bytes (CLGEMM_ALIGN_COPIES=1: pack.cl's copy onto 16-byte lines first).
+ * varied points) and the fix-up kernel; streamk-rounds is the same with 100 or 61 work-groups on
+ * shape 6, whose long K cuts a tile into more parts than the fix-up takes in one round; packed is
+ * the micro-kernel family in the blocked schedule (CLGEMM_PACK_KC=5 or 8: several K-blocks, a
+ * partial last one) and the kernel that packs its panels; aligncopies is the micro-kernel family
+ * over copies of the operands that sit off 16 bytes (CLGEMM_ALIGN_COPIES=1: pack.cl's copy onto
+ * 16-byte lines first).
  *
- * Usage: oclgrind_driver naive|tiled|regblock|microkernel|ksplit|streamk|packed|aligncopies|scale
- *        [PRECISIONS [SHAPES]]
+ * Usage: oclgrind_driver naive|tiled|regblock|microkernel|ksplit|streamk|streamk-rounds|packed|
+ *        aligncopies|scale [PRECISIONS [SHAPES]]
  *   PRECISIONS: s, d or sd (default); SHAPES: indices into shapes[] below, e.g. 012 (default: all).
  * Exit status 0 when every result is right. */
 #include "rel_common.h"
@@ -32,9 +34,10 @@ typedef struct shape {
  * slice, and one large enough for interior work-groups of the 32 x 32 register-blocked tile;
  * last (not in the default list), the same with every leading dimension of its unpadded cases a
  * multiple of 4 and K cut 4 deep into a slice of 8: 16-byte loads (VLOAD 2), vectors along K read
- * in part. */
-static const shape shapes[] = {{1, 1, 1},  {7, 13, 5},   {33, 17, 19},
-                               {4, 3, 33}, {34, 33, 18}, {36, 36, 20}};
+ * in part; then (not in the default list either) a K of 69 or more slices of every tile size
+ * here, one or two tiles, for the stream-K fix-up's rounds (more than 32 parts a tile). */
+static const shape shapes[] = {{1, 1, 1},    {7, 13, 5},   {33, 17, 19}, {4, 3, 33},
+                               {34, 33, 18}, {36, 36, 20}, {9, 5, 2200}};
 #define NSHAPES (sizeof shapes / sizeof shapes[0])
 
 static const clgemm_config naive_configs[] = {
@@ -157,6 +160,8 @@ static const schedule ksplit_schedule = {
     "CLGEMM_KSPLIT", "reduce.cl", {"2", "3"}, "regblock", NULL};
 static const schedule streamk_schedule = {
     "CLGEMM_STREAMK", "streamk.cl", {"3", "7"}, "regblock", NULL};
+static const schedule streamk_rounds_schedule = {
+    "CLGEMM_STREAMK", "streamk.cl", {"100", "61"}, "regblock", NULL};
 static const schedule packed_schedule = {
     "CLGEMM_PACK_KC", "pack.cl", {"5", "8"}, "microkernel", &microkernel_configs[1]};
 
@@ -242,11 +247,11 @@ static void run_scale(clgemm_handle h, clgemm_precision prec) {
 
 int main(int argc, char **argv) {
     if (argc < 2 || argc > 4) {
-        fprintf(
-            stderr,
-            "usage: %s naive|tiled|regblock|microkernel|ksplit|streamk|packed|aligncopies|scale "
-            "[s|d|sd [SHAPES]]\n",
-            argv[0]);
+        fprintf(stderr,
+                "usage: %s naive|tiled|regblock|microkernel|ksplit|streamk|streamk-rounds|packed|"
+                "aligncopies|scale "
+                "[s|d|sd [SHAPES]]\n",
+                argv[0]);
         return 2;
     }
     const char *precs = argc >= 3 ? argv[2] : "sd";
@@ -274,10 +279,11 @@ int main(int argc, char **argv) {
     }
     fprintf(stdout, "device: %s\n", name);
     const family_set *f = NULL;
-    const schedule *forced = strcmp(argv[1], "ksplit") == 0    ? &ksplit_schedule
-                             : strcmp(argv[1], "streamk") == 0 ? &streamk_schedule
-                             : strcmp(argv[1], "packed") == 0  ? &packed_schedule
-                                                               : NULL;
+    const schedule *forced = strcmp(argv[1], "ksplit") == 0           ? &ksplit_schedule
+                             : strcmp(argv[1], "streamk") == 0        ? &streamk_schedule
+                             : strcmp(argv[1], "streamk-rounds") == 0 ? &streamk_rounds_schedule
+                             : strcmp(argv[1], "packed") == 0         ? &packed_schedule
+                                                                      : NULL;
     far_columns = forced == &packed_schedule;
     unsetenv("CLGEMM_KSPLIT");
     unsetenv("CLGEMM_STREAMK");
