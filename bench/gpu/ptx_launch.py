@@ -6,7 +6,8 @@ It takes the kernel from the library's disk cache (CLGEMM_CACHE_DIR of a run tha
 PTX the driver returned, patched to sm_90a where the family asks), sets the global-offset
 registers that OpenCL's get_global_id reads (%envreg*) to 0, and launches it on the grid OpenCL
 uses (ceil(M/MWG) x ceil(N/NWG) work-groups of the kernel's required size, `.reqntid`) for the
-column-major problem M x N x K in the kernel's types (TYPE_AB: FP32, FP64 or FP16; C as TYPE_C,
+column-major problem M x N x K (a kernel built with LINEAR_TILES=1, which numbers its tiles along
+a 1-D grid: all ceil(M/MWG) * ceil(N/NWG) of them along the first dimension) in the kernel's types (TYPE_AB: FP32, FP64 or FP16; C as TYPE_C,
 or FP32 where a tensor-core key says C_INPUT=0), alpha 1, beta 0, one layer (no split K). It
 checks C against CuPy's product, then times `runs` launches with CUDA events. Families: wgmma,
 mma (tensor cores) and regblock (CUDA cores); tma kernels take tensor maps and are not served.
@@ -94,6 +95,9 @@ def main():
     args = (i32(M), i32(N), i32(K), real(1), real(0), view(a), u64(0), i32(lda), view(b),
             u64(0), i32(ldb), c, u64(0), i32(M), u64(0), u64(0), u64(0), i32(1), u64(0))
     grid = ((M + mwg - 1) // mwg, (N + nwg - 1) // nwg, 1)
+    if opt(key, "LINEAR_TILES", 0):
+        grid = (grid[0] * grid[1], 1, 1)
+    print("  grid %s" % (grid,))
     fn(grid, block, args)
     cp.cuda.Device().synchronize()
     opa = a.reshape(M, K) if ta else a.reshape(K, M).T

@@ -44,6 +44,11 @@
 #                 with stream-K over their partial last wave; whole-wave shapes beside 8192^2
 #                 (FP32, FP64); the partial wave's tiles K split (CLGEMM_TAIL) checked and
 #                 timed at FP64 and FP32 8192^2, cuBLAS beside
+#   tail-registers whether the register-blocked FP32 kernel built for the partial-wave split
+#                 (LINEAR_TILES=1: 130 registers on the H200, one work-group an SM) keeps its
+#                 speed when capped at 128 registers (.maxnreg, as the patched-PTX step can add):
+#                 its 2-D build, its 1-D build, and the 1-D build capped, launched through CUDA
+#                 at 8192^2 (ptx_launch.py), with ptxas's registers and spills
 #   narrow-tiles  FP16 and BF16 with one side of 64: 64 x 64 tiles of 8 and 6 stages checked,
 #                 then the defaults (64 x 256 or 128 x 64 tiles, the planner's K split), the
 #                 default tiles split to one wave, and 64 x 64 tiles in one wave, alternated
@@ -102,7 +107,7 @@ fi
 if [ "$1" != tune ]; then
     for suite in "$@"; do
         case $suite in
-        device-tests | fp32-shapes | fp32-sweep | fp64-shapes | fp64-sweep | align-copies | fp32-loop-addressing | fp64-loop | stream-k | streamk-fixup | narrow-tiles | batched | types | tensor-cores | tf32-registers | setmaxnreg | wgmma | mma8 | tma | eight-bit | squares | call-cost | multi-gpu | lapack-factor) ;;
+        device-tests | fp32-shapes | fp32-sweep | fp64-shapes | fp64-sweep | align-copies | fp32-loop-addressing | fp64-loop | stream-k | streamk-fixup | tail-registers | narrow-tiles | batched | types | tensor-cores | tf32-registers | setmaxnreg | wgmma | mma8 | tma | eight-bit | squares | call-cost | multi-gpu | lapack-factor) ;;
         *)
             echo "run.sh: unknown suite '$suite' (bench/gpu/run.sh alone lists them)" >&2
             exit 2
@@ -420,6 +425,30 @@ streamk_fixup() {
     $CUBLAS 1536,1536,1536 2176,2176,2176 2304,2304,2304 2560,2560,2560 3072,3072,3072 \
         64,8192,1024 8192,64,1024 64,8192,4096 8192,64,4096 64,8192,2048
     $CUBLAS --fp64 64,8192,1024 3072,3072,3072 64,8192,4096 8192,64,2048
+}
+
+# tail-registers: the partial-wave split (CLGEMM_TAIL) lost 21 % at FP32 8192^2 because the
+# register-blocked kernel's 1-D build took 130 registers to the 2-D build's 127 (256 work-items:
+# one work-group an SM instead of two); the driver ignores -cl-nv-maxrregcount. A .maxnreg cap in
+# the PTX, which the patched-PTX step can add per entry, is honoured by ptxas. Predicted: capped
+# at 128 the 1-D build spills a few bytes at most and runs within 1 % of the 2-D build (which
+# times about 22.6 ms through OpenCL); uncapped about 25 % slower. If so the library can cap
+# that build and split FP32's partial waves too (+1.5-2.5 % at 8192^2).
+tail_registers() {
+    cache=$(mktemp -d)
+    CLGEMM_CACHE_DIR=$cache CLGEMM_TAIL=1 timeout 120 "$B/bench/clgemm-types-bench" --no-clblast \
+        --runs 3 s:8192,8192,8192 | grep median
+    plain='^(?!.*LINEAR_TILES).*regblock.*MWG=128 -DNWG=128'
+    linear='regblock.*LINEAR_TILES=1.*MWG=128 -DNWG=128'
+    for run in "plain 0 $plain" "linear 0 $linear" "linear-capped 128 $linear"; do
+        # shellcheck disable=SC2086 # the run's three words
+        set -- $run
+        echo "== $1 (.maxnreg ${2#0})"
+        MATCH=$3 MAXNREG=$2 timeout 120 python3 bench/gpu/ptx_launch.py "$cache" 8192 8192 8192 20
+    done
+    echo "== ptxas -v on the cached builds (uncapped)"
+    timeout 60 python3 bench/gpu/ptxas_report.py "$cache" 2>&1 | tail -6
+    rm -rf "$cache"
 }
 
 # narrow-tiles: whether one wave of work-groups pays for FP16 and BF16 with one side of 64. The
@@ -811,6 +840,7 @@ for suite in "$@"; do
     fp64-loop) fp64_loop ;;
     stream-k) stream_k ;;
     streamk-fixup) streamk_fixup ;;
+    tail-registers) tail_registers ;;
     narrow-tiles) narrow_tiles ;;
     batched) batched ;;
     types) types ;;
