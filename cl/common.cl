@@ -161,17 +161,35 @@
     const int layer = (int)(z_ - batch_ * (ulong)layers);                                          \
     BATCH_C_(batch_)
 
+/* Tile number pid of a tm x tn grid of MT x NT tiles walked in bands of `group` tile rows,
+ * column by column inside a band, so that the work-groups running at once share panels of A and
+ * B in L2: its origin (i0, j0). */
+#define TILE_IN_BAND(pid, tm, tn, group, MT, NT, i0, j0)                                           \
+    const int band_ = (pid) / ((group) * (tn)), first_ = band_ * (group);                          \
+    const int rows_ = min((tm)-first_, (group)), in_band_ = (pid)-band_ * (group) * (tn);          \
+    const int i0 = (first_ + in_band_ % rows_) * (MT), j0 = in_band_ / rows_ * (NT);
+
 /* The work-group's tile of C, MT x NT from (i0, j0): by its 2-D group ids, or, built with
  * LINEAR_TILES (a launch over the first tiles of the grid, in the order a 2-D grid is dispatched:
  * down each column of tiles, then the next column), by its number along a 1-D grid, so that such
- * a launch can end after whole waves of work-groups where no rectangle of tiles would. */
+ * a launch can end after whole waves of work-groups where no rectangle of tiles would. Built with
+ * TILE_BANDS = n > 1 (only through CLGEMM_BUILD_OPTIONS, to measure: run.sh tile-bands), the 2-D
+ * grid's tiles in bands of n tile rows. */
 #ifndef LINEAR_TILES
 #define LINEAR_TILES 0
+#endif
+#ifndef TILE_BANDS
+#define TILE_BANDS 1
 #endif
 #if LINEAR_TILES
 #define GEMM_TILE_ORIGIN(MT, NT, i0, j0)                                                           \
     const int tiles_m_ = (M + (MT)-1) / (MT), tile_ = (int)get_group_id(0);                        \
     const int i0 = tile_ % tiles_m_ * (MT), j0 = tile_ / tiles_m_ * (NT);
+#elif TILE_BANDS > 1
+#define GEMM_TILE_ORIGIN(MT, NT, i0, j0)                                                           \
+    const int tiles_m_ = (M + (MT)-1) / (MT), tiles_n_ = (N + (NT)-1) / (NT);                      \
+    TILE_IN_BAND((int)get_group_id(0) + (int)get_group_id(1) * tiles_m_, tiles_m_, tiles_n_,       \
+                 TILE_BANDS, MT, NT, i0, j0)
 #else
 #define GEMM_TILE_ORIGIN(MT, NT, i0, j0)                                                           \
     const int i0 = (int)get_group_id(0) * (MT), j0 = (int)get_group_id(1) * (NT);

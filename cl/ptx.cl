@@ -158,11 +158,8 @@ DEV ushort float_to_bf16(const float f) {
     const int tiles_m = (M + MWG - 1) / MWG, tiles_n = (N + NWG - 1) / NWG;                        \
     const int pid = (int)get_group_id(0) + (int)get_group_id(1) * tiles_m;                         \
     TILE_OF(pid, m0, n0)
-/* Tile number pid of tiles_m x tiles_n in that order. */
-#define TILE_OF(pid, m0, n0)                                                                       \
-    const int band = (pid) / (GROUP_M * tiles_n), first = band * GROUP_M;                          \
-    const int rows = min(tiles_m - first, GROUP_M), in_band = (pid)-band * GROUP_M * tiles_n;      \
-    const int m0 = (first + in_band % rows) * MWG, n0 = in_band / rows * NWG;
+/* Tile number pid of tiles_m x tiles_n in that order (common.cl). */
+#define TILE_OF(pid, m0, n0) TILE_IN_BAND(pid, tiles_m, tiles_n, GROUP_M, MWG, NWG, m0, n0)
 
 /* A shared-memory matrix descriptor: start address, LBO, SBO (bytes >> 4), swizzle mode (bits
  * 62-63: 1 = 128 bytes, 3 = 32 bytes, 0 = none). */

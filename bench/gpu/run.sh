@@ -49,6 +49,10 @@
 #                 speed when capped at 128 registers (.maxnreg, as the patched-PTX step can add):
 #                 its 2-D build, its 1-D build, and the 1-D build capped, launched through CUDA
 #                 at 8192^2 (ptx_launch.py), with ptxas's registers and spills
+#   tile-bands    the CUDA-core and mma.sync families' tiles walked in bands of 8 or 16 tile rows
+#                 (cl/common.cl TILE_BANDS, through CLGEMM_BUILD_OPTIONS) against the plain
+#                 order: registers, then FP64 8192^2 and 4096^2 and FP32 8192^2 in two alternated
+#                 rounds with the board's power draw and SM clock sampled, cuBLAS beside
 #   narrow-tiles  FP16 and BF16 with one side of 64: 64 x 64 tiles of 8 and 6 stages checked,
 #                 then the defaults (64 x 256 or 128 x 64 tiles, the planner's K split), the
 #                 default tiles split to one wave, and 64 x 64 tiles in one wave, alternated
@@ -107,7 +111,7 @@ fi
 if [ "$1" != tune ]; then
     for suite in "$@"; do
         case $suite in
-        device-tests | fp32-shapes | fp32-sweep | fp64-shapes | fp64-sweep | align-copies | fp32-loop-addressing | fp64-loop | stream-k | streamk-fixup | tail-registers | narrow-tiles | batched | types | tensor-cores | tf32-registers | setmaxnreg | wgmma | mma8 | tma | eight-bit | squares | call-cost | multi-gpu | lapack-factor) ;;
+        device-tests | fp32-shapes | fp32-sweep | fp64-shapes | fp64-sweep | align-copies | fp32-loop-addressing | fp64-loop | stream-k | streamk-fixup | tail-registers | tile-bands | narrow-tiles | batched | types | tensor-cores | tf32-registers | setmaxnreg | wgmma | mma8 | tma | eight-bit | squares | call-cost | multi-gpu | lapack-factor) ;;
         *)
             echo "run.sh: unknown suite '$suite' (bench/gpu/run.sh alone lists them)" >&2
             exit 2
@@ -449,6 +453,48 @@ tail_registers() {
     echo "== ptxas -v on the cached builds (uncapped)"
     timeout 60 python3 bench/gpu/ptxas_report.py "$cache" 2>&1 | tail -6
     rm -rf "$cache"
+}
+
+# tile-bands: whether the tiles' order moves FP64 now that it runs at the power limit. The plain
+# order runs all 64 tile rows of two tile columns at once at 8192^2, so each wave reads all of A
+# from DRAM again (about 16 GB a call for FP64); bands of 8 rows cut that to about 2 GB. On
+# 2026-12-02 bands changed nothing for the 128 x 64, 2-stage FP64 kernel (45 TFLOPS; NOTES.md),
+# but the FP64 tensor cores have since been found to run at the power limit, where the data
+# and the memory traffic set the clock (PERFORMANCE.md). Predicted, if DRAM power matters: FP64
+# 8192^2 2-5 % faster in bands at lower or equal power; if not, within 1 %. FP32: the band
+# arithmetic may take the 127-register kernel past 128 (one work-group an SM): registers first.
+with_power() { # COMMAND...: runs it with the board's power and SM clock sampled, then their medians
+    nvidia-smi --query-gpu=power.draw,clocks.sm --format=csv,noheader,nounits -lms 100 \
+        >/tmp/clgemm-smi.csv 2>/dev/null &
+    smi=$!
+    "$@"
+    kill "$smi" 2>/dev/null
+    wait "$smi" 2>/dev/null
+    median() { cut -d, -f"$1" /tmp/clgemm-smi.csv | sort -n | awk '{v[NR] = $1}
+        END {print NR ? v[int((NR + 1) / 2)] : "?"}'; }
+    echo "  power median $(median 1) W, SM clock median $(median 2) MHz," \
+        "$(wc -l </tmp/clgemm-smi.csv) samples"
+}
+tile_bands() {
+    TB="$B/bench/clgemm-types-bench"
+    cache=$(mktemp -d)
+    echo "== registers with bands of 8 (-cl-nv-verbose)"
+    CLGEMM_CACHE_DIR=$cache CLGEMM_LOG=1 CLGEMM_BUILD_OPTIONS="-cl-nv-verbose -DTILE_BANDS=8" \
+        timeout 200 "$TB" --no-clblast --runs 1 d:8192,8192,8192 d:4096,4096,4096 \
+        s:8192,8192,8192 2>&1 | grep -E "build log of|Used [0-9]+ registers|spill" |
+        sed -E 's/ -D/ /g' | cut -c1-200
+    rm -rf "$cache"
+    for round in 1 2; do
+        for bands in 1 8 16; do
+            for p in d:8192,8192,8192 d:4096,4096,4096 s:8192,8192,8192; do
+                echo "== round $round: TILE_BANDS=$bands $p"
+                with_power env CLGEMM_BUILD_OPTIONS=-DTILE_BANDS="$bands" timeout 100 "$TB" \
+                    --no-clblast --runs 30 "$p" | grep median
+            done
+        done
+    done
+    $CUBLAS --fp64 8192,8192,8192 4096,4096,4096
+    $CUBLAS 8192,8192,8192
 }
 
 # narrow-tiles: whether one wave of work-groups pays for FP16 and BF16 with one side of 64. The
@@ -841,6 +887,7 @@ for suite in "$@"; do
     stream-k) stream_k ;;
     streamk-fixup) streamk_fixup ;;
     tail-registers) tail_registers ;;
+    tile-bands) tile_bands ;;
     narrow-tiles) narrow_tiles ;;
     batched) batched ;;
     types) types ;;
