@@ -442,8 +442,9 @@ tail_registers() {
     cache=$(mktemp -d)
     CLGEMM_CACHE_DIR=$cache CLGEMM_TAIL=1 timeout 120 "$B/bench/clgemm-types-bench" --no-clblast \
         --runs 3 s:8192,8192,8192 | grep median
-    plain='^(?!.*LINEAR_TILES).*regblock.*MWG=128 -DNWG=128'
-    linear='regblock.*LINEAR_TILES=1.*MWG=128 -DNWG=128'
+    # (matched against the cache key's options line: the 2-D build has MWG right after CONJB)
+    plain='-DCONJB=0 -DMWG=128 -DNWG=128 '
+    linear='-DLINEAR_TILES=1 -DMWG=128 -DNWG=128 '
     for run in "plain 0 $plain" "linear 0 $linear" "linear-capped 128 $linear"; do
         # shellcheck disable=SC2086 # the run's three words
         set -- $run
