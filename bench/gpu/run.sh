@@ -445,11 +445,15 @@ tail_registers() {
     # (matched against the cache key's options line: the 2-D build has MWG right after CONJB)
     plain='-DCONJB=0 -DMWG=128 -DNWG=128 '
     linear='-DLINEAR_TILES=1 -DMWG=128 -DNWG=128 '
-    for run in "plain 0 $plain" "linear 0 $linear" "linear-capped 128 $linear"; do
-        # shellcheck disable=SC2086 # the run's three words
-        set -- $run
-        echo "== $1 (.maxnreg ${2#0})"
-        MATCH=$3 MAXNREG=$2 timeout 120 python3 bench/gpu/ptx_launch.py "$cache" 8192 8192 8192 20
+    for build in plain linear linear-capped; do
+        case $build in
+        plain) match=$plain cap=0 ;;
+        linear) match=$linear cap=0 ;;
+        *) match=$linear cap=128 ;;
+        esac
+        echo "== $build (.maxnreg $cap: 0 none)"
+        MATCH=$match MAXNREG=$cap timeout 120 python3 bench/gpu/ptx_launch.py "$cache" 8192 8192 \
+            8192 20
     done
     echo "== ptxas -v on the cached builds (uncapped)"
     timeout 60 python3 bench/gpu/ptxas_report.py "$cache" 2>&1 | tail -6
