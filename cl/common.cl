@@ -168,6 +168,11 @@
     const int band_ = (pid) / ((group) * (tn)), first_ = band_ * (group);                          \
     const int rows_ = min((tm)-first_, (group)), in_band_ = (pid)-band_ * (group) * (tn);          \
     const int i0 = (first_ + in_band_ % rows_) * (MT), j0 = in_band_ / rows_ * (NT);
+/* The 2-D grid's work-group's tile in that order. */
+#define TILE_ORIGIN_IN_BANDS(group, MT, NT, i0, j0)                                                \
+    const int tiles_m_ = (M + (MT)-1) / (MT), tiles_n_ = (N + (NT)-1) / (NT);                      \
+    TILE_IN_BAND((int)get_group_id(0) + (int)get_group_id(1) * tiles_m_, tiles_m_, tiles_n_,       \
+                 group, MT, NT, i0, j0)
 
 /* The work-group's tile of C, MT x NT from (i0, j0): by its 2-D group ids, or, built with
  * LINEAR_TILES (a launch over the first tiles of the grid, in the order a 2-D grid is dispatched:
@@ -186,10 +191,7 @@
     const int tiles_m_ = (M + (MT)-1) / (MT), tile_ = (int)get_group_id(0);                        \
     const int i0 = tile_ % tiles_m_ * (MT), j0 = tile_ / tiles_m_ * (NT);
 #elif TILE_BANDS > 1
-#define GEMM_TILE_ORIGIN(MT, NT, i0, j0)                                                           \
-    const int tiles_m_ = (M + (MT)-1) / (MT), tiles_n_ = (N + (NT)-1) / (NT);                      \
-    TILE_IN_BAND((int)get_group_id(0) + (int)get_group_id(1) * tiles_m_, tiles_m_, tiles_n_,       \
-                 TILE_BANDS, MT, NT, i0, j0)
+#define GEMM_TILE_ORIGIN(MT, NT, i0, j0) TILE_ORIGIN_IN_BANDS(TILE_BANDS, MT, NT, i0, j0)
 #else
 #define GEMM_TILE_ORIGIN(MT, NT, i0, j0)                                                           \
     const int i0 = (int)get_group_id(0) * (MT), j0 = (int)get_group_id(1) * (NT);

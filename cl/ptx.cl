@@ -154,10 +154,7 @@ DEV ushort float_to_bf16(const float f) {
 #ifndef GROUP_M
 #define GROUP_M 8
 #endif
-#define TILE_IN_BANDS(m0, n0)                                                                      \
-    const int tiles_m = (M + MWG - 1) / MWG, tiles_n = (N + NWG - 1) / NWG;                        \
-    const int pid = (int)get_group_id(0) + (int)get_group_id(1) * tiles_m;                         \
-    TILE_OF(pid, m0, n0)
+#define TILE_IN_BANDS(m0, n0) TILE_ORIGIN_IN_BANDS(GROUP_M, MWG, NWG, m0, n0)
 /* Tile number pid of tiles_m x tiles_n in that order (common.cl). */
 #define TILE_OF(pid, m0, n0) TILE_IN_BAND(pid, tiles_m, tiles_n, GROUP_M, MWG, NWG, m0, n0)
 

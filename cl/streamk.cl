@@ -19,7 +19,7 @@ __kernel void clgemm_streamk_fixup(const int M, const int N, const int K, const 
                                    const int nt, const int kt, const int groups, const REAL alpha,
                                    const REAL beta, __global REAL *restrict work,
                                    __global C_T *restrict C, const ulong offC, const int ldc) {
-    __local long tile;                /* the tile this layer adds up, or -1: none */
+    __local long tile;                /* the tile this work-group adds up, or -1: none */
     __local long next;                /* the next work-group whose range may hold a part */
     __local int count, done;          /* this round's parts; whether they are the last */
     __local ulong parts[FIXUP_PARTS]; /* this round's slots (workspace offsets) */
