@@ -84,15 +84,19 @@ static cl_int cached_arg(struct clgemm_handle_s *h, cl_kernel kernel, cl_uint in
 #define SET_SCALAR(kernel, index, value, err)                                                      \
     if ((err) == CL_SUCCESS) (err) = cached_arg(h, kernel, index, sizeof(value), &(value))
 
+/* The side of a square work-group: `want` where the device takes want x want work-items, else 1. */
+static size_t square_side(const struct clgemm_handle_s *h, size_t want) {
+    const size_t *items = h->info.max_work_item_sizes;
+    return h->info.max_work_group_size >= want * want && items[0] >= want && items[1] >= want ? want
+                                                                                              : 1;
+}
+
 /* Launch geometry of the one-work-item-per-element kernels (scale, reduce): a fixed 8 x 8
  * work-group, so a runtime that compiles per work-group size (PoCL) builds them once, not once
  * per shape; the kernels skip the work-items past m or n. */
 static void elementwise_launch(const struct clgemm_handle_s *h, cl_int m, cl_int n, size_t local[2],
                                size_t global[2]) {
-    size_t side = h->info.max_work_group_size >= 64 && h->info.max_work_item_sizes[0] >= 8 &&
-                          h->info.max_work_item_sizes[1] >= 8
-                      ? 8
-                      : 1;
+    size_t side = square_side(h, 8);
     local[0] = local[1] = side;
     global[0] = ((size_t)m + side - 1) / side * side;
     global[1] = ((size_t)n + side - 1) / side * side;
@@ -495,7 +499,6 @@ static cl_int enqueue_fixup(struct clgemm_handle_s *h, cl_kernel kernel, const g
     clgemm__family(cfg->family)->tile(cfg, &mt, &nt, &kt);
     cl_int tile_m = (cl_int)mt, tile_n = (cl_int)nt, tile_k = (cl_int)kt, ldc = (cl_int)c->ldc;
     cl_int err = CL_SUCCESS;
-    size_t local[2], global[2];
     SET_ARG(kernel, 0, p->m, err);
     SET_ARG(kernel, 1, p->n, err);
     SET_ARG(kernel, 2, p->k, err);
@@ -511,10 +514,8 @@ static cl_int enqueue_fixup(struct clgemm_handle_s *h, cl_kernel kernel, const g
     SET_ARG(kernel, 12, ldc, err);
     /* One work-group per boundary (the kernel strides over the tile): 16 x 16 where the device
      * allows it, else the elementwise kernels' 8 x 8 or 1 x 1. */
-    elementwise_launch(h, 1, 1, local, global);
-    const size_t *items = h->info.max_work_item_sizes;
-    if (h->info.max_work_group_size >= 256 && items[0] >= 16 && items[1] >= 16)
-        local[0] = local[1] = 16;
+    size_t side = square_side(h, 16) > 1 ? 16 : square_side(h, 8);
+    const size_t local[2] = {side, side};
     if (err == CL_SUCCESS)
         err = chain_launch(h, queue, kernel, local, local, (size_t)groups - 1, ch);
     return err;
