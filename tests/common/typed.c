@@ -478,24 +478,24 @@ void tt_reference(const tt_data *d, double *ref, double *bound) {
         return;
     }
     bool dbl = p->type_ab == CLGEMM_DOUBLE || p->type_ab == CLGEMM_COMPLEX_DOUBLE;
-    bool cx = tt_is_complex(p->type_ab);
+    ref_columns job = {.d = d, .ref = ref, .bound = bound, .cx = tt_is_complex(p->type_ab)};
     /* Scalars as the device sees them: float unless the arithmetic is double. */
-    cplx alpha = {dbl ? p->alpha[0] : (float)p->alpha[0], dbl ? p->alpha[1] : (float)p->alpha[1]};
-    cplx beta = {dbl ? p->beta[0] : (float)p->beta[0], dbl ? p->beta[1] : (float)p->beta[1]};
-    if (!cx) alpha.im = beta.im = 0;
+    job.alpha =
+        (cplx){dbl ? p->alpha[0] : (float)p->alpha[0], dbl ? p->alpha[1] : (float)p->alpha[1]};
+    job.beta = (cplx){dbl ? p->beta[0] : (float)p->beta[0], dbl ? p->beta[1] : (float)p->beta[1]};
+    if (!job.cx) job.alpha.im = job.beta.im = 0;
     /* TF32 keeps 10 bits of each input's significand (truncated or rounded): each product is
      * within 2^-9 of its exact value, relative. */
-    long double eps = dbl ? DBL_EPSILON : p->compute == CLGEMM_COMPUTE_TF32 ? 0x1p-9L : FLT_EPSILON;
+    job.eps = dbl ? DBL_EPSILON : p->compute == CLGEMM_COMPUTE_TF32 ? 0x1p-9L : FLT_EPSILON;
     /* A complex multiply-add is several roundings, each within eps of |x||y|. */
-    long double factor = cx ? 2 : 1, extra = cx ? 4 : 2;
+    job.factor = job.cx ? 2 : 1;
+    job.extra = job.cx ? 4 : 2;
     /* FP16/BF16 C: the FP32 result is rounded once more, by at most half its unit (2^-11,
      * 2^-8 relative), plus half the smallest subnormal. */
-    long double unit_c = p->type_c == CLGEMM_HALF       ? 0x1p-11L
-                         : p->type_c == CLGEMM_BFLOAT16 ? 0x1p-8L
-                                                        : 0;
-    long double tiny_c = p->type_c == CLGEMM_HALF ? 0x1p-25L : 0x1p-134L;
-    bool use_ab = (alpha.re != 0 || alpha.im != 0) && p->k > 0;
-    bool use_c = beta.re != 0 || beta.im != 0;
+    job.unit_c = p->type_c == CLGEMM_HALF ? 0x1p-11L : p->type_c == CLGEMM_BFLOAT16 ? 0x1p-8L : 0;
+    job.tiny_c = p->type_c == CLGEMM_HALF ? 0x1p-25L : 0x1p-134L;
+    const bool use_ab = job.use_ab = (job.alpha.re != 0 || job.alpha.im != 0) && p->k > 0;
+    job.use_c = job.beta.re != 0 || job.beta.im != 0;
     /* op(A) row by row and op(B) column by column, contiguous, with their magnitudes: the inner
      * loop is then a plain dot product (large cases would otherwise take most of a suite's time
      * here). */
@@ -519,23 +519,10 @@ void tt_reference(const tt_data *d, double *ref, double *bound) {
             opb[j * p->k + q] = op_elem(p, d->b, p->off_b, p->tb, p->ldb, q, j);
             opb_abs[j * p->k + q] = cabs_l(opb[j * p->k + q]);
         }
-    ref_columns job = {.d = d,
-                       .opa = opa,
-                       .opb = opb,
-                       .opa_abs = opa_abs,
-                       .opb_abs = opb_abs,
-                       .alpha = alpha,
-                       .beta = beta,
-                       .factor = factor,
-                       .extra = extra,
-                       .eps = eps,
-                       .unit_c = unit_c,
-                       .tiny_c = tiny_c,
-                       .use_ab = use_ab,
-                       .use_c = use_c,
-                       .cx = cx,
-                       .ref = ref,
-                       .bound = bound};
+    job.opa = opa;
+    job.opb = opb;
+    job.opa_abs = opa_abs;
+    job.opb_abs = opb_abs;
     columns_in_threads(&job);
     free(opa);
     free(opa_abs);
