@@ -178,8 +178,9 @@
  * LINEAR_TILES (a launch over the first tiles of the grid, in the order a 2-D grid is dispatched:
  * down each column of tiles, then the next column), by its number along a 1-D grid, so that such
  * a launch can end after whole waves of work-groups where no rectangle of tiles would. Built with
- * TILE_BANDS = n > 1 (only through CLGEMM_BUILD_OPTIONS, to measure: run.sh tile-bands), the 2-D
- * grid's tiles in bands of n tile rows. */
+ * TILE_BANDS = n > 1 (the mma family's FP64 builds, src/families/mma.c says why; other kernels
+ * only through CLGEMM_BUILD_OPTIONS, to measure: run.sh tile-bands), the 2-D grid's tiles in
+ * bands of n tile rows. */
 #ifndef LINEAR_TILES
 #define LINEAR_TILES 0
 #endif

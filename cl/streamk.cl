@@ -1,19 +1,24 @@
 /* streamk.cl: the second step of a stream-K call (the schedule is in common.cl). The GEMM
  * kernel wrote the parts of every tile that a range boundary cut into its work-groups' workspace
  * slots (mt x nt each, column-major, raw sums); this adds the parts of each such tile in
- * work-group order and stores C = alpha * sum + beta * C (C not read when beta is 0). One
- * work-group per range boundary b (between work-groups b - 1 and b), the third grid dimension:
- * the first boundary inside a tile does that whole tile; the others return at once.
+ * work-group order and stores C = alpha * sum + beta * C (C not read when beta is 0). Work-groups
+ * (get_group_id(1)) of each range boundary b (between work-groups b - 1 and b, the third grid
+ * dimension) share the columns of the tile it cuts first; the others return at once.
  *
  * Where a boundary falls and which slots hold a tile's parts takes 64-bit divisions (sk_beg),
  * which GPUs emulate in tens of dependent instructions: the first work-item works it out and
- * hands it on through local memory, FIXUP_PARTS slots a round. One work-group a boundary, not
- * one per 8 x 8 block of the tile: on the H200 the fix-up took 39-108 us as the call's last
- * command when every block of every boundary's tile (up to 67,000 work-groups at 8192^2) went
- * through that chain before returning. A tile of more than FIXUP_PARTS parts takes several
- * rounds: each round's sum is left in its last part's slot, which the next round reads first,
- * so the parts are still added in work-group order. */
+ * hands it on through local memory, FIXUP_PARTS slots a round. A tile of more than FIXUP_PARTS
+ * parts takes several rounds: each round's sum is left in its last part's slot, which the next
+ * round reads first, so the parts are still added in work-group order.
+ *
+ * Why this shape: one 8 x 8 work-group per 8 x 8 block of every boundary's tile (up to 67,000
+ * work-groups at 8192^2, each through the division chain) took 39-108 us as the call's last
+ * command on the H200; one 16 x 16 work-group a boundary striding over the whole tile still took
+ * 54-134 us on an H100 (FP32 128 x 128 tiles: 64 elements a work-item, one dependent load chain
+ * after another, one or two work-groups an SM). So a boundary's tile is shared by a few
+ * work-groups, and each work-item keeps FIXUP_ROWS elements' loads in flight at once. */
 #define FIXUP_PARTS 32
+#define FIXUP_ROWS  4
 
 __kernel void clgemm_streamk_fixup(const int M, const int N, const int K, const int mt,
                                    const int nt, const int kt, const int groups, const REAL alpha,
@@ -70,22 +75,29 @@ __kernel void clgemm_streamk_fixup(const int M, const int N, const int K, const 
         barrier(CLK_LOCAL_MEM_FENCE);
         const int n = count;
         const bool last = done;
-        for (int jj = lj; jj < cols; jj += sj)
-            for (int ii = li; ii < rows; ii += si) {
-                const ulong at = (ulong)ii + (ulong)jj * (ulong)mt;
-                REAL sum = (REAL)0;
+        for (int jj = lj + (int)get_group_id(1) * sj; jj < cols; jj += sj * (int)get_num_groups(1))
+            for (int ir = li; ir < rows; ir += si * FIXUP_ROWS) {
+                const ulong col = (ulong)jj * (ulong)mt;
+                REAL sum[FIXUP_ROWS];
+                for (int r = 0; r < FIXUP_ROWS; r++)
+                    sum[r] = (REAL)0;
                 for (int p = 0; p < n; p++)
-                    sum += work[parts[p] + at];
-                if (!last) {
-                    /* (only this work-item reads this element of the slot again; work is not
-                     * const, so that no read-only cache holds the old value) */
-                    work[parts[n - 1] + at] = sum;
-                    continue;
+                    for (int r = 0; r < FIXUP_ROWS; r++)
+                        if (ir + r * si < rows) sum[r] += work[parts[p] + col + ir + r * si];
+                for (int r = 0; r < FIXUP_ROWS; r++) {
+                    const int ii = ir + r * si;
+                    if (ii >= rows) break;
+                    if (!last) {
+                        /* (only this work-item reads this element of the slot again; work is
+                         * not const, so that no read-only cache holds the old value) */
+                        work[parts[n - 1] + col + ii] = sum[r];
+                        continue;
+                    }
+                    const int c_at = C_INDEX(i0 + ii, j0 + jj);
+                    REAL v = MUL(alpha, sum[r]);
+                    if (!IS_ZERO(beta)) v += MUL(beta, LOAD_C(C, c_at));
+                    STORE_ELEM(C, c_at, v);
                 }
-                const int c_at = C_INDEX(i0 + ii, j0 + jj);
-                REAL r = MUL(alpha, sum);
-                if (!IS_ZERO(beta)) r += MUL(beta, LOAD_C(C, c_at));
-                STORE_ELEM(C, c_at, r);
             }
         barrier(CLK_LOCAL_MEM_FENCE); /* before the next round's slots replace these */
         if (last) break;

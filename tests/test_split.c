@@ -45,6 +45,9 @@ static const size_t shapes[][3] = {{1, 1, 40},    {33, 17, 100}, {16, 16, 7},   
 /* Grids of many tiles and K long enough to split: 20, 12, 24 and 117 tiles of 16 x 16 (12 of
  * 64 x 64 for the last). */
 #define TAIL_SHAPES 3, 4
+/* Problems larger than a 128 x 64 tile with a partial one beside: 96 x 64 x 520 and
+ * 200 x 130 x 520. */
+#define LARGE_TILE_SHAPES 5, 2
 
 /* Every case below with `variable` (read when a handle is made) set to each of `values`, in
  * configuration cfg, over shapes[first .. first + nshapes - 1]. */
@@ -197,6 +200,17 @@ Test(split, sgemm_forced_streamk, .timeout = 600) {
 
 Test(split, dgemm_forced_streamk, .timeout = 600) {
     run_grid(CLGEMM_DOUBLE, "CLGEMM_STREAMK", streamk_groups, 7);
+}
+
+/* The fix-up over tiles larger than its work-groups: 128 x 64 tiles (the H100's FP32 tiles at
+ * 1536^2) are shared by four work-groups of 16 x 16 a boundary, each work-item adding four rows
+ * at once, on problems with whole and partial tiles of that size; 5000 groups give tiles of
+ * more than 32 parts (several rounds). */
+Test(split, large_tiles_forced_streamk, .timeout = 600) {
+    static const clgemm_config large = REGBLOCK(128, 64, 8, 16, 8, 8, 4, 4);
+    static const char *const groups[] = {"3", "7", "5000"};
+    run_shapes_with(&large, CLGEMM_SINGLE, "CLGEMM_STREAMK", groups, 3, LARGE_TILE_SHAPES);
+    run_shapes_with(&large, CLGEMM_DOUBLE, "CLGEMM_STREAMK", groups, 3, LARGE_TILE_SHAPES);
 }
 
 /* Without CLGEMM_KSPLIT the planner splits a long K under a single tile, and the result is the

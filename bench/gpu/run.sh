@@ -49,10 +49,10 @@
 #                 speed when capped at 128 registers (.maxnreg, as the patched-PTX step can add):
 #                 its 2-D build, its 1-D build, and the 1-D build capped, launched through CUDA
 #                 at 8192^2 (ptx_launch.py), with ptxas's registers and spills
-#   tile-bands    the CUDA-core and mma.sync families' tiles walked in bands of 8 or 16 tile rows
-#                 (cl/common.cl TILE_BANDS, through CLGEMM_BUILD_OPTIONS) against the plain
-#                 order: registers, then FP64 8192^2 and 4096^2 and FP32 8192^2 in two alternated
-#                 rounds with the board's power draw and SM clock sampled, cuBLAS beside
+#   tile-bands    the mma family's FP64 tiles in bands of 8 tile rows (its default; cl/common.cl
+#                 TILE_BANDS) against the plain order (through CLGEMM_BUILD_OPTIONS): checked,
+#                 then FP64 squares 2048^2 ... 8192^2, 4097^2 and narrow shapes in two alternated
+#                 rounds, cuBLAS beside
 #   narrow-tiles  FP16 and BF16 with one side of 64: 64 x 64 tiles of 8 and 6 stages checked,
 #                 then the defaults (64 x 256 or 128 x 64 tiles, the planner's K split), the
 #                 default tiles split to one wave, and 64 x 64 tiles in one wave, alternated
@@ -354,15 +354,18 @@ stream_k() {
     rm -rf "$sk_cache"
 }
 
-# streamk-fixup: the CUDA-core families' stream-K fix-up (cl/streamk.cl), which now works out a
-# boundary's tile and its parts' slots once a work-group (it took 67-80 us a call when every
-# work-item did: h200-wave-and-depth-rules.log). In a stream-K schedule the fix-up is the call's
-# last command, so the bench's "last command" column times it. Predicted: under 10 us; FP32
-# 3072^2 (stream-K by default) +4 %; narrow shapes that keep stream-K (K below a quarter of the
-# long side) 20-30 % faster. Checked first (FP32 and FP64, tiles of more than 32 parts), then
-# default, CLGEMM_STREAMK=264 and CLGEMM_STREAMK=0 in two alternated rounds (the planner's
-# stream-K thresholds were measured with the slow fix-up: 1536^2 ... 2560^2 lost it then),
-# the narrow shapes that split K by default, cuBLAS beside.
+# streamk-fixup: the CUDA-core families' stream-K fix-up (cl/streamk.cl). In a stream-K schedule
+# the fix-up is the call's last command, so the bench's "last command" column times it. Measured
+# on an H100 with one 16 x 16 work-group a boundary striding over the whole tile: 54-134 us for
+# FP32's 128 x 128 and 128 x 64 tiles (12 us for FP64's 128 x 64 at 3072^2), so the narrow FP32
+# shapes ran 15 % slower with their default stream-K than without. Now up to 8 work-groups a
+# boundary share the tile's columns and each work-item keeps 4 rows' loads in flight. Predicted:
+# FP32 fix-up under 15 us (a quarter of the work a work-item, four loads at once); FP32
+# 64 x 8192 x 1024 with its default stream-K about 0.09 ms against 0.155 without. Checked first
+# (FP32 and FP64, tiles of more than 32 parts), then default, CLGEMM_STREAMK=264 and
+# CLGEMM_STREAMK=0 in two alternated rounds (the planner's stream-K thresholds were measured with
+# the slow fix-up: 1536^2 ... 2560^2 lost it then), the narrow shapes that split K by default,
+# cuBLAS beside.
 streamk_fixup() {
     TB="$B/bench/clgemm-types-bench"
     sq="s:1536,1536,1536 s:2176,2176,2176 s:2304,2304,2304 s:2560,2560,2560 s:3072,3072,3072"
@@ -460,46 +463,32 @@ tail_registers() {
     rm -rf "$cache"
 }
 
-# tile-bands: whether the tiles' order moves FP64 now that it runs at the power limit. The plain
-# order runs all 64 tile rows of two tile columns at once at 8192^2, so each wave reads all of A
-# from DRAM again (about 16 GB a call for FP64); bands of 8 rows cut that to about 2 GB. On
-# 2026-12-02 bands changed nothing for the 128 x 64, 2-stage FP64 kernel (45 TFLOPS; NOTES.md),
-# but the FP64 tensor cores have since been found to run at the power limit, where the data
-# and the memory traffic set the clock (PERFORMANCE.md). Predicted, if DRAM power matters: FP64
-# 8192^2 2-5 % faster in bands at lower or equal power; if not, within 1 %. FP32: the band
-# arithmetic may take the 127-register kernel past 128 (one work-group an SM): registers first.
-with_power() { # COMMAND...: runs it with the board's power and SM clock sampled, then their medians
-    nvidia-smi --query-gpu=power.draw,clocks.sm --format=csv,noheader,nounits -lms 100 \
-        >/tmp/clgemm-smi.csv 2>/dev/null &
-    smi=$!
-    "$@"
-    kill "$smi" 2>/dev/null
-    wait "$smi" 2>/dev/null
-    median() { cut -d, -f"$1" /tmp/clgemm-smi.csv | sort -n | awk '{v[NR] = $1}
-        END {print NR ? v[int((NR + 1) / 2)] : "?"}'; }
-    echo "  power median $(median 1) W, SM clock median $(median 2) MHz," \
-        "$(wc -l </tmp/clgemm-smi.csv) samples"
-}
+# tile-bands: the mma family's FP64 tiles in bands of 8 tile rows (its default, src/families/mma.c)
+# against the plain order (CLGEMM_BUILD_OPTIONS=-DTILE_BANDS=1, which the build options' last
+# definition sets). Measured on an H100 (one run, bands forced on every kernel): FP64 4096^2 +3 to
+# +6 %, 8192^2 unchanged, SM clock at 1980 MHz either way; FP32's register-blocked kernel took 130
+# registers in bands and lost 22 %, so it keeps the plain order. Checked first at shapes whose
+# tile rows are not a multiple of 8, then FP64 squares and odd shapes in two alternated rounds,
+# cuBLAS beside. Predicted: the mid squares (2048^2 to 6144^2: 256 to 2304 tiles, a few waves)
+# gain like 4096^2; 8192^2 and the narrow shapes within 1 %.
 tile_bands() {
     TB="$B/bench/clgemm-types-bench"
-    cache=$(mktemp -d)
-    echo "== registers with bands of 8 (-cl-nv-verbose)"
-    CLGEMM_CACHE_DIR=$cache CLGEMM_LOG=1 CLGEMM_BUILD_OPTIONS="-cl-nv-verbose -DTILE_BANDS=8" \
-        timeout 200 "$TB" --no-clblast --runs 1 d:8192,8192,8192 d:4096,4096,4096 \
-        s:8192,8192,8192 2>&1 | grep -E "build log of|Used [0-9]+ registers|spill" |
-        sed -E 's/ -D/ /g' | cut -c1-200
-    rm -rf "$cache"
+    shapes="d:2048,2048,2048 d:3072,3072,3072 d:4096,4096,4096 d:4097,4097,4097 \
+        d:6144,6144,6144 d:8192,8192,8192 d:64,8192,8192 d:8192,64,8192"
+    for bands in 8 1; do
+        CLGEMM_BUILD_OPTIONS=-DTILE_BANDS=$bands timeout 200 "$TB" --no-clblast --check --runs 1 \
+            d:1031,517,263 d:1100,1100,130 d:2000,300,500 d:300,2000,500
+    done
     for round in 1 2; do
-        for bands in 1 8 16; do
-            for p in d:8192,8192,8192 d:4096,4096,4096 s:8192,8192,8192; do
-                echo "== round $round: TILE_BANDS=$bands $p"
-                with_power env CLGEMM_BUILD_OPTIONS=-DTILE_BANDS="$bands" timeout 100 "$TB" \
-                    --no-clblast --runs 30 "$p" | grep median
-            done
+        for bands in 8 1; do
+            echo "== round $round: TILE_BANDS=$bands"
+            # shellcheck disable=SC2086 # the problems as words
+            CLGEMM_BUILD_OPTIONS=-DTILE_BANDS=$bands timeout 200 "$TB" --no-clblast --runs 20 \
+                $shapes | grep median
         done
     done
-    $CUBLAS --fp64 8192,8192,8192 4096,4096,4096
-    $CUBLAS 8192,8192,8192
+    $CUBLAS --fp64 2048,2048,2048 3072,3072,3072 4096,4096,4096 4097,4097,4097 6144,6144,6144 \
+        8192,8192,8192 64,8192,8192 8192,64,8192
 }
 
 # narrow-tiles: whether one wave of work-groups pays for FP16 and BF16 with one side of 64. The

@@ -490,8 +490,8 @@ static cl_int enqueue_reduce(struct clgemm_handle_s *h, cl_kernel kernel, const 
 }
 
 /* Second step of a stream-K launch over the sub-problem p (C at off): the tiles that range
- * boundaries cut are summed from the workspace and stored (cl/streamk.cl), one work-group per
- * boundary. */
+ * boundaries cut are summed from the workspace and stored (cl/streamk.cl), a few work-groups
+ * per boundary. */
 static cl_int enqueue_fixup(struct clgemm_handle_s *h, cl_kernel kernel, const gemm_call *c,
                             const colmajor *p, cl_ulong off, const clgemm_config *cfg,
                             cl_int groups, cl_mem work, cl_command_queue queue, launch_chain *ch) {
@@ -512,12 +512,16 @@ static cl_int enqueue_fixup(struct clgemm_handle_s *h, cl_kernel kernel, const g
     SET_ARG(kernel, 10, c->c, err);
     SET_ARG(kernel, 11, off, err);
     SET_ARG(kernel, 12, ldc, err);
-    /* One work-group per boundary (the kernel strides over the tile): 16 x 16 where the device
-     * allows it, else the elementwise kernels' 8 x 8 or 1 x 1. */
-    size_t side = square_side(h, 16) > 1 ? 16 : square_side(h, 8);
-    const size_t local[2] = {side, side};
+    /* Per boundary, work-groups of 16 x 16 where the device allows it (else the elementwise
+     * kernels' 8 x 8 or 1 x 1), one per 16 columns of the tile up to FIXUP_GROUPS (cl/streamk.cl
+     * says why). */
+    enum { FIXUP_GROUPS = 8 };
+    const size_t side = square_side(h, 16) > 1 ? 16 : square_side(h, 8);
+    size_t per_tile = (nt + side - 1) / side;
+    if (per_tile > FIXUP_GROUPS) per_tile = FIXUP_GROUPS;
+    const size_t local[2] = {side, side}, global[2] = {side, side * per_tile};
     if (err == CL_SUCCESS)
-        err = chain_launch(h, queue, kernel, local, local, (size_t)groups - 1, ch);
+        err = chain_launch(h, queue, kernel, global, local, (size_t)groups - 1, ch);
     return err;
 }
 
