@@ -310,12 +310,24 @@ static family_case regblock_cpu_cases[] = {
  * tiers' defaults (microkernel.c): the shapes above run its in-place path, its copied panel
  * (transposed A, the M edge) and both ways of storing C; then blocks of A of 2 panels (MC): the
  * suites' shapes are blocked only where CLGEMM_PACK_KC forces it (gemm-microkernel-packed),
- * whose K-blocks then win over KC, and MC over the forced blocks of 3 panels; last the EPYC's
- * FP32 default for matrices read in place (16 x 12). */
+ * whose K-blocks then win over KC, and MC over the forced blocks of 3 panels; then the EPYC's
+ * FP32 default for matrices read in place (16 x 12); last an Intel CPU's FP32 and FP64 defaults
+ * (32 x 12 and 16 x 14, with their blocks). */
 static family_case microkernel_cases[] = {
-    MK(SP, 2, 1, 2),         MK(DP, 2, 1, 2),         MK(SP, 8, 3, 4),           MK(DP, 8, 3, 4),
-    MK(SP, 32, 8, 16),       MK(DP, 32, 8, 8),        MK(SP, 16, 6, 8),          MK(DP, 8, 8, 4),
-    MKB(SP, 8, 3, 4, 64, 2), MKB(DP, 8, 3, 4, 64, 2), MKB(DP, 32, 6, 8, 512, 0), MK(SP, 16, 12, 16),
+    MK(SP, 2, 1, 2),
+    MK(DP, 2, 1, 2),
+    MK(SP, 8, 3, 4),
+    MK(DP, 8, 3, 4),
+    MK(SP, 32, 8, 16),
+    MK(DP, 32, 8, 8),
+    MK(SP, 16, 6, 8),
+    MK(DP, 8, 8, 4),
+    MKB(SP, 8, 3, 4, 64, 2),
+    MKB(DP, 8, 3, 4, 64, 2),
+    MKB(DP, 32, 6, 8, 512, 0),
+    MK(SP, 16, 12, 16),
+    MKB(SP, 32, 12, 16, 1024, 4),
+    MKB(DP, 16, 14, 8, 512, 8),
 };
 
 static family_case mma_cases[] = {

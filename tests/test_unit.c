@@ -710,12 +710,12 @@ Test(rules, microkernel_block_sizes_optional) {
     cr_expect_str_eq(a, " -DKSTEP=8 -DPANEL_DEPTH=32 -DPACK_MC_PANELS=3 -DHALF_BY_INTEGERS=1");
 }
 
-/* The tuner searches KC and MC on CPUs (K-blocks of 128 to 512 steps, 16 or 32 panels), nowhere
+/* The tuner searches KC and MC on CPUs (K-blocks of 256 to 1024 steps, 4 to 32 panels), nowhere
  * else (Oclgrind, GPUs: the default's value); the tile parameters everywhere alike. */
 Test(rules, microkernel_search_ranges) {
     const family_desc *f = clgemm__family(CLGEMM_FAMILY_MICROKERNEL);
     device_info on_cpu = cpu(), sim = gpu(), h200 = h200_static();
-    const int want_cpu[][3] = {{0, 8, 64}, {1, 2, 16}, {2, 2, 16}, {3, 128, 512}, {4, 16, 32}};
+    const int want_cpu[][3] = {{0, 8, 64}, {1, 2, 16}, {2, 2, 16}, {3, 256, 1024}, {4, 4, 32}};
     for (size_t i = 0; i < sizeof want_cpu / sizeof want_cpu[0]; i++) {
         int lo, hi, p = want_cpu[i][0];
         clgemm__param_search(f, p, &on_cpu, &lo, &hi);

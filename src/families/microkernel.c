@@ -26,14 +26,14 @@ static const family_param params[] = {
 
 /* The blocked schedule's block sizes came after configurations were written without them
  * (optional: 0 and 1 keep the sizes below, with no build option); the tuner searches them on
- * CPUs only, the one place the schedule runs (pack_depth): K-blocks of 128 to 512 steps and
- * blocks of 16 or 32 panels of A, around the defaults (FP32 512 steps, FP64 256; 32 panels of
- * the AVX-512 tier's first choices). Each value is a build, so the ranges stay narrow (six
- * times the tile space; 64-1024 steps and 4-64 panels made it 25 times, and no other size beat
- * the defaults in every round: docs/PERFORMANCE.md). */
+ * CPUs only, the one place the schedule runs (pack_depth): K-blocks of 256 to 1024 steps and
+ * blocks of 4 to 32 panels of A, around the defaults (the EPYC's FP32 512 steps in blocks of
+ * about 2 MB, 32 panels of its first choices; an Intel Xeon's 1024 or 512 steps in blocks of 4
+ * or 8). Each value is a build, so the ranges stay narrow (twelve times the tile space; 64-1024
+ * steps and 4-64 panels made it 25 times: docs/PERFORMANCE.md). */
 static const family_param_ext param_ext[] = {
-    {0, 0, false, 0, 0},    {0, 0, false, 0, 0},  {0, 0, false, 0, 0},
-    {0, 0, true, 128, 512}, {0, 0, true, 16, 32},
+    {0, 0, false, 0, 0},     {0, 0, false, 0, 0}, {0, 0, false, 0, 0},
+    {0, 0, true, 256, 1024}, {0, 0, true, 4, 32},
 };
 _Static_assert(sizeof param_ext / sizeof param_ext[0] == sizeof params / sizeof params[0],
                "one param_ext entry per parameter");
@@ -142,6 +142,11 @@ static bool supported(const device_info *info, clgemm_precision type_ab, clgemm_
     {                                                                                              \
         .family = CLGEMM_FAMILY_MICROKERNEL, .params = { mr, nr, vw, kc }                          \
     }
+/* The same with the blocks of A (MC panels) set too. */
+#define MK_BLOCKS(mr, nr, vw, kc, mc)                                                              \
+    {                                                                                              \
+        .family = CLGEMM_FAMILY_MICROKERNEL, .params = { mr, nr, vw, kc, mc }                      \
+    }
 #define END_OF_LIST                                                                                \
     { .family = 0 }
 
@@ -171,22 +176,36 @@ static const clgemm_config avx512_single[] = {MK(32, 8, 16), MK(16, 4, 16), END_
  * 0.99-1.02), which keeps those (bench/results/pocl-avx512-issue-table-vs-openblas.log). FP64
  * kept 32 x 6 there (16 x 12 and 16 x 8 of 8-wide lost, 8 x 12 lost at 512^2). */
 static const clgemm_config avx512_single_in_place[] = {MK(16, 12, 16), MK(16, 4, 16), END_OF_LIST};
-/* FP32 on an Intel CPU with AVX-512 (intel_cpu below): 32 x 12 blocks,
- * 24 accumulators. PoCL skylake-avx512 on 2 cores of a Sapphire Rapids Xeon (48 KiB L1d, 2 MiB
- * L2 per core), 2026-12-02, `clgemm-bench --reference openblas --sizes N --precision s --family
- * microkernel --params VW=16,MR=32,NR=12` beside NR=8 in adjacent runs, x OpenBLAS 0.3.21
- * (2 threads): 2048^2 0.97 / 1.01 against 0.73 / 0.77, 1024^2 0.97 / 0.96 against 0.72 / 0.86,
- * 1536^2 0.98 / 0.93 against 0.78 / 0.82, 3000^2 0.86 / 0.82 against 0.73 / 0.73, 4096^2 0.93 /
- * 0.93 against 1.08 / 0.83; 32 x 14, 32 x 16, 64 x 6, 64 x 4 and 16 x 16 no better than 32 x 8
- * in every round (bench/results/pocl-xeon-avx512-vs-openblas.log). Its 16 accumulators of 32 x 8
- * leave the Xeon's loop waiting on its loads (perf: the samples on the first load of A and the
- * first broadcast of B). The EPYC's figures above were measured with 32 x 8 and keep it. */
-static const clgemm_config avx512_single_intel[] = {MK(32, 12, 16), MK(16, 4, 16), END_OF_LIST};
-/* FP64 on an Intel CPU: the Xeon's 32 x 8 of the first comment (16 x 12, which does not spill,
- * timed alike at 1024^2 on the Sapphire Rapids Xeon; the EPYC's choice below was not timed
- * there). */
-static const clgemm_config avx512_double_intel[] = {MK(32, 8, 8), MK(16, 4, 8), MK(8, 4, 8),
+/* FP32 on an Intel CPU with AVX-512 (intel_cpu below): 32 x 12 blocks, 24 accumulators, in
+ * K-blocks of 1024 steps and blocks of A of 4 panels (512 KB, a quarter of the L2). 32 x 12 over
+ * 32 x 8 (16 accumulators leave the loop waiting on its loads: perf showed the samples on the
+ * first load of A and the first broadcast of B): Sapphire Rapids Xeon (48 KiB L1d, 2 MiB L2 per
+ * core), 2026-12-02, x OpenBLAS 0.3.21 (2 threads) in adjacent runs, 2048^2 0.97 / 1.01 against
+ * 0.73 / 0.77, 1024^2 0.97 / 0.96 against 0.72 / 0.86; 32 x 14, 32 x 16, 64 x 6, 64 x 4 and
+ * 16 x 16 no better (bench/results/pocl-xeon-avx512-vs-openblas.log). The smaller blocks: a
+ * Xeon of the same kind (260 MiB L3), 2026-12-05, x OpenBLAS's SkylakeX kernels (this CPU's model
+ * is past 0.3.21's table, which falls back to SSE3 kernels unless OPENBLAS_CORETYPE names one),
+ * three rounds alternated with 2 MB blocks of 512 steps: 2048^2 to 4096^2 0.93-0.97 against
+ * 0.80-0.85, 1.11-1.19 x faster (about 305 GFLOPS against 265); blocks of 2 panels and 32 x 14
+ * no better (bench/results/pocl-xeon-blocks-vs-openblas.log, docs/perf/NOTES.md). */
+static const clgemm_config avx512_single_intel[] = {MK_BLOCKS(32, 12, 16, 1024, 4), MK(16, 4, 16),
                                                     END_OF_LIST};
+/* FP64 on an Intel CPU: 16 x 14 blocks (28 accumulators, which leave room for the two vectors of
+ * A and the broadcast of B: 32 x 8 holds 32 and spills) in K-blocks of 512 steps and blocks of A
+ * of 8 panels (512 KB), from 1024^3. Xeon of the kind above, 2026-12-05, x OpenBLAS's SkylakeX
+ * kernels, three rounds alternated with 32 x 8 in K-blocks of 256 steps and 2 MB of A: 1024^2 to
+ * 4096^2 0.83-0.97 against 0.66-0.74, 1.13-1.43 x faster (145-150 GFLOPS against 100-110), the
+ * long shapes 1.10-1.46 x; forced: 16 x 12 and K-blocks of 1024 steps in blocks of 4 alike,
+ * 16 x 10, 32 x 7, 8 x 24 slower, 16 x 14 with 2 MB of A 0.84-0.88 x OpenBLAS
+ * (bench/results/pocl-xeon-blocks-vs-openblas.log, docs/perf/NOTES.md). */
+static const clgemm_config avx512_double_intel[] = {MK_BLOCKS(16, 14, 8, 512, 8), MK(16, 4, 8),
+                                                    MK(8, 4, 8), END_OF_LIST};
+/* FP64 on an Intel CPU below PACK_MIN_MNK: 32 x 8 as before, read in place below 512^3 and
+ * blocked in K-blocks of 256 steps and 2 MB of A from there (PACK_MIN_MNK_INTEL_FP64). Same
+ * Xeon, same day, two rounds: 256^2 107-109 GFLOPS in place against 16 x 14's 48-89, 512^2
+ * 110-112 blocked against 16 x 14's 79 in blocks of 8 panels and 86-129 in 2 MB. */
+static const clgemm_config avx512_double_intel_small[] = {MK(32, 8, 8), MK(16, 4, 8), MK(8, 4, 8),
+                                                          END_OF_LIST};
 /* FP64 elsewhere (measured on the AMD EPYC): 32 x 6 blocks, 24 accumulators, in K-blocks of 512
  * steps. 32 x 8 holds 32 accumulators, all of AVX-512's registers, and PoCL's LLVM spills six of
  * them on every step of K (a store and a load each beside the fused multiply-adds); 32 x 6 leaves
@@ -213,6 +232,16 @@ static const clgemm_config avx2_double[] = {MK(8, 8, 4), MK(8, 4, 4), END_OF_LIS
  * bench/results/pocl-complex-microkernel-vs-openblas.log. */
 static const clgemm_config avx512_complex_single[] = {MK(16, 6, 8), MK(8, 4, 8), END_OF_LIST};
 static const clgemm_config avx512_complex_double[] = {MK(8, 6, 4), MK(4, 4, 4), END_OF_LIST};
+/* The same blocks on an Intel CPU in smaller blocks of A, as its real types take them: complex
+ * FP32 in K-blocks of 1024 steps, 4 panels a block; complex FP64 512 steps, 8 panels (512 KB
+ * each). Sapphire Rapids class Xeon, 2026-12-05, forced beside the 2 MB blocks x OpenBLAS's
+ * SkylakeX kernels: complex FP32 1024^2 / 2048^2 0.62 / 0.62 against 0.54 / 0.55 (16 x 7 alike,
+ * 8 x 14 0.47), complex FP64 0.92 / 0.93 against 0.97 / 0.74 (256 steps 0.87, 8 x 7 0.75); then
+ * three rounds alternated with the 2 MB blocks (bench/results/pocl-xeon-blocks-vs-openblas.log). */
+static const clgemm_config avx512_complex_single_intel[] = {MK_BLOCKS(16, 6, 8, 1024, 4),
+                                                            MK(8, 4, 8), END_OF_LIST};
+static const clgemm_config avx512_complex_double_intel[] = {MK_BLOCKS(8, 6, 4, 512, 8), MK(4, 4, 4),
+                                                            END_OF_LIST};
 static const clgemm_config avx2_complex_single[] = {MK(8, 2, 4), MK(4, 2, 4), END_OF_LIST};
 static const clgemm_config avx2_complex_double[] = {MK(4, 2, 2), MK(2, 2, 2), END_OF_LIST};
 
@@ -237,8 +266,12 @@ static const clgemm_config *defaults(const device_info *info, clgemm_precision t
     bool cplx = type == CLGEMM_COMPLEX_SINGLE || type == CLGEMM_COMPLEX_DOUBLE;
     switch (clgemm__device_tier(info)) {
     case TIER_CPU_AVX512:
+        if (cplx && intel_cpu(info))
+            return dbl ? avx512_complex_double_intel : avx512_complex_single_intel;
         if (cplx) return dbl ? avx512_complex_double : avx512_complex_single;
-        if (intel_cpu(info)) return dbl ? avx512_double_intel : avx512_single_intel;
+        if (intel_cpu(info) && dbl)
+            return mnk_below(dims, PACK_MIN_MNK) ? avx512_double_intel_small : avx512_double_intel;
+        if (intel_cpu(info)) return avx512_single_intel;
         if (dbl) return avx512_double;
         return type == CLGEMM_SINGLE && mnk_below(dims, PACK_MIN_MNK) ? avx512_single_in_place
                                                                       : avx512_single;
@@ -289,6 +322,9 @@ static const clgemm_config *defaults(const device_info *info, clgemm_precision t
  * 1.7 x at 1000^3; at 640^3 and 768^3 four rounds 1.5-2.7 x and 1.6 x
  * (bench/results/pocl-int8-panels-fp32.log). */
 #define PACK_MIN_MNK_WIDENED ((size_t)256 * 256 * 256)
+/* FP32 on an Intel CPU blocks from 256^3 too (its 32 x 12 blocks read in place ran 75-95 GFLOPS
+ * at 256^2 and 512^2 on a Sapphire Rapids class Xeon, 2026-12-05, 0.34-0.5 x OpenBLAS; blocked,
+ * even in the tests' forced small launches, 124-142). */
 /* A configuration's KC (more than 1) is the K-blocks' depth instead; whether a call is blocked
  * stays the rule above. */
 static int pack_depth(const clgemm_config *c, const device_info *info, clgemm_precision type,
@@ -298,9 +334,12 @@ static int pack_depth(const clgemm_config *c, const device_info *info, clgemm_pr
     const int depth =
         c->params[KC] > 1 ? c->params[KC] : PACK_BYTES / (int)clgemm__type(type)->compute_size;
     if (clgemm__type(type)->complex) return depth;
-    const size_t min_mnk = type == CLGEMM_DOUBLE && intel_cpu(info)     ? PACK_MIN_MNK_INTEL_FP64
-                           : type == CLGEMM_HALF || type == CLGEMM_INT8 ? PACK_MIN_MNK_WIDENED
-                                                                        : PACK_MIN_MNK;
+    const bool intel = intel_cpu(info);
+    const size_t min_mnk =
+        type == CLGEMM_DOUBLE && intel ? PACK_MIN_MNK_INTEL_FP64
+        : type == CLGEMM_HALF || type == CLGEMM_INT8 || (type == CLGEMM_SINGLE && intel)
+            ? PACK_MIN_MNK_WIDENED
+            : PACK_MIN_MNK;
     if (mnk_below(d, min_mnk) || d->m <= PACK_MIN_PANELS * (size_t)c->params[MR]) return 0;
     return depth;
 }
