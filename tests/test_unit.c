@@ -1625,8 +1625,8 @@ Test(schedule_plan, blocked_on_cpus) {
 
 /* On an Intel CPU FP64 is blocked from 512^3 (its power-of-two leading dimensions put a panel
  * of A read in place in a few L1 sets), FP32 from 256^3 (its 32 x 12 blocks read in place ran
- * at a third of OpenBLAS's speed); an AMD one (PoCL's vendor string AuthenticAMD) keeps 1024^3
- * for both. */
+ * at a third of OpenBLAS's speed), and a narrow C's op(A) is packed in launches of 16 MB; an AMD
+ * one (PoCL's vendor string AuthenticAMD) keeps 1024^3 for both and 2 MB. */
 Test(schedule_plan, intel_blocks_fp64_from_512_and_fp32_from_256) {
     device_info intel = cpu(), amd = cpu();
     strcpy(intel.name, "pthread-skylake-avx512-Intel(R) Xeon(R) Processor");
@@ -1651,6 +1651,15 @@ Test(schedule_plan, intel_blocks_fp64_from_512_and_fp32_from_256) {
         cr_expect_eq(s.pack_kc, cases[i].want, "%s %s %zu^3: %d", cases[i].info->vendor,
                      clgemm__type(cases[i].type)->name, n, s.pack_kc);
     }
+    /* A C a few columns wide packs op(A) about 16 MB a launch there (2 MB on the AMD CPU): FP64
+     * 8192 x 64 x 8192 in 16 x 14 blocks of 512 steps, 256 panels of 64 KB (32 on the AMD one). */
+    const clgemm_config d16 = {.family = CLGEMM_FAMILY_MICROKERNEL, .params = {16, 14, 8, 512, 8}};
+    gemm_schedule s = clgemm__plan_schedule(&d16, &intel, &unset, D, D, 8192, 64, 8192, 1, false);
+    cr_expect(s.pack_kc == 512 && s.pack_mc == 4096u, "Intel: %d steps, %zu rows", s.pack_kc,
+              s.pack_mc);
+    s = clgemm__plan_schedule(&d16, &amd, &unset, D, D, 8192, 64, 8192, 1, false);
+    cr_expect(s.pack_kc == 512 && s.pack_mc == 512u, "AMD: %d steps, %zu rows", s.pack_kc,
+              s.pack_mc);
 }
 
 /* FP16 (its panels widened to FP32, where read in place every element is widened at every use)

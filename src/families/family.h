@@ -129,8 +129,8 @@ typedef struct family_desc {
      * kc steps of an n-column C, a multiple of tile()'s rows (src/exec/gemm.c; `small`:
      * CLGEMM_PACK_KC forces the schedule, and small blocks make every loop run more than once).
      * 0 or NULL: all of op(A) at once. */
-    size_t (*pack_rows)(const clgemm_config *c, clgemm_precision type, size_t n, size_t kc,
-                        bool small);
+    size_t (*pack_rows)(const clgemm_config *c, const device_info *info, clgemm_precision type,
+                        size_t n, size_t kc, bool small);
     /* The work-groups a persistent configuration launches, which loop over the call's tiles
      * (all its matrices and split-K layers) themselves; 0 (or NULL): the grid of `launch`, one
      * tile a work-group, its third dimension the matrices and layers. Only a tensor-map

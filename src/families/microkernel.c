@@ -98,13 +98,23 @@ static void tile(const clgemm_config *c, size_t *mt, size_t *nt, size_t *kt) {
  * width: two of the kernel's blocks of 3 and a partial one, so that every loop runs more than
  * once and ends on a partial block. */
 #define PACK_SMALL_LAUNCH 7
+/* On an Intel CPU such a launch packs about 16 MB of op(A): each launch (a pack and a multiply)
+ * costs PoCL tens of microseconds, and FP64 64 x 8192 x 8192 made 512 of them in launches of 2 MB.
+ * Sapphire Rapids class Xeon (2 MiB L2 a core, 260 MiB L3), 2026-12-05, x OpenBLAS's SkylakeX
+ * kernels, row-major 64 x 8192 x 8192: FP64 0.66-0.67 in launches of 2 MB, 0.77-0.82 of 8 MB,
+ * 0.86 of 16 MB, 0.78-0.89 of 32 MB (a whole K-block); FP32 0.78-0.79, 0.83-0.85, 0.87,
+ * 0.88-0.91 (docs/perf/NOTES.md). The EPYC (32 MiB L3) lost with whole K-blocks and keeps 2 MB. */
+#define PACK_LAUNCH_BYTES_INTEL (16 << 20)
 
-static size_t pack_rows(const clgemm_config *c, clgemm_precision type, size_t n, size_t kc,
-                        bool small) {
+static bool intel_cpu(const device_info *info);
+
+static size_t pack_rows(const clgemm_config *c, const device_info *info, clgemm_precision type,
+                        size_t n, size_t kc, bool small) {
     const size_t mr = (size_t)c->params[MR], size = clgemm__panel_size(type);
     if (small) return PACK_SMALL_LAUNCH * mr;
     if (n > PACK_A_BYTES / (kc * size)) return 0; /* all of op(A) at once */
-    const size_t panels = PACK_A_BYTES / (mr * kc * size);
+    const size_t launch = intel_cpu(info) ? PACK_LAUNCH_BYTES_INTEL : PACK_A_BYTES;
+    const size_t panels = launch / (mr * kc * size);
     return (panels ? panels : 1) * mr;
 }
 

@@ -367,8 +367,9 @@ gemm_schedule clgemm__plan_schedule(const clgemm_config *cfg, const device_info 
         if (type == CLGEMM_INT8 && s.pack_kc > CLGEMM__INT8_PANEL_MAX_DEPTH)
             s.pack_kc = CLGEMM__INT8_PANEL_MAX_DEPTH; /* (its FP32 sums stay exact) */
         const family_desc *f = clgemm__family(cfg->family);
-        s.pack_mc =
-            f->pack_rows ? f->pack_rows(cfg, type, n, (size_t)s.pack_kc, force->pack_kc > 0) : m;
+        s.pack_mc = f->pack_rows
+                        ? f->pack_rows(cfg, info, type, n, (size_t)s.pack_kc, force->pack_kc > 0)
+                        : m;
         if (s.pack_mc == 0 || s.pack_mc > m) s.pack_mc = m;
         size_t panel_bytes;
         /* (C's m * n elements fit a buffer, so four bytes each fit a size_t) */
