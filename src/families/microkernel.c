@@ -242,14 +242,15 @@ static const clgemm_config avx2_double[] = {MK(8, 8, 4), MK(8, 4, 4), END_OF_LIS
  * bench/results/pocl-complex-microkernel-vs-openblas.log. */
 static const clgemm_config avx512_complex_single[] = {MK(16, 6, 8), MK(8, 4, 8), END_OF_LIST};
 static const clgemm_config avx512_complex_double[] = {MK(8, 6, 4), MK(4, 4, 4), END_OF_LIST};
-/* The same blocks on an Intel CPU in smaller blocks of A, as its real types take them: complex
- * FP32 in K-blocks of 1024 steps, 4 panels a block; complex FP64 512 steps, 8 panels (512 KB
- * each). Sapphire Rapids class Xeon, 2026-12-05, forced beside the 2 MB blocks x OpenBLAS's
- * SkylakeX kernels: complex FP32 1024^2 / 2048^2 0.62 / 0.62 against 0.54 / 0.55 (16 x 7 alike,
- * 8 x 14 0.47), complex FP64 0.92 / 0.93 against 0.97 / 0.74 (256 steps 0.87, 8 x 7 0.75); then
- * three rounds alternated with the 2 MB blocks: complex FP32 1.11-1.14 x faster, complex FP64
- * 1.23-1.33 x (bench/results/pocl-xeon-blocks-vs-openblas.log). */
-static const clgemm_config avx512_complex_single_intel[] = {MK_BLOCKS(16, 6, 8, 1024, 4),
+/* On an Intel CPU, in smaller blocks of A as its real types take them (512 KB): complex FP32 in
+ * 32 x 3 blocks (four vectors of A against each element of B, where 16 x 6 has two) in K-blocks
+ * of 1024 steps, 2 panels a block; complex FP64 8 x 6 in 512 steps, 8 panels. Sapphire Rapids
+ * class Xeon, 2026-12-05, forced x OpenBLAS's SkylakeX kernels, 1024^2 / 2048^2: complex FP32
+ * 16 x 6 0.54 / 0.55 in 2 MB, 0.62 / 0.62 in 4 panels of 1024 steps (16 x 7, 16 x 4 alike, 8 x 14
+ * 0.47); 32 x 3 0.71-0.76 in 2 to 4 panels of 512 or 1024 steps; complex FP64 0.92 / 0.93 against
+ * 0.97 / 0.74 in 2 MB (256 steps 0.87, 8 x 7 0.75); then three rounds alternated with the
+ * library before each change (bench/results/pocl-xeon-blocks-vs-openblas.log, NOTES.md). */
+static const clgemm_config avx512_complex_single_intel[] = {MK_BLOCKS(32, 3, 8, 1024, 2),
                                                             MK(8, 4, 8), END_OF_LIST};
 static const clgemm_config avx512_complex_double_intel[] = {MK_BLOCKS(8, 6, 4, 512, 8), MK(4, 4, 4),
                                                             END_OF_LIST};
