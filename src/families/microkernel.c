@@ -106,7 +106,10 @@ static void tile(const clgemm_config *c, size_t *mt, size_t *nt, size_t *kt) {
  * 0.88-0.91 (docs/perf/NOTES.md). The EPYC (32 MiB L3) lost with whole K-blocks and keeps 2 MB. */
 #define PACK_LAUNCH_BYTES_INTEL (16 << 20)
 
-static bool intel_cpu(const device_info *info);
+/* PoCL reports a CPU's vendor as its CPUID string (GenuineIntel, AuthenticAMD). */
+static bool intel_cpu(const device_info *info) {
+    return strstr(info->vendor, "Intel") != NULL;
+}
 
 static size_t pack_rows(const clgemm_config *c, const device_info *info, clgemm_precision type,
                         size_t n, size_t kc, bool small) {
@@ -147,12 +150,8 @@ static bool supported(const device_info *info, clgemm_precision type_ab, clgemm_
     {                                                                                              \
         .family = CLGEMM_FAMILY_MICROKERNEL, .params = { mr, nr, vw }                              \
     }
-/* The same with the blocked schedule's K-blocks (KC) set. */
-#define MK_KC(mr, nr, vw, kc)                                                                      \
-    {                                                                                              \
-        .family = CLGEMM_FAMILY_MICROKERNEL, .params = { mr, nr, vw, kc }                          \
-    }
-/* The same with the blocks of A (MC panels) set too. */
+/* The same with the blocked schedule's K-blocks (KC) and blocks of A (MC panels; 0: the default)
+ * set. */
 #define MK_BLOCKS(mr, nr, vw, kc, mc)                                                              \
     {                                                                                              \
         .family = CLGEMM_FAMILY_MICROKERNEL, .params = { mr, nr, vw, kc, mc }                      \
@@ -226,8 +225,8 @@ static const clgemm_config avx512_double_intel_small[] = {MK(32, 8, 8), MK(16, 4
  * four rounds against 32 x 8 with 256 steps, 1024^2 to 4096^2 0.96-1.03 against 0.78-0.97,
  * 5-12 % faster in every round, the other shapes of issue 34 alike or better
  * (bench/results/pocl-avx512-fp64-block-shape-vs-openblas.log, docs/PERFORMANCE.md). */
-static const clgemm_config avx512_double[] = {MK_KC(32, 6, 8, 512), MK(16, 4, 8), MK(8, 4, 8),
-                                              END_OF_LIST};
+static const clgemm_config avx512_double[] = {MK_BLOCKS(32, 6, 8, 512, 0), MK(16, 4, 8),
+                                              MK(8, 4, 8), END_OF_LIST};
 static const clgemm_config avx2_single[] = {MK(16, 6, 8), MK(8, 4, 8), END_OF_LIST};
 static const clgemm_config avx2_double[] = {MK(8, 8, 4), MK(8, 4, 4), END_OF_LIST};
 /* Complex (VW in complex elements, two accumulators per vector of C), always blocked (pack_depth):
@@ -266,11 +265,6 @@ static bool mnk_below(const gemm_dims *d, size_t limit) {
            !__builtin_mul_overflow(mn, d->k, &mnk) && mnk < limit;
 }
 
-/* PoCL reports a CPU's vendor as its CPUID string (GenuineIntel, AuthenticAMD). */
-static bool intel_cpu(const device_info *info) {
-    return strstr(info->vendor, "Intel") != NULL;
-}
-
 static const clgemm_config *defaults(const device_info *info, clgemm_precision type,
                                      const gemm_dims *dims) {
     static const clgemm_config none[] = {END_OF_LIST};
@@ -281,9 +275,9 @@ static const clgemm_config *defaults(const device_info *info, clgemm_precision t
         if (cplx && intel_cpu(info))
             return dbl ? avx512_complex_double_intel : avx512_complex_single_intel;
         if (cplx) return dbl ? avx512_complex_double : avx512_complex_single;
-        if (intel_cpu(info) && dbl)
+        if (intel_cpu(info) && !dbl) return avx512_single_intel;
+        if (intel_cpu(info))
             return mnk_below(dims, PACK_MIN_MNK) ? avx512_double_intel_small : avx512_double_intel;
-        if (intel_cpu(info)) return avx512_single_intel;
         if (dbl) return avx512_double;
         return type == CLGEMM_SINGLE && mnk_below(dims, PACK_MIN_MNK) ? avx512_single_in_place
                                                                       : avx512_single;
