@@ -27,13 +27,13 @@ static inline uint pack_widen(const ushort code) {
     return bits | (h & 0x8000u) << 16;
 }
 #elif PACK_FROM == 2
-#define PACK_SRC_T ushort
+#define PACK_SRC_T       ushort
 #define pack_widen(code) ((uint)(code) << 16)
 #elif PACK_FROM == 3
-#define PACK_SRC_T char
+#define PACK_SRC_T    char
 #define pack_widen(x) as_uint((float)(x))
 #else
-#define PACK_SRC_T PACK_T
+#define PACK_SRC_T    PACK_T
 #define pack_widen(x) (x)
 #endif
 
@@ -127,12 +127,10 @@ clgemm_pack_split(const __global uint *restrict src, const ulong off, const int 
  * whole panels with no edge case. A work-item writes one step of one panel (dimension 0: steps,
  * 1: panels): neighbours along q read neighbouring elements where the source is contiguous
  * along K, and each reads `width` of them where it is contiguous along the panel. */
-__kernel __attribute__((reqd_work_group_size(64, 1, 1))) void
-clgemm_pack_panels(const __global PACK_SRC_T *restrict src, const ulong off, const ulong rs,
-                   const ulong qs, const int rows, const int depth, const int width,
-                   __global PACK_T *restrict dst, const ulong doff) {
-    const int q = (int)get_global_id(0), panel = (int)get_global_id(1);
-    if (q >= depth) return;
+static inline void pack_panel_step(const __global PACK_SRC_T *restrict src, const ulong off,
+                                   const ulong rs, const ulong qs, const int rows, const int depth,
+                                   const int width, __global PACK_T *restrict dst, const ulong doff,
+                                   const int q, const int panel) {
     const int r0 = panel * width, full = min(width, rows - r0);
     __global PACK_T *to = dst + doff + ((ulong)panel * (ulong)depth + (ulong)q) * (ulong)width;
     const __global PACK_SRC_T *from = src + off + (ulong)r0 * rs + (ulong)q * qs;
@@ -140,6 +138,37 @@ clgemm_pack_panels(const __global PACK_SRC_T *restrict src, const ulong off, con
         to[e] = pack_widen(from[(ulong)e * rs]);
     for (int e = full; e < width; e++)
         to[e] = (PACK_T)0;
+}
+
+__kernel __attribute__((reqd_work_group_size(64, 1, 1))) void
+clgemm_pack_panels(const __global PACK_SRC_T *restrict src, const ulong off, const ulong rs,
+                   const ulong qs, const int rows, const int depth, const int width,
+                   __global PACK_T *restrict dst, const ulong doff) {
+    const int q = (int)get_global_id(0), panel = (int)get_global_id(1);
+    if (q < depth) pack_panel_step(src, off, rs, qs, rows, depth, width, dst, doff, q, panel);
+}
+
+/* clgemm_pack_panel_pair: two such copies of one depth in one launch, each as clgemm_pack_panels
+ * makes it: dimension 1's first (rows_b + width_b - 1) / width_b indices are the first's panels
+ * (op(B)'s K-block), the rest the second's (op(A)'s first block). The blocked schedule
+ * (src/exec/gemm.c) packs both before each K-block's multiply, and each launch costs PoCL 20-30 us
+ * (a chain of empty kernels on 2 cores of a Xeon): FP32 256^3, 0.23 ms a call, ran 0.62-0.63 x
+ * OpenBLAS in three launches and 0.68-0.73 in two (bench/results/pocl-xeon-pack-pair.log). */
+__kernel __attribute__((reqd_work_group_size(64, 1, 1))) void
+clgemm_pack_panel_pair(const __global PACK_SRC_T *restrict src_b, const ulong off_b,
+                       const ulong rs_b, const ulong qs_b, const int rows_b, const int width_b,
+                       const ulong doff_b, const __global PACK_SRC_T *restrict src_a,
+                       const ulong off_a, const ulong rs_a, const ulong qs_a, const int rows_a,
+                       const int width_a, const ulong doff_a, const int depth,
+                       __global PACK_T *restrict dst) {
+    const int q = (int)get_global_id(0), panel = (int)get_global_id(1);
+    const int panels_b = (rows_b + width_b - 1) / width_b;
+    if (q >= depth) return;
+    if (panel < panels_b)
+        pack_panel_step(src_b, off_b, rs_b, qs_b, rows_b, depth, width_b, dst, doff_b, q, panel);
+    else
+        pack_panel_step(src_a, off_a, rs_a, qs_a, rows_a, depth, width_a, dst, doff_a, q,
+                        panel - panels_b);
 }
 
 /* clgemm_pack_panel_runs: the same copy where the source is contiguous along the panels (rs 1)

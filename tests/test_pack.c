@@ -713,9 +713,9 @@ Test(pack, panels_widen_every_fp16_bf16_and_int8_code_exactly) {
             cr_assert_eq(run > 1, runs == 1, "%s: run %d", clgemm__type(t)->name, run);
             kernel_key key;
             const char *options;
-            clgemm__pack_panels_kernel(t, run > 1, &key, &options);
-            cl_kernel kernel = pack_cl_kernel(
-                h, options, run > 1 ? "clgemm_pack_panel_runs" : "clgemm_pack_panels");
+            const char *name =
+                clgemm__pack_panels_kernel(t, run > 1 ? PANELS_RUNS : PANELS_ONE, &key, &options);
+            cl_kernel kernel = pack_cl_kernel(h, options, name);
             size_t global[2], local[2];
             cr_assert_eq(clgemm__pack_panels_args(kernel, &ps, run, work, 0, global, local),
                          CL_SUCCESS);

@@ -113,7 +113,7 @@ typedef struct kernel_key {
     int family; /* a clgemm_family, or KERNEL_SCALE / _REDUCE / _FIXUP / _PACK */
     int params[CLGEMM_MAX_PARAMS];
     unsigned char type_ab, type_c, compute;
-    unsigned short flags; /* KEY_* bits */
+    unsigned flags; /* KEY_* bits */
 } kernel_key;
 enum { KERNEL_SCALE = -1, KERNEL_REDUCE = -2, KERNEL_FIXUP = -3, KERNEL_PACK = -4 };
 enum {
@@ -133,7 +133,8 @@ enum {
     KEY_LINES = 1 << 13,      /* pack.cl's copy onto 16-byte lines in the operand's layout */
     KEY_STAGED_LAST =
         1 << 14, /* the blocked schedule's last K-block over a staged C (STAGED_LAST) */
-    KEY_LINEAR_TILES = 1 << 15 /* the first tiles of a grid along a 1-D one (LINEAR_TILES) */
+    KEY_LINEAR_TILES = 1 << 15, /* the first tiles of a grid along a 1-D one (LINEAR_TILES) */
+    KEY_PANEL_PAIR = 1 << 16    /* pack.cl's panels of two operands in one launch */
 };
 
 typedef struct kernel_slot {

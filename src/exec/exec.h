@@ -428,10 +428,11 @@ typedef struct panel_source {
     cl_ulong off, rs, qs;
     cl_int rows, depth, width;
 } panel_source;
-/* The panel kernels' key and build options for elements of `type` (cl/pack.cl,
- * "clgemm_pack_panels", or with `runs` "clgemm_pack_panel_runs"). */
-void clgemm__pack_panels_kernel(clgemm_precision type, bool runs, kernel_key *key,
-                                const char **options);
+/* cl/pack.cl's panel kernels: one panel a work-item, runs of panels, two operands' panels. */
+typedef enum { PANELS_ONE, PANELS_RUNS, PANELS_PAIR } panel_copy;
+/* That kernel's key and build options for elements of `type`; returns its name. */
+const char *clgemm__pack_panels_kernel(clgemm_precision type, panel_copy how, kernel_key *key,
+                                       const char **options);
 /* Panels a work-item copies from `src` (elements of elem_size bytes): 1, clgemm_pack_panels';
  * more, clgemm_pack_panel_runs'. */
 int clgemm__pack_panels_run(const panel_source *src, size_t elem_size);
@@ -439,5 +440,10 @@ int clgemm__pack_panels_run(const panel_source *src, size_t elem_size);
  * geometry. */
 cl_int clgemm__pack_panels_args(cl_kernel kernel, const panel_source *src, int run, cl_mem work,
                                 size_t offset, size_t global[2], size_t local[2]);
+/* The same for clgemm_pack_panel_pair: b to work at b_offset elements and a at a_offset, in one
+ * launch (both one panel a work-item, of one depth). */
+cl_int clgemm__pack_panel_pair_args(cl_kernel kernel, const panel_source *b, size_t b_offset,
+                                    const panel_source *a, size_t a_offset, cl_mem work,
+                                    size_t global[2], size_t local[2]);
 
 #endif /* CLGEMM_EXEC_H */

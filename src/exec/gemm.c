@@ -669,13 +669,13 @@ static void gemm_kernel_key(kernel_key *key, const clgemm_config *cfg, const gem
     key->type_ab = (unsigned char)c->precision;
     key->type_c = (unsigned char)c->type_c;
     key->compute = (unsigned char)(family->call_options ? compute : 0);
-    key->flags = (unsigned short)((p->a.trans ? KEY_TRANSA : 0) | (p->b.trans ? KEY_TRANSB : 0) |
-                                  (p->a.conj ? KEY_CONJA : 0) | (p->b.conj ? KEY_CONJB : 0) |
-                                  (table ? KEY_TABLE | KEY_TABLE_C : 0));
+    key->flags = (unsigned)((p->a.trans ? KEY_TRANSA : 0) | (p->b.trans ? KEY_TRANSB : 0) |
+                            (p->a.conj ? KEY_CONJA : 0) | (p->b.conj ? KEY_CONJB : 0) |
+                            (table ? KEY_TABLE | KEY_TABLE_C : 0));
     if (family->call_options && (!family->uses_alignment || family->uses_alignment(cfg))) {
         bool swap = p->swapped;
-        key->flags |= (unsigned short)((clgemm__operand_on16(c, swap) ? KEY_ALIGNED_A : 0) |
-                                       (clgemm__operand_on16(c, !swap) ? KEY_ALIGNED_B : 0));
+        key->flags |= (unsigned)((clgemm__operand_on16(c, swap) ? KEY_ALIGNED_A : 0) |
+                                 (clgemm__operand_on16(c, !swap) ? KEY_ALIGNED_B : 0));
     }
 }
 
@@ -850,8 +850,18 @@ static cl_int enqueue_single(struct clgemm_handle_s *h, const gemm_call *c, cons
  * is staged: the blocks but the last add into a column-major copy in the arithmetic type at the
  * workspace's start (the first with beta 0), and the last block's kernel (`last`, built with
  * STAGED_LAST) adds that copy to its product and rounds the sum into C once, applying beta. */
+/* One operand's panels (src) to work at `offset` elements, by the kernel its runs take. */
+static cl_int launch_panels(struct clgemm_handle_s *h, cl_command_queue queue,
+                            const cl_kernel pack[3], const panel_source *src, int run, cl_mem work,
+                            size_t offset, launch_chain *ch) {
+    size_t global[2], local[2];
+    const cl_kernel kernel = pack[run > 1 ? PANELS_RUNS : PANELS_ONE];
+    cl_int err = clgemm__pack_panels_args(kernel, src, run, work, offset, global, local);
+    return err == CL_SUCCESS ? chain_launch(h, queue, kernel, global, local, 1, ch) : err;
+}
+
 static cl_int enqueue_blocked(struct clgemm_handle_s *h, const gemm_call *c, const colmajor *p,
-                              const gemm_schedule *s, cl_kernel kernel, const cl_kernel pack[2],
+                              const gemm_schedule *s, cl_kernel kernel, const cl_kernel pack[3],
                               cl_kernel last, cl_mem work, cl_command_queue queue, cl_event *done) {
     size_t mt, nt, kt, b_offset, total, local[2], global[2];
     clgemm__family(s->cfg.family)->tile(&s->cfg, &mt, &nt, &kt);
@@ -883,9 +893,8 @@ static cl_int enqueue_blocked(struct clgemm_handle_s *h, const gemm_call *c, con
                                 p->n,
                                 depth,
                                 (cl_int)nt};
-        int run = clgemm__pack_panels_run(&b, esize);
-        err = clgemm__pack_panels_args(pack[run > 1], &b, run, work, b_offset, global, local);
-        if (err == CL_SUCCESS) err = chain_launch(h, queue, pack[run > 1], global, local, 1, &ch);
+        const int run_b = clgemm__pack_panels_run(&b, esize);
+        bool b_packed = false;
         for (size_t i0 = 0; i0 < (size_t)p->m && err == CL_SUCCESS; i0 += mc) {
             const cl_int rows = (cl_int)((size_t)p->m - i0 < mc ? (size_t)p->m - i0 : mc);
             const panel_source a = {p->a.mem,
@@ -896,10 +905,18 @@ static cl_int enqueue_blocked(struct clgemm_handle_s *h, const gemm_call *c, con
                                     rows,
                                     depth,
                                     (cl_int)mt};
-            run = clgemm__pack_panels_run(&a, esize);
-            err = clgemm__pack_panels_args(pack[run > 1], &a, run, work, a_offset, global, local);
-            if (err == CL_SUCCESS)
-                err = chain_launch(h, queue, pack[run > 1], global, local, 1, &ch);
+            const int run_a = clgemm__pack_panels_run(&a, esize);
+            if (!b_packed && run_b == 1 && run_a == 1) { /* both in one launch */
+                err = clgemm__pack_panel_pair_args(pack[PANELS_PAIR], &b, b_offset, &a, a_offset,
+                                                   work, global, local);
+                if (err == CL_SUCCESS)
+                    err = chain_launch(h, queue, pack[PANELS_PAIR], global, local, 1, &ch);
+            } else {
+                if (!b_packed) err = launch_panels(h, queue, pack, &b, run_b, work, b_offset, &ch);
+                if (err == CL_SUCCESS)
+                    err = launch_panels(h, queue, pack, &a, run_a, work, a_offset, &ch);
+            }
+            b_packed = true;
             colmajor q = *p;
             q.m = rows;
             q.k = depth;
@@ -996,7 +1013,7 @@ static clgemm_status enqueue_gemm(struct clgemm_handle_s *h, const gemm_call *c,
      * blocked schedule's staged C is the arithmetic type. */
     if (s.splits > 1 || s.pack_stage > 0) {
         gk.key.type_c = (unsigned char)clgemm__type(c->precision)->compute;
-        gk.key.flags &= (unsigned short)~KEY_TABLE_C;
+        gk.key.flags &= ~(unsigned)KEY_TABLE_C;
     }
     cl_kernel kernel, second = NULL, sk = NULL, strips = NULL;
     clgemm_status st =
@@ -1016,13 +1033,12 @@ static clgemm_status enqueue_gemm(struct clgemm_handle_s *h, const gemm_call *c,
         st = elementwise_kernel(h, s.splits > 1 ? KERNEL_REDUCE : KERNEL_FIXUP, c->precision,
                                 c->type_c, table != NULL, &second);
     }
-    cl_kernel pack[2] = {NULL, NULL}; /* one panel a work-item; runs of panels (pack.c) */
-    for (int r = 0; r < 2 && st == CLGEMM_SUCCESS && s.pack_kc > 0; r++) {
+    cl_kernel pack[3] = {NULL, NULL, NULL}; /* by panel_copy (pack.c) */
+    for (int r = PANELS_ONE; r <= PANELS_PAIR && st == CLGEMM_SUCCESS && s.pack_kc > 0; r++) {
         kernel_key key;
         const char *options;
-        clgemm__pack_panels_kernel(c->precision, r == 1, &key, &options);
-        st = kernel_for(h, &key, r ? "clgemm_pack_panel_runs" : "clgemm_pack_panels", "pack.cl",
-                        text_options_fn, (const void *)options, &pack[r]);
+        const char *name = clgemm__pack_panels_kernel(c->precision, (panel_copy)r, &key, &options);
+        st = kernel_for(h, &key, name, "pack.cl", text_options_fn, (const void *)options, &pack[r]);
     }
     if (st == CLGEMM_SUCCESS && s.groups > 0) {
         gemm_kernel streamk = gk;

@@ -255,7 +255,7 @@ gemm_call clgemm__packed_call(const gemm_call *c, const pack_choice *p, cl_mem w
 /* The copy kernels' key: elements moved as bits of their size; `flags` tells the kernels of
  * pack.cl apart (0: the transpose, KEY_LINES: the copy onto 16-byte lines, KEY_PACKED: the
  * panels, with KEY_PANEL_RUNS in runs). */
-static void copy_kernel_key(clgemm_precision type, unsigned short flags, kernel_key *key,
+static void copy_kernel_key(clgemm_precision type, unsigned flags, kernel_key *key,
                             const char **options) {
     memset(key, 0, sizeof *key);
     key->family = KERNEL_PACK;
@@ -331,10 +331,15 @@ cl_int clgemm__enqueue_residual(cl_kernel kernel, cl_command_queue queue, const 
 
 /* ---- Micro-panels of one K-block (the blocked schedule, gemm.c) ------------------------------ */
 
-void clgemm__pack_panels_kernel(clgemm_precision type, bool runs, kernel_key *key,
-                                const char **options) {
-    copy_kernel_key(type, runs ? KEY_PACKED | KEY_PANEL_RUNS : KEY_PACKED, key, options);
-    if (clgemm__panel_size(type) == clgemm__type(type)->size) return;
+const char *clgemm__pack_panels_kernel(clgemm_precision type, panel_copy how, kernel_key *key,
+                                       const char **options) {
+    static const char *const names[] = {"clgemm_pack_panels", "clgemm_pack_panel_runs",
+                                        "clgemm_pack_panel_pair"};
+    const bool runs = how == PANELS_RUNS;
+    copy_kernel_key(
+        type, KEY_PACKED | (runs ? KEY_PANEL_RUNS : 0) | (how == PANELS_PAIR ? KEY_PANEL_PAIR : 0),
+        key, options);
+    if (clgemm__panel_size(type) == clgemm__type(type)->size) return names[how];
     /* FP16, BF16 and INT8 widened to FP32 as they are packed: their elements in, FP32 bits out
      * (the key's type_c tells these kernels from FP32's own). */
     key->type_ab = (unsigned char)clgemm__panel_size(type);
@@ -346,6 +351,7 @@ void clgemm__pack_panels_kernel(clgemm_precision type, bool runs, kernel_key *ke
                : type == CLGEMM_BFLOAT16 ? WIDEN_OPTIONS(2)
                                          : WIDEN_OPTIONS(3);
 #undef WIDEN_OPTIONS
+    return names[how];
 }
 
 /* The panel kernels' work-group (cl/pack.cl): 64 steps of one panel, or 64 work-items of
@@ -389,4 +395,30 @@ cl_int clgemm__pack_panels_args(cl_kernel kernel, const panel_source *src, int r
     global[0] = clgemm__round_up(((size_t)src->depth + steps - 1) / steps, PANEL_GROUP);
     global[1] = (panels + (size_t)run - 1) / (size_t)run;
     return err == CL_SUCCESS ? CL_SUCCESS : CL_INVALID_KERNEL_ARGS;
+}
+
+cl_int clgemm__pack_panel_pair_args(cl_kernel kernel, const panel_source *b, size_t b_offset,
+                                    const panel_source *a, size_t a_offset, cl_mem work,
+                                    size_t global[2], size_t local[2]) {
+    const panel_source *src[2] = {b, a};
+    const cl_ulong doff[2] = {b_offset, a_offset};
+    cl_int err = CL_SUCCESS;
+    cl_uint i = 0;
+    for (int x = 0; x < 2; x++) {
+        err |= clSetKernelArg(kernel, i++, sizeof src[x]->mem, &src[x]->mem);
+        err |= clSetKernelArg(kernel, i++, sizeof src[x]->off, &src[x]->off);
+        err |= clSetKernelArg(kernel, i++, sizeof src[x]->rs, &src[x]->rs);
+        err |= clSetKernelArg(kernel, i++, sizeof src[x]->qs, &src[x]->qs);
+        err |= clSetKernelArg(kernel, i++, sizeof src[x]->rows, &src[x]->rows);
+        err |= clSetKernelArg(kernel, i++, sizeof src[x]->width, &src[x]->width);
+        err |= clSetKernelArg(kernel, i++, sizeof doff[x], &doff[x]);
+    }
+    err |= clSetKernelArg(kernel, i++, sizeof a->depth, &a->depth);
+    err |= clSetKernelArg(kernel, i, sizeof work, &work);
+    local[0] = PANEL_GROUP;
+    local[1] = 1;
+    global[0] = clgemm__round_up((size_t)a->depth, PANEL_GROUP);
+    global[1] = ((size_t)b->rows + (size_t)b->width - 1) / (size_t)b->width +
+                ((size_t)a->rows + (size_t)a->width - 1) / (size_t)a->width;
+    return err == CL_SUCCESS && a->depth == b->depth ? CL_SUCCESS : CL_INVALID_KERNEL_ARGS;
 }
