@@ -201,19 +201,24 @@ static const clgemm_config avx512_single_intel[] = {MK_BLOCKS(32, 12, 16, 1024, 
                                                     END_OF_LIST};
 /* FP64 on an Intel CPU: 16 x 14 blocks (28 accumulators, which leave room for the two vectors of
  * A and the broadcast of B: 32 x 8 holds 32 and spills) in K-blocks of 512 steps and blocks of A
- * of 8 panels (512 KB), from 1024^3. Xeon of the kind above, 2026-12-05, x OpenBLAS's SkylakeX
- * kernels, three rounds alternated with 32 x 8 in K-blocks of 256 steps and 2 MB of A: 1024^2 to
- * 4096^2 0.83-0.97 against 0.66-0.74, 1.13-1.43 x faster (145-150 GFLOPS against 100-110), the
- * long shapes 1.10-1.46 x; forced: 16 x 12 and K-blocks of 1024 steps in blocks of 4 alike,
- * 16 x 10, 32 x 7, 8 x 24 slower, 16 x 14 with 2 MB of A 0.84-0.88 x OpenBLAS
- * (bench/results/pocl-xeon-blocks-vs-openblas.log, docs/perf/NOTES.md). */
+ * of 8 panels (512 KB), from 512^3 (where the blocked schedule starts, PACK_MIN_MNK_INTEL_FP64).
+ * Xeon of the kind above, 2026-12-05, x OpenBLAS's SkylakeX kernels, three rounds alternated with
+ * 32 x 8 in K-blocks of 256 steps and 2 MB of A: 1024^2 to 4096^2 0.83-0.97 against 0.66-0.74,
+ * 1.13-1.43 x faster (145-150 GFLOPS against 100-110), the long shapes 1.10-1.46 x; forced: 16 x
+ * 12 and K-blocks of 1024 steps in blocks of 4 alike, 16 x 10, 32 x 7, 8 x 24 slower, 16 x 14 with
+ * 2 MB of A 0.84-0.88 x OpenBLAS (bench/results/pocl-xeon-blocks-vs-openblas.log). 512^2 to
+ * 768^2 too, timed with PoCL's worker threads pinned (POCL_AFFINITY=1: unpinned, some processes
+ * ran both on one core, and 16 x 14 had timed 79 GFLOPS at 512^2): three rounds alternated with
+ * 32 x 8, 0.91-0.98 x OpenBLAS against 0.77-0.80, 1.15-1.24 x faster
+ * (bench/results/pocl-xeon-small-fp64-vs-openblas.log). */
 static const clgemm_config avx512_double_intel[] = {MK_BLOCKS(16, 14, 8, 512, 8), MK(16, 4, 8),
                                                     MK(8, 4, 8), END_OF_LIST};
-/* FP64 on an Intel CPU below PACK_MIN_MNK: 32 x 8 as before, read in place below 512^3 and
- * blocked in K-blocks of 256 steps and 2 MB of A from there (PACK_MIN_MNK_INTEL_FP64). Same
- * Xeon, same day, two rounds: 256^2 107-109 GFLOPS in place against 16 x 14's 48-89, 512^2
- * 110-112 blocked against 16 x 14's 79 in blocks of 8 panels and 86-129 in 2 MB. */
-static const clgemm_config avx512_double_intel_small[] = {MK(32, 8, 8), MK(16, 4, 8), MK(8, 4, 8),
+/* FP64 on an Intel CPU below 512^3, read in place: 32 x 6 blocks, as the EPYC's (32 x 8 spills,
+ * above). Same Xeon, 2026-12-05, PoCL's threads pinned, three rounds alternated with 32 x 8:
+ * 256^2 1.26-1.29 x and 384^2 1.20-1.54 x faster, 1.06-1.20 x OpenBLAS
+ * (bench/results/pocl-xeon-small-fp64-vs-openblas.log); 16 x 14 and 16 x 12 in place ran 256^2
+ * and 384^2 at 74-95 GFLOPS against 32 x 6's 98-136. */
+static const clgemm_config avx512_double_intel_small[] = {MK(32, 6, 8), MK(16, 4, 8), MK(8, 4, 8),
                                                           END_OF_LIST};
 /* FP64 elsewhere (measured on the AMD EPYC): 32 x 6 blocks, 24 accumulators, in K-blocks of 512
  * steps. 32 x 8 holds 32 accumulators, all of AVX-512's registers, and PoCL's LLVM spills six of
@@ -258,6 +263,13 @@ static const clgemm_config avx2_complex_double[] = {MK(4, 2, 2), MK(2, 2, 2), EN
 
 /* Products below which the blocked schedule is not planned (pack_depth, below). */
 #define PACK_MIN_MNK ((size_t)1024 * 1024 * 1024)
+/* FP64 on an Intel CPU blocks from 512^3: read in place, 512^2's leading dimension of 4 KB puts
+ * every step of a panel of A in the same L1 sets. Sapphire Rapids Xeon, 2 cores, PoCL
+ * skylake-avx512, 2026-12-02, row-major 512^2 x OpenBLAS in adjacent runs, three rounds: 0.46 /
+ * 0.42 / 0.40 in place, 1.04 / 1.06 / 1.55 blocked (15-19 ms a call against 7-9); 256^2 alike
+ * (0.90-1.26 against 0.75-0.96, noise), FP32 512^2 too (0.76-1.14 against 0.87-1.13), so only
+ * FP64 moves (bench/results/pocl-xeon-avx512-vs-openblas.log). The EPYC was not measured so. */
+#define PACK_MIN_MNK_INTEL_FP64 ((size_t)512 * 512 * 512)
 /* Whether one matrix of d is a product of fewer than `limit` multiply-adds (ONE_MATRIX: no). */
 static bool mnk_below(const gemm_dims *d, size_t limit) {
     size_t mn, mnk;
@@ -277,7 +289,8 @@ static const clgemm_config *defaults(const device_info *info, clgemm_precision t
         if (cplx) return dbl ? avx512_complex_double : avx512_complex_single;
         if (intel_cpu(info) && !dbl) return avx512_single_intel;
         if (intel_cpu(info))
-            return mnk_below(dims, PACK_MIN_MNK) ? avx512_double_intel_small : avx512_double_intel;
+            return mnk_below(dims, PACK_MIN_MNK_INTEL_FP64) ? avx512_double_intel_small
+                                                            : avx512_double_intel;
         if (dbl) return avx512_double;
         return type == CLGEMM_SINGLE && mnk_below(dims, PACK_MIN_MNK) ? avx512_single_in_place
                                                                       : avx512_single;
@@ -308,13 +321,6 @@ static const clgemm_config *defaults(const device_info *info, clgemm_precision t
  * 0.42 / 1.17, 1.18 / 1.71, 0.74 / 0.80; 8^3 alike). */
 #define PACK_BYTES      2048
 #define PACK_MIN_PANELS 2
-/* FP64 on an Intel CPU blocks from 512^3: read in place, 512^2's leading dimension of 4 KB puts
- * every step of a panel of A in the same L1 sets. Sapphire Rapids Xeon, 2 cores, PoCL
- * skylake-avx512, 2026-12-02, row-major 512^2 x OpenBLAS in adjacent runs, three rounds: 0.46 /
- * 0.42 / 0.40 in place, 1.04 / 1.06 / 1.55 blocked (15-19 ms a call against 7-9); 256^2 alike
- * (0.90-1.26 against 0.75-0.96, noise), FP32 512^2 too (0.76-1.14 against 0.87-1.13), so only
- * FP64 moves (bench/results/pocl-xeon-avx512-vs-openblas.log). The EPYC was not measured so. */
-#define PACK_MIN_MNK_INTEL_FP64 ((size_t)512 * 512 * 512)
 /* FP16 blocks from 256^3: its panels hold FP32 (cl/pack.cl), where read in place every element
  * is widened at every use. AMD EPYC, 2 cores, PoCL skylake-avx512, 2026-12-04, row-major, three
  * rounds alternated with read in place: FP16 A and B with FP32 C 1.55-1.67 x faster at 256^3,

@@ -277,7 +277,7 @@ Test(tiers, cpu_quick_lists) {
               "the AVX2 regblock single list (FP8) does not start with issue 26's winner");
 
     /* What the planner picks on the Xeon's tier: FP32 in the microkernel family's 32 x 12 blocks
-     * (K-blocks of 1024 steps, blocks of A of 4 panels) and FP64 in 32 x 8 ones below 1024^3 and
+     * (K-blocks of 1024 steps, blocks of A of 4 panels) and FP64 in 32 x 6 ones below 512^3 and
      * 16 x 14 ones (512 steps, 8 panels) from there, an Intel CPU's, from 64 up, smaller ones where
      * those would pad C by more than a quarter; the same tier on an AMD CPU (the EPYC's vendor
      * string) keeps FP32's 32 x 8 where a matrix is blocked (1024^3 and more), takes 16 x 12 below
@@ -292,7 +292,7 @@ Test(tiers, cpu_quick_lists) {
                         s32 = {.family = CLGEMM_FAMILY_MICROKERNEL, .params = {32, 8, 16}},
                         s16x12 = {.family = CLGEMM_FAMILY_MICROKERNEL, .params = {16, 12, 16}},
                         s16 = {.family = CLGEMM_FAMILY_MICROKERNEL, .params = {16, 4, 16}},
-                        d32 = {.family = CLGEMM_FAMILY_MICROKERNEL, .params = {32, 8, 8}},
+                        d32 = {.family = CLGEMM_FAMILY_MICROKERNEL, .params = {32, 6, 8}},
                         d16x14 = {.family = CLGEMM_FAMILY_MICROKERNEL,
                                   .params = {16, 14, 8, 512, 8}},
                         d32x6 = {.family = CLGEMM_FAMILY_MICROKERNEL, .params = {32, 6, 8, 512}},
@@ -307,7 +307,8 @@ Test(tiers, cpu_quick_lists) {
                  {&avx512->info, CLGEMM_SINGLE, 40, &s16},
                  {&avx512->info, CLGEMM_DOUBLE, 64, &d32},
                  {&avx512->info, CLGEMM_DOUBLE, 256, &d32},
-                 {&avx512->info, CLGEMM_DOUBLE, 512, &d32},
+                 {&avx512->info, CLGEMM_DOUBLE, 511, &d32},
+                 {&avx512->info, CLGEMM_DOUBLE, 512, &d16x14},
                  {&avx512->info, CLGEMM_DOUBLE, 1024, &d16x14},
                  {&avx512->info, CLGEMM_DOUBLE, 40, &d16},
                  {&epyc, CLGEMM_SINGLE, 256, &s16x12},
