@@ -15,6 +15,7 @@
 # the opposite order to the round before. PROBLEMS narrows the problems: squares as N, other
 # shapes as M,N,K (row-major, as the bench's --shape), default issue 34's list.
 # Usage: bench/cpu_vs_openblas.sh BUILD_DIR [ROUNDS]   (OPENBLAS_NUM_THREADS: default 2;
+#        POCL_AFFINITY: default 1;
 #        PRECISIONS: the bench's letters, default "s d c z b"; BASELINE: a build dir; MODES;
 #        PROBLEMS)
 set -eu
@@ -24,11 +25,16 @@ precisions=${PRECISIONS:-s d c z b}
 problems=${PROBLEMS:-256 512 1024 1536 2048 3000 4096 8192,64,8192 64,8192,8192 256,256,16384}
 baseline=${BASELINE:+$(readlink -f "$BASELINE")}
 all_modes=${MODES:-new off${baseline:+ base}}
-export CLGEMM_TUNING_DB=/nonexistent.json OPENBLAS_NUM_THREADS="${OPENBLAS_NUM_THREADS:-2}"
+# PoCL's worker threads pinned one a core (POCL_AFFINITY=1) unless the caller says otherwise:
+# unpinned, the kernel's scheduler sometimes keeps both on one core for a whole process (short
+# calls wake them one after the other), and that process times every problem at half speed.
+export CLGEMM_TUNING_DB=/nonexistent.json OPENBLAS_NUM_THREADS="${OPENBLAS_NUM_THREADS:-2}" \
+    POCL_AFFINITY="${POCL_AFFINITY:-1}"
 echo "# $(date -u '+%Y-%m-%d %H:%M UTC'), commit $(git -C "$(dirname "$0")" rev-parse --short HEAD)"
 echo "# CPU: $(lscpu | sed -n 's/^Model name: *//p' | head -1), $(nproc) cores," \
     "AVX-512: $(grep -q avx512f /proc/cpuinfo && echo yes || echo no)"
-echo "# command: bench/cpu_vs_openblas.sh BUILD $rounds, OPENBLAS_NUM_THREADS=$OPENBLAS_NUM_THREADS," \
+echo "# command: bench/cpu_vs_openblas.sh BUILD $rounds, OPENBLAS_NUM_THREADS=$OPENBLAS_NUM_THREADS" \
+    "POCL_AFFINITY=$POCL_AFFINITY${OPENBLAS_CORETYPE:+ OPENBLAS_CORETYPE=$OPENBLAS_CORETYPE}," \
     "PRECISIONS=\"$precisions\" MODES=\"$all_modes\" PROBLEMS=\"$problems\"${baseline:+ BASELINE: commit $(git -C "$baseline" \
         rev-parse --short HEAD 2>/dev/null || echo "$baseline")}"
 for r in $(seq "$rounds"); do
