@@ -1247,7 +1247,8 @@ Test(schedule_plan, h200_shapes) {
                    {100, 512, 128 * 128, 8, 2}};
     for (size_t i = 0; i < sizeof batches / sizeof batches[0]; i++) {
         size_t b = batches[i].batch, n = batches[i].n;
-        c = clgemm__config_default_for_dims(&h200, S, DEF, &(const gemm_dims){n, n, n, b, true});
+        c = clgemm__config_default_for_dims(&h200, S, DEF,
+                                            &(const gemm_dims){n, n, n, b, true, false, false});
         cr_expect(tile_area(&c) == batches[i].area && (size_t)c.kwg == batches[i].kwg &&
                       c.params[10] == batches[i].vload,
                   "%zu x %zu^3: %s", b, n, describe(&c));
@@ -1257,8 +1258,8 @@ Test(schedule_plan, h200_shapes) {
     c = clgemm__config_default_for(&h200, S, DEF, 256, 256, 256, 1000);
     cr_expect(tile_area(&c) == 128u * 64u && c.params[10] == 0,
               "1000 x 256^3, alignment not known: %s", describe(&c));
-    c = clgemm__config_default_for_dims(&h200, S, DEF,
-                                        &(const gemm_dims){4096, 4096, 4096, 1, true});
+    c = clgemm__config_default_for_dims(
+        &h200, S, DEF, &(const gemm_dims){4096, 4096, 4096, 1, true, false, false});
     cr_expect(tile_area(&c) == 128u * 128u && c.params[10] == 2, "4096^2 aligned: %s",
               describe(&c));
     c = clgemm__config_default_for(&h200, S, DEF, 4097, 4097, 4097, 1);
@@ -1273,17 +1274,18 @@ Test(schedule_plan, h200_shapes) {
                {2176, 128, 0}, {2304, 128, 0}, {2560, 128, 0}, {3072, 128, 264}, {8192, 128, 0}};
     for (size_t i = 0; i < sizeof mid / sizeof mid[0]; i++) {
         size_t n = mid[i].n;
-        c = clgemm__config_default_for_dims(&h200, S, DEF, &(const gemm_dims){n, n, n, 1, true});
+        c = clgemm__config_default_for_dims(&h200, S, DEF,
+                                            &(const gemm_dims){n, n, n, 1, true, false, false});
         cr_expect(c.mwg == 128 && (size_t)c.nwg == mid[i].nwg && c.params[10] == 2,
                   "%zu^2 aligned: %s", n, describe(&c));
         cr_expect_eq(clgemm__plan_streamk(&c, &h200, -1, S, n, n, n, 1), mid[i].groups, "%zu^2", n);
     }
-    c = clgemm__config_default_for_dims(&h200, S, DEF,
-                                        &(const gemm_dims){2176, 4352, 2176, 1, true});
+    c = clgemm__config_default_for_dims(
+        &h200, S, DEF, &(const gemm_dims){2176, 4352, 2176, 1, true, false, false});
     cr_expect_eq(clgemm__plan_streamk(&c, &h200, -1, S, 2176, 4352, 2176, 1), 264,
                  "578 tiles of 128 x 128: %s", describe(&c));
-    c = clgemm__config_default_for_dims(&h200, S, DEF,
-                                        &(const gemm_dims){1536, 1536, 1536, 1, true});
+    c = clgemm__config_default_for_dims(
+        &h200, S, DEF, &(const gemm_dims){1536, 1536, 1536, 1, true, false, false});
     cr_expect_eq(clgemm__plan_streamk(&c, &h200, -1, S, 2176, 2176, 2176, 1), 0,
                  "578 tiles of 128 x 64, four an SM: %s", describe(&c));
     /* The single-matrix list is unchanged by it. */
@@ -1623,11 +1625,15 @@ Test(schedule_plan, blocked_on_cpus) {
     cr_expect_eq(s.pack_kc, 0, "not on a GPU");
 }
 
-/* On an Intel CPU FP64 is blocked from 512^3 (its power-of-two leading dimensions put a panel
- * of A read in place in a few L1 sets), FP32 from 256^3 (its 32 x 12 blocks read in place ran
- * at a third of OpenBLAS's speed), and a narrow C's op(A) is packed in launches of 16 MB; an AMD
- * one (PoCL's vendor string AuthenticAMD) keeps 1024^3 for both and 2 MB. */
-Test(schedule_plan, intel_blocks_fp64_from_512_and_fp32_from_256) {
+/* Whether a CPU call is blocked depends on its operands' layout (column-major terms): an op(A)
+ * along K (read in place, every work-item copies its rows) blocks FP32 and FP64 from 128^3 on
+ * every CPU. Otherwise, on an Intel CPU FP64 is blocked from 512^3 (its power-of-two leading
+ * dimensions put a panel of A read in place in a few L1 sets), FP32 from 576^3 where op(B) lies
+ * along K and from 320^3 where it lies along N (its 32 x 6 blocks read in place), and a narrow
+ * C's op(A) is packed in launches of 16 MB; an AMD one (PoCL's vendor string AuthenticAMD) keeps
+ * 1024^3 for both and 2 MB. The defaults follow: the in-place blocks where the call reads in
+ * place. */
+Test(schedule_plan, intel_blocks_by_size_and_layout) {
     device_info intel = cpu(), amd = cpu();
     strcpy(intel.name, "pthread-skylake-avx512-Intel(R) Xeon(R) Processor");
     strcpy(intel.vendor, "GenuineIntel");
@@ -1635,21 +1641,46 @@ Test(schedule_plan, intel_blocks_fp64_from_512_and_fp32_from_256) {
     strcpy(amd.vendor, "AuthenticAMD");
     const schedule_force unset = {0, -1, -1, 0, 0};
     const clgemm_config d = microkernel(32, 8, 8), s32 = microkernel(32, 12, 16);
+    enum { NN, A_K, B_N }; /* op(A) along M and op(B) along K; op(A) along K; op(B) along N */
     const struct {
         const device_info *info;
         clgemm_precision type;
         size_t n;
-        int want;
-    } cases[] = {{&intel, D, 512, 256}, {&intel, D, 511, 0},   {&intel, S, 255, 0},
-                 {&intel, S, 256, 256}, {&intel, S, 512, 512}, {&intel, S, 1024, 512},
-                 {&amd, D, 512, 0},     {&amd, D, 1024, 256},  {&amd, S, 512, 0}};
+        int layout, want;
+    } cases[] = {{&intel, D, 512, NN, 256}, {&intel, D, 511, NN, 0},    {&intel, D, 128, A_K, 128},
+                 {&intel, D, 127, A_K, 0},  {&intel, S, 575, NN, 0},    {&intel, S, 576, NN, 512},
+                 {&intel, S, 319, B_N, 0},  {&intel, S, 320, B_N, 320}, {&intel, S, 128, A_K, 128},
+                 {&intel, S, 127, A_K, 0},  {&intel, S, 1024, NN, 512}, {&amd, D, 512, NN, 0},
+                 {&amd, D, 1024, NN, 256},  {&amd, S, 512, NN, 0},      {&amd, S, 512, A_K, 512},
+                 {&amd, D, 128, A_K, 128},  {&amd, S, 512, B_N, 0}};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         const size_t n = cases[i].n;
+        const gemm_dims dims = {n, n, n, 1, false, cases[i].layout == A_K, cases[i].layout == B_N};
         gemm_schedule s =
-            clgemm__plan_schedule(cases[i].type == D ? &d : &s32, cases[i].info, &unset,
-                                  cases[i].type, cases[i].type, n, n, n, 1, false);
-        cr_expect_eq(s.pack_kc, cases[i].want, "%s %s %zu^3: %d", cases[i].info->vendor,
-                     clgemm__type(cases[i].type)->name, n, s.pack_kc);
+            clgemm__plan_schedule_dims(cases[i].type == D ? &d : &s32, cases[i].info, &unset,
+                                       cases[i].type, cases[i].type, &dims, false);
+        cr_expect_eq(s.pack_kc, cases[i].want, "%s %s %zu^3, layout %d: %d", cases[i].info->vendor,
+                     clgemm__type(cases[i].type)->name, n, cases[i].layout, s.pack_kc);
+    }
+    /* FP32 on the Intel CPU: 32 x 6 read in place, 32 x 12 (1024 steps, 4 panels) blocked. */
+    const clgemm_config s32x6 = microkernel(32, 6, 16),
+                        s32x12 = {.family = CLGEMM_FAMILY_MICROKERNEL,
+                                  .params = {32, 12, 16, 1024, 4}};
+    const struct {
+        size_t n;
+        int layout;
+        const clgemm_config *want;
+    } lists[] = {{256, NN, &s32x6},   {512, NN, &s32x6},  {576, NN, &s32x12},
+                 {256, A_K, &s32x12}, {256, B_N, &s32x6}, {384, B_N, &s32x12}};
+    for (size_t i = 0; i < sizeof lists / sizeof lists[0]; i++) {
+        const size_t n = lists[i].n;
+        const gemm_dims dims = {n, n, n, 1, false, lists[i].layout == A_K, lists[i].layout == B_N};
+        clgemm_config got =
+            clgemm__config_default_for_dims(&intel, S, CLGEMM_COMPUTE_DEFAULT, &dims);
+        char text[256];
+        clgemm_config_string(&got, text, sizeof text);
+        cr_expect(clgemm__config_equal(&got, lists[i].want), "Intel FP32 %zu^3, layout %d: %s", n,
+                  lists[i].layout, text);
     }
     /* A C a few columns wide packs op(A) about 16 MB a launch there (2 MB on the AMD CPU): FP64
      * 8192 x 64 x 8192 in 16 x 14 blocks of 512 steps, 256 panels of 64 KB (32 on the AMD one). */

@@ -119,8 +119,16 @@ gemm_schedule clgemm__plan_call(clgemm_handle h, const gemm_call *call, const co
     clgemm_config cfg =
         plan_on(h, info, &key, compute, shape->m, shape->n, shape->k, batch, aligned, source);
     schedule_force force = {h->ksplit, h->peel, h->streamk, h->pack_kc, h->tail};
-    return clgemm__plan_schedule(&cfg, info, &force, call->precision, call->type_c, shape->m,
-                                 shape->n, shape->k, batch, table);
+    /* (the blocked schedule reads no alignment) */
+    const gemm_dims dims = {shape->m,
+                            shape->n,
+                            shape->k,
+                            batch,
+                            false,
+                            shape->trans_a != CLGEMM_NO_TRANS,
+                            shape->trans_b != CLGEMM_NO_TRANS};
+    return clgemm__plan_schedule_dims(&cfg, info, &force, call->precision, call->type_c, &dims,
+                                      table);
 }
 
 bool clgemm__operand_on16(const gemm_call *call, bool second) {

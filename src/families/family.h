@@ -44,13 +44,16 @@ typedef struct kernel_call {
 
 /* The problem a list of defaults is for (column-major sizes, matrices in the call, and whether
  * both operands' offsets, leading dimensions and batch strides keep 16-byte chunks: false where
- * that is not known, so that a list chosen for it serves every call). */
+ * that is not known, so that a list chosen for it serves every call), and how its operands lie:
+ * op(A) contiguous along K and op(B) along N (the column-major problem's transposes; false, as
+ * the tests and tools that know no layout pass: both untransposed). */
 typedef struct gemm_dims {
     size_t m, n, k, batch;
     bool aligned;
+    bool a_along_k, b_along_n;
 } gemm_dims;
 /* One matrix of any size: the lists' first choice (the library's default configuration). */
-#define ONE_MATRIX (&(const gemm_dims){0, 0, 0, 1, false})
+#define ONE_MATRIX (&(const gemm_dims){0, 0, 0, 1, false, false, false})
 
 /* What a family asks of the program layer's patched-PTX step (src/build/ptx_patch.c): a register
  * cap per entry (0: none; CLGEMM_PTX_CAP_FROM_THREADS: in a kernel that moves registers between

@@ -197,6 +197,10 @@ static const clgemm_config avx512_single_in_place[] = {MK(16, 12, 16), MK(16, 4,
  * three rounds alternated with 2 MB blocks of 512 steps: 2048^2 to 4096^2 0.93-0.97 against
  * 0.80-0.85, 1.11-1.19 x faster (about 305 GFLOPS against 265); blocks of 2 panels and 32 x 14
  * no better (bench/results/pocl-xeon-blocks-vs-openblas.log, docs/perf/NOTES.md). */
+/* FP32 on an Intel CPU where it is read in place (reads_in_place, below): 32 x 6 blocks
+ * (IN_PLACE_MAX_INTEL_FP32 has the runs). */
+static const clgemm_config avx512_single_intel_in_place[] = {MK(32, 6, 16), MK(16, 4, 16),
+                                                             END_OF_LIST};
 static const clgemm_config avx512_single_intel[] = {MK_BLOCKS(32, 12, 16, 1024, 4), MK(16, 4, 16),
                                                     END_OF_LIST};
 /* FP64 on an Intel CPU: 16 x 14 blocks (28 accumulators, which leave room for the two vectors of
@@ -277,6 +281,54 @@ static bool mnk_below(const gemm_dims *d, size_t limit) {
            !__builtin_mul_overflow(mn, d->k, &mnk) && mnk < limit;
 }
 
+/* FP16 blocks from 256^3: its panels hold FP32 (cl/pack.cl), where read in place every element
+ * is widened at every use. AMD EPYC, 2 cores, PoCL skylake-avx512, 2026-12-04, row-major, three
+ * rounds alternated with read in place: FP16 A and B with FP32 C 1.55-1.67 x faster at 256^3,
+ * 1.9-5.8 x at 384^3, 1.8-4.0 x at 512^3, 1.8-3.2 x at 768^3, 2.1-2.7 x at 1000^3; with FP16 C
+ * (staged in FP32) 1.0-3.2, 1.3-4.0, 1.3-2.6, 0.9-1.9, 1.7-3.1 x. BF16, whose codes widen by one
+ * shift, ran no faster blocked at 512^3 and 768^3 (BF16 C slower: 3.0-3.6 against 1.6-3.2 ms)
+ * and keeps the rule above (bench/results/pocl-fp16-blocked-from-256.log). INT8 blocks from
+ * 256^3 too: its panels hold FP32 as well, where read in place it multiplies 32-bit integers.
+ * Same machine, 2026-12-04, three rounds alternated with read in place: 1.2-2.4 x faster at
+ * 256^3, 0.85-1.65 x at 512^3 (one round's in-place calls ran twice as fast as the others'),
+ * 1.7 x at 1000^3; at 640^3 and 768^3 four rounds 1.5-2.7 x and 1.6 x
+ * (bench/results/pocl-int8-panels-fp32.log). */
+#define PACK_MIN_MNK_WIDENED ((size_t)256 * 256 * 256)
+/* FP32 on an Intel CPU where op(A) lies along M: read in place in 32 x 6 blocks
+ * (avx512_single_intel_in_place) below 576^3 where op(B) lies along K, below 320^3 where it lies
+ * along N (an op(A) along K: PACK_MIN_MNK_A_ALONG_K below). Sapphire Rapids class Xeon, PoCL's
+ * threads pinned, 2026-12-05, x OpenBLAS's SkylakeX kernels, row-major (op(A) is B as stored, op(B)
+ * A), in place against blocked in 32 x 12 (two or three rounds each): NN 256^2 0.99-1.06 against
+ * 0.64-0.71, 384^2 0.96-0.99 / 0.80-0.82, 512^2 0.93-1.03 / 0.89-0.94, 576^2 0.87-0.94 / 0.88-0.90,
+ * 640^2 0.56-0.67 / 0.93-0.94; TN 256^2 0.91-0.92 / 0.76-0.79, 320^2 0.94-0.96 / 0.92-0.93, 384^2
+ * 0.86-0.88 / 0.93, 512^2 0.69-0.70 / 0.91-0.92 (bench/results/pocl-xeon-in-place-by-layout.log).
+ * 32 x 7 and 64 x 3 in place alike, 32 x 12 0.64-0.69, 16 x 12 0.80-0.89, 32 x 8 0.71-0.75. */
+#define IN_PLACE_MAX_INTEL_FP32           ((size_t)576 * 576 * 576)
+#define IN_PLACE_MAX_INTEL_FP32_B_ALONG_N ((size_t)320 * 320 * 320)
+/* An op(A) along K (row-major B transposed) read in place is copied, element by element, into
+ * each work-item's private panel, by every work-item of its rows: FP32 and FP64 block from 128^3
+ * there on every CPU. Xeon as above, row-major NT and TT, in place against the tests' forced
+ * blocks (CLGEMM_PACK_KC=512, blocks of 3 panels): FP64 256^2 0.23-0.31 against 0.75-0.80, 384^2
+ * 0.21-0.22 / 0.79-0.93; FP32 192^2 26-62 GFLOPS against 72-109, 128^2 22-46 / 37-49, 96^2
+ * alike (bench/results/pocl-xeon-in-place-by-layout.log). Not measured on the AMD EPYC, whose
+ * in-place kernel copies the same way. */
+#define PACK_MIN_MNK_A_ALONG_K ((size_t)128 * 128 * 128)
+
+/* Whether a real matrix of d is read in place by the rules above (complex ones never are). */
+static bool reads_in_place(const device_info *info, clgemm_precision type, const gemm_dims *d) {
+    const bool intel = intel_cpu(info);
+    if (clgemm__type(type)->complex) return false;
+    if (d->a_along_k && (type == CLGEMM_SINGLE || type == CLGEMM_DOUBLE))
+        return mnk_below(d, PACK_MIN_MNK_A_ALONG_K);
+    if (type == CLGEMM_SINGLE && intel)
+        return mnk_below(d, d->b_along_n ? IN_PLACE_MAX_INTEL_FP32_B_ALONG_N
+                                         : IN_PLACE_MAX_INTEL_FP32);
+    const size_t min_mnk = type == CLGEMM_DOUBLE && intel               ? PACK_MIN_MNK_INTEL_FP64
+                           : type == CLGEMM_HALF || type == CLGEMM_INT8 ? PACK_MIN_MNK_WIDENED
+                                                                        : PACK_MIN_MNK;
+    return mnk_below(d, min_mnk);
+}
+
 static const clgemm_config *defaults(const device_info *info, clgemm_precision type,
                                      const gemm_dims *dims) {
     static const clgemm_config none[] = {END_OF_LIST};
@@ -287,13 +339,15 @@ static const clgemm_config *defaults(const device_info *info, clgemm_precision t
         if (cplx && intel_cpu(info))
             return dbl ? avx512_complex_double_intel : avx512_complex_single_intel;
         if (cplx) return dbl ? avx512_complex_double : avx512_complex_single;
+        if (intel_cpu(info) && type == CLGEMM_SINGLE && reads_in_place(info, type, dims))
+            return avx512_single_intel_in_place;
         if (intel_cpu(info) && !dbl) return avx512_single_intel;
         if (intel_cpu(info))
-            return mnk_below(dims, PACK_MIN_MNK_INTEL_FP64) ? avx512_double_intel_small
-                                                            : avx512_double_intel;
+            return reads_in_place(info, type, dims) ? avx512_double_intel_small
+                                                    : avx512_double_intel;
         if (dbl) return avx512_double;
-        return type == CLGEMM_SINGLE && mnk_below(dims, PACK_MIN_MNK) ? avx512_single_in_place
-                                                                      : avx512_single;
+        return type == CLGEMM_SINGLE && reads_in_place(info, type, dims) ? avx512_single_in_place
+                                                                         : avx512_single;
     case TIER_CPU_AVX2:
         if (cplx) return dbl ? avx2_complex_double : avx2_complex_single;
         return dbl ? avx2_double : avx2_single;
@@ -321,22 +375,6 @@ static const clgemm_config *defaults(const device_info *info, clgemm_precision t
  * 0.42 / 1.17, 1.18 / 1.71, 0.74 / 0.80; 8^3 alike). */
 #define PACK_BYTES      2048
 #define PACK_MIN_PANELS 2
-/* FP16 blocks from 256^3: its panels hold FP32 (cl/pack.cl), where read in place every element
- * is widened at every use. AMD EPYC, 2 cores, PoCL skylake-avx512, 2026-12-04, row-major, three
- * rounds alternated with read in place: FP16 A and B with FP32 C 1.55-1.67 x faster at 256^3,
- * 1.9-5.8 x at 384^3, 1.8-4.0 x at 512^3, 1.8-3.2 x at 768^3, 2.1-2.7 x at 1000^3; with FP16 C
- * (staged in FP32) 1.0-3.2, 1.3-4.0, 1.3-2.6, 0.9-1.9, 1.7-3.1 x. BF16, whose codes widen by one
- * shift, ran no faster blocked at 512^3 and 768^3 (BF16 C slower: 3.0-3.6 against 1.6-3.2 ms)
- * and keeps the rule above (bench/results/pocl-fp16-blocked-from-256.log). INT8 blocks from
- * 256^3 too: its panels hold FP32 as well, where read in place it multiplies 32-bit integers.
- * Same machine, 2026-12-04, three rounds alternated with read in place: 1.2-2.4 x faster at
- * 256^3, 0.85-1.65 x at 512^3 (one round's in-place calls ran twice as fast as the others'),
- * 1.7 x at 1000^3; at 640^3 and 768^3 four rounds 1.5-2.7 x and 1.6 x
- * (bench/results/pocl-int8-panels-fp32.log). */
-#define PACK_MIN_MNK_WIDENED ((size_t)256 * 256 * 256)
-/* FP32 on an Intel CPU blocks from 256^3 too (its 32 x 12 blocks read in place ran 75-95 GFLOPS
- * at 256^2 and 512^2 on a Sapphire Rapids class Xeon, 2026-12-05, 0.34-0.5 x OpenBLAS; blocked,
- * even in the tests' forced small launches, 124-142). */
 /* A configuration's KC (more than 1) is the K-blocks' depth instead; whether a call is blocked
  * stays the rule above. */
 static int pack_depth(const clgemm_config *c, const device_info *info, clgemm_precision type,
@@ -346,13 +384,7 @@ static int pack_depth(const clgemm_config *c, const device_info *info, clgemm_pr
     const int depth =
         c->params[KC] > 1 ? c->params[KC] : PACK_BYTES / (int)clgemm__type(type)->compute_size;
     if (clgemm__type(type)->complex) return depth;
-    const bool intel = intel_cpu(info);
-    const size_t min_mnk =
-        type == CLGEMM_DOUBLE && intel ? PACK_MIN_MNK_INTEL_FP64
-        : type == CLGEMM_HALF || type == CLGEMM_INT8 || (type == CLGEMM_SINGLE && intel)
-            ? PACK_MIN_MNK_WIDENED
-            : PACK_MIN_MNK;
-    if (mnk_below(d, min_mnk) || d->m <= PACK_MIN_PANELS * (size_t)c->params[MR]) return 0;
+    if (reads_in_place(info, type, d) || d->m <= PACK_MIN_PANELS * (size_t)c->params[MR]) return 0;
     return depth;
 }
 

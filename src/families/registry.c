@@ -291,7 +291,7 @@ static bool tile_suits(const family_desc *f, const clgemm_config *c, const devic
 clgemm_config clgemm__config_default_for(const device_info *info, clgemm_precision precision,
                                          clgemm_compute compute, size_t m, size_t n, size_t k,
                                          size_t batch) {
-    const gemm_dims dims = {m, n, k, batch, false};
+    const gemm_dims dims = {m, n, k, batch, false, false, false};
     return clgemm__config_default_for_dims(info, precision, compute, &dims);
 }
 

@@ -50,8 +50,10 @@ clgemm_config clgemm__plan_choose(const device_info *info, const clgemm_config *
         from = "override";
     } else if (tuning && tuned(info, tuning, key, compute, m, n, k, batch, &c)) {
         from = "tuned";
-    } else if (c = clgemm__config_default_for_dims(info, precision, compute,
-                                                   &(const gemm_dims){m, n, k, batch, aligned}),
+    } else if (c = clgemm__config_default_for_dims(
+                   info, precision, compute,
+                   &(const gemm_dims){m, n, k, batch, aligned, key->trans_a != CLGEMM_NO_TRANS,
+                                      key->trans_b != CLGEMM_NO_TRANS}),
                clgemm__config_check(&c, info, precision) == CLGEMM_SUCCESS) {
         from = "default";
     } else {
@@ -343,23 +345,29 @@ bool clgemm__pack_panels_layout(const clgemm_config *cfg, clgemm_precision type,
  * most a block's depth: FP16 from 256^3) the block writes C itself, without the copy.
  * CLGEMM_PACK_KC forces it wherever it is possible; a forced split K without it keeps the split. */
 static int plan_pack(const clgemm_config *cfg, const device_info *info, const schedule_force *force,
-                     clgemm_precision type, clgemm_precision type_c, size_t m, size_t n, size_t k,
-                     size_t batch, bool table) {
+                     clgemm_precision type, const gemm_dims *dims, bool table) {
     const family_desc *f = clgemm__family(cfg->family);
-    (void)type_c;
-    if (!f || !f->pack_depth || table || batch != 1 || force->pack_kc < 0) return 0;
+    if (!f || !f->pack_depth || table || dims->batch != 1 || force->pack_kc < 0) return 0;
     if (force->pack_kc > 0) return force->pack_kc;
     if (force->ksplit > 0) return 0;
-    const gemm_dims dims = {m, n, k, batch, false}; /* the blocked schedule reads no alignment */
-    return f->pack_depth(cfg, info, type, &dims);
+    return f->pack_depth(cfg, info, type, dims);
 }
 
 gemm_schedule clgemm__plan_schedule(const clgemm_config *cfg, const device_info *info,
                                     const schedule_force *force, clgemm_precision type,
                                     clgemm_precision type_c, size_t m, size_t n, size_t k,
                                     size_t batch, bool table) {
+    const gemm_dims dims = {m, n, k, batch, false, false, false};
+    return clgemm__plan_schedule_dims(cfg, info, force, type, type_c, &dims, table);
+}
+
+gemm_schedule clgemm__plan_schedule_dims(const clgemm_config *cfg, const device_info *info,
+                                         const schedule_force *force, clgemm_precision type,
+                                         clgemm_precision type_c, const gemm_dims *dims,
+                                         bool table) {
+    const size_t m = dims->m, n = dims->n, k = dims->k, batch = dims->batch;
     gemm_schedule s = {.cfg = *cfg, .main_m = m, .main_n = n, .small = *cfg, .strip_splits = 1};
-    const int kc = plan_pack(cfg, info, force, type, type_c, m, n, k, batch, table);
+    const int kc = plan_pack(cfg, info, force, type, dims, table);
     if (kc > 0) {
         size_t b_offset, elements;
         s.splits = 1;

@@ -204,6 +204,12 @@ gemm_schedule clgemm__plan_schedule(const clgemm_config *cfg, const device_info 
                                     const schedule_force *force, clgemm_precision type,
                                     clgemm_precision type_c, size_t m, size_t n, size_t k,
                                     size_t batch, bool table);
+/* The same for operands laid out as dims says (its sizes and transposes: whether a CPU call is
+ * blocked depends on them; clgemm__plan_schedule's operands are untransposed). */
+gemm_schedule clgemm__plan_schedule_dims(const clgemm_config *cfg, const device_info *info,
+                                         const schedule_force *force, clgemm_precision type,
+                                         clgemm_precision type_c, const gemm_dims *dims,
+                                         bool table);
 /* Where the blocked schedule keeps its panels in the workspace, in panel elements
  * (clgemm__panel_size: FP16 and BF16 widened to FP32):
  * op(A)'s (m rows: the schedule's pack_mc) from 0, op(B)'s from the returned offset (64-byte

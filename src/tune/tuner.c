@@ -656,13 +656,18 @@ static void first_estimate(search *x) {
 
 /* The baseline first: the library's own choice for this shape without tuning, so tuning never
  * loses to it, and its speed tells what tuning gained. */
-static clgemm_config baseline(const struct clgemm_handle_s *h, clgemm_precision precision, size_t m,
-                              size_t n, size_t k, size_t batch) {
+static clgemm_config baseline(const struct clgemm_handle_s *h, clgemm_precision precision,
+                              const tuning_key *key, size_t m, size_t n, size_t k, size_t batch) {
     /* The tuner's operands are packed (leading dimensions m, n or k): 16-byte chunks where each
      * side is a whole number of them. */
     const size_t e = clgemm__type(precision)->size;
-    const gemm_dims dims = {m, n, k, batch,
-                            (m * e) % 16 == 0 && (n * e) % 16 == 0 && (k * e) % 16 == 0};
+    const gemm_dims dims = {m,
+                            n,
+                            k,
+                            batch,
+                            (m * e) % 16 == 0 && (n * e) % 16 == 0 && (k * e) % 16 == 0,
+                            key->trans_a != CLGEMM_NO_TRANS,
+                            key->trans_b != CLGEMM_NO_TRANS};
     clgemm_config c =
         clgemm__config_default_for_dims(&h->info, precision, CLGEMM_COMPUTE_DEFAULT, &dims);
     return clgemm__config_check(&c, &h->info, precision) == CLGEMM_SUCCESS
@@ -720,7 +725,8 @@ static void tune_shape(search *x, uint64_t *rng, tune_memo_entry *memo) {
     x->start = clgemm_now_seconds();
     x->planned = x->sampling = false;
     x->num_timed = 0;
-    clgemm_config base = baseline(x->s->h, x->r->precision, x->s->m, x->s->n, x->s->k, x->s->batch),
+    clgemm_config base = baseline(x->s->h, x->r->precision, &x->s->p.key, x->s->m, x->s->n, x->s->k,
+                                  x->s->batch),
                   stored;
     bool has_stored = stored_config(x, &stored);
     order_space(x, rng);

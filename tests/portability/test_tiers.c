@@ -191,8 +191,8 @@ Test(tiers, every_tier_is_recorded_and_its_lists_fit) {
                     cr_expect_eq(list, want, "%s %s: not its tier's list", d->key,
                                  clgemm__type(type)->name);
                 /* the batch lists too, where the tier has them */
-                const gemm_dims small = {128, 128, 128, 100, true},
-                                large = {512, 512, 512, 100, true};
+                const gemm_dims small = {128, 128, 128, 100, true, false, false},
+                                large = {512, 512, 512, 100, true, false, false};
                 const clgemm_config *lists[] = {list,
                                                 clgemm__regblock_defaults(&d->info, type, &small),
                                                 clgemm__regblock_defaults(&d->info, type, &large)};
@@ -276,8 +276,9 @@ Test(tiers, cpu_quick_lists) {
                                    &issue26),
               "the AVX2 regblock single list (FP8) does not start with issue 26's winner");
 
-    /* What the planner picks on the Xeon's tier: FP32 in the microkernel family's 32 x 12 blocks
-     * (K-blocks of 1024 steps, blocks of A of 4 panels) and FP64 in 32 x 6 ones below 512^3 and
+    /* What the planner picks on the Xeon's tier (untransposed operands): FP32 in the microkernel
+     * family's 32 x 6 blocks below 576^3 (read in place) and 32 x 12 ones from there (K-blocks of
+     * 1024 steps, blocks of A of 4 panels) and FP64 in 32 x 6 ones below 512^3 and
      * 16 x 14 ones (512 steps, 8 panels) from there, an Intel CPU's, from 64 up, smaller ones where
      * those would pad C by more than a quarter; the same tier on an AMD CPU (the EPYC's vendor
      * string) keeps FP32's 32 x 8 where a matrix is blocked (1024^3 and more), takes 16 x 12 below
@@ -290,6 +291,7 @@ Test(tiers, cpu_quick_lists) {
     const clgemm_config s32x12 = {.family = CLGEMM_FAMILY_MICROKERNEL,
                                   .params = {32, 12, 16, 1024, 4}},
                         s32 = {.family = CLGEMM_FAMILY_MICROKERNEL, .params = {32, 8, 16}},
+                        s32x6 = {.family = CLGEMM_FAMILY_MICROKERNEL, .params = {32, 6, 16}},
                         s16x12 = {.family = CLGEMM_FAMILY_MICROKERNEL, .params = {16, 12, 16}},
                         s16 = {.family = CLGEMM_FAMILY_MICROKERNEL, .params = {16, 4, 16}},
                         d32 = {.family = CLGEMM_FAMILY_MICROKERNEL, .params = {32, 6, 8}},
@@ -302,7 +304,8 @@ Test(tiers, cpu_quick_lists) {
         clgemm_precision type;
         size_t side;
         const clgemm_config *want;
-    } picks[] = {{&avx512->info, CLGEMM_SINGLE, 256, &s32x12},
+    } picks[] = {{&avx512->info, CLGEMM_SINGLE, 256, &s32x6},
+                 {&avx512->info, CLGEMM_SINGLE, 576, &s32x12},
                  {&avx512->info, CLGEMM_SINGLE, 1024, &s32x12},
                  {&avx512->info, CLGEMM_SINGLE, 40, &s16},
                  {&avx512->info, CLGEMM_DOUBLE, 64, &d32},
