@@ -1629,10 +1629,10 @@ Test(schedule_plan, blocked_on_cpus) {
  * along K (read in place, every work-item copies its rows) blocks FP32 and FP64 from 128^3 on
  * every CPU. Otherwise, on an Intel CPU FP64 is blocked from 512^3 (its power-of-two leading
  * dimensions put a panel of A read in place in a few L1 sets), FP32 from 576^3 where op(B) lies
- * along K and from 320^3 where it lies along N (its 32 x 6 blocks read in place), and a narrow
- * C's op(A) is packed in launches of 16 MB; an AMD one (PoCL's vendor string AuthenticAMD) keeps
- * 1024^3 for both and 2 MB. The defaults follow: the in-place blocks where the call reads in
- * place. */
+ * along K and from 320^3 where it lies along N (its 32 x 6 blocks read in place), BF16 from 256^3,
+ * and a narrow C's op(A) is packed in launches of 16 MB; an AMD one (PoCL's vendor string
+ * AuthenticAMD) keeps 1024^3 for the three and 2 MB. The defaults follow: the in-place blocks where
+ * the call reads in place. */
 Test(schedule_plan, intel_blocks_by_size_and_layout) {
     device_info intel = cpu(), amd = cpu();
     strcpy(intel.name, "pthread-skylake-avx512-Intel(R) Xeon(R) Processor");
@@ -1647,12 +1647,26 @@ Test(schedule_plan, intel_blocks_by_size_and_layout) {
         clgemm_precision type;
         size_t n;
         int layout, want;
-    } cases[] = {{&intel, D, 512, NN, 256}, {&intel, D, 511, NN, 0},    {&intel, D, 128, A_K, 128},
-                 {&intel, D, 127, A_K, 0},  {&intel, S, 575, NN, 0},    {&intel, S, 576, NN, 512},
-                 {&intel, S, 319, B_N, 0},  {&intel, S, 320, B_N, 320}, {&intel, S, 128, A_K, 128},
-                 {&intel, S, 127, A_K, 0},  {&intel, S, 1024, NN, 512}, {&amd, D, 512, NN, 0},
-                 {&amd, D, 1024, NN, 256},  {&amd, S, 512, NN, 0},      {&amd, S, 512, A_K, 512},
-                 {&amd, D, 128, A_K, 128},  {&amd, S, 512, B_N, 0}};
+    } cases[] = {{&intel, D, 512, NN, 256},
+                 {&intel, D, 511, NN, 0},
+                 {&intel, D, 128, A_K, 128},
+                 {&intel, D, 127, A_K, 0},
+                 {&intel, S, 575, NN, 0},
+                 {&intel, S, 576, NN, 512},
+                 {&intel, S, 319, B_N, 0},
+                 {&intel, S, 320, B_N, 320},
+                 {&intel, S, 128, A_K, 128},
+                 {&intel, S, 127, A_K, 0},
+                 {&intel, S, 1024, NN, 512},
+                 {&amd, D, 512, NN, 0},
+                 {&amd, D, 1024, NN, 256},
+                 {&amd, S, 512, NN, 0},
+                 {&amd, S, 512, A_K, 512},
+                 {&amd, D, 128, A_K, 128},
+                 {&amd, S, 512, B_N, 0},
+                 {&intel, CLGEMM_BFLOAT16, 256, NN, 256},
+                 {&intel, CLGEMM_BFLOAT16, 255, NN, 0},
+                 {&amd, CLGEMM_BFLOAT16, 512, NN, 0}};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         const size_t n = cases[i].n;
         const gemm_dims dims = {n, n, n, 1, false, cases[i].layout == A_K, cases[i].layout == B_N};

@@ -293,6 +293,12 @@ static bool mnk_below(const gemm_dims *d, size_t limit) {
  * 256^3, 0.85-1.65 x at 512^3 (one round's in-place calls ran twice as fast as the others'),
  * 1.7 x at 1000^3; at 640^3 and 768^3 four rounds 1.5-2.7 x and 1.6 x
  * (bench/results/pocl-int8-panels-fp32.log). */
+/* BF16 on an Intel CPU blocks from 256^3 too: read in place in 32 x 12 blocks it ran 0.43-0.63 x
+ * OpenBLAS's sgemm (on FP32 copies) at 256^3-768^3. Sapphire Rapids class Xeon, PoCL's threads
+ * pinned, 2026-12-05, three rounds alternated with read in place, row-major NN: BF16 A, B and C
+ * 256^3 0.63-0.69 against 0.46-0.60, 512^3 0.90-0.94 / 0.48-0.63, 768^3 0.87-0.89 / 0.43-0.44;
+ * FP32 C 0.64-0.68 / 0.44-0.54, 0.78-0.93 / 0.50-0.51, 0.90 / 0.44-0.46
+ * (bench/results/pocl-xeon-bf16-blocked-from-256.log). */
 #define PACK_MIN_MNK_WIDENED ((size_t)256 * 256 * 256)
 /* FP32 on an Intel CPU where op(A) lies along M: read in place in 32 x 6 blocks
  * (avx512_single_intel_in_place) below 576^3 where op(B) lies along K, below 320^3 where it lies
@@ -323,9 +329,11 @@ static bool reads_in_place(const device_info *info, clgemm_precision type, const
     if (type == CLGEMM_SINGLE && intel)
         return mnk_below(d, d->b_along_n ? IN_PLACE_MAX_INTEL_FP32_B_ALONG_N
                                          : IN_PLACE_MAX_INTEL_FP32);
-    const size_t min_mnk = type == CLGEMM_DOUBLE && intel               ? PACK_MIN_MNK_INTEL_FP64
-                           : type == CLGEMM_HALF || type == CLGEMM_INT8 ? PACK_MIN_MNK_WIDENED
-                                                                        : PACK_MIN_MNK;
+    const size_t min_mnk =
+        type == CLGEMM_DOUBLE && intel ? PACK_MIN_MNK_INTEL_FP64
+        : type == CLGEMM_HALF || type == CLGEMM_INT8 || (type == CLGEMM_BFLOAT16 && intel)
+            ? PACK_MIN_MNK_WIDENED
+            : PACK_MIN_MNK;
     return mnk_below(d, min_mnk);
 }
 
