@@ -1628,7 +1628,7 @@ Test(schedule_plan, blocked_on_cpus) {
 /* Whether a CPU call is blocked depends on its operands' layout (column-major terms): an op(A)
  * along K (read in place, every work-item copies its rows) blocks FP32 and FP64 from 128^3 on
  * every CPU. Otherwise, on an Intel CPU FP64 is blocked from 512^3 (its power-of-two leading
- * dimensions put a panel of A read in place in a few L1 sets), FP32 from 576^3 where op(B) lies
+ * dimensions put a panel of A read in place in a few L1 sets), FP32 from 512^3 where op(B) lies
  * along K and from 320^3 where it lies along N (its 32 x 6 blocks read in place), BF16 from 256^3,
  * and a narrow C's op(A) is packed in launches of 16 MB; an AMD one (PoCL's vendor string
  * AuthenticAMD) keeps 1024^3 for the three and 2 MB. The defaults follow: the in-place blocks where
@@ -1651,8 +1651,8 @@ Test(schedule_plan, intel_blocks_by_size_and_layout) {
                  {&intel, D, 511, NN, 0},
                  {&intel, D, 128, A_K, 128},
                  {&intel, D, 127, A_K, 0},
-                 {&intel, S, 575, NN, 0},
-                 {&intel, S, 576, NN, 512},
+                 {&intel, S, 511, NN, 0},
+                 {&intel, S, 512, NN, 512},
                  {&intel, S, 319, B_N, 0},
                  {&intel, S, 320, B_N, 320},
                  {&intel, S, 128, A_K, 128},
@@ -1684,7 +1684,7 @@ Test(schedule_plan, intel_blocks_by_size_and_layout) {
         size_t n;
         int layout;
         const clgemm_config *want;
-    } lists[] = {{256, NN, &s32x6},   {512, NN, &s32x6},  {576, NN, &s32x12},
+    } lists[] = {{256, NN, &s32x6},   {480, NN, &s32x6},  {512, NN, &s32x12},
                  {256, A_K, &s32x12}, {256, B_N, &s32x6}, {384, B_N, &s32x12}};
     for (size_t i = 0; i < sizeof lists / sizeof lists[0]; i++) {
         const size_t n = lists[i].n;

@@ -301,15 +301,19 @@ static bool mnk_below(const gemm_dims *d, size_t limit) {
  * (bench/results/pocl-xeon-bf16-blocked-from-256.log). */
 #define PACK_MIN_MNK_WIDENED ((size_t)256 * 256 * 256)
 /* FP32 on an Intel CPU where op(A) lies along M: read in place in 32 x 6 blocks
- * (avx512_single_intel_in_place) below 576^3 where op(B) lies along K, below 320^3 where it lies
+ * (avx512_single_intel_in_place) below 512^3 where op(B) lies along K, below 320^3 where it lies
  * along N (an op(A) along K: PACK_MIN_MNK_A_ALONG_K below). Sapphire Rapids class Xeon, PoCL's
  * threads pinned, 2026-12-05, x OpenBLAS's SkylakeX kernels, row-major (op(A) is B as stored, op(B)
  * A), in place against blocked in 32 x 12 (two or three rounds each): NN 256^2 0.99-1.06 against
  * 0.64-0.71, 384^2 0.96-0.99 / 0.80-0.82, 512^2 0.93-1.03 / 0.89-0.94, 576^2 0.87-0.94 / 0.88-0.90,
  * 640^2 0.56-0.67 / 0.93-0.94; TN 256^2 0.91-0.92 / 0.76-0.79, 320^2 0.94-0.96 / 0.92-0.93, 384^2
  * 0.86-0.88 / 0.93, 512^2 0.69-0.70 / 0.91-0.92 (bench/results/pocl-xeon-in-place-by-layout.log).
- * 32 x 7 and 64 x 3 in place alike, 32 x 12 0.64-0.69, 16 x 12 0.80-0.89, 32 x 8 0.71-0.75. */
-#define IN_PLACE_MAX_INTEL_FP32           ((size_t)576 * 576 * 576)
+ * 32 x 7 and 64 x 3 in place alike, 32 x 12 0.64-0.69, 16 x 12 0.80-0.89, 32 x 8 0.71-0.75. At
+ * 512^2 in place swung from process to process (0.79-1.17 x over nine rounds; 188 GFLOPS in some
+ * processes against blocked's steady 0.88-0.94): 512^3 blocks. 320^2-480^2 in place in five
+ * processes each 188-268 GFLOPS, blocked in 32 x 12 177-239
+ * (bench/results/pocl-xeon-in-place-by-layout.log). */
+#define IN_PLACE_MAX_INTEL_FP32           ((size_t)512 * 512 * 512)
 #define IN_PLACE_MAX_INTEL_FP32_B_ALONG_N ((size_t)320 * 320 * 320)
 /* An op(A) along K (row-major B transposed) read in place is copied, element by element, into
  * each work-item's private panel, by every work-item of its rows: FP32 and FP64 block from 128^3

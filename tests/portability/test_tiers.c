@@ -277,7 +277,7 @@ Test(tiers, cpu_quick_lists) {
               "the AVX2 regblock single list (FP8) does not start with issue 26's winner");
 
     /* What the planner picks on the Xeon's tier (untransposed operands): FP32 in the microkernel
-     * family's 32 x 6 blocks below 576^3 (read in place) and 32 x 12 ones from there (K-blocks of
+     * family's 32 x 6 blocks below 512^3 (read in place) and 32 x 12 ones from there (K-blocks of
      * 1024 steps, blocks of A of 4 panels) and FP64 in 32 x 6 ones below 512^3 and
      * 16 x 14 ones (512 steps, 8 panels) from there, an Intel CPU's, from 64 up, smaller ones where
      * those would pad C by more than a quarter; the same tier on an AMD CPU (the EPYC's vendor
@@ -305,7 +305,7 @@ Test(tiers, cpu_quick_lists) {
         size_t side;
         const clgemm_config *want;
     } picks[] = {{&avx512->info, CLGEMM_SINGLE, 256, &s32x6},
-                 {&avx512->info, CLGEMM_SINGLE, 576, &s32x12},
+                 {&avx512->info, CLGEMM_SINGLE, 512, &s32x12},
                  {&avx512->info, CLGEMM_SINGLE, 1024, &s32x12},
                  {&avx512->info, CLGEMM_SINGLE, 40, &s16},
                  {&avx512->info, CLGEMM_DOUBLE, 64, &d32},
