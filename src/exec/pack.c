@@ -372,11 +372,16 @@ int clgemm__pack_panels_run(const panel_source *src, size_t elem_size) {
                : 1;
 }
 
+/* The panels a source fills (its last one padded with zeros). */
+static size_t source_panels(const panel_source *src) {
+    return ((size_t)src->rows + (size_t)src->width - 1) / (size_t)src->width;
+}
+
 cl_int clgemm__pack_panels_args(cl_kernel kernel, const panel_source *src, int run, cl_mem work,
                                 size_t offset, size_t global[2], size_t local[2]) {
     const cl_ulong doff = offset;
     const cl_int run_arg = run;
-    const size_t panels = ((size_t)src->rows + (size_t)src->width - 1) / (size_t)src->width;
+    const size_t panels = source_panels(src);
     cl_int err = CL_SUCCESS;
     cl_uint i = 0;
     err |= clSetKernelArg(kernel, i++, sizeof src->mem, &src->mem);
@@ -418,7 +423,6 @@ cl_int clgemm__pack_panel_pair_args(cl_kernel kernel, const panel_source *b, siz
     local[0] = PANEL_GROUP;
     local[1] = 1;
     global[0] = clgemm__round_up((size_t)a->depth, PANEL_GROUP);
-    global[1] = ((size_t)b->rows + (size_t)b->width - 1) / (size_t)b->width +
-                ((size_t)a->rows + (size_t)a->width - 1) / (size_t)a->width;
+    global[1] = source_panels(b) + source_panels(a);
     return err == CL_SUCCESS && a->depth == b->depth ? CL_SUCCESS : CL_INVALID_KERNEL_ARGS;
 }
