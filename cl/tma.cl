@@ -23,12 +23,13 @@
  * accumulators (FP32-level products).
  *
  * Build options: WG_TYPE 0 FP16, 1 BF16 (C FP32 or the input type), 2 TF32 (FP32 storage), 3 INT8
- * (C INT32, wrapping), 4 FP8 E4M3, 5 FP8 E5M2 (C FP32, FP16 or BF16); C's type from TYPE_C
- * (types.cl); TF32 and 8-bit operands K-major only (no transpose bit for them), except TF32's A,
- * which MN-major goes through registers (AREG); TRANSA, TRANSB; MWG 64, 128 or 256 (consumer
- * warpgroups: MWG/64), NWG 64, 128 or 256 (the instruction's N), KWG, STAGES,
- * GROUP_M (tiles in bands of GROUP_M tile rows, so that running work-groups share panels in L2).
- * Launch: local (128 MWG/64 + 32, 1, 1), global (tiles_m * local, tiles_n, batch * layers). */
+ * (C INT32, wrapping), 4 FP8 E4M3, 5 FP8 E5M2 (C FP32, FP16 or BF16), 6 FP32 on the CUDA cores
+ * (FFMA: the consumers multiply from the stages element by element, no tensor core; below); C's
+ * type from TYPE_C (types.cl); TF32 and 8-bit operands K-major only (no transpose bit for them),
+ * except TF32's A, which MN-major goes through registers (AREG); TRANSA, TRANSB; MWG 64, 128 or 256
+ * (consumer warpgroups: MWG/64), NWG 64, 128 or 256 (the instruction's N), KWG, STAGES, GROUP_M
+ * (tiles in bands of GROUP_M tile rows, so that running work-groups share panels in L2). Launch:
+ * local (128 MWG/64 + 32, 1, 1), global (tiles_m * local, tiles_n, batch * layers). */
 /* The tile comes whole from the host (the family's MWG, NWG, STAGES); alone, 128 x 256 in 4. */
 #ifndef MWG
 #define MWG    128
@@ -43,7 +44,7 @@
 #define MT    ushort
 #define ESIZE 2
 #define KSTEP 16
-#elif WG_TYPE == 2
+#elif WG_TYPE == 2 || WG_TYPE == 6
 #define MT    float
 #define ESIZE 4
 #define KSTEP 8
@@ -84,13 +85,20 @@
 #endif
 #define A_MN (TRANSA == 0)
 #define B_MN (TRANSB == 1)
+/* FP32 on the CUDA cores: either operand either way, C through the direct stores (its
+ * accumulators are not in wgmma's layout, which STAGE_C 2's staging assumes). */
+#define FFMA (WG_TYPE == 6)
+#if FFMA
+#undef STAGE_C
+#define STAGE_C 0
+#endif
 /* TF32 with A MN-major (wgmma has no transpose for 32-bit types): the consumers load A's
  * fragments from the stages into registers, wgmma's other source for A, instead of a copy of A
  * made K-major beforehand. In the 3xTF32 mode (AREG3) they split them there too, so A comes whole
  * (maps[0]) and only B in its two parts (maps[128], maps[384]), both in the slice's stage. */
 #define AREG  (WG_TYPE == 2 && A_MN)
 #define AREG3 (AREG && SPLIT3)
-#if WG_TYPE >= 2 && B_MN
+#if WG_TYPE >= 2 && !FFMA && B_MN
 #error "tma.cl: TF32 and 8-bit operands are K-major (TF32's A may be MN-major: from registers)"
 #endif
 #define PAIRED (SPLIT3 && SPLIT3_PAIRED && !AREG)
@@ -327,6 +335,79 @@ DEV void tma_load3(const uint dst, const __global uchar *map, const int x, const
     } while (0)
 #endif
 
+#if FFMA
+/* ---- FP32 on the CUDA cores ------------------------------------------------------------------ */
+/* A consumer thread's block: 8 of its warpgroup's 64 rows by FN of the tile's NWG columns, thread
+ * (fx, fy) = (tid % 8, tid % 128 / 8) of a warpgroup. Its rows: A MN-major, two 16-byte chunks
+ * along M (4 fx + 32 h + r); K-major, one in eight (fx + 8 i). Its columns: B MN-major, chunks
+ * 4 fy + 64 h + r; K-major, one in sixteen (fy + 16 j). Either way the threads of a warp that read
+ * at once read distinct 16-byte chunks of 128-byte swizzle rows (a K-major line's 8 rows share
+ * none: line & 7 is the thread's fx, or fy & 7), so every load is one wavefront. A K-major
+ * operand gives 4 k steps a 16-byte load; an MN-major one 4 rows or columns of one k step. */
+#define FN      (NWG / 16)
+#define FROW(i) (A_MN ? 4 * (int)fx + 32 * ((i) >> 2) + ((i)&3) : (int)fx + 8 * (i))
+#define FCOL(j) (B_MN ? 4 * (int)fy + 64 * ((j) >> 2) + ((j)&3) : (int)fy + 16 * (j))
+/* 16 bytes at a stage base plus an offset, plus a constant (a separate step, so that the compiler
+ * folds it into the load's address). */
+#define LD4(at, c) (*(const __local float4 *)((stages + (at)) + (c)))
+#define F4(v, r)   ((r) == 0 ? (v).x : (r) == 1 ? (v).y : (r) == 2 ? (v).z : (v).w)
+/* The thread's byte offsets into a stage, by swizzle row (k & 7 for an MN-major operand, the
+ * 4-step group q for a K-major one), computed once: each load is then a stage base plus one of
+ * them plus a constant. */
+#define FFMA_OFFSETS()                                                                             \
+    uint fa[8], fb[8];                                                                             \
+    _Pragma("unroll") for (uint x = 0; x < 8; x++) {                                               \
+        fa[x] = A_MN ? 2 * wg * (KWG * 128) + ((fx ^ x) << 4)                                      \
+                     : (64 * wg + fx) * 128 + ((x ^ fx) << 4);                                     \
+        fb[x] = A_BYTES + (B_MN ? fy / 8 * (KWG * 128) + (((fy & 7) ^ x) << 4)                     \
+                                : fy * 128 + ((x ^ (fy & 7)) << 4));                               \
+    }
+/* The products of the slice in the stage at byte st of `stages` into acc[i * FN + j]: each group
+ * of 4 k steps loads the K-major operands' values for all 4, then each step the MN-major ones'
+ * (an MN-major box is 32 elements by KWG k lines, its chunk c of line k at c ^ (k & 7)). */
+#define FFMA_SLICE(st)                                                                             \
+    do {                                                                                           \
+        _Pragma("unroll") for (int q = 0; q < KWG / 4; q++) {                                      \
+            float4 ka[A_MN ? 1 : 8], kb[B_MN ? 1 : FN];                                            \
+            if (!A_MN)                                                                             \
+                _Pragma("unroll") for (int i = 0; i < 8; i++) ka[i] =                              \
+                    LD4((st) + fa[q], 8 * 128 * i);                                                \
+            if (!B_MN)                                                                             \
+                _Pragma("unroll") for (int j = 0; j < FN; j++) kb[j] =                             \
+                    LD4((st) + fb[q], 16 * 128 * j);                                               \
+            _Pragma("unroll") for (int r = 0; r < 4; r++) {                                        \
+                const int k = 4 * q + r;                                                           \
+                float a[8], b[FN];                                                                 \
+                if (A_MN) {                                                                        \
+                    _Pragma("unroll") for (int h = 0; h < 2; h++) {                                \
+                        const float4 v = LD4((st) + fa[k & 7], h * (KWG * 128) + k * 128);         \
+                        a[4 * h] = v.x;                                                            \
+                        a[4 * h + 1] = v.y;                                                        \
+                        a[4 * h + 2] = v.z;                                                        \
+                        a[4 * h + 3] = v.w;                                                        \
+                    }                                                                              \
+                } else {                                                                           \
+                    _Pragma("unroll") for (int i = 0; i < 8; i++) a[i] = F4(ka[i], r);             \
+                }                                                                                  \
+                if (B_MN) {                                                                        \
+                    _Pragma("unroll") for (int h = 0; h < FN / 4; h++) {                           \
+                        const float4 v = LD4((st) + fb[k & 7], 2 * h * (KWG * 128) + k * 128);     \
+                        b[4 * h] = v.x;                                                            \
+                        b[4 * h + 1] = v.y;                                                        \
+                        b[4 * h + 2] = v.z;                                                        \
+                        b[4 * h + 3] = v.w;                                                        \
+                    }                                                                              \
+                } else {                                                                           \
+                    _Pragma("unroll") for (int j = 0; j < FN; j++) b[j] = F4(kb[j], r);            \
+                }                                                                                  \
+                _Pragma("unroll") for (int i = 0; i < 8; i++)                                      \
+                    _Pragma("unroll") for (int j = 0; j < FN; j++) acc[i * FN + j] =               \
+                        fma(a[i], b[j], acc[i * FN + j]);                                          \
+            }                                                                                      \
+        }                                                                                          \
+    } while (0)
+#endif
+
 /* ---- The epilogue's conversions -------------------------------------------------------- */
 /* Not ptx.cl's f16_to_float, float_to_f16 and float_to_bf16: these are other code for the same
  * rounding (cvt.rn.f16.f32 on one half; BF16 rounded in integers, a NaN keeping its payload), and
@@ -494,7 +575,7 @@ DEV bool sk_unit(const __local int *sch, const int u, int *tile, int *kb, int *k
 #endif
 /* A tile's last stage goes back after its last products, for the next tile: AREG with one set
  * has given it already. */
-#if PERSIST == 2 && !(AREG && AREG_SETS == 1)
+#if PERSIST == 2 && !(AREG && AREG_SETS == 1) && !FFMA
 #define TAIL_ARRIVE 1
 #else
 #define TAIL_ARRIVE 0
@@ -631,7 +712,8 @@ clgemm_tma(GEMM_ARGS, const __global uchar *restrict maps, const ulong depth STR
     if (tid == 0) {
         for (int s = 0; s < SLOTS; s++) {
             mbar_init(full0 + 8 * s, 1);
-            mbar_init(empty0 + 8 * s, CONSUMERS);
+            /* FFMA: every consumer thread hands the stage back once its loads are done */
+            mbar_init(empty0 + 8 * s, FFMA ? 128 * CONSUMERS : CONSUMERS);
         }
         mbar_init_fence();
     }
@@ -677,6 +759,10 @@ clgemm_tma(GEMM_ARGS, const __global uchar *restrict maps, const ulong depth STR
 #endif
     /* A consumer warpgroup: rows 64 wg .. of each tile, all NWG columns. */
     ACC_T acc[NACC];
+#if FFMA
+    const uint fx = tid % 8, fy = (tid % 128) / 8;
+    FFMA_OFFSETS()
+#endif
 #if AREG
     const uint lane_ = tid % 32, warp_ = (tid / 32) % 4, g_ = lane_ / 4, quad = lane_ % 4;
     const uint row = (2 * wg + warp_ / 2) * (KWG * 128) + (g_ & 3) * 4;
@@ -703,6 +789,13 @@ clgemm_tma(GEMM_ARGS, const __global uchar *restrict maps, const ulong depth STR
 #endif
         for (; t < nk; t++)
             AREG_SLICE(g + t, t, fr0);
+#elif FFMA
+        for (int t = 0; t < nk; t++) {
+            const int s = (g + t) % SLOTS;
+            mbar_wait(full0 + 8 * s, ((g + t) / SLOTS) & 1);
+            FFMA_SLICE((uint)s * SLOT);
+            mbar_arrive(empty0 + 8 * s); /* this thread's loads of the stage are done */
+        }
 #else
         for (int t = 0; t < nk * STEPS; t++) {
             const int s = (g + t) % SLOTS;
@@ -725,8 +818,10 @@ clgemm_tma(GEMM_ARGS, const __global uchar *restrict maps, const ulong depth STR
             if (t > 0 && tid % 128 == 0) mbar_arrive(empty0 + 8 * ((g + t - 1) % SLOTS));
         }
 #endif
+#if !FFMA
         asm volatile("// @wgmma.wait_group.sync.aligned 0;" ::: "memory");
-#if STREAMK
+#endif
+#if STREAMK && !FFMA
         /* The accumulators defined anew here, after the last wait: a copy the compiler makes of
          * them (the stream-K paths join before the stores) then cannot come before it, where
          * ptxas serialised every wgmma for it (C7514; docs/TENSOR_CORES.md). On the H200 the note
@@ -752,6 +847,12 @@ clgemm_tma(GEMM_ARGS, const __global uchar *restrict maps, const ulong depth STR
             continue;
         }
 #endif
+#if FFMA
+        /* Accumulator i FN + j at row FROW(i), column FCOL(j). */
+#pragma unroll
+        for (int e = 0; e < NACC; e++) {
+            const int m = m0 + 64 * (int)wg + FROW(e / FN), n = n0 + FCOL(e % FN);
+#else
         /* Accumulator x*4 + h*2 + j at row 16 warp + lane/4 + 8 h, column 8 x + 2 (lane % 4) + j
          * of the warpgroup's 64 x NWG block. */
         const uint lane = tid % 32, warp = (tid / 32) % 4;
@@ -760,6 +861,7 @@ clgemm_tma(GEMM_ARGS, const __global uchar *restrict maps, const ulong depth STR
             const int x = e / 4, h = (e / 2) & 1, j = e & 1;
             const int m = m0 + 64 * (int)wg + (int)(16 * warp + lane / 4) + 8 * h;
             const int n = n0 + 8 * x + (int)(2 * (lane % 4)) + j;
+#endif
             if (m < M && n < N) {
                 __global CT *c = Cu + (ulong)m + (ulong)n * (ulong)ldc;
 #if TYPE_C == TYPE_I32 /* uint arithmetic: wraps modulo 2^32, two's complement bits */

@@ -197,9 +197,10 @@ typedef enum clgemm_family {
     CLGEMM_FAMILY_MMA = 4,      /* NVIDIA tensor cores (mma.sync), compute capability 8.0+ */
     CLGEMM_FAMILY_WGMMA = 5, /* Hopper's warpgroup tensor cores (wgmma), compute capability 9.0 */
     CLGEMM_FAMILY_MICROKERNEL = 6, /* CPUs: one work-item per MR x NR block, explicit vectors */
-    CLGEMM_FAMILY_TMA = 7, /* wgmma fed by tensor-map copies (TMA), compute capability 9.0 */
+    CLGEMM_FAMILY_TMA = 7,      /* wgmma fed by tensor-map copies (TMA), compute capability 9.0 */
+    CLGEMM_FAMILY_TMA_SIMT = 8, /* FP32 on the CUDA cores fed by the same copies, c.c. 9.0 */
 } clgemm_family;
-#define CLGEMM_FAMILY_COUNT 7
+#define CLGEMM_FAMILY_COUNT 8
 
 /* A family and its parameters; parameters a family does not use are ignored (keep them 0). */
 typedef struct clgemm_config {

@@ -54,6 +54,8 @@ while read -r name tab tc wgt ta tb mwg nwg stages extra; do
     spill=$(echo "$report" | sed -n 's/.*stack frame, \([0-9]*\) bytes spill stores.*/\1/p')
     stack=$(echo "$report" | sed -n 's/.* \([0-9]*\) bytes stack frame.*/\1/p')
     mma=$(grep -c "wgmma.mma_async.sync.aligned.m64n${nwg}" "$work/p.ptx" || true)
+    # FP32 on the CUDA cores (WG_TYPE 6): its multiply-adds in place of the wgmma
+    [ "$wgt" = 6 ] && mma=$(grep -c "fma.rn.f32" "$work/p.ptx" || true)
     copies=$(grep -c "cp.async.bulk.tensor.3d" "$work/p.ptx" || true)
     status=ok
     # A row marked SPILLS_KNOWN spills where the device's cap binds (none the defaults take):
@@ -70,7 +72,7 @@ while read -r name tab tc wgt ta tb mwg nwg stages extra; do
         status="ok (spills known)"
     fi
     echo "$status $name: $regs registers (cap $cap), spills ${spill:-?}, stack ${stack:-?}," \
-        "$smem bytes local, $mma wgmma, $copies bulk copies${notes:+, serialised: $notes}"
+        "$smem bytes local, $mma wgmma (FFMA for WG_TYPE 6), $copies bulk copies${notes:+, serialised: $notes}"
 done << 'LIST'
 fp16_tn_128x256_s4_c32   4 0 0 1 0 128 256 4
 fp16_nn_128x256_s4_c32   4 0 0 0 0 128 256 4
@@ -139,5 +141,16 @@ tf32x3a_nn_128x256_s4_sc 0 0 2 0 0 128 256 4 -DSPLIT3=1 -DSTAGE_C=2 -DSPILLS_KNO
 tf32x3a_nn_128x128_s6_sc 0 0 2 0 0 128 128 6 -DSPLIT3=1 -DSTAGE_C=2
 tf32x3_tn_128x256_s4_sc  0 0 2 1 0 128 256 4 -DSPLIT3=1 -DSTAGE_C=2
 i8_tn_128x256_s4_sc      6 7 3 1 0 128 256 4 -DSTAGE_C=2
+ffma_nn_128x128_s4       0 0 6 0 0 128 128 4
+ffma_tn_128x128_s4       0 0 6 1 0 128 128 4
+ffma_nt_128x128_s4       0 0 6 0 1 128 128 4
+ffma_tt_128x128_s4       0 0 6 1 1 128 128 4
+ffma_nn_128x64_s6        0 0 6 0 0 128 64 6
+ffma_nn_64x128_s6        0 0 6 0 0 64 128 6
+ffma_nn_128x128_s4_p     0 0 6 0 0 128 128 4 -DPERSIST=2
+ffma_nn_128x128_s4_p_sk  0 0 6 0 0 128 128 4 -DPERSIST=2 -DSTREAMK=1 -DSK_TAIL_WAVES=1
+ffma_nn_128x256_s4_r     0 0 6 0 0 128 256 4 -DSETMAXNREG=2
+ffma_tn_128x256_s4_r     0 0 6 1 0 128 256 4 -DSETMAXNREG=2
+ffma_nn_128x256_s3_p_r   0 0 6 0 0 128 256 3 -DPERSIST=2 -DSETMAXNREG=2
 LIST
 [ "$fails" = 0 ] || { echo "$fails configuration(s) failed"; exit 1; }

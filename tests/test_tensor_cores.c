@@ -1,5 +1,6 @@
 /* test_tensor_cores.c: every parameter set the tuner may pick for the NVIDIA tensor-core
- * families (tma and wgmma, and mma.sync beside them), every type they run (FP16 and BF16 with C in
+ * families (tma and wgmma, and mma.sync beside them; and tma_simt, FP32 on the CUDA cores fed by
+ * the tma family's copies), every type they run (FP16 and BF16 with C in
  * the input type or FP32, FP32 in the TF32 and 3xTF32 compute modes, INT8 into INT32, FP8 E4M3
  * and E5M2 with C in FP32 or BF16: on tma and on mma.sync), both layouts, every transpose pair
  * (8-bit and TF32 operands stored MN-major reach the tma family through its copies; mma.sync
@@ -190,9 +191,15 @@ ParameterizedTestParameters(tensor_cores, candidates) {
     size_t n = 0;
     int index[CLGEMM_FAMILY_COUNT + 1] = {0};
     for (size_t i = 0; i < COUNT(tc_candidates); i++) {
-        int at = index[tc_candidates[i].family]++;
+        const clgemm_family f = tc_candidates[i].family;
+        int at = index[f]++;
+        /* tma_simt runs FP32 in the default compute mode, and only that */
+        if (f == CLGEMM_FAMILY_TMA_SIMT) {
+            cases[n++] = (tc_case){f, at, CLGEMM_SINGLE, CLGEMM_COMPUTE_DEFAULT};
+            continue;
+        }
         for (size_t t = 0; t < COUNT(types); t++)
-            cases[n++] = (tc_case){tc_candidates[i].family, at, types[t].ab, types[t].compute};
+            cases[n++] = (tc_case){f, at, types[t].ab, types[t].compute};
     }
     return cr_make_param_array(tc_case, cases, n);
 }

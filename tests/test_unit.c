@@ -1265,13 +1265,14 @@ Test(schedule_plan, h200_shapes) {
     c = clgemm__config_default_for(&h200, S, DEF, 4097, 4097, 4097, 1);
     cr_expect(tile_area(&c) == 256u * 128u, "4097^2: %s", describe(&c));
     /* Aligned FP32 squares: 128 x 64 tiles where 128 x 128 ones would leave the SMs two rounds
-     * against their 1.5, else 128 x 128; stream-K only past two whole waves of 264 work-groups
-     * (3072^2: 576 tiles), never over tiles of which four fit an SM. */
+     * against their 1.5, else 128 x 128; stream-K only past one whole wave of 264 work-groups
+     * (2176^2: 289 tiles), never over tiles of which four fit an SM. */
     static const struct {
         size_t n, nwg;
         int groups;
-    } mid[] = {{1536, 64, 0},  {1664, 64, 0},  {1792, 64, 0},  {1920, 128, 0},   {2048, 128, 0},
-               {2176, 128, 0}, {2304, 128, 0}, {2560, 128, 0}, {3072, 128, 264}, {8192, 128, 0}};
+    } mid[] = {{1536, 64, 0},    {1664, 64, 0},    {1792, 64, 0},    {1920, 128, 0},
+               {2048, 128, 0},   {2176, 128, 264}, {2304, 128, 264}, {2560, 128, 264},
+               {3072, 128, 264}, {8192, 128, 0}};
     for (size_t i = 0; i < sizeof mid / sizeof mid[0]; i++) {
         size_t n = mid[i].n;
         c = clgemm__config_default_for_dims(&h200, S, DEF,
@@ -1918,8 +1919,9 @@ Test(ptx_patch, refuses_what_it_does_not_expect) {
  * GEMM argument list) comes before common.cl, whose GEMM_ARGS expands it. */
 Test(kernel_source, the_tensor_core_families_get_ptx_cl_and_only_they) {
     for (const family_desc *const *f = clgemm__families; *f; f++) {
+        /* (tma_simt builds tma.cl too) */
         bool tensor = (*f)->id == CLGEMM_FAMILY_MMA || (*f)->id == CLGEMM_FAMILY_WGMMA ||
-                      (*f)->id == CLGEMM_FAMILY_TMA;
+                      (*f)->id == CLGEMM_FAMILY_TMA || (*f)->id == CLGEMM_FAMILY_TMA_SIMT;
         cr_expect_eq(clgemm__kernel_parts((*f)->file) != NULL, tensor, "%s", (*f)->name);
         char *src = clgemm__kernel_source((*f)->file);
         cr_assert_not_null(src, "%s", (*f)->name);
@@ -1939,8 +1941,9 @@ Test(kernel_source, the_tensor_core_families_get_ptx_cl_and_only_they) {
 Test(ptx_patch, only_the_hopper_families_ask_and_the_cache_key_says_so) {
     for (const family_desc *const *f = clgemm__families; *f; f++)
         cr_expect_eq(clgemm__ptx_patch_need((*f)->file) != NULL,
-                     (*f)->id == CLGEMM_FAMILY_WGMMA || (*f)->id == CLGEMM_FAMILY_TMA, "%s",
-                     (*f)->name);
+                     (*f)->id == CLGEMM_FAMILY_WGMMA || (*f)->id == CLGEMM_FAMILY_TMA ||
+                         (*f)->id == CLGEMM_FAMILY_TMA_SIMT,
+                     "%s", (*f)->name);
     cr_expect_null(clgemm__ptx_patch_need("no-such.cl"));
     device_info h200 = fake_device(1024, 1024, 1024, 49152, true);
     char *a = clgemm__program_key(&h200, "wgmma.cl", "src", "-DX=1");
@@ -2035,8 +2038,9 @@ Test(wgmma_guard, the_probe_fails_cleanly_off_nvidia) {
 /* test_tensor_cores.c runs every candidate of the tensor-core families: its copy of their lists
  * is theirs. */
 Test(wgmma_guard, the_device_suite_runs_every_candidate) {
-    const clgemm_family fams[] = {CLGEMM_FAMILY_TMA, CLGEMM_FAMILY_WGMMA, CLGEMM_FAMILY_MMA};
-    for (int f = 0; f < 3; f++) {
+    const clgemm_family fams[] = {CLGEMM_FAMILY_TMA, CLGEMM_FAMILY_TMA_SIMT, CLGEMM_FAMILY_WGMMA,
+                                  CLGEMM_FAMILY_MMA};
+    for (int f = 0; f < 4; f++) {
         const family_desc *d = clgemm__family(fams[f]);
         size_t at = 0;
         for (size_t i = 0; i < sizeof tc_candidates / sizeof tc_candidates[0]; i++) {

@@ -44,6 +44,9 @@
 #                 with stream-K over their partial last wave; whole-wave shapes beside 8192^2
 #                 (FP32, FP64); the partial wave's tiles K split (CLGEMM_TAIL) checked and
 #                 timed at FP64 and FP32 8192^2, cuBLAS beside
+#   streamk-waves the FP32 stream-K rule (from one whole wave of 128 x 128 tiles, two an SM):
+#                 squares and rectangles of 1 to 2.2 waves by default and with stream-K off
+#                 (CLGEMM_STREAMK=0), two alternated rounds, cuBLAS beside
 #   tail-registers whether the register-blocked FP32 kernel built for the partial-wave split
 #                 (LINEAR_TILES=1: 130 registers on the H200, one work-group an SM) keeps its
 #                 speed when capped at 128 registers (.maxnreg, as the patched-PTX step can add):
@@ -71,6 +74,11 @@
 #                 3xTF32 matrices on the tma family with it, then row-major NN squares (the
 #                 call's B is that A) without and with it in alternation, beside cuBLAS TF32
 #                 and FP32
+#   tma-simt      FP32 on the CUDA cores fed by the tma family's bulk copies (the tma_simt
+#                 family): its candidates checked through test_tensor_cores, ptxas's report on
+#                 their kernels, then FP32 8192^2 and 4096^2 row-major NN (and TN) on the default
+#                 (register-blocked) and on each candidate forced, two alternated rounds, cuBLAS
+#                 beside
 #   setmaxnreg    the tma family's producer warpgroup (SETMAXNREG=2, registers moved to the
 #                 consumers): its candidates through test_tensor_cores (TF32 also with its A from
 #                 registers), ptxas's report on every tma kernel the run built
@@ -111,7 +119,7 @@ fi
 if [ "$1" != tune ]; then
     for suite in "$@"; do
         case $suite in
-        device-tests | fp32-shapes | fp32-sweep | fp64-shapes | fp64-sweep | align-copies | fp32-loop-addressing | fp64-loop | stream-k | streamk-fixup | tail-registers | tile-bands | narrow-tiles | batched | types | tensor-cores | tf32-registers | setmaxnreg | wgmma | mma8 | tma | eight-bit | squares | call-cost | multi-gpu | lapack-factor) ;;
+        device-tests | fp32-shapes | fp32-sweep | fp64-shapes | fp64-sweep | align-copies | fp32-loop-addressing | fp64-loop | stream-k | streamk-fixup | streamk-waves | tail-registers | tile-bands | narrow-tiles | batched | types | tensor-cores | tf32-registers | tma-simt | setmaxnreg | wgmma | mma8 | tma | eight-bit | squares | call-cost | multi-gpu | lapack-factor) ;;
         *)
             echo "run.sh: unknown suite '$suite' (bench/gpu/run.sh alone lists them)" >&2
             exit 2
@@ -434,6 +442,25 @@ streamk_fixup() {
     $CUBLAS --fp64 64,8192,1024 3072,3072,3072 64,8192,4096 8192,64,2048
 }
 
+# streamk-waves: predicted from the forced runs of the fix-up's measurement (h200-streamk-fixup-
+# tile-bands.log): 2176^2 (1.09 waves) about 1.14 x faster, 2560^2 (1.52) 1.05 x, 2304^2 (1.23)
+# alike, 3072^2 as before (stream-K already); 1792^2 and 2048^2 unchanged (below a wave, and 0.97
+# of one: data-parallel both ways).
+streamk_waves() {
+    TB="$B/bench/clgemm-types-bench --no-clblast --runs 20"
+    sq="s:1792,1792,1792 s:2048,2048,2048 s:2176,2176,2176 s:2304,2304,2304 s:2560,2560,2560 \
+s:2816,2816,2816 s:3072,3072,3072 s:2176,3072,2176 s:3072,2304,4096"
+    for round in 1 2; do
+        for sk in "" 0; do
+            echo "== round $round: CLGEMM_STREAMK=${sk:-(default)}"
+            # shellcheck disable=SC2086 # the problems as words
+            CLGEMM_STREAMK=$sk timeout 300 $TB $sq | grep median
+        done
+    done
+    $CUBLAS 1792,1792,1792 2048,2048,2048 2176,2176,2176 2304,2304,2304 2560,2560,2560 \
+        2816,2816,2816 3072,3072,3072 2176,3072,2176 3072,2304,4096
+}
+
 # tail-registers: the partial-wave split (CLGEMM_TAIL) lost 21 % at FP32 8192^2 because the
 # register-blocked kernel's 1-D build took 130 registers to the 2-D build's 127 (256 work-items:
 # one work-group an SM instead of two); the driver ignores -cl-nv-maxrregcount. A .maxnreg cap in
@@ -575,6 +602,34 @@ tf32_registers() {
     $CUBLAS --tf32 $sq
     # shellcheck disable=SC2086
     $CUBLAS $sq
+}
+
+# tma-simt: predicted from the offline PTX (2048 FFMA, 128 16-byte local loads and about 56
+# other instructions a 32-deep slice: FFMA 92 % of the loop, against the register-blocked
+# kernel's 86 %): 128 x 128 tiles at 8192^2 about 49 TFLOPS if the SMs issue as often as for the
+# register-blocked kernel (80 % of cycles), less if 8 warps an SM cannot hide the local loads'
+# latency; 128 x 256 (8 x 16 blocks, 95 % FFMA) up to 51 if its registers hold.
+tma_simt() {
+    echo "== test_tensor_cores: the tma_simt candidates"
+    TC_FAMILY=tma_simt timeout 300 "$B/tests/test_tensor_cores" -j16 2>&1 |
+        grep -E "FAIL|Synthesis|wrong|Assert" | head -20
+    echo "== ptxas on the tma_simt kernels this run built (WG_TYPE=6)"
+    python3 bench/gpu/ptxas_report.py "$CLGEMM_CACHE_DIR" | grep "WG_TYPE=6"
+    TB="$B/bench/clgemm-types-bench --no-clblast --runs 10"
+    sq="s:8192,8192,8192 s:4096,4096,4096"
+    for round in 1 2; do
+        echo "== round $round: the default, then each candidate (row-major NN, then TN)"
+        # shellcheck disable=SC2086
+        $TB $sq --trans TN $sq | grep median
+        for c in STAGES=4 STAGES=6 STAGES=4,PERSIST=2 NWG=256,STAGES=4,SETMAXNREG=2 \
+            NWG=256,STAGES=3,PERSIST=2,SETMAXNREG=2; do
+            echo "-- tma_simt $c"
+            # shellcheck disable=SC2086
+            timeout 120 $TB --force "tma_simt:MWG=128,NWG=128,KWG=32,$c" $sq --trans TN $sq |
+                grep median
+        done
+    done
+    $CUBLAS 8192,8192,8192 4096,4096,4096
 }
 
 setmaxnreg() {
@@ -880,6 +935,7 @@ for suite in "$@"; do
     fp64-loop) fp64_loop ;;
     stream-k) stream_k ;;
     streamk-fixup) streamk_fixup ;;
+    streamk-waves) streamk_waves ;;
     tail-registers) tail_registers ;;
     tile-bands) tile_bands ;;
     narrow-tiles) narrow_tiles ;;
@@ -887,6 +943,7 @@ for suite in "$@"; do
     types) types ;;
     tensor-cores) tensor_cores ;;
     tf32-registers) tf32_registers ;;
+    tma-simt) tma_simt ;;
     setmaxnreg) setmaxnreg ;;
     wgmma) wgmma ;;
     mma8) mma8 ;;

@@ -51,3 +51,6 @@ void __attribute__((overloadable)) vstore4(float4 v, size_t i, float *p) {
 void __attribute__((overloadable)) vstore2(double2 v, size_t i, double *p) {
     p[2 * i] = v.x, p[2 * i + 1] = v.y;
 }
+float __attribute__((overloadable)) fma(float a, float b, float c) {
+    return __builtin_fmaf(a, b, c);
+}

@@ -59,8 +59,10 @@ void clgemm__map_parts(const gemm_call *call, const colmajor_shape *shape, bool 
     }
 }
 
-bool clgemm__maps_k_major_only(clgemm_precision type) {
-    return type == CLGEMM_SINGLE || clgemm__type(type)->size == 1;
+bool clgemm__maps_k_major_only(clgemm_precision type, clgemm_compute compute) {
+    /* FP32 in the default compute mode runs on the CUDA cores (tma_simt), which read either way */
+    return (type == CLGEMM_SINGLE && compute != CLGEMM_COMPUTE_DEFAULT) ||
+           clgemm__type(type)->size == 1;
 }
 
 /* The copy of A costs its M x K elements once, the register loads slow each of the M x N x K
@@ -93,7 +95,7 @@ static bool call_mappable(clgemm_handle h, const gemm_call *call, const colmajor
                               call->residual.whole[ia] != (shape->trans_a == CLGEMM_NO_TRANS)))
         return false;
     const bool a_any = clgemm__maps_a_any_major(h, call->precision, compute);
-    if (clgemm__maps_k_major_only(call->precision) &&
+    if (clgemm__maps_k_major_only(call->precision, compute) &&
         ((shape->trans_a == CLGEMM_NO_TRANS && !a_any) || shape->trans_b != CLGEMM_NO_TRANS))
         return false;
     map_operand a, b;

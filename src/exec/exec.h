@@ -340,9 +340,10 @@ typedef struct colmajor_shape {
 } colmajor_shape;
 colmajor_shape clgemm__colmajor_shape(const gemm_call *call);
 
-/* Whether the tensor-map families read operands of this type K-major only: FP32 (which reaches
- * them in the TF32 mode alone) and the 8-bit types, which wgmma does not transpose. */
-bool clgemm__maps_k_major_only(clgemm_precision type);
+/* Whether the tensor-map families read operands of this type and compute mode K-major only: FP32
+ * in the TF32 modes and the 8-bit types, which wgmma does not transpose (FP32 in the default
+ * mode runs on the CUDA cores, tma_simt, which read either way). */
+bool clgemm__maps_k_major_only(clgemm_precision type, clgemm_compute compute);
 /* Whether the column-major A of such a call may be MN-major all the same: TF32 and 3xTF32, whose
  * kernel loads it into registers (3xTF32 then splits it there, so it is read whole:
  * residual_operands.whole) instead of a copy being made first, unless the handle's

@@ -80,7 +80,7 @@ static bool map_copies(struct clgemm_handle_s *h, const gemm_call *c, clgemm_com
     if (!h->info.nv_tma) return false;
     /* TF32 and the 8-bit types only K-major, FP16 and BF16 either way; FP32 only as TF32 or
      * 3xTF32 (whose operands are always split). */
-    const bool k_major_only = clgemm__maps_k_major_only(c->precision);
+    const bool k_major_only = clgemm__maps_k_major_only(c->precision, compute);
     const bool three = c->precision == CLGEMM_SINGLE && compute == CLGEMM_COMPUTE_FP32_3XTF32;
     if (c->precision == CLGEMM_SINGLE && compute != CLGEMM_COMPUTE_TF32 && !three) return false;
     if (!k_major_only && c->precision != CLGEMM_HALF && c->precision != CLGEMM_BFLOAT16)

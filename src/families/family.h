@@ -259,6 +259,7 @@ void clgemm__warp_tiles_launch(const clgemm_config *c, int lanes, size_t m, size
 bool clgemm__wgmma_types(clgemm_precision type, clgemm_compute compute);
 
 extern const family_desc clgemm__family_naive, clgemm__family_tiled, clgemm__family_regblock,
-    clgemm__family_mma, clgemm__family_wgmma, clgemm__family_microkernel, clgemm__family_tma;
+    clgemm__family_mma, clgemm__family_wgmma, clgemm__family_microkernel, clgemm__family_tma,
+    clgemm__family_tma_simt;
 
 #endif /* CLGEMM_FAMILY_H */

@@ -318,3 +318,92 @@ const family_desc clgemm__family_tma = {TENSOR_CORE_FAMILY(CLGEMM_FAMILY_TMA, tm
                                         .param_ext = param_ext,
                                         .persistent_groups = persistent_groups,
                                         .local_bytes = config_local_bytes};
+
+/* ---- FP32 on the CUDA cores, fed by the same copies (tma_simt; cl/tma.cl's WG_TYPE 6) ------- */
+/* The same kernel, copies, pipeline, tiles and schedules, but the consumers multiply FP32 from the
+ * stages with FFMA (no tensor core, exact FP32: the default compute mode), each thread an 8 x
+ * NWG/16 block, either operand either way (no copy first). What it frees the CUDA cores of, next
+ * to the register-blocked family: the global loads, the local stores, their addresses and the
+ * barriers, about 14 % of that family's instructions on the H200 (docs/perf/NOTES.md). */
+static const family_param simt_params[] = {
+    {"MWG", MWG, 64, 128, "work-group tile along M (MWG/64 consumer warpgroups)"},
+    {"NWG", NWG, 64, 256, "work-group tile along N (a thread's block: 8 rows by NWG/16 columns)"},
+    {"KWG", KWG, 0, 0, "depth of one K slice: one 128-byte swizzle row (32 FP32)"},
+    {"STAGES", STAGES, 2, 8, "K slices in flight in local memory"},
+    {"PERSIST", PERSIST, 1, 2,
+     "2: as many work-groups as the device holds at once loop over the tiles, each tile's copies "
+     "under the one before's products and stores; 1 (or 0): one tile a work-group"},
+    {"STAGE_C", STAGE_C, 0, 0, "unused: C leaves by each thread's own stores"},
+    {"SETMAXNREG", SETMAXNREG, 1, 2,
+     "2: the producer is a warpgroup that keeps 40 registers a thread and gives the rest to the "
+     "consumers; 1 (or 0): one producer warp, registers even"},
+};
+_Static_assert(sizeof simt_params / sizeof simt_params[0] == sizeof params / sizeof params[0],
+               "the same slots as tma's, so its rules, tiles and launch serve both");
+
+static bool simt_supported(const device_info *info, clgemm_precision type, clgemm_compute compute) {
+    return info->nv_tma && info->nv_compute_capability == 90 && type == CLGEMM_SINGLE &&
+           (compute == CLGEMM_COMPUTE_DEFAULT || compute == CLGEMM__COMPUTE_ANY);
+}
+
+static int simt_call_options(const kernel_call *k, char *buf, size_t size) {
+    (void)k;
+    return snprintf(buf, size, " -DWG_TYPE=6 -DSPLIT3=0 -DSK_TAIL_WAVES=1");
+}
+
+#define SIMT_ALL(mwg_, nwg_, stages_, persist_, setmaxnreg_)                                       \
+    {                                                                                              \
+        .family = CLGEMM_FAMILY_TMA_SIMT, .params = {                                              \
+            mwg_,                                                                                  \
+            nwg_,                                                                                  \
+            32,                                                                                    \
+            stages_,                                                                               \
+            persist_,                                                                              \
+            0,                                                                                     \
+            setmaxnreg_                                                                            \
+        }                                                                                          \
+    }
+#define SIMT(mwg_, nwg_, stages_) SIMT_ALL(mwg_, nwg_, stages_, 0, 0)
+
+/* No defaults until measured against the register-blocked family's on the device. */
+static const clgemm_config *simt_defaults(const device_info *info, clgemm_precision type,
+                                          const gemm_dims *dims) {
+    (void)info;
+    (void)type;
+    (void)dims;
+    return none;
+}
+
+/* 128 x 128 tiles (8 x 8 blocks, one work-group an SM by registers), their halves, persistent,
+ * and 128 x 256 (8 x 16 blocks) with the producer's registers given to the consumers. */
+static const clgemm_config simt_quick[] = {SIMT(128, 128, 4),
+                                           SIMT(128, 128, 6),
+                                           SIMT(128, 64, 6),
+                                           SIMT(64, 128, 6),
+                                           SIMT_ALL(128, 128, 4, 2, 0),
+                                           SIMT_ALL(128, 256, 4, 0, 2),
+                                           SIMT_ALL(128, 256, 3, 2, 2),
+                                           END_OF_LIST};
+
+const family_desc clgemm__family_tma_simt = {.id = CLGEMM_FAMILY_TMA_SIMT,
+                                             .name = "tma_simt",
+                                             .file = "tma.cl",
+                                             .kernel = "clgemm_tma",
+                                             .params = simt_params,
+                                             .num_params =
+                                                 (int)(sizeof simt_params / sizeof simt_params[0]),
+                                             .rules = rules,
+                                             .launch = launch,
+                                             .tile = tile,
+                                             .searched = true,
+                                             .split_k = true,
+                                             .supported = simt_supported,
+                                             .call_options = simt_call_options,
+                                             .defaults = simt_defaults,
+                                             .quick = simt_quick,
+                                             .parts = clgemm__ptx_parts,
+                                             .ptx_patch = &patch,
+                                             .tensor_maps = true,
+                                             .param_ext = param_ext,
+                                             .persistent_groups = persistent_groups,
+                                             .local_bytes = config_local_bytes};

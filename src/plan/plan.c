@@ -159,17 +159,19 @@ int clgemm__plan_splits(const clgemm_config *config, const device_info *info, in
 /* Data-parallel grids that keep at least this share of the device's work-group slots busy over
  * their waves stay data-parallel (4096^2 on the H200: 512 tiles of 256 x 128 on 132 slots, 97%). */
 #define DP_ENOUGH 0.9
-/* More tiles than half the compute units but fewer than two whole waves stay data-parallel:
+/* More tiles than half the compute units but less than one whole wave stay data-parallel:
  * sharing them out cuts nearly every tile, and the stream-K kernel and its fix-up cost more than
  * the partial wave (H200 FP32, 128 x 128 tiles two an SM, 264 groups, stream-K against the plain
- * grid: 1536^2 (0.55 waves) 20.9 against 23.7-24.1 TFLOPS, 1792^2 (0.74) 24.2 against 32.4-32.6,
- * 2304^2 (1.23) 34.3-34.5 against 36.9-37.0, 2560^2 (1.52) 35.4-35.5 against 35.8-35.9; 3072^2
- * (2.18) 42.1-42.6 against 41.0-41.2; bench/results/h200-wave-and-depth-rules.log). Nor do tiles
+ * grid: 1536^2 (0.55 waves) 20.9 against 23.7-24.1 TFLOPS, 1792^2 (0.74) 24.2 against 32.4-32.6;
+ * bench/results/h200-wave-and-depth-rules.log). From one wave on, since the fix-up's rewrite
+ * (15-21 us where it took 67-80), stream-K wins or ties: 2176^2 (1.09 waves) 0.538-0.551 ms
+ * against 0.621-0.624, 2304^2 (1.23) alike, 2560^2 (1.52) 0.875-0.885 against 0.929-0.933;
+ * 3072^2 (2.18) +1-2 % (bench/results/h200-streamk-fixup-tile-bands.log). Nor do tiles
  * of which more than two fit an SM: the stream-K grid, two an SM, runs them with fewer warps than
  * the plain one (2176^2 in 128 x 64 tiles, four an SM, 578 tiles: 26.6 against 31.3). Where the
  * tiles were nearly a wave, stream-K ran 1408^2 (121 tiles of 128 x 128) at 19.0-19.2 and 1024^2
  * (128 of 128 x 64) at 14.5-14.7 (64 x 64 tiles 32 deep: 27.6-28.3 and 24.1-25.1). */
-#define MIN_WAVES 2
+#define MIN_WAVES 1
 
 /* A persistent configuration (the tma family's PERSIST 2) shares out only its last, partial
  * wave, and only where CLGEMM_STREAMK asks: on the H200 the stream-K kernel ran slower in every
