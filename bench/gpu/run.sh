@@ -608,7 +608,8 @@ tf32_registers() {
 # other instructions a 32-deep slice: FFMA 92 % of the loop, against the register-blocked
 # kernel's 86 %): 128 x 128 tiles at 8192^2 about 49 TFLOPS if the SMs issue as often as for the
 # register-blocked kernel (80 % of cycles), less if 8 warps an SM cannot hide the local loads'
-# latency; 128 x 256 (8 x 16 blocks, 95 % FFMA) up to 51 if its registers hold.
+# latency; 128 x 256 (8 x 16 blocks, 95 % FFMA) up to 51 if its registers hold; 64 x 128 tiles
+# (two or three work-groups an SM, each its own pipeline) between the two.
 tma_simt() {
     echo "== test_tensor_cores: the tma_simt candidates"
     TC_FAMILY=tma_simt timeout 300 "$B/tests/test_tensor_cores" -j16 2>&1 |
@@ -622,7 +623,7 @@ tma_simt() {
         # shellcheck disable=SC2086
         $TB $sq --trans TN $sq | grep median
         for c in STAGES=4 STAGES=6 STAGES=4,PERSIST=2 NWG=256,STAGES=4,SETMAXNREG=2 \
-            NWG=256,STAGES=3,PERSIST=2,SETMAXNREG=2; do
+            NWG=256,STAGES=3,PERSIST=2,SETMAXNREG=2 MWG=64,STAGES=4 MWG=64,STAGES=3; do
             echo "-- tma_simt $c"
             # shellcheck disable=SC2086
             timeout 120 $TB --force "tma_simt:MWG=128,NWG=128,KWG=32,$c" $sq --trans TN $sq |
