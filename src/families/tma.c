@@ -365,7 +365,9 @@ static int simt_call_options(const kernel_call *k, char *buf, size_t size) {
     }
 #define SIMT(mwg_, nwg_, stages_) SIMT_ALL(mwg_, nwg_, stages_, 0, 0)
 
-/* No defaults until measured against the register-blocked family's on the device. */
+/* No defaults until measured against the register-blocked family's on the device; until its
+ * candidates have run there, the tuner does not search it either (`searched`): a configuration
+ * reaches it only forced (clgemm_set_config, the benches' --force). */
 static const clgemm_config *simt_defaults(const device_info *info, clgemm_precision type,
                                           const gemm_dims *dims) {
     (void)info;
@@ -395,7 +397,9 @@ const family_desc clgemm__family_tma_simt = {.id = CLGEMM_FAMILY_TMA_SIMT,
                                              .rules = rules,
                                              .launch = launch,
                                              .tile = tile,
-                                             .searched = true,
+                                             /* not until its candidates have passed the
+                                              * device suite (test_tensor_cores) on an H200 */
+                                             .searched = false,
                                              .split_k = true,
                                              .supported = simt_supported,
                                              .call_options = simt_call_options,

@@ -88,7 +88,9 @@ static void enumerate(space_ctx *s, const family_desc *f, clgemm_config *c, int 
  * so a 45 s budget covers only a few. */
 static bool quick_space(space_ctx *s, clgemm_family only) {
     for (const family_desc *const *f = clgemm__families; *f; f++) {
-        if (!(*f)->quick || (only != CLGEMM_FAMILY_AUTO && only != (*f)->id)) continue;
+        /* (a family the tuner does not search keeps its list for the device tests alone) */
+        if (!(*f)->searched || !(*f)->quick || (only != CLGEMM_FAMILY_AUTO && only != (*f)->id))
+            continue;
         if ((*f)->supported && !(*f)->supported(s->info, s->precision, CLGEMM_COMPUTE_DEFAULT))
             continue;
         const clgemm_config *list = s->info->cls == DEVICE_CPU && (*f)->quick_cpu
