@@ -149,8 +149,8 @@ ffma_nn_128x64_s6        0 0 6 0 0 128 64 6
 ffma_nn_64x128_s6        0 0 6 0 0 64 128 6
 ffma_nn_128x128_s4_p     0 0 6 0 0 128 128 4 -DPERSIST=2
 ffma_nn_128x128_s4_p_sk  0 0 6 0 0 128 128 4 -DPERSIST=2 -DSTREAMK=1 -DSK_TAIL_WAVES=1
-ffma_nn_128x256_s4_r     0 0 6 0 0 128 256 4 -DSETMAXNREG=2
-ffma_tn_128x256_s4_r     0 0 6 1 0 128 256 4 -DSETMAXNREG=2
-ffma_nn_128x256_s3_p_r   0 0 6 0 0 128 256 3 -DPERSIST=2 -DSETMAXNREG=2
+ffma_nn_128x256_s4_r     0 0 6 0 0 128 256 4 -DSETMAXNREG=2 -DSPILLS_KNOWN
+ffma_tn_128x256_s4_r     0 0 6 1 0 128 256 4 -DSETMAXNREG=2 -DSPILLS_KNOWN
+ffma_nn_128x256_s3_p_r   0 0 6 0 0 128 256 3 -DPERSIST=2 -DSETMAXNREG=2 -DSPILLS_KNOWN
 LIST
 [ "$fails" = 0 ] || { echo "$fails configuration(s) failed"; exit 1; }
