@@ -365,9 +365,12 @@ static int simt_call_options(const kernel_call *k, char *buf, size_t size) {
     }
 #define SIMT(mwg_, nwg_, stages_) SIMT_ALL(mwg_, nwg_, stages_, 0, 0)
 
-/* No defaults until measured against the register-blocked family's on the device; until its
- * candidates have run there, the tuner does not search it either (`searched`): a configuration
- * reaches it only forced (clgemm_set_config, the benches' --force). */
+/* No defaults yet: the tuner searches it. H200, two alternated rounds, cuBLAS 51.0-51.1 / 50.3-50.6
+ * in the same run (bench/results/h200-tma-simt-streamk-waves.log): 128 x 256 tiles in 4 stages
+ * with the producer's registers given to the consumers ran row-major TN (both operands MN-major)
+ * 8192^2 at 52.0-52.1 TFLOPS and 4096^2 at 50.4-50.5, where the register-blocked default runs
+ * 39.1-39.2 and 38.4-38.6; row-major NN 48.2-48.3 and 47.6-47.7, the default's 48.5-48.6 and
+ * 47.6. A default by layout needs the planner's choice to see the operands' layout first. */
 static const clgemm_config *simt_defaults(const device_info *info, clgemm_precision type,
                                           const gemm_dims *dims) {
     (void)info;
@@ -397,9 +400,7 @@ const family_desc clgemm__family_tma_simt = {.id = CLGEMM_FAMILY_TMA_SIMT,
                                              .rules = rules,
                                              .launch = launch,
                                              .tile = tile,
-                                             /* not until its candidates have passed the
-                                              * device suite (test_tensor_cores) on an H200 */
-                                             .searched = false,
+                                             .searched = true,
                                              .split_k = true,
                                              .supported = simt_supported,
                                              .call_options = simt_call_options,
