@@ -351,6 +351,15 @@ DEV void tma_load3(const uint dst, const __global uchar *map, const int x, const
  * folds it into the load's address). */
 #define LD4(at, c) (*(const __local float4 *)((stages + (at)) + (c)))
 #define F4(v, r)   ((r) == 0 ? (v).x : (r) == 1 ? (v).y : (r) == 2 ? (v).z : (v).w)
+/* The four values of v into dst[at] .. dst[at + 3]. */
+#define PUT4(dst, at, v)                                                                           \
+    do {                                                                                           \
+        const float4 v4_ = (v);                                                                    \
+        (dst)[(at)] = v4_.x;                                                                       \
+        (dst)[(at) + 1] = v4_.y;                                                                   \
+        (dst)[(at) + 2] = v4_.z;                                                                   \
+        (dst)[(at) + 3] = v4_.w;                                                                   \
+    } while (0)
 /* The thread's byte offsets into a stage, by swizzle row (k & 7 for an MN-major operand, the
  * 4-step group q for a K-major one), computed once: each load is then a stage base plus one of
  * them plus a constant. */
@@ -380,22 +389,14 @@ DEV void tma_load3(const uint dst, const __global uchar *map, const int x, const
                 float a[8], b[FN];                                                                 \
                 if (A_MN) {                                                                        \
                     _Pragma("unroll") for (int h = 0; h < 2; h++) {                                \
-                        const float4 v = LD4((st) + fa[k & 7], h * (KWG * 128) + k * 128);         \
-                        a[4 * h] = v.x;                                                            \
-                        a[4 * h + 1] = v.y;                                                        \
-                        a[4 * h + 2] = v.z;                                                        \
-                        a[4 * h + 3] = v.w;                                                        \
+                        PUT4(a, 4 * h, LD4((st) + fa[k & 7], h * (KWG * 128) + k * 128));          \
                     }                                                                              \
                 } else {                                                                           \
                     _Pragma("unroll") for (int i = 0; i < 8; i++) a[i] = F4(ka[i], r);             \
                 }                                                                                  \
                 if (B_MN) {                                                                        \
                     _Pragma("unroll") for (int h = 0; h < FN / 4; h++) {                           \
-                        const float4 v = LD4((st) + fb[k & 7], 2 * h * (KWG * 128) + k * 128);     \
-                        b[4 * h] = v.x;                                                            \
-                        b[4 * h + 1] = v.y;                                                        \
-                        b[4 * h + 2] = v.z;                                                        \
-                        b[4 * h + 3] = v.w;                                                        \
+                        PUT4(b, 4 * h, LD4((st) + fb[k & 7], 2 * h * (KWG * 128) + k * 128));      \
                     }                                                                              \
                 } else {                                                                           \
                     _Pragma("unroll") for (int j = 0; j < FN; j++) b[j] = F4(kb[j], r);            \
