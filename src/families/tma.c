@@ -365,20 +365,6 @@ static int simt_call_options(const kernel_call *k, char *buf, size_t size) {
     }
 #define SIMT(mwg_, nwg_, stages_) SIMT_ALL(mwg_, nwg_, stages_, 0, 0)
 
-/* No defaults yet: the tuner searches it. H200, two alternated rounds, cuBLAS 51.0-51.1 / 50.3-50.6
- * in the same run (bench/results/h200-tma-simt-streamk-waves.log): 128 x 256 tiles in 4 stages
- * with the producer's registers given to the consumers ran row-major TN (both operands MN-major)
- * 8192^2 at 52.0-52.1 TFLOPS and 4096^2 at 50.4-50.5, where the register-blocked default runs
- * 39.1-39.2 and 38.4-38.6; row-major NN 48.2-48.3 and 47.6-47.7, the default's 48.5-48.6 and
- * 47.6. A default by layout needs the planner's choice to see the operands' layout first. */
-static const clgemm_config *simt_defaults(const device_info *info, clgemm_precision type,
-                                          const gemm_dims *dims) {
-    (void)info;
-    (void)type;
-    (void)dims;
-    return none;
-}
-
 /* 128 x 128 tiles (8 x 8 blocks, one work-group an SM by registers), their halves, persistent,
  * and 128 x 256 (8 x 16 blocks) with the producer's registers given to the consumers. */
 static const clgemm_config simt_quick[] = {SIMT(128, 128, 4),
@@ -390,6 +376,13 @@ static const clgemm_config simt_quick[] = {SIMT(128, 128, 4),
                                            SIMT_ALL(128, 256, 3, 2, 2),
                                            END_OF_LIST};
 
+/* No defaults yet (`defaults` NULL): the tuner searches it. H200, two alternated rounds,
+ * cuBLAS 51.0-51.1 / 50.3-50.6 in the same run (bench/results/h200-tma-simt-streamk-waves.log):
+ * 128 x 256 tiles in 4 stages with the producer's registers given to the consumers ran row-major TN
+ * (both operands MN-major) 8192^2 at 52.0-52.1 TFLOPS and 4096^2 at 50.4-50.5, where the
+ * register-blocked default runs 39.1-39.2 and 38.4-38.6; row-major NN 48.2-48.3 and 47.6-47.7, the
+ * default's 48.5-48.6 and 47.6. A default by layout needs the planner's choice to see the operands'
+ * layout first. */
 const family_desc clgemm__family_tma_simt = {.id = CLGEMM_FAMILY_TMA_SIMT,
                                              .name = "tma_simt",
                                              .file = "tma.cl",
@@ -404,7 +397,6 @@ const family_desc clgemm__family_tma_simt = {.id = CLGEMM_FAMILY_TMA_SIMT,
                                              .split_k = true,
                                              .supported = simt_supported,
                                              .call_options = simt_call_options,
-                                             .defaults = simt_defaults,
                                              .quick = simt_quick,
                                              .parts = clgemm__ptx_parts,
                                              .ptx_patch = &patch,
