@@ -1264,6 +1264,13 @@ Test(schedule_plan, h200_shapes) {
               describe(&c));
     c = clgemm__config_default_for(&h200, S, DEF, 4097, 4097, 4097, 1);
     cr_expect(tile_area(&c) == 256u * 128u, "4097^2: %s", describe(&c));
+    /* Both operands MN-major (row-major TN), below the tma_simt family's sizes: 256 x 128 tiles
+     * with 16-byte loads, where 128 x 128 ones lose a fifth. */
+    c = clgemm__config_default_for_dims(&h200, S, DEF,
+                                        &(const gemm_dims){3072, 3072, 3072, 1, true, false, true});
+    cr_expect(c.family == CLGEMM_FAMILY_REGBLOCK && tile_area(&c) == 256u * 128u &&
+                  c.params[10] == 2,
+              "3072^2, both MN-major: %s", describe(&c));
     /* Aligned FP32 squares: 128 x 64 tiles where 128 x 128 ones would leave the SMs two rounds
      * against their 1.5, else 128 x 128; stream-K only past one whole wave of 264 work-groups
      * (2176^2: 289 tiles), never over tiles of which four fit an SM. */

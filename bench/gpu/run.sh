@@ -79,6 +79,13 @@
 #                 their kernels, then FP32 8192^2 and 4096^2 row-major NN (and TN) on the default
 #                 (register-blocked) and on each candidate forced, two alternated rounds, cuBLAS
 #                 beside
+#   fp32-layouts  FP32 on every transpose (row-major NN, TN, NT, TT): the products over the
+#                 MN-major copies checked in full, then the defaults against the same without the
+#                 copies and the register-blocked default, tma_simt's tiles at 2048^2-3072^2, two
+#                 alternated rounds, cuBLAS on the same transposes
+#   fp32-mn-major-tiles  FP32 row-major TN (both operands MN-major) at 1536^2-3584^2: the default
+#                 against the register-blocked 128 x 128 and 128 x 64 tiles and tma_simt's 128 x 128
+#                 forced, two alternated rounds, row-major NN's default, cuBLAS TN
 #   setmaxnreg    the tma family's producer warpgroup (SETMAXNREG=2, registers moved to the
 #                 consumers): its candidates through test_tensor_cores (TF32 also with its A from
 #                 registers), ptxas's report on every tma kernel the run built
@@ -119,7 +126,7 @@ fi
 if [ "$1" != tune ]; then
     for suite in "$@"; do
         case $suite in
-        device-tests | fp32-shapes | fp32-sweep | fp64-shapes | fp64-sweep | align-copies | fp32-loop-addressing | fp64-loop | stream-k | streamk-fixup | streamk-waves | tail-registers | tile-bands | narrow-tiles | batched | types | tensor-cores | tf32-registers | tma-simt | setmaxnreg | wgmma | mma8 | tma | eight-bit | squares | call-cost | multi-gpu | lapack-factor) ;;
+        device-tests | fp32-shapes | fp32-sweep | fp64-shapes | fp64-sweep | align-copies | fp32-loop-addressing | fp64-loop | stream-k | streamk-fixup | streamk-waves | tail-registers | tile-bands | narrow-tiles | batched | types | tensor-cores | tf32-registers | tma-simt | fp32-layouts | fp32-mn-major-tiles | setmaxnreg | wgmma | mma8 | tma | eight-bit | squares | call-cost | multi-gpu | lapack-factor) ;;
         *)
             echo "run.sh: unknown suite '$suite' (bench/gpu/run.sh alone lists them)" >&2
             exit 2
@@ -633,6 +640,68 @@ tma_simt() {
     $CUBLAS 8192,8192,8192 4096,4096,4096
 }
 
+# fp32-layouts: FP32 in the default mode on every transpose (row-major NN, TN, NT, TT): the
+# products over the MN-major copies checked in full first, then two alternated rounds of the
+# defaults (tma_simt where both operands are MN-major, K-major ones copied so first where that
+# pays), the same without the copies (CLGEMM_MN_MAJOR_COPIES=0) and the register-blocked default
+# forced, tma_simt's tiles at the squares below its default's, and cuBLAS on the same transposes.
+fp32_layouts() {
+    echo "== test_pack on this device"
+    timeout 300 "$B/tests/test_pack" 2>&1 | grep -E "FAIL|Synthesis|wrong|Assert" | head -20
+    TB="$B/bench/clgemm-types-bench --no-clblast --runs 10"
+    rb="regblock:MWG=256,NWG=128,KWG=8,MDIMC=16,NDIMC=16,KWI=8,VWM=4,VWN=4,VLOAD=2"
+    echo "== checked in full (each transpose, edges, offsets, K split 3 ways)"
+    $TB --check s:4096,4096,100 s:4160,4000,67
+    sq="s:8192,8192,8192 s:4096,4096,4096 s:3072,3072,3072"
+    small="s:3072,3072,3072 s:2560,2560,2560 s:2048,2048,2048"
+    for round in 1 2; do
+        for t in NN TN NT TT; do
+            echo "-- round $round, row-major $t: default; no copies; $rb"
+            # shellcheck disable=SC2086
+            {
+                $TB --trans $t $sq
+                CLGEMM_MN_MAJOR_COPIES=0 $TB --trans $t $sq
+                $TB --force $rb --trans $t $sq
+            }
+        done
+        for c in NWG=128,STAGES=6 NWG=128,STAGES=4 NWG=64,STAGES=6 NWG=256,STAGES=4,SETMAXNREG=2; do
+            echo "-- round $round, row-major TN, tma_simt $c"
+            # shellcheck disable=SC2086
+            $TB --force "tma_simt:MWG=128,KWG=32,$c" --trans TN $small
+        done
+    done
+    for t in NN TN NT TT; do
+        $CUBLAS --trans $t 8192,8192,8192 4096,4096,4096 3072,3072,3072 2560,2560,2560 \
+            2048,2048,2048
+    done
+}
+
+# fp32-mn-major-tiles: FP32 with both operands MN-major (row-major TN) below the tma_simt
+# family's sizes: the default (256 x 128 tiles there) against the register-blocked tiles the
+# row-major NN default takes (128 x 128, 128 x 64, 16-byte loads) and tma_simt's 128 x 128 tiles,
+# forced, two alternated rounds, then row-major NN's default at the same squares, cuBLAS beside.
+fp32_mn_major_tiles() {
+    TB="$B/bench/clgemm-types-bench --no-clblast --runs 20"
+    rb="regblock:KWG=8,MDIMC=16,KWI=8,VWM=4,VWN=4,VLOAD=2"
+    sq="s:1536,1536,1536 s:1792,1792,1792 s:2048,2048,2048 s:2304,2304,2304 s:2560,2560,2560"
+    sq="$sq s:2816,2816,2816 s:3072,3072,3072 s:3584,3584,3584"
+    for round in 1 2; do
+        echo "-- round $round, row-major TN: default, $rb 128x128, 128x64, tma_simt 128x128"
+        # shellcheck disable=SC2086
+        {
+            $TB --trans TN $sq
+            $TB --force "$rb,MWG=128,NWG=128,NDIMC=16" --trans TN $sq
+            $TB --force "$rb,MWG=128,NWG=64,NDIMC=8" --trans TN $sq
+            $TB --force "tma_simt:MWG=128,NWG=128,KWG=32,STAGES=4" --trans TN $sq
+        }
+    done
+    echo "-- row-major NN: default"
+    # shellcheck disable=SC2086
+    $TB $sq
+    # shellcheck disable=SC2086
+    $CUBLAS --trans TN $(echo "$sq" | sed 's/s://g')
+}
+
 setmaxnreg() {
     echo "== test_tensor_cores: tma candidates with SETMAXNREG=2 (TF32 also from registers)"
     TC_FAMILY=tma TC_MATCH=SETMAXNREG=2 timeout 300 "$B/tests/test_tensor_cores" -j16 2>&1 |
@@ -945,6 +1014,8 @@ for suite in "$@"; do
     tensor-cores) tensor_cores ;;
     tf32-registers) tf32_registers ;;
     tma-simt) tma_simt ;;
+    fp32-layouts) fp32_layouts ;;
+    fp32-mn-major-tiles) fp32_mn_major_tiles ;;
     setmaxnreg) setmaxnreg ;;
     wgmma) wgmma ;;
     mma8) mma8 ;;

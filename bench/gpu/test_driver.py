@@ -18,7 +18,7 @@ BINARIES = ["bench/clgemm-bench", "bench/clgemm-types-bench", "bench/clgemm-batc
             "bench/clgemm-overhead", "bench/clgemm-blas-overhead", "bench/clgemm-multi-bench",
             "bench/clgemm-lapack-factor-bench", "tools/clgemm-tune"] + [
     f"tests/test_{t}" for t in ("gemm", "split", "batched", "types", "faults", "invalid", "unit",
-                                "tensor_cores")]
+                                "tensor_cores", "pack")]
 # A stand-in prints a line that the suites' filters keep ("s " starts a clgemm-bench row), with
 # TC_ENV's variable when it is set.
 STUB = '#!/bin/sh\necho "s  RAN $(basename "$0") $* ${CLGEMM_KSPLIT:+[KSPLIT=$CLGEMM_KSPLIT]}"\n'
@@ -105,6 +105,13 @@ EXPECT = {
     "lapack-factor": ["command: ROUNDS=1 REPS=1 WARM=1 OWN_NB=1 NB= FORCED=1 BUDGET_S=420 "
                       "bench/lapack_factor.sh BUILD 2048 4096 8192 12288 16384",
                       "routine      n    host_s"],
+    # Every transpose at the squares (default, no copies, the register-blocked default), the full
+    # check first, and cuBLAS on each transpose.
+    "fp32-layouts": ["clgemm-types-bench --no-clblast --runs 10 --check s:4096,4096,100",
+                     *(f"--trans {t} s:8192,8192,8192 s:4096,4096,4096" for t in ("NN", "TN", "NT", "TT")),
+                     *(f"cublas_reference.py --trans {t} 8192,8192,8192" for t in ("NN", "TN", "NT", "TT"))],
+    "fp32-mn-major-tiles": ["--trans TN s:1536,1536,1536", "NWG=64,NDIMC=8 --trans TN",
+                            "cublas_reference.py --trans TN 1536,1536,1536 1792,1792,1792"],
     "mma8": ["== test_tensor_cores, mma family, INT8 / E4M3 / E5M2"],
     "device-tests": [f"== test_{t}" for t in ("gemm", "split", "batched", "types", "faults",
                                               "invalid", "unit")],

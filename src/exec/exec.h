@@ -222,6 +222,9 @@ struct clgemm_handle_s {
     /* Operands off 16 bytes copied onto 16-byte lines first (pack.c's alignment copies):
      * CLGEMM_ALIGN_COPIES=1 (1), =0 never (0), else (-1) the default. */
     int align_copies;
+    /* FP32 operands stored K-major copied transposed first, so that the tma_simt family reads
+     * both MN-major (pack.c): CLGEMM_MN_MAJOR_COPIES=1 (1), =0 never (0), else (-1) the default. */
+    int mn_major_copies;
     device_state *dev;    /* shared with the other handles of this device and context */
     pthread_mutex_t lock; /* guards everything below */
     kernel_table kernels;

@@ -19,6 +19,12 @@ static bool env_number(const char *name, long *value, const char **rest) {
     return rest ? (*end == '\0' || *end == ',') : *end == '\0';
 }
 
+/* A setting that is "1" (1: always), "0" (0: never) or anything else (-1: the default). */
+static int env_always_never(const char *name) {
+    const char *s = getenv(name);
+    return !s ? -1 : strcmp(s, "1") == 0 ? 1 : strcmp(s, "0") == 0 ? 0 : -1;
+}
+
 /* The handle's settings from the environment: read when it is made, never on the warm call
  * path. */
 void clgemm__handle_read_environment(struct clgemm_handle_s *h) {
@@ -26,10 +32,9 @@ void clgemm__handle_read_environment(struct clgemm_handle_s *h) {
     h->allow_tf32 = tf32 && strcmp(tf32, "1") == 0;
     /* The tma family's TF32 kernel loading an MN-major A into registers (cl/tma.cl's AREG) in
      * place of the copy that makes it K-major: 1 always, 0 never, else by the call's size. */
-    const char *areg = getenv("CLGEMM_TMA_A_REGISTERS");
-    h->tma_a_registers = !areg ? -1 : strcmp(areg, "1") == 0 ? 1 : strcmp(areg, "0") == 0 ? 0 : -1;
-    const char *align = getenv("CLGEMM_ALIGN_COPIES");
-    h->align_copies = !align ? -1 : strcmp(align, "1") == 0 ? 1 : strcmp(align, "0") == 0 ? 0 : -1;
+    h->tma_a_registers = env_always_never("CLGEMM_TMA_A_REGISTERS");
+    h->align_copies = env_always_never("CLGEMM_ALIGN_COPIES");
+    h->mn_major_copies = env_always_never("CLGEMM_MN_MAJOR_COPIES");
     long forced;
     const char *rest;
     if (env_number("CLGEMM_KSPLIT", &forced, NULL))

@@ -122,6 +122,42 @@ static bool map_copies(struct clgemm_handle_s *h, const gemm_call *c, clgemm_com
     return plan_over_copies(h, c, compute, out)->tensor_maps;
 }
 
+/* FP32 on the CUDA cores through tensor maps (the tma_simt family) reads both operands MN-major
+ * best: a thread's 8 x 16 block then takes 16-byte loads along M and N, where a K-major operand
+ * gives it 4 steps of K of each column to hold (H200 8192^2, row-major TN, both MN-major: 52.0
+ * TFLOPS; NN, B K-major: 48.2; bench/results/h200-tma-simt-streamk-waves.log). A K-major operand
+ * is copied transposed (an operand off 16 bytes onto 16-byte lines as it is) where the copy is
+ * re-read at least MN_COPY_MIN_REUSE times, two passes over it: about 50 / reuse of the product's
+ * time at the H200's 4 TB/s and 50 TFLOPS (8192^2: 0.13 ms beside 22 ms). Taken only where the
+ * planner then takes the family for the call over the copies. */
+#define MN_COPY_MIN_REUSE 2048
+static bool mn_major_copies(struct clgemm_handle_s *h, const gemm_call *c, clgemm_compute compute,
+                            pack_choice *out) {
+    if (!h->info.nv_tma || h->mn_major_copies == 0) return false;
+    if (c->precision != CLGEMM_SINGLE || compute != CLGEMM_COMPUTE_DEFAULT) return false;
+    if (c->batched && c->batch > 1) return false; /* its defaults are for one matrix */
+    const colmajor_shape shape = clgemm__colmajor_shape(c);
+    /* The column-major A is K-major when transposed, B when not (a row-major call's swapped). */
+    const bool k_major[2] = {
+        shape.swapped ? shape.trans_b == CLGEMM_NO_TRANS : shape.trans_a != CLGEMM_NO_TRANS,
+        shape.swapped ? shape.trans_a != CLGEMM_NO_TRANS : shape.trans_b == CLGEMM_NO_TRANS};
+    bool any = false;
+    for (int x = 0; x < 2; x++) {
+        const bool second = x == 1;
+        const bool on16 = clgemm__operand_on16(c, second);
+        if (!k_major[x] && on16) continue;
+        const size_t reuse = second ? c->m : c->n;
+        if (h->mn_major_copies != 1 && reuse < MN_COPY_MIN_REUSE) return false;
+        out->pack[x] = true;
+        out->keep_layout[x] = !k_major[x];
+        any = true;
+    }
+    if (!any) return false;
+    clgemm__pack_layout(c, out);
+    if (out->bytes == SIZE_MAX) return false;
+    return plan_over_copies(h, c, compute, out)->id == CLGEMM_FAMILY_TMA_SIMT;
+}
+
 /* Alignment copies: an operand whose base, leading dimension or batch stride is off 16 bytes
  * makes every family build its kernel for element-wise reads (the mma family: scalar loads
  * through registers in place of 16-byte cp.async copies, and none of the loop addressing; H200
@@ -159,6 +195,8 @@ bool clgemm__pack_choose(struct clgemm_handle_s *h, const gemm_call *c, clgemm_c
     if (c->offs_a || c->m == 0 || c->n == 0 || c->k == 0) return false;
     if (c->batched && c->batch > 65535) return false; /* one launch's grid depth */
     if (map_copies(h, c, compute, out)) return true;
+    memset(out, 0, sizeof *out);
+    if (mn_major_copies(h, c, compute, out)) return true;
     memset(out, 0, sizeof *out);
     return align_copies(h, c, compute, out);
 }

@@ -376,13 +376,22 @@ static const clgemm_config simt_quick[] = {SIMT(128, 128, 4),
                                            SIMT_ALL(128, 256, 3, 2, 2),
                                            END_OF_LIST};
 
-/* No defaults yet (`defaults` NULL): the tuner searches it. H200, two alternated rounds,
- * cuBLAS 51.0-51.1 / 50.3-50.6 in the same run (bench/results/h200-tma-simt-streamk-waves.log):
- * 128 x 256 tiles in 4 stages with the producer's registers given to the consumers ran row-major TN
- * (both operands MN-major) 8192^2 at 52.0-52.1 TFLOPS and 4096^2 at 50.4-50.5, where the
- * register-blocked default runs 39.1-39.2 and 38.4-38.6; row-major NN 48.2-48.3 and 47.6-47.7, the
- * default's 48.5-48.6 and 47.6. A default by layout needs the planner's choice to see the operands'
- * layout first. */
+/* H200, two alternated rounds, cuBLAS 51.0-51.1 / 50.3-50.6 in the same run
+ * (bench/results/h200-tma-simt-streamk-waves.log): 128 x 256 tiles in 4 stages with the producer's
+ * registers given to the consumers ran row-major TN (both operands MN-major) 8192^2 at 52.0-52.1
+ * TFLOPS and 4096^2 at 50.4-50.5, where the register-blocked family runs 39.1-39.2 and 38.4-38.6;
+ * row-major NN (B K-major) 48.2-48.3 and 47.6-47.7, that family's 48.5-48.6 and 47.6. So one
+ * matrix with both operands MN-major (the others copied so first where that pays: exec/pack.c),
+ * where those tiles fill the waves; elsewhere the register-blocked family. */
+static const clgemm_config simt_wide[] = {SIMT_ALL(128, 256, 4, 0, 2), END_OF_LIST};
+static const clgemm_config *simt_defaults(const device_info *info, clgemm_precision type,
+                                          const gemm_dims *dims) {
+    (void)type; /* FP32 only (simt_supported) */
+    const bool both_mn_major = !dims->a_along_k && dims->b_along_n;
+    if (dims->batch != 1 || dims->m == 0 || !both_mn_major) return none;
+    return wide_tiles_fill(info, dims) ? simt_wide : none;
+}
+
 const family_desc clgemm__family_tma_simt = {.id = CLGEMM_FAMILY_TMA_SIMT,
                                              .name = "tma_simt",
                                              .file = "tma.cl",
@@ -396,6 +405,7 @@ const family_desc clgemm__family_tma_simt = {.id = CLGEMM_FAMILY_TMA_SIMT,
                                              .searched = true,
                                              .split_k = true,
                                              .supported = simt_supported,
+                                             .defaults = simt_defaults,
                                              .call_options = simt_call_options,
                                              .quick = simt_quick,
                                              .parts = clgemm__ptx_parts,
