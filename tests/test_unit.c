@@ -1265,12 +1265,26 @@ Test(schedule_plan, h200_shapes) {
     c = clgemm__config_default_for(&h200, S, DEF, 4097, 4097, 4097, 1);
     cr_expect(tile_area(&c) == 256u * 128u, "4097^2: %s", describe(&c));
     /* Both operands MN-major (row-major TN), below the tma_simt family's sizes: 256 x 128 tiles
-     * with 16-byte loads, where 128 x 128 ones lose a fifth. */
+     * with 16-byte loads where they fill 0.9 of a wave (128 x 128 ones lose a fifth), 128 x 64
+     * where those even the SMs out, else 128 x 128 with 16-byte loads. */
+    static const struct {
+        size_t n, area;
+    } mn_major[] = {{1536, 128 * 64},
+                    {1792, 128 * 64},
+                    {2048, 256 * 128},
+                    {2560, 256 * 128},
+                    {3072, 256 * 128}};
+    for (size_t i = 0; i < sizeof mn_major / sizeof mn_major[0]; i++) {
+        size_t n = mn_major[i].n;
+        c = clgemm__config_default_for_dims(&h200, S, DEF,
+                                            &(const gemm_dims){n, n, n, 1, true, false, true});
+        cr_expect(c.family == CLGEMM_FAMILY_REGBLOCK && tile_area(&c) == mn_major[i].area &&
+                      c.params[10] == 2,
+                  "%zu^2, both MN-major: %s", n, describe(&c));
+    }
     c = clgemm__config_default_for_dims(&h200, S, DEF,
-                                        &(const gemm_dims){3072, 3072, 3072, 1, true, false, true});
-    cr_expect(c.family == CLGEMM_FAMILY_REGBLOCK && tile_area(&c) == 256u * 128u &&
-                  c.params[10] == 2,
-              "3072^2, both MN-major: %s", describe(&c));
+                                        &(const gemm_dims){1280, 1280, 1280, 1, true, false, true});
+    cr_expect(tile_area(&c) < 256u * 128u, "1280^2, both MN-major: %s", describe(&c));
     /* Aligned FP32 squares: 128 x 64 tiles where 128 x 128 ones would leave the SMs two rounds
      * against their 1.5, else 128 x 128; stream-K only past one whole wave of 264 work-groups
      * (2176^2: 289 tiles), never over tiles of which four fit an SM. */

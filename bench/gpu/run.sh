@@ -86,6 +86,9 @@
 #   fp32-mn-major-tiles  FP32 row-major TN (both operands MN-major) at 1536^2-3584^2: the default
 #                 against the register-blocked 128 x 128 and 128 x 64 tiles and tma_simt's 128 x 128
 #                 forced, two alternated rounds, row-major NN's default, cuBLAS TN
+#   fp32-nn-mid-tiles  FP32 row-major NN at 2048^2-3072^2: the default against stream-K off and the
+#                 register-blocked 256 x 128 and 128 x 64 tiles forced, two alternated rounds, then
+#                 TN's default at 1536^2-2048^2, cuBLAS beside
 #   setmaxnreg    the tma family's producer warpgroup (SETMAXNREG=2, registers moved to the
 #                 consumers): its candidates through test_tensor_cores (TF32 also with its A from
 #                 registers), ptxas's report on every tma kernel the run built
@@ -126,7 +129,7 @@ fi
 if [ "$1" != tune ]; then
     for suite in "$@"; do
         case $suite in
-        device-tests | fp32-shapes | fp32-sweep | fp64-shapes | fp64-sweep | align-copies | fp32-loop-addressing | fp64-loop | stream-k | streamk-fixup | streamk-waves | tail-registers | tile-bands | narrow-tiles | batched | types | tensor-cores | tf32-registers | tma-simt | fp32-layouts | fp32-mn-major-tiles | setmaxnreg | wgmma | mma8 | tma | eight-bit | squares | call-cost | multi-gpu | lapack-factor) ;;
+        device-tests | fp32-shapes | fp32-sweep | fp64-shapes | fp64-sweep | align-copies | fp32-loop-addressing | fp64-loop | stream-k | streamk-fixup | streamk-waves | tail-registers | tile-bands | narrow-tiles | batched | types | tensor-cores | tf32-registers | tma-simt | fp32-layouts | fp32-mn-major-tiles | fp32-nn-mid-tiles | setmaxnreg | wgmma | mma8 | tma | eight-bit | squares | call-cost | multi-gpu | lapack-factor) ;;
         *)
             echo "run.sh: unknown suite '$suite' (bench/gpu/run.sh alone lists them)" >&2
             exit 2
@@ -702,6 +705,32 @@ fp32_mn_major_tiles() {
     $CUBLAS --trans TN $(echo "$sq" | sed 's/s://g')
 }
 
+# fp32-nn-mid-tiles: FP32 row-major NN (B K-major) at the mid squares where 128 x 128 tiles
+# leave a partial wave (2176^2-3072^2): the default against the register-blocked 256 x 128 and
+# 128 x 64 tiles (16-byte loads) forced and against the default with stream-K off, two alternated
+# rounds, then row-major TN's default at 1536^2 and 1792^2, cuBLAS beside.
+fp32_nn_mid_tiles() {
+    TB="$B/bench/clgemm-types-bench --no-clblast --runs 20"
+    rb="regblock:KWG=8,MDIMC=16,KWI=8,VWM=4,VWN=4,VLOAD=2"
+    sq="s:2048,2048,2048 s:2176,2176,2176 s:2304,2304,2304 s:2560,2560,2560 s:2816,2816,2816"
+    sq="$sq s:3072,3072,3072"
+    for round in 1 2; do
+        echo "-- round $round, row-major NN: default, stream-K off, $rb 256x128, 128x64"
+        # shellcheck disable=SC2086
+        {
+            $TB $sq
+            CLGEMM_STREAMK=0 $TB $sq
+            $TB --force "$rb,MWG=256,NWG=128,NDIMC=16" $sq
+            $TB --force "$rb,MWG=128,NWG=64,NDIMC=8" $sq
+        }
+    done
+    echo "-- row-major TN: default"
+    $TB --trans TN s:1536,1536,1536 s:1792,1792,1792 s:2048,2048,2048
+    # shellcheck disable=SC2086
+    $CUBLAS $(echo "$sq" | sed 's/s://g')
+    $CUBLAS --trans TN 1536,1536,1536 1792,1792,1792
+}
+
 setmaxnreg() {
     echo "== test_tensor_cores: tma candidates with SETMAXNREG=2 (TF32 also from registers)"
     TC_FAMILY=tma TC_MATCH=SETMAXNREG=2 timeout 300 "$B/tests/test_tensor_cores" -j16 2>&1 |
@@ -1016,6 +1045,7 @@ for suite in "$@"; do
     tma-simt) tma_simt ;;
     fp32-layouts) fp32_layouts ;;
     fp32-mn-major-tiles) fp32_mn_major_tiles ;;
+    fp32-nn-mid-tiles) fp32_nn_mid_tiles ;;
     setmaxnreg) setmaxnreg ;;
     wgmma) wgmma ;;
     mma8) mma8 ;;

@@ -112,6 +112,8 @@ EXPECT = {
                      *(f"cublas_reference.py --trans {t} 8192,8192,8192" for t in ("NN", "TN", "NT", "TT"))],
     "fp32-mn-major-tiles": ["--trans TN s:1536,1536,1536", "NWG=64,NDIMC=8 --trans TN",
                             "cublas_reference.py --trans TN 1536,1536,1536 1792,1792,1792"],
+    "fp32-nn-mid-tiles": ["--runs 20 s:2048,2048,2048 s:2176,2176,2176", "MWG=256,NWG=128,NDIMC=16 s:2048",
+                          "cublas_reference.py 2048,2048,2048 2176,2176,2176"],
     "mma8": ["== test_tensor_cores, mma family, INT8 / E4M3 / E5M2"],
     "device-tests": [f"== test_{t}" for t in ("gemm", "split", "batched", "types", "faults",
                                               "invalid", "unit")],

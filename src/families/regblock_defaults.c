@@ -84,13 +84,17 @@ static const clgemm_config nvidia_single_batched_large[] = {RB(128, 64, 8, 16, 8
  * (35.5-37.9, 31-33). Off 16 bytes the same tiles load element by element and lose 20-32 %
  * (4097^2 34.0 against 256 x 128's 42.7, 1000 x 257^3 13.9 against 128 x 64's 20.5), so such
  * calls keep the lists above. */
-/* Measured with B K-major (row-major NN). Where both operands are MN-major (row-major TN) the
- * 128 x 128 tiles lose to 256 x 128 ones, so such calls keep nvidia_hopper_single: H100, two
- * alternated rounds (bench/results/h100-fp32-layouts.log): 3072^2 46.5-46.6 TFLOPS against
- * 37.9-38.2, 8192^2 49.9-50.0 against 39.1-39.2 (the latter H200 run,
- * bench/results/h200-tma-simt-streamk-waves.log); cuBLAS on the same transposes 46.0 and 53.2. */
 #define NV_HOPPER_ALIGNED RB_FULL(128, 128, 8, 16, 16, 8, 4, 4, 0, 2)
 static const clgemm_config nvidia_hopper_single_aligned[] = {NV_HOPPER_ALIGNED, NV_FP32_SMALLER};
+/* Measured with B K-major (row-major NN). Where both operands are MN-major (row-major TN), 128 x
+ * 128 tiles lose to 256 x 128 ones (both with 16-byte loads) wherever these fill 0.9 of a wave:
+ * H100, two alternated rounds (bench/results/h100-fp32-mn-major-tiles.log), 2048^2 44.7-44.9
+ * TFLOPS against 35.9-36.0, 2304^2 41.2-41.3 against 34.9, 2560^2 43.6-43.8 against 37.0-37.2,
+ * 2816^2 44.9 against 34.9-35.2, 3072^2 46.7 against 38.1-38.2 (cuBLAS TN 45.3, 43.0, 41.6, 45.1,
+ * 46.1); 128 x 64 tiles where they even the SMs out, as above (1536^2 26.8-27.2, 1792^2
+ * 36.4-36.9). */
+static const clgemm_config nvidia_hopper_single_mn_major[] = {
+    RB_FULL(256, 128, 8, 16, 16, 8, 4, 4, 0, 2), NV_HOPPER_ALIGNED, NV_FP32_SMALLER};
 /* The same with 128 x 64 tiles first (four an SM), where 128 x 128 ones (two an SM) load the SMs
  * unevenly: every SM runs its share of whole tiles, so a call lasts ceil(tiles / SMs) of them;
  * 128 x 64 tiles do half the work and run about 10 % slower a flop, so they lead where their rounds
@@ -372,9 +376,10 @@ static const clgemm_config *nvidia_single_for(const device_info *info, device_ti
     const bool hopper = tier == TIER_NV_HOPPER && type == CLGEMM_SINGLE;
     if (d->batch < MANY_MATRICES) {
         if (!hopper) return nvidia_single;
-        if (!d->aligned || (!d->a_along_k && d->b_along_n)) return nvidia_hopper_single;
-        return half_tiles_even_out(info, d) ? nvidia_hopper_single_aligned_half
-                                            : nvidia_hopper_single_aligned;
+        if (!d->aligned) return nvidia_hopper_single;
+        if (half_tiles_even_out(info, d)) return nvidia_hopper_single_aligned_half;
+        return !d->a_along_k && d->b_along_n ? nvidia_hopper_single_mn_major
+                                             : nvidia_hopper_single_aligned;
     }
     bool large = d->m >= LARGE_SIDE && d->n >= LARGE_SIDE && d->k >= LARGE_SIDE;
     if (!large) return nvidia_single_batched;
