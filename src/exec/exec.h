@@ -394,7 +394,9 @@ typedef struct pack_choice {
 } pack_choice;
 /* Whether copying A and / or B first lets the planner take a tensor-map family for a call it
  * otherwise could not (TF32 stored MN-major, rows off 16 bytes), or, in the 3xTF32 mode, A and B
- * split in two (always both) let it: only on a device with maps; or, failing that, whether
+ * split in two (always both) let it: only on a device with maps; or, for FP32 in the default mode,
+ * whether K-major operands copied transposed let it take tma_simt over both operands MN-major (the
+ * handle's mn_major_copies); or, failing that, whether
  * copies of the operands off 16 bytes onto 16-byte lines in their own layout let the planned
  * family build its aligned kernel (the handle's align_copies); never for a batch table or a
  * broadcast operand (caller holds the handle's lock). */

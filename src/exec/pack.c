@@ -10,6 +10,8 @@
  * each element rounded to TF32, and small, the rest rounded to TF32; the kernel adds small(A)
  * big(B) and big(A) small(B) to big(A) big(B) (cl/tma.cl, SPLIT3). The splits cost a pass over
  * each operand writing two (8192^2: 1.5 GB, about 0.4 ms beside a product of 9 ms).
+ * FP32 in the default mode (the tma_simt family) reads both operands MN-major fastest: an operand
+ * stored K-major is copied transposed where that pays (mn_major_copies below).
  * An operand off 16 bytes may also be copied onto 16-byte lines in its own layout (the alignment
  * copies, where they pay): a K-major TF32 or 8-bit one, whose transposed copy no map could
  * read (so TF32 4097^2 reaches the family at all), and, where no map is needed, any operand, so
