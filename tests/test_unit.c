@@ -1286,19 +1286,22 @@ Test(schedule_plan, h200_shapes) {
                                         &(const gemm_dims){1280, 1280, 1280, 1, true, false, true});
     cr_expect(tile_area(&c) < 256u * 128u, "1280^2, both MN-major: %s", describe(&c));
     /* Aligned FP32 squares: 128 x 64 tiles where 128 x 128 ones would leave the SMs two rounds
-     * against their 1.5, else 128 x 128; stream-K only past one whole wave of 264 work-groups
-     * (2176^2: 289 tiles), never over tiles of which four fit an SM. */
+     * against their 1.5, 256 x 128 where 128 x 128 ones make 1.2 to 1.6 waves of two an SM
+     * (2304^2: 324 tiles, 2560^2: 400), else 128 x 128; stream-K only past one whole wave of
+     * work-groups (2176^2: 289 tiles of 128 x 128 over 264; 2304^2: 162 of 256 x 128 over 132),
+     * never over tiles of which four fit an SM. */
     static const struct {
-        size_t n, nwg;
+        size_t n, mwg, nwg;
         int groups;
-    } mid[] = {{1536, 64, 0},    {1664, 64, 0},    {1792, 64, 0},    {1920, 128, 0},
-               {2048, 128, 0},   {2176, 128, 264}, {2304, 128, 264}, {2560, 128, 264},
-               {3072, 128, 264}, {8192, 128, 0}};
+    } mid[] = {{1536, 128, 64, 0},    {1664, 128, 64, 0},    {1792, 128, 64, 0},
+               {1920, 128, 128, 0},   {2048, 128, 128, 0},   {2176, 128, 128, 264},
+               {2304, 256, 128, 132}, {2432, 256, 128, 132}, {2560, 256, 128, 132},
+               {2816, 128, 128, 0},   {3072, 128, 128, 264}, {8192, 128, 128, 0}};
     for (size_t i = 0; i < sizeof mid / sizeof mid[0]; i++) {
         size_t n = mid[i].n;
         c = clgemm__config_default_for_dims(&h200, S, DEF,
                                             &(const gemm_dims){n, n, n, 1, true, false, false});
-        cr_expect(c.mwg == 128 && (size_t)c.nwg == mid[i].nwg && c.params[10] == 2,
+        cr_expect((size_t)c.mwg == mid[i].mwg && (size_t)c.nwg == mid[i].nwg && c.params[10] == 2,
                   "%zu^2 aligned: %s", n, describe(&c));
         cr_expect_eq(clgemm__plan_streamk(&c, &h200, -1, S, n, n, n, 1), mid[i].groups, "%zu^2", n);
     }

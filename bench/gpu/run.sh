@@ -706,14 +706,14 @@ fp32_mn_major_tiles() {
 }
 
 # fp32-nn-mid-tiles: FP32 row-major NN (B K-major) at the mid squares where 128 x 128 tiles
-# leave a partial wave (2176^2-3072^2): the default against the register-blocked 256 x 128 and
+# leave a partial wave (2048^2-3072^2, 2176 x 3072 x 2176): the default against the register-blocked 256 x 128 and
 # 128 x 64 tiles (16-byte loads) forced and against the default with stream-K off, two alternated
 # rounds, then row-major TN's default at 1536^2 and 1792^2, cuBLAS beside.
 fp32_nn_mid_tiles() {
     TB="$B/bench/clgemm-types-bench --no-clblast --runs 20"
     rb="regblock:KWG=8,MDIMC=16,KWI=8,VWM=4,VWN=4,VLOAD=2"
-    sq="s:2048,2048,2048 s:2176,2176,2176 s:2304,2304,2304 s:2560,2560,2560 s:2816,2816,2816"
-    sq="$sq s:3072,3072,3072"
+    sq="s:2048,2048,2048 s:2176,2176,2176 s:2304,2304,2304 s:2432,2432,2432 s:2560,2560,2560"
+    sq="$sq s:2816,2816,2816 s:3072,3072,3072 s:2176,3072,2176"
     for round in 1 2; do
         echo "-- round $round, row-major NN: default, stream-K off, $rb 256x128, 128x64"
         # shellcheck disable=SC2086

@@ -86,14 +86,18 @@ static const clgemm_config nvidia_single_batched_large[] = {RB(128, 64, 8, 16, 8
  * calls keep the lists above. */
 #define NV_HOPPER_ALIGNED RB_FULL(128, 128, 8, 16, 16, 8, 4, 4, 0, 2)
 static const clgemm_config nvidia_hopper_single_aligned[] = {NV_HOPPER_ALIGNED, NV_FP32_SMALLER};
-/* Measured with B K-major (row-major NN). Where both operands are MN-major (row-major TN), 128 x
- * 128 tiles lose to 256 x 128 ones (both with 16-byte loads) wherever these fill 0.9 of a wave:
- * H100, two alternated rounds (bench/results/h100-fp32-mn-major-tiles.log), 2048^2 44.7-44.9
- * TFLOPS against 35.9-36.0, 2304^2 41.2-41.3 against 34.9, 2560^2 43.6-43.8 against 37.0-37.2,
- * 2816^2 44.9 against 34.9-35.2, 3072^2 46.7 against 38.1-38.2 (cuBLAS TN 45.3, 43.0, 41.6, 45.1,
- * 46.1); 128 x 64 tiles where they even the SMs out, as above (1536^2 26.8-27.2, 1792^2
- * 36.4-36.9). */
-static const clgemm_config nvidia_hopper_single_mn_major[] = {
+/* Measured with B K-major (row-major NN). 256 x 128 tiles (both with 16-byte loads) first, where
+ * 128 x 128 ones lose: (1) both operands MN-major (row-major TN), wherever 256 x 128 tiles fill 0.9
+ * of a wave: H100, two alternated rounds (bench/results/h100-fp32-mn-major-tiles.log), 2048^2
+ * 44.7-44.9 TFLOPS against 35.9-36.0, 2304^2 41.2-41.3 against 34.9, 2560^2 43.6-43.8 against
+ * 37.0-37.2, 2816^2 44.9 against 34.9-35.2, 3072^2 46.7 against 38.1-38.2 (cuBLAS TN 45.3, 43.0,
+ * 41.6, 45.1, 46.1); 128 x 64 tiles where they even the SMs out, as above (1536^2 26.8-27.2,
+ * 1792^2 36.4-36.9). (2) Any layout where 128 x 128 tiles make 1.2 to 1.6 waves of two an SM,
+ * which stream-K evens out only in part: H100 row-major NN (bench/results/
+ * h100-fp32-nn-mid-tiles.log), 2304^2 (1.23 waves) 38.1-38.7 against 36.8-37.2, 2560^2 (1.52)
+ * 40.3-41.0 against 37.8; outside it they lost (2176^2, 1.09: 33.5-34.0 against 37.5-37.8; 2816^2,
+ * 1.83: 41.3-41.9 against 43.1-43.9). */
+static const clgemm_config nvidia_hopper_single_wide[] = {
     RB_FULL(256, 128, 8, 16, 16, 8, 4, 4, 0, 2), NV_HOPPER_ALIGNED, NV_FP32_SMALLER};
 /* The same with 128 x 64 tiles first (four an SM), where 128 x 128 ones (two an SM) load the SMs
  * unevenly: every SM runs its share of whole tiles, so a call lasts ceil(tiles / SMs) of them;
@@ -369,6 +373,19 @@ static bool half_tiles_even_out(const device_info *info, const gemm_dims *d) {
     return half_rounds <= HALF_TILE_ROUNDS * rounds;
 }
 
+/* Whether 128 x 128 tiles (two an SM) make between 1.2 and 1.6 waves over an m x n x batch
+ * problem (see nvidia_hopper_single_wide). */
+static bool partial_second_wave(const device_info *info, const gemm_dims *d) {
+    const size_t slots = 2 * (size_t)info->compute_units;
+    if (d->m == 0 || d->n == 0 || slots == 0) return false; /* any size */
+    size_t tiles;
+    if (__builtin_mul_overflow((clgemm__round_up(d->m, 128) / 128) *
+                                   (clgemm__round_up(d->n, 128) / 128),
+                               d->batch, &tiles))
+        return false;
+    return 5 * tiles >= 6 * slots && 5 * tiles <= 8 * slots;
+}
+
 /* The NVIDIA lists' choice for this problem: the single list (Hopper's own for FP32), or for
  * many matrices a batch list. */
 static const clgemm_config *nvidia_single_for(const device_info *info, device_tier tier,
@@ -378,8 +395,9 @@ static const clgemm_config *nvidia_single_for(const device_info *info, device_ti
         if (!hopper) return nvidia_single;
         if (!d->aligned) return nvidia_hopper_single;
         if (half_tiles_even_out(info, d)) return nvidia_hopper_single_aligned_half;
-        return !d->a_along_k && d->b_along_n ? nvidia_hopper_single_mn_major
-                                             : nvidia_hopper_single_aligned;
+        const bool both_mn_major = !d->a_along_k && d->b_along_n;
+        return both_mn_major || partial_second_wave(info, d) ? nvidia_hopper_single_wide
+                                                             : nvidia_hopper_single_aligned;
     }
     bool large = d->m >= LARGE_SIDE && d->n >= LARGE_SIDE && d->k >= LARGE_SIDE;
     if (!large) return nvidia_single_batched;
