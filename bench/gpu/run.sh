@@ -89,6 +89,9 @@
 #   fp32-nn-mid-tiles  FP32 row-major NN at 2048^2-3072^2: the default against stream-K off and the
 #                 register-blocked 256 x 128 and 128 x 64 tiles forced, two alternated rounds, then
 #                 TN's default at 1536^2-2048^2, cuBLAS beside
+#   fp32-tma-simt-shapes  FP32 narrow, long-K shapes and strided batches: the default against
+#                 tma_simt's device-checked candidates forced, two alternated rounds, cuBLAS and
+#                 torch.bmm beside
 #   setmaxnreg    the tma family's producer warpgroup (SETMAXNREG=2, registers moved to the
 #                 consumers): its candidates through test_tensor_cores (TF32 also with its A from
 #                 registers), ptxas's report on every tma kernel the run built
@@ -129,7 +132,7 @@ fi
 if [ "$1" != tune ]; then
     for suite in "$@"; do
         case $suite in
-        device-tests | fp32-shapes | fp32-sweep | fp64-shapes | fp64-sweep | align-copies | fp32-loop-addressing | fp64-loop | stream-k | streamk-fixup | streamk-waves | tail-registers | tile-bands | narrow-tiles | batched | types | tensor-cores | tf32-registers | tma-simt | fp32-layouts | fp32-mn-major-tiles | fp32-nn-mid-tiles | setmaxnreg | wgmma | mma8 | tma | eight-bit | squares | call-cost | multi-gpu | lapack-factor) ;;
+        device-tests | fp32-shapes | fp32-sweep | fp64-shapes | fp64-sweep | align-copies | fp32-loop-addressing | fp64-loop | stream-k | streamk-fixup | streamk-waves | tail-registers | tile-bands | narrow-tiles | batched | types | tensor-cores | tf32-registers | tma-simt | fp32-layouts | fp32-mn-major-tiles | fp32-nn-mid-tiles | fp32-tma-simt-shapes | setmaxnreg | wgmma | mma8 | tma | eight-bit | squares | call-cost | multi-gpu | lapack-factor) ;;
         *)
             echo "run.sh: unknown suite '$suite' (bench/gpu/run.sh alone lists them)" >&2
             exit 2
@@ -731,6 +734,33 @@ fp32_nn_mid_tiles() {
     $CUBLAS --trans TN 1536,1536,1536 1792,1792,1792
 }
 
+# fp32-tma-simt-shapes: FP32 shapes the defaults keep on the register-blocked family, with
+# tma_simt's device-checked candidates forced: the narrow and long-K shapes (row-major NN, K split
+# as planned) and strided batches (row-major NN, B K-major), two alternated rounds, cuBLAS and
+# torch.bmm beside.
+fp32_tma_simt_shapes() {
+    TB="$B/bench/clgemm-types-bench --no-clblast --runs 20"
+    BB="$B/bench/clgemm-batched-bench --runs 20"
+    shapes="s:8192,64,8192 s:64,8192,8192 s:256,256,16384"
+    batches="s:10000,64 s:1000,128 s:1000,256 s:300,384 s:100,512"
+    for round in 1 2; do
+        echo "-- round $round: default, then tma_simt forced"
+        # shellcheck disable=SC2086
+        {
+            $TB $shapes
+            $BB $batches 2>&1 | grep -vE "^#|^$|^-"
+            for c in MWG=64,NWG=128,STAGES=6 MWG=128,NWG=64,STAGES=6 MWG=128,NWG=128,STAGES=4 \
+                MWG=128,NWG=256,STAGES=4,SETMAXNREG=2; do
+                echo "-- tma_simt $c"
+                $TB --force "tma_simt:KWG=32,$c" $shapes
+                $BB --force "tma_simt:KWG=32,$c" $batches 2>&1 | grep -vE "^#|^$|^-"
+            done
+        }
+    done
+    $CUBLAS 8192,64,8192 64,8192,8192 256,256,16384
+    $BMM 10000,64 1000,128 1000,256 300,384 100,512
+}
+
 setmaxnreg() {
     echo "== test_tensor_cores: tma candidates with SETMAXNREG=2 (TF32 also from registers)"
     TC_FAMILY=tma TC_MATCH=SETMAXNREG=2 timeout 300 "$B/tests/test_tensor_cores" -j16 2>&1 |
@@ -1046,6 +1076,7 @@ for suite in "$@"; do
     fp32-layouts) fp32_layouts ;;
     fp32-mn-major-tiles) fp32_mn_major_tiles ;;
     fp32-nn-mid-tiles) fp32_nn_mid_tiles ;;
+    fp32-tma-simt-shapes) fp32_tma_simt_shapes ;;
     setmaxnreg) setmaxnreg ;;
     wgmma) wgmma ;;
     mma8) mma8 ;;
