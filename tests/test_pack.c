@@ -190,7 +190,8 @@ static clgemm_family planned_family(clgemm_handle h, const gemm_call *c) {
  * operands MN-major where its 128 x 256 tiles fill the waves (row-major TN, column-major NT), and
  * a K-major operand (or one off 16 bytes) re-read at least 2048 times is copied so first (row-major
  * NN: the call's A transposed); otherwise the register-blocked family, uncopied: smaller products,
- * a narrow M, a batch, CLGEMM_MN_MAJOR_COPIES=0, another compute mode or type. */
+ * a narrow M, a batch, CLGEMM_MN_MAJOR_COPIES=0, another compute mode or type, a forced
+ * configuration. */
 Test(pack, fp32_copied_mn_major_for_the_tma_simt_family) {
     clgemm_handle h = make_handle();
     model_h200(h);
@@ -264,6 +265,20 @@ Test(pack, fp32_copied_mn_major_for_the_tma_simt_family) {
     cr_expect_eq(p.schedule.cfg.family, CLGEMM_FAMILY_TMA, "TF32");
     c = square(CLGEMM_DOUBLE, R, N, N, 8192, 8192);
     cr_expect_not(clgemm__pack_choose(h, &c, CLGEMM_COMPUTE_DEFAULT, &p), "FP64");
+    /* A configuration forced for FP32 (even tma_simt's) runs the call as it stands. */
+    c = square(CLGEMM_SINGLE, R, N, N, 8192, 8192);
+    for (int f = 0; f < 2; f++) {
+        clgemm_config forced;
+        cr_assert_eq(
+            clgemm_config_init(&forced, f ? CLGEMM_FAMILY_TMA_SIMT : CLGEMM_FAMILY_REGBLOCK),
+            CLGEMM_SUCCESS);
+        h->override[CLGEMM_SINGLE] = forced;
+        h->has_override[CLGEMM_SINGLE] = true;
+        cr_expect_not(clgemm__pack_choose(h, &c, CLGEMM_COMPUTE_DEFAULT, &p), "forced %d", f);
+        cr_expect_eq(planned_family(h, &c), forced.family, "forced %d", f);
+    }
+    h->has_override[CLGEMM_SINGLE] = false;
+    cr_expect(clgemm__pack_choose(h, &c, CLGEMM_COMPUTE_DEFAULT, &p), "none forced again");
     clgemm_destroy(h);
 }
 
