@@ -3,6 +3,7 @@
  * (cl/pack.cl) and the rewritten call compute the caller's product: every layout and
  * transpose, odd sizes, offsets, leading dimensions off 16 bytes, a strided batch. */
 #include "exec/exec.h"
+#include "temp_dir.h"
 #include "types/element.h"
 
 #include <criterion/criterion.h>
@@ -11,6 +12,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static clgemm_handle make_handle(void) {
     setenv("CLGEMM_TUNING_DB", "/nonexistent/clgemm-pack-test.json", 1); /* built-in defaults */
@@ -34,6 +36,10 @@ static void model_h200(clgemm_handle h) {
     i->max_work_item_sizes[0] = i->max_work_item_sizes[1] = 1024;
     i->max_work_item_sizes[2] = 64;
     i->compute_units = 132;
+    strcpy(i->platform_name, "Modelled");
+    strcpy(i->vendor, "NVIDIA Corporation");
+    strcpy(i->name, "NVIDIA H200 (modelled)");
+    strcpy(i->driver_version, "0");
 }
 
 static gemm_call square(clgemm_precision t, clgemm_layout layout, clgemm_transpose ta,
@@ -190,8 +196,8 @@ static clgemm_family planned_family(clgemm_handle h, const gemm_call *c) {
  * operands MN-major where its 128 x 256 tiles fill the waves (row-major TN, column-major NT), and
  * a K-major operand (or one off 16 bytes) re-read at least 2048 times is copied so first (row-major
  * NN: the call's A transposed); otherwise the register-blocked family, uncopied: smaller products,
- * a narrow M, a batch, CLGEMM_MN_MAJOR_COPIES=0, another compute mode or type, a forced
- * configuration. */
+ * a narrow M, a batch, CLGEMM_MN_MAJOR_COPIES=0, another compute mode or type, a configuration
+ * forced or tuned on another family. */
 Test(pack, fp32_copied_mn_major_for_the_tma_simt_family) {
     clgemm_handle h = make_handle();
     model_h200(h);
@@ -265,20 +271,41 @@ Test(pack, fp32_copied_mn_major_for_the_tma_simt_family) {
     cr_expect_eq(p.schedule.cfg.family, CLGEMM_FAMILY_TMA, "TF32");
     c = square(CLGEMM_DOUBLE, R, N, N, 8192, 8192);
     cr_expect_not(clgemm__pack_choose(h, &c, CLGEMM_COMPUTE_DEFAULT, &p), "FP64");
-    /* A configuration forced for FP32 (even tma_simt's) runs the call as it stands. */
+    /* A configuration forced for FP32 takes the copies only if it is tma_simt's (it is planned
+     * over them too); one tuned for the call as it stands, only if it is tma_simt's. */
     c = square(CLGEMM_SINGLE, R, N, N, 8192, 8192);
+    const char *dir = temp_dir("clgemm-pack-test");
+    cr_assert_not_null(dir);
+    char path[256];
+    snprintf(path, sizeof path, "%s/tuning.json", dir);
     for (int f = 0; f < 2; f++) {
-        clgemm_config forced;
-        cr_assert_eq(
-            clgemm_config_init(&forced, f ? CLGEMM_FAMILY_TMA_SIMT : CLGEMM_FAMILY_REGBLOCK),
-            CLGEMM_SUCCESS);
-        h->override[CLGEMM_SINGLE] = forced;
+        /* (the defaults of row-major NN and TN 8192^2: register-blocked and tma_simt tiles) */
+        const gemm_dims dims = {8192, 8192, 8192, 1, true, false, f == 1};
+        const clgemm_config cfg =
+            clgemm__config_default_for_dims(&h->info, CLGEMM_SINGLE, CLGEMM_COMPUTE_DEFAULT, &dims);
+        cr_assert_eq(cfg.family, f ? CLGEMM_FAMILY_TMA_SIMT : CLGEMM_FAMILY_REGBLOCK);
+        h->override[CLGEMM_SINGLE] = cfg;
         h->has_override[CLGEMM_SINGLE] = true;
-        cr_expect_not(clgemm__pack_choose(h, &c, CLGEMM_COMPUTE_DEFAULT, &p), "forced %d", f);
-        cr_expect_eq(planned_family(h, &c), forced.family, "forced %d", f);
+        cr_expect_eq(clgemm__pack_choose(h, &c, CLGEMM_COMPUTE_DEFAULT, &p), f == 1, "forced %d",
+                     f);
+        cr_expect_eq(planned_family(h, &c), cfg.family, "forced %d", f);
+        h->has_override[CLGEMM_SINGLE] = false;
+        const tuning_record r = {.key = clgemm__tuning_key(CLGEMM_SINGLE, CLGEMM_SINGLE, N, N),
+                                 .shape = {8192, 8192, 8192},
+                                 .problem = {8192, 8192, 8192},
+                                 .config = cfg,
+                                 .gflops = 50000};
+        unlink(path);
+        cr_assert_eq(clgemm__tuning_save(path, &h->info, &r, 1), CLGEMM_SUCCESS);
+        tuning_table *saved = h->tuning, *one = NULL;
+        cr_assert_eq(clgemm__tuning_load(path, &h->info, &one), CLGEMM_SUCCESS);
+        h->tuning = one;
+        cr_expect_eq(planned_family(h, &c), cfg.family, "tuned %d", f);
+        cr_expect_eq(clgemm__pack_choose(h, &c, CLGEMM_COMPUTE_DEFAULT, &p), f == 1, "tuned %d", f);
+        h->tuning = saved;
+        clgemm__tuning_free(one);
     }
-    h->has_override[CLGEMM_SINGLE] = false;
-    cr_expect(clgemm__pack_choose(h, &c, CLGEMM_COMPUTE_DEFAULT, &p), "none forced again");
+    cr_expect(clgemm__pack_choose(h, &c, CLGEMM_COMPUTE_DEFAULT, &p), "neither again");
     clgemm_destroy(h);
 }
 

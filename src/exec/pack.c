@@ -132,7 +132,7 @@ static bool map_copies(struct clgemm_handle_s *h, const gemm_call *c, clgemm_com
  * re-read at least MN_COPY_MIN_REUSE times, two passes over it: about 50 / reuse of the product's
  * time at the H200's 4 TB/s and 50 TFLOPS (8192^2: 0.13 ms beside 22 ms). Taken only where the
  * planner then takes the family for the call over the copies, and not where the call as it stands
- * has a tuned or forced configuration (another key's default would override the caller's). */
+ * is tuned to another family. */
 #define MN_COPY_MIN_REUSE 2048
 static bool mn_major_copies(struct clgemm_handle_s *h, const gemm_call *c, clgemm_compute compute,
                             pack_choice *out) {
@@ -156,11 +156,14 @@ static bool mn_major_copies(struct clgemm_handle_s *h, const gemm_call *c, clgem
         any = true;
     }
     if (!any) return false;
-    /* A configuration tuned or forced for the call as it stands is the caller's choice for it. */
+    /* A configuration tuned for the call as it stands on another family is the tuner's choice for
+     * it (the copies' call has another key). A forced one is planned over the copies too, so it
+     * takes them only if it is the family's. */
     const char *source;
     const size_t batch = c->batched ? c->batch : 1;
-    clgemm__plan_call(h, c, &shape, compute, batch, false, true, &source);
-    if (strcmp(source, "default") != 0 && strcmp(source, "fallback") != 0) return false;
+    const gemm_schedule as_is =
+        clgemm__plan_call(h, c, &shape, compute, batch, false, true, &source);
+    if (strcmp(source, "tuned") == 0 && as_is.cfg.family != CLGEMM_FAMILY_TMA_SIMT) return false;
     clgemm__pack_layout(c, out);
     if (out->bytes == SIZE_MAX) return false;
     return plan_over_copies(h, c, compute, out)->id == CLGEMM_FAMILY_TMA_SIMT;
