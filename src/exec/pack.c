@@ -76,6 +76,15 @@ static bool align_copy_pays(const struct clgemm_handle_s *h, const gemm_call *c,
     return (second ? c->m : c->n) >= ALIGN_COPY_MIN_REUSE;
 }
 
+/* Whether the call's A (k_major[0]) and B are stored K-major: the column-major problem's A when
+ * transposed, its B when not, and in a row-major call the column-major A is the call's B. */
+static void stored_k_major(const colmajor_shape *shape, bool k_major[2]) {
+    k_major[0] =
+        shape->swapped ? shape->trans_b == CLGEMM_NO_TRANS : shape->trans_a != CLGEMM_NO_TRANS;
+    k_major[1] =
+        shape->swapped ? shape->trans_a != CLGEMM_NO_TRANS : shape->trans_b == CLGEMM_NO_TRANS;
+}
+
 /* Copies for a tensor-map family (the file's first comment). */
 static bool map_copies(struct clgemm_handle_s *h, const gemm_call *c, clgemm_compute compute,
                        pack_choice *out) {
@@ -88,10 +97,8 @@ static bool map_copies(struct clgemm_handle_s *h, const gemm_call *c, clgemm_com
     if (!k_major_only && c->precision != CLGEMM_HALF && c->precision != CLGEMM_BFLOAT16)
         return false;
     const colmajor_shape shape = clgemm__colmajor_shape(c);
-    /* The column-major A is the call's B in a row-major call. */
-    const bool k_major[2] = {
-        shape.swapped ? shape.trans_b == CLGEMM_NO_TRANS : shape.trans_a != CLGEMM_NO_TRANS,
-        shape.swapped ? shape.trans_a != CLGEMM_NO_TRANS : shape.trans_b == CLGEMM_NO_TRANS};
+    bool k_major[2];
+    stored_k_major(&shape, k_major);
     bool any = false;
     for (int x = 0; x < 2; x++) {
         const bool second = x == 1;
@@ -140,10 +147,8 @@ static bool mn_major_copies(struct clgemm_handle_s *h, const gemm_call *c, clgem
     if (c->precision != CLGEMM_SINGLE || compute != CLGEMM_COMPUTE_DEFAULT) return false;
     if (c->batched && c->batch > 1) return false; /* its defaults are for one matrix */
     const colmajor_shape shape = clgemm__colmajor_shape(c);
-    /* The column-major A is K-major when transposed, B when not (a row-major call's swapped). */
-    const bool k_major[2] = {
-        shape.swapped ? shape.trans_b == CLGEMM_NO_TRANS : shape.trans_a != CLGEMM_NO_TRANS,
-        shape.swapped ? shape.trans_a != CLGEMM_NO_TRANS : shape.trans_b == CLGEMM_NO_TRANS};
+    bool k_major[2];
+    stored_k_major(&shape, k_major);
     bool any = false;
     for (int x = 0; x < 2; x++) {
         const bool second = x == 1;
