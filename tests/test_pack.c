@@ -309,6 +309,57 @@ Test(pack, fp32_copied_mn_major_for_the_tma_simt_family) {
     clgemm_destroy(h);
 }
 
+/* FP32 one matrix narrow along N of the column-major problem (at most 256) with a long K:
+ * tma_simt's 128 x 64 tiles, the call's A (a row-major NN call's K-major operand) copied transposed
+ * where re-read 2048 times or more; narrow along M, short K or a batch keep the register-blocked
+ * family. */
+Test(pack, fp32_narrow_long_k_on_tma_simt) {
+    clgemm_handle h = make_handle();
+    model_h200(h);
+    const struct {
+        size_t m, n, k, batch; /* of a row-major NN call */
+        bool copied;
+        clgemm_family family;
+    } cases[] = {
+        {64, 8192, 8192, 1, true, CLGEMM_FAMILY_TMA_SIMT},
+        {256, 256, 16384, 1, false, CLGEMM_FAMILY_TMA_SIMT},
+        {256, 4096, 4096, 1, true, CLGEMM_FAMILY_TMA_SIMT},
+        {8192, 64, 8192, 1, false, CLGEMM_FAMILY_REGBLOCK},
+        {256, 256, 2048, 1, false, CLGEMM_FAMILY_REGBLOCK},
+        {64, 8192, 8192, 4, false, CLGEMM_FAMILY_REGBLOCK},
+        {512, 8192, 8192, 1, false, CLGEMM_FAMILY_REGBLOCK},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        gemm_call c =
+            square(CLGEMM_SINGLE, CLGEMM_ROW_MAJOR, CLGEMM_NO_TRANS, CLGEMM_NO_TRANS, 8192, 16384);
+        c.m = cases[i].m;
+        c.n = cases[i].n;
+        c.k = cases[i].k;
+        if (cases[i].batch > 1) {
+            c.batched = true;
+            c.batch = cases[i].batch;
+            c.stride_a = c.stride_b = c.stride_c = (size_t)16384 * 16384;
+        }
+        pack_choice p;
+        const bool copied = clgemm__pack_choose(h, &c, CLGEMM_COMPUTE_DEFAULT, &p);
+        cr_expect_eq(copied, cases[i].copied, "case %zu", i);
+        gemm_schedule s;
+        if (copied) {
+            cr_expect(p.pack[0] && !p.pack[1], "case %zu: the call's A", i);
+            s = p.schedule;
+        } else {
+            const colmajor_shape shape = clgemm__colmajor_shape(&c);
+            const char *source;
+            s = clgemm__plan_call(h, &c, &shape, CLGEMM_COMPUTE_DEFAULT, cases[i].batch, false,
+                                  true, &source);
+        }
+        cr_expect_eq(s.cfg.family, cases[i].family, "case %zu", i);
+        if (s.cfg.family == CLGEMM_FAMILY_TMA_SIMT)
+            cr_expect(s.cfg.params[0] == 128 && s.cfg.params[1] == 64, "case %zu: 128 x 64", i);
+    }
+    clgemm_destroy(h);
+}
+
 /* The 3xTF32 mode reaches the tma family only over its operands' split parts: the same FP32 call
  * plans it with them and never without them (its kernel would read parts that are not there),
  * whatever forces the family. */

@@ -384,12 +384,21 @@ static const clgemm_config simt_quick[] = {SIMT(128, 128, 4),
  * matrix with both operands MN-major (the others copied so first where that pays: exec/pack.c),
  * where those tiles fill the waves; elsewhere the register-blocked family. */
 static const clgemm_config simt_wide[] = {SIMT_ALL(128, 256, 4, 0, 2), END_OF_LIST};
+/* One matrix at most 256 wide along N (of the column-major problem) with a long K, split as
+ * planned: 128 x 64 tiles in 6 stages, B K-major or not. H100, two alternated rounds, forced
+ * (bench/results/h100-fp32-partial-wave-tiles-tma-simt-shapes.log): row-major NN 64 x 8192 x 8192
+ * (column-major 8192 x 64; its K-major 64 x 8192 operand copied transposed first, as pack.c
+ * plans it) 35.1-35.2 TFLOPS against the register-blocked family's 33.6, 256 x 256
+ * x 16384 25.3-25.5 against 23.3 (cuBLAS 39.6 and 27.6); but narrow along M (8192 x 64 x 8192,
+ * column-major 64 x 8192) 25.5 in 64 x 128 tiles against 31.1, and batches lost everywhere. */
+static const clgemm_config simt_narrow[] = {SIMT(128, 64, 6), END_OF_LIST};
 static const clgemm_config *simt_defaults(const device_info *info, clgemm_precision type,
                                           const gemm_dims *dims) {
     (void)type; /* FP32 only (simt_supported) */
+    if (dims->batch != 1 || dims->m == 0) return none;
+    if (dims->n <= 256 && dims->m >= 256 && dims->k >= 4096) return simt_narrow;
     const bool both_mn_major = !dims->a_along_k && dims->b_along_n;
-    if (dims->batch != 1 || dims->m == 0 || !both_mn_major) return none;
-    return wide_tiles_fill(info, dims) ? simt_wide : none;
+    return both_mn_major && wide_tiles_fill(info, dims) ? simt_wide : none;
 }
 
 const family_desc clgemm__family_tma_simt = {.id = CLGEMM_FAMILY_TMA_SIMT,
