@@ -452,17 +452,17 @@ DEV void tma_load3(const uint dst, const __global uchar *map, const int x, const
  * and {1, 3, 4, 6}; MN-major, DK & 7 differs over t in its bits 1-2, the swizzle's XOR with the
  * chunk of g). P K-major's 8-byte loads meet two to a bank (one k parity a step: a K-major Q
  * needs that). */
-#define DSWAP       B_MN
-#define P_MN        (DSWAP || A_MN)
-#define Q_MN        (DSWAP && A_MN)
-#define P_AT        (DSWAP ? A_BYTES : 0) /* P's slice in a stage, and Q's */
-#define Q_AT        (DSWAP ? 0 : A_BYTES)
-#define DTP         ((DSWAP ? NWG / 2 : 32) / 8) /* P's m8 tiles in a warp's block */
-#define DTQ         ((DSWAP ? 32 : NWG / 2) / 8) /* Q's n8 tiles */
-#define DK(t, s)    (4 * (t) + 2 * (((t) >> 1) ^ ((s) >> 1)) + ((s)&1))
-#define DPROW(i, r) (P_MN ? 16 * ((i) >> 1) + 2 * (r) + ((i)&1) : 8 * (i) + (r))
-#define LD1(at, c)  (*(const __local double *)((stages + (at)) + (c)))
-#define LD2(at, c)  (*(const __local double2 *)((stages + (at)) + (c)))
+#define DSWAP          B_MN
+#define P_MN           (DSWAP || A_MN)
+#define Q_MN           (DSWAP && A_MN)
+#define P_AT           (DSWAP ? A_BYTES : 0) /* P's slice in a stage, and Q's */
+#define Q_AT           (DSWAP ? 0 : A_BYTES)
+#define DTP            ((DSWAP ? NWG / 2 : 32) / 8) /* P's m8 tiles in a warp's block */
+#define DTQ            ((DSWAP ? 32 : NWG / 2) / 8) /* Q's n8 tiles */
+#define DK(t, s)       (4 * (t) + 2 * (((t) >> 1) ^ ((s) >> 1)) + ((s)&1))
+#define DPROW(i, r)    (P_MN ? 16 * ((i) >> 1) + 2 * (r) + ((i)&1) : 8 * (i) + (r))
+#define LD1(sp, at, c) (*(const __local double *)(((sp) + (at)) + (c)))
+#define LD2(sp, at, c) (*(const __local double2 *)(((sp) + (at)) + (c)))
 /* The two values of v into lo and hi. */
 #define PUT2(lo, hi, v)                                                                            \
     do {                                                                                           \
@@ -501,27 +501,30 @@ DEV void dmma_16816(double *d, const double *a, const double *b) {
             dq[2 * s + 1] = qline + (((4 + (dg >> 1)) ^ (ks & 7)) << 4);                           \
         }                                                                                          \
     }
-/* P's 8 values of m16 step p (m8 tiles 2p, 2p + 1) into ap, from the stage at byte st. */
-#define DLOAD_P(ap, st, p)                                                                         \
+/* P's 8 values of m16 step p (m8 tiles 2p, 2p + 1) into ap, from the stage at sp. The loops'
+ * names end in "_" (and DMMA_SLICE takes its stage into sp_ first): an argument naming the
+ * consumer loop's `s`, its stage, once meant these loops' s, so that k group s of every slice came
+ * from stage s, unwritten or being refilled (wrong and run-to-run different on the device). */
+#define DLOAD_P(ap, sp, p)                                                                         \
     do {                                                                                           \
         if (P_MN) { /* both tiles' rows g at line s: a_{2s}, a_{2s+1} */                           \
-            _Pragma("unroll") for (int s = 0; s < 4; s++)                                          \
-                PUT2((ap)[2 * s], (ap)[2 * s + 1], LD2((st) + dp[s], (p) * (KWG * 128)));          \
+            _Pragma("unroll") for (int s_ = 0; s_ < 4; s_++)                                       \
+                PUT2((ap)[2 * s_], (ap)[2 * s_ + 1], LD2(sp, dp[s_], (p) * (KWG * 128)));          \
         } else {                                                                                   \
-            _Pragma("unroll") for (int s = 0; s < 4; s++)                                          \
-                _Pragma("unroll") for (int e = 0; e < 2; e++)(ap)[2 * s + e] =                     \
-                    LD1((st) + dp[s], (2 * (p) + e) * 1024);                                       \
+            _Pragma("unroll") for (int s_ = 0; s_ < 4; s_++)                                       \
+                _Pragma("unroll") for (int e_ = 0; e_ < 2; e_++)(ap)[2 * s_ + e_] =                \
+                    LD1(sp, dp[s_], (2 * (p) + e_) * 1024);                                        \
         }                                                                                          \
     } while (0)
-/* Q's 4 values of n8 tile j into bj. */
-#define DLOAD_Q(bj, st, j)                                                                         \
+/* Q's 4 values of n8 tile j into bj, from the stage at sp. */
+#define DLOAD_Q(bj, sp, j)                                                                         \
     do {                                                                                           \
         if (Q_MN) {                                                                                \
-            _Pragma("unroll") for (int s = 0; s < 4; s++)(bj)[s] =                                 \
-                LD1((st) + dq[2 * s + (j) % 2], (j) / 2 * (KWG * 128));                            \
+            _Pragma("unroll") for (int s_ = 0; s_ < 4; s_++)(bj)[s_] =                             \
+                LD1(sp, dq[2 * s_ + (j) % 2], (j) / 2 * (KWG * 128));                              \
         } else { /* s 0, 1 and s 2, 3 of its row */                                                \
-            PUT2((bj)[0], (bj)[1], LD2((st) + dq[0], (j)*1024));                                   \
-            PUT2((bj)[2], (bj)[3], LD2((st) + dq[2], (j)*1024));                                   \
+            PUT2((bj)[0], (bj)[1], LD2(sp, dq[0], (j)*1024));                                      \
+            PUT2((bj)[2], (bj)[3], LD2(sp, dq[2], (j)*1024));                                      \
         }                                                                                          \
     } while (0)
 /* The products of the slice in the stage at byte st of `stages` into acc[4 (p DTQ + j) + v]: the
@@ -530,18 +533,19 @@ DEV void dmma_16816(double *d, const double *a, const double *b) {
 #define DACC(p, j) (acc + 4 * ((p)*DTQ + (j)))
 #define DMMA_SLICE(st)                                                                             \
     do {                                                                                           \
+        const __local uchar *const sp_ = stages + (st); /* the stage, before any name below */     \
         double a[DTP / 2][8], b[DTQ][4];                                                           \
         if (DTP <= DTQ) {                                                                          \
-            _Pragma("unroll") for (int p = 0; p < DTP / 2; p++) DLOAD_P(a[p], st, p);              \
+            _Pragma("unroll") for (int p = 0; p < DTP / 2; p++) DLOAD_P(a[p], sp_, p);             \
             _Pragma("unroll") for (int j = 0; j < DTQ; j++) {                                      \
-                DLOAD_Q(b[j], st, j);                                                              \
+                DLOAD_Q(b[j], sp_, j);                                                             \
                 _Pragma("unroll") for (int p = 0; p < DTP / 2; p++)                                \
                     dmma_16816(DACC(p, j), a[p], b[j]);                                            \
             }                                                                                      \
         } else {                                                                                   \
-            _Pragma("unroll") for (int j = 0; j < DTQ; j++) DLOAD_Q(b[j], st, j);                  \
+            _Pragma("unroll") for (int j = 0; j < DTQ; j++) DLOAD_Q(b[j], sp_, j);                 \
             _Pragma("unroll") for (int p = 0; p < DTP / 2; p++) {                                  \
-                DLOAD_P(a[p], st, p);                                                              \
+                DLOAD_P(a[p], sp_, p);                                                             \
                 _Pragma("unroll") for (int j = 0; j < DTQ; j++)                                    \
                     dmma_16816(DACC(p, j), a[p], b[j]);                                            \
             }                                                                                      \

@@ -1,8 +1,10 @@
 /* tma_fp64_fragments.c: cl/tma.cl's FP64 consumer (WG_TYPE 7: DMMA_OFFSETS, DMMA_SLICE and the
  * epilogue's accumulator places) run on the host for one slice of one tile, built by
  * scripts/check_tma_fp64_fragments.sh against the kernel's own section (tma_fp64_section.cl,
- * extracted from cl/tma.cl) for each tile and transpose given as MWG, NWG, TRANSA, TRANSB: the
- * stage filled as the bulk copies fill it (K-major, a 128-byte row a row of op(A) or column of
+ * extracted from cl/tma.cl) and the consumer loop's own call of DMMA_SLICE (tma_fp64_call.cl, the
+ * same text, with the loop's stage `s`) for each tile and transpose given as MWG, NWG, TRANSA,
+ * TRANSB: the slice in each of STAGES stages in turn, the others NaN (a load from any other stage
+ * shows), filled as the bulk copies fill it (K-major, a 128-byte row a row of op(A) or column of
  * op(B); MN-major, boxes of 16 elements by 16 k lines; the 128-byte swizzle), every consumer
  * thread's loads recorded at its mma.sync calls, each warp's m16n8k16 f64 products formed from its
  * lanes' values as the PTX ISA lays the fragments out (A: a_h at row g + 8 (h & 1), k t + 4 (h >>
@@ -14,6 +16,7 @@
 #include <string.h>
 
 typedef unsigned int uint;
+typedef unsigned char uchar;
 typedef struct {
     double x, y;
 } __attribute__((aligned(16))) double2;
@@ -30,9 +33,11 @@ typedef struct {
 #define CONSUMERS (MWG / 64)
 #define THREADS   (128 * CONSUMERS)
 #define NACC      (NWG / 2)
-#define CALLS     (NACC / 4) /* mma.sync calls a thread makes a slice */
+#define CALLS     (NACC / 4)          /* mma.sync calls a thread makes a slice */
+#define SLOT      ((MWG + NWG) * 128) /* cl/tma.cl's SLOT without 3xTF32: A's slice, B's */
+#define STAGES    4
 
-static unsigned char stages[(MWG + NWG) * 128] __attribute__((aligned(1024)));
+static unsigned char stages[STAGES * SLOT] __attribute__((aligned(1024)));
 static double A[MWG][KWG], B[KWG][NWG], C[MWG][NWG], accs[THREADS][NACC];
 static int stored[MWG][NWG];
 static struct {
@@ -61,33 +66,34 @@ static size_t swizzled(size_t byte) {
     return (byte & ~(size_t)0x70) | ((((byte >> 4) & 7) ^ ((byte >> 7) & 7)) << 4);
 }
 
-int main(void) {
-    srand(7 + MWG + NWG + 3 * TRANSA + 5 * TRANSB);
-    for (int m = 0; m < MWG; m++)
-        for (int k = 0; k < KWG; k++)
-            A[m][k] = rand() % 17 - 8;
-    for (int k = 0; k < KWG; k++)
-        for (int n = 0; n < NWG; n++)
-            B[k][n] = rand() % 17 - 8;
+/* The slice in stage `stage` (the others NaN), every consumer thread's loads and calls as the
+ * kernel's consumer loop makes them there, the products and the stores: the elements wrong. */
+static int run_stage(const int stage) {
+    memset(stages, 0xFF, sizeof stages); /* NaN: a load from another stage spoils its sums */
+    memset(ncalls, 0, sizeof ncalls);
+    memset(accs, 0, sizeof accs);
+    memset(stored, 0, sizeof stored);
+    unsigned char *const slice = stages + (size_t)stage * SLOT;
     for (int m = 0; m < MWG; m++)
         for (int k = 0; k < KWG; k++) {
             size_t at = A_MN ? (size_t)(m / 16) * KWG * 128 + (size_t)k * 128 + (size_t)(m % 16) * 8
                              : (size_t)m * 128 + (size_t)k * 8;
-            memcpy(stages + swizzled(at), &A[m][k], 8);
+            memcpy(slice + swizzled(at), &A[m][k], 8);
         }
     for (int n = 0; n < NWG; n++)
         for (int k = 0; k < KWG; k++) {
             size_t at = B_MN ? (size_t)(n / 16) * KWG * 128 + (size_t)k * 128 + (size_t)(n % 16) * 8
                              : (size_t)n * 128 + (size_t)k * 8;
-            memcpy(stages + A_BYTES + swizzled(at), &B[k][n], 8);
+            memcpy(slice + A_BYTES + swizzled(at), &B[k][n], 8);
         }
     for (uint tid = 0; tid < THREADS; tid++) {
         const uint wg = tid / 128;
         double *const acc = accs[tid];
         thread = (int)tid;
         thread_acc = acc;
-        DMMA_OFFSETS()
-        DMMA_SLICE(0u);
+        DMMA_OFFSETS();
+        const int s = stage; /* the consumer loop's name for its stage */
+#include "tma_fp64_call.cl"
     }
     /* Each warp's calls in order: one m16n8k16 product each, added to every lane's four. */
     for (int w0 = 0; w0 < THREADS; w0 += 32)
@@ -97,7 +103,7 @@ int main(void) {
                 const int g = lane / 4, t = lane % 4;
                 if (ncalls[w0 + lane] != ncalls[w0] || calls[w0 + lane][c].at != calls[w0][c].at) {
                     printf("the lanes of warp %d call apart\n", w0 / 32);
-                    return 1;
+                    exit(1);
                 }
                 for (int h = 0; h < 8; h++)
                     a[g + 8 * (h & 1)][t + 4 * (h >> 1)] = calls[w0 + lane][c].a[h];
@@ -124,7 +130,7 @@ int main(void) {
             const int n = DCOLS0(warp) + (DSWAP ? pr : qr);
             if (m < 0 || m >= MWG || n < 0 || n >= NWG) {
                 printf("thread %u stores outside the tile: %d, %d\n", tid, m, n);
-                return 1;
+                exit(1);
             }
             C[m][n] = accs[tid][e];
             stored[m][n]++;
@@ -138,7 +144,23 @@ int main(void) {
                 want += A[m][k] * B[k][n];
             wrong += stored[m][n] != 1 || C[m][n] != want;
         }
-    printf("%s MWG %d NWG %d TRANSA %d TRANSB %d: %d of %d elements wrong\n", wrong ? "FAIL" : "ok",
-           MWG, NWG, TRANSA, TRANSB, wrong, MWG * NWG);
-    return wrong != 0;
+    return wrong;
+}
+
+int main(void) {
+    srand(7 + MWG + NWG + 3 * TRANSA + 5 * TRANSB);
+    for (int m = 0; m < MWG; m++)
+        for (int k = 0; k < KWG; k++)
+            A[m][k] = rand() % 17 - 8;
+    for (int k = 0; k < KWG; k++)
+        for (int n = 0; n < NWG; n++)
+            B[k][n] = rand() % 17 - 8;
+    int failed = 0;
+    for (int stage = 0; stage < STAGES; stage++) {
+        const int wrong = run_stage(stage);
+        printf("%s MWG %d NWG %d TRANSA %d TRANSB %d, stage %d: %d of %d elements wrong\n",
+               wrong ? "FAIL" : "ok", MWG, NWG, TRANSA, TRANSB, stage, wrong, MWG * NWG);
+        failed += wrong != 0;
+    }
+    return failed != 0;
 }
