@@ -24,7 +24,8 @@
  *
  * Build options: WG_TYPE 0 FP16, 1 BF16 (C FP32 or the input type), 2 TF32 (FP32 storage), 3 INT8
  * (C INT32, wrapping), 4 FP8 E4M3, 5 FP8 E5M2 (C FP32, FP16 or BF16), 6 FP32 on the CUDA cores
- * (FFMA: the consumers multiply from the stages element by element, no tensor core; below); C's
+ * (FFMA: the consumers multiply from the stages element by element, no tensor core; below), 7 FP64
+ * on the DMMA tensor cores (mma.sync m16n8k16 f64, fragments loaded from the stages; C FP64); C's
  * type from TYPE_C (types.cl); TF32 and 8-bit operands K-major only (no transpose bit for them),
  * except TF32's A, which MN-major goes through registers (AREG); TRANSA, TRANSB; MWG 64, 128 or 256
  * (consumer warpgroups: MWG/64), NWG 64, 128 or 256 (the instruction's N), KWG, STAGES, GROUP_M
@@ -48,6 +49,10 @@
 #define MT    float
 #define ESIZE 4
 #define KSTEP 8
+#elif WG_TYPE == 7 /* FP64: a slice (16 k) is one m16n8k16 step */
+#define MT    double
+#define ESIZE 8
+#define KSTEP 16
 #else /* 8-bit: one k step is 32 bytes, as for the others */
 #define MT    uchar
 #define ESIZE 1
@@ -59,12 +64,21 @@
 #if KWG * ESIZE != 128
 #error "tma.cl: a slice row is one 128-byte swizzle row"
 #endif
+/* FP64 on the DMMA tensor cores: C and the accumulators FP64. */
+#define DMMA (WG_TYPE == 7)
+#if DMMA
+#define CT double
+#else
 #define CT C_STORED_T
-/* The accumulators: INT32 for INT8 (its bits wrap like the library's uint arithmetic), else FP32.
- */
+#endif
+/* The accumulators: INT32 for INT8 (its bits wrap like the library's uint arithmetic), FP64 for
+ * FP64, else FP32. */
 #if WG_TYPE == 3
 #define ACC_T int
 #define ACC_C "+r"
+#elif DMMA
+#define ACC_T double
+#define ACC_C "+d"
 #else
 #define ACC_T float
 #define ACC_C "+f"
@@ -88,7 +102,11 @@
 /* FP32 on the CUDA cores: either operand either way, C through the direct stores (its
  * accumulators are not in wgmma's layout, which STAGE_C 2's staging assumes). */
 #define FFMA (WG_TYPE == 6)
-#if FFMA
+/* FFMA and DMMA read the stages with each consumer thread's own local loads: every consumer
+ * thread hands a stage back once its loads of it are done, and C leaves by the direct stores
+ * (neither's accumulators are in wgmma's layout). */
+#define OWN_LOADS (FFMA || DMMA)
+#if OWN_LOADS
 #undef STAGE_C
 #define STAGE_C 0
 #endif
@@ -98,7 +116,7 @@
  * (maps[0]) and only B in its two parts (maps[128], maps[384]), both in the slice's stage. */
 #define AREG  (WG_TYPE == 2 && A_MN)
 #define AREG3 (AREG && SPLIT3)
-#if WG_TYPE >= 2 && !FFMA && B_MN
+#if WG_TYPE >= 2 && !OWN_LOADS && B_MN
 #error "tma.cl: TF32 and 8-bit operands are K-major (TF32's A may be MN-major: from registers)"
 #endif
 #define PAIRED (SPLIT3 && SPLIT3_PAIRED && !AREG)
@@ -409,6 +427,132 @@ DEV void tma_load3(const uint dst, const __global uchar *map, const int x, const
     } while (0)
 #endif
 
+#if DMMA
+/* ---- FP64 on the DMMA tensor cores ----------------------------------------------------------- */
+/* mma.sync m16n8k16 f64 (sm_90: one DMMA.16x8x16 where m8n8k4 takes eight instructions for the
+ * same products), one instruction step a slice (KWG 16). Lane 4 g + t of a warp holds the
+ * instruction's A (16 x 16) values a_h at row g + 8 (h & 1), k t + 4 (h >> 1); its B (16 x 8) b_s
+ * at k t + 4 s, column g; its C (16 x 8) c_v at row g + 8 (v >> 1), column 2 t + (v & 1) (PTX
+ * ISA, the f64 m16n8k16 fragments; cl/mma.cl's FP64 path). The four warps of consumer warpgroup
+ * wg are 2 x 2 blocks of 32 rows (64 wg + 32 (w / 2)) by NWG/2 columns (NWG/2 (w % 2)).
+ *
+ * A 16-byte local load fills a pair a_{2s}, a_{2s+1} (rows g, g + 8 at one k: two elements side
+ * by side along M) or b_{2σ}, b_{2σ+1} (two k of one column), so the instruction's A is the
+ * operand stored MN-major where one is (P: op(B) where B is MN-major, its C transposed in the
+ * accumulators (DSWAP), else op(A)) and its B the other (Q). The sum over k is taken in another
+ * order, and P's rows permuted where it is MN-major, so that the pairs are neighbours in the
+ * stage: the instruction's k t + 4 s is the slice's k DK(t, s) = 4 t + 2 ((t >> 1) ^ (s >> 1)) +
+ * (s & 1) (a K-major row holds s 0, 1 in one chunk, s 2, 3 in another), and P's m8 tile i, row r
+ * is its row 16 (i >> 1) + 2 r + (i & 1) (tiles 2p and 2p + 1 of a thread side by side). P
+ * K-major (both operands K-major) and Q MN-major (both MN-major) are read 8 bytes a value.
+ *
+ * Banks: 16-byte loads of P MN-major and Q K-major, 8-byte loads of Q MN-major: the places a
+ * quarter-warp (half-warp) loads at once are distinct 16-byte (8-byte) places of the 128 bytes of
+ * banks (K-major, chunk (DK >> 1) ^ g takes each value once over g's two rows and t, {0, 2, 5, 7}
+ * and {1, 3, 4, 6}; MN-major, DK & 7 differs over t in its bits 1-2, the swizzle's XOR with the
+ * chunk of g). P K-major's 8-byte loads meet two to a bank (one k parity a step: a K-major Q
+ * needs that). */
+#define DSWAP          B_MN
+#define P_MN           (DSWAP || A_MN)
+#define Q_MN           (DSWAP && A_MN)
+#define P_AT           (DSWAP ? A_BYTES : 0) /* P's slice in a stage, and Q's */
+#define Q_AT           (DSWAP ? 0 : A_BYTES)
+#define DTP            ((DSWAP ? NWG / 2 : 32) / 8) /* P's m8 tiles in a warp's block */
+#define DTQ            ((DSWAP ? 32 : NWG / 2) / 8) /* Q's n8 tiles */
+#define DK(t, s)       (4 * (t) + 2 * (((t) >> 1) ^ ((s) >> 1)) + ((s)&1))
+#define DPROW(i, r)    (P_MN ? 16 * ((i) >> 1) + 2 * (r) + ((i)&1) : 8 * (i) + (r))
+#define LD1(sp, at, c) (*(const __local double *)(((sp) + (at)) + (c)))
+#define LD2(sp, at, c) (*(const __local double2 *)(((sp) + (at)) + (c)))
+/* The two values of v into lo and hi. */
+#define PUT2(lo, hi, v)                                                                            \
+    do {                                                                                           \
+        const double2 v2_ = (v);                                                                   \
+        (lo) = v2_.x;                                                                              \
+        (hi) = v2_.y;                                                                              \
+    } while (0)
+DEV void dmma_16816(double *d, const double *a, const double *b) {
+    asm("mma.sync.aligned.m16n8k16.row.col.f64.f64.f64.f64 {%0,%1,%2,%3}, "
+        "{%4,%5,%6,%7,%8,%9,%10,%11}, {%12,%13,%14,%15}, {%0,%1,%2,%3};"
+        : "+d"(d[0]), "+d"(d[1]), "+d"(d[2]), "+d"(d[3])
+        : "d"(a[0]), "d"(a[1]), "d"(a[2]), "d"(a[3]), "d"(a[4]), "d"(a[5]), "d"(a[6]), "d"(a[7]),
+          "d"(b[0]), "d"(b[1]), "d"(b[2]), "d"(b[3]));
+}
+/* The first row of P's and of Q's block in the warp (of the tile's rows or columns). */
+#define DROWS0(w) (64 * (int)wg + 32 * (int)((w) / 2))
+#define DCOLS0(w) (NWG / 2 * (int)((w) % 2))
+/* The thread's byte offsets into a stage, computed once, each load then a stage base plus one of
+ * them plus a constant: P MN-major, dp[s] at its k line DK(t, s), chunk g of the warp's first
+ * 16-row box (the others a box, KWG * 128 bytes, on); P K-major, dp[s] at k DK(t, s) of row g of
+ * the first m8 tile (the others 8 rows, 1024 bytes, on); Q K-major, dq[σ] at the chunk of k
+ * DK(t, 2σ) of its row g; Q MN-major, dq[2 s + o] at line DK(t, s), column g of an even (o 0) or
+ * odd (o 1) n8 tile of the first box (the swizzle's XOR sets the two apart). */
+#define DMMA_OFFSETS()                                                                             \
+    uint dp[4], dq[8];                                                                             \
+    {                                                                                              \
+        const uint dg = (tid % 32) / 4, dt = tid % 4, dw = (tid / 32) % 4;                         \
+        const uint p0 = DSWAP ? DCOLS0(dw) : DROWS0(dw), q0 = DSWAP ? DROWS0(dw) : DCOLS0(dw);     \
+        _Pragma("unroll") for (uint s = 0; s < 4; s++) {                                           \
+            const uint ks = DK(dt, s), line = p0 / 16 * (KWG * 128) + ks * 128;                    \
+            dp[s] = P_AT + (P_MN ? line + ((dg ^ (ks & 7)) << 4)                                   \
+                                 : (p0 + dg) * 128 + (((ks >> 1) ^ dg) << 4) + (ks & 1) * 8);      \
+            const uint qline = Q_AT + q0 / 16 * (KWG * 128) + ks * 128 + (dg & 1) * 8;             \
+            dq[2 * s] = Q_MN ? qline + (((dg >> 1) ^ (ks & 7)) << 4)                               \
+                             : Q_AT + (q0 + dg) * 128 + (((DK(dt, 2 * (s & 1)) >> 1) ^ dg) << 4);  \
+            dq[2 * s + 1] = qline + (((4 + (dg >> 1)) ^ (ks & 7)) << 4);                           \
+        }                                                                                          \
+    }
+/* P's 8 values of m16 step p (m8 tiles 2p, 2p + 1) into ap, from the stage at sp. The loops'
+ * names end in "_" (and DMMA_SLICE takes its stage into sp_ first): an argument naming the
+ * consumer loop's `s`, its stage, once meant these loops' s, so that k group s of every slice came
+ * from stage s, unwritten or being refilled (wrong and run-to-run different on the device). */
+#define DLOAD_P(ap, sp, p)                                                                         \
+    do {                                                                                           \
+        if (P_MN) { /* both tiles' rows g at line s: a_{2s}, a_{2s+1} */                           \
+            _Pragma("unroll") for (int s_ = 0; s_ < 4; s_++)                                       \
+                PUT2((ap)[2 * s_], (ap)[2 * s_ + 1], LD2(sp, dp[s_], (p) * (KWG * 128)));          \
+        } else {                                                                                   \
+            _Pragma("unroll") for (int s_ = 0; s_ < 4; s_++)                                       \
+                _Pragma("unroll") for (int e_ = 0; e_ < 2; e_++)(ap)[2 * s_ + e_] =                \
+                    LD1(sp, dp[s_], (2 * (p) + e_) * 1024);                                        \
+        }                                                                                          \
+    } while (0)
+/* Q's 4 values of n8 tile j into bj, from the stage at sp. */
+#define DLOAD_Q(bj, sp, j)                                                                         \
+    do {                                                                                           \
+        if (Q_MN) {                                                                                \
+            _Pragma("unroll") for (int s_ = 0; s_ < 4; s_++)(bj)[s_] =                             \
+                LD1(sp, dq[2 * s_ + (j) % 2], (j) / 2 * (KWG * 128));                              \
+        } else { /* s 0, 1 and s 2, 3 of its row */                                                \
+            PUT2((bj)[0], (bj)[1], LD2(sp, dq[0], (j)*1024));                                      \
+            PUT2((bj)[2], (bj)[3], LD2(sp, dq[2], (j)*1024));                                      \
+        }                                                                                          \
+    } while (0)
+/* The products of the slice in the stage at byte st of `stages` into acc[4 (p DTQ + j) + v]: the
+ * operand with fewer values a thread loaded whole first, then the other a step (P's m16 step or
+ * Q's n8 tile) at a time, each followed by its instructions. */
+#define DACC(p, j) (acc + 4 * ((p)*DTQ + (j)))
+#define DMMA_SLICE(st)                                                                             \
+    do {                                                                                           \
+        const __local uchar *const sp_ = stages + (st); /* the stage, before any name below */     \
+        double a[DTP / 2][8], b[DTQ][4];                                                           \
+        if (DTP <= DTQ) {                                                                          \
+            _Pragma("unroll") for (int p = 0; p < DTP / 2; p++) DLOAD_P(a[p], sp_, p);             \
+            _Pragma("unroll") for (int j = 0; j < DTQ; j++) {                                      \
+                DLOAD_Q(b[j], sp_, j);                                                             \
+                _Pragma("unroll") for (int p = 0; p < DTP / 2; p++)                                \
+                    dmma_16816(DACC(p, j), a[p], b[j]);                                            \
+            }                                                                                      \
+        } else {                                                                                   \
+            _Pragma("unroll") for (int j = 0; j < DTQ; j++) DLOAD_Q(b[j], sp_, j);                 \
+            _Pragma("unroll") for (int p = 0; p < DTP / 2; p++) {                                  \
+                DLOAD_P(a[p], sp_, p);                                                             \
+                _Pragma("unroll") for (int j = 0; j < DTQ; j++)                                    \
+                    dmma_16816(DACC(p, j), a[p], b[j]);                                            \
+            }                                                                                      \
+        }                                                                                          \
+    } while (0)
+#endif
+
 /* ---- The epilogue's conversions -------------------------------------------------------- */
 /* Not ptx.cl's f16_to_float, float_to_f16 and float_to_bf16: these are other code for the same
  * rounding (cvt.rn.f16.f32 on one half; BF16 rounded in integers, a NaN keeping its payload), and
@@ -437,7 +581,7 @@ DEV CT c_value(const float v) {
     return (u & 0x7FFFFFFFu) > 0x7F800000u ? (ushort)((u >> 16) | 0x40u)
                                            : (ushort)((u + 0x7FFFu + ((u >> 16) & 1u)) >> 16);
 }
-#else
+#elif !DMMA /* (FP64's C is read and written as it is, in the epilogue) */
 DEV float c_read(const __global CT *c) {
     return *c;
 }
@@ -445,9 +589,11 @@ DEV CT c_value(const float v) {
     return v;
 }
 #endif
+#if !DMMA
 DEV void c_write(__global CT *c, const float v) {
     *c = c_value(v);
 }
+#endif
 
 /* STAGE_C 2: a consumer warpgroup hands its accumulators (alpha times each, in C's type) to C
  * through 8 KiB of local memory, 128 bytes of column (64 FP16 or 32 FP32 columns) at a time,
@@ -576,7 +722,7 @@ DEV bool sk_unit(const __local int *sch, const int u, int *tile, int *kb, int *k
 #endif
 /* A tile's last stage goes back after its last products, for the next tile: AREG with one set
  * has given it already. */
-#if PERSIST == 2 && !(AREG && AREG_SETS == 1) && !FFMA
+#if PERSIST == 2 && !(AREG && AREG_SETS == 1) && !OWN_LOADS
 #define TAIL_ARRIVE 1
 #else
 #define TAIL_ARRIVE 0
@@ -652,6 +798,13 @@ DEV uint sk_count_in(volatile __global uint *count) {
  * right). Not volatile: the loads of a part pipeline (volatile ones each waited for the one
  * before and made the sums cost more than the wave they saved). The clobber keeps them after
  * the count and after this thread's own stores to the sum. */
+#if DMMA
+DEV ACC_T sk_load(const __global ACC_T *p) {
+    ulong v;
+    asm volatile("ld.global.cg.b64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+    return as_double(v);
+}
+#else
 DEV ACC_T sk_load(const __global ACC_T *p) {
     uint v;
     asm volatile("ld.global.cg.b32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
@@ -661,6 +814,7 @@ DEV ACC_T sk_load(const __global ACC_T *p) {
     return as_float(v);
 #endif
 }
+#endif
 #if WG_TYPE == 3
 #define SK_ADD(a, b) as_int(as_uint(a) + as_uint(b)) /* INT32 wraps, as the tensor cores' sums */
 #else
@@ -713,8 +867,8 @@ clgemm_tma(GEMM_ARGS, const __global uchar *restrict maps, const ulong depth STR
     if (tid == 0) {
         for (int s = 0; s < SLOTS; s++) {
             mbar_init(full0 + 8 * s, 1);
-            /* FFMA: every consumer thread hands the stage back once its loads are done */
-            mbar_init(empty0 + 8 * s, FFMA ? 128 * CONSUMERS : CONSUMERS);
+            /* FFMA, DMMA: every consumer thread hands the stage back once its loads are done */
+            mbar_init(empty0 + 8 * s, OWN_LOADS ? 128 * CONSUMERS : CONSUMERS);
         }
         mbar_init_fence();
     }
@@ -763,6 +917,8 @@ clgemm_tma(GEMM_ARGS, const __global uchar *restrict maps, const ulong depth STR
 #if FFMA
     const uint fx = tid % 8, fy = (tid % 128) / 8;
     FFMA_OFFSETS()
+#elif DMMA
+    DMMA_OFFSETS()
 #endif
 #if AREG
     const uint lane_ = tid % 32, warp_ = (tid / 32) % 4, g_ = lane_ / 4, quad = lane_ % 4;
@@ -790,11 +946,15 @@ clgemm_tma(GEMM_ARGS, const __global uchar *restrict maps, const ulong depth STR
 #endif
         for (; t < nk; t++)
             AREG_SLICE(g + t, t, fr0);
-#elif FFMA
+#elif OWN_LOADS
         for (int t = 0; t < nk; t++) {
             const int s = (g + t) % SLOTS;
             mbar_wait(full0 + 8 * s, ((g + t) / SLOTS) & 1);
+#if FFMA
             FFMA_SLICE((uint)s * SLOT);
+#else
+            DMMA_SLICE((uint)s * SLOT);
+#endif
             mbar_arrive(empty0 + 8 * s); /* this thread's loads of the stage are done */
         }
 #else
@@ -819,10 +979,10 @@ clgemm_tma(GEMM_ARGS, const __global uchar *restrict maps, const ulong depth STR
             if (t > 0 && tid % 128 == 0) mbar_arrive(empty0 + 8 * ((g + t - 1) % SLOTS));
         }
 #endif
-#if !FFMA
+#if !OWN_LOADS
         asm volatile("// @wgmma.wait_group.sync.aligned 0;" ::: "memory");
 #endif
-#if STREAMK && !FFMA
+#if STREAMK && !OWN_LOADS
         /* The accumulators defined anew here, after the last wait: a copy the compiler makes of
          * them (the stream-K paths join before the stores) then cannot come before it, where
          * ptxas serialised every wgmma for it (C7514; docs/TENSOR_CORES.md). On the H200 the note
@@ -853,6 +1013,18 @@ clgemm_tma(GEMM_ARGS, const __global uchar *restrict maps, const ulong depth STR
 #pragma unroll
         for (int e = 0; e < NACC; e++) {
             const int m = m0 + 64 * (int)wg + FROW(e / FN), n = n0 + FCOL(e % FN);
+#elif DMMA
+        /* Accumulator 4 (p DTQ + j) + v at P's row DPROW(2 p + v / 2, g), Q's row 8 j + 2 t +
+         * v % 2 of the warp's block (g, t = lane / 4, lane % 4): P's rows are C's rows, Q's its
+         * columns, or the other way round (DSWAP). */
+        const uint lane = tid % 32, warp = (tid / 32) % 4;
+#pragma unroll
+        for (int e = 0; e < NACC; e++) {
+            const int p = e / (4 * DTQ), j = e / 4 % DTQ, v = e % 4;
+            const int pr = DPROW(2 * p + v / 2, (int)(lane / 4)),
+                      qr = 8 * j + 2 * (int)(lane % 4) + v % 2;
+            const int m = m0 + DROWS0(warp) + (DSWAP ? qr : pr);
+            const int n = n0 + DCOLS0(warp) + (DSWAP ? pr : qr);
 #else
         /* Accumulator x*4 + h*2 + j at row 16 warp + lane/4 + 8 h, column 8 x + 2 (lane % 4) + j
          * of the warpgroup's 64 x NWG block. */
@@ -869,6 +1041,10 @@ clgemm_tma(GEMM_ARGS, const __global uchar *restrict maps, const ulong depth STR
                 uint v = alpha * (uint)acc[e];
                 if (beta != 0) v += beta * as_uint(*c);
                 *c = as_int(v);
+#elif DMMA
+                double r = alpha * acc[e];
+                if (beta != 0.0) r += beta * *c;
+                *c = r;
 #else
                 float v = alpha * acc[e];
                 if (beta != 0.0f) v += beta * c_read(c);

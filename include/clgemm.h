@@ -199,8 +199,9 @@ typedef enum clgemm_family {
     CLGEMM_FAMILY_MICROKERNEL = 6, /* CPUs: one work-item per MR x NR block, explicit vectors */
     CLGEMM_FAMILY_TMA = 7,      /* wgmma fed by tensor-map copies (TMA), compute capability 9.0 */
     CLGEMM_FAMILY_TMA_SIMT = 8, /* FP32 on the CUDA cores fed by the same copies, c.c. 9.0 */
+    CLGEMM_FAMILY_TMA_FP64 = 9, /* FP64 on the DMMA tensor cores fed by the same copies, 9.0 */
 } clgemm_family;
-#define CLGEMM_FAMILY_COUNT 8
+#define CLGEMM_FAMILY_COUNT 9
 
 /* A family and its parameters; parameters a family does not use are ignored (keep them 0). */
 typedef struct clgemm_config {

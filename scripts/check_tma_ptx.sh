@@ -15,15 +15,18 @@ KERNEL=tma.cl
 # shellcheck source=scripts/nvptx/setup.sh
 . "$(dirname "$0")/nvptx/setup.sh"
 fails=0
-# name | type of A and B, of C (clgemm_precision: 0 FP32, 4 FP16, 5 BF16, 6 INT8, 7 INT32, 8 E4M3,
-# 9 E5M2) | WG_TYPE | TRANSA TRANSB | MWG NWG STAGES | further options (SPLIT3: the 3xTF32 mode);
+# name | type of A and B, of C (clgemm_precision: 0 FP32, 1 FP64, 4 FP16, 5 BF16, 6 INT8, 7 INT32,
+# 8 E4M3, 9 E5M2) | WG_TYPE | TRANSA TRANSB | MWG NWG STAGES | further options (SPLIT3: the 3xTF32
+# mode);
 # tf32a: TF32 with A MN-major (TRANSA 0), its fragments loaded into registers (tf32x3a: and split
 # there); _p: persistent (PERSIST=2; AREG at 128 x 256 needs 231 registers there, past the cap);
 # _sc: C staged through local memory (STAGE_C=2); _sk: stream-K (STREAMK=1, the tail wave shared);
 # _r: a producer warpgroup giving its registers to the consumers (SETMAXNREG=2, .maxnreg as the
-# patch adds it);
+# patch adds it; ptxas reports the entry's cap, the consumers' code may use up to their 232);
+# ffma: FP32 on the CUDA cores (WG_TYPE 6); dmma: FP64 on the DMMA tensor cores (WG_TYPE 7);
 # SPILLS_KNOWN: spills (or ptxas serialises its wgmma) under the device's register cap (168 for
-# 288 threads); not a default
+# 288 threads); not a default (dmma_nt_128x128_s4_r spilt 24 bytes, none in the K loop, while its
+# loads ignored the stage; reading each slice's own stage through one base it spills none)
 while read -r name tab tc wgt ta tb mwg nwg stages extra; do
     [ -n "$name" ] || continue
     opts="-DTYPE_AB=$tab -DTYPE_C=$tc -DWG_TYPE=$wgt -DTRANSA=$ta -DTRANSB=$tb \
@@ -56,6 +59,8 @@ while read -r name tab tc wgt ta tb mwg nwg stages extra; do
     mma=$(grep -c "wgmma.mma_async.sync.aligned.m64n${nwg}" "$work/p.ptx" || true)
     # FP32 on the CUDA cores (WG_TYPE 6): its multiply-adds in place of the wgmma
     [ "$wgt" = 6 ] && mma=$(grep -c "fma.rn.f32" "$work/p.ptx" || true)
+    # FP64 on the DMMA tensor cores (WG_TYPE 7): its mma.sync instructions
+    [ "$wgt" = 7 ] && mma=$(grep -c "mma.sync.aligned.m16n8k16.row.col.f64" "$work/p.ptx" || true)
     copies=$(grep -c "cp.async.bulk.tensor.3d" "$work/p.ptx" || true)
     status=ok
     # A row marked SPILLS_KNOWN spills where the device's cap binds (none the defaults take):
@@ -72,7 +77,7 @@ while read -r name tab tc wgt ta tb mwg nwg stages extra; do
         status="ok (spills known)"
     fi
     echo "$status $name: $regs registers (cap $cap), spills ${spill:-?}, stack ${stack:-?}," \
-        "$smem bytes local, $mma wgmma (FFMA for WG_TYPE 6), $copies bulk copies${notes:+, serialised: $notes}"
+        "$smem bytes local, $mma wgmma (FFMA for WG_TYPE 6, DMMA for 7), $copies bulk copies${notes:+, serialised: $notes}"
 done << 'LIST'
 fp16_tn_128x256_s4_c32   4 0 0 1 0 128 256 4
 fp16_nn_128x256_s4_c32   4 0 0 0 0 128 256 4
@@ -152,5 +157,16 @@ ffma_nn_128x128_s4_p_sk  0 0 6 0 0 128 128 4 -DPERSIST=2 -DSTREAMK=1 -DSK_TAIL_W
 ffma_nn_128x256_s4_r     0 0 6 0 0 128 256 4 -DSETMAXNREG=2 -DSPILLS_KNOWN
 ffma_tn_128x256_s4_r     0 0 6 1 0 128 256 4 -DSETMAXNREG=2 -DSPILLS_KNOWN
 ffma_nn_128x256_s3_p_r   0 0 6 0 0 128 256 3 -DPERSIST=2 -DSETMAXNREG=2 -DSPILLS_KNOWN
+dmma_nn_128x128_s4_r     1 1 7 0 0 128 128 4 -DSETMAXNREG=2
+dmma_tn_128x128_s4_r     1 1 7 1 0 128 128 4 -DSETMAXNREG=2
+dmma_nt_128x128_s4_r     1 1 7 0 1 128 128 4 -DSETMAXNREG=2
+dmma_tt_128x128_s4_r     1 1 7 1 1 128 128 4 -DSETMAXNREG=2
+dmma_tt_128x128_s6_r     1 1 7 1 1 128 128 6 -DSETMAXNREG=2
+dmma_nn_128x64_s6        1 1 7 0 0 128 64 6
+dmma_tt_128x64_s8        1 1 7 1 1 128 64 8
+dmma_nt_64x128_s6        1 1 7 0 1 64 128 6
+dmma_tn_64x64_s4         1 1 7 1 0 64 64 4
+dmma_nn_128x128_s4_p_r   1 1 7 0 0 128 128 4 -DPERSIST=2 -DSETMAXNREG=2
+dmma_tt_128x128_s4_p_sk_r 1 1 7 1 1 128 128 4 -DPERSIST=2 -DSTREAMK=1 -DSK_TAIL_WAVES=1 -DSETMAXNREG=2
 LIST
 [ "$fails" = 0 ] || { echo "$fails configuration(s) failed"; exit 1; }

@@ -1,6 +1,7 @@
 /* test_tensor_cores.c: every parameter set the tuner may pick for the NVIDIA tensor-core
- * families (tma and wgmma, and mma.sync beside them; and tma_simt, FP32 on the CUDA cores fed by
- * the tma family's copies), every type they run (FP16 and BF16 with C in
+ * families (tma and wgmma, and mma.sync beside them; tma_simt, FP32 on the CUDA cores fed by the
+ * tma family's copies; tma_fp64, FP64 on the DMMA tensor cores fed by them), every type they run
+ * (FP64 on tma_fp64; FP16 and BF16 with C in
  * the input type or FP32, FP32 in the TF32 and 3xTF32 compute modes, INT8 into INT32, FP8 E4M3
  * and E5M2 with C in FP32 or BF16: on tma and on mma.sync), both layouts, every transpose pair
  * (8-bit and TF32 operands stored MN-major reach the tma family through its copies; mma.sync
@@ -45,6 +46,7 @@ static bool type_listed(const char *list, clgemm_precision type) {
     const char *name = type == CLGEMM_HALF       ? "h"
                        : type == CLGEMM_BFLOAT16 ? "bf16"
                        : type == CLGEMM_SINGLE   ? "s"
+                       : type == CLGEMM_DOUBLE   ? "d"
                        : type == CLGEMM_INT8     ? "i8"
                        : type == CLGEMM_E4M3     ? "e4m3"
                        : type == CLGEMM_E5M2     ? "e5m2"
@@ -60,7 +62,7 @@ static bool type_listed(const char *list, clgemm_precision type) {
 
 static void run_case(const tc_case *tc) {
     /* TC_FAMILY=wgmma (or mma): only that family's cases, for a device run of one family;
-     * TC_TYPES=i8,e4m3,e5m2 (of h, bf16, s, i8, e4m3, e5m2): only those types of A and B. */
+     * TC_TYPES=i8,e4m3,e5m2 (of h, bf16, s, d, i8, e4m3, e5m2): only those types of A and B. */
     const char *only = getenv("TC_FAMILY");
     if (only && *only && strcmp(only, clgemm_family_name(tc->family)) != 0)
         cr_skip_test("TC_FAMILY=%s", only);
@@ -87,13 +89,15 @@ static void run_case(const tc_case *tc) {
         cr_skip_test("%s for type %d: %s", desc, (int)tc->ab, clgemm_status_string(st));
     }
     cr_assert_eq(clgemm_set_config(h, tc->ab, &cfg), CLGEMM_SUCCESS);
-    /* C's types: the input type and FP32; INT8's only INT32; FP8's FP32 and BF16. */
+    /* C's types: the input type and FP32; INT8's only INT32; FP8's FP32 and BF16; FP64's only
+     * FP64. */
     const bool fp8 = tc->ab == CLGEMM_E4M3 || tc->ab == CLGEMM_E5M2;
     const clgemm_precision cs[2] = {tc->ab == CLGEMM_INT8 ? CLGEMM_INT32
                                     : fp8                 ? CLGEMM_BFLOAT16
                                                           : tc->ab,
                                     CLGEMM_SINGLE};
-    const int c_types = tc->ab == CLGEMM_SINGLE || tc->ab == CLGEMM_INT8 ? 1 : 2;
+    const int c_types =
+        tc->ab == CLGEMM_SINGLE || tc->ab == CLGEMM_INT8 || tc->ab == CLGEMM_DOUBLE ? 1 : 2;
     size_t bad = 0, runs = 0;
     char msg[2048], first[2100] = "";
     uint64_t seed = 7;
@@ -193,9 +197,11 @@ ParameterizedTestParameters(tensor_cores, candidates) {
     for (size_t i = 0; i < COUNT(tc_candidates); i++) {
         const clgemm_family f = tc_candidates[i].family;
         int at = index[f]++;
-        /* tma_simt runs FP32 in the default compute mode, and only that */
-        if (f == CLGEMM_FAMILY_TMA_SIMT) {
-            cases[n++] = (tc_case){f, at, CLGEMM_SINGLE, CLGEMM_COMPUTE_DEFAULT};
+        /* tma_simt runs FP32 in the default compute mode, and only that; tma_fp64 FP64 */
+        if (f == CLGEMM_FAMILY_TMA_SIMT || f == CLGEMM_FAMILY_TMA_FP64) {
+            const clgemm_precision only =
+                f == CLGEMM_FAMILY_TMA_SIMT ? CLGEMM_SINGLE : CLGEMM_DOUBLE;
+            cases[n++] = (tc_case){f, at, only, CLGEMM_COMPUTE_DEFAULT};
             continue;
         }
         for (size_t t = 0; t < COUNT(types); t++)

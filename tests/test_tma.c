@@ -222,6 +222,14 @@ Test(tensor_map, fields_of_a_plain_matrix_and_a_batch) {
     r.box_cols = 32;
     cr_assert_eq(clgemm__tensor_map_params(&r, &p), TMAP_OK);
     cr_expect(p.data_type == 7 && p.strides[0] == 16384);
+    /* FP64 (the tma_fp64 family): 16 elements are the 128-byte row; 32 are past it. */
+    r = fp16_square(4096);
+    r.type = CLGEMM_DOUBLE;
+    r.box_cols = 16;
+    cr_assert_eq(clgemm__tensor_map_params(&r, &p), TMAP_OK);
+    cr_expect(p.data_type == 8 && p.strides[0] == 32768 && p.box[0] == 16);
+    r.box_cols = 32;
+    cr_expect_eq(clgemm__tensor_map_params(&r, &p), TMAP_BOX_INNER);
     /* No swizzle: any box row of whole 16-byte chunks up to 256 elements. */
     r = fp16_square(512);
     r.swizzle = 0;
@@ -266,7 +274,7 @@ static const char *spoil(int i, tensor_map_request *r, tensor_map_refusal *want)
     case 14:
         return r->swizzle = 96, *want = TMAP_SWIZZLE, "swizzle of 96 bytes";
     case 15:
-        return r->type = CLGEMM_DOUBLE, *want = TMAP_TYPE, "double";
+        return r->type = CLGEMM_COMPLEX_DOUBLE, *want = TMAP_TYPE, "complex double";
     case 16:
         return r->type = CLGEMM_COMPLEX_SINGLE, *want = TMAP_TYPE, "complex";
     case 17:
@@ -322,7 +330,7 @@ Test(tensor_map, pack_decision) {
     cr_expect_eq(clgemm__tensor_map_route(&r, &ld, &stride, &why), TMAP_ROUTE_NONE);
     cr_expect_eq(why, TMAP_BOX_INNER);
     r = fp16_square(4097);
-    r.type = CLGEMM_DOUBLE;
+    r.type = CLGEMM_COMPLEX_DOUBLE;
     cr_expect_eq(clgemm__tensor_map_route(&r, &ld, &stride, &why), TMAP_ROUTE_NONE);
 }
 
@@ -885,5 +893,151 @@ Test(tma_family, absent_without_maps_or_local_memory) {
             clgemm__config_supports(&forced, devs[d], CLGEMM_HALF, CLGEMM_COMPUTE_DEFAULT) &&
                 clgemm__config_check(&forced, devs[d], CLGEMM_HALF) == CLGEMM_SUCCESS,
             false, "device %d takes a forced tma configuration", d);
+    }
+}
+
+/* ---- The tma_fp64 family (FP64 on the DMMA tensor cores, cl/tma.cl's WG_TYPE 7) -------------- */
+
+static device_info h200_fp64(void) {
+    device_info h200 = h200_with_maps();
+    h200.has_fp64 = true;
+    return h200;
+}
+
+/* Offered only where maps are encoded on compute capability 9.0, only for FP64 in the default
+ * compute mode (and the tuner's any), never planned by default (no defaults until measured), and
+ * read either major (no copy first). */
+Test(tma_fp64_family, only_fp64_on_the_modelled_h200_and_never_by_default) {
+    const family_desc *f = clgemm__family(CLGEMM_FAMILY_TMA_FP64);
+    cr_assert(f);
+    cr_expect_str_eq(f->name, "tma_fp64");
+    cr_expect_str_eq(f->file, "tma.cl");
+    cr_expect_null(f->defaults);
+    cr_expect(f->searched && f->tensor_maps && f->split_k);
+    device_info h200 = h200_fp64(), no_maps = h200, ada = h200;
+    no_maps.nv_tma = false;
+    ada.nv_compute_capability = 89;
+    const clgemm_precision D = CLGEMM_DOUBLE;
+    cr_expect(f->supported(&h200, D, CLGEMM_COMPUTE_DEFAULT));
+    cr_expect(f->supported(&h200, D, CLGEMM__COMPUTE_ANY));
+    cr_expect_not(f->supported(&no_maps, D, CLGEMM_COMPUTE_DEFAULT));
+    cr_expect_not(f->supported(&ada, D, CLGEMM_COMPUTE_DEFAULT));
+    const clgemm_precision others[] = {CLGEMM_SINGLE,        CLGEMM_HALF, CLGEMM_BFLOAT16,
+                                       CLGEMM_INT8,          CLGEMM_E4M3, CLGEMM_E5M2,
+                                       CLGEMM_COMPLEX_DOUBLE};
+    for (size_t i = 0; i < sizeof others / sizeof others[0]; i++)
+        cr_expect_not(f->supported(&h200, others[i], CLGEMM_COMPUTE_DEFAULT), "type %d",
+                      (int)others[i]);
+    cr_expect_not(f->supported(&h200, CLGEMM_SINGLE, CLGEMM_COMPUTE_TF32));
+    /* FP64's plans stay where they were (the mma family at 8192^3 and 4096^3). */
+    const size_t sq[] = {8192, 4096, 1024};
+    for (size_t i = 0; i < 3; i++) {
+        clgemm_config c =
+            clgemm__config_default_for(&h200, D, CLGEMM_COMPUTE_DEFAULT, sq[i], sq[i], sq[i], 1);
+        cr_expect_neq(c.family, CLGEMM_FAMILY_TMA_FP64, "%zu^3", sq[i]);
+        cr_expect_eq(c.family, CLGEMM_FAMILY_MMA, "%zu^3", sq[i]);
+    }
+    /* Either major: FP64 operands are not K-major only, and a map describes each layout. */
+    cr_expect_not(clgemm__maps_k_major_only(D, CLGEMM_COMPUTE_DEFAULT));
+    for (int ka = 0; ka < 2; ka++)
+        for (int kb = 0; kb < 2; kb++) {
+            map_operand a = {.ld = 4096, .k_major = ka, .mn = 4096};
+            map_operand b = {.ld = 4096, .k_major = kb, .mn = 4096};
+            cr_expect(clgemm__operands_mappable(D, 4096, 1, &a, &b), "%d %d", ka, kb);
+            a.ld = 4097; /* rows of 8 bytes past 16: no map */
+            cr_expect_not(clgemm__operands_mappable(D, 4096, 1, &a, &b), "%d %d", ka, kb);
+        }
+}
+
+/* Tiles of 64 or 128 a side (a consumer thread holds NWG/2 FP64 accumulators), slices of 16
+ * (one 128-byte row), the stages within the probed 231,424 bytes (128 x 128: 7 stages of 32 KiB,
+ * not 8), FP64 only; launch as tma's (a producer warp or warpgroup beside MWG/64 consumers). */
+Test(tma_fp64_family, rules_local_memory_and_launch) {
+    const device_info h200 = h200_fp64();
+    const family_desc *f = clgemm__family(CLGEMM_FAMILY_TMA_FP64);
+    const struct {
+        int v[7];
+        bool legal;
+        size_t local_bytes, threads;
+    } cases[] = {
+        {{128, 128, 16, 4, 0, 0, 2}, true, 4 * (256 * 128 + 16) + 1024, 384},
+        {{128, 128, 16, 6, 0, 0, 2}, true, 6 * (256 * 128 + 16) + 1024, 384},
+        {{128, 128, 16, 7, 0, 0, 2}, true, 7 * (256 * 128 + 16) + 1024, 384},
+        {{128, 128, 16, 8, 0, 0, 2}, false, 8 * (256 * 128 + 16) + 1024, 384},
+        {{128, 128, 16, 4}, true, 4 * (256 * 128 + 16) + 1024, 288},
+        {{128, 64, 16, 8}, true, 8 * (192 * 128 + 16) + 1024, 288},
+        {{64, 128, 16, 6}, true, 6 * (192 * 128 + 16) + 1024, 160},
+        {{64, 64, 16, 4}, true, 4 * (128 * 128 + 16) + 1024, 160},
+        {{128, 256, 16, 3}, false, 3 * (384 * 128 + 16) + 1024, 288},
+        {{256, 128, 16, 3}, false, 3 * (384 * 128 + 16) + 1024, 544},
+        {{128, 128, 32, 4}, false, 4 * (256 * 128 + 16) + 1024, 288},
+        {{128, 128, 8, 4}, false, 4 * (256 * 128 + 16) + 1024, 288},
+        {{128, 128, 16, 1}, false, 1 * (256 * 128 + 16) + 1024, 288},
+        {{96, 128, 16, 4}, false, 4 * (224 * 128 + 16) + 1024, 160},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        clgemm_config c = {.family = CLGEMM_FAMILY_TMA_FP64};
+        memcpy(c.params, cases[i].v, sizeof cases[i].v);
+        cr_expect_eq(clgemm__config_check(&c, &h200, CLGEMM_DOUBLE) == CLGEMM_SUCCESS,
+                     cases[i].legal, "case %zu", i);
+        /* FP32 and FP16 are not its types, whatever the slice */
+        cr_expect_neq(clgemm__config_check(&c, &h200, CLGEMM_SINGLE), CLGEMM_SUCCESS, "case %zu",
+                      i);
+        cr_expect_eq(f->local_bytes(&c), cases[i].local_bytes, "case %zu", i);
+        size_t local[2], global[2];
+        clgemm__config_launch(&c, 1000, 700, local, global);
+        const size_t mt = (size_t)cases[i].v[0], nt = (size_t)cases[i].v[1];
+        cr_expect(local[0] == cases[i].threads && local[1] == 1, "case %zu: %zu", i, local[0]);
+        cr_expect(global[0] == (1000 + mt - 1) / mt * cases[i].threads &&
+                      global[1] == (700 + nt - 1) / nt,
+                  "case %zu", i);
+    }
+    /* Without FP64 on the device, nothing. */
+    device_info no_fp64 = h200;
+    no_fp64.has_fp64 = false;
+    const clgemm_config q = {.family = CLGEMM_FAMILY_TMA_FP64,
+                             .params = {128, 128, 16, 4, 0, 0, 2}};
+    cr_expect_neq(clgemm__config_check(&q, &no_fp64, CLGEMM_DOUBLE), CLGEMM_SUCCESS);
+}
+
+/* Its build options: the kernel's FP64 type; the tiles' through the parameters; and its quick
+ * list (the tuner's candidates, which test_tensor_cores runs on the device) legal on the H200. */
+Test(tma_fp64_family, build_options_and_quick_list) {
+    const device_info h200 = h200_fp64();
+    const family_desc *f = clgemm__family(CLGEMM_FAMILY_TMA_FP64);
+    kernel_call k = {.type_ab = CLGEMM_DOUBLE, .type_c = CLGEMM_DOUBLE};
+    char buf[256];
+    cr_assert_gt(f->call_options(&k, buf, sizeof buf), 0);
+    cr_expect(strstr(buf, "-DWG_TYPE=7") && strstr(buf, "-DSPLIT3=0"), "%s", buf);
+    size_t n = 0;
+    for (const clgemm_config *c = f->quick; c->family; c++, n++) {
+        cr_expect_eq(c->family, CLGEMM_FAMILY_TMA_FP64);
+        cr_expect_eq(clgemm__config_check(c, &h200, CLGEMM_DOUBLE), CLGEMM_SUCCESS, "candidate %zu",
+                     n);
+        int kwg = 0;
+        cr_expect(clgemm_config_get(c, "KWG", &kwg) == CLGEMM_SUCCESS && kwg == 16);
+    }
+    cr_expect_geq(n, 5);
+    cr_expect_leq(n, 8);
+}
+
+/* Persistent work-groups: one an SM from 128 x 64 tiles on (their consumers' registers fill more
+ * than half of it), two where 64 x 64 tiles' stages fit twice; none one tile a work-group. */
+Test(tma_fp64_family, persistent_work_groups_by_registers_and_local_memory) {
+    device_info h200 = h200_fp64();
+    h200.compute_units = 132;
+    const family_desc *f = clgemm__family(CLGEMM_FAMILY_TMA_FP64);
+    const struct {
+        int v[7];
+        size_t groups;
+    } cases[] = {{{128, 128, 16, 4, 2, 0, 2}, 132}, {{128, 64, 16, 2, 2}, 132},
+                 {{64, 128, 16, 2, 2}, 132},        {{64, 64, 16, 4, 2}, 264},
+                 {{64, 64, 16, 8, 2}, 132},         {{128, 128, 16, 4, 0, 0, 2}, 0}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        clgemm_config c = {.family = CLGEMM_FAMILY_TMA_FP64};
+        memcpy(c.params, cases[i].v, sizeof cases[i].v);
+        cr_expect_eq(clgemm__config_check(&c, &h200, CLGEMM_DOUBLE), CLGEMM_SUCCESS, "case %zu", i);
+        cr_expect_eq(f->persistent_groups(&c, &h200), cases[i].groups, "case %zu: %zu", i,
+                     f->persistent_groups(&c, &h200));
     }
 }

@@ -254,8 +254,9 @@ Test(tuner, space_sizes) {
     /* The CPU devices the suites run on (PoCL) search the micro-kernel family too. */
     cr_assert_gt(microkernel, 0);
     cr_assert_eq(all, tiled + regblock + microkernel);
-    cr_assert_eq(clgemm_tune_space(h, CLGEMM_SINGLE, 0, (clgemm_family)9, &all),
-                 CLGEMM_ERR_INVALID_FAMILY);
+    cr_assert_eq(
+        clgemm_tune_space(h, CLGEMM_SINGLE, 0, (clgemm_family)(CLGEMM_FAMILY_COUNT + 1), &all),
+        CLGEMM_ERR_INVALID_FAMILY);
     clgemm_destroy(h);
     free(db);
 }

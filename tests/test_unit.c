@@ -254,6 +254,7 @@ Test(family, names) {
     cr_expect_str_eq(clgemm_family_name(CLGEMM_FAMILY_NAIVE), "naive");
     cr_expect_str_eq(clgemm_family_name(CLGEMM_FAMILY_TILED), "tiled");
     cr_expect_str_eq(clgemm_family_name(CLGEMM_FAMILY_REGBLOCK), "regblock");
+    cr_expect_str_eq(clgemm_family_name(CLGEMM_FAMILY_TMA_FP64), "tma_fp64");
     cr_expect_null(clgemm_family_name((clgemm_family)(CLGEMM_FAMILY_COUNT + 1)));
     cr_expect_null(clgemm_family_name((clgemm_family)-1));
 }
@@ -1943,9 +1944,10 @@ Test(ptx_patch, refuses_what_it_does_not_expect) {
  * GEMM argument list) comes before common.cl, whose GEMM_ARGS expands it. */
 Test(kernel_source, the_tensor_core_families_get_ptx_cl_and_only_they) {
     for (const family_desc *const *f = clgemm__families; *f; f++) {
-        /* (tma_simt builds tma.cl too) */
+        /* (tma_simt and tma_fp64 build tma.cl too) */
         bool tensor = (*f)->id == CLGEMM_FAMILY_MMA || (*f)->id == CLGEMM_FAMILY_WGMMA ||
-                      (*f)->id == CLGEMM_FAMILY_TMA || (*f)->id == CLGEMM_FAMILY_TMA_SIMT;
+                      (*f)->id == CLGEMM_FAMILY_TMA || (*f)->id == CLGEMM_FAMILY_TMA_SIMT ||
+                      (*f)->id == CLGEMM_FAMILY_TMA_FP64;
         cr_expect_eq(clgemm__kernel_parts((*f)->file) != NULL, tensor, "%s", (*f)->name);
         char *src = clgemm__kernel_source((*f)->file);
         cr_assert_not_null(src, "%s", (*f)->name);
@@ -1966,7 +1968,7 @@ Test(ptx_patch, only_the_hopper_families_ask_and_the_cache_key_says_so) {
     for (const family_desc *const *f = clgemm__families; *f; f++)
         cr_expect_eq(clgemm__ptx_patch_need((*f)->file) != NULL,
                      (*f)->id == CLGEMM_FAMILY_WGMMA || (*f)->id == CLGEMM_FAMILY_TMA ||
-                         (*f)->id == CLGEMM_FAMILY_TMA_SIMT,
+                         (*f)->id == CLGEMM_FAMILY_TMA_SIMT || (*f)->id == CLGEMM_FAMILY_TMA_FP64,
                      "%s", (*f)->name);
     cr_expect_null(clgemm__ptx_patch_need("no-such.cl"));
     device_info h200 = fake_device(1024, 1024, 1024, 49152, true);
@@ -2062,9 +2064,9 @@ Test(wgmma_guard, the_probe_fails_cleanly_off_nvidia) {
 /* test_tensor_cores.c runs every candidate of the tensor-core families: its copy of their lists
  * is theirs. */
 Test(wgmma_guard, the_device_suite_runs_every_candidate) {
-    const clgemm_family fams[] = {CLGEMM_FAMILY_TMA, CLGEMM_FAMILY_TMA_SIMT, CLGEMM_FAMILY_WGMMA,
-                                  CLGEMM_FAMILY_MMA};
-    for (int f = 0; f < 4; f++) {
+    const clgemm_family fams[] = {CLGEMM_FAMILY_TMA, CLGEMM_FAMILY_TMA_SIMT, CLGEMM_FAMILY_TMA_FP64,
+                                  CLGEMM_FAMILY_WGMMA, CLGEMM_FAMILY_MMA};
+    for (int f = 0; f < 5; f++) {
         const family_desc *d = clgemm__family(fams[f]);
         size_t at = 0;
         for (size_t i = 0; i < sizeof tc_candidates / sizeof tc_candidates[0]; i++) {

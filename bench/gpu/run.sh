@@ -79,6 +79,12 @@
 #                 their kernels, then FP32 8192^2 and 4096^2 row-major NN (and TN) on the default
 #                 (register-blocked) and on each candidate forced, two alternated rounds, cuBLAS
 #                 beside
+#   tma-fp64      FP64 on the DMMA tensor cores fed by the tma family's bulk copies (the tma_fp64
+#                 family, no defaults): its candidates checked through test_tensor_cores, ptxas's
+#                 report on their kernels, the 128 x 128 tiles checked in full on every
+#                 transpose, then FP64 8192^2 and 4096^2 row-major NN, TN, NT and TT on the default
+#                 (the mma family) and on each candidate forced, two alternated rounds, cuBLAS
+#                 beside
 #   fp32-layouts  FP32 on every transpose (row-major NN, TN, NT, TT): the products over the
 #                 MN-major copies checked in full, then the defaults against the same without the
 #                 copies and the register-blocked default, tma_simt's tiles at 2048^2-3072^2, two
@@ -132,7 +138,7 @@ fi
 if [ "$1" != tune ]; then
     for suite in "$@"; do
         case $suite in
-        device-tests | fp32-shapes | fp32-sweep | fp64-shapes | fp64-sweep | align-copies | fp32-loop-addressing | fp64-loop | stream-k | streamk-fixup | streamk-waves | tail-registers | tile-bands | narrow-tiles | batched | types | tensor-cores | tf32-registers | tma-simt | fp32-layouts | fp32-mn-major-tiles | fp32-nn-mid-tiles | fp32-tma-simt-shapes | setmaxnreg | wgmma | mma8 | tma | eight-bit | squares | call-cost | multi-gpu | lapack-factor) ;;
+        device-tests | fp32-shapes | fp32-sweep | fp64-shapes | fp64-sweep | align-copies | fp32-loop-addressing | fp64-loop | stream-k | streamk-fixup | streamk-waves | tail-registers | tile-bands | narrow-tiles | batched | types | tensor-cores | tf32-registers | tma-simt | tma-fp64 | fp32-layouts | fp32-mn-major-tiles | fp32-nn-mid-tiles | fp32-tma-simt-shapes | setmaxnreg | wgmma | mma8 | tma | eight-bit | squares | call-cost | multi-gpu | lapack-factor) ;;
         *)
             echo "run.sh: unknown suite '$suite' (bench/gpu/run.sh alone lists them)" >&2
             exit 2
@@ -646,6 +652,46 @@ tma_simt() {
     $CUBLAS 8192,8192,8192 4096,4096,4096
 }
 
+# tma-fp64: predicted from the offline PTX (ptxas sm_90a): the K loop of 128 x 128 tiles takes 16
+# DMMA.16x8x16, 24 local loads (32 where both operands are K-major or both MN-major: one of them
+# read 8 bytes a value) and about 10 other instructions a 16-deep slice, the rest NOPs that stand
+# for the DMMAs' stalls, where the mma family's default loop takes 155-164 instructions a slice;
+# one DMMA.16x8x16 keeps a scheduler's FP64 tensor core 64 cycles, so two consumer warps a
+# scheduler should keep it busy if the stages arrive in time. Row-major NN reads A MN-major and B
+# K-major (every load 16 bytes into a fragment pair), TT the mirror (the instruction's A is then
+# op(B)), NT both K-major (A's loads two to a bank), TN both MN-major.
+tma_fp64() {
+    echo "== test_tensor_cores: the tma_fp64 candidates"
+    TC_FAMILY=tma_fp64 timeout 300 "$B/tests/test_tensor_cores" -j16 2>&1 |
+        grep -E "FAIL|Synthesis|wrong|Assert" | head -20
+    echo "== ptxas on the tma_fp64 kernels this run built (WG_TYPE=7)"
+    python3 bench/gpu/ptxas_report.py "$CLGEMM_CACHE_DIR" | grep "WG_TYPE=7"
+    TB="$B/bench/clgemm-types-bench --no-clblast --runs 10"
+    echo "== 128 x 128 tiles checked in full, every transpose"
+    for t in NN TN NT TT; do
+        # shellcheck disable=SC2086
+        timeout 120 $TB --force "tma_fp64:MWG=128,NWG=128,KWG=16,STAGES=4,SETMAXNREG=2" \
+            --trans $t --check d:1031,517,263 d:2049,1031,97
+    done
+    sq="d:8192,8192,8192 d:4096,4096,4096"
+    for round in 1 2; do
+        echo "== round $round: the default (mma), then each candidate (row-major NN, TN, NT, TT)"
+        # shellcheck disable=SC2086
+        $TB $sq --trans TN $sq --trans NT $sq --trans TT $sq | grep median
+        for c in MWG=128,NWG=128,STAGES=4,SETMAXNREG=2 MWG=128,NWG=128,STAGES=6,SETMAXNREG=2 \
+            MWG=128,NWG=64,STAGES=6 MWG=128,NWG=64,STAGES=8 MWG=64,NWG=128,STAGES=6 \
+            MWG=128,NWG=128,STAGES=4,PERSIST=2,SETMAXNREG=2 MWG=64,NWG=64,STAGES=4; do
+            echo "-- tma_fp64 $c"
+            # shellcheck disable=SC2086
+            timeout 120 $TB --force "tma_fp64:KWG=16,$c" $sq --trans TN $sq --trans NT $sq \
+                --trans TT $sq | grep median
+        done
+    done
+    for t in NN TN NT TT; do
+        $CUBLAS --fp64 --trans $t 8192,8192,8192 4096,4096,4096
+    done
+}
+
 # fp32-layouts: FP32 in the default mode on every transpose (row-major NN, TN, NT, TT): the
 # products over the MN-major copies checked in full first, then two alternated rounds of the
 # defaults (tma_simt where both operands are MN-major, K-major ones copied so first where that
@@ -1073,6 +1119,7 @@ for suite in "$@"; do
     tensor-cores) tensor_cores ;;
     tf32-registers) tf32_registers ;;
     tma-simt) tma_simt ;;
+    tma-fp64) tma_fp64 ;;
     fp32-layouts) fp32_layouts ;;
     fp32-mn-major-tiles) fp32_mn_major_tiles ;;
     fp32-nn-mid-tiles) fp32_nn_mid_tiles ;;

@@ -29,8 +29,8 @@ const char *clgemm__tensor_map_service_string(tensor_map_service s) {
 
 /* ---- The encode parameters (pure) ------------------------------------------------------------ */
 
-/* CUtensorMapDataType values (cuda.h): UINT8 0, FLOAT16 6, FLOAT32 7, BFLOAT16 9. FP32 travels
- * as FLOAT32, as measured on the H200 (wgmma reads its TF32 part). */
+/* CUtensorMapDataType values (cuda.h): UINT8 0, FLOAT16 6, FLOAT32 7, FLOAT64 8, BFLOAT16 9. FP32
+ * travels as FLOAT32, as measured on the H200 (wgmma reads its TF32 part). */
 static int data_type(clgemm_precision t) {
     switch (t) {
     case CLGEMM_HALF:
@@ -39,6 +39,8 @@ static int data_type(clgemm_precision t) {
         return 9;
     case CLGEMM_SINGLE:
         return 7;
+    case CLGEMM_DOUBLE:
+        return 8;
     case CLGEMM_INT8:
     case CLGEMM_E4M3:
     case CLGEMM_E5M2:

@@ -260,6 +260,6 @@ bool clgemm__wgmma_types(clgemm_precision type, clgemm_compute compute);
 
 extern const family_desc clgemm__family_naive, clgemm__family_tiled, clgemm__family_regblock,
     clgemm__family_mma, clgemm__family_wgmma, clgemm__family_microkernel, clgemm__family_tma,
-    clgemm__family_tma_simt;
+    clgemm__family_tma_simt, clgemm__family_tma_fp64;
 
 #endif /* CLGEMM_FAMILY_H */

@@ -24,9 +24,11 @@ _Static_assert(offsetof(clgemm_config, unnamed_) + sizeof(((clgemm_config *)0)->
  * against 131; docs/TENSOR_CORES.md), so where tma cannot map a call the defaults are mma's and
  * the tuner, which searches all three, picks wgmma only where it wins. */
 const family_desc *const clgemm__families[] = {
-    &clgemm__family_tma,   &clgemm__family_tma_simt,    &clgemm__family_mma,
-    &clgemm__family_wgmma, &clgemm__family_microkernel, &clgemm__family_regblock,
-    &clgemm__family_tiled, &clgemm__family_naive,       NULL,
+    &clgemm__family_tma,      &clgemm__family_tma_simt,
+    &clgemm__family_tma_fp64, &clgemm__family_mma,
+    &clgemm__family_wgmma,    &clgemm__family_microkernel,
+    &clgemm__family_regblock, &clgemm__family_tiled,
+    &clgemm__family_naive,    NULL,
 };
 
 const ptx_patch_need *clgemm__ptx_patch_need(const char *file_name) {

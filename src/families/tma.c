@@ -9,7 +9,8 @@
  * Types: FP16 and BF16 with FP32 accumulation (C in the input type or FP32), FP32 in the TF32
  * mode and in the 3xTF32 mode (the operands' residuals beside them, exec/pack.c), and, K-major
  * only, INT8 into INT32 and FP8 E4M3 / E5M2 into FP32, FP16 or BF16 (an operand stored MN-major is
- * copied K-major first: exec/pack.c). */
+ * copied K-major first: exec/pack.c). Two more descriptors run the same kernel: tma_simt (FP32 on
+ * the CUDA cores) and tma_fp64 (FP64 on the DMMA tensor cores), below. */
 #include "families/family.h"
 
 #include <stdio.h>
@@ -72,9 +73,10 @@ static size_t config_local_bytes(const clgemm_config *c) {
     return local_bytes(c->params);
 }
 
-static bool rules(const clgemm_config *c, const device_info *info, const type_desc *t) {
+/* The rules of every element type: tile sides, a slice of one 128-byte row, the stages, the
+ * options' values, the threads and the local memory. */
+static bool slots_fit(const clgemm_config *c, const device_info *info, const type_desc *t) {
     const int *v = c->params;
-    if (t->complex || (t->size != 1 && t->size != 2 && t->size != 4)) return false;
     if (v[MWG] != 64 && v[MWG] != 128 && v[MWG] != 256) return false;
     if (v[NWG] != 64 && v[NWG] != 128 && v[NWG] != 256) return false;
     if ((size_t)v[KWG] * t->size != 128) return false;
@@ -83,6 +85,11 @@ static bool rules(const clgemm_config *c, const device_info *info, const type_de
     size_t threads = threads_of(v);
     if (threads > info->max_work_group_size || threads > info->max_work_item_sizes[0]) return false;
     return local_bytes(v) <= clgemm__static_local_limit(info);
+}
+
+static bool rules(const clgemm_config *c, const device_info *info, const type_desc *t) {
+    if (t->complex || (t->size != 1 && t->size != 2 && t->size != 4)) return false;
+    return slots_fit(c, info, t);
 }
 
 /* Persistent (PERSIST 2): the work-groups an SM holds at once, by local memory (at most two:
@@ -422,4 +429,107 @@ const family_desc clgemm__family_tma_simt = {.id = CLGEMM_FAMILY_TMA_SIMT,
                                              .tensor_maps = true,
                                              .param_ext = param_ext,
                                              .persistent_groups = persistent_groups,
+                                             .local_bytes = config_local_bytes};
+
+/* ---- FP64 on the DMMA tensor cores, fed by the same copies (tma_fp64; cl/tma.cl's WG_TYPE 7) --
+ */
+/* The same kernel, copies, pipeline, tiles and schedules, but the consumers multiply FP64 with
+ * mma.sync m16n8k16 f64 (DMMA) from fragments they load from the stages, each warp a 32 x NWG/2
+ * block of C, either operand either way (no copy first). What it frees the FP64 mma family
+ * (cl/mma.cl, cp.async copies) of: the copies' addresses, bounds and instructions, and their
+ * registers. A consumer thread holds NWG/2 FP64 accumulators (NWG registers), so NWG and MWG
+ * stop at 128 (a 128 x 256 tile's accumulators alone would be an SM's 65,536 registers); 128 x
+ * 128 tiles need the producer warpgroup's registers (SETMAXNREG 2: 232 a consumer thread;
+ * offline, one producer warp's 168 spill the accumulators in the loop). */
+static const family_param fp64_params[] = {
+    {"MWG", MWG, 64, 128, "work-group tile along M (MWG/64 consumer warpgroups)"},
+    {"NWG", NWG, 64, 128, "work-group tile along N (a warp's block: 32 rows by NWG/2 columns)"},
+    {"KWG", KWG, 16, 16, "depth of one K slice: one 128-byte swizzle row (16 FP64)"},
+    {"STAGES", STAGES, 2, 8, "K slices in flight in local memory"},
+    {"PERSIST", PERSIST, 1, 2,
+     "2: as many work-groups as the device holds at once loop over the tiles, each tile's copies "
+     "under the one before's products and stores; 1 (or 0): one tile a work-group"},
+    {"STAGE_C", STAGE_C, 0, 0, "unused: C leaves by each thread's own stores"},
+    {"SETMAXNREG", SETMAXNREG, 1, 2,
+     "2: the producer is a warpgroup that keeps 40 registers a thread and gives the rest to the "
+     "consumers (232 each at 128 rows); 1 (or 0): one producer warp, registers even"},
+};
+_Static_assert(sizeof fp64_params / sizeof fp64_params[0] == sizeof params / sizeof params[0],
+               "the same slots as tma's, so its tiles and launch serve both");
+
+static bool fp64_supported(const device_info *info, clgemm_precision type, clgemm_compute compute) {
+    return info->nv_tma && info->nv_compute_capability == 90 && type == CLGEMM_DOUBLE &&
+           (compute == CLGEMM_COMPUTE_DEFAULT || compute == CLGEMM__COMPUTE_ANY);
+}
+
+/* FP64 only, tiles of 64 or 128 a side (the accumulators' registers), then tma's rules. */
+static bool fp64_rules(const clgemm_config *c, const device_info *info, const type_desc *t) {
+    const int *v = c->params;
+    if (t->complex || t->size != 8 || v[MWG] > 128 || v[NWG] > 128) return false;
+    return slots_fit(c, info, t);
+}
+
+/* Persistent: as tma's, but one work-group an SM from 128 x 64 tiles on, whose consumers'
+ * registers fill more than half an SM (offline, ptxas sm_90a: 128 x 64, 288 threads, 146-152
+ * registers a thread; 128 x 128, 384 threads, the consumers' 232). */
+static size_t fp64_persistent_groups(const clgemm_config *c, const device_info *info) {
+    const int *v = c->params;
+    size_t groups = persistent_groups(c, info);
+    const size_t units = info->compute_units ? info->compute_units : 1;
+    return v[MWG] * v[NWG] >= 128 * 64 && groups > units ? units : groups;
+}
+
+static int fp64_call_options(const kernel_call *k, char *buf, size_t size) {
+    (void)k;
+    return snprintf(buf, size, " -DWG_TYPE=7 -DSPLIT3=0 -DSK_TAIL_WAVES=1");
+}
+
+#define FP64_ALL(mwg_, nwg_, stages_, persist_, setmaxnreg_)                                       \
+    {                                                                                              \
+        .family = CLGEMM_FAMILY_TMA_FP64, .params = {                                              \
+            mwg_,                                                                                  \
+            nwg_,                                                                                  \
+            16,                                                                                    \
+            stages_,                                                                               \
+            persist_,                                                                              \
+            0,                                                                                     \
+            setmaxnreg_                                                                            \
+        }                                                                                          \
+    }
+#define FP64(mwg_, nwg_, stages_) FP64_ALL(mwg_, nwg_, stages_, 0, 0)
+
+/* 128 x 128 tiles with the producer's registers given to the consumers (4 and 6 stages, and
+ * persistent), 128 x 64 and 64 x 128 (one producer warp: 146-152 and 215-234 registers a thread,
+ * no spill), 64 x 64 in 4 stages (two work-groups an SM) for shapes of few tiles. No defaults
+ * (`defaults` NULL) until measured against the mma family's on the device. */
+static const clgemm_config fp64_quick[] = {FP64_ALL(128, 128, 4, 0, 2),
+                                           FP64_ALL(128, 128, 6, 0, 2),
+                                           FP64(128, 64, 6),
+                                           FP64(128, 64, 8),
+                                           FP64(64, 128, 6),
+                                           FP64_ALL(128, 128, 4, 2, 2),
+                                           FP64(64, 64, 4),
+                                           END_OF_LIST};
+
+const family_desc clgemm__family_tma_fp64 = {.id = CLGEMM_FAMILY_TMA_FP64,
+                                             .name = "tma_fp64",
+                                             .file = "tma.cl",
+                                             .kernel = "clgemm_tma",
+                                             .params = fp64_params,
+                                             .num_params =
+                                                 (int)(sizeof fp64_params / sizeof fp64_params[0]),
+                                             .rules = fp64_rules,
+                                             .launch = launch,
+                                             .tile = tile,
+                                             .searched = true,
+                                             .split_k = true,
+                                             .supported = fp64_supported,
+                                             .defaults = NULL,
+                                             .call_options = fp64_call_options,
+                                             .quick = fp64_quick,
+                                             .parts = clgemm__ptx_parts,
+                                             .ptx_patch = &patch,
+                                             .tensor_maps = true,
+                                             .param_ext = param_ext,
+                                             .persistent_groups = fp64_persistent_groups,
                                              .local_bytes = config_local_bytes};
