@@ -323,7 +323,7 @@ Test(pack, fp32_narrow_long_k_on_tma_simt) {
     } cases[] = {
         {64, 8192, 8192, 1, true, CLGEMM_FAMILY_TMA_SIMT},
         {256, 256, 16384, 1, false, CLGEMM_FAMILY_TMA_SIMT},
-        {256, 4096, 4096, 1, true, CLGEMM_FAMILY_TMA_SIMT},
+        {256, 4096, 4096, 1, false, CLGEMM_FAMILY_REGBLOCK},
         {8192, 64, 8192, 1, false, CLGEMM_FAMILY_REGBLOCK},
         {256, 256, 2048, 1, false, CLGEMM_FAMILY_REGBLOCK},
         {64, 8192, 8192, 4, false, CLGEMM_FAMILY_REGBLOCK},
@@ -988,15 +988,15 @@ Test(pack, int8_blocked_sums_are_exact_at_the_deepest_k_block, .timeout = 300) {
     clgemm_destroy(h);
 }
 
-/* The alignment copies (CLGEMM_ALIGN_COPIES): on a modelled H200, FP64 4097^2 (the mma family's
- * scalar-load path) copies both operands in their own layout by default or where the handle
- * asks, neither with 0; by default only an operand re-read at least 1536 times (8193 x 65 x 8193:
- * only B), only for a family where the copies pay (not FP32's register-blocked family) and only
- * on the device where that was measured (compute capability 9.0);
- * only the operand off 16 bytes is copied; none for aligned operands, a broadcast operand or a
- * batch table; a TF32 call with B stored MN-major still takes the tensor-map copies first, and a
- * TF32 or 3xTF32 operand off 16 bytes and K-major reaches the maps through a copy in its own
- * layout unless the handle says never. */
+/* The alignment copies (CLGEMM_ALIGN_COPIES): on a modelled H200, FP64 4097^2 copies both operands
+ * in their own layout by default or where the handle asks, neither with 0 (over the copies the
+ * tma_fp64 family where A is MN-major, else the mma family, whose scalar-load path they spare); by
+ * default only an operand re-read at least 1536 times (8193 x 65 x 8193: only B), only for a family
+ * where the copies pay (not FP32's register-blocked family) and only on the device where that was
+ * measured (compute capability 9.0); only the operand off 16 bytes is copied; none for aligned
+ * operands, a broadcast operand or a batch table; a TF32 call with B stored MN-major still takes
+ * the tensor-map copies first, and a TF32 or 3xTF32 operand off 16 bytes and K-major reaches the
+ * maps through a copy in its own layout unless the handle says never. */
 Test(pack, alignment_copies_chosen_where_they_pay) {
     clgemm_handle h = make_handle();
     model_h200(h);
@@ -1005,6 +1005,11 @@ Test(pack, alignment_copies_chosen_where_they_pay) {
     pack_choice p;
     cr_expect_eq(h->align_copies, -1, "default without CLGEMM_ALIGN_COPIES");
     cr_assert(clgemm__pack_choose(h, &odd, CLGEMM_COMPUTE_DEFAULT, &p), "default: copied");
+    cr_expect(p.pack[0] && p.pack[1] && p.keep_layout[0] && p.keep_layout[1]);
+    cr_expect_eq(p.schedule.cfg.family, CLGEMM_FAMILY_TMA_FP64, "A MN-major: the maps' family");
+    gemm_call odd_tn = odd; /* A K-major: the mma family over the copies */
+    odd_tn.trans_a = CLGEMM_TRANS;
+    cr_assert(clgemm__pack_choose(h, &odd_tn, CLGEMM_COMPUTE_DEFAULT, &p), "A K-major: copied");
     cr_expect(p.pack[0] && p.pack[1] && p.schedule.cfg.family == CLGEMM_FAMILY_MMA);
     gemm_call small = square(CLGEMM_DOUBLE, CLGEMM_COL_MAJOR, N, N, 1025, 1025);
     cr_expect_not(clgemm__pack_choose(h, &small, CLGEMM_COMPUTE_DEFAULT, &p), "1025^2: none");
@@ -1031,7 +1036,7 @@ Test(pack, alignment_copies_chosen_where_they_pay) {
     cr_assert(clgemm__pack_choose(h, &odd, CLGEMM_COMPUTE_DEFAULT, &p), "1: copied (family %d)",
               (int)p.schedule.cfg.family);
     cr_expect(p.keep_layout[0] && p.keep_layout[1] && p.pack[0] && p.pack[1] && !p.residual);
-    cr_expect_eq(p.schedule.cfg.family, CLGEMM_FAMILY_MMA);
+    cr_expect_eq(p.schedule.cfg.family, CLGEMM_FAMILY_TMA_FP64);
     gemm_call q = clgemm__packed_call(&odd, &p, NULL);
     cr_expect(q.trans_a == N && q.trans_b == N && q.lda == 4098 && q.ldb == 4098);
     gemm_call half = odd;

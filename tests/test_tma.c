@@ -907,12 +907,12 @@ static device_info h200_fp64(void) {
 /* Offered only where maps are encoded on compute capability 9.0, only for FP64 in the default
  * compute mode (and the tuner's any), never planned by default (no defaults until measured), and
  * read either major (no copy first). */
-Test(tma_fp64_family, only_fp64_on_the_modelled_h200_and_never_by_default) {
+Test(tma_fp64_family, only_fp64_on_the_modelled_h200_default_where_measured) {
     const family_desc *f = clgemm__family(CLGEMM_FAMILY_TMA_FP64);
     cr_assert(f);
     cr_expect_str_eq(f->name, "tma_fp64");
     cr_expect_str_eq(f->file, "tma.cl");
-    cr_expect_null(f->defaults);
+    cr_expect_not_null(f->defaults);
     cr_expect(f->searched && f->tensor_maps && f->split_k);
     device_info h200 = h200_fp64(), no_maps = h200, ada = h200;
     no_maps.nv_tma = false;
@@ -929,13 +929,30 @@ Test(tma_fp64_family, only_fp64_on_the_modelled_h200_and_never_by_default) {
         cr_expect_not(f->supported(&h200, others[i], CLGEMM_COMPUTE_DEFAULT), "type %d",
                       (int)others[i]);
     cr_expect_not(f->supported(&h200, CLGEMM_SINGLE, CLGEMM_COMPUTE_TF32));
-    /* FP64's plans stay where they were (the mma family at 8192^3 and 4096^3). */
-    const size_t sq[] = {8192, 4096, 1024};
-    for (size_t i = 0; i < 3; i++) {
-        clgemm_config c =
-            clgemm__config_default_for(&h200, D, CLGEMM_COMPUTE_DEFAULT, sq[i], sq[i], sq[i], 1);
-        cr_expect_neq(c.family, CLGEMM_FAMILY_TMA_FP64, "%zu^3", sq[i]);
-        cr_expect_eq(c.family, CLGEMM_FAMILY_MMA, "%zu^3", sq[i]);
+    /* The default for one matrix with A (of the column-major problem) MN-major, at least 7 waves
+     * of 128 x 128 tiles, K of 4096 or more: 128 x 128 in 6 stages with the producer warpgroup's
+     * registers; else the mma family. */
+    const struct {
+        size_t m, n, k, batch;
+        bool a_along_k;
+        clgemm_family family;
+    } plans[] = {
+        {8192, 8192, 8192, 1, false, CLGEMM_FAMILY_TMA_FP64},
+        {4096, 4096, 4096, 1, false, CLGEMM_FAMILY_TMA_FP64},
+        {8192, 8192, 8192, 1, true, CLGEMM_FAMILY_MMA},
+        {2048, 2048, 2048, 1, false, CLGEMM_FAMILY_MMA},
+        {8192, 8192, 2048, 1, false, CLGEMM_FAMILY_MMA},
+        {4096, 4096, 4096, 2, false, CLGEMM_FAMILY_MMA},
+    };
+    for (size_t i = 0; i < sizeof plans / sizeof plans[0]; i++) {
+        const gemm_dims d = {plans[i].m, plans[i].n,         plans[i].k, plans[i].batch,
+                             true,       plans[i].a_along_k, false};
+        clgemm_config c = clgemm__config_default_for_dims(&h200, D, CLGEMM_COMPUTE_DEFAULT, &d);
+        cr_expect_eq(c.family, plans[i].family, "case %zu", i);
+        if (c.family == CLGEMM_FAMILY_TMA_FP64)
+            cr_expect(c.params[0] == 128 && c.params[1] == 128 && c.params[3] == 6 &&
+                          c.params[6] == 2,
+                      "case %zu", i);
     }
     /* Either major: FP64 operands are not K-major only, and a map describes each layout. */
     cr_expect_not(clgemm__maps_k_major_only(D, CLGEMM_COMPUTE_DEFAULT));

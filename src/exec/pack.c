@@ -200,8 +200,10 @@ static bool align_copies(struct clgemm_handle_s *h, const gemm_call *c, clgemm_c
     out->keep_layout[0] = out->keep_layout[1] = true;
     clgemm__pack_layout(c, out);
     if (out->bytes == SIZE_MAX) return false;
+    /* (a family that reads operands through tensor maps is one the copies open: FP64 4097^2
+     * reaches tma_fp64 so, as FP16 4097^2 reaches tma through map_copies) */
     const family_desc *f = plan_over_copies(h, c, compute, out);
-    if (!asked && !f->aligned_copies_pay) return false;
+    if (!asked && !f->aligned_copies_pay && !f->tensor_maps) return false;
     return f->call_options && (!f->uses_alignment || f->uses_alignment(&out->schedule.cfg));
 }
 

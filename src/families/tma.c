@@ -391,19 +391,26 @@ static const clgemm_config simt_quick[] = {SIMT(128, 128, 4),
  * matrix with both operands MN-major (the others copied so first where that pays: exec/pack.c),
  * where those tiles fill the waves; elsewhere the register-blocked family. */
 static const clgemm_config simt_wide[] = {SIMT_ALL(128, 256, 4, 0, 2), END_OF_LIST};
-/* One matrix at most 256 wide along N (of the column-major problem) with a long K, split as
- * planned: 128 x 64 tiles in 6 stages, B K-major or not. H100, two alternated rounds, forced
+/* One matrix at most 256 wide along N (of the column-major problem) of at most 64 tiles of 128 x
+ * 64 (half a wave) with a long K, split as planned: those tiles in 6 stages, B K-major or not.
+ * H100, two alternated rounds, forced
  * (bench/results/h100-fp32-partial-wave-tiles-tma-simt-shapes.log): row-major NN 64 x 8192 x 8192
  * (column-major 8192 x 64; its K-major 64 x 8192 operand copied transposed first, as pack.c
  * plans it) 35.1-35.2 TFLOPS against the register-blocked family's 33.6, 256 x 256
  * x 16384 25.3-25.5 against 23.3 (cuBLAS 39.6 and 27.6); but narrow along M (8192 x 64 x 8192,
- * column-major 64 x 8192) 25.5 in 64 x 128 tiles against 31.1, and batches lost everywhere. */
+ * column-major 64 x 8192) 25.5 in 64 x 128 tiles against 31.1, and batches lost everywhere. As
+ * the default, again against the register-blocked family forced (bench/results/
+ * h100-tma-fp64-fp32-narrow-defaults.log): 64 x 8192 x 8192 33.0-33.8 against 32.6-33.0, 256 x 256
+ * x 16384 23.6-23.9 against 22.2-22.3 (cuBLAS 35.9, 22.7); at 128 tiles it lost: 128 x 8192 x 8192
+ * 37.3-39.1 against 41.1-41.2, 256 x 4096 x 8192 38.3-39.4 against 41.4-41.5. */
 static const clgemm_config simt_narrow[] = {SIMT(128, 64, 6), END_OF_LIST};
 static const clgemm_config *simt_defaults(const device_info *info, clgemm_precision type,
                                           const gemm_dims *dims) {
     (void)type; /* FP32 only (simt_supported) */
     if (dims->batch != 1 || dims->m == 0) return none;
-    if (dims->n <= 256 && dims->m >= 256 && dims->k >= 4096) return simt_narrow;
+    const size_t narrow_tiles = (dims->m + 127) / 128 * ((dims->n + 63) / 64);
+    if (dims->n <= 256 && dims->m >= 256 && dims->k >= 4096 && narrow_tiles <= 64)
+        return simt_narrow;
     const bool both_mn_major = !dims->a_along_k && dims->b_along_n;
     return both_mn_major && wide_tiles_fill(info, dims) ? simt_wide : none;
 }
@@ -511,6 +518,24 @@ static const clgemm_config fp64_quick[] = {FP64_ALL(128, 128, 4, 0, 2),
                                            FP64(64, 64, 4),
                                            END_OF_LIST};
 
+/* H100, two alternated rounds, cuBLAS in the same run (bench/results/
+ * h100-tma-fp64-fp32-narrow-defaults.log): 128 x 128 tiles in 6 stages with the producer's
+ * registers given to the consumers ran row-major NN 8192^2 at 56.8-57.5 TFLOPS and 4096^2 at
+ * 58.9-59.5, where the mma family's default ran 53.4 and 55.5-55.8 (cuBLAS 55.7 and 52.5); TN
+ * (both operands MN-major) 57.6-57.8 and 59.4-60.2 against 50.0 and 52.4-52.7 (cuBLAS 52.9 and
+ * 49.9). So one matrix whose A (of the column-major problem) is MN-major, as in both, of at least
+ * 7 waves of those tiles (4096^2: 7.8) and K of 4096 or more; A K-major (row-major NT, TT),
+ * smaller and shorter problems and batches stay on the mma family until measured. */
+static const clgemm_config fp64_large[] = {FP64_ALL(128, 128, 6, 0, 2), END_OF_LIST};
+static const clgemm_config *fp64_defaults(const device_info *info, clgemm_precision type,
+                                          const gemm_dims *dims) {
+    (void)type; /* FP64 only (fp64_supported) */
+    if (dims->batch != 1 || dims->m == 0 || dims->a_along_k || dims->k < 4096) return none;
+    const double tiles = (double)((dims->m + 127) / 128) * (double)((dims->n + 127) / 128);
+    const double units = info->compute_units ? (double)info->compute_units : 1;
+    return tiles >= 7 * units ? fp64_large : none;
+}
+
 const family_desc clgemm__family_tma_fp64 = {.id = CLGEMM_FAMILY_TMA_FP64,
                                              .name = "tma_fp64",
                                              .file = "tma.cl",
@@ -524,7 +549,7 @@ const family_desc clgemm__family_tma_fp64 = {.id = CLGEMM_FAMILY_TMA_FP64,
                                              .searched = true,
                                              .split_k = true,
                                              .supported = fp64_supported,
-                                             .defaults = NULL,
+                                             .defaults = fp64_defaults,
                                              .call_options = fp64_call_options,
                                              .quick = fp64_quick,
                                              .parts = clgemm__ptx_parts,
