@@ -326,6 +326,13 @@ const family_desc clgemm__family_tma = {TENSOR_CORE_FAMILY(CLGEMM_FAMILY_TMA, tm
                                         .persistent_groups = persistent_groups,
                                         .local_bytes = config_local_bytes};
 
+/* What tma_simt and tma_fp64 share with each other (and tma): the kernel, its launch, tiles,
+ * parts, patch, maps and local memory. */
+#define TMA_KERNEL_FIELDS                                                                          \
+    .file = "tma.cl", .kernel = "clgemm_tma", .launch = launch, .tile = tile, .searched = true,    \
+    .split_k = true, .parts = clgemm__ptx_parts, .ptx_patch = &patch, .tensor_maps = true,         \
+    .param_ext = param_ext, .local_bytes = config_local_bytes
+
 /* ---- FP32 on the CUDA cores, fed by the same copies (tma_simt; cl/tma.cl's WG_TYPE 6) ------- */
 /* The same kernel, copies, pipeline, tiles and schedules, but the consumers multiply FP32 from the
  * stages with FFMA (no tensor core, exact FP32: the default compute mode), each thread an 8 x
@@ -415,28 +422,18 @@ static const clgemm_config *simt_defaults(const device_info *info, clgemm_precis
     return both_mn_major && wide_tiles_fill(info, dims) ? simt_wide : none;
 }
 
-const family_desc clgemm__family_tma_simt = {.id = CLGEMM_FAMILY_TMA_SIMT,
+const family_desc clgemm__family_tma_simt = {TMA_KERNEL_FIELDS,
+                                             .id = CLGEMM_FAMILY_TMA_SIMT,
                                              .name = "tma_simt",
-                                             .file = "tma.cl",
-                                             .kernel = "clgemm_tma",
                                              .params = simt_params,
                                              .num_params =
                                                  (int)(sizeof simt_params / sizeof simt_params[0]),
                                              .rules = rules,
-                                             .launch = launch,
-                                             .tile = tile,
-                                             .searched = true,
-                                             .split_k = true,
                                              .supported = simt_supported,
                                              .defaults = simt_defaults,
                                              .call_options = simt_call_options,
                                              .quick = simt_quick,
-                                             .parts = clgemm__ptx_parts,
-                                             .ptx_patch = &patch,
-                                             .tensor_maps = true,
-                                             .param_ext = param_ext,
-                                             .persistent_groups = persistent_groups,
-                                             .local_bytes = config_local_bytes};
+                                             .persistent_groups = persistent_groups};
 
 /* ---- FP64 on the DMMA tensor cores, fed by the same copies (tma_fp64; cl/tma.cl's WG_TYPE 7) --
  */
@@ -536,25 +533,15 @@ static const clgemm_config *fp64_defaults(const device_info *info, clgemm_precis
     return tiles >= 7 * units ? fp64_large : none;
 }
 
-const family_desc clgemm__family_tma_fp64 = {.id = CLGEMM_FAMILY_TMA_FP64,
+const family_desc clgemm__family_tma_fp64 = {TMA_KERNEL_FIELDS,
+                                             .id = CLGEMM_FAMILY_TMA_FP64,
                                              .name = "tma_fp64",
-                                             .file = "tma.cl",
-                                             .kernel = "clgemm_tma",
                                              .params = fp64_params,
                                              .num_params =
                                                  (int)(sizeof fp64_params / sizeof fp64_params[0]),
                                              .rules = fp64_rules,
-                                             .launch = launch,
-                                             .tile = tile,
-                                             .searched = true,
-                                             .split_k = true,
                                              .supported = fp64_supported,
                                              .defaults = fp64_defaults,
                                              .call_options = fp64_call_options,
                                              .quick = fp64_quick,
-                                             .parts = clgemm__ptx_parts,
-                                             .ptx_patch = &patch,
-                                             .tensor_maps = true,
-                                             .param_ext = param_ext,
-                                             .persistent_groups = fp64_persistent_groups,
-                                             .local_bytes = config_local_bytes};
+                                             .persistent_groups = fp64_persistent_groups};
