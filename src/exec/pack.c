@@ -161,17 +161,19 @@ static bool mn_major_copies(struct clgemm_handle_s *h, const gemm_call *c, clgem
         any = true;
     }
     if (!any) return false;
+    clgemm__pack_layout(c, out);
+    if (out->bytes == SIZE_MAX) return false;
+    if (plan_over_copies(h, c, compute, out)->id != CLGEMM_FAMILY_TMA_SIMT) return false;
     /* A configuration tuned for the call as it stands on another family is the tuner's choice for
-     * it (the copies' call has another key). A forced one is planned over the copies too, so it
-     * takes them only if it is the family's. */
+     * it (the copies' call has another key); only a handle with a tuning table can have one, so
+     * only there is the call as it stands planned too. A forced one was planned over the copies
+     * above, so it takes them only if it is the family's. */
+    if (!h->tuning) return true;
     const char *source;
     const size_t batch = c->batched ? c->batch : 1;
     const gemm_schedule as_is =
         clgemm__plan_call(h, c, &shape, compute, batch, false, true, &source);
-    if (strcmp(source, "tuned") == 0 && as_is.cfg.family != CLGEMM_FAMILY_TMA_SIMT) return false;
-    clgemm__pack_layout(c, out);
-    if (out->bytes == SIZE_MAX) return false;
-    return plan_over_copies(h, c, compute, out)->id == CLGEMM_FAMILY_TMA_SIMT;
+    return strcmp(source, "tuned") != 0 || as_is.cfg.family == CLGEMM_FAMILY_TMA_SIMT;
 }
 
 /* Alignment copies: an operand whose base, leading dimension or batch stride is off 16 bytes
