@@ -85,6 +85,11 @@
 #                 transpose, then FP64 8192^2 and 4096^2 row-major NN, TN, NT and TT on the default
 #                 (the mma family) and on each candidate forced, two alternated rounds, cuBLAS
 #                 beside
+#   fp32-fp64-vs-cublas  issue 32's table in one run: FP32 and FP64 8192^2, 4096^2, 4097^2
+#                 (row-major NN) alternated with cuBLAS in three rounds, FP64 4097^2 also without
+#                 the alignment copies, the narrow and long-K shapes in two rounds and the mid
+#                 squares beside cuBLAS, strided batches in two rounds beside torch.bmm, then
+#                 test_gemm, test_split, test_batched, test_types, test_pack and test_tma
 #   fp32-layouts  FP32 on every transpose (row-major NN, TN, NT, TT): the products over the
 #                 MN-major copies checked in full, then the defaults against the same without the
 #                 copies and the register-blocked default, tma_simt's tiles at 2048^2-3072^2, two
@@ -138,7 +143,7 @@ fi
 if [ "$1" != tune ]; then
     for suite in "$@"; do
         case $suite in
-        device-tests | fp32-shapes | fp32-sweep | fp64-shapes | fp64-sweep | align-copies | fp32-loop-addressing | fp64-loop | stream-k | streamk-fixup | streamk-waves | tail-registers | tile-bands | narrow-tiles | batched | types | tensor-cores | tf32-registers | tma-simt | tma-fp64 | fp32-layouts | fp32-mn-major-tiles | fp32-nn-mid-tiles | fp32-tma-simt-shapes | setmaxnreg | wgmma | mma8 | tma | eight-bit | squares | call-cost | multi-gpu | lapack-factor) ;;
+        device-tests | fp32-shapes | fp32-sweep | fp64-shapes | fp64-sweep | align-copies | fp32-loop-addressing | fp64-loop | stream-k | streamk-fixup | streamk-waves | tail-registers | tile-bands | narrow-tiles | batched | types | tensor-cores | tf32-registers | tma-simt | tma-fp64 | fp32-fp64-vs-cublas | fp32-layouts | fp32-mn-major-tiles | fp32-nn-mid-tiles | fp32-tma-simt-shapes | setmaxnreg | wgmma | mma8 | tma | eight-bit | squares | call-cost | multi-gpu | lapack-factor) ;;
         *)
             echo "run.sh: unknown suite '$suite' (bench/gpu/run.sh alone lists them)" >&2
             exit 2
@@ -692,6 +697,49 @@ tma_fp64() {
     done
 }
 
+# fp32-fp64-vs-cublas: see the list above. Each clgemm line is the median of warm whole calls;
+# cuBLAS and torch.bmm print theirs from the same process order, so ratios pair within a round.
+fp32_fp64_vs_cublas() {
+    TB="timeout 150 $B/bench/clgemm-types-bench --no-clblast"
+    BB="timeout 150 $B/bench/clgemm-batched-bench --no-clblast --runs 20"
+    sq="8192,8192,8192 4096,4096,4096 4097,4097,4097"
+    narrow="8192,64,8192 64,8192,8192 256,256,16384"
+    mid="1024 1536 2048 2304 2560 3072 5000"
+    mid=$(for n in $mid; do printf '%s,%s,%s ' "$n" "$n" "$n"; done)
+    # shellcheck disable=SC2046,SC2086
+    {
+        for round in 1 2 3; do
+            echo "-- round $round: squares, FP32 then FP64, cuBLAS beside"
+            $TB --runs 10 $(mode_args s $sq) $(mode_args d $sq) | grep -E "^[sd] |rror"
+            $CUBLAS $sq
+            $CUBLAS --fp64 $sq
+        done
+        echo "-- FP64 4097^2 without the alignment copies, then with them"
+        CLGEMM_ALIGN_COPIES=0 $TB --runs 10 d:4097,4097,4097 | grep -E "^d |rror"
+        $TB --runs 10 d:4097,4097,4097 | grep -E "^d |rror"
+        for round in 1 2; do
+            echo "-- round $round: narrow and long K, cuBLAS beside"
+            $TB --runs 20 $(mode_args s $narrow) $(mode_args d $narrow) | grep -E "^[sd] |rror"
+            $CUBLAS $narrow
+            $CUBLAS --fp64 $narrow
+        done
+        echo "-- mid squares, cuBLAS beside"
+        $TB --runs 20 $(mode_args s $mid) $(mode_args d $mid) | grep -E "^[sd] |rror"
+        $CUBLAS $mid
+        $CUBLAS --fp64 $mid
+        for round in 1 2; do
+            echo "-- round $round: strided batches, torch.bmm beside"
+            $BB $(mode_args s $BATCHES) $(mode_args d $BATCHES) 2>&1 | grep -E "clgemm|rror"
+            $BMM $BATCHES
+            $BMM --fp64 $BATCHES
+        done
+    }
+    for t in test_gemm test_split test_batched test_types test_pack test_tma; do
+        echo "== $t"
+        timeout 200 "$B/tests/$t" 2>&1 | grep -E "FAIL|Synthesis|Assert" | head -20
+    done
+}
+
 # fp32-layouts: FP32 in the default mode on every transpose (row-major NN, TN, NT, TT): the
 # products over the MN-major copies checked in full first, then two alternated rounds of the
 # defaults (tma_simt where both operands are MN-major, K-major ones copied so first where that
@@ -1120,6 +1168,7 @@ for suite in "$@"; do
     tf32-registers) tf32_registers ;;
     tma-simt) tma_simt ;;
     tma-fp64) tma_fp64 ;;
+    fp32-fp64-vs-cublas) fp32_fp64_vs_cublas ;;
     fp32-layouts) fp32_layouts ;;
     fp32-mn-major-tiles) fp32_mn_major_tiles ;;
     fp32-nn-mid-tiles) fp32_nn_mid_tiles ;;

@@ -18,7 +18,7 @@ BINARIES = ["bench/clgemm-bench", "bench/clgemm-types-bench", "bench/clgemm-batc
             "bench/clgemm-overhead", "bench/clgemm-blas-overhead", "bench/clgemm-multi-bench",
             "bench/clgemm-lapack-factor-bench", "tools/clgemm-tune"] + [
     f"tests/test_{t}" for t in ("gemm", "split", "batched", "types", "faults", "invalid", "unit",
-                                "tensor_cores", "pack")]
+                                "tensor_cores", "pack", "tma")]
 # A stand-in prints a line that the suites' filters keep ("s " starts a clgemm-bench row), with
 # TC_ENV's variable when it is set.
 STUB = '#!/bin/sh\necho "s  RAN $(basename "$0") $* ${CLGEMM_KSPLIT:+[KSPLIT=$CLGEMM_KSPLIT]}"\n'
@@ -107,6 +107,17 @@ EXPECT = {
                       "routine      n    host_s"],
     # Every transpose at the squares (default, no copies, the register-blocked default), the full
     # check first, and cuBLAS on each transpose.
+    # The squares in both precisions beside cuBLAS, FP64 4097^2 without the alignment copies,
+    # the narrow shapes, mid squares and batches beside their references, then the device tests.
+    "fp32-fp64-vs-cublas": ["clgemm-types-bench --no-clblast --runs 10 s:8192,8192,8192 s:4096,4096,4096 "
+                            "s:4097,4097,4097 d:8192,8192,8192 d:4096,4096,4096 d:4097,4097,4097",
+                            "cublas_reference.py --fp64 8192,8192,8192 4096,4096,4096 4097,4097,4097",
+                            "--runs 20 s:8192,64,8192 s:64,8192,8192 s:256,256,16384 d:8192,64,8192",
+                            "cublas_reference.py --fp64 1024,1024,1024 1536,1536,1536",
+                            "clgemm-batched-bench --no-clblast --runs 20 s:10000,32 s:10000,64 "
+                            "s:1000,128 s:1000,256 s:100,512 d:10000,32",
+                            "bmm_reference.py --fp64 10000,32 10000,64 1000,128 1000,256 100,512",
+                            "== test_pack", "== test_tma"],
     "fp32-layouts": ["clgemm-types-bench --no-clblast --runs 10 --check s:4096,4096,100",
                      *(f"--trans {t} s:8192,8192,8192 s:4096,4096,4096" for t in ("NN", "TN", "NT", "TT")),
                      *(f"cublas_reference.py --trans {t} 8192,8192,8192" for t in ("NN", "TN", "NT", "TT"))],
