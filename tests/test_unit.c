@@ -1265,6 +1265,17 @@ Test(schedule_plan, h200_shapes) {
               describe(&c));
     c = clgemm__config_default_for(&h200, S, DEF, 4097, 4097, 4097, 1);
     cr_expect(tile_area(&c) == 256u * 128u, "4097^2: %s", describe(&c));
+    /* A narrow matrix (row-major 8192 x 64 x 8192: 64 x 8192 x 8192 here, B K-major): 64 x 256
+     * tiles, with 16-byte loads where the operands keep them. */
+    c = clgemm__config_default_for_dims(&h200, S, DEF,
+                                        &(const gemm_dims){64, 8192, 8192, 1, true, false, false});
+    cr_expect(c.family == CLGEMM_FAMILY_REGBLOCK && c.mwg == 64 && c.nwg == 256 &&
+                  c.params[10] == 2,
+              "64 x 8192 x 8192 aligned: %s", describe(&c));
+    c = clgemm__config_default_for_dims(&h200, S, DEF,
+                                        &(const gemm_dims){64, 8192, 8192, 1, false, false, false});
+    cr_expect(c.mwg == 64 && c.nwg == 256 && c.params[10] == 0, "64 x 8192 x 8192 off 16 bytes: %s",
+              describe(&c));
     /* Both operands MN-major (row-major TN), below the tma_simt family's sizes: 256 x 128 tiles
      * with 16-byte loads where they fill 0.9 of a wave (128 x 128 ones lose a fifth), 128 x 64
      * where those even the SMs out, else 128 x 128 with 16-byte loads. */

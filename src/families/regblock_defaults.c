@@ -47,10 +47,10 @@
  * (bench/gpu/fp32-sweep.list). A device whose static local memory cannot hold an entry refuses
  * it and takes the next. */
 #define NV_FP32_LARGE RB(256, 128, 8, 16, 16, 8, 4, 4)
-#define NV_FP32_SMALLER                                                                            \
-    RB(128, 128, 8, 16, 16, 8, 4, 4), RB(256, 64, 8, 16, 8, 8, 4, 4),                              \
-        RB(64, 256, 8, 4, 32, 8, 4, 4), RB(64, 64, 32, 16, 8, 8, 2, 2), NV_SMALL,                  \
-        RB(16, 32, 32, 8, 16, 8, 2, 2), END_OF_LIST
+#define NV_FP32_SMALLER_WITH(narrow_)                                                              \
+    RB(128, 128, 8, 16, 16, 8, 4, 4), RB(256, 64, 8, 16, 8, 8, 4, 4), narrow_,                     \
+        RB(64, 64, 32, 16, 8, 8, 2, 2), NV_SMALL, RB(16, 32, 32, 8, 16, 8, 2, 2), END_OF_LIST
+#define NV_FP32_SMALLER NV_FP32_SMALLER_WITH(RB(64, 256, 8, 4, 32, 8, 4, 4))
 static const clgemm_config nvidia_single[] = {NV_FP32_LARGE, NV_FP32_SMALLER};
 /* FP32 single matrices on Hopper: the same tile with 16-byte loads inside aligned operands
  * (VLOAD 2; A's vectors stored whole into local memory): H200 8192^2 46.8 TFLOPS against 46.2,
@@ -85,7 +85,13 @@ static const clgemm_config nvidia_single_batched_large[] = {RB(128, 64, 8, 16, 8
  * (4097^2 34.0 against 256 x 128's 42.7, 1000 x 257^3 13.9 against 128 x 64's 20.5), so such
  * calls keep the lists above. */
 #define NV_HOPPER_ALIGNED RB_FULL(128, 128, 8, 16, 16, 8, 4, 4, 0, 2)
-static const clgemm_config nvidia_hopper_single_aligned[] = {NV_HOPPER_ALIGNED, NV_FP32_SMALLER};
+/* The smaller tiles for aligned operands: 64 x 256 with 16-byte loads too. H100, row-major
+ * 8192 x 64 x 8192 (64 x 8192 x 8192 in kernel terms, B K-major; 32 tiles split 8 ways), two
+ * alternated rounds (bench/results/h100-fp32-narrow-splits.log): 31.6 TFLOPS against 30.2-30.4
+ * with element loads; 16- and 32-deep slices, two local buffers and other splits were slower
+ * (19.2-28.5). */
+#define NV_HOPPER_SMALLER NV_FP32_SMALLER_WITH(RB_FULL(64, 256, 8, 4, 32, 8, 4, 4, 0, 2))
+static const clgemm_config nvidia_hopper_single_aligned[] = {NV_HOPPER_ALIGNED, NV_HOPPER_SMALLER};
 /* Measured with B K-major (row-major NN). 256 x 128 tiles (both with 16-byte loads) first, where
  * 128 x 128 ones lose: (1) both operands MN-major (row-major TN), wherever 256 x 128 tiles fill 0.9
  * of a wave: H100, two alternated rounds (bench/results/h100-fp32-mn-major-tiles.log), 2048^2
@@ -98,7 +104,7 @@ static const clgemm_config nvidia_hopper_single_aligned[] = {NV_HOPPER_ALIGNED, 
  * 40.3-41.0 against 37.8; outside it they lost (2176^2, 1.09: 33.5-34.0 against 37.5-37.8; 2816^2,
  * 1.83: 41.3-41.9 against 43.1-43.9). */
 static const clgemm_config nvidia_hopper_single_wide[] = {
-    RB_FULL(256, 128, 8, 16, 16, 8, 4, 4, 0, 2), NV_HOPPER_ALIGNED, NV_FP32_SMALLER};
+    RB_FULL(256, 128, 8, 16, 16, 8, 4, 4, 0, 2), NV_HOPPER_ALIGNED, NV_HOPPER_SMALLER};
 /* The same with 128 x 64 tiles first (four an SM), where 128 x 128 ones (two an SM) load the SMs
  * unevenly: every SM runs its share of whole tiles, so a call lasts ceil(tiles / SMs) of them;
  * 128 x 64 tiles do half the work and run about 10 % slower a flop, so they lead where their rounds
@@ -110,7 +116,7 @@ static const clgemm_config nvidia_hopper_single_wide[] = {
  * 43.7. */
 #define NV_HOPPER_ALIGNED_HALF RB_FULL(128, 64, 8, 16, 8, 8, 4, 4, 0, 2)
 static const clgemm_config nvidia_hopper_single_aligned_half[] = {NV_HOPPER_ALIGNED_HALF,
-                                                                  NV_FP32_SMALLER};
+                                                                  NV_HOPPER_SMALLER};
 static const clgemm_config nvidia_hopper_single_batched_large[] = {
     NV_HOPPER_ALIGNED, RB(128, 64, 8, 16, 8, 8, 4, 4), NV_BATCH_SMALL, END_OF_LIST};
 #define MANY_MATRICES 16
