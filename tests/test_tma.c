@@ -905,8 +905,8 @@ static device_info h200_fp64(void) {
 }
 
 /* Offered only where maps are encoded on compute capability 9.0, only for FP64 in the default
- * compute mode (and the tuner's any), never planned by default (no defaults until measured), and
- * read either major (no copy first). */
+ * compute mode (and the tuner's any), the default where measured, and read either major (no copy
+ * first). */
 Test(tma_fp64_family, only_fp64_on_the_modelled_h200_default_where_measured) {
     const family_desc *f = clgemm__family(CLGEMM_FAMILY_TMA_FP64);
     cr_assert(f);
@@ -929,30 +929,44 @@ Test(tma_fp64_family, only_fp64_on_the_modelled_h200_default_where_measured) {
         cr_expect_not(f->supported(&h200, others[i], CLGEMM_COMPUTE_DEFAULT), "type %d",
                       (int)others[i]);
     cr_expect_not(f->supported(&h200, CLGEMM_SINGLE, CLGEMM_COMPUTE_TF32));
-    /* The default for one matrix with A (of the column-major problem) MN-major, at least 7 waves
-     * of 128 x 128 tiles, K of 4096 or more: 128 x 128 in 6 stages with the producer warpgroup's
-     * registers; else the mma family. */
+    /* The default for one matrix with A (of the column-major problem) MN-major and K of 2048 or
+     * more (132 SMs, one tile each): 128 x 128 tiles (6 stages, the producer warpgroup's
+     * registers) from 7 waves on or where they keep nine tenths of their slots busy over 1.9
+     * waves or more, else 128 x 64 ones where they do over 2 waves or more; else the mma family. */
     const struct {
         size_t m, n, k, batch;
         bool a_along_k;
-        clgemm_family family;
+        int nwg; /* 0: the mma family */
     } plans[] = {
-        {8192, 8192, 8192, 1, false, CLGEMM_FAMILY_TMA_FP64},
-        {4096, 4096, 4096, 1, false, CLGEMM_FAMILY_TMA_FP64},
-        {8192, 8192, 8192, 1, true, CLGEMM_FAMILY_MMA},
-        {2048, 2048, 2048, 1, false, CLGEMM_FAMILY_MMA},
-        {8192, 8192, 2048, 1, false, CLGEMM_FAMILY_MMA},
-        {4096, 4096, 4096, 2, false, CLGEMM_FAMILY_MMA},
+        {8192, 8192, 8192, 1, false, 128}, /* 31.0 waves */
+        {4096, 4096, 4096, 1, false, 128}, /* 7.8 */
+        {3200, 4736, 4096, 1, false, 128}, /* 7.01: 925 tiles, 0.88 of 8 waves */
+        {3584, 3584, 3584, 1, false, 128}, /* 5.9, 0.99 */
+        {2048, 2048, 2048, 1, false, 128}, /* 1.94, 0.97 */
+        {8192, 8192, 2048, 1, false, 128},
+        {3072, 3072, 3072, 1, false, 64}, /* 4.4, 0.87; 128 x 64: 8.7, 0.97 */
+        {2304, 2304, 2304, 1, false, 64}, /* 2.5, 0.82; 128 x 64: 4.9, 0.98 */
+        {2560, 2560, 2560, 1, false, 0},  /* 3.0, 0.76; 128 x 64: 6.1, 0.87 */
+        {1536, 1536, 1536, 1, false, 0},  /* 1.1; 128 x 64: 2.2, 0.73 */
+        {8192, 8192, 8192, 1, true, 0},
+        {8192, 8192, 1024, 1, false, 0},
+        {4096, 4096, 4096, 2, false, 0},
     };
     for (size_t i = 0; i < sizeof plans / sizeof plans[0]; i++) {
         const gemm_dims d = {plans[i].m, plans[i].n,         plans[i].k, plans[i].batch,
                              true,       plans[i].a_along_k, false};
         clgemm_config c = clgemm__config_default_for_dims(&h200, D, CLGEMM_COMPUTE_DEFAULT, &d);
-        cr_expect_eq(c.family, plans[i].family, "case %zu", i);
-        if (c.family == CLGEMM_FAMILY_TMA_FP64)
-            cr_expect(c.params[0] == 128 && c.params[1] == 128 && c.params[3] == 6 &&
-                          c.params[6] == 2,
+        if (!plans[i].nwg) {
+            cr_expect_eq(c.family, CLGEMM_FAMILY_MMA, "case %zu", i);
+        } else if (plans[i].nwg == 128) {
+            cr_expect(c.family == CLGEMM_FAMILY_TMA_FP64 && c.params[0] == 128 &&
+                          c.params[1] == 128 && c.params[3] == 6 && c.params[6] == 2,
                       "case %zu", i);
+        } else {
+            cr_expect(c.family == CLGEMM_FAMILY_TMA_FP64 && c.params[0] == 128 &&
+                          c.params[1] == 64 && c.params[3] == 6,
+                      "case %zu", i);
+        }
     }
     /* Either major: FP64 operands are not K-major only, and a map describes each layout. */
     cr_expect_not(clgemm__maps_k_major_only(D, CLGEMM_COMPUTE_DEFAULT));

@@ -704,7 +704,7 @@ fp32_fp64_vs_cublas() {
     BB="timeout 150 $B/bench/clgemm-batched-bench --no-clblast --runs 20"
     sq="8192,8192,8192 4096,4096,4096 4097,4097,4097"
     narrow="8192,64,8192 64,8192,8192 256,256,16384"
-    mid="1024 1536 2048 2304 2560 3072 5000"
+    mid="1024 1536 2048 2304 2560 3072 3584 5000"
     mid=$(for n in $mid; do printf '%s,%s,%s ' "$n" "$n" "$n"; done)
     # shellcheck disable=SC2046,SC2086
     {

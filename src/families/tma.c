@@ -249,11 +249,24 @@ static bool pays(const gemm_dims *d) {
 /* Whether 128 x 256 tiles fill the device's waves: at least two, the last nine tenths full
  * (4096^2: 512 tiles on 132 SMs, 97 %; 3072^2: 288, the third wave 18 % full). Fewer, larger
  * tiles leave each SM one long pipeline with nothing to hide its fill and drain behind. */
-static bool wide_tiles_fill(const device_info *info, const gemm_dims *d) {
+/* The waves of mt x nt tiles over d, one a compute unit, in tenths. */
+static size_t tile_wave_tenths(const device_info *info, const gemm_dims *d, size_t mt, size_t nt) {
     const size_t units = info->compute_units ? info->compute_units : 1;
-    const size_t tiles = (d->m + 127) / 128 * ((d->n + 255) / 256);
+    return 10 * ((d->m + mt - 1) / mt * ((d->n + nt - 1) / nt)) / units;
+}
+
+/* Whether mt x nt tiles over d, one a compute unit, make at least min_tenths / 10 waves and keep
+ * nine tenths of their waves' slots busy. */
+static bool tiles_fill(const device_info *info, const gemm_dims *d, size_t mt, size_t nt,
+                       size_t min_tenths) {
+    const size_t units = info->compute_units ? info->compute_units : 1;
+    const size_t tiles = (d->m + mt - 1) / mt * ((d->n + nt - 1) / nt);
     const size_t waves = (tiles + units - 1) / units;
-    return tiles >= 2 * units && 10 * tiles >= 9 * waves * units;
+    return 10 * tiles >= min_tenths * units && 10 * tiles >= 9 * waves * units;
+}
+
+static bool wide_tiles_fill(const device_info *info, const gemm_dims *d) {
+    return tiles_fill(info, d, 128, 256, 20);
 }
 
 static const clgemm_config *defaults(const device_info *info, clgemm_precision type,
@@ -520,17 +533,25 @@ static const clgemm_config fp64_quick[] = {FP64_ALL(128, 128, 4, 0, 2),
  * registers given to the consumers ran row-major NN 8192^2 at 56.8-57.5 TFLOPS and 4096^2 at
  * 58.9-59.5, where the mma family's default ran 53.4 and 55.5-55.8 (cuBLAS 55.7 and 52.5); TN
  * (both operands MN-major) 57.6-57.8 and 59.4-60.2 against 50.0 and 52.4-52.7 (cuBLAS 52.9 and
- * 49.9). So one matrix whose A (of the column-major problem) is MN-major, as in both, of at least
- * 7 waves of those tiles (4096^2: 7.8) and K of 4096 or more; A K-major (row-major NT, TT),
- * smaller and shorter problems and batches stay on the mma family until measured. */
+ * 49.9). Below 7 waves the last wave's share decides (H100, row-major NN, two alternated rounds,
+ * bench/results/h100-fp64-mid-squares-batches.log): where 128 x 128 tiles keep nine tenths of
+ * their slots busy, they (2048^2, 1.9 waves: 51.6-52.9 against the mma family's 48.9-49.3;
+ * 3584^2, 5.9: 58.8-60.0 against 54.8-55.3); else where 128 x 64 tiles do, they (2304^2: 52.4-53.8
+ * against 45.5-45.8, where 128 x 128 ones ran 46.2-46.7; 3072^2: 55.7-56.2 against 51.4-51.6 and
+ * 52.1-52.5); else the mma family (2560^2: 50.7-51.4 against 48.7-49.0 and 44.4-44.6; 1536^2:
+ * 39.1-39.3 against 33.9-35.4). So one matrix whose A (of the column-major problem) is MN-major,
+ * as in all of these, with K of 2048 or more; A K-major (row-major NT, TT), shorter K and batches
+ * (1000 x 256^3: 42.0-42.1 and 39.7-39.8 against 45.4-45.8) stay on the mma family. */
 static const clgemm_config fp64_large[] = {FP64_ALL(128, 128, 6, 0, 2), END_OF_LIST};
+static const clgemm_config fp64_half[] = {FP64(128, 64, 6), END_OF_LIST};
 static const clgemm_config *fp64_defaults(const device_info *info, clgemm_precision type,
                                           const gemm_dims *dims) {
     (void)type; /* FP64 only (fp64_supported) */
-    if (dims->batch != 1 || dims->m == 0 || dims->a_along_k || dims->k < 4096) return none;
-    const double tiles = (double)((dims->m + 127) / 128) * (double)((dims->n + 127) / 128);
-    const double units = info->compute_units ? (double)info->compute_units : 1;
-    return tiles >= 7 * units ? fp64_large : none;
+    if (dims->batch != 1 || dims->m == 0 || dims->a_along_k || dims->k < 2048) return none;
+    /* From 7 waves on, a partial last wave costs at most an eighth: 128 x 128 tiles. */
+    if (tile_wave_tenths(info, dims, 128, 128) >= 70 || tiles_fill(info, dims, 128, 128, 19))
+        return fp64_large;
+    return tiles_fill(info, dims, 128, 64, 20) ? fp64_half : none;
 }
 
 const family_desc clgemm__family_tma_fp64 = {TMA_KERNEL_FIELDS,
