@@ -295,6 +295,9 @@ static family_case regblock_large_cases[] = {
     RB2(SP, 256, 128, 32, 16, 16, 8, 4, 4),
     /* the FP32 default with vector loads (the H200's) */
     RBV(SP, 256, 128, 8, 16, 16, 8, 4, 4, 0),
+    /* Hopper's narrow FP32 tiles for aligned operands (64 x 256, 4 x 32 work-items) with
+     * vector loads */
+    RBV(SP, 64, 256, 8, 4, 32, 8, 4, 4, 0),
 };
 
 /* The CPU tiers' own (regblock_defaults.c): cpu-avx512's FP32 and large FP64 lists' first
