@@ -7,7 +7,8 @@
 # Usage, from the repository root on the NVIDIA machine, with a release build in build-gpu
 # (meson setup build-gpu --buildtype=release && ninja -C build-gpu):
 #   bench/gpu/run.sh SUITE... | tee bench/results/h200-WHAT.log    (named by what it measures;
-#                                   each suite's header line gives the date and commit)
+#                                   each suite's header line gives the date and the commit
+#                                   the build was made from: build-gpu/bench/build-commit)
 #   bench/gpu/run.sh tune start [SECONDS] | tune wait [SECONDS]     (two GPUs, see tune below)
 # Suites:
 #   device-tests  every device test suite (Criterion's closing line per suite)
@@ -1135,7 +1136,7 @@ tune() {
 }
 
 header() {
-    echo "#### $1: $(date -u '+%F %T') UTC, commit $(git log -1 --format=%h 2>/dev/null || echo unknown)"
+    echo "#### $1: $(date -u '+%F %T') UTC, built at $(cat "$B/bench/build-commit" 2>/dev/null || echo unknown)"
     nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null
 }
 

@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
 """test_driver.py: checks bench/gpu/run.sh without a GPU. Every binary and python3 are stand-ins
 that print their arguments, so each suite's output shows the commands it would run; the test
-asserts the problems each suite promises (in particular the tensor-cores suite: FP16, BF16,
-TF32 and 3xTF32 at 8192^2, 4096^2, 2048^2 and 4097^2, FP16 and BF16 with a side of 64, the FP16
-and BF16 batches of 1000 x 256^3, and cuBLAS / torch.bmm for all of them in the same run; the
-eight-bit suite's cuBLASLt references beside its problems), that TC_ENV reaches the clgemm side,
-that FACTOR_SIZES and FACTOR_NB reach the lapack-factor suite, and that an unknown suite or no
-suite is refused. Prints "N passed, N failed"; exit 1 on failure."""
+asserts that each suite's header names the commit the build records, the problems each suite
+promises (in particular the tensor-cores suite: FP16, BF16, TF32 and 3xTF32 at 8192^2, 4096^2,
+2048^2 and 4097^2, FP16 and BF16 with a side of 64, the FP16 and BF16 batches of 1000 x 256^3,
+and cuBLAS / torch.bmm for all of them in the same run; the eight-bit suite's cuBLASLt
+references beside its problems), that TC_ENV reaches the clgemm side, that FACTOR_SIZES and
+FACTOR_NB reach the lapack-factor suite, and that an unknown suite or no suite is refused.
+Prints "N passed, N failed"; exit 1 on failure."""
 import os
 import stat
 import subprocess
@@ -150,6 +151,9 @@ def main():
             with open(full, "w") as f:
                 f.write(STUB)
             os.chmod(full, stat.S_IRWXU)
+        # The commit the build records (bench/meson.build's build-commit) heads every suite.
+        with open(os.path.join(tmp, "bench/build-commit"), "w") as f:
+            f.write("abc1234-dirty\n")
         env = dict(os.environ, BUILD=tmp, PATH=f"{tmp}/bin:{os.environ['PATH']}")
         driver = os.path.join(ROOT, "bench/gpu/run.sh")
         for suite, wanted in EXPECT.items():
@@ -157,6 +161,8 @@ def main():
             run = subprocess.run(["sh", driver, suite], env={**env, **extra}, capture_output=True,
                                  text=True, timeout=60)
             check(run.returncode == 0, f"{suite}: exit status {run.returncode}: {run.stderr}")
+            check(f"#### {suite}: " in run.stdout and ", built at abc1234-dirty\n" in run.stdout,
+                  f"{suite}: no header naming the build's commit in\n{run.stdout}")
             for text in wanted:
                 check(text in run.stdout, f"{suite}: no '{text}' in\n{run.stdout}")
             if suite == "tensor-cores":
