@@ -929,8 +929,8 @@ Test(tma_fp64_family, only_fp64_on_the_modelled_h200_default_where_measured) {
         cr_expect_not(f->supported(&h200, others[i], CLGEMM_COMPUTE_DEFAULT), "type %d",
                       (int)others[i]);
     cr_expect_not(f->supported(&h200, CLGEMM_SINGLE, CLGEMM_COMPUTE_TF32));
-    /* The default for one matrix with A (of the column-major problem) MN-major and K of 2048 or
-     * more (132 SMs, one tile each): 128 x 128 tiles (6 stages, the producer warpgroup's
+    /* The default for one matrix with A (of the column-major problem) MN-major and each side and K
+     * of 2048 or more (132 SMs, one tile each): 128 x 128 tiles (6 stages, the producer warpgroup's
      * registers) from 7 waves on or where they keep nine tenths of their slots busy over 1.9
      * waves or more, else 128 x 64 ones where they do over 2 waves or more; else the mma family. */
     const struct {
@@ -950,6 +950,8 @@ Test(tma_fp64_family, only_fp64_on_the_modelled_h200_default_where_measured) {
         {1536, 1536, 1536, 1, false, 0},  /* 1.1; 128 x 64: 2.2, 0.73 */
         {8192, 8192, 8192, 1, true, 0},
         {8192, 8192, 1024, 1, false, 0},
+        {65536, 64, 4096, 1, false, 0},   /* 512 tiles of 128 x 128, each half outside */
+        {1024, 32768, 4096, 1, false, 0}, /* 2048 tiles: 15.5 waves, but a side under 2048 */
         {4096, 4096, 4096, 2, false, 0},
     };
     for (size_t i = 0; i < sizeof plans / sizeof plans[0]; i++) {

@@ -540,14 +540,17 @@ static const clgemm_config fp64_quick[] = {FP64_ALL(128, 128, 4, 0, 2),
  * against 45.5-45.8, where 128 x 128 ones ran 46.2-46.7; 3072^2: 55.7-56.2 against 51.4-51.6 and
  * 52.1-52.5); else the mma family (2560^2: 50.7-51.4 against 48.7-49.0 and 44.4-44.6; 1536^2:
  * 39.1-39.3 against 33.9-35.4). So one matrix whose A (of the column-major problem) is MN-major,
- * as in all of these, with K of 2048 or more; A K-major (row-major NT, TT), shorter K and batches
- * (1000 x 256^3: 42.0-42.1 and 39.7-39.8 against 45.4-45.8) stay on the mma family. */
+ * as in all of these, with each side and K of 2048 or more; A K-major (row-major NT, TT), shorter K
+ * and batches (1000 x 256^3: 42.0-42.1 and 39.7-39.8 against 45.4-45.8) stay on the mma family. */
 static const clgemm_config fp64_large[] = {FP64_ALL(128, 128, 6, 0, 2), END_OF_LIST};
 static const clgemm_config fp64_half[] = {FP64(128, 64, 6), END_OF_LIST};
 static const clgemm_config *fp64_defaults(const device_info *info, clgemm_precision type,
                                           const gemm_dims *dims) {
     (void)type; /* FP64 only (fp64_supported) */
-    if (dims->batch != 1 || dims->m == 0 || dims->a_along_k || dims->k < 2048) return none;
+    if (dims->batch != 1 || dims->a_along_k || dims->k < 2048) return none;
+    /* Measured on squares of 2048 and more: a narrower matrix would fill its waves with tiles
+     * that lie partly outside it (a side of 64 in 128 x 128 tiles: half of every tile). */
+    if (dims->m < 2048 || dims->n < 2048) return none;
     /* From 7 waves on, a partial last wave costs at most an eighth: 128 x 128 tiles. */
     if (tile_wave_tenths(info, dims, 128, 128) >= 70 || tiles_fill(info, dims, 128, 128, 19))
         return fp64_large;
