@@ -741,6 +741,13 @@ Test(tma_family, planned_for_its_types_where_it_pays) {
             cr_expect_eq(clgemm_config_get(&c, "NWG", &nwg), CLGEMM_SUCCESS);
             cr_expect_eq(nwg, squares[q].nwg, "case %zu: %zu^3 NWG %d", i, sq, nwg);
         }
+        /* A matrix 160 wide: its 512 tiles of 128 x 256 would fill four waves, each tile
+         * three eighths outside it, so 128 x 128 ones. */
+        clgemm_config thin = clgemm__config_default_for(&h200, t, m, 65536, 160, 4096, 1);
+        int thin_nwg = 0;
+        cr_expect_eq(thin.family, CLGEMM_FAMILY_TMA, "case %zu: 65536 x 160 x 4096", i);
+        cr_expect_eq(clgemm_config_get(&thin, "NWG", &thin_nwg), CLGEMM_SUCCESS);
+        cr_expect_eq(thin_nwg, 128, "case %zu: 65536 x 160 x 4096", i);
         /* A slice of another type's depth is refused. */
         clgemm_config wrong = big;
         cr_assert_eq(clgemm_config_set(&wrong, "KWG", cases[i].kwg == 64 ? 32 : 64),
@@ -1073,4 +1080,17 @@ Test(tma_fp64_family, persistent_work_groups_by_registers_and_local_memory) {
         cr_expect_eq(f->persistent_groups(&c, &h200), cases[i].groups, "case %zu: %zu", i,
                      f->persistent_groups(&c, &h200));
     }
+}
+
+/* tma_simt's 128 x 256 tiles (both operands MN-major) only where they fill their waves and lie
+ * inside the matrix: not for a matrix 128 wide, whose 512 such tiles would each be half outside. */
+Test(tma_simt_family, wide_tiles_only_inside_the_matrix) {
+    const device_info h200 = h200_with_maps();
+    const gemm_dims square = {8192, 8192, 8192, 1, true, false, true};
+    const gemm_dims thin = {65536, 128, 8192, 1, true, false, true};
+    clgemm_config c =
+        clgemm__config_default_for_dims(&h200, CLGEMM_SINGLE, CLGEMM_COMPUTE_DEFAULT, &square);
+    cr_expect(c.family == CLGEMM_FAMILY_TMA_SIMT && c.params[1] == 256, "8192^2");
+    c = clgemm__config_default_for_dims(&h200, CLGEMM_SINGLE, CLGEMM_COMPUTE_DEFAULT, &thin);
+    cr_expect_neq(c.family, CLGEMM_FAMILY_TMA_SIMT, "65536 x 128 x 8192");
 }

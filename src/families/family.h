@@ -191,7 +191,8 @@ int clgemm__config_options(const clgemm_config *config, char *buf, size_t size);
 /* Work-group and global sizes for a col-major problem of m x n. */
 void clgemm__config_launch(const clgemm_config *config, size_t m, size_t n, size_t local[2],
                            size_t global[2]);
-/* Whether a configuration's tiles pad an m x n matrix by at most a quarter. */
+/* Whether mt x nt tiles (a configuration's) pad an m x n matrix by at most a quarter. */
+bool clgemm__tiles_pad_little(size_t mt, size_t nt, size_t m, size_t n);
 bool clgemm__config_pads_little(const clgemm_config *config, size_t m, size_t n);
 /* Whether two configurations are the same family with the same parameter values. */
 bool clgemm__config_equal(const clgemm_config *a, const clgemm_config *b);

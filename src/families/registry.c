@@ -239,8 +239,7 @@ clgemm_config clgemm__config_default(const device_info *info, clgemm_precision p
     return clgemm__config_fallback();
 }
 
-/* Whether mt x nt tiles pad an m x n matrix by at most a quarter. */
-static bool tiles_pad_little(size_t mt, size_t nt, size_t m, size_t n) {
+bool clgemm__tiles_pad_little(size_t mt, size_t nt, size_t m, size_t n) {
     double padded = (double)((m + mt - 1) / mt * mt) * (double)((n + nt - 1) / nt * nt);
     return padded <= 1.25 * (double)m * (double)n;
 }
@@ -248,7 +247,7 @@ static bool tiles_pad_little(size_t mt, size_t nt, size_t m, size_t n) {
 bool clgemm__config_pads_little(const clgemm_config *config, size_t m, size_t n) {
     size_t mt, nt, kt;
     clgemm__family(config->family)->tile(config, &mt, &nt, &kt);
-    return tiles_pad_little(mt, nt, m, n);
+    return clgemm__tiles_pad_little(mt, nt, m, n);
 }
 
 /* How few tiles such a matrix may have, as a fraction of the compute units: 1/16, and 1/32 for
@@ -276,7 +275,7 @@ static bool tile_suits(const family_desc *f, const clgemm_config *c, const devic
     size_t tm = (m + mt - 1) / mt, tn = (n + nt - 1) / nt, groups, slices;
     /* A tile that is mostly padding wastes what it fills the device with (a 128 x 64 tile on a
      * 64 x 8192 matrix: half its work). */
-    if (!tiles_pad_little(mt, nt, m, n)) return false;
+    if (!clgemm__tiles_pad_little(mt, nt, m, n)) return false;
     if (__builtin_mul_overflow(tm * tn, batch, &groups)) return true;
     /* Nine tenths of a wave is as good as a whole one (H200 2047^2: 128 tiles of 256 x 128 on
      * 132 SMs ran 40.1 TFLOPS where 256 tiles of 128 x 128 ran 33.3). */

@@ -246,25 +246,30 @@ static bool pays(const gemm_dims *d) {
     return (double)d->m * (double)d->n * (double)d->k >= 0x1p30 || (shorter <= 256 && d->k >= 4096);
 }
 
-/* Whether 128 x 256 tiles fill the device's waves: at least two, the last nine tenths full
- * (4096^2: 512 tiles on 132 SMs, 97 %; 3072^2: 288, the third wave 18 % full). Fewer, larger
- * tiles leave each SM one long pipeline with nothing to hide its fill and drain behind. */
 /* The waves of mt x nt tiles over d, one a compute unit, in tenths. */
 static size_t tile_wave_tenths(const device_info *info, const gemm_dims *d, size_t mt, size_t nt) {
     const size_t units = info->compute_units ? info->compute_units : 1;
     return 10 * ((d->m + mt - 1) / mt * ((d->n + nt - 1) / nt)) / units;
 }
 
-/* Whether mt x nt tiles over d, one a compute unit, make at least min_tenths / 10 waves and keep
- * nine tenths of their waves' slots busy. */
+/* Whether mt x nt tiles over d, one a compute unit, make at least min_tenths / 10 waves, keep
+ * nine tenths of their waves' slots busy, and pad the matrix little (as the planner's choice
+ * among a list's tiles asks): counted in tiles alone, a matrix 128 wide would fill its waves with
+ * 128 x 256 tiles half outside it, and a list of one entry is taken whether its tiles suit or not.
+ */
 static bool tiles_fill(const device_info *info, const gemm_dims *d, size_t mt, size_t nt,
                        size_t min_tenths) {
     const size_t units = info->compute_units ? info->compute_units : 1;
     const size_t tiles = (d->m + mt - 1) / mt * ((d->n + nt - 1) / nt);
+    if (tiles == 0) return false;
     const size_t waves = (tiles + units - 1) / units;
-    return 10 * tiles >= min_tenths * units && 10 * tiles >= 9 * waves * units;
+    return 10 * tiles >= min_tenths * units && 10 * tiles >= 9 * waves * units &&
+           clgemm__tiles_pad_little(mt, nt, d->m, d->n);
 }
 
+/* Whether 128 x 256 tiles fill the device's waves: at least two, the last nine tenths full
+ * (4096^2: 512 tiles on 132 SMs, 97 %; 3072^2: 288, the third wave 18 % full). Fewer, larger
+ * tiles leave each SM one long pipeline with nothing to hide its fill and drain behind. */
 static bool wide_tiles_fill(const device_info *info, const gemm_dims *d) {
     return tiles_fill(info, d, 128, 256, 20);
 }
