@@ -253,10 +253,9 @@ static size_t tile_wave_tenths(const device_info *info, const gemm_dims *d, size
 }
 
 /* Whether mt x nt tiles over d, one a compute unit, make at least min_tenths / 10 waves, keep
- * nine tenths of their waves' slots busy, and pad the matrix little (as the planner's choice
- * among a list's tiles asks): counted in tiles alone, a matrix 128 wide would fill its waves with
- * 128 x 256 tiles half outside it, and a list of one entry is taken whether its tiles suit or not.
- */
+ * nine tenths of their waves' slots busy, and pad the matrix little (the planner's test among a
+ * list's tiles; a list of one entry is taken whatever its padding): counted in tiles alone, a
+ * matrix 128 wide would fill its waves with 128 x 256 tiles half outside it. */
 static bool tiles_fill(const device_info *info, const gemm_dims *d, size_t mt, size_t nt,
                        size_t min_tenths) {
     const size_t units = info->compute_units ? info->compute_units : 1;
