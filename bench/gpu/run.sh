@@ -189,11 +189,15 @@ mode_args() { # MODE PROBLEM... -> MODE:PROBLEM ... (clgemm-types-bench, clgemm-
     for b in "$@"; do printf '%s:%s ' "$m" "$b"; done
 }
 
-device_tests() {
-    for t in test_gemm test_split test_batched test_types test_faults test_invalid test_unit; do
+run_tests() { # TEST... : each test binary of the build, its failures and closing line
+    for t in "$@"; do
         echo "== $t"
         timeout 300 "$B/tests/$t" 2>&1 | grep -E "FAIL|Synthesis|Assert" | head -20
     done
+}
+
+device_tests() {
+    run_tests test_gemm test_split test_batched test_types test_faults test_invalid test_unit
 }
 
 fp32_shapes() {
@@ -735,10 +739,7 @@ fp32_fp64_vs_cublas() {
             $BMM --fp64 $BATCHES
         done
     }
-    for t in test_gemm test_split test_batched test_types test_pack test_tma; do
-        echo "== $t"
-        timeout 200 "$B/tests/$t" 2>&1 | grep -E "FAIL|Synthesis|Assert" | head -20
-    done
+    run_tests test_gemm test_split test_batched test_types test_pack test_tma
 }
 
 # fp32-layouts: FP32 in the default mode on every transpose (row-major NN, TN, NT, TT): the

@@ -191,6 +191,9 @@ int clgemm__config_options(const clgemm_config *config, char *buf, size_t size);
 /* Work-group and global sizes for a col-major problem of m x n. */
 void clgemm__config_launch(const clgemm_config *config, size_t m, size_t n, size_t local[2],
                            size_t global[2]);
+/* The mt x nt tiles of d's m x n x batch problem into *tiles; false for a problem of any size (m
+ * or n 0) or a count past size_t. */
+bool clgemm__tile_count(const gemm_dims *d, size_t mt, size_t nt, size_t *tiles);
 /* Whether mt x nt tiles (a configuration's) pad an m x n matrix by at most a quarter. */
 bool clgemm__tiles_pad_little(size_t mt, size_t nt, size_t m, size_t n);
 bool clgemm__config_pads_little(const clgemm_config *config, size_t m, size_t n);

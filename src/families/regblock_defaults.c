@@ -358,21 +358,14 @@ const regblock_tier clgemm__regblock_tiers[] = {
     {TIER_UNKNOWN},
 };
 
-/* The mt x nt tiles of an m x n x batch problem into *tiles; false for a problem of any size (m or
- * n 0) or a count past size_t. */
-static bool tile_count(const gemm_dims *d, size_t mt, size_t nt, size_t *tiles) {
-    if (d->m == 0 || d->n == 0) return false;
-    return !__builtin_mul_overflow(
-        (clgemm__round_up(d->m, mt) / mt) * (clgemm__round_up(d->n, nt) / nt), d->batch, tiles);
-}
-
 /* Whether 128 x 64 tiles' rounds (a 128 x 64 tile counting half) take at most 0.8 of 128 x 128
  * tiles' over an m x n x batch problem (see nvidia_hopper_single_aligned_half). */
 #define HALF_TILE_ROUNDS 0.8
 static bool half_tiles_even_out(const device_info *info, const gemm_dims *d) {
     const size_t units = info->compute_units;
     size_t tiles, half_tiles;
-    if (units == 0 || !tile_count(d, 128, 128, &tiles) || !tile_count(d, 128, 64, &half_tiles))
+    if (units == 0 || !clgemm__tile_count(d, 128, 128, &tiles) ||
+        !clgemm__tile_count(d, 128, 64, &half_tiles))
         return false;
     /* Too few 128 x 128 tiles to fill the device: the list's smaller tiles serve it (64 x 64 ones
      * 32 deep ran 1088^2 and 1152^2 at 19.0-19.7 and 21.6-22.2 TFLOPS, 128 x 64 ones 17.4-17.6
@@ -388,7 +381,7 @@ static bool half_tiles_even_out(const device_info *info, const gemm_dims *d) {
 static bool partial_second_wave(const device_info *info, const gemm_dims *d) {
     const size_t slots = 2 * (size_t)info->compute_units;
     size_t tiles;
-    if (slots == 0 || !tile_count(d, 128, 128, &tiles)) return false;
+    if (slots == 0 || !clgemm__tile_count(d, 128, 128, &tiles)) return false;
     return 5 * tiles >= 6 * slots && 5 * tiles <= 8 * slots;
 }
 

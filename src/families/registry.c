@@ -239,6 +239,12 @@ clgemm_config clgemm__config_default(const device_info *info, clgemm_precision p
     return clgemm__config_fallback();
 }
 
+bool clgemm__tile_count(const gemm_dims *d, size_t mt, size_t nt, size_t *tiles) {
+    if (d->m == 0 || d->n == 0) return false;
+    return !__builtin_mul_overflow(
+        (clgemm__round_up(d->m, mt) / mt) * (clgemm__round_up(d->n, nt) / nt), d->batch, tiles);
+}
+
 bool clgemm__tiles_pad_little(size_t mt, size_t nt, size_t m, size_t n) {
     double padded = (double)((m + mt - 1) / mt * mt) * (double)((n + nt - 1) / nt * nt);
     return padded <= 1.25 * (double)m * (double)n;

@@ -92,6 +92,11 @@ static bool rules(const clgemm_config *c, const device_info *info, const type_de
     return slots_fit(c, info, t);
 }
 
+/* The device's compute units, at least one. */
+static size_t units_of(const device_info *info) {
+    return info->compute_units ? info->compute_units : 1;
+}
+
 /* Persistent (PERSIST 2): the work-groups an SM holds at once, by local memory (at most two:
  * the registers of two 128 x 128 tiles' consumers fill an SM), times the SMs; 0 otherwise. The
  * 1 KiB local_bytes keeps for alignment stands for the 1 KiB each work-group reserves, so 128 x
@@ -101,7 +106,7 @@ static size_t persistent_groups(const clgemm_config *c, const device_info *info)
     if (v[PERSIST] != 2) return 0;
     size_t per_sm = clgemm__groups_by_local(info, local_bytes(v));
     if (per_sm > 2) per_sm = 2;
-    return per_sm * (info->compute_units ? info->compute_units : 1);
+    return per_sm * units_of(info);
 }
 
 static void launch(const clgemm_config *c, size_t m, size_t n, size_t local[2], size_t global[2]) {
@@ -246,22 +251,15 @@ static bool pays(const gemm_dims *d) {
     return (double)d->m * (double)d->n * (double)d->k >= 0x1p30 || (shorter <= 256 && d->k >= 4096);
 }
 
-/* The waves of mt x nt tiles over d, one a compute unit, in tenths. */
-static size_t tile_wave_tenths(const device_info *info, const gemm_dims *d, size_t mt, size_t nt) {
-    const size_t units = info->compute_units ? info->compute_units : 1;
-    return 10 * ((d->m + mt - 1) / mt * ((d->n + nt - 1) / nt)) / units;
-}
-
 /* Whether mt x nt tiles over d, one a compute unit, make at least min_tenths / 10 waves, keep
  * nine tenths of their waves' slots busy, and pad the matrix little (the planner's test among a
  * list's tiles; a list of one entry is taken whatever its padding): counted in tiles alone, a
  * matrix 128 wide would fill its waves with 128 x 256 tiles half outside it. */
 static bool tiles_fill(const device_info *info, const gemm_dims *d, size_t mt, size_t nt,
                        size_t min_tenths) {
-    const size_t units = info->compute_units ? info->compute_units : 1;
-    const size_t tiles = (d->m + mt - 1) / mt * ((d->n + nt - 1) / nt);
-    if (tiles == 0) return false;
-    const size_t waves = (tiles + units - 1) / units;
+    size_t tiles;
+    if (!clgemm__tile_count(d, mt, nt, &tiles)) return false;
+    const size_t units = units_of(info), waves = (tiles + units - 1) / units;
     return 10 * tiles >= min_tenths * units && 10 * tiles >= 9 * waves * units &&
            clgemm__tiles_pad_little(mt, nt, d->m, d->n);
 }
@@ -496,7 +494,7 @@ static bool fp64_rules(const clgemm_config *c, const device_info *info, const ty
 static size_t fp64_persistent_groups(const clgemm_config *c, const device_info *info) {
     const int *v = c->params;
     size_t groups = persistent_groups(c, info);
-    const size_t units = info->compute_units ? info->compute_units : 1;
+    const size_t units = units_of(info);
     return v[MWG] * v[NWG] >= 128 * 64 && groups > units ? units : groups;
 }
 
@@ -556,8 +554,10 @@ static const clgemm_config *fp64_defaults(const device_info *info, clgemm_precis
      * that lie partly outside it (a side of 64 in 128 x 128 tiles: half of every tile). */
     if (dims->m < 2048 || dims->n < 2048) return none;
     /* From 7 waves on, a partial last wave costs at most an eighth: 128 x 128 tiles. */
-    if (tile_wave_tenths(info, dims, 128, 128) >= 70 || tiles_fill(info, dims, 128, 128, 19))
-        return fp64_large;
+    size_t tiles;
+    const bool seven_waves =
+        clgemm__tile_count(dims, 128, 128, &tiles) && tiles >= 7 * units_of(info);
+    if (seven_waves || tiles_fill(info, dims, 128, 128, 19)) return fp64_large;
     return tiles_fill(info, dims, 128, 64, 20) ? fp64_half : none;
 }
 
