@@ -311,27 +311,38 @@ Test(pack, fp32_copied_mn_major_for_the_tma_simt_family) {
 
 /* FP32 one matrix narrow along N of the column-major problem (at most 256) with a long K:
  * tma_simt's 128 x 64 tiles, the call's A (a row-major NN call's K-major operand) copied transposed
- * where re-read 2048 times or more; narrow along M, short K or a batch keep the register-blocked
- * family. */
+ * where re-read 2048 times or more; at most 64 along M (a row-major call's n), 4096 or more along
+ * N and K, stored as row-major NN: its 64 x 128 tiles, nothing copied; wider along M, short K, a
+ * batch or other layouts keep the register-blocked family. */
 Test(pack, fp32_narrow_long_k_on_tma_simt) {
     clgemm_handle h = make_handle();
     model_h200(h);
     const struct {
-        size_t m, n, k, batch; /* of a row-major NN call */
-        bool copied;
+        size_t m, n, k, batch; /* of a row-major call, NN unless transposed */
+        bool trans_a, trans_b, copied;
         clgemm_family family;
+        int mwg, nwg; /* tma_simt's tiles */
     } cases[] = {
-        {64, 8192, 8192, 1, true, CLGEMM_FAMILY_TMA_SIMT},
-        {256, 256, 16384, 1, false, CLGEMM_FAMILY_TMA_SIMT},
-        {256, 4096, 4096, 1, false, CLGEMM_FAMILY_REGBLOCK},
-        {8192, 64, 8192, 1, false, CLGEMM_FAMILY_REGBLOCK},
-        {256, 256, 2048, 1, false, CLGEMM_FAMILY_REGBLOCK},
-        {64, 8192, 8192, 4, false, CLGEMM_FAMILY_REGBLOCK},
-        {512, 8192, 8192, 1, false, CLGEMM_FAMILY_REGBLOCK},
+        {64, 8192, 8192, 1, false, false, true, CLGEMM_FAMILY_TMA_SIMT, 128, 64},
+        {256, 256, 16384, 1, false, false, false, CLGEMM_FAMILY_TMA_SIMT, 128, 64},
+        {256, 4096, 4096, 1, false, false, false, CLGEMM_FAMILY_REGBLOCK, 0, 0},
+        {8192, 64, 8192, 1, false, false, false, CLGEMM_FAMILY_TMA_SIMT, 64, 128},
+        {4096, 64, 8192, 1, false, false, false, CLGEMM_FAMILY_TMA_SIMT, 64, 128},
+        {8192, 32, 4096, 1, false, false, false, CLGEMM_FAMILY_TMA_SIMT, 64, 128},
+        {8192, 128, 8192, 1, false, false, false, CLGEMM_FAMILY_REGBLOCK, 0, 0},
+        {2048, 64, 8192, 1, false, false, false, CLGEMM_FAMILY_REGBLOCK, 0, 0},
+        {8192, 64, 2048, 1, false, false, false, CLGEMM_FAMILY_REGBLOCK, 0, 0},
+        {8192, 64, 8192, 1, true, false, false, CLGEMM_FAMILY_REGBLOCK, 0, 0},
+        {8192, 64, 8192, 1, false, true, false, CLGEMM_FAMILY_REGBLOCK, 0, 0},
+        {8192, 64, 8192, 4, false, false, false, CLGEMM_FAMILY_REGBLOCK, 0, 0},
+        {256, 256, 2048, 1, false, false, false, CLGEMM_FAMILY_REGBLOCK, 0, 0},
+        {64, 8192, 8192, 4, false, false, false, CLGEMM_FAMILY_REGBLOCK, 0, 0},
+        {512, 8192, 8192, 1, false, false, false, CLGEMM_FAMILY_REGBLOCK, 0, 0},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        gemm_call c =
-            square(CLGEMM_SINGLE, CLGEMM_ROW_MAJOR, CLGEMM_NO_TRANS, CLGEMM_NO_TRANS, 8192, 16384);
+        gemm_call c = square(CLGEMM_SINGLE, CLGEMM_ROW_MAJOR,
+                             cases[i].trans_a ? CLGEMM_TRANS : CLGEMM_NO_TRANS,
+                             cases[i].trans_b ? CLGEMM_TRANS : CLGEMM_NO_TRANS, 8192, 16384);
         c.m = cases[i].m;
         c.n = cases[i].n;
         c.k = cases[i].k;
@@ -355,7 +366,9 @@ Test(pack, fp32_narrow_long_k_on_tma_simt) {
         }
         cr_expect_eq(s.cfg.family, cases[i].family, "case %zu", i);
         if (s.cfg.family == CLGEMM_FAMILY_TMA_SIMT)
-            cr_expect(s.cfg.params[0] == 128 && s.cfg.params[1] == 64, "case %zu: 128 x 64", i);
+            cr_expect(s.cfg.params[0] == cases[i].mwg && s.cfg.params[1] == cases[i].nwg,
+                      "case %zu: %d x %d tiles, not %d x %d", i, s.cfg.params[0], s.cfg.params[1],
+                      cases[i].mwg, cases[i].nwg);
     }
     clgemm_destroy(h);
 }

@@ -394,12 +394,14 @@ static int simt_call_options(const kernel_call *k, char *buf, size_t size) {
     }
 #define SIMT(mwg_, nwg_, stages_) SIMT_ALL(mwg_, nwg_, stages_, 0, 0)
 
-/* 128 x 128 tiles (8 x 8 blocks, one work-group an SM by registers), their halves, persistent,
- * and 128 x 256 (8 x 16 blocks) with the producer's registers given to the consumers. */
+/* 128 x 128 tiles (8 x 8 blocks, one work-group an SM by registers), their halves (64 x 128 in 4
+ * stages too: two an SM by local memory), persistent, and 128 x 256 (8 x 16 blocks) with the
+ * producer's registers given to the consumers. */
 static const clgemm_config simt_quick[] = {SIMT(128, 128, 4),
                                            SIMT(128, 128, 6),
                                            SIMT(128, 64, 6),
                                            SIMT(64, 128, 6),
+                                           SIMT(64, 128, 4),
                                            SIMT_ALL(128, 128, 4, 2, 0),
                                            SIMT_ALL(128, 256, 4, 0, 2),
                                            SIMT_ALL(128, 256, 3, 2, 2),
@@ -426,10 +428,25 @@ static const clgemm_config simt_wide[] = {SIMT_ALL(128, 256, 4, 0, 2), END_OF_LI
  * x 16384 23.6-23.9 against 22.2-22.3 (cuBLAS 35.9, 22.7); at 128 tiles it lost: 128 x 8192 x 8192
  * 37.3-39.1 against 41.1-41.2, 256 x 4096 x 8192 38.3-39.4 against 41.4-41.5. */
 static const clgemm_config simt_narrow[] = {SIMT(128, 64, 6), END_OF_LIST};
+/* One matrix at most 64 rows along M (of the column-major problem: a row-major call's n) by 4096
+ * or more along N, with K of 4096 or more, its A stored MN-major and B K-major (row-major NN):
+ * 64 x 128 tiles in 4 stages, K split as planned. Four stages of them (96 KiB) let two
+ * work-groups share an SM and keep B's loads off the CUDA cores, where the register-blocked
+ * family's 64 x 256 tiles issued 0.65 instructions a cycle per scheduler from 2 warps, none ready
+ * in 35 % of the cycles (bench/results/h100-fp32-narrow-nsight-compute.log). H100, two alternated
+ * rounds, forced against the default (bench/results/h100-fp32-narrow-m-tma-simt.log): row-major
+ * 8192 x 64 x 8192 37.0-37.1 TFLOPS against 32.4 (cuBLAS 38.3), 4096 x 64 x 8192 32.2-32.3
+ * against 26.2 (32.2), 16384 x 64 x 4096 36.3-36.4 against 31.8 (39.0), 8192 x 32 x 8192 18.9
+ * against the 32 x 32 tiles' 12.0 (25.4); at 128 wide it lost (8192 x 128 x 8192 40.7
+ * against 41.6-41.9). 3 stages (three work-groups an SM) ran 26.3 under the planned split and 36.9
+ * split 4 ways (bench/results/h100-fp32-narrow-register-caps-tma-simt-tiles.log). */
+static const clgemm_config simt_short_m[] = {SIMT(64, 128, 4), END_OF_LIST};
 static const clgemm_config *simt_defaults(const device_info *info, clgemm_precision type,
                                           const gemm_dims *dims) {
     (void)type; /* FP32 only (simt_supported) */
     if (dims->batch != 1 || dims->m == 0) return none;
+    if (dims->m <= 64 && dims->n >= 4096 && dims->k >= 4096 && !dims->a_along_k && !dims->b_along_n)
+        return simt_short_m;
     const size_t narrow_tiles = (dims->m + 127) / 128 * ((dims->n + 63) / 64);
     if (dims->n <= 256 && dims->m >= 256 && dims->k >= 4096 && narrow_tiles <= 64)
         return simt_narrow;
