@@ -708,7 +708,7 @@ fp32_fp64_vs_cublas() {
     TB="timeout 150 $B/bench/clgemm-types-bench --no-clblast"
     BB="timeout 150 $B/bench/clgemm-batched-bench --no-clblast --runs 20"
     sq="8192,8192,8192 4096,4096,4096 4097,4097,4097"
-    narrow="8192,64,8192 64,8192,8192 256,256,16384"
+    narrow="8192,64,8192 4096,64,8192 16384,64,4096 8192,32,8192 64,8192,8192 256,256,16384"
     mid="1024 1536 2048 2304 2560 3072 3584 5000"
     mid=$(for n in $mid; do printf '%s,%s,%s ' "$n" "$n" "$n"; done)
     # shellcheck disable=SC2046,SC2086
