@@ -311,9 +311,9 @@ Test(pack, fp32_copied_mn_major_for_the_tma_simt_family) {
 
 /* FP32 one matrix narrow along N of the column-major problem (at most 256) with a long K:
  * tma_simt's 128 x 64 tiles, the call's A (a row-major NN call's K-major operand) copied transposed
- * where re-read 2048 times or more; at most 64 along M (a row-major call's n), 4096 or more along
- * N and K, stored as row-major NN: its 64 x 128 tiles, nothing copied; wider along M, short K, a
- * batch or other layouts keep the register-blocked family. */
+ * where re-read 2048 times or more; 32 to 64 along M (a row-major call's n), 4096 or more along
+ * N and K, stored as row-major NN: its 64 x 128 tiles, nothing copied; wider or narrower along M,
+ * short K, a batch or other layouts keep the register-blocked family. */
 Test(pack, fp32_narrow_long_k_on_tma_simt) {
     clgemm_handle h = make_handle();
     model_h200(h);
@@ -330,6 +330,8 @@ Test(pack, fp32_narrow_long_k_on_tma_simt) {
         {4096, 64, 8192, 1, false, false, false, CLGEMM_FAMILY_TMA_SIMT, 64, 128},
         {8192, 32, 4096, 1, false, false, false, CLGEMM_FAMILY_TMA_SIMT, 64, 128},
         {8192, 128, 8192, 1, false, false, false, CLGEMM_FAMILY_REGBLOCK, 0, 0},
+        {8192, 65, 8192, 1, false, false, false, CLGEMM_FAMILY_REGBLOCK, 0, 0},
+        {8192, 16, 8192, 1, false, false, false, CLGEMM_FAMILY_REGBLOCK, 0, 0},
         {2048, 64, 8192, 1, false, false, false, CLGEMM_FAMILY_REGBLOCK, 0, 0},
         {8192, 64, 2048, 1, false, false, false, CLGEMM_FAMILY_REGBLOCK, 0, 0},
         {8192, 64, 8192, 1, true, false, false, CLGEMM_FAMILY_REGBLOCK, 0, 0},

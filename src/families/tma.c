@@ -428,10 +428,10 @@ static const clgemm_config simt_wide[] = {SIMT_ALL(128, 256, 4, 0, 2), END_OF_LI
  * x 16384 23.6-23.9 against 22.2-22.3 (cuBLAS 35.9, 22.7); at 128 tiles it lost: 128 x 8192 x 8192
  * 37.3-39.1 against 41.1-41.2, 256 x 4096 x 8192 38.3-39.4 against 41.4-41.5. */
 static const clgemm_config simt_narrow[] = {SIMT(128, 64, 6), END_OF_LIST};
-/* One matrix at most 64 rows along M (of the column-major problem: a row-major call's n) by 4096
- * or more along N, with K of 4096 or more, its A stored MN-major and B K-major (row-major NN):
- * 64 x 128 tiles in 4 stages, K split as planned. Four stages of them (96 KiB) let two
- * work-groups share an SM and keep B's loads off the CUDA cores, where the register-blocked
+/* One matrix of 32 to 64 rows along M (of the column-major problem: a row-major call's n; fewer
+ * unmeasured) by 4096 or more along N, with K of 4096 or more, its A stored MN-major and B K-major
+ * (row-major NN): 64 x 128 tiles in 4 stages, K split as planned. Four stages of them (96 KiB) let
+ * two work-groups share an SM and keep B's loads off the CUDA cores, where the register-blocked
  * family's 64 x 256 tiles issued 0.65 instructions a cycle per scheduler from 2 warps, none ready
  * in 35 % of the cycles (bench/results/h100-fp32-narrow-nsight-compute.log). H100, two alternated
  * rounds, forced against the default (bench/results/h100-fp32-narrow-m-tma-simt.log): row-major
@@ -445,7 +445,8 @@ static const clgemm_config *simt_defaults(const device_info *info, clgemm_precis
                                           const gemm_dims *dims) {
     (void)type; /* FP32 only (simt_supported) */
     if (dims->batch != 1 || dims->m == 0) return none;
-    if (dims->m <= 64 && dims->n >= 4096 && dims->k >= 4096 && !dims->a_along_k && !dims->b_along_n)
+    if (dims->m >= 32 && dims->m <= 64 && dims->n >= 4096 && dims->k >= 4096 && !dims->a_along_k &&
+        !dims->b_along_n)
         return simt_short_m;
     const size_t narrow_tiles = (dims->m + 127) / 128 * ((dims->n + 63) / 64);
     if (dims->n <= 256 && dims->m >= 256 && dims->k >= 4096 && narrow_tiles <= 64)
