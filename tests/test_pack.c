@@ -312,34 +312,37 @@ Test(pack, fp32_copied_mn_major_for_the_tma_simt_family) {
 /* FP32 one matrix narrow along N of the column-major problem (at most 256) with a long K:
  * tma_simt's 128 x 64 tiles, the call's A (a row-major NN call's K-major operand) copied transposed
  * where re-read 2048 times or more; 32 to 64 along M (a row-major call's n), 4096 or more along
- * N and K, stored as row-major NN: its 64 x 128 tiles, nothing copied; wider or narrower along M,
- * short K, a batch or other layouts keep the register-blocked family. */
+ * N and K, any layout: its 64 x 128 tiles (row-major TT over its B copied MN-major first, the
+ * others over no copy); wider or narrower along M, short K or a batch keep the register-blocked
+ * family. */
 Test(pack, fp32_narrow_long_k_on_tma_simt) {
     clgemm_handle h = make_handle();
     model_h200(h);
     const struct {
         size_t m, n, k, batch; /* of a row-major call, NN unless transposed */
-        bool trans_a, trans_b, copied;
+        bool trans_a, trans_b;
+        int copies; /* 1: the call's A copied first, 2: its B */
         clgemm_family family;
         int mwg, nwg; /* tma_simt's tiles */
     } cases[] = {
-        {64, 8192, 8192, 1, false, false, true, CLGEMM_FAMILY_TMA_SIMT, 128, 64},
-        {256, 256, 16384, 1, false, false, false, CLGEMM_FAMILY_TMA_SIMT, 128, 64},
-        {256, 4096, 4096, 1, false, false, false, CLGEMM_FAMILY_REGBLOCK, 0, 0},
-        {8192, 64, 8192, 1, false, false, false, CLGEMM_FAMILY_TMA_SIMT, 64, 128},
-        {4096, 64, 8192, 1, false, false, false, CLGEMM_FAMILY_TMA_SIMT, 64, 128},
-        {8192, 32, 4096, 1, false, false, false, CLGEMM_FAMILY_TMA_SIMT, 64, 128},
-        {8192, 128, 8192, 1, false, false, false, CLGEMM_FAMILY_REGBLOCK, 0, 0},
-        {8192, 65, 8192, 1, false, false, false, CLGEMM_FAMILY_REGBLOCK, 0, 0},
-        {8192, 16, 8192, 1, false, false, false, CLGEMM_FAMILY_REGBLOCK, 0, 0},
-        {2048, 64, 8192, 1, false, false, false, CLGEMM_FAMILY_REGBLOCK, 0, 0},
-        {8192, 64, 2048, 1, false, false, false, CLGEMM_FAMILY_REGBLOCK, 0, 0},
-        {8192, 64, 8192, 1, true, false, false, CLGEMM_FAMILY_REGBLOCK, 0, 0},
-        {8192, 64, 8192, 1, false, true, false, CLGEMM_FAMILY_REGBLOCK, 0, 0},
-        {8192, 64, 8192, 4, false, false, false, CLGEMM_FAMILY_REGBLOCK, 0, 0},
-        {256, 256, 2048, 1, false, false, false, CLGEMM_FAMILY_REGBLOCK, 0, 0},
-        {64, 8192, 8192, 4, false, false, false, CLGEMM_FAMILY_REGBLOCK, 0, 0},
-        {512, 8192, 8192, 1, false, false, false, CLGEMM_FAMILY_REGBLOCK, 0, 0},
+        {64, 8192, 8192, 1, false, false, 1, CLGEMM_FAMILY_TMA_SIMT, 128, 64},
+        {256, 256, 16384, 1, false, false, 0, CLGEMM_FAMILY_TMA_SIMT, 128, 64},
+        {256, 4096, 4096, 1, false, false, 0, CLGEMM_FAMILY_REGBLOCK, 0, 0},
+        {8192, 64, 8192, 1, false, false, 0, CLGEMM_FAMILY_TMA_SIMT, 64, 128},
+        {4096, 64, 8192, 1, false, false, 0, CLGEMM_FAMILY_TMA_SIMT, 64, 128},
+        {8192, 32, 4096, 1, false, false, 0, CLGEMM_FAMILY_TMA_SIMT, 64, 128},
+        {8192, 128, 8192, 1, false, false, 0, CLGEMM_FAMILY_REGBLOCK, 0, 0},
+        {8192, 65, 8192, 1, false, false, 0, CLGEMM_FAMILY_REGBLOCK, 0, 0},
+        {8192, 16, 8192, 1, false, false, 0, CLGEMM_FAMILY_REGBLOCK, 0, 0},
+        {2048, 64, 8192, 1, false, false, 0, CLGEMM_FAMILY_REGBLOCK, 0, 0},
+        {8192, 64, 2048, 1, false, false, 0, CLGEMM_FAMILY_REGBLOCK, 0, 0},
+        {8192, 64, 8192, 1, true, false, 0, CLGEMM_FAMILY_TMA_SIMT, 64, 128},
+        {8192, 64, 8192, 1, false, true, 0, CLGEMM_FAMILY_TMA_SIMT, 64, 128},
+        {8192, 64, 8192, 1, true, true, 2, CLGEMM_FAMILY_TMA_SIMT, 64, 128}, /* B copied MN-major */
+        {8192, 64, 8192, 4, false, false, 0, CLGEMM_FAMILY_REGBLOCK, 0, 0},
+        {256, 256, 2048, 1, false, false, 0, CLGEMM_FAMILY_REGBLOCK, 0, 0},
+        {64, 8192, 8192, 4, false, false, 0, CLGEMM_FAMILY_REGBLOCK, 0, 0},
+        {512, 8192, 8192, 1, false, false, 0, CLGEMM_FAMILY_REGBLOCK, 0, 0},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         gemm_call c = square(CLGEMM_SINGLE, CLGEMM_ROW_MAJOR,
@@ -355,10 +358,11 @@ Test(pack, fp32_narrow_long_k_on_tma_simt) {
         }
         pack_choice p;
         const bool copied = clgemm__pack_choose(h, &c, CLGEMM_COMPUTE_DEFAULT, &p);
-        cr_expect_eq(copied, cases[i].copied, "case %zu", i);
+        cr_expect_eq(copied, cases[i].copies != 0, "case %zu", i);
         gemm_schedule s;
         if (copied) {
-            cr_expect(p.pack[0] && !p.pack[1], "case %zu: the call's A", i);
+            cr_expect(p.pack[0] == !!(cases[i].copies & 1) && p.pack[1] == !!(cases[i].copies & 2),
+                      "case %zu: copied A %d, B %d", i, p.pack[0], p.pack[1]);
             s = p.schedule;
         } else {
             const colmajor_shape shape = clgemm__colmajor_shape(&c);

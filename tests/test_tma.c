@@ -939,43 +939,58 @@ Test(tma_fp64_family, only_fp64_on_the_modelled_h200_default_where_measured) {
     /* The default for one matrix with A (of the column-major problem) MN-major and each side and K
      * of 2048 or more (132 SMs, one tile each): 128 x 128 tiles (6 stages, the producer warpgroup's
      * registers) from 7 waves on or where they keep nine tenths of their slots busy over 1.9
-     * waves or more, else 128 x 64 ones where they do over 2 waves or more; else the mma family. */
+     * waves or more, else 128 x 64 ones where they do over 2 waves or more; else the mma family.
+     * The narrow and long-K shapes, B K-major: a side of 33 to 64 against 8192 or more (K too) in
+     * tiles of 64 that way, both sides 129 to 256 with K of 16384 or more in 128 x 64. */
     const struct {
         size_t m, n, k, batch;
-        bool a_along_k;
-        int nwg; /* 0: the mma family */
+        bool a_along_k, b_along_n;
+        int mwg, nwg; /* 0, 0: the mma family */
     } plans[] = {
-        {8192, 8192, 8192, 1, false, 128}, /* 31.0 waves */
-        {4096, 4096, 4096, 1, false, 128}, /* 7.8 */
-        {3200, 4736, 4096, 1, false, 128}, /* 7.01: 925 tiles, 0.88 of 8 waves */
-        {3584, 3584, 3584, 1, false, 128}, /* 5.9, 0.99 */
-        {2048, 2048, 2048, 1, false, 128}, /* 1.94, 0.97 */
-        {8192, 8192, 2048, 1, false, 128},
-        {3072, 3072, 3072, 1, false, 64}, /* 4.4, 0.87; 128 x 64: 8.7, 0.97 */
-        {2304, 2304, 2304, 1, false, 64}, /* 2.5, 0.82; 128 x 64: 4.9, 0.98 */
-        {2560, 2560, 2560, 1, false, 0},  /* 3.0, 0.76; 128 x 64: 6.1, 0.87 */
-        {1536, 1536, 1536, 1, false, 0},  /* 1.1; 128 x 64: 2.2, 0.73 */
-        {8192, 8192, 8192, 1, true, 0},
-        {8192, 8192, 1024, 1, false, 0},
-        {65536, 64, 4096, 1, false, 0},   /* 512 tiles of 128 x 128, each half outside */
-        {1024, 32768, 4096, 1, false, 0}, /* 2048 tiles: 15.5 waves, but a side under 2048 */
-        {4096, 4096, 4096, 2, false, 0},
+        {8192, 8192, 8192, 1, false, false, 128, 128}, /* 31.0 waves */
+        {4096, 4096, 4096, 1, false, false, 128, 128}, /* 7.8 */
+        {3200, 4736, 4096, 1, false, false, 128, 128}, /* 7.01: 925 tiles, 0.88 of 8 waves */
+        {3584, 3584, 3584, 1, false, false, 128, 128}, /* 5.9, 0.99 */
+        {2048, 2048, 2048, 1, false, false, 128, 128}, /* 1.94, 0.97 */
+        {8192, 8192, 2048, 1, false, false, 128, 128},
+        {8192, 8192, 8192, 1, false, true, 128, 128},
+        {3072, 3072, 3072, 1, false, false, 128, 64}, /* 4.4, 0.87; 128 x 64: 8.7, 0.97 */
+        {2304, 2304, 2304, 1, false, false, 128, 64}, /* 2.5, 0.82; 128 x 64: 4.9, 0.98 */
+        {2560, 2560, 2560, 1, false, false, 0, 0},    /* 3.0, 0.76; 128 x 64: 6.1, 0.87 */
+        {1536, 1536, 1536, 1, false, false, 0, 0},    /* 1.1; 128 x 64: 2.2, 0.73 */
+        {8192, 8192, 8192, 1, true, false, 0, 0},
+        {8192, 8192, 1024, 1, false, false, 0, 0},
+        {65536, 64, 4096, 1, false, false, 0, 0},   /* 512 tiles of 128 x 128, each half outside */
+        {1024, 32768, 4096, 1, false, false, 0, 0}, /* 15.5 waves, but a side under 2048 */
+        {4096, 4096, 4096, 2, false, false, 0, 0},
+        {64, 8192, 8192, 1, false, false, 64, 128}, /* row-major 8192 x 64 x 8192 */
+        {48, 16384, 8192, 1, false, false, 64, 128},
+        {8192, 64, 8192, 1, false, false, 128, 64}, /* row-major 64 x 8192 x 8192 */
+        {256, 256, 16384, 1, false, false, 128, 64},
+        {192, 256, 32768, 1, false, false, 128, 64},
+        {64, 8192, 8192, 1, false, true, 0, 0}, /* B MN-major: unmeasured */
+        {8192, 64, 8192, 1, true, false, 0, 0},
+        {32, 8192, 8192, 1, false, false, 0, 0},
+        {64, 8192, 4096, 1, false, false, 0, 0},
+        {64, 4096, 8192, 1, false, false, 0, 0},
+        {8192, 64, 8192, 3, false, false, 0, 0},
+        {128, 256, 16384, 1, false, false, 0, 0},
+        {256, 256, 8192, 1, false, false, 0, 0},
     };
     for (size_t i = 0; i < sizeof plans / sizeof plans[0]; i++) {
-        const gemm_dims d = {plans[i].m, plans[i].n,         plans[i].k, plans[i].batch,
-                             true,       plans[i].a_along_k, false};
+        const gemm_dims d = {plans[i].m, plans[i].n,         plans[i].k,        plans[i].batch,
+                             true,       plans[i].a_along_k, plans[i].b_along_n};
         clgemm_config c = clgemm__config_default_for_dims(&h200, D, CLGEMM_COMPUTE_DEFAULT, &d);
         if (!plans[i].nwg) {
             cr_expect_eq(c.family, CLGEMM_FAMILY_MMA, "case %zu", i);
-        } else if (plans[i].nwg == 128) {
-            cr_expect(c.family == CLGEMM_FAMILY_TMA_FP64 && c.params[0] == 128 &&
-                          c.params[1] == 128 && c.params[3] == 6 && c.params[6] == 2,
-                      "case %zu", i);
-        } else {
-            cr_expect(c.family == CLGEMM_FAMILY_TMA_FP64 && c.params[0] == 128 &&
-                          c.params[1] == 64 && c.params[3] == 6,
-                      "case %zu", i);
+            continue;
         }
+        cr_expect(c.family == CLGEMM_FAMILY_TMA_FP64 && c.params[0] == plans[i].mwg &&
+                      c.params[1] == plans[i].nwg && c.params[3] == 6,
+                  "case %zu: %d x %d, not %d x %d", i, c.params[0], c.params[1], plans[i].mwg,
+                  plans[i].nwg);
+        /* 128 x 128 tiles give the producer's registers to the consumers; the others keep them */
+        cr_expect_eq(c.params[6] == 2, plans[i].mwg == 128 && plans[i].nwg == 128, "case %zu", i);
     }
     /* Either major: FP64 operands are not K-major only, and a map describes each layout. */
     cr_expect_not(clgemm__maps_k_major_only(D, CLGEMM_COMPUTE_DEFAULT));

@@ -429,8 +429,8 @@ static const clgemm_config simt_wide[] = {SIMT_ALL(128, 256, 4, 0, 2), END_OF_LI
  * 37.3-39.1 against 41.1-41.2, 256 x 4096 x 8192 38.3-39.4 against 41.4-41.5. */
 static const clgemm_config simt_narrow[] = {SIMT(128, 64, 6), END_OF_LIST};
 /* One matrix of 32 to 64 rows along M (of the column-major problem: a row-major call's n; fewer
- * unmeasured) by 4096 or more along N, with K of 4096 or more, its A stored MN-major and B K-major
- * (row-major NN): 64 x 128 tiles in 4 stages, K split as planned. Four stages of them (96 KiB) let
+ * unmeasured) by 4096 or more along N, with K of 4096 or more, stored either way: 64 x 128 tiles
+ * in 4 stages, K split as planned. Four stages of them (96 KiB) let
  * two work-groups share an SM and keep B's loads off the CUDA cores, where the register-blocked
  * family's 64 x 256 tiles issued 0.65 instructions a cycle per scheduler from 2 warps, none ready
  * in 35 % of the cycles (bench/results/h100-fp32-narrow-nsight-compute.log). H100, two alternated
@@ -439,15 +439,15 @@ static const clgemm_config simt_narrow[] = {SIMT(128, 64, 6), END_OF_LIST};
  * against 26.2 (32.2), 16384 x 64 x 4096 36.3-36.4 against 31.8 (39.0), 8192 x 32 x 8192 18.9
  * against the 32 x 32 tiles' 12.0 (25.4); at 128 wide it lost (8192 x 128 x 8192 40.7
  * against 41.6-41.9). 3 stages (three work-groups an SM) ran 26.3 under the planned split and 36.9
- * split 4 ways (bench/results/h100-fp32-narrow-register-caps-tma-simt-tiles.log). */
+ * split 4 ways (bench/results/h100-fp32-narrow-register-caps-tma-simt-tiles.log). The other
+ * layouts of 8192 x 64 x 8192, one round (bench/results/h100-fp64-narrow-tma-fp64.log): row-major
+ * TN 39.7 against 35.2, NT 36.5 against 31.3, TT 37.2 against 34.6. */
 static const clgemm_config simt_short_m[] = {SIMT(64, 128, 4), END_OF_LIST};
 static const clgemm_config *simt_defaults(const device_info *info, clgemm_precision type,
                                           const gemm_dims *dims) {
     (void)type; /* FP32 only (simt_supported) */
     if (dims->batch != 1 || dims->m == 0) return none;
-    if (dims->m >= 32 && dims->m <= 64 && dims->n >= 4096 && dims->k >= 4096 && !dims->a_along_k &&
-        !dims->b_along_n)
-        return simt_short_m;
+    if (dims->m >= 32 && dims->m <= 64 && dims->n >= 4096 && dims->k >= 4096) return simt_short_m;
     const size_t narrow_tiles = (dims->m + 127) / 128 * ((dims->n + 63) / 64);
     if (dims->n <= 256 && dims->m >= 256 && dims->k >= 4096 && narrow_tiles <= 64)
         return simt_narrow;
@@ -564,10 +564,29 @@ static const clgemm_config fp64_quick[] = {FP64_ALL(128, 128, 4, 0, 2),
  * and batches (1000 x 256^3: 42.0-42.1 and 39.7-39.8 against 45.4-45.8) stay on the mma family. */
 static const clgemm_config fp64_large[] = {FP64_ALL(128, 128, 6, 0, 2), END_OF_LIST};
 static const clgemm_config fp64_half[] = {FP64(128, 64, 6), END_OF_LIST};
+/* The narrow and long-K shapes (H100, row-major NN, forced against the mma family's defaults, two
+ * alternated rounds, cuBLAS beside: bench/results/h100-fp64-narrow-tma-fp64.log): 8192 x 64 x 8192
+ * (64 rows of the column-major problem) in 64 x 128 tiles 35.9-36.0 TFLOPS against 35.0-35.3
+ * (cuBLAS 36.3-36.5), 64 x 8192 x 8192 (64 columns) in 128 x 64 tiles 39.2-39.3 against 38.4
+ * (38.6-38.9), 256 x 256 x 16384 in 128 x 64 tiles 30.2-30.3 against 28.9-29.1 (29.2-29.4); the
+ * other tiles lost (21.4-33.4). Each class as wide as measured: a side of 33 to 64 against sides
+ * and K of 8192 or more; both sides 129 to 256 with K of 16384 or more; B K-major (row-major NN)
+ * as measured. */
+static const clgemm_config fp64_short_m[] = {FP64(64, 128, 6), END_OF_LIST};
+static const clgemm_config *fp64_narrow(const gemm_dims *d) {
+    if (d->b_along_n) return NULL;
+    const bool long_k = d->k >= 8192;
+    if (long_k && d->m > 32 && d->m <= 64 && d->n >= 8192) return fp64_short_m;
+    if (long_k && d->n > 32 && d->n <= 64 && d->m >= 8192) return fp64_half;
+    if (d->k >= 16384 && d->m > 128 && d->m <= 256 && d->n > 128 && d->n <= 256) return fp64_half;
+    return NULL;
+}
 static const clgemm_config *fp64_defaults(const device_info *info, clgemm_precision type,
                                           const gemm_dims *dims) {
     (void)type; /* FP64 only (fp64_supported) */
     if (dims->batch != 1 || dims->a_along_k || dims->k < 2048) return none;
+    const clgemm_config *narrow = fp64_narrow(dims);
+    if (narrow) return narrow;
     /* Measured on squares of 2048 and more: a narrower matrix would fill its waves with tiles
      * that lie partly outside it (a side of 64 in 128 x 128 tiles: half of every tile). */
     if (dims->m < 2048 || dims->n < 2048) return none;
