@@ -376,6 +376,17 @@ Test(pack, fp32_narrow_long_k_on_tma_simt) {
                       "case %zu: %d x %d tiles, not %d x %d", i, s.cfg.params[0], s.cfg.params[1],
                       cases[i].mwg, cases[i].nwg);
     }
+    /* Narrow along M with rows off 16 bytes: no map reads them, and copying the long operand
+     * onto 16-byte lines would cost as much as the product, so the register-blocked family reads
+     * them as they are. */
+    gemm_call c =
+        square(CLGEMM_SINGLE, CLGEMM_ROW_MAJOR, CLGEMM_NO_TRANS, CLGEMM_NO_TRANS, 8192, 8193);
+    c.n = 64;
+    c.ldb = 65;
+    c.ldc = 64;
+    pack_choice p;
+    cr_expect_not(clgemm__pack_choose(h, &c, CLGEMM_COMPUTE_DEFAULT, &p), "off 16 bytes: no copy");
+    cr_expect_eq(planned_family(h, &c), CLGEMM_FAMILY_REGBLOCK, "off 16 bytes");
     clgemm_destroy(h);
 }
 
