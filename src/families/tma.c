@@ -430,18 +430,18 @@ static const clgemm_config simt_wide[] = {SIMT_ALL(128, 256, 4, 0, 2), END_OF_LI
 static const clgemm_config simt_narrow[] = {SIMT(128, 64, 6), END_OF_LIST};
 /* One matrix of 32 to 64 rows along M (of the column-major problem: a row-major call's n; fewer
  * unmeasured) by 4096 or more along N, with K of 4096 or more, stored either way: 64 x 128 tiles
- * in 4 stages, K split as planned. Four stages of them (96 KiB) let
- * two work-groups share an SM and keep B's loads off the CUDA cores, where the register-blocked
- * family's 64 x 256 tiles issued 0.65 instructions a cycle per scheduler from 2 warps, none ready
- * in 35 % of the cycles (bench/results/h100-fp32-narrow-nsight-compute.log). H100, two alternated
- * rounds, forced against the default (bench/results/h100-fp32-narrow-m-tma-simt.log): row-major
- * 8192 x 64 x 8192 37.0-37.1 TFLOPS against 32.4 (cuBLAS 38.3), 4096 x 64 x 8192 32.2-32.3
- * against 26.2 (32.2), 16384 x 64 x 4096 36.3-36.4 against 31.8 (39.0), 8192 x 32 x 8192 18.9
- * against the 32 x 32 tiles' 12.0 (25.4); at 128 wide it lost (8192 x 128 x 8192 40.7
- * against 41.6-41.9). 3 stages (three work-groups an SM) ran 26.3 under the planned split and 36.9
- * split 4 ways (bench/results/h100-fp32-narrow-register-caps-tma-simt-tiles.log). The other
- * layouts of 8192 x 64 x 8192, one round (bench/results/h100-fp64-narrow-tma-fp64.log): row-major
- * TN 39.7 against 35.2, NT 36.5 against 31.3, TT 37.2 against 34.6. */
+ * in 4 stages, K split as planned. Four stages of them (96 KiB) let two work-groups share an SM
+ * and keep B's loads off the CUDA cores, where the register-blocked family's 64 x 256 tiles
+ * issued 0.65 instructions a cycle per scheduler from 2 warps, none ready in 35 % of the cycles
+ * (bench/results/h100-fp32-narrow-nsight-compute.log). H100, two alternated rounds, forced
+ * against the default (bench/results/h100-fp32-narrow-m-tma-simt.log): row-major 8192 x 64 x 8192
+ * 37.0-37.1 TFLOPS against 32.4 (cuBLAS 38.3), 4096 x 64 x 8192 32.2-32.3 against 26.2 (32.2),
+ * 16384 x 64 x 4096 36.3-36.4 against 31.8 (39.0), 8192 x 32 x 8192 18.9 against the 32 x 32
+ * tiles' 12.0 (25.4); at 128 wide it lost (8192 x 128 x 8192 40.7 against 41.6-41.9). 3 stages
+ * (three work-groups an SM) ran 26.3 under the planned split and 36.9 split 4 ways
+ * (bench/results/h100-fp32-narrow-register-caps-tma-simt-tiles.log). The other layouts of 8192 x
+ * 64 x 8192, one round (bench/results/h100-fp64-narrow-tma-fp64.log): row-major TN 39.7 against
+ * 35.2, NT 36.5 against 31.3, TT (B copied MN-major first) 37.2 against 34.6. */
 static const clgemm_config simt_short_m[] = {SIMT(64, 128, 4), END_OF_LIST};
 static const clgemm_config *simt_defaults(const device_info *info, clgemm_precision type,
                                           const gemm_dims *dims) {
