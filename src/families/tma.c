@@ -440,8 +440,8 @@ static const clgemm_config simt_narrow[] = {SIMT(128, 64, 6), END_OF_LIST};
  * tiles' 12.0 (25.4); at 128 wide it lost (8192 x 128 x 8192 40.7 against 41.6-41.9). 3 stages
  * (three work-groups an SM) ran 26.3 under the planned split and 36.9 split 4 ways
  * (bench/results/h100-fp32-narrow-register-caps-tma-simt-tiles.log). The other layouts of 8192 x
- * 64 x 8192, one round (bench/results/h100-fp64-narrow-tma-fp64.log): row-major TN 39.7 against
- * 35.2, NT 36.5 against 31.3, TT (B copied MN-major first) 37.2 against 34.6. */
+ * 64 x 8192, one round (bench/results/h100-narrow-fp64-on-tma-fp64-fp32-layouts.log): row-major
+ * TN 39.7 against 35.2, NT 36.5 against 31.3, TT (B copied MN-major first) 37.2 against 34.6. */
 static const clgemm_config simt_short_m[] = {SIMT(64, 128, 4), END_OF_LIST};
 static const clgemm_config *simt_defaults(const device_info *info, clgemm_precision type,
                                           const gemm_dims *dims) {
@@ -565,13 +565,13 @@ static const clgemm_config fp64_quick[] = {FP64_ALL(128, 128, 4, 0, 2),
 static const clgemm_config fp64_large[] = {FP64_ALL(128, 128, 6, 0, 2), END_OF_LIST};
 static const clgemm_config fp64_half[] = {FP64(128, 64, 6), END_OF_LIST};
 /* The narrow and long-K shapes (H100, row-major NN, forced against the mma family's defaults, two
- * alternated rounds, cuBLAS beside: bench/results/h100-fp64-narrow-tma-fp64.log): 8192 x 64 x 8192
- * (64 rows of the column-major problem) in 64 x 128 tiles 35.9-36.0 TFLOPS against 35.0-35.3
- * (cuBLAS 36.3-36.5), 64 x 8192 x 8192 (64 columns) in 128 x 64 tiles 39.2-39.3 against 38.4
- * (38.6-38.9), 256 x 256 x 16384 in 128 x 64 tiles 30.2-30.3 against 28.9-29.1 (29.2-29.4); the
- * other tiles lost (21.4-33.4). Each class as wide as measured: a side of 33 to 64 against sides
- * and K of 8192 or more; both sides 129 to 256 with K of 16384 or more; B K-major (row-major NN)
- * as measured. */
+ * alternated rounds, cuBLAS beside: bench/results/h100-narrow-fp64-on-tma-fp64-fp32-layouts.log):
+ * 8192 x 64 x 8192 (64 rows of the column-major problem) in 64 x 128 tiles 35.9-36.0 TFLOPS
+ * against 35.0-35.3 (cuBLAS 36.3-36.5), 64 x 8192 x 8192 (64 columns) in 128 x 64 tiles 39.2-39.3
+ * against 38.4 (38.6-38.9), 256 x 256 x 16384 in 128 x 64 tiles 30.2-30.3 against 28.9-29.1
+ * (29.2-29.4); the other tiles lost (21.4-33.4). Each class as wide as measured: a side of 33 to 64
+ * against sides and K of 8192 or more; both sides 129 to 256 with K of 16384 or more; B K-major
+ * (row-major NN) as measured. */
 static const clgemm_config fp64_short_m[] = {FP64(64, 128, 6), END_OF_LIST};
 static const clgemm_config *fp64_narrow(const gemm_dims *d) {
     if (d->b_along_n) return NULL;
