@@ -448,7 +448,8 @@ static const clgemm_config *simt_defaults(const device_info *info, clgemm_precis
     (void)type; /* FP32 only (simt_supported) */
     if (dims->batch != 1 || dims->m == 0) return none;
     if (dims->m >= 32 && dims->m <= 64 && dims->n >= 4096 && dims->k >= 4096) return simt_short_m;
-    const size_t narrow_tiles = (dims->m + 127) / 128 * ((dims->n + 63) / 64);
+    size_t narrow_tiles = 0; /* (left 0 where n is 0) */
+    (void)clgemm__tile_count(dims, 128, 64, &narrow_tiles);
     if (dims->n <= 256 && dims->m >= 256 && dims->k >= 4096 && narrow_tiles <= 64)
         return simt_narrow;
     const bool both_mn_major = !dims->a_along_k && dims->b_along_n;
