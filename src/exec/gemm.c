@@ -594,6 +594,17 @@ _Static_assert(GEMM_ARG_COUNT <= CLGEMM__CACHED_ARGS, "the GEMM arguments outgro
 #define GEMM_ARG_STAGED_OFF (GEMM_ARG_COUNT + 1)
 #define GEMM_ARG_STAGED_LD  (GEMM_ARG_COUNT + 2)
 
+/* A tensor-map kernel's arguments after the common ones: the call's maps, in a buffer of the
+ * handle's (operand_maps.c), and the depth of its units (matrices times split layers). */
+static cl_int set_map_args(struct clgemm_handle_s *h, cl_kernel kernel,
+                           const unsigned char maps[CLGEMM__MAPS_BYTES], cl_ulong depth) {
+    cl_mem map_buf = NULL;
+    cl_int err = clgemm__maps_buffer(h, maps, &map_buf);
+    SET_ARG(kernel, GEMM_ARG_TMA_MAPS, map_buf, err);
+    SET_ARG(kernel, GEMM_ARG_TMA_DEPTH, depth, err);
+    return err;
+}
+
 /* The value of each argument, a field per argument named as in the list, in the host type of
  * its kind; SCALAR (alpha, beta) is a complex pair, set in the call's arithmetic type. */
 typedef struct gemm_scalar {
@@ -1098,8 +1109,11 @@ static clgemm_status enqueue_gemm(struct clgemm_handle_s *h, const gemm_call *c,
     if (s.pack_kc > 0) {
         err = enqueue_blocked(h, c, &p, &s, kernel, pack, second, work, queue, &done);
     } else if ((s.groups > 0 && !sk_persistent) || s.peeled || s.head_tiles > 0) {
+        /* (a tensor-map family's main part, peeled, is its one launch: it starts at the corners
+         * its maps start at, and reads them as the whole call would) */
         single_plan one = {&s, kernel, sk, second, strips, reduce, work, linear, tail};
-        err = enqueue_single(h, c, &p, &one, queue, &done);
+        err = mapped ? set_map_args(h, kernel, maps, 1) : CL_SUCCESS;
+        if (err == CL_SUCCESS) err = enqueue_single(h, c, &p, &one, queue, &done);
     } else {
         /* With a split, the partial products go to the workspace (ldc = m, beta = 0; matrix b's
          * layers from b * splits * m * n) and the reduction applies beta to C. */
@@ -1112,7 +1126,6 @@ static clgemm_status enqueue_gemm(struct clgemm_handle_s *h, const gemm_call *c,
                             !split, splits, table);
         /* The maps' buffer is the handle's (operand_maps.c); the kernel's units: the grid's
          * tiles times layers_total, or the same looped over by persistent work-groups. */
-        cl_mem map_buf = NULL;
         size_t local[2], global[2], depth = layers_total;
         clgemm__config_launch(&cfg, (size_t)p.m, (size_t)p.n, local, global);
         cl_uint num_wait = c->num_wait;
@@ -1122,10 +1135,7 @@ static clgemm_status enqueue_gemm(struct clgemm_handle_s *h, const gemm_call *c,
             err = sk_workspace(h, sk, slot, work, zeroed, s.groups, queue, &num_wait, &wait,
                                &zeroing);
         if (mapped && err == CL_SUCCESS &&
-            (err = clgemm__maps_buffer(h, maps, &map_buf)) == CL_SUCCESS) {
-            cl_ulong units_z = layers_total;
-            SET_ARG(kernel, GEMM_ARG_TMA_MAPS, map_buf, err);
-            SET_ARG(kernel, GEMM_ARG_TMA_DEPTH, units_z, err);
+            (err = set_map_args(h, kernel, maps, layers_total)) == CL_SUCCESS) {
             size_t groups = sk_persistent               ? (size_t)s.groups
                             : family->persistent_groups ? family->persistent_groups(&cfg, &h->info)
                                                         : 0;

@@ -71,9 +71,15 @@ typedef struct family_desc {
     const family_param *params;
     int num_params;
     const family_param_ext *param_ext; /* NULL, or one per entry of params */
-    bool searched;     /* the tuner searches it (naive never wins, so it only costs time) */
-    bool split_k;      /* the kernel sums the K range of its z layer (work-group layers) */
-    bool stream_k;     /* built with STREAMK, it runs the stream-K schedule (cl/common.cl) */
+    bool searched; /* the tuner searches it (naive never wins, so it only costs time) */
+    bool split_k;  /* the kernel sums the K range of its z layer (work-group layers) */
+    bool stream_k; /* built with STREAMK, it runs the stream-K schedule (cl/common.cl) */
+    /* The planner may peel a mostly empty last row or column of its tiles off, to run apart in
+     * small tiles, K split (clgemm__plan_peel); in strips_family's where that is set (a family
+     * that reads tensor maps: its maps cover the operands from their corners, where the main part
+     * starts and the strips do not). */
+    bool peels;
+    clgemm_family strips_family;
     bool linear_tiles; /* built with LINEAR_TILES, it runs the first tiles of a grid along a 1-D
                           one (common.cl's GEMM_TILE_ORIGIN) */
     /* Sharing a partial last wave out by a K split (clgemm__plan_tail) pays by default, where
@@ -194,6 +200,11 @@ void clgemm__config_launch(const clgemm_config *config, size_t m, size_t n, size
 /* The mt x nt tiles of d's m x n x batch problem into *tiles; false for a problem of any size (m
  * or n 0) or a count past size_t. */
 bool clgemm__tile_count(const gemm_dims *d, size_t mt, size_t nt, size_t *tiles);
+/* What mt x nt tiles cover of an m x n matrix once a last row or column of tiles at most a quarter
+ * full (always: any partial one) is peeled off to run apart (the planner's clgemm__plan_peel);
+ * m, n where none is. */
+void clgemm__peel_extent(size_t mt, size_t nt, size_t m, size_t n, bool always, size_t *main_m,
+                         size_t *main_n);
 /* Whether mt x nt tiles (a configuration's) pad an m x n matrix by at most a quarter. */
 bool clgemm__tiles_pad_little(size_t mt, size_t nt, size_t m, size_t n);
 bool clgemm__config_pads_little(const clgemm_config *config, size_t m, size_t n);

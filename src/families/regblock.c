@@ -137,6 +137,7 @@ const family_desc clgemm__family_regblock = {
     .searched = true,
     .split_k = true,
     .stream_k = true,
+    .peels = true,
     .linear_tiles = true,
     .call_options = call_options,
     .uses_alignment = uses_alignment,

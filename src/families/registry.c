@@ -245,6 +245,13 @@ bool clgemm__tile_count(const gemm_dims *d, size_t mt, size_t nt, size_t *tiles)
         (clgemm__round_up(d->m, mt) / mt) * (clgemm__round_up(d->n, nt) / nt), d->batch, tiles);
 }
 
+void clgemm__peel_extent(size_t mt, size_t nt, size_t m, size_t n, bool always, size_t *main_m,
+                         size_t *main_n) {
+    const size_t rem_m = m % mt, rem_n = n % nt;
+    *main_m = m > mt && rem_m > 0 && (always || 4 * rem_m <= mt) ? m - rem_m : m;
+    *main_n = n > nt && rem_n > 0 && (always || 4 * rem_n <= nt) ? n - rem_n : n;
+}
+
 bool clgemm__tiles_pad_little(size_t mt, size_t nt, size_t m, size_t n) {
     double padded = (double)((m + mt - 1) / mt * mt) * (double)((n + nt - 1) / nt * nt);
     return padded <= 1.25 * (double)m * (double)n;

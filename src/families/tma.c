@@ -452,8 +452,12 @@ static const clgemm_config *simt_defaults(const device_info *info, clgemm_precis
     (void)clgemm__tile_count(dims, 128, 64, &narrow_tiles);
     if (dims->n <= 256 && dims->m >= 256 && dims->k >= 4096 && narrow_tiles <= 64)
         return simt_narrow;
+    /* Counted over what the tiles cover once the planner peels a mostly empty last row or column
+     * of them (4097^2: 4096^2's 512 tiles, not 561 in 5 waves). */
+    gemm_dims main = *dims;
+    clgemm__peel_extent(128, 256, dims->m, dims->n, false, &main.m, &main.n);
     const bool both_mn_major = !dims->a_along_k && dims->b_along_n;
-    return both_mn_major && wide_tiles_fill(info, dims) ? simt_wide : none;
+    return both_mn_major && wide_tiles_fill(info, &main) ? simt_wide : none;
 }
 
 const family_desc clgemm__family_tma_simt = {TMA_KERNEL_FIELDS,
@@ -467,7 +471,9 @@ const family_desc clgemm__family_tma_simt = {TMA_KERNEL_FIELDS,
                                              .defaults = simt_defaults,
                                              .call_options = simt_call_options,
                                              .quick = simt_quick,
-                                             .persistent_groups = persistent_groups};
+                                             .persistent_groups = persistent_groups,
+                                             .peels = true,
+                                             .strips_family = CLGEMM_FAMILY_REGBLOCK};
 
 /* ---- FP64 on the DMMA tensor cores, fed by the same copies (tma_fp64; cl/tma.cl's WG_TYPE 7) --
  */

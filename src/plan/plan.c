@@ -215,20 +215,19 @@ int clgemm__plan_streamk(const clgemm_config *config, const device_info *info, i
 
 /* Peeling pays where the last tile holds at most a quarter of its rows or columns (H200 4097^2 in
  * 256 x 128 tiles: 561 tiles, 49 of them nearly empty, for 512 tiles' work) and the rest still
- * fills the device. */
+ * fills the device. A persistent configuration loops over its grid's tiles, which peeling does
+ * not shape; it keeps them all. */
 void clgemm__plan_peel(const clgemm_config *config, const device_info *info, int forced, size_t m,
                        size_t n, size_t batch, size_t *main_m, size_t *main_n) {
     const family_desc *f = clgemm__family(config->family);
     *main_m = m;
     *main_n = n;
-    if (!f || !f->stream_k || batch != 1 || forced == 0) return;
+    if (!f || !f->peels || batch != 1 || forced == 0) return;
+    if (f->persistent_groups && f->persistent_groups(config, info) > 0) return;
     if (forced < 0 && info->cls != DEVICE_NVIDIA_GPU) return; /* measured on the H200 only */
-    size_t mt, nt, kt;
+    size_t mt, nt, kt, keep_m, keep_n;
     f->tile(config, &mt, &nt, &kt);
-    size_t rem_m = m % mt, rem_n = n % nt;
-    bool peel_m = m > mt && rem_m > 0 && (forced > 0 || 4 * rem_m <= mt);
-    bool peel_n = n > nt && rem_n > 0 && (forced > 0 || 4 * rem_n <= nt);
-    size_t keep_m = peel_m ? m - rem_m : m, keep_n = peel_n ? n - rem_n : n;
+    clgemm__peel_extent(mt, nt, m, n, forced > 0, &keep_m, &keep_n);
     size_t tiles = ((keep_m + mt - 1) / mt) * ((keep_n + nt - 1) / nt);
     if (forced < 0 && tiles < info->compute_units) return;
     *main_m = keep_m;
@@ -355,6 +354,20 @@ static int plan_pack(const clgemm_config *cfg, const device_info *info, const sc
     return f->pack_depth(cfg, info, type, dims);
 }
 
+/* The peeled strips' configuration: the smallest tiles of the family's defaults, or of the family
+ * it names for them (a tensor-map family's maps cover the operands from their corners, where the
+ * strips do not start); family 0 where that family has none for this device and type. */
+static clgemm_config strips_config(const clgemm_config *cfg, const device_info *info,
+                                   clgemm_precision type) {
+    const family_desc *f = clgemm__family(cfg->family);
+    const clgemm_config other = {.family = f->strips_family ? f->strips_family : cfg->family};
+    const clgemm_config small =
+        clgemm__config_smallest(f->strips_family ? &other : cfg, info, type);
+    if (clgemm__config_check(&small, info, type) != CLGEMM_SUCCESS)
+        return (clgemm_config){.family = CLGEMM_FAMILY_AUTO};
+    return small;
+}
+
 gemm_schedule clgemm__plan_schedule(const clgemm_config *cfg, const device_info *info,
                                     const schedule_force *force, clgemm_precision type,
                                     clgemm_precision type_c, size_t m, size_t n, size_t k,
@@ -396,6 +409,12 @@ gemm_schedule clgemm__plan_schedule_dims(const clgemm_config *cfg, const device_
      * stream-K over the rest (the planner says which, if either). */
     if (s.splits == 1 && !table) {
         clgemm__plan_peel(cfg, info, force->peel, m, n, batch, &s.main_m, &s.main_n);
+        if (s.main_m < m || s.main_n < n) s.small = strips_config(cfg, info, type);
+        if (s.small.family == CLGEMM_FAMILY_AUTO) { /* no configuration for them: none peeled */
+            s.small = *cfg;
+            s.main_m = m;
+            s.main_n = n;
+        }
         s.groups =
             clgemm__plan_streamk(cfg, info, force->streamk, type, s.main_m, s.main_n, k, batch);
     }
@@ -403,11 +422,9 @@ gemm_schedule clgemm__plan_schedule_dims(const clgemm_config *cfg, const device_
     if (s.splits == 1 && !table && s.groups == 0 && !s.peeled)
         clgemm__plan_tail(cfg, info, force->tail, type, m, n, k, batch, &s.head_tiles,
                           s.tail_splits);
-    if (s.peeled) { /* the family's smallest tiles, K split */
-        s.small = clgemm__config_smallest(cfg, info, type);
+    if (s.peeled) /* (their K split) */
         s.strip_splits =
             clgemm__plan_splits(&s.small, info, CLGEMM__STRIP_SPLITS, type, 1, 1, k, 1);
-    }
     if (s.splits == 1 && s.groups == 0 && !s.peeled && s.head_tiles == 0) return s;
     size_t elements = workspace_elements(&s, m, n, batch);
     if (!elements ||
