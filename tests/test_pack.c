@@ -1054,8 +1054,15 @@ Test(pack, alignment_copies_chosen_where_they_pay) {
     cr_assert(clgemm__pack_choose(h, &narrow, CLGEMM_COMPUTE_DEFAULT, &p));
     cr_expect(p.pack[0] && p.pack[1], "A re-read 1536 times is copied");
     gemm_call fp32 = square(CLGEMM_SINGLE, CLGEMM_COL_MAJOR, N, N, 4097, 4097);
+    fp32.n = 4196; /* (100 columns past 4096: not peeled, 32 x 17 tiles) */
     cr_expect_not(clgemm__pack_choose(h, &fp32, CLGEMM_COMPUTE_DEFAULT, &p),
                   "FP32: its family gains nothing from them");
+    /* (4097^2 takes the MN-major copies: tma_simt, 4096^2's tiles, the rest peeled) */
+    fp32.n = 4097;
+    cr_assert(clgemm__pack_choose(h, &fp32, CLGEMM_COMPUTE_DEFAULT, &p), "FP32 4097^2");
+    cr_expect(p.pack[0] && p.pack[1] && p.keep_layout[0] && !p.keep_layout[1]);
+    cr_expect_eq(p.schedule.cfg.family, CLGEMM_FAMILY_TMA_SIMT);
+    cr_expect(p.schedule.peeled && p.schedule.main_m == 4096 && p.schedule.main_n == 4096);
     h->info.nv_compute_capability = 80; /* not measured there: read in place */
     cr_expect_not(clgemm__pack_choose(h, &odd, CLGEMM_COMPUTE_DEFAULT, &p), "sm_80: none");
     h->info.nv_compute_capability = 90;
