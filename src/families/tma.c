@@ -453,7 +453,12 @@ static const clgemm_config *simt_defaults(const device_info *info, clgemm_precis
     if (dims->n <= 256 && dims->m >= 256 && dims->k >= 4096 && narrow_tiles <= 64)
         return simt_narrow;
     /* Counted over what the tiles cover once the planner peels a mostly empty last row or column
-     * of them (4097^2: 4096^2's 512 tiles, not 561 in 5 waves). */
+     * of them off (4097^2: 4096^2's 512 tiles, not 561 in 5 waves). H100, two rounds alternated
+     * with the rule before, cuBLAS beside
+     * (bench/results/h100-fp32-odd-squares-tma-simt-peeled.log): 4097^2 45.1-45.2 TFLOPS against
+     * the register-blocked family's 42.8 (cuBLAS 43.7), 5000^2 47.2-47.8 against 46.4-46.5 (46.2);
+     * peeled where these tiles ran already, 6145^2 48.4-48.7 against 45.3 (45.5), 8193^2 49.8
+     * against 47.9-48.0 (47.9). */
     gemm_dims main = *dims;
     clgemm__peel_extent(128, 256, dims->m, dims->n, false, &main.m, &main.n);
     const bool both_mn_major = !dims->a_along_k && dims->b_along_n;
