@@ -1097,8 +1097,6 @@ Test(tma_fp64_family, persistent_work_groups_by_registers_and_local_memory) {
     }
 }
 
-/* tma_simt's 128 x 256 tiles (both operands MN-major) only where they fill their waves and lie
- * inside the matrix: not for a matrix 128 wide, whose 512 such tiles would each be half outside. */
 /* Where 128 x 256 tiles would leave their last row or column of tiles mostly empty, the wide rule
  * counts what they cover once that is peeled, and the planner peels it onto the register-blocked
  * family's smallest tiles (the maps cover the operands from their corners, where the main part
@@ -1110,20 +1108,21 @@ Test(tma_simt_family, peels_onto_the_register_blocked_family) {
     /* 100 columns past 4096 are not peeled: 32 x 17 tiles, 4.1 waves */
     const gemm_dims ragged = {4097, 4196, 4097, 1, true, false, true};
     const gemm_dims short_of_waves = {3073, 3073, 3073, 1, true, false, true};
-    clgemm_config c = clgemm__config_default_for_dims(&h200, S, CLGEMM_COMPUTE_DEFAULT, &odd);
-    cr_assert(c.family == CLGEMM_FAMILY_TMA_SIMT && c.params[1] == 256, "4097^2: 4096^2's tiles");
-    c = clgemm__config_default_for_dims(&h200, S, CLGEMM_COMPUTE_DEFAULT, &ragged);
+    const clgemm_config wide =
+        clgemm__config_default_for_dims(&h200, S, CLGEMM_COMPUTE_DEFAULT, &odd);
+    cr_assert(wide.family == CLGEMM_FAMILY_TMA_SIMT && wide.params[1] == 256,
+              "4097^2: 4096^2's tiles");
+    clgemm_config c = clgemm__config_default_for_dims(&h200, S, CLGEMM_COMPUTE_DEFAULT, &ragged);
     cr_expect_neq(c.family, CLGEMM_FAMILY_TMA_SIMT, "4097 x 4196");
     c = clgemm__config_default_for_dims(&h200, S, CLGEMM_COMPUTE_DEFAULT, &short_of_waves);
     cr_expect_neq(c.family, CLGEMM_FAMILY_TMA_SIMT, "3073^2: 3072^2's 2.2 waves");
     const schedule_force unset = {0, -1, -1, 0, 0}, never = {0, 0, -1, 0, 0};
-    c = clgemm__config_default_for_dims(&h200, S, CLGEMM_COMPUTE_DEFAULT, &odd);
-    gemm_schedule s = clgemm__plan_schedule(&c, &h200, &unset, S, S, 4097, 4097, 4097, 1, false);
+    gemm_schedule s = clgemm__plan_schedule(&wide, &h200, &unset, S, S, 4097, 4097, 4097, 1, false);
     cr_expect(s.peeled && s.main_m == 4096 && s.main_n == 4096, "%zu x %zu", s.main_m, s.main_n);
     cr_expect_eq(s.small.family, CLGEMM_FAMILY_REGBLOCK);
     cr_expect_gt(s.strip_splits, 1);
     cr_expect_gt(s.workspace, 0, "the strips' split layers");
-    s = clgemm__plan_schedule(&c, &h200, &never, S, S, 4097, 4097, 4097, 1, false);
+    s = clgemm__plan_schedule(&wide, &h200, &never, S, S, 4097, 4097, 4097, 1, false);
     cr_expect(!s.peeled && s.main_m == 4097, "CLGEMM_PEEL=0");
     const clgemm_config looped = {.family = CLGEMM_FAMILY_TMA_SIMT,
                                   .params = {128, 256, 32, 3, 2, 0, 2}};
@@ -1131,6 +1130,8 @@ Test(tma_simt_family, peels_onto_the_register_blocked_family) {
     cr_expect(!s.peeled && s.main_m == 4097 && s.main_n == 4097, "persistent");
 }
 
+/* tma_simt's 128 x 256 tiles (both operands MN-major) only where they fill their waves and lie
+ * inside the matrix: not for a matrix 128 wide, whose 512 such tiles would each be half outside. */
 Test(tma_simt_family, wide_tiles_only_inside_the_matrix) {
     const device_info h200 = h200_with_maps();
     const gemm_dims square = {8192, 8192, 8192, 1, true, false, true};

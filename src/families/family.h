@@ -71,17 +71,17 @@ typedef struct family_desc {
     const family_param *params;
     int num_params;
     const family_param_ext *param_ext; /* NULL, or one per entry of params */
-    bool searched; /* the tuner searches it (naive never wins, so it only costs time) */
-    bool split_k;  /* the kernel sums the K range of its z layer (work-group layers) */
-    bool stream_k; /* built with STREAMK, it runs the stream-K schedule (cl/common.cl) */
+    bool searched;     /* the tuner searches it (naive never wins, so it only costs time) */
+    bool split_k;      /* the kernel sums the K range of its z layer (work-group layers) */
+    bool stream_k;     /* built with STREAMK, it runs the stream-K schedule (cl/common.cl) */
+    bool linear_tiles; /* built with LINEAR_TILES, it runs the first tiles of a grid along a 1-D
+                          one (common.cl's GEMM_TILE_ORIGIN) */
     /* The planner may peel a mostly empty last row or column of its tiles off, to run apart in
      * small tiles, K split (clgemm__plan_peel); in strips_family's where that is set (a family
      * that reads tensor maps: its maps cover the operands from their corners, where the main part
      * starts and the strips do not). */
     bool peels;
     clgemm_family strips_family;
-    bool linear_tiles; /* built with LINEAR_TILES, it runs the first tiles of a grid along a 1-D
-                          one (common.cl's GEMM_TILE_ORIGIN) */
     /* Sharing a partial last wave out by a K split (clgemm__plan_tail) pays by default, where
      * measured: on compute capability 9.0, with at most half a wave left. The register-blocked
      * family's LINEAR_TILES build takes 130 registers on the H200 where its 2-D build takes 127:

@@ -360,7 +360,7 @@ static int plan_pack(const clgemm_config *cfg, const device_info *info, const sc
 static clgemm_config strips_config(const clgemm_config *cfg, const device_info *info,
                                    clgemm_precision type) {
     const family_desc *f = clgemm__family(cfg->family);
-    const clgemm_config other = {.family = f->strips_family ? f->strips_family : cfg->family};
+    const clgemm_config other = {.family = f->strips_family};
     const clgemm_config small =
         clgemm__config_smallest(f->strips_family ? &other : cfg, info, type);
     if (clgemm__config_check(&small, info, type) != CLGEMM_SUCCESS)
@@ -409,11 +409,13 @@ gemm_schedule clgemm__plan_schedule_dims(const clgemm_config *cfg, const device_
      * stream-K over the rest (the planner says which, if either). */
     if (s.splits == 1 && !table) {
         clgemm__plan_peel(cfg, info, force->peel, m, n, batch, &s.main_m, &s.main_n);
-        if (s.main_m < m || s.main_n < n) s.small = strips_config(cfg, info, type);
-        if (s.small.family == CLGEMM_FAMILY_AUTO) { /* no configuration for them: none peeled */
-            s.small = *cfg;
-            s.main_m = m;
-            s.main_n = n;
+        if (s.main_m < m || s.main_n < n) {
+            s.small = strips_config(cfg, info, type);
+            if (s.small.family == CLGEMM_FAMILY_AUTO) { /* none for the strips: none peeled */
+                s.small = *cfg;
+                s.main_m = m;
+                s.main_n = n;
+            }
         }
         s.groups =
             clgemm__plan_streamk(cfg, info, force->streamk, type, s.main_m, s.main_n, k, batch);
