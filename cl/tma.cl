@@ -124,7 +124,20 @@
 #error "tma.cl: paired 3xTF32 stages take two slots each"
 #endif
 
-#define CONSUMERS (MWG / 64)
+/* TALL 2 (FFMA only): a consumer warpgroup multiplies 128 rows of the tile, each thread 8 rows by
+ * NWG/8 columns, so a thread's local loads feed twice the products and a 128 x 64 tile needs one
+ * consumer warpgroup (two work-groups an SM in 4 stages); else 64 rows, 8 by NWG/16. */
+#ifndef TALL
+#define TALL 0
+#endif
+#if TALL == 2 && !FFMA
+#error "tma.cl: TALL is FFMA's thread layout"
+#endif
+#define CONSUMER_ROWS (TALL == 2 ? 128 : 64)
+#if MWG % CONSUMER_ROWS
+#error "tma.cl: the tile's rows are whole consumer warpgroups' rows"
+#endif
+#define CONSUMERS (MWG / CONSUMER_ROWS)
 /* SETMAXNREG 2: the producer is a whole warpgroup, which keeps PRODUCER_REGS registers a
  * thread and gives the rest to the consumers (setmaxnreg); else one warp, registers even. */
 #ifndef SETMAXNREG
@@ -244,7 +257,7 @@ DEV void tma_load3(const uint dst, const __global uchar *map, const int x, const
                  : WG_ACC(NWG, ACC_C, acc)                                                         \
                  : "l"(da), "l"(db), "r"(accumulate)                                               \
                  : "memory")
-#define NACC (NWG / 2)
+#define NACC (NWG * CONSUMER_ROWS / 128) /* a warpgroup's rows x NWG over its 128 threads */
 
 /* The same with A as four registers a thread (AREG): the operands after the accumulators. */
 #define WG_RS_OPS_64   "{%32, %33, %34, %35}, %36"
@@ -355,16 +368,20 @@ DEV void tma_load3(const uint dst, const __global uchar *map, const int x, const
 
 #if FFMA
 /* ---- FP32 on the CUDA cores ------------------------------------------------------------------ */
-/* A consumer thread's block: 8 of its warpgroup's 64 rows by FN of the tile's NWG columns, thread
- * (fx, fy) = (tid % 8, tid % 128 / 8) of a warpgroup. Its rows: A MN-major, two 16-byte chunks
- * along M (4 fx + 32 h + r); K-major, one in eight (fx + 8 i). Its columns: B MN-major, chunks
- * 4 fy + 64 h + r; K-major, one in sixteen (fy + 16 j). Either way the threads of a warp that read
- * at once read distinct 16-byte chunks of 128-byte swizzle rows (a K-major line's 8 rows share
- * none: line & 7 is the thread's fx, or fy & 7), so every load is one wavefront. A K-major
- * operand gives 4 k steps a 16-byte load; an MN-major one 4 rows or columns of one k step. */
-#define FN      (NWG / 16)
-#define FROW(i) (A_MN ? 4 * (int)fx + 32 * ((i) >> 2) + ((i)&3) : (int)fx + 8 * (i))
-#define FCOL(j) (B_MN ? 4 * (int)fy + 64 * ((j) >> 2) + ((j)&3) : (int)fy + 16 * (j))
+/* A consumer thread's block: 8 of its warpgroup's CONSUMER_ROWS rows by FN of the tile's NWG
+ * columns, thread (fx, fy) = (tid % FXT, tid % 128 / FXT) of a warpgroup's FXT x FYT threads (8 x
+ * 16, or 16 x 8 with TALL 2). Its rows: A MN-major, two 16-byte chunks along M (4 fx + 4 FXT h +
+ * r); K-major, one in FXT (fx + FXT i). Its columns: B MN-major, chunks 4 fy + 4 FYT h + r;
+ * K-major, one in FYT (fy + FYT j). Either way the threads of a warp that read at once (8
+ * consecutive lanes: consecutive fx, one fy) read distinct 16-byte chunks of 128-byte swizzle rows
+ * (a K-major line's 8 rows share none: line & 7 is fx & 7, or fy & 7), or one chunk together, so
+ * every load is one wavefront. A K-major operand gives 4 k steps a 16-byte load; an MN-major one 4
+ * rows or columns of one k step. */
+#define FXT     (CONSUMER_ROWS / 8)
+#define FYT     (128 / FXT)
+#define FN      (NWG / FYT)
+#define FROW(i) (A_MN ? 4 * (int)fx + 4 * FXT * ((i) >> 2) + ((i)&3) : (int)fx + FXT * (i))
+#define FCOL(j) (B_MN ? 4 * (int)fy + 4 * FYT * ((j) >> 2) + ((j)&3) : (int)fy + FYT * (j))
 /* 16 bytes at a stage base plus an offset, plus a constant (a separate step, so that the compiler
  * folds it into the load's address). */
 #define LD4(at, c) (*(const __local float4 *)((stages + (at)) + (c)))
@@ -384,8 +401,8 @@ DEV void tma_load3(const uint dst, const __global uchar *map, const int x, const
 #define FFMA_OFFSETS()                                                                             \
     uint fa[8], fb[8];                                                                             \
     _Pragma("unroll") for (uint x = 0; x < 8; x++) {                                               \
-        fa[x] = A_MN ? 2 * wg * (KWG * 128) + ((fx ^ x) << 4)                                      \
-                     : (64 * wg + fx) * 128 + ((x ^ fx) << 4);                                     \
+        fa[x] = A_MN ? (CONSUMER_ROWS / 32 * wg + fx / 8) * (KWG * 128) + (((fx & 7) ^ x) << 4)    \
+                     : (CONSUMER_ROWS * wg + fx) * 128 + ((x ^ (fx & 7)) << 4);                    \
         fb[x] = A_BYTES + (B_MN ? fy / 8 * (KWG * 128) + (((fy & 7) ^ x) << 4)                     \
                                 : fy * 128 + ((x ^ (fy & 7)) << 4));                               \
     }
@@ -398,23 +415,25 @@ DEV void tma_load3(const uint dst, const __global uchar *map, const int x, const
             float4 ka[A_MN ? 1 : 8], kb[B_MN ? 1 : FN];                                            \
             if (!A_MN)                                                                             \
                 _Pragma("unroll") for (int i = 0; i < 8; i++) ka[i] =                              \
-                    LD4((st) + fa[q], 8 * 128 * i);                                                \
+                    LD4((st) + fa[q], FXT * 128 * i);                                              \
             if (!B_MN)                                                                             \
                 _Pragma("unroll") for (int j = 0; j < FN; j++) kb[j] =                             \
-                    LD4((st) + fb[q], 16 * 128 * j);                                               \
+                    LD4((st) + fb[q], FYT * 128 * j);                                              \
             _Pragma("unroll") for (int r = 0; r < 4; r++) {                                        \
                 const int k = 4 * q + r;                                                           \
                 float a[8], b[FN];                                                                 \
                 if (A_MN) {                                                                        \
                     _Pragma("unroll") for (int h = 0; h < 2; h++) {                                \
-                        PUT4(a, 4 * h, LD4((st) + fa[k & 7], h * (KWG * 128) + k * 128));          \
+                        PUT4(a, 4 * h,                                                             \
+                             LD4((st) + fa[k & 7], FXT / 8 * h * (KWG * 128) + k * 128));          \
                     }                                                                              \
                 } else {                                                                           \
                     _Pragma("unroll") for (int i = 0; i < 8; i++) a[i] = F4(ka[i], r);             \
                 }                                                                                  \
                 if (B_MN) {                                                                        \
                     _Pragma("unroll") for (int h = 0; h < FN / 4; h++) {                           \
-                        PUT4(b, 4 * h, LD4((st) + fb[k & 7], 2 * h * (KWG * 128) + k * 128));      \
+                        PUT4(b, 4 * h,                                                             \
+                             LD4((st) + fb[k & 7], FYT / 8 * h * (KWG * 128) + k * 128));          \
                     }                                                                              \
                 } else {                                                                           \
                     _Pragma("unroll") for (int j = 0; j < FN; j++) b[j] = F4(kb[j], r);            \
@@ -912,10 +931,10 @@ clgemm_tma(GEMM_ARGS, const __global uchar *restrict maps, const ulong depth STR
 #if SETMAXNREG == 2
     asm volatile("// @setmaxnreg.inc.sync.aligned.u32 %0;" ::"n"(CONSUMER_REGS));
 #endif
-    /* A consumer warpgroup: rows 64 wg .. of each tile, all NWG columns. */
+    /* A consumer warpgroup: rows CONSUMER_ROWS wg .. of each tile, all NWG columns. */
     ACC_T acc[NACC];
 #if FFMA
-    const uint fx = tid % 8, fy = (tid % 128) / 8;
+    const uint fx = tid % FXT, fy = (tid % 128) / FXT;
     FFMA_OFFSETS()
 #elif DMMA
     DMMA_OFFSETS()
@@ -1012,7 +1031,7 @@ clgemm_tma(GEMM_ARGS, const __global uchar *restrict maps, const ulong depth STR
         /* Accumulator i FN + j at row FROW(i), column FCOL(j). */
 #pragma unroll
         for (int e = 0; e < NACC; e++) {
-            const int m = m0 + 64 * (int)wg + FROW(e / FN), n = n0 + FCOL(e % FN);
+            const int m = m0 + CONSUMER_ROWS * (int)wg + FROW(e / FN), n = n0 + FCOL(e % FN);
 #elif DMMA
         /* Accumulator 4 (p DTQ + j) + v at P's row DPROW(2 p + v / 2, g), Q's row 8 j + 2 t +
          * v % 2 of the warp's block (g, t = lane / 4, lane % 4): P's rows are C's rows, Q's its

@@ -15,7 +15,7 @@
 
 #include <stdio.h>
 
-enum { MWG, NWG, KWG, STAGES, PERSIST, STAGE_C, SETMAXNREG };
+enum { MWG, NWG, KWG, STAGES, PERSIST, STAGE_C, SETMAXNREG, TALL };
 
 static const family_param params[] = {
     {"MWG", MWG, 64, 256, "work-group tile along M (MWG/64 consumer warpgroups)"},
@@ -32,21 +32,23 @@ static const family_param params[] = {
     {"SETMAXNREG", SETMAXNREG, 1, 2,
      "2: the producer is a warpgroup that keeps 40 registers a thread and gives the rest to the "
      "consumers (setmaxnreg: 232 each at 128 rows); 1 (or 0): one producer warp, registers even"},
+    {"TALL", TALL, 0, 0, "unused: a consumer warpgroup multiplies 64 rows (tma_simt's option)"},
 };
 
-/* PERSIST, STAGE_C and SETMAXNREG came after configurations were written without them
+/* PERSIST, STAGE_C, SETMAXNREG and TALL came after configurations were written without them
  * (optional: 0 and 1 keep one tile a work-group, the direct stores and the producer warp, with
  * no build option). */
 static const family_param_ext param_ext[] = {
     {0, 0, false, 0, 0}, {0, 0, false, 0, 0}, {0, 0, false, 0, 0}, {0, 0, false, 0, 0},
-    {0, 0, true, 0, 0},  {0, 0, true, 0, 0},  {0, 0, true, 0, 0},
+    {0, 0, true, 0, 0},  {0, 0, true, 0, 0},  {0, 0, true, 0, 0},  {0, 0, true, 0, 0},
 };
 _Static_assert(sizeof param_ext / sizeof param_ext[0] == sizeof params / sizeof params[0],
                "one param_ext entry per parameter");
 
-/* The producer beside the consumers: a warp, or a warpgroup (SETMAXNREG 2). */
+/* The consumer warpgroups, of 64 rows each (of 128 with TALL 2), and the producer beside them: a
+ * warp, or a warpgroup (SETMAXNREG 2). */
 static size_t threads_of(const int *v) {
-    return 128 * (size_t)(v[MWG] / 64) + (v[SETMAXNREG] == 2 ? 128 : 32);
+    return 128 * (size_t)(v[MWG] / (v[TALL] == 2 ? 128 : 64)) + (v[SETMAXNREG] == 2 ? 128 : 32);
 }
 
 /* INT8, E4M3, E5M2: the one-byte types. */
@@ -81,7 +83,11 @@ static bool slots_fit(const clgemm_config *c, const device_info *info, const typ
     if (v[NWG] != 64 && v[NWG] != 128 && v[NWG] != 256) return false;
     if ((size_t)v[KWG] * t->size != 128) return false;
     if (v[STAGES] < 2) return false; /* one stage: the producer would wait on its own consumers */
-    if (v[PERSIST] > 2 || v[STAGE_C] > 2 || v[SETMAXNREG] > 2) return false;
+    if (v[PERSIST] > 2 || v[STAGE_C] > 2 || v[SETMAXNREG] > 2 || v[TALL] > 2) return false;
+    /* 128-row consumer warpgroups: tma_simt's 128 x 64 tiles only (a thread's 8 x 8 block; 128
+     * columns would hold 128 accumulators beside the loads, past what a thread may keep) */
+    if (v[TALL] == 2 && (c->family != CLGEMM_FAMILY_TMA_SIMT || v[MWG] != 128 || v[NWG] != 64))
+        return false;
     size_t threads = threads_of(v);
     if (threads > info->max_work_group_size || threads > info->max_work_item_sizes[0]) return false;
     return local_bytes(v) <= clgemm__static_local_limit(info);
@@ -366,6 +372,9 @@ static const family_param simt_params[] = {
     {"SETMAXNREG", SETMAXNREG, 1, 2,
      "2: the producer is a warpgroup that keeps 40 registers a thread and gives the rest to the "
      "consumers; 1 (or 0): one producer warp, registers even"},
+    {"TALL", TALL, 1, 2,
+     "2: a consumer warpgroup multiplies 128 rows, a thread 8 rows by NWG/8 columns (twice the "
+     "products a local load; 128 x 64 tiles only); 1 (or 0): 64 rows, 8 by NWG/16"},
 };
 _Static_assert(sizeof simt_params / sizeof simt_params[0] == sizeof params / sizeof params[0],
                "the same slots as tma's, so its rules, tiles and launch serve both");
@@ -393,13 +402,20 @@ static int simt_call_options(const kernel_call *k, char *buf, size_t size) {
         }                                                                                          \
     }
 #define SIMT(mwg_, nwg_, stages_) SIMT_ALL(mwg_, nwg_, stages_, 0, 0)
+/* 128 x 64 tiles multiplied by one 128-row consumer warpgroup (TALL 2). */
+#define SIMT_TALL(stages_)                                                                         \
+    {                                                                                              \
+        .family = CLGEMM_FAMILY_TMA_SIMT, .params = { 128, 64, 32, stages_, 0, 0, 0, 2 }           \
+    }
 
 /* 128 x 128 tiles (8 x 8 blocks, one work-group an SM by registers), their halves (64 x 128 in 4
- * stages too: two an SM by local memory), persistent, and 128 x 256 (8 x 16 blocks) with the
- * producer's registers given to the consumers. */
+ * stages too: two an SM by local memory; 128 x 64 in 4 by one 128-row warpgroup: two an SM),
+ * persistent, and 128 x 256 (8 x 16 blocks) with the producer's registers given to the
+ * consumers. */
 static const clgemm_config simt_quick[] = {SIMT(128, 128, 4),
                                            SIMT(128, 128, 6),
                                            SIMT(128, 64, 6),
+                                           SIMT_TALL(4),
                                            SIMT(64, 128, 6),
                                            SIMT(64, 128, 4),
                                            SIMT_ALL(128, 128, 4, 2, 0),
@@ -502,6 +518,7 @@ static const family_param fp64_params[] = {
     {"SETMAXNREG", SETMAXNREG, 1, 2,
      "2: the producer is a warpgroup that keeps 40 registers a thread and gives the rest to the "
      "consumers (232 each at 128 rows); 1 (or 0): one producer warp, registers even"},
+    {"TALL", TALL, 0, 0, "unused: a consumer warpgroup multiplies 64 rows (tma_simt's option)"},
 };
 _Static_assert(sizeof fp64_params / sizeof fp64_params[0] == sizeof params / sizeof params[0],
                "the same slots as tma's, so its tiles and launch serve both");

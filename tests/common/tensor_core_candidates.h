@@ -8,7 +8,7 @@
 
 static const struct {
     clgemm_family family;
-    int v[7];
+    int v[8];
 } tc_candidates[] = {
     {CLGEMM_FAMILY_TMA, {128, 256, 64, 4}},
     {CLGEMM_FAMILY_TMA, {256, 128, 64, 4}},
@@ -49,6 +49,7 @@ static const struct {
     {CLGEMM_FAMILY_TMA_SIMT, {128, 128, 32, 4}},
     {CLGEMM_FAMILY_TMA_SIMT, {128, 128, 32, 6}},
     {CLGEMM_FAMILY_TMA_SIMT, {128, 64, 32, 6}},
+    {CLGEMM_FAMILY_TMA_SIMT, {128, 64, 32, 4, 0, 0, 0, 2}},
     {CLGEMM_FAMILY_TMA_SIMT, {64, 128, 32, 6}},
     {CLGEMM_FAMILY_TMA_SIMT, {64, 128, 32, 4}},
     {CLGEMM_FAMILY_TMA_SIMT, {128, 128, 32, 4, 2}},
