@@ -880,6 +880,35 @@ Test(tma_family, a_producer_warpgroup_gives_its_registers_away) {
     cr_expect_eq(local[0], 640);
 }
 
+/* TALL 2: one 128-row consumer warpgroup (128 + 32 work-items), tma_simt's 128 x 64 tiles only:
+ * 128 columns would hold 128 accumulators a thread, and the tensor-core kernels keep 64 rows a
+ * warpgroup (their instructions' shape). Four stages of it fit twice in the H200's local memory. */
+Test(tma_family, tall_consumer_warpgroups_only_for_tma_simt_128_by_64) {
+    device_info h200 = h200_with_maps();
+    clgemm_config c = {.family = CLGEMM_FAMILY_TMA_SIMT, .params = {128, 64, 32, 4, 0, 0, 0, 2}};
+    cr_expect_eq(clgemm__config_check(&c, &h200, CLGEMM_SINGLE), CLGEMM_SUCCESS);
+    size_t local[2], global[2];
+    clgemm__config_launch(&c, 8192, 64, local, global);
+    cr_expect_eq(local[0], 160);
+    cr_expect_eq(global[0], 64 * 160);
+    cr_expect_eq(clgemm__groups_by_local(&h200, clgemm__family(c.family)->local_bytes(&c)), 2);
+    clgemm_config wide = c, short_m = c, tma = c, fp64 = c, three = c;
+    wide.params[1] = 128;
+    short_m.params[0] = 64;
+    tma.family = CLGEMM_FAMILY_TMA;
+    fp64.family = CLGEMM_FAMILY_TMA_FP64;
+    fp64.params[2] = 16;
+    three.params[7] = 3;
+    cr_expect_neq(clgemm__config_check(&wide, &h200, CLGEMM_SINGLE), CLGEMM_SUCCESS);
+    cr_expect_neq(clgemm__config_check(&short_m, &h200, CLGEMM_SINGLE), CLGEMM_SUCCESS);
+    cr_expect_neq(clgemm__config_check(&tma, &h200, CLGEMM_SINGLE), CLGEMM_SUCCESS);
+    cr_expect_neq(clgemm__config_check(&fp64, &h200, CLGEMM_DOUBLE), CLGEMM_SUCCESS);
+    cr_expect_neq(clgemm__config_check(&three, &h200, CLGEMM_SINGLE), CLGEMM_SUCCESS);
+    c.params[7] = 1; /* (or 0): 64-row warpgroups, two of them */
+    clgemm__config_launch(&c, 8192, 64, local, global);
+    cr_expect_eq(local[0], 288);
+}
+
 /* No map service, a failed static-local probe (48 KiB hold no stage set), another compute
  * capability: the same calls plan on the mma.sync family, and a forced tma configuration is
  * refused. */
