@@ -1171,3 +1171,26 @@ Test(tma_simt_family, wide_tiles_only_inside_the_matrix) {
     c = clgemm__config_default_for_dims(&h200, CLGEMM_SINGLE, CLGEMM_COMPUTE_DEFAULT, &thin);
     cr_expect_neq(c.family, CLGEMM_FAMILY_TMA_SIMT, "65536 x 128 x 8192");
 }
+
+/* tma_simt's narrow defaults (column-major sizes): at most 64 wide along N, 128 x 64 tiles of one
+ * 128-row consumer warpgroup in 4 stages; up to 256 wide, two 64-row ones in 6; 32 to 64 along M,
+ * 64 x 128 tiles. */
+Test(tma_simt_family, narrow_shapes_by_their_width) {
+    const device_info h200 = h200_with_maps();
+    const gemm_dims n64 = {8192, 64, 8192, 1, true, false, false};
+    const gemm_dims n256 = {256, 256, 16384, 1, true, false, false};
+    const gemm_dims m64 = {64, 8192, 8192, 1, true, false, false};
+    clgemm_config c =
+        clgemm__config_default_for_dims(&h200, CLGEMM_SINGLE, CLGEMM_COMPUTE_DEFAULT, &n64);
+    cr_expect(c.family == CLGEMM_FAMILY_TMA_SIMT && c.params[0] == 128 && c.params[1] == 64 &&
+                  c.params[3] == 4 && c.params[7] == 2,
+              "8192 x 64 x 8192: %d x %d in %d stages, TALL %d", c.params[0], c.params[1],
+              c.params[3], c.params[7]);
+    c = clgemm__config_default_for_dims(&h200, CLGEMM_SINGLE, CLGEMM_COMPUTE_DEFAULT, &n256);
+    cr_expect(c.family == CLGEMM_FAMILY_TMA_SIMT && c.params[1] == 64 && c.params[3] == 6 &&
+                  c.params[7] == 0,
+              "256 x 256 x 16384");
+    c = clgemm__config_default_for_dims(&h200, CLGEMM_SINGLE, CLGEMM_COMPUTE_DEFAULT, &m64);
+    cr_expect(c.family == CLGEMM_FAMILY_TMA_SIMT && c.params[0] == 64 && c.params[1] == 128,
+              "64 x 8192 x 8192");
+}

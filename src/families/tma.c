@@ -444,6 +444,14 @@ static const clgemm_config simt_wide[] = {SIMT_ALL(128, 256, 4, 0, 2), END_OF_LI
  * x 16384 23.6-23.9 against 22.2-22.3 (cuBLAS 35.9, 22.7); at 128 tiles it lost: 128 x 8192 x 8192
  * 37.3-39.1 against 41.1-41.2, 256 x 4096 x 8192 38.3-39.4 against 41.4-41.5. */
 static const clgemm_config simt_narrow[] = {SIMT(128, 64, 6), END_OF_LIST};
+/* The same at most 64 wide: 128 x 64 tiles in 4 stages multiplied by one 128-row consumer
+ * warpgroup (TALL 2: 8 x 8 blocks, twice the products a local load, two work-groups an SM), split
+ * as planned. H100, two alternated rounds against the 6-stage default, cuBLAS beside
+ * (bench/results/h100-fp32-narrow-tall-warpgroup.log): row-major NN 64 x 8192 x 8192 37.0-37.1
+ * TFLOPS against 35.0 (cuBLAS 37.1), 64 x 4096 x 8192 30.0-30.2 against 29.4 (33.5); TN 39.5
+ * against 37.2, 33.5 against 32.4. At 256 wide it lost (256 x 256 x 16384 24.1-24.3 against
+ * 24.8). */
+static const clgemm_config simt_narrow_64[] = {SIMT_TALL(4), END_OF_LIST};
 /* One matrix of 32 to 64 rows along M (of the column-major problem: a row-major call's n; fewer
  * unmeasured) by 4096 or more along N, with K of 4096 or more, stored either way: 64 x 128 tiles
  * in 4 stages, K split as planned. Four stages of them (96 KiB) let two work-groups share an SM
@@ -467,7 +475,7 @@ static const clgemm_config *simt_defaults(const device_info *info, clgemm_precis
     size_t narrow_tiles = 0; /* (left 0 where n is 0) */
     (void)clgemm__tile_count(dims, 128, 64, &narrow_tiles);
     if (dims->n <= 256 && dims->m >= 256 && dims->k >= 4096 && narrow_tiles <= 64)
-        return simt_narrow;
+        return dims->n <= 64 ? simt_narrow_64 : simt_narrow;
     /* Counted over what the tiles cover once the planner peels a mostly empty last row or column
      * of them off (4097^2: 4096^2's 512 tiles, not 561 in 5 waves). H100, two rounds alternated
      * with the rule before, cuBLAS beside
