@@ -126,14 +126,19 @@
 
 /* TALL 2 (FFMA only): a consumer warpgroup multiplies 128 rows of the tile, each thread 8 rows by
  * NWG/8 columns, so a thread's local loads feed twice the products and a 128 x 64 tile needs one
- * consumer warpgroup (two work-groups an SM in 4 stages); else 64 rows, 8 by NWG/16. */
+ * consumer warpgroup (two work-groups an SM in 4 stages); MWG 32 (FFMA only): one warpgroup of 32
+ * rows, each thread 8 by NWG/32 (a matrix 32 or fewer rows wide, where 64-row tiles would be half
+ * empty); else 64 rows, 8 by NWG/16. */
 #ifndef TALL
 #define TALL 0
 #endif
 #if TALL == 2 && !FFMA
 #error "tma.cl: TALL is FFMA's thread layout"
 #endif
-#define CONSUMER_ROWS (TALL == 2 ? 128 : 64)
+#if MWG == 32 && (!FFMA || TALL == 2)
+#error "tma.cl: 32-row tiles are FFMA's, one warpgroup of 32 rows"
+#endif
+#define CONSUMER_ROWS (MWG == 32 ? 32 : TALL == 2 ? 128 : 64)
 #if MWG % CONSUMER_ROWS
 #error "tma.cl: the tile's rows are whole consumer warpgroups' rows"
 #endif
@@ -370,18 +375,21 @@ DEV void tma_load3(const uint dst, const __global uchar *map, const int x, const
 /* ---- FP32 on the CUDA cores ------------------------------------------------------------------ */
 /* A consumer thread's block: 8 of its warpgroup's CONSUMER_ROWS rows by FN of the tile's NWG
  * columns, thread (fx, fy) = (tid % FXT, tid % 128 / FXT) of a warpgroup's FXT x FYT threads (8 x
- * 16, or 16 x 8 with TALL 2). Its rows: A MN-major, two 16-byte chunks along M (4 fx + 4 FXT h +
- * r); K-major, one in FXT (fx + FXT i). Its columns: B MN-major, chunks 4 fy + 4 FYT h + r;
- * K-major, one in FYT (fy + FYT j). Either way the threads of a warp that read at once (8
- * consecutive lanes: consecutive fx, one fy) read distinct 16-byte chunks of 128-byte swizzle rows
- * (a K-major line's 8 rows share none: line & 7 is fx & 7, or fy & 7), or one chunk together, so
- * every load is one wavefront. A K-major operand gives 4 k steps a 16-byte load; an MN-major one 4
- * rows or columns of one k step. */
-#define FXT     (CONSUMER_ROWS / 8)
-#define FYT     (128 / FXT)
-#define FN      (NWG / FYT)
-#define FROW(i) (A_MN ? 4 * (int)fx + 4 * FXT * ((i) >> 2) + ((i)&3) : (int)fx + FXT * (i))
-#define FCOL(j) (B_MN ? 4 * (int)fy + 4 * FYT * ((j) >> 2) + ((j)&3) : (int)fy + FYT * (j))
+ * 16; 16 x 8 with TALL 2; 4 x 32 in 32-row tiles). Its rows: A MN-major, two 16-byte chunks along M
+ * (4 fx + 4 FXT h + r); K-major, one in FXT (fx + FXT i). With 4 x 32 threads a row's swizzle
+ * chunk (MN-major: chunk fx + 4 h; K-major: line fx + 4 i, whose line & 7 is fx + 4 (i & 1)) is the
+ * thread's offset with its bit 2 flipped (AFLIP: bit 6 of the byte offset). Its columns: B
+ * MN-major, chunks 4 fy + 4 FYT h + r; K-major, one in FYT (fy + FYT j). Either way the threads of
+ * a warp that read at once (8 consecutive lanes: consecutive fx, one fy) read distinct 16-byte
+ * chunks of 128-byte swizzle rows (a K-major line's 8 rows share none: line & 7 is fx & 7, or fy &
+ * 7), or one chunk together, so every load is one wavefront. A K-major operand gives 4 k steps a
+ * 16-byte load; an MN-major one 4 rows or columns of one k step. */
+#define FXT      (CONSUMER_ROWS / 8)
+#define FYT      (128 / FXT)
+#define FN       (NWG / FYT)
+#define AFLIP(h) (FXT < 8 && ((h)&1) ? 64u : 0u)
+#define FROW(i)  (A_MN ? 4 * (int)fx + 4 * FXT * ((i) >> 2) + ((i)&3) : (int)fx + FXT * (i))
+#define FCOL(j)  (B_MN ? 4 * (int)fy + 4 * FYT * ((j) >> 2) + ((j)&3) : (int)fy + FYT * (j))
 /* 16 bytes at a stage base plus an offset, plus a constant (a separate step, so that the compiler
  * folds it into the load's address). */
 #define LD4(at, c) (*(const __local float4 *)((stages + (at)) + (c)))
@@ -415,7 +423,7 @@ DEV void tma_load3(const uint dst, const __global uchar *map, const int x, const
             float4 ka[A_MN ? 1 : 8], kb[B_MN ? 1 : FN];                                            \
             if (!A_MN)                                                                             \
                 _Pragma("unroll") for (int i = 0; i < 8; i++) ka[i] =                              \
-                    LD4((st) + fa[q], FXT * 128 * i);                                              \
+                    LD4((st) + (fa[q] ^ AFLIP(i)), FXT * 128 * i);                                 \
             if (!B_MN)                                                                             \
                 _Pragma("unroll") for (int j = 0; j < FN; j++) kb[j] =                             \
                     LD4((st) + fb[q], FYT * 128 * j);                                              \
@@ -425,7 +433,8 @@ DEV void tma_load3(const uint dst, const __global uchar *map, const int x, const
                 if (A_MN) {                                                                        \
                     _Pragma("unroll") for (int h = 0; h < 2; h++) {                                \
                         PUT4(a, 4 * h,                                                             \
-                             LD4((st) + fa[k & 7], FXT / 8 * h * (KWG * 128) + k * 128));          \
+                             LD4((st) + (fa[k & 7] ^ AFLIP(h)),                                    \
+                                 FXT / 8 * h * (KWG * 128) + k * 128));                            \
                     }                                                                              \
                 } else {                                                                           \
                     _Pragma("unroll") for (int i = 0; i < 8; i++) a[i] = F4(ka[i], r);             \

@@ -23,7 +23,7 @@ fails=0
 # _sc: C staged through local memory (STAGE_C=2); _sk: stream-K (STREAMK=1, the tail wave shared);
 # _r: a producer warpgroup giving its registers to the consumers (SETMAXNREG=2, .maxnreg as the
 # patch adds it; ptxas reports the entry's cap, the consumers' code may use up to their 232);
-# ffma: FP32 on the CUDA cores (WG_TYPE 6; _t: TALL=2, a consumer warpgroup 128 rows); dmma: FP64 on the DMMA tensor cores (WG_TYPE 7);
+# ffma: FP32 on the CUDA cores (WG_TYPE 6; _t: TALL=2, a consumer warpgroup 128 rows; 32 x N: one of 32); dmma: FP64 on the DMMA tensor cores (WG_TYPE 7);
 # SPILLS_KNOWN: spills (or ptxas serialises its wgmma) under the device's register cap (168 for
 # 288 threads); not a default (dmma_nt_128x128_s4_r spilt 24 bytes, none in the K loop, while its
 # loads ignored the stage; reading each slice's own stage through one base it spills none)
@@ -41,6 +41,7 @@ while read -r name tab tc wgt ta tb mwg nwg stages extra; do
     # ptxas fits the registers to it: the PTX here says so too.
     producer=32; case "$extra" in *SETMAXNREG=2*) producer=128 ;; esac
     rows=64; case "$extra" in *TALL=2*) rows=128 ;; esac # a consumer warpgroup's rows
+    [ "$mwg" = 32 ] && rows=32
     threads=$((128 * mwg / rows + producer))
     # An SM's registers are four files of 16,384, one per scheduler, whose warps the work-group's
     # are dealt over: the scheduler with the most (threads / 32 / 4, rounded up) bounds them.
@@ -156,7 +157,10 @@ ffma_nn_128x64_s4_t      0 0 6 0 0 128 64 4 -DTALL=2
 ffma_tn_128x64_s4_t      0 0 6 1 0 128 64 4 -DTALL=2
 ffma_nt_128x64_s4_t      0 0 6 0 1 128 64 4 -DTALL=2
 ffma_tt_128x64_s4_t      0 0 6 1 1 128 64 4 -DTALL=2
-ffma_nn_128x128_s4_t     0 0 6 0 0 128 128 4 -DTALL=2
+ffma_nn_32x256_s3        0 0 6 0 0 32 256 3
+ffma_tn_32x256_s4        0 0 6 1 0 32 256 4
+ffma_nt_32x128_s4        0 0 6 0 1 32 128 4
+ffma_tt_32x256_s3        0 0 6 1 1 32 256 3
 ffma_nn_64x128_s6        0 0 6 0 0 64 128 6
 ffma_nn_128x128_s4_p     0 0 6 0 0 128 128 4 -DPERSIST=2
 ffma_nn_128x128_s4_p_sk  0 0 6 0 0 128 128 4 -DPERSIST=2 -DSTREAMK=1 -DSK_TAIL_WAVES=1

@@ -909,6 +909,27 @@ Test(tma_family, tall_consumer_warpgroups_only_for_tma_simt_128_by_64) {
     cr_expect_eq(local[0], 288);
 }
 
+/* 32-row tiles: tma_simt's only, one warpgroup of 32 rows (a thread's NWG/32 columns, 4 at a time
+ * where B is MN-major: NWG 128 or 256); three stages of 32 x 256 fit twice in local memory. */
+Test(tma_family, short_tiles_only_for_tma_simt) {
+    device_info h200 = h200_with_maps();
+    clgemm_config c = {.family = CLGEMM_FAMILY_TMA_SIMT, .params = {32, 256, 32, 3}};
+    cr_expect_eq(clgemm__config_check(&c, &h200, CLGEMM_SINGLE), CLGEMM_SUCCESS);
+    size_t local[2], global[2];
+    clgemm__config_launch(&c, 32, 8192, local, global);
+    cr_expect_eq(local[0], 160);
+    cr_expect_eq(global[0], 160);
+    cr_expect_eq(global[1], 32);
+    cr_expect_eq(clgemm__groups_by_local(&h200, clgemm__family(c.family)->local_bytes(&c)), 2);
+    clgemm_config narrow = c, tall = c, tma = c;
+    narrow.params[1] = 64;
+    tall.params[7] = 2;
+    tma.family = CLGEMM_FAMILY_TMA;
+    cr_expect_neq(clgemm__config_check(&narrow, &h200, CLGEMM_SINGLE), CLGEMM_SUCCESS);
+    cr_expect_neq(clgemm__config_check(&tall, &h200, CLGEMM_SINGLE), CLGEMM_SUCCESS);
+    cr_expect_neq(clgemm__config_check(&tma, &h200, CLGEMM_SINGLE), CLGEMM_SUCCESS);
+}
+
 /* No map service, a failed static-local probe (48 KiB hold no stage set), another compute
  * capability: the same calls plan on the mma.sync family, and a forced tma configuration is
  * refused. */

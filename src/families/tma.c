@@ -45,10 +45,11 @@ static const family_param_ext param_ext[] = {
 _Static_assert(sizeof param_ext / sizeof param_ext[0] == sizeof params / sizeof params[0],
                "one param_ext entry per parameter");
 
-/* The consumer warpgroups, of 64 rows each (of 128 with TALL 2), and the producer beside them: a
- * warp, or a warpgroup (SETMAXNREG 2). */
+/* The consumer warpgroups, of 64 rows each (of 128 with TALL 2; one of 32 in 32-row tiles), and
+ * the producer beside them: a warp, or a warpgroup (SETMAXNREG 2). */
 static size_t threads_of(const int *v) {
-    return 128 * (size_t)(v[MWG] / (v[TALL] == 2 ? 128 : 64)) + (v[SETMAXNREG] == 2 ? 128 : 32);
+    const size_t consumers = v[MWG] == 32 ? 1 : (size_t)(v[MWG] / (v[TALL] == 2 ? 128 : 64));
+    return 128 * consumers + (v[SETMAXNREG] == 2 ? 128 : 32);
 }
 
 /* INT8, E4M3, E5M2: the one-byte types. */
@@ -79,15 +80,18 @@ static size_t config_local_bytes(const clgemm_config *c) {
  * options' values, the threads and the local memory. */
 static bool slots_fit(const clgemm_config *c, const device_info *info, const type_desc *t) {
     const int *v = c->params;
-    if (v[MWG] != 64 && v[MWG] != 128 && v[MWG] != 256) return false;
+    /* (32-row tiles: tma_simt's, one warpgroup of 32 rows) */
+    const bool simt = c->family == CLGEMM_FAMILY_TMA_SIMT;
+    if (v[MWG] != 64 && v[MWG] != 128 && v[MWG] != 256 && !(simt && v[MWG] == 32)) return false;
     if (v[NWG] != 64 && v[NWG] != 128 && v[NWG] != 256) return false;
     if ((size_t)v[KWG] * t->size != 128) return false;
     if (v[STAGES] < 2) return false; /* one stage: the producer would wait on its own consumers */
     if (v[PERSIST] > 2 || v[STAGE_C] > 2 || v[SETMAXNREG] > 2 || v[TALL] > 2) return false;
     /* 128-row consumer warpgroups: tma_simt's 128 x 64 tiles only (a thread's 8 x 8 block; 128
      * columns would hold 128 accumulators beside the loads, past what a thread may keep) */
-    if (v[TALL] == 2 && (c->family != CLGEMM_FAMILY_TMA_SIMT || v[MWG] != 128 || v[NWG] != 64))
-        return false;
+    if (v[TALL] == 2 && (!simt || v[MWG] != 128 || v[NWG] != 64)) return false;
+    /* 32-row tiles: a thread's NWG/32 columns, read 4 at a time where B is MN-major */
+    if (v[MWG] == 32 && (v[NWG] < 128 || v[TALL] == 2)) return false;
     size_t threads = threads_of(v);
     if (threads > info->max_work_group_size || threads > info->max_work_item_sizes[0]) return false;
     return local_bytes(v) <= clgemm__static_local_limit(info);
@@ -361,7 +365,9 @@ const family_desc clgemm__family_tma = {TENSOR_CORE_FAMILY(CLGEMM_FAMILY_TMA, tm
  * to the register-blocked family: the global loads, the local stores, their addresses and the
  * barriers, about 14 % of that family's instructions on the H200 (docs/perf/NOTES.md). */
 static const family_param simt_params[] = {
-    {"MWG", MWG, 64, 128, "work-group tile along M (MWG/64 consumer warpgroups)"},
+    {"MWG", MWG, 32, 128,
+     "work-group tile along M (MWG/64 consumer warpgroups; 32: one, a thread 8 rows by NWG/32 "
+     "columns)"},
     {"NWG", NWG, 64, 256, "work-group tile along N (a thread's block: 8 rows by NWG/16 columns)"},
     {"KWG", KWG, 0, 0, "depth of one K slice: one 128-byte swizzle row (32 FP32)"},
     {"STAGES", STAGES, 2, 8, "K slices in flight in local memory"},
@@ -410,12 +416,13 @@ static int simt_call_options(const kernel_call *k, char *buf, size_t size) {
 
 /* 128 x 128 tiles (8 x 8 blocks, one work-group an SM by registers), their halves (64 x 128 in 4
  * stages too: two an SM by local memory; 128 x 64 in 4 by one 128-row warpgroup: two an SM),
- * persistent, and 128 x 256 (8 x 16 blocks) with the producer's registers given to the
- * consumers. */
+ * 32 x 256 (one 32-row warpgroup of 8 x 8 blocks, two an SM in 3 stages), persistent, and
+ * 128 x 256 (8 x 16 blocks) with the producer's registers given to the consumers. */
 static const clgemm_config simt_quick[] = {SIMT(128, 128, 4),
                                            SIMT(128, 128, 6),
                                            SIMT(128, 64, 6),
                                            SIMT_TALL(4),
+                                           SIMT(32, 256, 3),
                                            SIMT(64, 128, 6),
                                            SIMT(64, 128, 4),
                                            SIMT_ALL(128, 128, 4, 2, 0),
