@@ -1194,8 +1194,8 @@ Test(tma_simt_family, wide_tiles_only_inside_the_matrix) {
 }
 
 /* tma_simt's narrow defaults (column-major sizes): at most 64 wide along N, 128 x 64 tiles of one
- * 128-row consumer warpgroup in 4 stages; up to 256 wide, two 64-row ones in 6; 32 to 64 along M,
- * 64 x 128 tiles. */
+ * 128-row consumer warpgroup in 4 stages; up to 256 wide, two 64-row ones in 6; 33 to 64 along M,
+ * 64 x 128 tiles; 16 to 32, 32 x 128; fewer, not tma_simt (unmeasured). */
 Test(tma_simt_family, narrow_shapes_by_their_width) {
     const device_info h200 = h200_with_maps();
     const gemm_dims n64 = {8192, 64, 8192, 1, true, false, false};
@@ -1214,4 +1214,14 @@ Test(tma_simt_family, narrow_shapes_by_their_width) {
     c = clgemm__config_default_for_dims(&h200, CLGEMM_SINGLE, CLGEMM_COMPUTE_DEFAULT, &m64);
     cr_expect(c.family == CLGEMM_FAMILY_TMA_SIMT && c.params[0] == 64 && c.params[1] == 128,
               "64 x 8192 x 8192");
+    const gemm_dims m32 = {32, 8192, 8192, 1, true, false, false};
+    const gemm_dims m16 = {16, 8192, 8192, 1, true, false, false};
+    const gemm_dims m8 = {8, 8192, 8192, 1, true, false, false};
+    c = clgemm__config_default_for_dims(&h200, CLGEMM_SINGLE, CLGEMM_COMPUTE_DEFAULT, &m32);
+    cr_expect(c.family == CLGEMM_FAMILY_TMA_SIMT && c.params[0] == 32 && c.params[1] == 128,
+              "32 x 8192 x 8192");
+    c = clgemm__config_default_for_dims(&h200, CLGEMM_SINGLE, CLGEMM_COMPUTE_DEFAULT, &m16);
+    cr_expect(c.family == CLGEMM_FAMILY_TMA_SIMT && c.params[0] == 32, "16 x 8192 x 8192");
+    c = clgemm__config_default_for_dims(&h200, CLGEMM_SINGLE, CLGEMM_COMPUTE_DEFAULT, &m8);
+    cr_expect_neq(c.family, CLGEMM_FAMILY_TMA_SIMT, "8 x 8192 x 8192 (unmeasured)");
 }

@@ -416,12 +416,14 @@ static int simt_call_options(const kernel_call *k, char *buf, size_t size) {
 
 /* 128 x 128 tiles (8 x 8 blocks, one work-group an SM by registers), their halves (64 x 128 in 4
  * stages too: two an SM by local memory; 128 x 64 in 4 by one 128-row warpgroup: two an SM),
- * 32 x 256 (one 32-row warpgroup of 8 x 8 blocks, two an SM in 3 stages), persistent, and
+ * 32 x 128 and 32 x 256 (one 32-row warpgroup of 8 x 4 and 8 x 8 blocks, two an SM in 4 and 3
+ * stages), persistent, and
  * 128 x 256 (8 x 16 blocks) with the producer's registers given to the consumers. */
 static const clgemm_config simt_quick[] = {SIMT(128, 128, 4),
                                            SIMT(128, 128, 6),
                                            SIMT(128, 64, 6),
                                            SIMT_TALL(4),
+                                           SIMT(32, 128, 4),
                                            SIMT(32, 256, 3),
                                            SIMT(64, 128, 6),
                                            SIMT(64, 128, 4),
@@ -474,11 +476,23 @@ static const clgemm_config simt_narrow_64[] = {SIMT_TALL(4), END_OF_LIST};
  * 64 x 8192, one round (bench/results/h100-narrow-fp64-on-tma-fp64-fp32-layouts.log): row-major
  * TN 39.7 against 35.2, NT 36.5 against 31.3, TT (B copied MN-major first) 37.2 against 34.6. */
 static const clgemm_config simt_short_m[] = {SIMT(64, 128, 4), END_OF_LIST};
+/* 16 to 32 rows: 32 x 128 tiles in 4 stages (one 32-row consumer warpgroup of 8 x 4 blocks, two
+ * work-groups an SM), K split as planned, where 64 x 128 tiles are half empty or worse. H100, two
+ * rounds, forced against the default, cuBLAS in each round
+ * (bench/results/h100-fp32-32-row-tiles.log): row-major 8192 x 32 x 8192 29.9-30.0 TFLOPS against
+ * 64 x 128's 18.7 (cuBLAS 25.4), 4096 x 32 x 8192 23.9-24.2 against 16.4-16.5 (20.7-20.8), 16384 x
+ * 32 x 4096 29.1-29.2 against 18.4-18.6 (20.3), 8192 x 16 x 8192 15.4-15.5 against the
+ * register-blocked 16 x 32 tiles' 10.5 (12.7); 32 x 256 in 3 stages (8 x 8 blocks)
+ * ran 28.4-29.1, 21.6-22.1, 28.4-28.5, 15.1-15.2, and 31.2 at 8192 x 32 x 8192 row-major TN (the
+ * default there: 20.3); 32 x 256 in 4 stages (one work-group an SM) 20.2-24.0. Fewer than 16 rows:
+ * unmeasured. */
+static const clgemm_config simt_short_32[] = {SIMT(32, 128, 4), END_OF_LIST};
 static const clgemm_config *simt_defaults(const device_info *info, clgemm_precision type,
                                           const gemm_dims *dims) {
     (void)type; /* FP32 only (simt_supported) */
     if (dims->batch != 1 || dims->m == 0) return none;
-    if (dims->m >= 32 && dims->m <= 64 && dims->n >= 4096 && dims->k >= 4096) return simt_short_m;
+    if (dims->m >= 16 && dims->m <= 64 && dims->n >= 4096 && dims->k >= 4096)
+        return dims->m <= 32 ? simt_short_32 : simt_short_m;
     size_t narrow_tiles = 0; /* (left 0 where n is 0) */
     (void)clgemm__tile_count(dims, 128, 64, &narrow_tiles);
     if (dims->n <= 256 && dims->m >= 256 && dims->k >= 4096 && narrow_tiles <= 64)
