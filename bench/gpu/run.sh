@@ -101,6 +101,10 @@
 #   fp32-nn-mid-tiles  FP32 row-major NN at 2048^2-3072^2: the default against stream-K off and the
 #                 register-blocked 256 x 128 and 128 x 64 tiles forced, two alternated rounds, then
 #                 TN's default at 1536^2-2048^2, cuBLAS beside
+#   fp32-narrow-warpgroups  tma_simt's narrow FP32 defaults (32 x 128 tiles of one 32-row
+#                 warpgroup for 16 to 32 rows, 128 x 64 tiles of one 128-row warpgroup for at most
+#                 64 columns) against the tiles they replaced, forced: its candidates through
+#                 test_tensor_cores, then two rounds with cuBLAS in each
 #   fp32-tma-simt-shapes  FP32 narrow, long-K shapes and strided batches: the default against
 #                 tma_simt's device-checked candidates forced, two alternated rounds, cuBLAS and
 #                 torch.bmm beside
@@ -144,7 +148,7 @@ fi
 if [ "$1" != tune ]; then
     for suite in "$@"; do
         case $suite in
-        device-tests | fp32-shapes | fp32-sweep | fp64-shapes | fp64-sweep | align-copies | fp32-loop-addressing | fp64-loop | stream-k | streamk-fixup | streamk-waves | tail-registers | tile-bands | narrow-tiles | batched | types | tensor-cores | tf32-registers | tma-simt | tma-fp64 | fp32-fp64-vs-cublas | fp32-layouts | fp32-mn-major-tiles | fp32-nn-mid-tiles | fp32-tma-simt-shapes | setmaxnreg | wgmma | mma8 | tma | eight-bit | squares | call-cost | multi-gpu | lapack-factor) ;;
+        device-tests | fp32-shapes | fp32-sweep | fp64-shapes | fp64-sweep | align-copies | fp32-loop-addressing | fp64-loop | stream-k | streamk-fixup | streamk-waves | tail-registers | tile-bands | narrow-tiles | batched | types | tensor-cores | tf32-registers | tma-simt | tma-fp64 | fp32-fp64-vs-cublas | fp32-layouts | fp32-mn-major-tiles | fp32-nn-mid-tiles | fp32-narrow-warpgroups | fp32-tma-simt-shapes | setmaxnreg | wgmma | mma8 | tma | eight-bit | squares | call-cost | multi-gpu | lapack-factor) ;;
         *)
             echo "run.sh: unknown suite '$suite' (bench/gpu/run.sh alone lists them)" >&2
             exit 2
@@ -830,6 +834,28 @@ fp32_nn_mid_tiles() {
     $CUBLAS --trans TN 1536,1536,1536 1792,1792,1792
 }
 
+# fp32-narrow-warpgroups: see the list above. The 32-row shapes' former default is 64 x 128 tiles
+# in 4 stages (16 rows: the register-blocked family), the narrow-N shapes' 128 x 64 in 6; both
+# forced keep the planner's K split.
+fp32_narrow_warpgroups() {
+    echo "== test_tensor_cores: the tma_simt candidates"
+    TC_FAMILY=tma_simt timeout 300 "$B/tests/test_tensor_cores" -j16 2>&1 |
+        grep -E "FAIL|Synthesis|wrong|Assert" | head -20
+    TB="$B/bench/clgemm-types-bench --no-clblast --runs 20"
+    rows="8192,32,8192 4096,32,8192 16384,32,4096 8192,16,8192"
+    cols="64,8192,8192 64,4096,8192"
+    for round in 1 2; do
+        echo "-- round $round: defaults; 64 x 128 S4 (the 32-row shapes); 128 x 64 S6 (narrow N)"
+        # shellcheck disable=SC2046,SC2086
+        {
+            $TB $(mode_args s $rows $cols)
+            $TB --force tma_simt:MWG=64,NWG=128,KWG=32,STAGES=4 $(mode_args s $rows)
+            $TB --force tma_simt:MWG=128,NWG=64,KWG=32,STAGES=6 $(mode_args s $cols)
+            $CUBLAS $rows $cols
+        }
+    done
+}
+
 # fp32-tma-simt-shapes: FP32 shapes the defaults keep on the register-blocked family, with
 # tma_simt's device-checked candidates forced: the narrow and long-K shapes (row-major NN, K split
 # as planned) and strided batches (row-major NN, B K-major), two alternated rounds, cuBLAS and
@@ -1174,6 +1200,7 @@ for suite in "$@"; do
     fp32-layouts) fp32_layouts ;;
     fp32-mn-major-tiles) fp32_mn_major_tiles ;;
     fp32-nn-mid-tiles) fp32_nn_mid_tiles ;;
+    fp32-narrow-warpgroups) fp32_narrow_warpgroups ;;
     fp32-tma-simt-shapes) fp32_tma_simt_shapes ;;
     setmaxnreg) setmaxnreg ;;
     wgmma) wgmma ;;

@@ -127,6 +127,13 @@ EXPECT = {
                             "cublas_reference.py --trans TN 1536,1536,1536 1792,1792,1792"],
     "fp32-nn-mid-tiles": ["--runs 20 s:2048,2048,2048 s:2176,2176,2176", "MWG=256,NWG=128,NDIMC=16 s:2048",
                           "cublas_reference.py 2048,2048,2048 2176,2176,2176"],
+    "fp32-narrow-warpgroups": ["== test_tensor_cores: the tma_simt candidates",
+                               "--runs 20 s:8192,32,8192 s:4096,32,8192 s:16384,32,4096 s:8192,16,8192 "
+                               "s:64,8192,8192 s:64,4096,8192",
+                               "--force tma_simt:MWG=64,NWG=128,KWG=32,STAGES=4 s:8192,32,8192",
+                               "--force tma_simt:MWG=128,NWG=64,KWG=32,STAGES=6 s:64,8192,8192",
+                               "cublas_reference.py 8192,32,8192 4096,32,8192 16384,32,4096 8192,16,8192 "
+                               "64,8192,8192 64,4096,8192"],
     "fp32-tma-simt-shapes": ["--force tma_simt:KWG=32,MWG=64,NWG=128,STAGES=6 s:8192,64,8192",
                              "clgemm-batched-bench --runs 20 --force tma_simt:KWG=32,MWG=128,NWG=128,STAGES=4 s:10000,64",
                              "bmm_reference.py 10000,64 1000,128"],
