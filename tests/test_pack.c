@@ -311,10 +311,10 @@ Test(pack, fp32_copied_mn_major_for_the_tma_simt_family) {
 
 /* FP32 one matrix narrow along N of the column-major problem (at most 256) with a long K:
  * tma_simt's 128 x 64 tiles, the call's A (a row-major NN call's K-major operand) copied transposed
- * where re-read 2048 times or more; 32 to 64 along M (a row-major call's n), 4096 or more along
+ * where re-read 2048 times or more; 33 to 64 along M (a row-major call's n), 4096 or more along
  * N and K, any layout: its 64 x 128 tiles (row-major TT over its B copied MN-major first, the
- * others over no copy); wider or narrower along M, short K or a batch keep the register-blocked
- * family. */
+ * others over no copy), 16 to 32 its 32 x 128 tiles; wider or narrower along M, short K or a
+ * batch keep the register-blocked family. */
 Test(pack, fp32_narrow_long_k_on_tma_simt) {
     clgemm_handle h = make_handle();
     model_h200(h);
@@ -330,10 +330,11 @@ Test(pack, fp32_narrow_long_k_on_tma_simt) {
         {256, 4096, 4096, 1, false, false, 0, CLGEMM_FAMILY_REGBLOCK, 0, 0},
         {8192, 64, 8192, 1, false, false, 0, CLGEMM_FAMILY_TMA_SIMT, 64, 128},
         {4096, 64, 8192, 1, false, false, 0, CLGEMM_FAMILY_TMA_SIMT, 64, 128},
-        {8192, 32, 4096, 1, false, false, 0, CLGEMM_FAMILY_TMA_SIMT, 64, 128},
+        {8192, 32, 4096, 1, false, false, 0, CLGEMM_FAMILY_TMA_SIMT, 32, 128},
         {8192, 128, 8192, 1, false, false, 0, CLGEMM_FAMILY_REGBLOCK, 0, 0},
         {8192, 65, 8192, 1, false, false, 0, CLGEMM_FAMILY_REGBLOCK, 0, 0},
-        {8192, 16, 8192, 1, false, false, 0, CLGEMM_FAMILY_REGBLOCK, 0, 0},
+        {8192, 16, 8192, 1, false, false, 0, CLGEMM_FAMILY_TMA_SIMT, 32, 128},
+        {8192, 8, 8192, 1, false, false, 0, CLGEMM_FAMILY_REGBLOCK, 0, 0}, /* (unmeasured) */
         {2048, 64, 8192, 1, false, false, 0, CLGEMM_FAMILY_REGBLOCK, 0, 0},
         {8192, 64, 2048, 1, false, false, 0, CLGEMM_FAMILY_REGBLOCK, 0, 0},
         {8192, 64, 8192, 1, true, false, 0, CLGEMM_FAMILY_TMA_SIMT, 64, 128},
