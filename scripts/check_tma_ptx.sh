@@ -23,7 +23,8 @@ fails=0
 # _sc: C staged through local memory (STAGE_C=2); _sk: stream-K (STREAMK=1, the tail wave shared);
 # _r: a producer warpgroup giving its registers to the consumers (SETMAXNREG=2, .maxnreg as the
 # patch adds it; ptxas reports the entry's cap, the consumers' code may use up to their 232);
-# ffma: FP32 on the CUDA cores (WG_TYPE 6; _t: TALL=2, a consumer warpgroup 128 rows; 32 x N: one of 32); dmma: FP64 on the DMMA tensor cores (WG_TYPE 7);
+# ffma: FP32 on the CUDA cores (WG_TYPE 6; _t: TALL=2, a consumer warpgroup of 128 rows; 32 x N:
+# one of 32); dmma: FP64 on the DMMA tensor cores (WG_TYPE 7);
 # SPILLS_KNOWN: spills (or ptxas serialises its wgmma) under the device's register cap (168 for
 # 288 threads); not a default (dmma_nt_128x128_s4_r spilt 24 bytes, none in the K loop, while its
 # loads ignored the stage; reading each slice's own stage through one base it spills none)

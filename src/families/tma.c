@@ -45,11 +45,15 @@ static const family_param_ext param_ext[] = {
 _Static_assert(sizeof param_ext / sizeof param_ext[0] == sizeof params / sizeof params[0],
                "one param_ext entry per parameter");
 
-/* The consumer warpgroups, of 64 rows each (of 128 with TALL 2; one of 32 in 32-row tiles), and
- * the producer beside them: a warp, or a warpgroup (SETMAXNREG 2). */
+/* A consumer warpgroup's rows (cl/tma.cl's CONSUMER_ROWS): 64, 128 with TALL 2, 32 in 32-row
+ * tiles. */
+static int consumer_rows(const int *v) {
+    return v[MWG] == 32 ? 32 : v[TALL] == 2 ? 128 : 64;
+}
+
+/* The consumer warpgroups and the producer beside them: a warp, or a warpgroup (SETMAXNREG 2). */
 static size_t threads_of(const int *v) {
-    const size_t consumers = v[MWG] == 32 ? 1 : (size_t)(v[MWG] / (v[TALL] == 2 ? 128 : 64));
-    return 128 * consumers + (v[SETMAXNREG] == 2 ? 128 : 32);
+    return 128 * (size_t)(v[MWG] / consumer_rows(v)) + (v[SETMAXNREG] == 2 ? 128 : 32);
 }
 
 /* INT8, E4M3, E5M2: the one-byte types. */
@@ -91,7 +95,7 @@ static bool slots_fit(const clgemm_config *c, const device_info *info, const typ
      * columns would hold 128 accumulators beside the loads, past what a thread may keep) */
     if (v[TALL] == 2 && (!simt || v[MWG] != 128 || v[NWG] != 64)) return false;
     /* 32-row tiles: a thread's NWG/32 columns, read 4 at a time where B is MN-major */
-    if (v[MWG] == 32 && (v[NWG] < 128 || v[TALL] == 2)) return false;
+    if (v[MWG] == 32 && v[NWG] < 128) return false;
     size_t threads = threads_of(v);
     if (threads > info->max_work_group_size || threads > info->max_work_item_sizes[0]) return false;
     return local_bytes(v) <= clgemm__static_local_limit(info);
@@ -395,7 +399,7 @@ static int simt_call_options(const kernel_call *k, char *buf, size_t size) {
     return snprintf(buf, size, " -DWG_TYPE=6 -DSPLIT3=0 -DSK_TAIL_WAVES=1");
 }
 
-#define SIMT_ALL(mwg_, nwg_, stages_, persist_, setmaxnreg_)                                       \
+#define SIMT_ALL(mwg_, nwg_, stages_, persist_, setmaxnreg_, tall_)                                \
     {                                                                                              \
         .family = CLGEMM_FAMILY_TMA_SIMT, .params = {                                              \
             mwg_,                                                                                  \
@@ -404,21 +408,19 @@ static int simt_call_options(const kernel_call *k, char *buf, size_t size) {
             stages_,                                                                               \
             persist_,                                                                              \
             0,                                                                                     \
-            setmaxnreg_                                                                            \
+            setmaxnreg_,                                                                           \
+            tall_                                                                                  \
         }                                                                                          \
     }
-#define SIMT(mwg_, nwg_, stages_) SIMT_ALL(mwg_, nwg_, stages_, 0, 0)
+#define SIMT(mwg_, nwg_, stages_) SIMT_ALL(mwg_, nwg_, stages_, 0, 0, 0)
 /* 128 x 64 tiles multiplied by one 128-row consumer warpgroup (TALL 2). */
-#define SIMT_TALL(stages_)                                                                         \
-    {                                                                                              \
-        .family = CLGEMM_FAMILY_TMA_SIMT, .params = { 128, 64, 32, stages_, 0, 0, 0, 2 }           \
-    }
+#define SIMT_TALL(stages_) SIMT_ALL(128, 64, stages_, 0, 0, 2)
 
 /* 128 x 128 tiles (8 x 8 blocks, one work-group an SM by registers), their halves (64 x 128 in 4
  * stages too: two an SM by local memory; 128 x 64 in 4 by one 128-row warpgroup: two an SM),
  * 32 x 128 and 32 x 256 (one 32-row warpgroup of 8 x 4 and 8 x 8 blocks, two an SM in 4 and 3
- * stages), persistent, and
- * 128 x 256 (8 x 16 blocks) with the producer's registers given to the consumers. */
+ * stages), persistent, and 128 x 256 (8 x 16 blocks) with the producer's registers given to the
+ * consumers. */
 static const clgemm_config simt_quick[] = {SIMT(128, 128, 4),
                                            SIMT(128, 128, 6),
                                            SIMT(128, 64, 6),
@@ -427,9 +429,9 @@ static const clgemm_config simt_quick[] = {SIMT(128, 128, 4),
                                            SIMT(32, 256, 3),
                                            SIMT(64, 128, 6),
                                            SIMT(64, 128, 4),
-                                           SIMT_ALL(128, 128, 4, 2, 0),
-                                           SIMT_ALL(128, 256, 4, 0, 2),
-                                           SIMT_ALL(128, 256, 3, 2, 2),
+                                           SIMT_ALL(128, 128, 4, 2, 0, 0),
+                                           SIMT_ALL(128, 256, 4, 0, 2, 0),
+                                           SIMT_ALL(128, 256, 3, 2, 2, 0),
                                            END_OF_LIST};
 
 /* H200, two alternated rounds, cuBLAS 51.0-51.1 / 50.3-50.6 in the same run
@@ -439,7 +441,7 @@ static const clgemm_config simt_quick[] = {SIMT(128, 128, 4),
  * row-major NN (B K-major) 48.2-48.3 and 47.6-47.7, that family's 48.5-48.6 and 47.6. So one
  * matrix with both operands MN-major (the others copied so first where that pays: exec/pack.c),
  * where those tiles fill the waves; elsewhere the register-blocked family. */
-static const clgemm_config simt_wide[] = {SIMT_ALL(128, 256, 4, 0, 2), END_OF_LIST};
+static const clgemm_config simt_wide[] = {SIMT_ALL(128, 256, 4, 0, 2, 0), END_OF_LIST};
 /* One matrix at most 256 wide along N (of the column-major problem) of at most 64 tiles of 128 x
  * 64 (half a wave) with a long K, split as planned: those tiles in 6 stages, B K-major or not.
  * H100, two alternated rounds, forced
