@@ -102,6 +102,8 @@
 /* FP32 on the CUDA cores: either operand either way, C through the direct stores (its
  * accumulators are not in wgmma's layout, which STAGE_C 2's staging assumes). */
 #define FFMA (WG_TYPE == 6)
+/* FFMA with A MN-major: C leaves in 16-byte runs of a thread's rows (FFMA_STORE_RUNS). */
+#define FFMA_RUNS (FFMA && TRANSA == 0 && TYPE_C == TYPE_F32)
 /* FFMA and DMMA read the stages with each consumer thread's own local loads: every consumer
  * thread hands a stage back once its loads of it are done, and C leaves by the direct stores
  * (neither's accumulators are in wgmma's layout). */
@@ -450,6 +452,35 @@ DEV void tma_load3(const uint dst, const __global uchar *map, const int x, const
                 _Pragma("unroll") for (int i = 0; i < 8; i++)                                      \
                     _Pragma("unroll") for (int j = 0; j < FN; j++) acc[i * FN + j] =               \
                         fma(a[i], b[j], acc[i * FN + j]);                                          \
+            }                                                                                      \
+        }                                                                                          \
+    } while (0)
+/* C from a thread whose rows come in runs of 4 (A MN-major: FROW(4 h + r) is FROW(4 h) + r),
+ * 16 bytes a run where C's runs start on 16 bytes (base, offset, leading dimension, stride and
+ * layer: the pointer's low bits and ldc), else element by element. A warp's 16-byte stores then
+ * fill 32-byte sectors whole, 128 contiguous bytes a column, where its 4-byte ones put 2 of a
+ * sector's 8 values into each of 16 sectors: four times the writes into L2, in a burst when a
+ * wave's tiles end together (H100 8192 x 8192 x K: 0.26 ms of each call's time whatever K). */
+#define FFMA_STORE_RUNS()                                                                          \
+    do {                                                                                           \
+        const bool c16_ = ((size_t)Cu & 15) == 0 && (ldc & 3) == 0;                                \
+        _Pragma("unroll") for (int e4 = 0; e4 < NACC / 4; e4++) {                                  \
+            const int i_ = 4 * (e4 / FN), j_ = e4 % FN;                                            \
+            const int m = m0 + CONSUMER_ROWS * (int)wg + FROW(i_), n = n0 + FCOL(j_);              \
+            if (n >= N) continue;                                                                  \
+            __global float *const c = Cu + (ulong)m + (ulong)n * (ulong)ldc;                       \
+            float4 v = alpha * (float4)(acc[i_ * FN + j_], acc[(i_ + 1) * FN + j_],                \
+                                        acc[(i_ + 2) * FN + j_], acc[(i_ + 3) * FN + j_]);         \
+            if (c16_ && m + 3 < M) {                                                               \
+                if (beta != 0.0f) v += beta * *(__global const float4 *)c;                         \
+                *(__global float4 *)c = v;                                                         \
+            } else {                                                                               \
+                _Pragma("unroll") for (int r = 0; r < 4; r++) {                                    \
+                    if (m + r >= M) break;                                                         \
+                    float w = F4(v, r);                                                            \
+                    if (beta != 0.0f) w += beta * c[r];                                            \
+                    c[r] = w;                                                                      \
+                }                                                                                  \
             }                                                                                      \
         }                                                                                          \
     } while (0)
@@ -1035,6 +1066,10 @@ clgemm_tma(GEMM_ARGS, const __global uchar *restrict maps, const ulong depth STR
             STAGED_STORE();
             continue;
         }
+#endif
+#if FFMA_RUNS
+        FFMA_STORE_RUNS();
+        continue; /* (the stores below are element by element) */
 #endif
 #if FFMA
         /* Accumulator i FN + j at row FROW(i), column FCOL(j). */
