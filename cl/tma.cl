@@ -104,6 +104,8 @@
 #define FFMA (WG_TYPE == 6)
 /* FFMA with A MN-major: C leaves in 16-byte runs of a thread's rows (FFMA_STORE_RUNS). */
 #define FFMA_RUNS (FFMA && TRANSA == 0 && TYPE_C == TYPE_F32)
+/* FP64 with either operand MN-major: C leaves in 16-byte pairs of rows (DMMA_STORE_PAIRS). */
+#define DMMA_PAIRS (WG_TYPE == 7 && (TRANSA == 0 || TRANSB == 1))
 /* FFMA and DMMA read the stages with each consumer thread's own local loads: every consumer
  * thread hands a stage back once its loads of it are done, and C leaves by the direct stores
  * (neither's accumulators are in wgmma's layout). */
@@ -610,6 +612,40 @@ DEV void dmma_16816(double *d, const double *a, const double *b) {
             }                                                                                      \
         }                                                                                          \
     } while (0)
+/* Accumulator e's row m and column n of C: 4 (p DTQ + j) + v at P's row DPROW(2 p + v / 2, g),
+ * Q's row 8 j + 2 t + v % 2 of the warp's block (g, t = lane / 4, lane % 4); P's rows are C's
+ * rows, Q's its columns, or the other way round (DSWAP). */
+#define DMMA_C_AT(e)                                                                               \
+    const int p_ = (e) / (4 * DTQ), j_ = (e) / 4 % DTQ, v_ = (e) % 4;                              \
+    const int pr_ = DPROW(2 * p_ + v_ / 2, (int)(tid % 32 / 4)),                                   \
+              qr_ = 8 * j_ + 2 * (int)(tid % 4) + v_ % 2;                                          \
+    const int m = m0 + DROWS0(tid / 32 % 4) + (DSWAP ? qr_ : pr_);                                 \
+    const int n = n0 + DCOLS0(tid / 32 % 4) + (DSWAP ? pr_ : qr_);
+/* With P MN-major a thread holds C's rows in pairs: accumulators e and e + DPAIR at rows m and
+ * m + 1 of one column (DSWAP: v and v + 1, Q's rows 2 t and 2 t + 1; else v and v + 2, P's rows
+ * 2 g and 2 g + 1 of tiles 2 p and 2 p + 1). Each pair leaves in one 16-byte store where C's
+ * pairs start on 16 bytes (the pointer's low bits and an even ldc), else element by element: a
+ * warp's stores then fill their 32-byte sectors (FFMA_STORE_RUNS says why that matters). */
+#define DPAIR (DSWAP ? 1 : 2)
+#define DMMA_STORE_PAIRS()                                                                         \
+    do {                                                                                           \
+        const bool c16_ = ((size_t)Cu & 15) == 0 && (ldc & 1) == 0;                                \
+        _Pragma("unroll") for (int e = 0; e < NACC; e++) {                                         \
+            if ((e % 4) & DPAIR) continue; /* the second of a pair */                              \
+            DMMA_C_AT(e)                                                                           \
+            if (m >= M || n >= N) continue;                                                        \
+            __global double *const c = Cu + (ulong)m + (ulong)n * (ulong)ldc;                      \
+            double2 r = alpha * (double2)(acc[e], acc[e + DPAIR]);                                 \
+            if (c16_ && m + 1 < M) {                                                               \
+                if (beta != 0.0) r += beta * *(__global const double2 *)c;                         \
+                *(__global double2 *)c = r;                                                        \
+            } else {                                                                               \
+                if (beta != 0.0) r.x += beta * c[0];                                               \
+                c[0] = r.x;                                                                        \
+                if (m + 1 < M) c[1] = beta != 0.0 ? r.y + beta * c[1] : r.y;                       \
+            }                                                                                      \
+        }                                                                                          \
+    } while (0)
 #endif
 
 /* ---- The epilogue's conversions -------------------------------------------------------- */
@@ -1070,6 +1106,9 @@ clgemm_tma(GEMM_ARGS, const __global uchar *restrict maps, const ulong depth STR
 #if FFMA_RUNS
         FFMA_STORE_RUNS();
         continue; /* (the stores below are element by element) */
+#elif DMMA_PAIRS
+        DMMA_STORE_PAIRS();
+        continue;
 #endif
 #if FFMA
         /* Accumulator i FN + j at row FROW(i), column FCOL(j). */
@@ -1077,17 +1116,9 @@ clgemm_tma(GEMM_ARGS, const __global uchar *restrict maps, const ulong depth STR
         for (int e = 0; e < NACC; e++) {
             const int m = m0 + CONSUMER_ROWS * (int)wg + FROW(e / FN), n = n0 + FCOL(e % FN);
 #elif DMMA
-        /* Accumulator 4 (p DTQ + j) + v at P's row DPROW(2 p + v / 2, g), Q's row 8 j + 2 t +
-         * v % 2 of the warp's block (g, t = lane / 4, lane % 4): P's rows are C's rows, Q's its
-         * columns, or the other way round (DSWAP). */
-        const uint lane = tid % 32, warp = (tid / 32) % 4;
 #pragma unroll
         for (int e = 0; e < NACC; e++) {
-            const int p = e / (4 * DTQ), j = e / 4 % DTQ, v = e % 4;
-            const int pr = DPROW(2 * p + v / 2, (int)(lane / 4)),
-                      qr = 8 * j + 2 * (int)(lane % 4) + v % 2;
-            const int m = m0 + DROWS0(warp) + (DSWAP ? qr : pr);
-            const int n = n0 + DCOLS0(warp) + (DSWAP ? pr : qr);
+            DMMA_C_AT(e)
 #else
         /* Accumulator x*4 + h*2 + j at row 16 warp + lane/4 + 8 h, column 8 x + 2 (lane % 4) + j
          * of the warpgroup's 64 x NWG block. */

@@ -1225,3 +1225,30 @@ Test(tma_simt_family, narrow_shapes_by_their_width) {
     c = clgemm__config_default_for_dims(&h200, CLGEMM_SINGLE, CLGEMM_COMPUTE_DEFAULT, &m8);
     cr_expect_neq(c.family, CLGEMM_FAMILY_TMA_SIMT, "8 x 8192 x 8192 (unmeasured)");
 }
+
+/* tma_simt's strided batches: matrices 128 to 256 a side along M and N with A MN-major take 128 x
+ * 128 tiles in 4 stages, persistent; smaller or larger ones, and A stored K-major (unmeasured),
+ * stay on the register-blocked family. */
+Test(tma_simt_family, batches_of_mid_sized_matrices) {
+    const device_info h200 = h200_with_maps();
+    const gemm_dims mids[] = {{128, 128, 128, 1000, true, false, false},
+                              {256, 256, 256, 1000, true, false, false},
+                              {256, 128, 64, 16, true, false, true}};
+    const gemm_dims others[] = {{64, 64, 64, 10000, true, false, false},
+                                {512, 512, 512, 100, true, false, false},
+                                {256, 300, 256, 100, true, false, false},
+                                {256, 256, 256, 1000, true, true, false}};
+    for (size_t i = 0; i < sizeof mids / sizeof mids[0]; i++) {
+        const clgemm_config c =
+            clgemm__config_default_for_dims(&h200, CLGEMM_SINGLE, CLGEMM_COMPUTE_DEFAULT, &mids[i]);
+        cr_expect(c.family == CLGEMM_FAMILY_TMA_SIMT && c.params[0] == 128 && c.params[1] == 128 &&
+                      c.params[3] == 4 && c.params[4] == 2,
+                  "case %zu: family %d, %d x %d, %d stages, PERSIST %d", i, (int)c.family,
+                  c.params[0], c.params[1], c.params[3], c.params[4]);
+    }
+    for (size_t i = 0; i < sizeof others / sizeof others[0]; i++) {
+        const clgemm_config c = clgemm__config_default_for_dims(&h200, CLGEMM_SINGLE,
+                                                                CLGEMM_COMPUTE_DEFAULT, &others[i]);
+        cr_expect_neq(c.family, CLGEMM_FAMILY_TMA_SIMT, "case %zu", i);
+    }
+}
