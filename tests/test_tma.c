@@ -1227,8 +1227,8 @@ Test(tma_simt_family, narrow_shapes_by_their_width) {
 }
 
 /* tma_simt's strided batches: matrices 128 to 256 a side along M and N with A MN-major take 128 x
- * 128 tiles in 4 stages, persistent; smaller or larger ones, and A stored K-major (unmeasured),
- * stay on the register-blocked family. */
+ * 128 tiles in 4 stages, persistent; smaller or larger ones, A stored K-major and fewer than 16
+ * matrices (unmeasured) stay on the register-blocked family. */
 Test(tma_simt_family, batches_of_mid_sized_matrices) {
     const device_info h200 = h200_with_maps();
     const gemm_dims mids[] = {{128, 128, 128, 1000, true, false, false},
@@ -1237,7 +1237,8 @@ Test(tma_simt_family, batches_of_mid_sized_matrices) {
     const gemm_dims others[] = {{64, 64, 64, 10000, true, false, false},
                                 {512, 512, 512, 100, true, false, false},
                                 {256, 300, 256, 100, true, false, false},
-                                {256, 256, 256, 1000, true, true, false}};
+                                {256, 256, 256, 1000, true, true, false},
+                                {256, 256, 256, 8, true, false, false}};
     for (size_t i = 0; i < sizeof mids / sizeof mids[0]; i++) {
         const clgemm_config c =
             clgemm__config_default_for_dims(&h200, CLGEMM_SINGLE, CLGEMM_COMPUTE_DEFAULT, &mids[i]);

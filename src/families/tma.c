@@ -495,14 +495,16 @@ static const clgemm_config simt_short_32[] = {SIMT(32, 128, 4), END_OF_LIST};
  * torch.bmm in the same call (bench/results/h100-fp32-c-runs-short-k.log): 1000 x 128^3 32.2-32.6
  * TFLOPS against the register-blocked family's 29.1 (torch.bmm 28.4), 1000 x 256^3 42.7-42.9
  * against 40.7-40.9 (43.8); 100 x 512^3 42.1-42.3 against 42.5 (a tie, left to that family) and
- * 10000 x 64^3 9.1 against 21.7 (one tile a matrix, three quarters empty). */
+ * 10000 x 64^3 9.1 against 21.7 (one tile a matrix, three quarters empty). Fewer than 16
+ * matrices: unmeasured. */
 static const clgemm_config simt_batch[] = {SIMT_ALL(128, 128, 4, 2, 0, 0), END_OF_LIST};
 static const clgemm_config *simt_defaults(const device_info *info, clgemm_precision type,
                                           const gemm_dims *dims) {
     (void)type; /* FP32 only (simt_supported) */
     if (dims->m == 0) return none;
-    if (dims->batch != 1) {
-        const bool mid = dims->m >= 128 && dims->m <= 256 && dims->n >= 128 && dims->n <= 256;
+    if (dims->batch != 1) { /* (fewer than 16 matrices: unmeasured) */
+        const bool mid = dims->batch >= 16 && dims->m >= 128 && dims->m <= 256 && dims->n >= 128 &&
+                         dims->n <= 256;
         return mid && !dims->a_along_k ? simt_batch : none;
     }
     if (dims->m >= 16 && dims->m <= 64 && dims->n >= 4096 && dims->k >= 4096)
