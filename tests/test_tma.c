@@ -1253,3 +1253,30 @@ Test(tma_simt_family, batches_of_mid_sized_matrices) {
         cr_expect_neq(c.family, CLGEMM_FAMILY_TMA_SIMT, "case %zu", i);
     }
 }
+
+/* tma_fp64's strided batches: matrices 256 to 512 a side along M and N with A MN-major take
+ * persistent 128 x 128 tiles in 4 stages with the producer's registers given to the consumers;
+ * smaller or larger ones, A stored K-major and fewer than 16 matrices stay on the mma family. */
+Test(tma_fp64_family, batches_of_mid_sized_matrices) {
+    const device_info h200 = h200_fp64();
+    const gemm_dims mids[] = {{256, 256, 256, 1000, true, false, false},
+                              {512, 512, 512, 100, true, false, false},
+                              {512, 256, 64, 16, true, false, true}};
+    const gemm_dims others[] = {{128, 128, 128, 1000, true, false, false},
+                                {1024, 1024, 1024, 50, true, false, false},
+                                {256, 256, 256, 1000, true, true, false},
+                                {256, 256, 256, 8, true, false, false}};
+    for (size_t i = 0; i < sizeof mids / sizeof mids[0]; i++) {
+        const clgemm_config c =
+            clgemm__config_default_for_dims(&h200, CLGEMM_DOUBLE, CLGEMM_COMPUTE_DEFAULT, &mids[i]);
+        cr_expect(c.family == CLGEMM_FAMILY_TMA_FP64 && c.params[0] == 128 && c.params[1] == 128 &&
+                      c.params[3] == 4 && c.params[4] == 2 && c.params[6] == 2,
+                  "case %zu: family %d, %d x %d, %d stages, PERSIST %d, SETMAXNREG %d", i,
+                  (int)c.family, c.params[0], c.params[1], c.params[3], c.params[4], c.params[6]);
+    }
+    for (size_t i = 0; i < sizeof others / sizeof others[0]; i++) {
+        const clgemm_config c = clgemm__config_default_for_dims(&h200, CLGEMM_DOUBLE,
+                                                                CLGEMM_COMPUTE_DEFAULT, &others[i]);
+        cr_expect_neq(c.family, CLGEMM_FAMILY_TMA_FP64, "case %zu", i);
+    }
+}
