@@ -987,11 +987,12 @@ Test(tma_fp64_family, only_fp64_on_the_modelled_h200_default_where_measured) {
                       (int)others[i]);
     cr_expect_not(f->supported(&h200, CLGEMM_SINGLE, CLGEMM_COMPUTE_TF32));
     /* The default for one matrix with A (of the column-major problem) MN-major and each side and K
-     * of 2048 or more (132 SMs, one tile each): 128 x 128 tiles (6 stages, the producer warpgroup's
-     * registers) from 7 waves on or where they keep nine tenths of their slots busy over 1.9
-     * waves or more, else 128 x 64 ones where they do over 2 waves or more; else the mma family.
-     * The narrow and long-K shapes, B K-major: a side of 33 to 64 against 8192 or more (K too) in
-     * tiles of 64 that way, both sides 129 to 256 with K of 16384 or more in 128 x 64. */
+     * of 2048 or more (132 SMs, one tile each; shorter K: short_k_by_depth): 128 x 128 tiles (6
+     * stages, the producer warpgroup's registers) from 7 waves on or where they keep nine tenths of
+     * their slots busy over 1.9 waves or more, else 128 x 64 ones where they do over 2 waves or
+     * more; else the mma family. The narrow and long-K shapes, B K-major: a side of 33 to 64
+     * against 8192 or more (K too) in tiles of 64 that way, both sides 129 to 256 with K of 16384
+     * or more in 128 x 64. */
     const struct {
         size_t m, n, k, batch;
         bool a_along_k, b_along_n;
@@ -1009,7 +1010,7 @@ Test(tma_fp64_family, only_fp64_on_the_modelled_h200_default_where_measured) {
         {2560, 2560, 2560, 1, false, false, 0, 0},    /* 3.0, 0.76; 128 x 64: 6.1, 0.87 */
         {1536, 1536, 1536, 1, false, false, 0, 0},    /* 1.1; 128 x 64: 2.2, 0.73 */
         {8192, 8192, 8192, 1, true, false, 0, 0},
-        {8192, 8192, 1024, 1, false, false, 0, 0},
+        {8192, 8192, 1024, 1, false, false, 128, 128}, /* K 1024 in 7 waves (short_k_by_depth) */
         {65536, 64, 4096, 1, false, false, 0, 0},   /* 512 tiles of 128 x 128, each half outside */
         {1024, 32768, 4096, 1, false, false, 0, 0}, /* 15.5 waves, but a side under 2048 */
         {4096, 4096, 4096, 2, false, false, 0, 0},
@@ -1278,5 +1279,33 @@ Test(tma_fp64_family, batches_of_mid_sized_matrices) {
         const clgemm_config c = clgemm__config_default_for_dims(&h200, CLGEMM_DOUBLE,
                                                                 CLGEMM_COMPUTE_DEFAULT, &others[i]);
         cr_expect_neq(c.family, CLGEMM_FAMILY_TMA_FP64, "case %zu", i);
+    }
+}
+
+/* tma_fp64 at shorter K, where 128 x 128 tiles make seven waves or more: K 1024 to 2047 in 6
+ * stages, 256 to 1023 persistent in 4; shorter, or fewer tiles, the mma family. */
+Test(tma_fp64_family, short_k_by_depth) {
+    const device_info h200 = h200_fp64();
+    const struct {
+        gemm_dims d;
+        int stages, persist; /* 0 stages: not tma_fp64 */
+    } cases[] = {{{8192, 8192, 1024, 1, true, false, false}, 6, 0},
+                 {{4096, 4096, 1024, 1, true, false, false}, 6, 0},
+                 {{8192, 8192, 256, 1, true, false, false}, 4, 2},
+                 {{8192, 8192, 1023, 1, true, false, false}, 4, 2},
+                 {{8192, 8192, 255, 1, true, false, false}, 0, 0},
+                 {{2048, 2048, 1024, 1, true, false, false}, 0, 0},
+                 {{8192, 8192, 1024, 1, true, true, false}, 0, 0}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const clgemm_config c = clgemm__config_default_for_dims(
+            &h200, CLGEMM_DOUBLE, CLGEMM_COMPUTE_DEFAULT, &cases[i].d);
+        if (!cases[i].stages) {
+            cr_expect_neq(c.family, CLGEMM_FAMILY_TMA_FP64, "case %zu", i);
+            continue;
+        }
+        cr_expect(c.family == CLGEMM_FAMILY_TMA_FP64 && c.params[0] == 128 && c.params[1] == 128 &&
+                      c.params[3] == cases[i].stages && c.params[4] == cases[i].persist,
+                  "case %zu: family %d, %d x %d, %d stages, PERSIST %d", i, (int)c.family,
+                  c.params[0], c.params[1], c.params[3], c.params[4]);
     }
 }

@@ -634,8 +634,13 @@ static const clgemm_config fp64_quick[] = {FP64_ALL(128, 128, 4, 0, 2),
  * against 45.5-45.8, where 128 x 128 ones ran 46.2-46.7; 3072^2: 55.7-56.2 against 51.4-51.6 and
  * 52.1-52.5); else the mma family (2560^2: 50.7-51.4 against 48.7-49.0 and 44.4-44.6; 1536^2:
  * 39.1-39.3 against 33.9-35.4). So one matrix whose A (of the column-major problem) is MN-major,
- * as in all of these, with each side and K of 2048 or more; A K-major (row-major NT, TT) and
- * shorter K stay on the mma family. */
+ * as in all of these, with each side and K of 2048 or more; A K-major (row-major NT, TT) stays
+ * on the mma family. Shorter K where these tiles make seven waves or more (H100, row-major NN,
+ * forced, two rounds, cuBLAS beside: bench/results/h100-fp64-c-pairs-short-k.log): from 1024 the
+ * same tiles, 8192 x 8192 x 1024 57.8-57.9 TFLOPS against the mma family's 50.1-50.3 (cuBLAS
+ * 59.1), 4096 x 4096 x 1024 54.9 against 51.0-51.4 (47.3); below, persistent ones in 4 stages
+ * (fp64_persistent), 8192 x 8192 x 256 49.3-50.0 against 43.4-43.6 and the 6-stage tiles'
+ * 45.3-46.0 (51.2); K under 256 unmeasured. */
 static const clgemm_config fp64_large[] = {FP64_ALL(128, 128, 6, 0, 2), END_OF_LIST};
 static const clgemm_config fp64_half[] = {FP64(128, 64, 6), END_OF_LIST};
 /* The narrow and long-K shapes (H100, row-major NN, forced against the mma family's defaults, two
@@ -661,17 +666,18 @@ static const clgemm_config *fp64_narrow(const gemm_dims *d) {
  * and torch.bmm in the same call (bench/results/h100-fp64-c-pairs-batches.log): 1000 x 256^3
  * 50.7-51.7 TFLOPS against the mma family's 45.0-45.4 (torch.bmm 46.3; before the pairs these
  * tiles ran 44.7-44.8), 100 x 512^3 51.3-51.9 against 49.4-49.7 (49.4); 1000 x 128^3 26.9-27.6
- * against 26.8-27.1 (a tie, left to the mma family). Fewer than 16 matrices: unmeasured. */
-static const clgemm_config fp64_batch[] = {FP64_ALL(128, 128, 4, 2, 2), END_OF_LIST};
+ * against 26.8-27.1 (a tie, left to the mma family). Fewer than 16 matrices: unmeasured. The
+ * same tiles serve one matrix of K 256 to 1023 (fp64_large's comment). */
+static const clgemm_config fp64_persistent[] = {FP64_ALL(128, 128, 4, 2, 2), END_OF_LIST};
 static const clgemm_config *fp64_defaults(const device_info *info, clgemm_precision type,
                                           const gemm_dims *dims) {
     (void)type; /* FP64 only (fp64_supported) */
     if (dims->batch != 1) {
         const bool mid = dims->batch >= 16 && dims->m >= 256 && dims->m <= 512 && dims->n >= 256 &&
                          dims->n <= 512;
-        return mid && !dims->a_along_k ? fp64_batch : none;
+        return mid && !dims->a_along_k ? fp64_persistent : none;
     }
-    if (dims->a_along_k || dims->k < 2048) return none;
+    if (dims->a_along_k || dims->k < 256) return none;
     const clgemm_config *narrow = fp64_narrow(dims);
     if (narrow) return narrow;
     /* Measured on squares of 2048 and more: a narrower matrix would fill its waves with tiles
@@ -681,6 +687,8 @@ static const clgemm_config *fp64_defaults(const device_info *info, clgemm_precis
     size_t tiles;
     const bool seven_waves =
         clgemm__tile_count(dims, 128, 128, &tiles) && tiles >= 7 * units_of(info);
+    if (dims->k < 2048) /* (shorter K: measured in seven waves or more) */
+        return !seven_waves ? none : dims->k >= 1024 ? fp64_large : fp64_persistent;
     if (seven_waves || tiles_fill(info, dims, 128, 128, 19)) return fp64_large;
     return tiles_fill(info, dims, 128, 64, 20) ? fp64_half : none;
 }
