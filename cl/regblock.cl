@@ -95,27 +95,6 @@
 #define realN VEC16
 #endif
 
-/* C_RUNS: C stored as the arithmetic type (FP32, FP64, or FP32 for 16-bit inputs), real, VWM > 1:
- * a work-item's run of VWM rows of one column leaves in one vector store where C's runs start on
- * VWM elements (the pointer's low bits and ldc; the tiles start on multiples of VWM), else (and
- * at M's edge) element by element. A warp's element stores, VWM elements apart, put VWM-th parts
- * of many 32-byte sectors into L2 at once where the vector stores fill whole ones (tma.cl's
- * FFMA_STORE_RUNS measured why that matters). */
-#if NCOMP == 1 && VWM > 1 && C_IS_REAL
-#define C_RUNS 1
-#define C_RUN_STORE(i, j, mv, ni)                                                                  \
-    do {                                                                                           \
-        __global realM *const at_ = (__global realM *)(C + C_INDEX(i, j));                         \
-        unionM r_;                                                                                 \
-        _Pragma("unroll") for (int e = 0; e < VWM; e++) r_.s[e] =                                  \
-            ALPHA_TIMES(acc[(mv)*VWM + e][ni]);                                                    \
-        if (!IS_ZERO(beta)) r_.v += beta * *at_;                                                   \
-        *at_ = r_.v;                                                                               \
-    } while (0)
-#else
-#define C_RUNS 0
-#endif
-
 /* Vector and element views of one register vector (the unrolled loops index it by constants). */
 typedef union {
     realM v;
@@ -454,32 +433,19 @@ clgemm_regblock(GEMM_ARGS STREAMK_ARGS) {
          * coordinates); the fix-up kernel adds the slots of every tile in order. */
         __global REAL *slot = work + ((ulong)g * 2 + (start == sk_first ? 0 : 1)) * (MWG * NWG);
 #endif
-#if C_RUNS
-        const bool runs = ((size_t)C & (VWM * sizeof(REAL) - 1)) == 0 && ldc % VWM == 0;
-#endif
-        /* A work-item's rows come in runs of VWM, (tm + MDIMC v) VWM + e, e < VWM. */
 #pragma unroll
-        for (int mv = 0; mv < MWIV; mv++) {
-            const int iv = (tm + mv * MDIMC) * VWM;
+        for (int mi = 0; mi < MWI; mi++) {
+            const int ii = (tm + (mi / VWM) * MDIMC) * VWM + mi % VWM, i = i0 + ii;
 #pragma unroll
             for (int ni = 0; ni < NWI; ni++) {
                 const int jj = (tn + (ni / VWN) * NDIMC) * VWN + ni % VWN, j = j0 + jj;
 #if STREAMK
-                if (partial) {
-                    _Pragma("unroll") for (int e = 0; e < VWM; e++) slot[iv + e + jj * MWG] =
-                        acc[mv * VWM + e][ni];
-                    continue;
-                }
+                if (partial)
+                    slot[ii + jj * MWG] = acc[mi][ni];
+                else
 #endif
-#if C_RUNS
-                if (runs && i0 + iv + VWM <= M && j < N) {
-                    C_RUN_STORE(i0 + iv, j, mv, ni);
-                    continue;
-                }
-#endif
-#pragma unroll
-                for (int e = 0; e < VWM; e++)
-                    if (i0 + iv + e < M && j < N) STORE_C(i0 + iv + e, j, acc[mv * VWM + e][ni]);
+                    if (i < M && j < N)
+                    STORE_C(i, j, acc[mi][ni]);
             }
         }
     }

@@ -154,8 +154,4 @@ inline float clgemm_from_e5m2(uchar x) {
 #define C_T                 REAL
 #define LOAD_C(p, i)        ((p)[i])
 #define STORE_ELEM(p, i, v) ((p)[i] = (v))
-#define C_IS_REAL           1 /* C stored as the arithmetic type itself */
-#endif
-#ifndef C_IS_REAL
-#define C_IS_REAL 0
 #endif
