@@ -462,7 +462,8 @@ DEV void tma_load3(const uint dst, const __global uchar *map, const int x, const
  * layer: the pointer's low bits and ldc), else element by element. A warp's 16-byte stores then
  * fill 32-byte sectors whole, 128 contiguous bytes a column, where its 4-byte ones put 2 of a
  * sector's 8 values into each of 16 sectors: four times the writes into L2, in a burst when a
- * wave's tiles end together (H100 8192 x 8192 x K: 0.26 ms of each call's time whatever K). */
+ * wave's tiles end together (H100 8192 x 8192 x K, time against K: 0.26 ms of each call whatever
+ * K, 0.10 with the runs; bench/results/h100-fp32-c-runs-short-k.log). */
 #define FFMA_STORE_RUNS()                                                                          \
     do {                                                                                           \
         const bool c16_ = ((size_t)Cu & 15) == 0 && (ldc & 3) == 0;                                \
