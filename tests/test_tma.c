@@ -1227,31 +1227,41 @@ Test(tma_simt_family, narrow_shapes_by_their_width) {
     cr_expect_neq(c.family, CLGEMM_FAMILY_TMA_SIMT, "8 x 8192 x 8192 (unmeasured)");
 }
 
-/* tma_simt's strided batches: matrices 128 to 256 a side along M and N with A MN-major take 128 x
- * 128 tiles in 4 stages, persistent; smaller or larger ones, A stored K-major and fewer than 16
+/* tma_simt's strided batches, A MN-major, 16 matrices or more: 49 to 64 a side along M and N in
+ * one persistent 64 x 64 tile each, 128 to 256 in persistent 128 x 128 tiles of 4 stages, 257 to
+ * 512 in persistent 64 x 128 ones; other sizes, mixed classes, A stored K-major and fewer than 16
  * matrices (unmeasured) stay on the register-blocked family. */
-Test(tma_simt_family, batches_of_mid_sized_matrices) {
+Test(tma_simt_family, batches_by_matrix_size) {
     const device_info h200 = h200_with_maps();
-    const gemm_dims mids[] = {{128, 128, 128, 1000, true, false, false},
-                              {256, 256, 256, 1000, true, false, false},
-                              {256, 128, 64, 16, true, false, true}};
-    const gemm_dims others[] = {{64, 64, 64, 10000, true, false, false},
-                                {512, 512, 512, 100, true, false, false},
-                                {256, 300, 256, 100, true, false, false},
-                                {256, 256, 256, 1000, true, true, false},
-                                {256, 256, 256, 8, true, false, false}};
-    for (size_t i = 0; i < sizeof mids / sizeof mids[0]; i++) {
-        const clgemm_config c =
-            clgemm__config_default_for_dims(&h200, CLGEMM_SINGLE, CLGEMM_COMPUTE_DEFAULT, &mids[i]);
-        cr_expect(c.family == CLGEMM_FAMILY_TMA_SIMT && c.params[0] == 128 && c.params[1] == 128 &&
-                      c.params[3] == 4 && c.params[4] == 2,
+    const struct {
+        gemm_dims d;
+        int mwg, nwg; /* 0: not tma_simt */
+    } cases[] = {{{64, 64, 64, 10000, true, false, false}, 64, 64},
+                 {{49, 64, 32, 100, true, false, true}, 64, 64},
+                 {{128, 128, 128, 1000, true, false, false}, 128, 128},
+                 {{256, 256, 256, 1000, true, false, false}, 128, 128},
+                 {{256, 128, 64, 16, true, false, true}, 128, 128},
+                 {{384, 384, 384, 300, true, false, false}, 64, 128},
+                 {{512, 512, 512, 100, true, false, false}, 64, 128},
+                 {{48, 48, 48, 10000, true, false, false}, 0, 0},
+                 {{32, 32, 32, 10000, true, false, false}, 0, 0},
+                 {{100, 100, 100, 1000, true, false, false}, 0, 0},
+                 {{64, 256, 256, 1000, true, false, false}, 0, 0},
+                 {{256, 300, 256, 100, true, false, false}, 0, 0},
+                 {{1024, 1024, 1024, 50, true, false, false}, 0, 0},
+                 {{256, 256, 256, 1000, true, true, false}, 0, 0},
+                 {{256, 256, 256, 8, true, false, false}, 0, 0}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const clgemm_config c = clgemm__config_default_for_dims(
+            &h200, CLGEMM_SINGLE, CLGEMM_COMPUTE_DEFAULT, &cases[i].d);
+        if (!cases[i].mwg) {
+            cr_expect_neq(c.family, CLGEMM_FAMILY_TMA_SIMT, "case %zu", i);
+            continue;
+        }
+        cr_expect(c.family == CLGEMM_FAMILY_TMA_SIMT && c.params[0] == cases[i].mwg &&
+                      c.params[1] == cases[i].nwg && c.params[3] == 4 && c.params[4] == 2,
                   "case %zu: family %d, %d x %d, %d stages, PERSIST %d", i, (int)c.family,
                   c.params[0], c.params[1], c.params[3], c.params[4]);
-    }
-    for (size_t i = 0; i < sizeof others / sizeof others[0]; i++) {
-        const clgemm_config c = clgemm__config_default_for_dims(&h200, CLGEMM_SINGLE,
-                                                                CLGEMM_COMPUTE_DEFAULT, &others[i]);
-        cr_expect_neq(c.family, CLGEMM_FAMILY_TMA_SIMT, "case %zu", i);
     }
 }
 

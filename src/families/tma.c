@@ -419,8 +419,8 @@ static int simt_call_options(const kernel_call *k, char *buf, size_t size) {
 /* 128 x 128 tiles (8 x 8 blocks, one work-group an SM by registers), their halves (64 x 128 in 4
  * stages too: two an SM by local memory; 128 x 64 in 4 by one 128-row warpgroup: two an SM),
  * 32 x 128 and 32 x 256 (one 32-row warpgroup of 8 x 4 and 8 x 8 blocks, two an SM in 4 and 3
- * stages), persistent, and 128 x 256 (8 x 16 blocks) with the producer's registers given to the
- * consumers. */
+ * stages), persistent (128 x 128; 64 x 64 and 64 x 128 for batches), and 128 x 256 (8 x 16
+ * blocks) with the producer's registers given to the consumers. */
 static const clgemm_config simt_quick[] = {SIMT(128, 128, 4),
                                            SIMT(128, 128, 6),
                                            SIMT(128, 64, 6),
@@ -430,6 +430,8 @@ static const clgemm_config simt_quick[] = {SIMT(128, 128, 4),
                                            SIMT(64, 128, 6),
                                            SIMT(64, 128, 4),
                                            SIMT_ALL(128, 128, 4, 2, 0, 0),
+                                           SIMT_ALL(64, 64, 4, 2, 0, 0),
+                                           SIMT_ALL(64, 128, 4, 2, 0, 0),
                                            SIMT_ALL(128, 256, 4, 0, 2, 0),
                                            SIMT_ALL(128, 256, 3, 2, 2, 0),
                                            END_OF_LIST};
@@ -494,19 +496,34 @@ static const clgemm_config simt_short_32[] = {SIMT(32, 128, 4), END_OF_LIST};
  * and stores, with C in 16-byte runs (cl/tma.cl FFMA_STORE_RUNS). H100, row-major NN, two rounds,
  * torch.bmm in the same call (bench/results/h100-fp32-c-runs-short-k.log): 1000 x 128^3 32.2-32.6
  * TFLOPS against the register-blocked family's 29.1 (torch.bmm 28.4), 1000 x 256^3 42.7-42.9
- * against 40.7-40.9 (43.8); 100 x 512^3 42.1-42.3 against 42.5 (a tie, left to that family) and
- * 10000 x 64^3 9.1 against 21.7 (one tile a matrix, three quarters empty). Fewer than 16
- * matrices: unmeasured. */
+ * against 40.7-40.9 (43.8); in these tiles 100 x 512^3 42.1-42.3 against 42.5 and 10000 x 64^3 9.1
+ * against 21.7 (one tile a matrix, three quarters empty): such matrices take the tiles below. */
 static const clgemm_config simt_batch[] = {SIMT_ALL(128, 128, 4, 2, 0, 0), END_OF_LIST};
+/* Batches of matrices 49 to 64 a side, one 64 x 64 tile a matrix, persistent, and of 257 to 512,
+ * 64 x 128 tiles in 4 stages (two work-groups an SM), persistent. H100, row-major NN, two rounds
+ * against the defaults, torch.bmm in the same call
+ * (bench/results/h100-fp32-batches-persistent-tiles.log): 10000 x 64^3 28.2-28.8 TFLOPS against the
+ * register-blocked family's 20.4-20.9 (torch.bmm 22.3), 300 x 384^3 42.7-43.1 against 41.3-42.2
+ * (43.9), 100 x 512^3 42.2-42.4 against 41.8-42.0 (42.2); at 256^3 they tied 128 x 128 (41.5-42.0
+ * against 41.7-42.6); 128 x 64 TALL and 128 x 128 in 3 stages lost or tied. Matrices of 49 to 63
+ * (tiles three quarters full or more) unmeasured. */
+static const clgemm_config simt_batch_small[] = {SIMT_ALL(64, 64, 4, 2, 0, 0), END_OF_LIST};
+static const clgemm_config simt_batch_large[] = {SIMT_ALL(64, 128, 4, 2, 0, 0), END_OF_LIST};
+/* The batch list for matrices m x n of the column-major problem (none: the register-blocked
+ * family's). */
+static const clgemm_config *simt_batch_for(size_t m, size_t n) {
+    const size_t lo = m < n ? m : n, hi = m > n ? m : n;
+    if (lo > 48 && hi <= 64) return simt_batch_small;
+    if (lo >= 128 && hi <= 256) return simt_batch;
+    if (lo > 256 && hi <= 512) return simt_batch_large;
+    return none;
+}
 static const clgemm_config *simt_defaults(const device_info *info, clgemm_precision type,
                                           const gemm_dims *dims) {
     (void)type; /* FP32 only (simt_supported) */
     if (dims->m == 0) return none;
-    if (dims->batch != 1) { /* (fewer than 16 matrices: unmeasured) */
-        const bool mid = dims->batch >= 16 && dims->m >= 128 && dims->m <= 256 && dims->n >= 128 &&
-                         dims->n <= 256;
-        return mid && !dims->a_along_k ? simt_batch : none;
-    }
+    if (dims->batch != 1) /* (fewer than 16 matrices, and A K-major: unmeasured) */
+        return dims->batch >= 16 && !dims->a_along_k ? simt_batch_for(dims->m, dims->n) : none;
     if (dims->m >= 16 && dims->m <= 64 && dims->n >= 4096 && dims->k >= 4096)
         return dims->m <= 32 ? simt_short_32 : simt_short_m;
     size_t narrow_tiles = 0; /* (left 0 where n is 0) */
