@@ -1227,42 +1227,54 @@ Test(tma_simt_family, narrow_shapes_by_their_width) {
     cr_expect_neq(c.family, CLGEMM_FAMILY_TMA_SIMT, "8 x 8192 x 8192 (unmeasured)");
 }
 
+/* One expected default: a tensor-map family's tiles, stages and PERSIST, or (mwg 0) any other
+ * family. */
+typedef struct expected_default {
+    gemm_dims d;
+    int mwg, nwg, stages, persist;
+} expected_default;
+
+/* Each case's default on the device, for type, against the family's expectation. */
+static void expect_defaults(const device_info *info, clgemm_precision type, clgemm_family family,
+                            const expected_default *cases, size_t count) {
+    for (size_t i = 0; i < count; i++) {
+        const expected_default *e = &cases[i];
+        const clgemm_config c =
+            clgemm__config_default_for_dims(info, type, CLGEMM_COMPUTE_DEFAULT, &e->d);
+        if (!e->mwg) {
+            cr_expect_neq(c.family, family, "case %zu", i);
+            continue;
+        }
+        cr_expect(c.family == family && c.params[0] == e->mwg && c.params[1] == e->nwg &&
+                      c.params[3] == e->stages && c.params[4] == e->persist,
+                  "case %zu: family %d, %d x %d, %d stages, PERSIST %d", i, (int)c.family,
+                  c.params[0], c.params[1], c.params[3], c.params[4]);
+    }
+}
+
 /* tma_simt's strided batches, A MN-major, 16 matrices or more: 49 to 64 a side along M and N in
  * one persistent 64 x 64 tile each, 128 to 256 in persistent 128 x 128 tiles of 4 stages, 257 to
  * 512 in persistent 64 x 128 ones; other sizes, mixed classes, A stored K-major and fewer than 16
  * matrices (unmeasured) stay on the register-blocked family. */
 Test(tma_simt_family, batches_by_matrix_size) {
     const device_info h200 = h200_with_maps();
-    const struct {
-        gemm_dims d;
-        int mwg, nwg; /* 0: not tma_simt */
-    } cases[] = {{{64, 64, 64, 10000, true, false, false}, 64, 64},
-                 {{49, 64, 32, 100, true, false, true}, 64, 64},
-                 {{128, 128, 128, 1000, true, false, false}, 128, 128},
-                 {{256, 256, 256, 1000, true, false, false}, 128, 128},
-                 {{256, 128, 64, 16, true, false, true}, 128, 128},
-                 {{384, 384, 384, 300, true, false, false}, 64, 128},
-                 {{512, 512, 512, 100, true, false, false}, 64, 128},
-                 {{48, 48, 48, 10000, true, false, false}, 0, 0},
-                 {{32, 32, 32, 10000, true, false, false}, 0, 0},
-                 {{100, 100, 100, 1000, true, false, false}, 0, 0},
-                 {{64, 256, 256, 1000, true, false, false}, 0, 0},
-                 {{256, 300, 256, 100, true, false, false}, 0, 0},
-                 {{1024, 1024, 1024, 50, true, false, false}, 0, 0},
-                 {{256, 256, 256, 1000, true, true, false}, 0, 0},
-                 {{256, 256, 256, 8, true, false, false}, 0, 0}};
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        const clgemm_config c = clgemm__config_default_for_dims(
-            &h200, CLGEMM_SINGLE, CLGEMM_COMPUTE_DEFAULT, &cases[i].d);
-        if (!cases[i].mwg) {
-            cr_expect_neq(c.family, CLGEMM_FAMILY_TMA_SIMT, "case %zu", i);
-            continue;
-        }
-        cr_expect(c.family == CLGEMM_FAMILY_TMA_SIMT && c.params[0] == cases[i].mwg &&
-                      c.params[1] == cases[i].nwg && c.params[3] == 4 && c.params[4] == 2,
-                  "case %zu: family %d, %d x %d, %d stages, PERSIST %d", i, (int)c.family,
-                  c.params[0], c.params[1], c.params[3], c.params[4]);
-    }
+    const expected_default cases[] = {{{64, 64, 64, 10000, true, false, false}, 64, 64, 4, 2},
+                                      {{49, 64, 32, 100, true, false, true}, 64, 64, 4, 2},
+                                      {{128, 128, 128, 1000, true, false, false}, 128, 128, 4, 2},
+                                      {{256, 256, 256, 1000, true, false, false}, 128, 128, 4, 2},
+                                      {{256, 128, 64, 16, true, false, true}, 128, 128, 4, 2},
+                                      {{384, 384, 384, 300, true, false, false}, 64, 128, 4, 2},
+                                      {{512, 512, 512, 100, true, false, false}, 64, 128, 4, 2},
+                                      {{48, 48, 48, 10000, true, false, false}, 0, 0, 0, 0},
+                                      {{32, 32, 32, 10000, true, false, false}, 0, 0, 0, 0},
+                                      {{100, 100, 100, 1000, true, false, false}, 0, 0, 0, 0},
+                                      {{64, 256, 256, 1000, true, false, false}, 0, 0, 0, 0},
+                                      {{256, 300, 256, 100, true, false, false}, 0, 0, 0, 0},
+                                      {{1024, 1024, 1024, 50, true, false, false}, 0, 0, 0, 0},
+                                      {{256, 256, 256, 1000, true, true, false}, 0, 0, 0, 0},
+                                      {{256, 256, 256, 8, true, false, false}, 0, 0, 0, 0}};
+    expect_defaults(&h200, CLGEMM_SINGLE, CLGEMM_FAMILY_TMA_SIMT, cases,
+                    sizeof cases / sizeof cases[0]);
 }
 
 /* tma_fp64's strided batches: matrices 256 to 512 a side along M and N with A MN-major take
@@ -1270,52 +1282,31 @@ Test(tma_simt_family, batches_by_matrix_size) {
  * smaller or larger ones, A stored K-major and fewer than 16 matrices stay on the mma family. */
 Test(tma_fp64_family, batches_of_mid_sized_matrices) {
     const device_info h200 = h200_fp64();
-    const gemm_dims mids[] = {{256, 256, 256, 1000, true, false, false},
-                              {512, 512, 512, 100, true, false, false},
-                              {512, 256, 64, 16, true, false, true}};
-    const gemm_dims others[] = {{128, 128, 128, 1000, true, false, false},
-                                {1024, 1024, 1024, 50, true, false, false},
-                                {256, 256, 256, 1000, true, true, false},
-                                {256, 256, 256, 8, true, false, false}};
-    for (size_t i = 0; i < sizeof mids / sizeof mids[0]; i++) {
-        const clgemm_config c =
-            clgemm__config_default_for_dims(&h200, CLGEMM_DOUBLE, CLGEMM_COMPUTE_DEFAULT, &mids[i]);
-        cr_expect(c.family == CLGEMM_FAMILY_TMA_FP64 && c.params[0] == 128 && c.params[1] == 128 &&
-                      c.params[3] == 4 && c.params[4] == 2 && c.params[6] == 2,
-                  "case %zu: family %d, %d x %d, %d stages, PERSIST %d, SETMAXNREG %d", i,
-                  (int)c.family, c.params[0], c.params[1], c.params[3], c.params[4], c.params[6]);
-    }
-    for (size_t i = 0; i < sizeof others / sizeof others[0]; i++) {
-        const clgemm_config c = clgemm__config_default_for_dims(&h200, CLGEMM_DOUBLE,
-                                                                CLGEMM_COMPUTE_DEFAULT, &others[i]);
-        cr_expect_neq(c.family, CLGEMM_FAMILY_TMA_FP64, "case %zu", i);
-    }
+    const expected_default cases[] = {{{256, 256, 256, 1000, true, false, false}, 128, 128, 4, 2},
+                                      {{512, 512, 512, 100, true, false, false}, 128, 128, 4, 2},
+                                      {{512, 256, 64, 16, true, false, true}, 128, 128, 4, 2},
+                                      {{128, 128, 128, 1000, true, false, false}, 0, 0, 0, 0},
+                                      {{1024, 1024, 1024, 50, true, false, false}, 0, 0, 0, 0},
+                                      {{256, 256, 256, 1000, true, true, false}, 0, 0, 0, 0},
+                                      {{256, 256, 256, 8, true, false, false}, 0, 0, 0, 0}};
+    expect_defaults(&h200, CLGEMM_DOUBLE, CLGEMM_FAMILY_TMA_FP64, cases,
+                    sizeof cases / sizeof cases[0]);
+    const clgemm_config c =
+        clgemm__config_default_for_dims(&h200, CLGEMM_DOUBLE, CLGEMM_COMPUTE_DEFAULT, &cases[0].d);
+    cr_expect_eq(c.params[6], 2, "SETMAXNREG");
 }
 
 /* tma_fp64 at shorter K, where 128 x 128 tiles make seven waves or more: K 1024 to 2047 in 6
  * stages, 256 to 1023 persistent in 4; shorter, or fewer tiles, the mma family. */
 Test(tma_fp64_family, short_k_by_depth) {
     const device_info h200 = h200_fp64();
-    const struct {
-        gemm_dims d;
-        int stages, persist; /* 0 stages: not tma_fp64 */
-    } cases[] = {{{8192, 8192, 1024, 1, true, false, false}, 6, 0},
-                 {{4096, 4096, 1024, 1, true, false, false}, 6, 0},
-                 {{8192, 8192, 256, 1, true, false, false}, 4, 2},
-                 {{8192, 8192, 1023, 1, true, false, false}, 4, 2},
-                 {{8192, 8192, 255, 1, true, false, false}, 0, 0},
-                 {{2048, 2048, 1024, 1, true, false, false}, 0, 0},
-                 {{8192, 8192, 1024, 1, true, true, false}, 0, 0}};
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        const clgemm_config c = clgemm__config_default_for_dims(
-            &h200, CLGEMM_DOUBLE, CLGEMM_COMPUTE_DEFAULT, &cases[i].d);
-        if (!cases[i].stages) {
-            cr_expect_neq(c.family, CLGEMM_FAMILY_TMA_FP64, "case %zu", i);
-            continue;
-        }
-        cr_expect(c.family == CLGEMM_FAMILY_TMA_FP64 && c.params[0] == 128 && c.params[1] == 128 &&
-                      c.params[3] == cases[i].stages && c.params[4] == cases[i].persist,
-                  "case %zu: family %d, %d x %d, %d stages, PERSIST %d", i, (int)c.family,
-                  c.params[0], c.params[1], c.params[3], c.params[4]);
-    }
+    const expected_default cases[] = {{{8192, 8192, 1024, 1, true, false, false}, 128, 128, 6, 0},
+                                      {{4096, 4096, 1024, 1, true, false, false}, 128, 128, 6, 0},
+                                      {{8192, 8192, 256, 1, true, false, false}, 128, 128, 4, 2},
+                                      {{8192, 8192, 1023, 1, true, false, false}, 128, 128, 4, 2},
+                                      {{8192, 8192, 255, 1, true, false, false}, 0, 0, 0, 0},
+                                      {{2048, 2048, 1024, 1, true, false, false}, 0, 0, 0, 0},
+                                      {{8192, 8192, 1024, 1, true, true, false}, 0, 0, 0, 0}};
+    expect_defaults(&h200, CLGEMM_DOUBLE, CLGEMM_FAMILY_TMA_FP64, cases,
+                    sizeof cases / sizeof cases[0]);
 }
