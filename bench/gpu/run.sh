@@ -88,8 +88,9 @@
 #                 beside
 #   fp32-fp64-vs-cublas  issue 32's table in one run: FP32 and FP64 8192^2, 4096^2, 4097^2
 #                 (row-major NN) alternated with cuBLAS in three rounds, FP64 4097^2 also without
-#                 the alignment copies, the narrow and long-K shapes in two rounds and the mid
-#                 squares beside cuBLAS, strided batches in two rounds beside torch.bmm, then
+#                 the alignment copies, the narrow and long-K shapes in two rounds, the mid
+#                 squares and short K (8192^2 and 4096^2 at K 256 and 1024) beside cuBLAS,
+#                 strided batches in two rounds beside torch.bmm, then
 #                 test_gemm, test_split, test_batched, test_types, test_pack and test_tma
 #   fp32-layouts  FP32 on every transpose (row-major NN, TN, NT, TT): the products over the
 #                 MN-major copies checked in full, then the defaults against the same without the
@@ -715,6 +716,7 @@ fp32_fp64_vs_cublas() {
     narrow="8192,64,8192 4096,64,8192 16384,64,4096 8192,32,8192 64,8192,8192 256,256,16384"
     mid="1024 1536 2048 2304 2560 3072 3584 5000"
     mid=$(for n in $mid; do printf '%s,%s,%s ' "$n" "$n" "$n"; done)
+    short="8192,8192,256 8192,8192,1024 4096,4096,1024"
     # shellcheck disable=SC2046,SC2086
     {
         for round in 1 2 3; do
@@ -736,6 +738,10 @@ fp32_fp64_vs_cublas() {
         $TB --runs 20 $(mode_args s $mid) $(mode_args d $mid) | grep -E "^[sd] |rror"
         $CUBLAS $mid
         $CUBLAS --fp64 $mid
+        echo "-- short K, cuBLAS beside"
+        $TB --runs 20 $(mode_args s $short) $(mode_args d $short) | grep -E "^[sd] |rror"
+        $CUBLAS $short
+        $CUBLAS --fp64 $short
         for round in 1 2; do
             echo "-- round $round: strided batches, torch.bmm beside"
             $BB $(mode_args s $BATCHES) $(mode_args d $BATCHES) 2>&1 | grep -E "clgemm|rror"
