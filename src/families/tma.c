@@ -106,6 +106,17 @@ static bool rules(const clgemm_config *c, const device_info *info, const type_de
     return slots_fit(c, info, t);
 }
 
+/* The strided batches the families' batch lists were measured on: 16 matrices or more, A
+ * MN-major (fewer matrices, or A K-major: unmeasured). */
+static bool measured_batch(const gemm_dims *d) {
+    return d->batch >= 16 && !d->a_along_k;
+}
+
+/* Whether both sides of C, M and N, lie in [lo, hi]. */
+static bool sides_within(const gemm_dims *d, size_t lo, size_t hi) {
+    return d->m >= lo && d->m <= hi && d->n >= lo && d->n <= hi;
+}
+
 /* The device's compute units, at least one. */
 static size_t units_of(const device_info *info) {
     return info->compute_units ? info->compute_units : 1;
@@ -509,21 +520,18 @@ static const clgemm_config simt_batch[] = {SIMT_ALL(128, 128, 4, 2, 0, 0), END_O
  * (tiles three quarters full or more) unmeasured. */
 static const clgemm_config simt_batch_small[] = {SIMT_ALL(64, 64, 4, 2, 0, 0), END_OF_LIST};
 static const clgemm_config simt_batch_large[] = {SIMT_ALL(64, 128, 4, 2, 0, 0), END_OF_LIST};
-/* The batch list for matrices m x n of the column-major problem (none: the register-blocked
- * family's). */
-static const clgemm_config *simt_batch_for(size_t m, size_t n) {
-    const size_t lo = m < n ? m : n, hi = m > n ? m : n;
-    if (lo > 48 && hi <= 64) return simt_batch_small;
-    if (lo >= 128 && hi <= 256) return simt_batch;
-    if (lo > 256 && hi <= 512) return simt_batch_large;
+/* The batch list for the matrices' sizes (none: the register-blocked family's). */
+static const clgemm_config *simt_batch_for(const gemm_dims *d) {
+    if (sides_within(d, 49, 64)) return simt_batch_small;
+    if (sides_within(d, 128, 256)) return simt_batch;
+    if (sides_within(d, 257, 512)) return simt_batch_large;
     return none;
 }
 static const clgemm_config *simt_defaults(const device_info *info, clgemm_precision type,
                                           const gemm_dims *dims) {
     (void)type; /* FP32 only (simt_supported) */
     if (dims->m == 0) return none;
-    if (dims->batch != 1) /* (fewer than 16 matrices, and A K-major: unmeasured) */
-        return dims->batch >= 16 && !dims->a_along_k ? simt_batch_for(dims->m, dims->n) : none;
+    if (dims->batch != 1) return measured_batch(dims) ? simt_batch_for(dims) : none;
     if (dims->m >= 16 && dims->m <= 64 && dims->n >= 4096 && dims->k >= 4096)
         return dims->m <= 32 ? simt_short_32 : simt_short_m;
     size_t narrow_tiles = 0; /* (left 0 where n is 0) */
@@ -689,11 +697,8 @@ static const clgemm_config fp64_persistent[] = {FP64_ALL(128, 128, 4, 2, 2), END
 static const clgemm_config *fp64_defaults(const device_info *info, clgemm_precision type,
                                           const gemm_dims *dims) {
     (void)type; /* FP64 only (fp64_supported) */
-    if (dims->batch != 1) {
-        const bool mid = dims->batch >= 16 && dims->m >= 256 && dims->m <= 512 && dims->n >= 256 &&
-                         dims->n <= 512;
-        return mid && !dims->a_along_k ? fp64_persistent : none;
-    }
+    if (dims->batch != 1)
+        return measured_batch(dims) && sides_within(dims, 256, 512) ? fp64_persistent : none;
     if (dims->a_along_k || dims->k < 256) return none;
     const clgemm_config *narrow = fp64_narrow(dims);
     if (narrow) return narrow;
