@@ -91,15 +91,23 @@ static size_t square_side(const struct clgemm_handle_s *h, size_t want) {
                                                                                               : 1;
 }
 
-/* Launch geometry of the one-work-item-per-element kernels (scale, reduce): a fixed 8 x 8
- * work-group, so a runtime that compiles per work-group size (PoCL) builds them once, not once
- * per shape; the kernels skip the work-items past m or n. */
+/* Launch geometry of the one-work-item-per-element kernels (scale, reduce): a fixed work-group,
+ * so a runtime that compiles per work-group size (PoCL) builds them once, not once per shape; the
+ * kernels skip the work-items past m or n. 8 x 8 in general; on NVIDIA 32 x 8, so that a warp
+ * reads 32 consecutive elements of a column (128 bytes of FP32) where 8 x 8 gave it four 32-byte
+ * pieces of four columns, a request each (the split-K sum's reads come from L2). H100, the sum's
+ * own time (bench/results/h100-fp32-narrow-sum-rows-persistent-short-m.log): FP32 16384 x 64 x
+ * 4096 14 us to 8, 8192 x 64 x 8192 and 64 x 8192 x 8192 9 to 6; FP64 16384 x 64 x 4096 14 to 10.
+ */
 static void elementwise_launch(const struct clgemm_handle_s *h, cl_int m, cl_int n, size_t local[2],
                                size_t global[2]) {
-    size_t side = square_side(h, 8);
-    local[0] = local[1] = side;
-    global[0] = ((size_t)m + side - 1) / side * side;
-    global[1] = ((size_t)n + side - 1) / side * side;
+    const size_t *items = h->info.max_work_item_sizes;
+    const bool rows_of_32 = h->info.cls == DEVICE_NVIDIA_GPU &&
+                            h->info.max_work_group_size >= 256 && items[0] >= 32 && items[1] >= 8;
+    local[0] = rows_of_32 ? 32 : square_side(h, 8);
+    local[1] = rows_of_32 ? 8 : local[0];
+    global[0] = ((size_t)m + local[0] - 1) / local[0] * local[0];
+    global[1] = ((size_t)n + local[1] - 1) / local[1] * local[1];
 }
 
 /* The handle's kernel for `key`, made on first use (caller holds the handle's lock). A warm
