@@ -891,7 +891,9 @@ Test(tma_family, tall_consumer_warpgroups_only_for_tma_simt_128_by_64) {
     clgemm__config_launch(&c, 8192, 64, local, global);
     cr_expect_eq(local[0], 160);
     cr_expect_eq(global[0], 64 * 160);
-    cr_expect_eq(clgemm__groups_by_local(&h200, clgemm__family(c.family)->local_bytes(&c)), 2);
+    cr_expect_eq(
+        clgemm__groups_by_local(&h200, clgemm__family(c.family)->local_bytes(&c, CLGEMM_SINGLE)),
+        2);
     clgemm_config wide = c, short_m = c, tma = c, fp64 = c, three = c;
     wide.params[1] = 128;
     short_m.params[0] = 64;
@@ -920,7 +922,9 @@ Test(tma_family, short_tiles_only_for_tma_simt) {
     cr_expect_eq(local[0], 160);
     cr_expect_eq(global[0], 160);
     cr_expect_eq(global[1], 32);
-    cr_expect_eq(clgemm__groups_by_local(&h200, clgemm__family(c.family)->local_bytes(&c)), 2);
+    cr_expect_eq(
+        clgemm__groups_by_local(&h200, clgemm__family(c.family)->local_bytes(&c, CLGEMM_SINGLE)),
+        2);
     clgemm_config narrow = c, tall = c, tma = c;
     narrow.params[1] = 64;
     tall.params[7] = 2;
@@ -1089,7 +1093,7 @@ Test(tma_fp64_family, rules_local_memory_and_launch) {
         /* FP32 and FP16 are not its types, whatever the slice */
         cr_expect_neq(clgemm__config_check(&c, &h200, CLGEMM_SINGLE), CLGEMM_SUCCESS, "case %zu",
                       i);
-        cr_expect_eq(f->local_bytes(&c), cases[i].local_bytes, "case %zu", i);
+        cr_expect_eq(f->local_bytes(&c, CLGEMM_DOUBLE), cases[i].local_bytes, "case %zu", i);
         size_t local[2], global[2];
         clgemm__config_launch(&c, 1000, 700, local, global);
         const size_t mt = (size_t)cases[i].v[0], nt = (size_t)cases[i].v[1];
@@ -1196,7 +1200,7 @@ Test(tma_simt_family, wide_tiles_only_inside_the_matrix) {
 
 /* tma_simt's narrow defaults (column-major sizes): at most 64 wide along N, 128 x 64 tiles of one
  * 128-row consumer warpgroup in 4 stages; up to 256 wide, two 64-row ones in 6; 33 to 64 along M,
- * 64 x 128 tiles; 16 to 32, 32 x 128; fewer, not tma_simt (unmeasured). */
+ * persistent 64 x 128 tiles in 4; 16 to 32, 32 x 128; fewer, not tma_simt (unmeasured). */
 Test(tma_simt_family, narrow_shapes_by_their_width) {
     const device_info h200 = h200_with_maps();
     const gemm_dims n64 = {8192, 64, 8192, 1, true, false, false};
@@ -1213,8 +1217,9 @@ Test(tma_simt_family, narrow_shapes_by_their_width) {
                   c.params[7] == 0,
               "256 x 256 x 16384");
     c = clgemm__config_default_for_dims(&h200, CLGEMM_SINGLE, CLGEMM_COMPUTE_DEFAULT, &m64);
-    cr_expect(c.family == CLGEMM_FAMILY_TMA_SIMT && c.params[0] == 64 && c.params[1] == 128,
-              "64 x 8192 x 8192");
+    cr_expect(c.family == CLGEMM_FAMILY_TMA_SIMT && c.params[0] == 64 && c.params[1] == 128 &&
+                  c.params[3] == 4 && c.params[4] == 2,
+              "64 x 8192 x 8192: persistent 64 x 128 in 4 stages");
     const gemm_dims m32 = {32, 8192, 8192, 1, true, false, false};
     const gemm_dims m16 = {16, 8192, 8192, 1, true, false, false};
     const gemm_dims m8 = {8, 8192, 8192, 1, true, false, false};

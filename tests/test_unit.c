@@ -1498,6 +1498,36 @@ Test(schedule_plan, partial_last_wave_split_where_measured_or_forced) {
     cr_expect_eq(head, 0);
 }
 
+/* FP64 of 17 to 32 rows along M, N and K of 4096 or more, one aligned matrix in the measured
+ * layout: the mma family's 32 x 128 tiles in 4 stages, whose 81 KiB the planner counts (two
+ * work-groups an SM, not the three its register estimate allows), so K is split to one wave of
+ * them: 4 ways at 8192 x 32 x 8192 (64 tiles), 8 at 32 x 4096 (32), 2 at 32 x 16384 (128). */
+Test(schedule_plan, fp64_32_row_tiles_counted_by_local_memory) {
+    device_info h200 = h200_static();
+    h200.has_fp64 = true;
+    const clgemm_compute DEF = CLGEMM_COMPUTE_DEFAULT;
+    const clgemm_config want = {.family = CLGEMM_FAMILY_MMA, .params = {32, 128, 16, 32, 32, 4}};
+    const gemm_dims rows32 = {32, 8192, 8192, 1, true, false, false};
+    clgemm_config c = clgemm__config_default_for_dims(&h200, D, DEF, &rows32);
+    cr_expect(c.family == want.family && !memcmp(c.params, want.params, 6 * sizeof(int)),
+              "32 x 8192 x 8192: family %d, %d x %d", (int)c.family, c.params[0], c.params[1]);
+    const gemm_dims others[] = {
+        {48, 8192, 8192, 1, true, false, false}, {16, 8192, 8192, 1, true, false, false},
+        {32, 2048, 8192, 1, true, false, false}, {32, 8192, 2048, 1, true, false, false},
+        {32, 8192, 8192, 2, true, false, false}, {32, 8192, 8192, 1, false, false, false},
+        {32, 8192, 8192, 1, true, true, false},  {32, 8192, 8192, 1, true, false, true}};
+    for (size_t i = 0; i < sizeof others / sizeof others[0]; i++) {
+        c = clgemm__config_default_for_dims(&h200, D, DEF, &others[i]);
+        cr_expect(c.family != want.family || c.params[0] != 32, "case %zu: unmeasured", i);
+    }
+    const family_desc *mma = clgemm__family(CLGEMM_FAMILY_MMA);
+    cr_expect_eq(mma->local_bytes(&want, D), 4u * 160u * 16u * 8u + 1024u);
+    cr_expect_eq(mma->local_bytes(&want, CLGEMM_HALF), 4u * 160u * 16u * 2u + 1024u);
+    cr_expect_eq(clgemm__plan_splits(&want, &h200, 0, D, 32, 8192, 8192, 1), 4);
+    cr_expect_eq(clgemm__plan_splits(&want, &h200, 0, D, 32, 4096, 8192, 1), 8);
+    cr_expect_eq(clgemm__plan_splits(&want, &h200, 0, D, 32, 16384, 4096, 1), 2);
+}
+
 /* The schedule as one value (clgemm__plan_schedule): each decision as the single planners make
  * it, the workspace it needs in bytes (counted here from the launches), and the plain fallback
  * when a workspace cannot be had or sized. H200, FP32, column-major m x n x k. */

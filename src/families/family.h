@@ -145,11 +145,11 @@ typedef struct family_desc {
      * tile a work-group, its third dimension the matrices and layers. Only a tensor-map
      * family's kernel is launched this way (exec/gemm.c): the unit count follows its maps. */
     size_t (*persistent_groups)(const clgemm_config *c, const device_info *info);
-    /* The bytes of local memory one work-group of a configuration takes (its static arrays and
-     * barriers, the 1 KiB each reserves included), so the planner counts the work-groups a
-     * compute unit holds by local memory as well as by registers (NULL: by registers only; the
-     * other families' defaults are bound by registers). */
-    size_t (*local_bytes)(const clgemm_config *c);
+    /* The bytes of local memory one work-group of a configuration takes for the type (its static
+     * arrays and barriers, the 1 KiB each reserves included), so the planner counts the
+     * work-groups a compute unit holds by local memory as well as by registers (NULL: by
+     * registers only; the other families' defaults are bound by registers). */
+    size_t (*local_bytes)(const clgemm_config *c, clgemm_precision type);
 } family_desc;
 
 /* The registered families, in order of preference for defaults; NULL-terminated. */
@@ -257,6 +257,9 @@ enum { WARP_MWG, WARP_NWG, WARP_KWG, WARP_WM, WARP_WN, WARP_STAGES };
 /* Whether the work-group, the chunks each work-item copies and the local memory fit the device. */
 bool clgemm__warp_tiles_fit(const clgemm_config *c, const device_info *info, const type_desc *t,
                             int lanes);
+/* Their stages' bytes for the type, and the 1 KiB a work-group reserves (family_desc.local_bytes).
+ */
+size_t clgemm__warp_tiles_local_bytes(const clgemm_config *c, clgemm_precision type);
 /* One work-group of lanes x (MWG / WM) x (NWG / WN) work-items per MWG x NWG tile of C. */
 void clgemm__warp_tiles_launch(const clgemm_config *c, int lanes, size_t m, size_t n,
                                size_t local[2], size_t global[2]);

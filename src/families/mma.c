@@ -178,6 +178,25 @@ static bool too_short(const gemm_dims *d) {
 static const clgemm_config eight[] = {MMA(128, 128, 64, 64, 32, 3), MMA(64, 64, 64, 32, 32, 3),
                                       END_OF_LIST};
 static const clgemm_config none[] = {END_OF_LIST};
+/* FP64 with 17 to 32 rows along M (of the column-major problem) by 4096 or more along N, K of 4096
+ * or more, one matrix: 32 x 128 tiles of four 32 x 32 warp tiles in 4 stages (80 KiB: two
+ * work-groups an SM, which the planner counts by local memory), where the 64-row tiles are half
+ * empty or worse. H100, row-major NN, two rounds, cuBLAS in the same call, forced
+ * (bench/results/h100-fp64-32-row-tiles.log): 8192 x 32 x 8192 split 4 ways 0.213-0.214 ms
+ * against the 64 x 64 default's 0.240-0.242 (cuBLAS 20.3 TFLOPS: 0.212 ms), 4096 x 32 x 8192
+ * split 4 or 8 0.120-0.128 against 0.144-0.147 (17.3: 0.124), 16384 x 32 x 4096 split 4 0.224-0.226
+ * against 0.256 (21.1: 0.204); 32 x 128 in 32 x 64 warp tiles, 32 x 256 and 32 x 64 up to 10 %
+ * behind it or slower than the default; split 5 ways, the planner's count before it saw local
+ * memory (three work-groups an SM by registers, two in fact: offline ptxas 187-195 registers),
+ * 0.246-0.248. As the default, against the build before (bench/results/
+ * h100-fp64-32-row-fp32-short-m-defaults.log): 0.214-0.219 against 0.240-0.242 (cuBLAS 19.3),
+ * 0.125-0.126 against 0.146 (16.2), and 16384 x 32 x 4096, now split 2 ways, 0.215-0.217 against
+ * 0.257 (20.3). Other layouts, unaligned operands, fewer rows: unmeasured. */
+static const clgemm_config fp64_short_32[] = {MMA(32, 128, 16, 32, 32, 4), END_OF_LIST};
+static bool fp64_short_32_fits(const gemm_dims *d) {
+    return d->batch == 1 && d->aligned && !d->a_along_k && !d->b_along_n && d->m > 16 &&
+           d->m <= 32 && d->n >= 4096 && d->k >= 4096;
+}
 
 /* 8-bit types are the defaults below compute capability 9.0 only: there the tma family takes
  * single matrices, and the rest (batches, operands no tensor map describes) stay where they
@@ -186,6 +205,9 @@ static const clgemm_config *defaults(const device_info *info, clgemm_precision t
                                      const gemm_dims *dims) {
     if (clgemm__type(type)->size == 1) return info->nv_compute_capability < 90 ? eight : none;
     if (type == CLGEMM_DOUBLE) {
+        if (fp64_short_32_fits(dims) &&
+            clgemm__config_check(fp64_short_32, info, type) == CLGEMM_SUCCESS)
+            return fp64_short_32;
         const bool small_batch =
             dims->batch > 1 && dims->m > 0 && dims->m <= 32 && dims->n > 0 && dims->n <= 32;
         const clgemm_config *list = small_batch ? fp64_large_local_small_batch : fp64_large_local;
@@ -206,6 +228,6 @@ static const clgemm_config quick[] = {MMA(128, 128, 32, 64, 64, 3), MMA(128, 128
                                       MMA(64, 64, 64, 32, 32, 3),   END_OF_LIST};
 
 /* H200 FP64, copies against scalar loads: 2049^2 +12 %, 4097^2 +16 %, 8193^2 +13 %. */
-const family_desc clgemm__family_mma = {TENSOR_CORE_FAMILY(CLGEMM_FAMILY_MMA, mma),
-                                        .aligned_copies_pay = true, .linear_tiles = true,
-                                        .tail_pays = true};
+const family_desc clgemm__family_mma = {
+    TENSOR_CORE_FAMILY(CLGEMM_FAMILY_MMA, mma), .aligned_copies_pay = true, .linear_tiles = true,
+    .tail_pays = true, .local_bytes = clgemm__warp_tiles_local_bytes};

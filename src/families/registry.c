@@ -55,6 +55,16 @@ static size_t warp_tile_threads(const int *v, int lanes) {
     return (size_t)lanes * (size_t)(v[WARP_MWG] / v[WARP_WM]) * (size_t)(v[WARP_NWG] / v[WARP_WN]);
 }
 
+/* Both operands' slices in every stage. */
+static size_t stage_bytes(const int *v, size_t element) {
+    return (size_t)v[WARP_STAGES] * (size_t)(v[WARP_MWG] + v[WARP_NWG]) * (size_t)v[WARP_KWG] *
+           element;
+}
+
+size_t clgemm__warp_tiles_local_bytes(const clgemm_config *c, clgemm_precision type) {
+    return stage_bytes(c->params, clgemm__type(type)->size) + 1024;
+}
+
 bool clgemm__warp_tiles_fit(const clgemm_config *c, const device_info *info, const type_desc *t,
                             int lanes) {
     const int *v = c->params;
@@ -67,8 +77,7 @@ bool clgemm__warp_tiles_fit(const clgemm_config *c, const device_info *info, con
     if ((size_t)(v[WARP_MWG] * v[WARP_KWG] / vw) % threads ||
         (size_t)(v[WARP_NWG] * v[WARP_KWG] / vw) % threads)
         return false;
-    size_t local = (size_t)v[WARP_STAGES] * (size_t)(v[WARP_MWG] + v[WARP_NWG]) *
-                   (size_t)v[WARP_KWG] * t->size;
+    size_t local = stage_bytes(v, t->size);
     /* Static arrays (cl/mma.cl, cl/wgmma.cl): the hardware's limit, not OpenCL's figure. */
     return v[WARP_STAGES] >= 2 && local <= clgemm__static_local_limit(info);
 }

@@ -76,7 +76,9 @@ static size_t local_bytes(const int *v) {
     return (size_t)v[STAGES] * ((size_t)(v[MWG] + v[NWG]) * 128 + 16) + 1024 + c_stage;
 }
 
-static size_t config_local_bytes(const clgemm_config *c) {
+/* (a slice row is 128 bytes whatever the type) */
+static size_t config_local_bytes(const clgemm_config *c, clgemm_precision type) {
+    (void)type;
     return local_bytes(c->params);
 }
 
@@ -489,8 +491,17 @@ static const clgemm_config simt_narrow_64[] = {SIMT_TALL(4), END_OF_LIST};
  * (three work-groups an SM) ran 26.3 under the planned split and 36.9 split 4 ways
  * (bench/results/h100-fp32-narrow-register-caps-tma-simt-tiles.log). The other layouts of 8192 x
  * 64 x 8192, one round (bench/results/h100-narrow-fp64-on-tma-fp64-fp32-layouts.log): row-major
- * TN 39.7 against 35.2, NT 36.5 against 31.3, TT (B copied MN-major first) 37.2 against 34.6. */
-static const clgemm_config simt_short_m[] = {SIMT(64, 128, 4), END_OF_LIST};
+ * TN 39.7 against 35.2, NT 36.5 against 31.3, TT (B copied MN-major first) 37.2 against 34.6.
+ * The same tiles persistent (PERSIST 2; at the planned split, at most one tile and layer a
+ * work-group) ran faster still. H100, row-major NN, forced against the plain grid in the same
+ * build, two rounds (bench/results/h100-fp32-fp64-narrow-persistent-tiles.log): 16384 x 64 x 4096
+ * 0.226-0.228 ms against 0.237-0.242, 8192 x 64 x 8192 0.225-0.226 against 0.235-0.240, 4096 x 64
+ * x 8192 0.128-0.132 against 0.134-0.139 (cuBLAS 37.8, 37.2, 31.7 TFLOPS: 0.227, 0.231, 0.136
+ * ms); as the default, with the split's sum in 32 x 8 groups, against the build before
+ * (bench/results/h100-fp32-narrow-sum-rows-persistent-short-m.log): 0.222, 0.221, 0.126-0.128
+ * against 0.241, 0.235-0.236, 0.133-0.135. Why the same units run 3-6 % faster in the
+ * persistent kernel is not separated yet; the other layouts take it unmeasured. */
+static const clgemm_config simt_short_m[] = {SIMT_ALL(64, 128, 4, 2, 0, 0), END_OF_LIST};
 /* 16 to 32 rows: 32 x 128 tiles in 4 stages (one 32-row consumer warpgroup of 8 x 4 blocks, two
  * work-groups an SM), K split as planned, where 64 x 128 tiles are half empty or worse. H100, two
  * rounds, forced against the default, cuBLAS in each round

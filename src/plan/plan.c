@@ -106,8 +106,10 @@ static size_t resident_groups(const clgemm_config *c, const device_info *info,
     size_t by_regs = 65536 / (threads * regs), by_threads = 2048 / threads;
     size_t n = by_regs < by_threads ? by_regs : by_threads;
     const family_desc *f = clgemm__family(c->family);
-    if (f->local_bytes) {
-        size_t by_local = clgemm__groups_by_local(info, f->local_bytes(c));
+    /* By local memory only where the probe found the SM's real figure (the limit is then the
+     * SM's share less 2 KiB); OpenCL's 48 KiB is a work-group's, not the SM's. */
+    if (f->local_bytes && info->local_mem_static > info->local_mem_size) {
+        size_t by_local = clgemm__groups_by_local(info, f->local_bytes(c, type));
         if (by_local < n) n = by_local;
     }
     return n < 1 ? 1 : n;
