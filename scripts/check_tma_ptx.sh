@@ -166,6 +166,9 @@ ffma_nn_64x128_s6        0 0 6 0 0 64 128 6
 ffma_nn_128x128_s4_p     0 0 6 0 0 128 128 4 -DPERSIST=2
 ffma_nn_64x64_s4_p       0 0 6 0 0 64 64 4 -DPERSIST=2
 ffma_nn_64x128_s4_p      0 0 6 0 0 64 128 4 -DPERSIST=2
+ffma_tn_64x128_s4_p      0 0 6 1 0 64 128 4 -DPERSIST=2
+ffma_nt_64x128_s4_p      0 0 6 0 1 64 128 4 -DPERSIST=2
+ffma_tt_64x128_s4_p      0 0 6 1 1 64 128 4 -DPERSIST=2
 ffma_nn_128x128_s4_p_sk  0 0 6 0 0 128 128 4 -DPERSIST=2 -DSTREAMK=1 -DSK_TAIL_WAVES=1
 ffma_nn_128x256_s4_r     0 0 6 0 0 128 256 4 -DSETMAXNREG=2 -DSPILLS_KNOWN
 ffma_tn_128x256_s4_r     0 0 6 1 0 128 256 4 -DSETMAXNREG=2 -DSPILLS_KNOWN
