@@ -84,11 +84,15 @@ static cl_int cached_arg(struct clgemm_handle_s *h, cl_kernel kernel, cl_uint in
 #define SET_SCALAR(kernel, index, value, err)                                                      \
     if ((err) == CL_SUCCESS) (err) = cached_arg(h, kernel, index, sizeof(value), &(value))
 
+/* Whether the device takes a work-group of x by y work-items. */
+static bool group_fits(const struct clgemm_handle_s *h, size_t x, size_t y) {
+    const size_t *items = h->info.max_work_item_sizes;
+    return h->info.max_work_group_size >= x * y && items[0] >= x && items[1] >= y;
+}
+
 /* The side of a square work-group: `want` where the device takes want x want work-items, else 1. */
 static size_t square_side(const struct clgemm_handle_s *h, size_t want) {
-    const size_t *items = h->info.max_work_item_sizes;
-    return h->info.max_work_group_size >= want * want && items[0] >= want && items[1] >= want ? want
-                                                                                              : 1;
+    return group_fits(h, want, want) ? want : 1;
 }
 
 /* Launch geometry of the one-work-item-per-element kernels (scale, reduce): a fixed work-group,
@@ -101,9 +105,7 @@ static size_t square_side(const struct clgemm_handle_s *h, size_t want) {
  */
 static void elementwise_launch(const struct clgemm_handle_s *h, cl_int m, cl_int n, size_t local[2],
                                size_t global[2]) {
-    const size_t *items = h->info.max_work_item_sizes;
-    const bool rows_of_32 = h->info.cls == DEVICE_NVIDIA_GPU &&
-                            h->info.max_work_group_size >= 256 && items[0] >= 32 && items[1] >= 8;
+    const bool rows_of_32 = h->info.cls == DEVICE_NVIDIA_GPU && group_fits(h, 32, 8);
     local[0] = rows_of_32 ? 32 : square_side(h, 8);
     local[1] = rows_of_32 ? 8 : local[0];
     global[0] = ((size_t)m + local[0] - 1) / local[0] * local[0];
