@@ -38,7 +38,7 @@ void clgemm__handle_read_environment(struct clgemm_handle_s *h) {
     long forced;
     const char *rest;
     if (env_number("CLGEMM_KSPLIT", &forced, NULL))
-        h->ksplit = forced < 1 ? 1 : forced > 64 ? 64 : (int)forced;
+        h->ksplit = forced < 1 ? 1 : forced > CLGEMM__MAX_SPLITS ? CLGEMM__MAX_SPLITS : (int)forced;
     h->streamk = -1;
     if (env_number("CLGEMM_STREAMK", &forced, &rest)) {
         h->streamk = forced < 0 ? 0 : forced > 65535 ? 65535 : (int)forced;

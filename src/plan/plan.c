@@ -66,9 +66,7 @@ clgemm_config clgemm__plan_choose(const device_info *info, const clgemm_config *
     return c;
 }
 
-/* The most layers a call splits K into, and the least depth each layer keeps (in slices): more
- * layers cost workspace traffic and a longer reduction than they win back. */
-#define MAX_SPLITS           64
+/* The least depth each split layer keeps (in slices); the most layers: CLGEMM__MAX_SPLITS. */
 #define MIN_SLICES_PER_SPLIT 8
 
 /* The kernel gives each of `splits` layers ceil(k / (splits * kwg)) slices; with more layers
@@ -151,7 +149,7 @@ int clgemm__plan_splits(const clgemm_config *config, const device_info *info, in
     }
     size_t most = k / (kwg * MIN_SLICES_PER_SPLIT);
     if (want > most) want = most;
-    if (want > MAX_SPLITS) want = MAX_SPLITS;
+    if (want > CLGEMM__MAX_SPLITS) want = CLGEMM__MAX_SPLITS;
     return nonempty_layers((long)want, k, kwg);
 }
 
@@ -279,7 +277,7 @@ void clgemm__plan_tail(const clgemm_config *config, const device_info *info, int
     tile_rect rest[2];
     clgemm__tail_rects(m, n, mt, nt, head, rest);
     size_t most = k / (kt * MIN_SLICES_PER_SPLIT);
-    if (most > MAX_SPLITS) most = MAX_SPLITS;
+    if (most > CLGEMM__MAX_SPLITS) most = CLGEMM__MAX_SPLITS;
     for (int q = 0; q < 2; q++) {
         if (rest[q].m == 0 || rest[q].n == 0) continue;
         size_t want = slots / (((rest[q].m + mt - 1) / mt) * ((rest[q].n + nt - 1) / nt));

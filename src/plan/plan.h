@@ -110,6 +110,10 @@ clgemm_config clgemm__plan_choose(const device_info *info, const clgemm_config *
                                   clgemm_compute compute, size_t m, size_t n, size_t k,
                                   size_t batch, bool aligned, const char **source);
 
+/* The most layers a call splits K into (a planned split, the tail's, or CLGEMM_KSPLIT, which the
+ * handle clamps to it): more cost workspace traffic and a longer reduction than they win back. */
+#define CLGEMM__MAX_SPLITS 64
+
 /* How many layers to split K into for this problem (1: none). Split-K gives a small or narrow
  * M x N with a long K enough work-groups to fill the device; forced > 0 (CLGEMM_KSPLIT=<n> when the
  * handle was made; tests, benches) forces that many. */
