@@ -139,7 +139,10 @@ static bool map_copies(struct clgemm_handle_s *h, const gemm_call *c, clgemm_com
  * re-read at least MN_COPY_MIN_REUSE times, two passes over it: about 50 / reuse of the product's
  * time at the H200's 4 TB/s and 50 TFLOPS (8192^2: 0.13 ms beside 22 ms). Taken only where the
  * planner then takes the family for the call over the copies, and not where the call as it stands
- * is tuned to another family. */
+ * is tuned to another family. A 64-row operand's copy costs about 15 us, not the 2-3 its bytes
+ * take, and reading it as stored costs about as much (H100, row-major NN 64 x 8192 x 8192 0.227
+ * ms copied, 0.230 read as stored, TN, with no copy to make, 0.212; 64 x 4096 x 8192 0.136, 0.130,
+ * 0.121: bench/results/h100-fp32-narrow-k-major-copy.log); where the 15 us go is open. */
 #define MN_COPY_MIN_REUSE 2048
 static bool mn_major_copies(struct clgemm_handle_s *h, const gemm_call *c, clgemm_compute compute,
                             pack_choice *out) {

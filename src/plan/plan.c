@@ -178,7 +178,12 @@ int clgemm__plan_splits(const clgemm_config *config, const device_info *info, in
  * form measured (FP16 8192^2 585-657 TFLOPS against 740-770, 10240^2 578-594 against 760-776;
  * h200-tma-stream-k-*.log), because ptxas serialised its wgmma instructions (C7514: the
  * compiler's copies of the accumulators at the unit loop's exit, before its last wait), with or
- * without spills; see docs/TENSOR_CORES.md. The kernel numbers slices in an int. */
+ * without spills; see docs/TENSOR_CORES.md. On the CUDA-core and FP64 tiles (tma_simt, tma_fp64;
+ * no wgmma) it lost too, on an H100: FP64 8192^2 in 128 x 128 tiles (31.03 waves) 20.2-20.4 ms
+ * against the plain grid's 19.3, 8192^2 x 1024 2.95 against 2.38 (its last 4 tiles cut into about
+ * 33 parts each, added up serially), FP32 4096^2 in 128 x 256 tiles 3.11 against 2.71; the
+ * persistent loop alone was already slower (20.0-20.2, 2.38, 2.98;
+ * bench/results/h100-persistent-stream-k-squares.log). The kernel numbers slices in an int. */
 static int persistent_streamk(int forced, size_t slices) {
     return forced > 0 && slices <= INT_MAX ? forced : 0;
 }
