@@ -123,16 +123,6 @@ static size_t tiles_of(size_t m, size_t n, size_t mt, size_t nt) {
     return ((m + mt - 1) / mt) * ((n + nt - 1) / nt);
 }
 
-/* The configuration as its family names its parameters. */
-static const char *config_text(const clgemm_config *c, char *buf, size_t size) {
-    const family_desc *f = clgemm__family(c->family);
-    int at = snprintf(buf, size, "%s", f ? f->name : "no family");
-    for (int i = 0; f && i < f->num_params && at > 0 && (size_t)at < size; i++)
-        at += snprintf(buf + at, size - (size_t)at, " %s=%d", f->params[i].name,
-                       c->params[f->params[i].slot]);
-    return buf;
-}
-
 #define SWEEP_FAULT(...)                                                                           \
     do {                                                                                           \
         snprintf(buf, size, __VA_ARGS__);                                                          \
@@ -399,6 +389,7 @@ static const clgemm_config *draw_forced(uint64_t *state, const device_info *info
 static void case_text(const sweep_case *c, const clgemm_config *cfg, const gemm_schedule *s,
                       char *buf, size_t size) {
     char config[300];
+    clgemm_config_string(cfg, config, sizeof config);
     snprintf(buf, size,
              "%s, %s -> %s (compute %d), m %zu n %zu k %zu, batch %zu%s%s%s%s, force "
              "{ksplit %d peel %d streamk %d pack_kc %d tail %d}%s: %s; splits %d, groups %d, main "
@@ -409,10 +400,9 @@ static void case_text(const sweep_case *c, const clgemm_config *cfg, const gemm_
              c->table ? ", table" : "", c->dims.aligned ? ", aligned" : "",
              c->dims.a_along_k ? ", A along K" : "", c->dims.b_along_n ? ", B along N" : "",
              c->force.ksplit, c->force.peel, c->force.streamk, c->force.pack_kc, c->force.tail,
-             c->forced ? ", forced configuration" : "", config_text(cfg, config, sizeof config),
-             s->splits, s->groups, s->main_m, s->main_n, s->strip_splits, s->head_tiles,
-             s->tail_splits[0], s->tail_splits[1], s->pack_kc, s->pack_mc, s->pack_stage,
-             s->workspace);
+             c->forced ? ", forced configuration" : "", config, s->splits, s->groups, s->main_m,
+             s->main_n, s->strip_splits, s->head_tiles, s->tail_splits[0], s->tail_splits[1],
+             s->pack_kc, s->pack_mc, s->pack_stage, s->workspace);
 }
 
 /* How many schedules of each kind a sweep planned, and on which families: a sweep that never
