@@ -13,7 +13,8 @@
  * no transposes unless --trans, alpha 1, beta 0. Prints
  * one line per problem: the kernel used, the median of N warm calls (host clock around the
  * call and clFinish) in ms and TFLOPS, the median device time of the call's last command
- * (its profiling event: for a call of one kernel, that kernel), and the largest sampled error
+ * (its profiling event: for a call of one kernel, that kernel), the median host time until the
+ * call returned (its enqueues, before the wait), and the largest sampled error
  * relative to sum |a||b|;
  * for s, d, c and z also CLBlast's same call on the same buffers, median of N (built with
  * CLBlast; --no-clblast: not).
@@ -311,14 +312,16 @@ static int run(clgemm_handle h, const mode *md, transposes tr, size_t m, size_t 
     if (md->ab == CLGEMM_INT8) alpha = &onei, beta = &zeroi;
     double *times = malloc(sizeof(double) * (size_t)runs);
     double *device = malloc(sizeof(double) * (size_t)runs);
+    double *host = malloc(sizeof(double) * (size_t)runs); /* until the call returned */
     clgemm_status st = CLGEMM_SUCCESS;
     for (int r = -2; r < runs && st == CLGEMM_SUCCESS; r++) {
         cl_event ev = NULL;
         double t0 = clgemm_now_seconds();
         st = clgemm_gemm_ex(h, CLGEMM_ROW_MAJOR, tr.a, tr.b, m, n, k, alpha, da, 0, lda, db, 0, ldb,
                             beta, dc, 0, n, md->ab, md->c, md->compute, q, 0, NULL, &ev);
+        const double returned = clgemm_now_seconds();
         clFinish(q);
-        if (r >= 0) times[r] = clgemm_now_seconds() - t0;
+        if (r >= 0) times[r] = clgemm_now_seconds() - t0, host[r] = returned - t0;
         cl_ulong start = 0, end = 0;
         if (ev) {
             clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof start, &start, NULL);
@@ -352,7 +355,8 @@ static int run(clgemm_handle h, const mode *md, transposes tr, size_t m, size_t 
     }
     qsort(times, (size_t)runs, sizeof *times, clgemm_compare_doubles);
     qsort(device, (size_t)runs, sizeof *device, clgemm_compare_doubles);
-    double med = times[runs / 2], last = device[runs / 2];
+    qsort(host, (size_t)runs, sizeof *host, clgemm_compare_doubles);
+    double med = times[runs / 2], last = device[runs / 2], returned = host[runs / 2];
     double clblast = 0; /* CLBlast's median, 0: not timed */
 #ifdef HAVE_CLBLAST
     if (clblast_too && md->compute == CLGEMM_COMPUTE_DEFAULT && md->ab == md->c &&
@@ -404,9 +408,10 @@ static int run(clgemm_handle h, const mode *md, transposes tr, size_t m, size_t 
              : tr.a == CLGEMM_NO_TRANS                          ? ".nt"
              : tr.b == CLGEMM_NO_TRANS                          ? ".tn"
                                                                 : ".tt");
-    printf("%-7s %6zu %6zu %6zu  median %9.3f ms  %8.2f TFLOPS  last command %8.3f ms  err %.2e  "
-           "(%s)\n",
-           name, m, n, k, med * 1e3, flops / med * 1e-12, last * 1e3, worst, kernel);
+    printf("%-7s %6zu %6zu %6zu  median %9.3f ms  %8.2f TFLOPS  last command %8.3f ms  host "
+           "%7.3f ms  err %.2e  (%s)\n",
+           name, m, n, k, med * 1e3, flops / med * 1e-12, last * 1e3, returned * 1e3, worst,
+           kernel);
     if (clblast > 0)
         printf("%-7s %6zu %6zu %6zu  CLBlast %8.3f ms  %8.2f TFLOPS  (clgemm / CLBlast %.2f)\n",
                md->name, m, n, k, clblast * 1e3, flops / clblast * 1e-12, clblast / med);
@@ -423,6 +428,7 @@ static int run(clgemm_handle h, const mode *md, transposes tr, size_t m, size_t 
     clReleaseMemObject(dc);
     clReleaseCommandQueue(q);
     free(device);
+    free(host);
     free(a);
     free(b);
     free(c);
