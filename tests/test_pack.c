@@ -1149,6 +1149,45 @@ Test(pack, alignment_copies_compute_the_callers_product, .timeout = 300) {
     clgemm_destroy(h);
 }
 
+/* The copies are the product's launch hook (src/exec/gemm.c): enqueued right before its first
+ * launch, whichever way the schedule launches it. Alignment copies under each kind of schedule
+ * the handle can force on PoCL's micro-kernel family (plain, K split, the blocked K loop; stream-K
+ * and peeled strips, which launch through another path, are NVIDIA's families' and reach the
+ * copies only there), each checked to be the kind planned over the copies and to have run, and
+ * the product checked in full. */
+Test(pack, alignment_copies_before_every_kind_of_schedule, .timeout = 300) {
+    clgemm_handle h = make_handle();
+    h->align_copies = 1;
+    if (h->info.cls != DEVICE_CPU) cr_skip_test("the copies' schedules are forced on PoCL's CPU");
+    enum { PLAIN, SPLIT, BLOCKED, KINDS };
+    const char *names[KINDS] = {"plain", "split", "blocked"};
+    uint64_t seed = 4242;
+    for (int kind = 0; kind < KINDS; kind++) {
+        h->ksplit = kind == SPLIT ? 3 : 0;
+        h->pack_kc = kind == BLOCKED ? 16 : -1;
+        int ran = 0;
+        for (int tr = 0; tr < 4; tr++) {
+            gemm_call c = odd_call(CLGEMM_SINGLE, tr & 1, tr, 70, 33, 41, 1);
+            c.batched = false;
+            pack_choice p;
+            if (!clgemm__pack_choose(h, &c, CLGEMM_COMPUTE_DEFAULT, &p)) continue;
+            const gemm_schedule *s = &p.schedule;
+            const int planned = s->pack_kc > 0 ? BLOCKED : s->splits > 1 ? SPLIT : PLAIN;
+            if (planned != kind || s->groups > 0 || s->peeled) continue;
+            operands o;
+            make_operands(h, &c, &seed, &o);
+            c.queue = h->queue;
+            cr_assert_eq(clgemm__gemm(h, &c), CLGEMM_SUCCESS, "%s trans %d", names[kind], tr);
+            const int wrong = product_wrong(h, &c, &o);
+            cr_expect_eq(wrong, 0, "%s trans %d: %d wrong", names[kind], tr, wrong);
+            ran++;
+            free_operands(&o);
+        }
+        cr_expect(ran > 0, "no %s schedule over the alignment copies", names[kind]);
+    }
+    clgemm_destroy(h);
+}
+
 /* clgemm_get_config_ex answers with what the call runs: on the copies where it makes them. */
 Test(pack, get_config_names_the_configuration_of_the_copies) {
     clgemm_handle h = make_handle();

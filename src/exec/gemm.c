@@ -997,13 +997,30 @@ static cl_int sk_workspace(struct clgemm_handle_s *h, cl_kernel kernel, int slot
     return err;
 }
 
+/* Commands a call runs before its product (an operand's copies, pack.c), enqueued by enqueue_gemm
+ * only once everything of its first launch but the launch itself is ready (kernels, tensor maps,
+ * workspace, arguments): the host work between the two launches is time the device waits, since a
+ * copy takes a few microseconds. `enqueue` enqueues them after the call's wait list and gives the
+ * product its new one (their events); on an error nothing of the product has been enqueued. */
+typedef struct launch_hook {
+    cl_int (*enqueue)(void *ctx, cl_uint *num_wait, const cl_event **wait);
+    void *ctx;
+} launch_hook;
+
+/* The call with its wait list after the hook's commands (c itself where there is no hook). */
+static cl_int run_hook(const launch_hook *hook, const gemm_call *c, gemm_call *after) {
+    *after = *c;
+    return hook ? hook->enqueue(hook->ctx, &after->num_wait, &after->wait) : CL_SUCCESS;
+}
+
 /* Elements of the arithmetic type a call's workspace holds (0 on overflow): a split's batch *
  * splits blocks of m x n; stream-K's two tile-sized slots per work-group; peeled strips'
  * strip_splits blocks of the larger strip (strips and stream-K run one after the other, so
  * they share one workspace). `planned`: the call's schedule where the caller has planned it
- * (a call over copies, pack.c), else NULL. */
+ * (a call over copies, pack.c), else NULL; `hook`: the commands to run first (NULL: none). */
 static clgemm_status enqueue_gemm(struct clgemm_handle_s *h, const gemm_call *c, cl_mem table,
-                                  cl_command_queue queue, const gemm_schedule *planned) {
+                                  cl_command_queue queue, const gemm_schedule *planned,
+                                  const launch_hook *hook) {
     colmajor_shape shape = clgemm__colmajor_shape(c);
     colmajor p = normalise(c, &shape);
     const char *source;
@@ -1116,14 +1133,18 @@ static clgemm_status enqueue_gemm(struct clgemm_handle_s *h, const gemm_call *c,
     size_t layers_total = splits > 1 ? batch * (size_t)splits : batch;
     cl_event partial = NULL, done = NULL;
     cl_int err;
+    gemm_call after = *c; /* c with the hook's commands before it */
     if (s.pack_kc > 0) {
-        err = enqueue_blocked(h, c, &p, &s, kernel, pack, second, work, queue, &done);
+        err = run_hook(hook, c, &after);
+        if (err == CL_SUCCESS)
+            err = enqueue_blocked(h, &after, &p, &s, kernel, pack, second, work, queue, &done);
     } else if ((s.groups > 0 && !sk_persistent) || s.peeled || s.head_tiles > 0) {
         /* (a tensor-map family's main part, peeled, is its one launch: it starts at the corners
          * its maps start at, and reads them as the whole call would) */
         single_plan one = {&s, kernel, sk, second, strips, reduce, work, linear, tail};
         err = mapped ? set_map_args(h, kernel, maps, 1) : CL_SUCCESS;
-        if (err == CL_SUCCESS) err = enqueue_single(h, c, &p, &one, queue, &done);
+        if (err == CL_SUCCESS) err = run_hook(hook, c, &after);
+        if (err == CL_SUCCESS) err = enqueue_single(h, &after, &p, &one, queue, &done);
     } else {
         /* With a split, the partial products go to the workspace (ldc = m, beta = 0; matrix b's
          * layers from b * splits * m * n) and the reduction applies beta to C. */
@@ -1138,12 +1159,6 @@ static clgemm_status enqueue_gemm(struct clgemm_handle_s *h, const gemm_call *c,
          * tiles times layers_total, or the same looped over by persistent work-groups. */
         size_t local[2], global[2], depth = layers_total;
         clgemm__config_launch(&cfg, (size_t)p.m, (size_t)p.n, local, global);
-        cl_uint num_wait = c->num_wait;
-        const cl_event *wait = c->wait;
-        cl_event zeroing = NULL;
-        if (sk_persistent && err == CL_SUCCESS) /* its workspace, the counters zero */
-            err = sk_workspace(h, sk, slot, work, zeroed, s.groups, queue, &num_wait, &wait,
-                               &zeroing);
         if (mapped && err == CL_SUCCESS &&
             (err = set_map_args(h, kernel, maps, layers_total)) == CL_SUCCESS) {
             size_t groups = sk_persistent               ? (size_t)s.groups
@@ -1157,6 +1172,13 @@ static clgemm_status enqueue_gemm(struct clgemm_handle_s *h, const gemm_call *c,
                 depth = 1;
             }
         }
+        if (err == CL_SUCCESS) err = run_hook(hook, c, &after);
+        cl_uint num_wait = after.num_wait;
+        const cl_event *wait = after.wait;
+        cl_event zeroing = NULL;
+        if (sk_persistent && err == CL_SUCCESS) /* its workspace, the counters zero */
+            err = sk_workspace(h, sk, slot, work, zeroed, s.groups, queue, &num_wait, &wait,
+                               &zeroing);
         if (err == CL_SUCCESS)
             err = enqueue_layers(h, queue, kernel, global, local, depth, num_wait, wait,
                                  work ? &partial : c->event);
@@ -1199,72 +1221,99 @@ static cl_event copies_done(cl_command_queue queue, cl_uint copies, cl_event *co
     return all;
 }
 
+/* The copies of a call over copies (enqueue_packed), enqueued as its product's launch hook. */
+typedef struct packed_copies {
+    const gemm_call *c, *q; /* the call as given; as it reads the copies */
+    const pack_choice *pack;
+    cl_command_queue queue;
+    cl_mem work;
+    cl_kernel kernel[2], residual; /* each operand's copy; the 3xTF32 split */
+    cl_event copied[4];
+    cl_uint copies; /* enqueued so far */
+    bool ran, failed;
+} packed_copies;
+
+static cl_int enqueue_copies(void *ctx, cl_uint *num_wait, const cl_event **wait) {
+    packed_copies *pc = ctx;
+    const gemm_call *c = pc->c;
+    const pack_choice *pack = pc->pack;
+    cl_int err = CL_SUCCESS;
+    pc->ran = true;
+    for (int x = 0; x < 2 && err == CL_SUCCESS; x++)
+        if (pack->pack[x] &&
+            (err = clgemm__enqueue_pack(pc->kernel[x], pc->queue, c, x == 1, pack->keep_layout[x],
+                                        pc->work, pack->offset[x], c->num_wait, c->wait,
+                                        &pc->copied[pc->copies])) == CL_SUCCESS)
+            pc->copies++;
+    /* The split of each operand the product reads: of its copy once that is made. */
+    if (pack->residual) {
+        const cl_uint made = pc->copies;
+        for (int x = 0; x < 2 && err == CL_SUCCESS; x++) {
+            const bool after = made > 0;
+            if (pack->whole[x]) continue; /* split by the kernel */
+            if ((err = clgemm__enqueue_residual(
+                     pc->residual, pc->queue, pc->q, x == 1, after ? made : c->num_wait,
+                     after ? pc->copied : c->wait, &pc->copied[pc->copies])) == CL_SUCCESS)
+                pc->copies++;
+        }
+    }
+    pc->failed = err != CL_SUCCESS;
+    *num_wait = pc->copies;
+    *wait = pc->copies ? pc->copied : NULL;
+    return err;
+}
+
 /* A call whose operands the planner's tensor-map family can read only as copies (pack.c), or
  * only split in two (the 3xTF32 mode), or whose family reads them faster on 16-byte lines (the
  * alignment copies): the copies, then the splits, go to a
  * workspace, held from its taking until the product that reads them is enqueued and busy until
- * that product is done; the product waits for them, the copies for the caller's wait list. Where
- * the copies cannot be had (the workspace's memory, a build) the call runs as it stands. */
+ * that product is done; the product waits for them, the copies for the caller's wait list. They
+ * are enqueued as the product's launch hook, right before its first launch. Where the copies
+ * cannot be had (the workspace's memory, a build, an enqueue) the call runs as it stands. */
 static clgemm_status enqueue_packed(struct clgemm_handle_s *h, const gemm_call *c,
                                     const pack_choice *pack, cl_mem table, cl_command_queue queue) {
     int slot;
     cl_mem work = workspace_acquire(h, pack->bytes, &slot, NULL);
-    if (!work) return enqueue_gemm(h, c, table, queue, NULL);
+    if (!work) return enqueue_gemm(h, c, table, queue, NULL, NULL);
     if (slot >= 0) h->work[slot].held = true;
-    cl_event copied[4];
-    cl_uint copies = 0;
+    gemm_call q = clgemm__packed_call(c, pack, work);
+    packed_copies pc = {.c = c, .q = &q, .pack = pack, .queue = queue, .work = work};
     kernel_key key;
     const char *options;
-    cl_kernel kernel[2] = {NULL, NULL}, residual = NULL; /* each operand's copy */
     cl_int err = CL_SUCCESS;
     for (int x = 0; x < 2 && err == CL_SUCCESS; x++) {
         if (!pack->pack[x]) continue;
         const char *name = clgemm__pack_kernel(c, pack->keep_layout[x], &key, &options);
         err = kernel_for(h, &key, name, "pack.cl", text_options_fn, (const void *)options,
-                         &kernel[x]);
+                         &pc.kernel[x]);
     }
     if (err == CL_SUCCESS && pack->residual) {
         clgemm__residual_kernel(&key, &options);
         err = kernel_for(h, &key, "clgemm_pack_split", "pack.cl", text_options_fn,
-                         (const void *)options, &residual);
+                         (const void *)options, &pc.residual);
     }
-    for (int x = 0; x < 2 && err == CL_SUCCESS; x++)
-        if (pack->pack[x] &&
-            (err = clgemm__enqueue_pack(kernel[x], queue, c, x == 1, pack->keep_layout[x], work,
-                                        pack->offset[x], c->num_wait, c->wait, &copied[copies])) ==
-                CL_SUCCESS)
-            copies++;
-    gemm_call q = clgemm__packed_call(c, pack, work);
-    /* The split of each operand the product reads: of its copy once that is made. */
-    if (pack->residual) {
-        const cl_uint made = copies;
-        for (int x = 0; x < 2 && err == CL_SUCCESS; x++) {
-            const bool after = made > 0;
-            if (pack->whole[x]) continue; /* split by the kernel */
-            if ((err = clgemm__enqueue_residual(
-                     residual, queue, &q, x == 1, after ? made : c->num_wait,
-                     after ? copied : c->wait, &copied[copies])) == CL_SUCCESS)
-                copies++;
-        }
+    cl_event done = NULL;
+    clgemm_status st = (clgemm_status)err;
+    if (err == CL_SUCCESS) {
+        const launch_hook hook = {enqueue_copies, &pc};
+        q.event = &done;
+        st = enqueue_gemm(h, &q, table, queue, &pack->schedule, &hook);
     }
-    if (err != CL_SUCCESS) { /* no copy to run on (the workspace's memory, say): as it stands */
-        cl_event copying = copies_done(queue, copies, copied);
+    if (err != CL_SUCCESS || pc.failed) {
+        /* No copy to run on (a build, an enqueue): nothing reads the workspace, which the copies
+         * made so far still write until they are done; the call runs as it stands. */
+        cl_event copying = copies_done(queue, pc.copies, pc.copied);
         if (slot >= 0) h->work[slot].held = false;
         workspace_release(h, slot, work, copying);
         if (copying) clReleaseEvent(copying);
-        return enqueue_gemm(h, c, table, queue, NULL);
+        return enqueue_gemm(h, c, table, queue, NULL, NULL);
     }
-    cl_event done = NULL;
-    q.num_wait = copies;
-    q.wait = copies ? copied : NULL;
-    q.event = &done;
-    clgemm_status st = enqueue_gemm(h, &q, table, queue, &pack->schedule);
     /* If nothing that reads it was enqueued, the copies still write it until they are done. */
     if (!done)
-        done = copies_done(queue, copies, copied);
+        done = copies_done(queue, pc.copies, pc.copied);
     else
-        for (cl_uint i = 0; i < copies; i++)
-            clReleaseEvent(copied[i]);
+        for (cl_uint i = 0; i < pc.copies; i++)
+            clReleaseEvent(pc.copied[i]);
     if (slot >= 0) h->work[slot].held = false;
     workspace_release(h, slot, work, done);
     if (st == CLGEMM_SUCCESS && c->event)
@@ -1301,7 +1350,7 @@ clgemm_status clgemm__gemm(struct clgemm_handle_s *h, const gemm_call *c) {
         pack_choice pack;
         st = clgemm__pack_choose(h, c, call_compute(h, c), &pack)
                  ? enqueue_packed(h, c, &pack, table, queue)
-                 : enqueue_gemm(h, c, table, queue, NULL);
+                 : enqueue_gemm(h, c, table, queue, NULL, NULL);
     }
     pthread_mutex_unlock(&h->lock);
     if (table) clReleaseMemObject(table);
