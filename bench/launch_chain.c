@@ -5,12 +5,15 @@
  * a long kernel (a chain of dependent FMAs sized to about --long-us microseconds of device time)
  * alone and with an empty kernel before it, after it, and before it behind a user event that is
  * set only once both are enqueued, and an empty kernel alone and two in a row. The differences
- * to the long kernel alone are what the short commands cost a call.
+ * to the long kernel alone are what the short commands cost a call. All of it three times: launches
+ * without events; each launch asking for its event, as a call's launches do; and that on a queue
+ * with profiling on (as the benches' queues are).
  * Usage: clgemm-launch-chain [--runs N] [--long-us US] [--device I] */
 #define CL_TARGET_OPENCL_VERSION 120 /* OpenCL 1.2 queues, as the library uses */
 #include "core/clock.h"
 
 #include <CL/cl.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +31,7 @@ typedef struct bench {
     cl_command_queue queue;
     cl_kernel empty, spin;
     size_t spin_items;
+    bool events; /* each launch asks for its event (released after the run), as a call's do */
 } bench;
 
 typedef enum {
@@ -43,15 +47,24 @@ static const char *names[SCENARIOS] = {"long kernel alone", "empty, then long",
                                        "long, then empty",  "empty, then long, both gated",
                                        "empty alone",       "empty, then empty"};
 
+/* The events the launches of one run asked for, released at its end. */
+static cl_event made[4];
+static int made_n;
+
+static cl_event *event_slot(const bench *b) {
+    return b->events && made_n < 4 ? &made[made_n++] : NULL;
+}
+
 static cl_int launch_empty(const bench *b, cl_uint wait_n, const cl_event *wait) {
     const size_t one = 32;
-    return clEnqueueNDRangeKernel(b->queue, b->empty, 1, NULL, &one, &one, wait_n, wait, NULL);
+    return clEnqueueNDRangeKernel(b->queue, b->empty, 1, NULL, &one, &one, wait_n, wait,
+                                  event_slot(b));
 }
 
 static cl_int launch_spin(const bench *b) {
     const size_t local = 128;
     return clEnqueueNDRangeKernel(b->queue, b->spin, 1, NULL, &b->spin_items, &local, 0, NULL,
-                                  NULL);
+                                  event_slot(b));
 }
 
 /* One whole run of scenario s: enqueues and clFinish, in seconds (negative on an error). */
@@ -89,6 +102,8 @@ static double run(const bench *b, scenario s) {
     }
     if (err == CL_SUCCESS) err = clFinish(b->queue);
     if (gate) clReleaseEvent(gate);
+    while (made_n > 0)
+        clReleaseEvent(made[--made_n]);
     return err == CL_SUCCESS ? clgemm_now_seconds() - t0 : -1.0;
 }
 
@@ -193,20 +208,29 @@ int main(int argc, char **argv) {
            name, n, us, runs);
     double *t = malloc((size_t)runs * sizeof *t);
     double median[SCENARIOS];
-    for (int s = 0; s < SCENARIOS; s++) {
-        for (int i = 0; i < 5; i++)
-            run(&b, (scenario)s);
-        for (int i = 0; i < runs; i++)
-            if ((t[i] = run(&b, (scenario)s)) < 0) {
-                fprintf(stderr, "clgemm-launch-chain: %s failed\n", names[s]);
-                return 1;
-            }
-        qsort(t, (size_t)runs, sizeof *t, compare);
-        median[s] = t[runs / 2] * 1e6;
-        const double base = s < EMPTY ? median[LONG] : median[EMPTY];
-        printf("  %-30s %9.2f us  (%+.2f beside %s)\n", names[s], median[s], median[s] - base,
-               s < EMPTY ? "the long kernel alone" : "one empty kernel");
+    cl_command_queue plain = b.queue;
+    for (int setup = 0; setup < 3; setup++) {
+        b.events = setup > 0;
+        b.queue = setup == 2 ? profiled : plain;
+        printf(" %s\n", setup == 0   ? "launches without events, queue without profiling"
+                        : setup == 1 ? "each launch asks for its event, queue without profiling"
+                                     : "each launch asks for its event, queue with profiling");
+        for (int s = 0; s < SCENARIOS; s++) {
+            for (int i = 0; i < 5; i++)
+                run(&b, (scenario)s);
+            for (int i = 0; i < runs; i++)
+                if ((t[i] = run(&b, (scenario)s)) < 0) {
+                    fprintf(stderr, "clgemm-launch-chain: %s failed\n", names[s]);
+                    return 1;
+                }
+            qsort(t, (size_t)runs, sizeof *t, compare);
+            median[s] = t[runs / 2] * 1e6;
+            const double base = s < EMPTY ? median[LONG] : median[EMPTY];
+            printf("  %-30s %9.2f us  (%+.2f beside %s)\n", names[s], median[s], median[s] - base,
+                   s < EMPTY ? "the long kernel alone" : "one empty kernel");
+        }
     }
+    b.queue = plain;
     free(t);
     clReleaseMemObject(x);
     clReleaseKernel(b.empty);
