@@ -1,10 +1,10 @@
 /* types_bench.c: clgemm-types-bench, whole-call speed of every element type and compute mode
  * through the public API (clgemm_gemm_ex), with a sampled accuracy check against a
  * double-precision host product of the same (stored) inputs.
- * Usage: clgemm-types-bench [--runs N] [--no-clblast] [--reference openblas] [--reference-lib
- *                           PATH] [--check] [--force FAMILY[:P=V,...]] [--trans XY] MODE:M,N,K ...
- * MODE: s d c z h hs b bs tf32 3xtf32 i8 e4m3 e4m3b e4m3h e5m2 e5m2b. --force makes the
- * problems after it run one family's configuration wherever the device takes it for their type
+ * Usage: clgemm-types-bench [--runs N] [--no-clblast] [--no-profiling] [--reference openblas]
+ * [--reference-lib PATH] [--check] [--force FAMILY[:P=V,...]] [--trans XY] MODE:M,N,K ... MODE: s d
+ * c z h hs b bs tf32 3xtf32 i8 e4m3 e4m3b e4m3h e5m2 e5m2b. --force makes the problems after it run
+ * one family's configuration wherever the device takes it for their type
  * ("--force auto": the library's choice again), so two families compare in one run. --trans XY
  * (X, Y each N or T) transposes op(A) and op(B) of the problems after it: row-major NT stores
  * both operands K-major, the layout cuBLASLt's 8-bit products take.
@@ -23,6 +23,7 @@
  * _zgemm for s (tf32, 3xtf32), d, c, z; cblas_sbgemm for b and bs where the library has it; for
  * the types CBLAS has no GEMM of (h, hs, i8, FP8, and BF16 without sbgemm) cblas_sgemm on FP32
  * copies of the inputs, widened once before timing.
+ * --no-profiling: the bench's queue without profiling (the last command's column then 0).
  * --check: the problems after it are checked in full instead of timed (check_problem below), a
  * configuration's correctness before its speed counts: one line "check ... ok" or "check ...
  * FAIL" and the first wrong case each, exit status 1 on any failure. */
@@ -45,6 +46,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+
+/* The bench's queue has profiling on (the last command's time); --no-profiling: off, as a user's
+ * queue may be (NVIDIA's driver then takes less host time a launch), the column then 0. */
+static bool profiling = true;
 
 typedef struct mode {
     const char *name;
@@ -265,8 +270,8 @@ static int run(clgemm_handle h, const mode *md, transposes tr, size_t m, size_t 
     /* A queue of the bench's own with profiling on: the last command's device time beside the
      * whole call's (for a call of one kernel, that kernel's time). */
     cl_int err;
-    cl_command_queue q =
-        clCreateCommandQueue(ctx, clgemm_device(h), CL_QUEUE_PROFILING_ENABLE, &err);
+    cl_command_queue q = clCreateCommandQueue(ctx, clgemm_device(h),
+                                              profiling ? CL_QUEUE_PROFILING_ENABLE : 0, &err);
     if (err != CL_SUCCESS) return 1;
     size_t sab = clgemm_type_size(md->ab), sc = clgemm_type_size(md->c);
     const double bytes[3] = {(double)m * (double)k * (double)sab,
@@ -451,6 +456,10 @@ int main(int argc, char **argv) {
         if (strcmp(argv[i], "--runs") == 0 && i + 1 < argc) {
             runs = atoi(argv[++i]);
             if (runs < 1 || runs > 1000) runs = 10;
+            continue;
+        }
+        if (strcmp(argv[i], "--no-profiling") == 0) {
+            profiling = false;
             continue;
         }
         if (strcmp(argv[i], "--no-clblast") == 0) {
