@@ -86,7 +86,8 @@
 #                 transpose, then FP64 8192^2 and 4096^2 row-major NN, TN, NT and TT on the default
 #                 (the mma family) and on each candidate forced, two alternated rounds, cuBLAS
 #                 beside
-#   fp32-fp64-vs-cublas  issue 32's table in one run: FP32 and FP64 8192^2, 4096^2, 4097^2
+#   fp32-fp64-vs-cublas  issue 32's table in one run (clgemm on a queue without profiling, as a
+#                 user's): FP32 and FP64 8192^2, 4096^2, 4097^2
 #                 (row-major NN) alternated with cuBLAS in three rounds, FP64 4097^2 also without
 #                 the alignment copies, the narrow and long-K shapes in two rounds, the mid
 #                 squares and short K (8192^2 and 4096^2 at K 256 and 1024) beside cuBLAS,
@@ -710,7 +711,10 @@ tma_fp64() {
 # fp32-fp64-vs-cublas: see the list above. Each clgemm line is the median of warm whole calls;
 # cuBLAS and torch.bmm print theirs from the same process order, so ratios pair within a round.
 fp32_fp64_vs_cublas() {
-    TB="timeout 150 $B/bench/clgemm-types-bench --no-clblast"
+    # On a queue without profiling, as a user's is by default: NVIDIA's driver takes more host
+    # time a launch on a profiling queue (H100: 7-15 us more on a narrow call of two or three
+    # launches, bench/results/h100-profiling-queue-narrow-calls.log).
+    TB="timeout 150 $B/bench/clgemm-types-bench --no-clblast --no-profiling"
     BB="timeout 150 $B/bench/clgemm-batched-bench --no-clblast --runs 20"
     sq="8192,8192,8192 4096,4096,4096 4097,4097,4097"
     narrow="8192,64,8192 4096,64,8192 16384,64,4096 8192,32,8192 64,8192,8192 256,256,16384"

@@ -110,7 +110,8 @@ EXPECT = {
     # check first, and cuBLAS on each transpose.
     # The squares in both precisions beside cuBLAS, FP64 4097^2 without the alignment copies,
     # the narrow shapes, mid squares and batches beside their references, then the device tests.
-    "fp32-fp64-vs-cublas": ["clgemm-types-bench --no-clblast --runs 10 s:8192,8192,8192 s:4096,4096,4096 "
+    "fp32-fp64-vs-cublas": ["clgemm-types-bench --no-clblast --no-profiling --runs 10 s:8192,8192,8192 "
+                            "s:4096,4096,4096 "
                             "s:4097,4097,4097 d:8192,8192,8192 d:4096,4096,4096 d:4097,4097,4097",
                             "cublas_reference.py --fp64 8192,8192,8192 4096,4096,4096 4097,4097,4097",
                             "--runs 20 s:8192,64,8192 s:4096,64,8192 s:16384,64,4096 s:8192,32,8192 "
