@@ -142,7 +142,9 @@ static bool map_copies(struct clgemm_handle_s *h, const gemm_call *c, clgemm_com
  * is tuned to another family. A 64-row operand's copy costs about 15 us, not the 2-3 its bytes
  * take, and reading it as stored costs about as much (H100, row-major NN 64 x 8192 x 8192 0.227
  * ms copied, 0.230 read as stored, TN, with no copy to make, 0.212; 64 x 4096 x 8192 0.136, 0.130,
- * 0.121: bench/results/h100-fp32-narrow-k-major-copy.log); where the 15 us go is open. */
+ * 0.121: bench/results/h100-fp32-narrow-k-major-copy.log): the 15 us are the product's enqueue,
+ * 11-15 us of host time on NVIDIA's driver on a queue with profiling, 4-8 without, during which
+ * the device has finished the copy and waits (docs/PERFORMANCE.md, "What a launch costs"). */
 #define MN_COPY_MIN_REUSE 2048
 static bool mn_major_copies(struct clgemm_handle_s *h, const gemm_call *c, clgemm_compute compute,
                             pack_choice *out) {
