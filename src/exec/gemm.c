@@ -458,6 +458,15 @@ static void workspace_release(struct clgemm_handle_s *h, int slot, cl_mem mem, c
     if (until) clRetainEvent(until);
 }
 
+/* Whether the queue runs its commands in order (a launch then follows the one before it without
+ * naming its event; an unanswered query counts as out of order). */
+static bool in_order(cl_command_queue queue) {
+    cl_command_queue_properties props = 0;
+    return clGetCommandQueueInfo(queue, CL_QUEUE_PROPERTIES, sizeof props, &props, NULL) ==
+               CL_SUCCESS &&
+           !(props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
+}
+
 /* One launch after another: each waits for the one before (the first for the caller's wait
  * list), so the last one's event covers the call on any queue. */
 typedef struct launch_chain {
@@ -1179,9 +1188,15 @@ static clgemm_status enqueue_gemm(struct clgemm_handle_s *h, const gemm_call *c,
         if (sk_persistent && err == CL_SUCCESS) /* its workspace, the counters zero */
             err = sk_workspace(h, sk, slot, work, zeroed, s.groups, queue, &num_wait, &wait,
                                &zeroing);
+        /* On an in-order queue the sum follows the partial products without their event (on
+         * NVIDIA a launch that asks for one takes about 3 us more host time). */
+        const bool follows = work && !sk_persistent && in_order(queue);
+        bool launched = false;
         if (err == CL_SUCCESS)
-            err = enqueue_layers(h, queue, kernel, global, local, depth, num_wait, wait,
-                                 work ? &partial : c->event);
+            launched = (err = enqueue_layers(h, queue, kernel, global, local, depth, num_wait, wait,
+                                             !work     ? c->event
+                                             : follows ? NULL
+                                                       : &partial)) == CL_SUCCESS;
         if (zeroing) clReleaseEvent(zeroing);
         if (!work) return err;
         if (sk_persistent) { /* one launch, which adds its parts itself: its event is the call's */
@@ -1190,11 +1205,16 @@ static clgemm_status enqueue_gemm(struct clgemm_handle_s *h, const gemm_call *c,
         } else {
             /* The workspace is used by no call in flight, so only the caller's events gate this
              * one. */
-            launch_chain ch = {1, &partial, NULL};
+            launch_chain ch = {follows ? 0 : 1, follows ? NULL : &partial, NULL};
             if (err == CL_SUCCESS)
                 err = enqueue_reduce(h, second, c, &p, c->off_c, splits, work, table, batch, queue,
                                      &ch);
             done = ch.last;
+            /* (the partial products, launched without their event, still write the workspace
+             * where the sum could not be enqueued: a marker after them, else a wait) */
+            if (follows && launched && !done &&
+                clEnqueueMarkerWithWaitList(queue, 0, NULL, &partial) != CL_SUCCESS)
+                clFinish(queue);
         }
     }
     /* Busy until the last launch is done, or (if it failed to enqueue) the first. */
@@ -1228,10 +1248,15 @@ typedef struct packed_copies {
     cl_command_queue queue;
     cl_mem work;
     cl_kernel kernel[2], residual; /* each operand's copy; the 3xTF32 split */
-    cl_event copied[4];
-    cl_uint copies; /* enqueued so far */
+    cl_event copied[4];            /* their events, where the queue runs out of order */
+    cl_uint copies;                /* enqueued so far */
+    bool in_order;                 /* the product follows them without their events */
     bool ran, failed;
 } packed_copies;
+
+static cl_event *copy_event(packed_copies *pc) {
+    return pc->in_order ? NULL : &pc->copied[pc->copies];
+}
 
 static cl_int enqueue_copies(void *ctx, cl_uint *num_wait, const cl_event **wait) {
     packed_copies *pc = ctx;
@@ -1243,24 +1268,37 @@ static cl_int enqueue_copies(void *ctx, cl_uint *num_wait, const cl_event **wait
         if (pack->pack[x] &&
             (err = clgemm__enqueue_pack(pc->kernel[x], pc->queue, c, x == 1, pack->keep_layout[x],
                                         pc->work, pack->offset[x], c->num_wait, c->wait,
-                                        &pc->copied[pc->copies])) == CL_SUCCESS)
+                                        copy_event(pc))) == CL_SUCCESS)
             pc->copies++;
-    /* The split of each operand the product reads: of its copy once that is made. */
+    /* The split of each operand the product reads: of its copy once that is made (on an
+     * in-order queue, after it without its event). */
     if (pack->residual) {
         const cl_uint made = pc->copies;
+        const bool after = made > 0;
+        const cl_uint split_wait = !after ? c->num_wait : pc->in_order ? 0 : made;
+        const cl_event *split_list = !after ? c->wait : pc->in_order ? NULL : pc->copied;
         for (int x = 0; x < 2 && err == CL_SUCCESS; x++) {
-            const bool after = made > 0;
             if (pack->whole[x]) continue; /* split by the kernel */
-            if ((err = clgemm__enqueue_residual(
-                     pc->residual, pc->queue, pc->q, x == 1, after ? made : c->num_wait,
-                     after ? pc->copied : c->wait, &pc->copied[pc->copies])) == CL_SUCCESS)
+            if ((err = clgemm__enqueue_residual(pc->residual, pc->queue, pc->q, x == 1, split_wait,
+                                                split_list, copy_event(pc))) == CL_SUCCESS)
                 pc->copies++;
         }
     }
     pc->failed = err != CL_SUCCESS;
-    *num_wait = pc->copies;
-    *wait = pc->copies ? pc->copied : NULL;
+    /* The product after the copies: on an in-order queue it follows them (they waited for the
+     * caller's list); with none made, it waits for the caller's list itself. */
+    *num_wait = pc->copies == 0 ? c->num_wait : pc->in_order ? 0 : pc->copies;
+    *wait = pc->copies == 0 ? c->wait : pc->in_order ? NULL : pc->copied;
     return err;
+}
+
+/* One event for the copies enqueued so far (their own events released), NULL for none. */
+static cl_event copies_event(packed_copies *pc) {
+    cl_event all = NULL;
+    if (!pc->in_order) return copies_done(pc->queue, pc->copies, pc->copied);
+    if (pc->copies && clEnqueueMarkerWithWaitList(pc->queue, 0, NULL, &all) != CL_SUCCESS)
+        clFinish(pc->queue); /* (no event to hold the workspace by: they are done) */
+    return all;
 }
 
 /* A call whose operands the planner's tensor-map family can read only as copies (pack.c), or
@@ -1277,7 +1315,8 @@ static clgemm_status enqueue_packed(struct clgemm_handle_s *h, const gemm_call *
     if (!work) return enqueue_gemm(h, c, table, queue, NULL, NULL);
     if (slot >= 0) h->work[slot].held = true;
     gemm_call q = clgemm__packed_call(c, pack, work);
-    packed_copies pc = {.c = c, .q = &q, .pack = pack, .queue = queue, .work = work};
+    packed_copies pc = {
+        .c = c, .q = &q, .pack = pack, .queue = queue, .work = work, .in_order = in_order(queue)};
     kernel_key key;
     const char *options;
     cl_int err = CL_SUCCESS;
@@ -1302,7 +1341,7 @@ static clgemm_status enqueue_packed(struct clgemm_handle_s *h, const gemm_call *
     if (err != CL_SUCCESS || pc.failed) {
         /* No copy to run on (a build, an enqueue): nothing reads the workspace, which the copies
          * made so far still write until they are done; the call runs as it stands. */
-        cl_event copying = copies_done(queue, pc.copies, pc.copied);
+        cl_event copying = copies_event(&pc);
         if (slot >= 0) h->work[slot].held = false;
         workspace_release(h, slot, work, copying);
         if (copying) clReleaseEvent(copying);
@@ -1310,9 +1349,9 @@ static clgemm_status enqueue_packed(struct clgemm_handle_s *h, const gemm_call *
     }
     /* If nothing that reads it was enqueued, the copies still write it until they are done. */
     if (!done)
-        done = copies_done(queue, pc.copies, pc.copied);
+        done = copies_event(&pc);
     else
-        for (cl_uint i = 0; i < pc.copies; i++)
+        for (cl_uint i = 0; !pc.in_order && i < pc.copies; i++)
             clReleaseEvent(pc.copied[i]);
     if (slot >= 0) h->work[slot].held = false;
     workspace_release(h, slot, work, done);
