@@ -458,6 +458,19 @@ static void workspace_release(struct clgemm_handle_s *h, int slot, cl_mem mem, c
     if (until) clRetainEvent(until);
 }
 
+/* Gives up a workspace that commands still use but whose end no event tells (a marker that could
+ * not be enqueued; waiting on the host instead could hang on the caller's events): the handle
+ * forgets it and drops its reference, OpenCL keeps the memory until those commands are done, and
+ * a later call makes another. */
+static void workspace_abandon(struct clgemm_handle_s *h, int slot, cl_mem mem) {
+    if (slot >= 0) {
+        split_workspace *w = &h->work[slot];
+        if (w->busy) clReleaseEvent(w->busy);
+        *w = (split_workspace){NULL, 0, NULL, false, 0};
+    }
+    clReleaseMemObject(mem);
+}
+
 /* Whether the queue runs its commands in order (a launch then follows the one before it without
  * naming its event; an unanswered query counts as out of order). */
 static bool in_order(cl_command_queue queue) {
@@ -1142,6 +1155,7 @@ static clgemm_status enqueue_gemm(struct clgemm_handle_s *h, const gemm_call *c,
     size_t layers_total = splits > 1 ? batch * (size_t)splits : batch;
     cl_event partial = NULL, done = NULL;
     cl_int err;
+    bool abandon = false; /* the workspace, in use with no event to tell its end */
     gemm_call after = *c; /* c with the hook's commands before it */
     if (s.pack_kc > 0) {
         err = run_hook(hook, c, &after);
@@ -1211,14 +1225,16 @@ static clgemm_status enqueue_gemm(struct clgemm_handle_s *h, const gemm_call *c,
                                      &ch);
             done = ch.last;
             /* (the partial products, launched without their event, still write the workspace
-             * where the sum could not be enqueued: a marker after them, else a wait) */
-            if (follows && launched && !done &&
-                clEnqueueMarkerWithWaitList(queue, 0, NULL, &partial) != CL_SUCCESS)
-                clFinish(queue);
+             * where the sum could not be enqueued: a marker after them, else it is given up) */
+            abandon = follows && launched && !done &&
+                      clEnqueueMarkerWithWaitList(queue, 0, NULL, &partial) != CL_SUCCESS;
         }
     }
     /* Busy until the last launch is done, or (if it failed to enqueue) the first. */
-    if (work) workspace_release(h, slot, work, done ? done : partial);
+    if (work && abandon)
+        workspace_abandon(h, slot, work);
+    else if (work)
+        workspace_release(h, slot, work, done ? done : partial);
     if (err == CL_SUCCESS && c->event) {
         *c->event = done;
         done = NULL;
@@ -1292,13 +1308,25 @@ static cl_int enqueue_copies(void *ctx, cl_uint *num_wait, const cl_event **wait
     return err;
 }
 
-/* One event for the copies enqueued so far (their own events released), NULL for none. */
-static cl_event copies_event(packed_copies *pc) {
+/* One event for the copies enqueued so far (their own events released), NULL for none; *lost:
+ * copies were enqueued without events and no marker could be had after them. */
+static cl_event copies_event(packed_copies *pc, bool *lost) {
     cl_event all = NULL;
+    *lost = false;
     if (!pc->in_order) return copies_done(pc->queue, pc->copies, pc->copied);
     if (pc->copies && clEnqueueMarkerWithWaitList(pc->queue, 0, NULL, &all) != CL_SUCCESS)
-        clFinish(pc->queue); /* (no event to hold the workspace by: they are done) */
+        *lost = true;
     return all;
+}
+
+/* The workspace of a call over copies back to the handle, busy until `until`, or given up. */
+static void copies_workspace_release(struct clgemm_handle_s *h, int slot, cl_mem work,
+                                     cl_event until, bool lost) {
+    if (slot >= 0) h->work[slot].held = false;
+    if (lost)
+        workspace_abandon(h, slot, work);
+    else
+        workspace_release(h, slot, work, until);
 }
 
 /* A call whose operands the planner's tensor-map family can read only as copies (pack.c), or
@@ -1341,20 +1369,20 @@ static clgemm_status enqueue_packed(struct clgemm_handle_s *h, const gemm_call *
     if (err != CL_SUCCESS || pc.failed) {
         /* No copy to run on (a build, an enqueue): nothing reads the workspace, which the copies
          * made so far still write until they are done; the call runs as it stands. */
-        cl_event copying = copies_event(&pc);
-        if (slot >= 0) h->work[slot].held = false;
-        workspace_release(h, slot, work, copying);
+        bool lost;
+        cl_event copying = copies_event(&pc, &lost);
+        copies_workspace_release(h, slot, work, copying, lost);
         if (copying) clReleaseEvent(copying);
         return enqueue_gemm(h, c, table, queue, NULL, NULL);
     }
     /* If nothing that reads it was enqueued, the copies still write it until they are done. */
+    bool lost = false;
     if (!done)
-        done = copies_event(&pc);
+        done = copies_event(&pc, &lost);
     else
         for (cl_uint i = 0; !pc.in_order && i < pc.copies; i++)
             clReleaseEvent(pc.copied[i]);
-    if (slot >= 0) h->work[slot].held = false;
-    workspace_release(h, slot, work, done);
+    copies_workspace_release(h, slot, work, done, lost);
     if (st == CLGEMM_SUCCESS && c->event)
         *c->event = done;
     else if (done)
