@@ -2,9 +2,10 @@
  * through the public API (clgemm_gemm_ex), with a sampled accuracy check against a
  * double-precision host product of the same (stored) inputs.
  * Usage: clgemm-types-bench [--runs N] [--no-clblast] [--no-profiling] [--reference openblas]
- * [--reference-lib PATH] [--check] [--force FAMILY[:P=V,...]] [--trans XY] MODE:M,N,K ... MODE: s d
- * c z h hs b bs tf32 3xtf32 i8 e4m3 e4m3b e4m3h e5m2 e5m2b. --force makes the problems after it run
- * one family's configuration wherever the device takes it for their type
+ *                           [--reference-lib PATH] [--check] [--force FAMILY[:P=V,...]]
+ *                           [--trans XY] MODE:M,N,K ...
+ * MODE: s d c z h hs b bs tf32 3xtf32 i8 e4m3 e4m3b e4m3h e5m2 e5m2b. --force makes the
+ * problems after it run one family's configuration wherever the device takes it for their type
  * ("--force auto": the library's choice again), so two families compare in one run. --trans XY
  * (X, Y each N or T) transposes op(A) and op(B) of the problems after it: row-major NT stores
  * both operands K-major, the layout cuBLASLt's 8-bit products take.
@@ -267,8 +268,8 @@ static int run(clgemm_handle h, const mode *md, transposes tr, size_t m, size_t 
                int runs, bool clblast_too) {
     (void)clblast_too; /* without CLBlast, nothing to skip */
     cl_context ctx = clgemm_context(h);
-    /* A queue of the bench's own with profiling on: the last command's device time beside the
-     * whole call's (for a call of one kernel, that kernel's time). */
+    /* A queue of the bench's own, with profiling unless --no-profiling: the last command's device
+     * time beside the whole call's (for a call of one kernel, that kernel's time). */
     cl_int err;
     cl_command_queue q = clCreateCommandQueue(ctx, clgemm_device(h),
                                               profiling ? CL_QUEUE_PROFILING_ENABLE : 0, &err);

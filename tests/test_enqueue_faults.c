@@ -111,43 +111,37 @@ static void free_problem(problem *p) {
     clgemm_destroy(p->h);
 }
 
-/* The split's sum (the second launch) fails: with markers the workspace is kept busy until the
- * partial products are done; without, it is given up. Either way the next call is right. */
-Test(enqueue_faults, split_sum_fails_to_enqueue) {
+/* The call's second launch fails to enqueue, with markers working and failing, on a handle set
+ * up with K split `ksplit` ways and alignment copies `align_copies`: the failure is reported, no
+ * workspace is handed on idle while in use, and the next call is right. */
+static void second_launch_fails(int ksplit, int align_copies, const char *what) {
     for (int markers_fail = 0; markers_fail < 2; markers_fail++) {
         problem p;
         make_problem(&p);
-        p.h->ksplit = 3;
-        p.h->align_copies = 0;
+        p.h->ksplit = ksplit;
+        p.h->align_copies = align_copies;
         p.h->pack_kc = -1;
+        if (align_copies && p.h->info.cls != DEVICE_CPU)
+            cr_skip_test("the copies are forced on PoCL's CPU");
         arm(2, markers_fail);
-        cr_expect_neq(product(&p), CLGEMM_SUCCESS, "the sum's failure is reported");
+        cr_expect_neq(product(&p), CLGEMM_SUCCESS, "%s: the failure is reported", what);
         arm(0, false);
-        cr_expect_eq(slots_idle_in_use(&p), 0, "markers %s: the workspace handed on in use",
-                     markers_fail ? "fail" : "work");
+        cr_expect_eq(slots_idle_in_use(&p), 0, "%s, markers %s: the workspace handed on in use",
+                     what, markers_fail ? "fail" : "work");
         cr_assert_eq(product(&p), CLGEMM_SUCCESS);
-        cr_expect_eq(wrong(&p), 0, "the next call's product");
+        cr_expect_eq(wrong(&p), 0, "%s: the next call's product", what);
         free_problem(&p);
     }
+}
+
+/* The split's sum (the second launch) fails: with markers the workspace is kept busy until the
+ * partial products are done; without, it is given up. */
+Test(enqueue_faults, split_sum_fails_to_enqueue) {
+    second_launch_fails(3, 0, "the split's sum");
 }
 
 /* The product after the alignment copies (the second launch) fails: the copies were enqueued
  * without events; their workspace is held by a marker after them or given up. */
 Test(enqueue_faults, product_after_copies_fails_to_enqueue) {
-    for (int markers_fail = 0; markers_fail < 2; markers_fail++) {
-        problem p;
-        make_problem(&p);
-        p.h->ksplit = 1;
-        p.h->align_copies = 1;
-        p.h->pack_kc = -1;
-        if (p.h->info.cls != DEVICE_CPU) cr_skip_test("the copies are forced on PoCL's CPU");
-        arm(2, markers_fail);
-        cr_expect_neq(product(&p), CLGEMM_SUCCESS, "the product's failure is reported");
-        arm(0, false);
-        cr_expect_eq(slots_idle_in_use(&p), 0, "markers %s: the copies' workspace handed on in use",
-                     markers_fail ? "fail" : "work");
-        cr_assert_eq(product(&p), CLGEMM_SUCCESS);
-        cr_expect_eq(wrong(&p), 0, "the next call's product");
-        free_problem(&p);
-    }
+    second_launch_fails(1, 1, "the product after its copies");
 }

@@ -471,6 +471,20 @@ static void workspace_abandon(struct clgemm_handle_s *h, int slot, cl_mem mem) {
     clReleaseMemObject(mem);
 }
 
+/* The workspace back to the handle, busy until the commands enqueued so far on the in-order queue
+ * are done (launched without asking for their events): by a marker after them, whose event is
+ * returned (the caller's to release), or, where none can be had, given up (NULL). */
+static cl_event workspace_release_in_order(struct clgemm_handle_s *h, int slot, cl_mem mem,
+                                           cl_command_queue queue) {
+    cl_event mark = NULL;
+    if (clEnqueueMarkerWithWaitList(queue, 0, NULL, &mark) != CL_SUCCESS) {
+        workspace_abandon(h, slot, mem);
+        return NULL;
+    }
+    workspace_release(h, slot, mem, mark);
+    return mark;
+}
+
 /* Whether the queue runs its commands in order (a launch then follows the one before it without
  * naming its event; an unanswered query counts as out of order). */
 static bool in_order(cl_command_queue queue) {
@@ -1155,8 +1169,8 @@ static clgemm_status enqueue_gemm(struct clgemm_handle_s *h, const gemm_call *c,
     size_t layers_total = splits > 1 ? batch * (size_t)splits : batch;
     cl_event partial = NULL, done = NULL;
     cl_int err;
-    bool abandon = false; /* the workspace, in use with no event to tell its end */
-    gemm_call after = *c; /* c with the hook's commands before it */
+    bool unmarked = false; /* launches use the workspace, none of them with an event */
+    gemm_call after = *c;  /* c with the hook's commands before it */
     if (s.pack_kc > 0) {
         err = run_hook(hook, c, &after);
         if (err == CL_SUCCESS)
@@ -1224,15 +1238,14 @@ static clgemm_status enqueue_gemm(struct clgemm_handle_s *h, const gemm_call *c,
                 err = enqueue_reduce(h, second, c, &p, c->off_c, splits, work, table, batch, queue,
                                      &ch);
             done = ch.last;
-            /* (the partial products, launched without their event, still write the workspace
-             * where the sum could not be enqueued: a marker after them, else it is given up) */
-            abandon = follows && launched && !done &&
-                      clEnqueueMarkerWithWaitList(queue, 0, NULL, &partial) != CL_SUCCESS;
+            /* (the partial products, launched without their event, where the sum could not be
+             * enqueued) */
+            unmarked = follows && launched && !done;
         }
     }
     /* Busy until the last launch is done, or (if it failed to enqueue) the first. */
-    if (work && abandon)
-        workspace_abandon(h, slot, work);
+    if (work && unmarked)
+        partial = workspace_release_in_order(h, slot, work, queue);
     else if (work)
         workspace_release(h, slot, work, done ? done : partial);
     if (err == CL_SUCCESS && c->event) {
@@ -1267,7 +1280,7 @@ typedef struct packed_copies {
     cl_event copied[4];            /* their events, where the queue runs out of order */
     cl_uint copies;                /* enqueued so far */
     bool in_order;                 /* the product follows them without their events */
-    bool ran, failed;
+    bool failed;
 } packed_copies;
 
 static cl_event *copy_event(packed_copies *pc) {
@@ -1279,7 +1292,6 @@ static cl_int enqueue_copies(void *ctx, cl_uint *num_wait, const cl_event **wait
     const gemm_call *c = pc->c;
     const pack_choice *pack = pc->pack;
     cl_int err = CL_SUCCESS;
-    pc->ran = true;
     for (int x = 0; x < 2 && err == CL_SUCCESS; x++)
         if (pack->pack[x] &&
             (err = clgemm__enqueue_pack(pc->kernel[x], pc->queue, c, x == 1, pack->keep_layout[x],
@@ -1308,25 +1320,14 @@ static cl_int enqueue_copies(void *ctx, cl_uint *num_wait, const cl_event **wait
     return err;
 }
 
-/* One event for the copies enqueued so far (their own events released), NULL for none; *lost:
- * copies were enqueued without events and no marker could be had after them. */
-static cl_event copies_event(packed_copies *pc, bool *lost) {
-    cl_event all = NULL;
-    *lost = false;
-    if (!pc->in_order) return copies_done(pc->queue, pc->copies, pc->copied);
-    if (pc->copies && clEnqueueMarkerWithWaitList(pc->queue, 0, NULL, &all) != CL_SUCCESS)
-        *lost = true;
-    return all;
-}
-
-/* The workspace of a call over copies back to the handle, busy until `until`, or given up. */
-static void copies_workspace_release(struct clgemm_handle_s *h, int slot, cl_mem work,
-                                     cl_event until, bool lost) {
+/* The copies' workspace back to the handle, busy until the copies enqueued so far are done; their
+ * event (NULL for none), the caller's to release. */
+static cl_event copies_release(struct clgemm_handle_s *h, int slot, packed_copies *pc) {
     if (slot >= 0) h->work[slot].held = false;
-    if (lost)
-        workspace_abandon(h, slot, work);
-    else
-        workspace_release(h, slot, work, until);
+    if (pc->in_order && pc->copies) return workspace_release_in_order(h, slot, pc->work, pc->queue);
+    cl_event all = pc->in_order ? NULL : copies_done(pc->queue, pc->copies, pc->copied);
+    workspace_release(h, slot, pc->work, all);
+    return all;
 }
 
 /* A call whose operands the planner's tensor-map family can read only as copies (pack.c), or
@@ -1369,20 +1370,19 @@ static clgemm_status enqueue_packed(struct clgemm_handle_s *h, const gemm_call *
     if (err != CL_SUCCESS || pc.failed) {
         /* No copy to run on (a build, an enqueue): nothing reads the workspace, which the copies
          * made so far still write until they are done; the call runs as it stands. */
-        bool lost;
-        cl_event copying = copies_event(&pc, &lost);
-        copies_workspace_release(h, slot, work, copying, lost);
+        cl_event copying = copies_release(h, slot, &pc);
         if (copying) clReleaseEvent(copying);
         return enqueue_gemm(h, c, table, queue, NULL, NULL);
     }
     /* If nothing that reads it was enqueued, the copies still write it until they are done. */
-    bool lost = false;
-    if (!done)
-        done = copies_event(&pc, &lost);
-    else
+    if (!done) {
+        done = copies_release(h, slot, &pc);
+    } else {
         for (cl_uint i = 0; !pc.in_order && i < pc.copies; i++)
             clReleaseEvent(pc.copied[i]);
-    copies_workspace_release(h, slot, work, done, lost);
+        if (slot >= 0) h->work[slot].held = false;
+        workspace_release(h, slot, work, done);
+    }
     if (st == CLGEMM_SUCCESS && c->event)
         *c->event = done;
     else if (done)
